@@ -1,0 +1,269 @@
+"""Load the component catalog from ``data/`` and optional user override files.
+
+A catalog file is YAML or JSON: a mapping from a family section (``gpus``, ``switches``, ...)
+to a list of records. A user file overrides a built-in record field by field (same ``id``) or
+adds new records. Cross-references are checked once every file is merged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import ValidationError
+
+from planner.catalog.schema import (
+    FAMILIES,
+    Cable,
+    Cooling,
+    CostFactor,
+    Design,
+    EnergyPrice,
+    ExchangeRate,
+    Gpu,
+    Nic,
+    Optic,
+    Pdu,
+    Rack,
+    Record,
+    Server,
+    SizingRule,
+    Storage,
+    Switch,
+)
+from planner.errors import CatalogError, describe_validation_error
+
+R = TypeVar("R", bound=Record)
+
+DATA_DIR = Path(os.environ.get("PLANNER_DATA_DIR", Path(__file__).resolve().parents[2] / "data"))
+"""Folder of the bundled catalog (``data/`` at the project root; PLANNER_DATA_DIR overrides)."""
+
+REQUIRED_COST_FACTORS = (
+    "installation_fraction",
+    "spares_fraction",
+    "maintenance_fraction_per_year",
+    "space_usd_per_rack_year",
+)
+REQUIRED_SIZING_RULES = (
+    "storage_write_gbyte_per_s_per_gpu",
+    "storage_tbyte_per_gpu",
+    "storage_ports_per_node",
+    "inband_ports_per_node",
+    "oob_ports_per_node",
+    "pdus_per_rack",
+    "network_rack_fill_fraction",
+)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Every component family, keyed by id. Immutable; look records up with :meth:`get`."""
+
+    gpus: Mapping[str, Gpu]
+    servers: Mapping[str, Server]
+    nics: Mapping[str, Nic]
+    switches: Mapping[str, Switch]
+    optics: Mapping[str, Optic]
+    cables: Mapping[str, Cable]
+    racks: Mapping[str, Rack]
+    pdus: Mapping[str, Pdu]
+    cooling: Mapping[str, Cooling]
+    storage: Mapping[str, Storage]
+    energy_prices: Mapping[str, EnergyPrice]
+    exchange_rates: Mapping[str, ExchangeRate]
+    cost_factors: Mapping[str, CostFactor]
+    sizing_rules: Mapping[str, SizingRule]
+    designs: Mapping[str, Design]
+
+    def family(self, name: str) -> Mapping[str, Record]:
+        """Records of one family by section name (``"gpus"``, ``"switches"``, ...)."""
+        if name not in FAMILIES:
+            raise CatalogError(f"unknown catalog family {name!r} (known: {', '.join(FAMILIES)})")
+        records: Mapping[str, Record] = getattr(self, name)
+        return records
+
+    def get(self, family: str, record_id: str) -> Record:
+        """Return one record; :class:`CatalogError` names the family and the known ids."""
+        records = self.family(family)
+        if record_id not in records:
+            known = ", ".join(sorted(records)) or "none"
+            raise CatalogError(f"unknown {family} id {record_id!r} (known: {known})")
+        return records[record_id]
+
+    def records(self) -> Iterable[tuple[str, Record]]:
+        """Every (family, record) pair, in a stable order."""
+        for family in FAMILIES:
+            for record_id in sorted(self.family(family)):
+                yield family, self.family(family)[record_id]
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read catalog file ({exc.strerror})") from None
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        raise CatalogError(f"{path}: not valid YAML/JSON ({first})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise CatalogError(f"{path}: must be a mapping of family sections to lists of records")
+    return data
+
+
+def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Check the file's shape and return ``{family: {id: raw record}}``."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for family, items in data.items():
+        if family not in FAMILIES:
+            raise CatalogError(f"{path}: unknown section {family!r} (allowed: {', '.join(FAMILIES)})")
+        if not isinstance(items, list):
+            raise CatalogError(f"{path}: section {family!r} must be a list of records")
+        seen: dict[str, dict[str, Any]] = {}
+        for index, item in enumerate(items):
+            if not isinstance(item, dict) or "id" not in item:
+                raise CatalogError(f"{path}: {family}[{index}] must be a mapping with an 'id'")
+            record_id = str(item["id"])
+            if record_id in seen:
+                raise CatalogError(f"{path}: duplicate id {record_id!r} in {family}")
+            seen[record_id] = item
+        out[family] = seen
+    return out
+
+
+def _validate(path: str, family: str, raw: Mapping[str, Any]) -> Record:
+    model = FAMILIES[family]
+    try:
+        return model.model_validate(dict(raw))
+    except ValidationError as exc:
+        prefix = f"{family}[{raw.get('id')!s}]."
+        raise CatalogError(f"{path}: {describe_validation_error(exc, model=model, prefix=prefix)}") from None
+
+
+def _check_references(catalog: Catalog) -> None:
+    """Every id a record names must exist, and auxiliary rules the engine needs must be there."""
+    problems: list[str] = []
+
+    def need(family: str, record_id: str | None, where: str) -> None:
+        if record_id is not None and record_id not in catalog.family(family):
+            problems.append(f"{where} refers to unknown {family} id {record_id!r}")
+
+    for gpu in catalog.gpus.values():
+        need("servers", gpu.default_server_id, f"gpus[{gpu.id}].default_server_id")
+        server = catalog.servers.get(gpu.default_server_id)
+        if server is not None and gpu.form_factor not in server.form_factors:
+            problems.append(
+                f"gpus[{gpu.id}]: default server {server.id!r} does not take {gpu.form_factor} GPUs"
+            )
+    for design in catalog.designs.values():
+        fabric = design.fabric
+        need("switches", fabric.switch_id, f"designs[{design.id}].fabric.switch_id")
+        need("nics", fabric.nic_id, f"designs[{design.id}].fabric.nic_id")
+        need("optics", fabric.optics_id, f"designs[{design.id}].fabric.optics_id")
+        need("optics", fabric.node_optics_id, f"designs[{design.id}].fabric.node_optics_id")
+        need("gpus", design.default_gpu_id, f"designs[{design.id}].default_gpu_id")
+    for name in REQUIRED_COST_FACTORS:
+        need("cost_factors", name, "the engine")
+    for name in REQUIRED_SIZING_RULES:
+        need("sizing_rules", name, "the engine")
+    for family in ("racks", "pdus", "cooling", "storage", "energy_prices", "exchange_rates"):
+        if not catalog.family(family):
+            problems.append(f"the catalog needs at least one {family} record")
+    if not any(s.management for s in catalog.switches.values()):
+        problems.append("the catalog needs at least one management switch (management: true)")
+    if problems:
+        raise CatalogError("; ".join(problems))
+
+
+def catalog_files(data_dir: Path = DATA_DIR) -> list[Path]:
+    """The bundled catalog files, sorted by name."""
+    return sorted([*data_dir.glob("*.yaml"), *data_dir.glob("*.json")])
+
+
+def load_catalog(*, overrides: Iterable[str | Path] = (), data_dir: str | Path | None = None) -> Catalog:
+    """Load the bundled catalog, then apply user files in order, then check references.
+
+    Parameters
+    ----------
+    overrides
+        User catalog files (YAML or JSON). A record whose id exists replaces the given fields
+        of the built-in record; a new id adds a record.
+    data_dir
+        Folder of the bundled catalog; defaults to :data:`DATA_DIR`.
+
+    Raises
+    ------
+    CatalogError
+        With the file, the record and the field named.
+    """
+    return _load_cached(
+        tuple(str(Path(p)) for p in overrides), str(data_dir) if data_dir is not None else str(DATA_DIR)
+    )
+
+
+@lru_cache(maxsize=16)
+def _load_cached(overrides: tuple[str, ...], data_dir: str) -> Catalog:
+    merged: dict[str, dict[str, dict[str, Any]]] = {family: {} for family in FAMILIES}
+    origin: dict[tuple[str, str], str] = {}
+    for path in catalog_files(Path(data_dir)):
+        for family, records in _raw_records(path, _read_file(path)).items():
+            for record_id, raw in records.items():
+                if record_id in merged[family]:
+                    raise CatalogError(
+                        f"{path}: duplicate id {record_id!r} in {family} "
+                        f"(also in {origin[(family, record_id)]})"
+                    )
+                merged[family][record_id] = dict(raw)
+                origin[(family, record_id)] = str(path)
+    for override in overrides:
+        path = Path(override)
+        for family, records in _raw_records(path, _read_file(path)).items():
+            for record_id, raw in records.items():
+                base = merged[family].get(record_id, {})
+                merged[family][record_id] = {**base, **raw}
+                origin[(family, record_id)] = str(path)
+    built: dict[str, dict[str, Record]] = {}
+    for family, records in merged.items():
+        built[family] = {
+            record_id: _validate(origin[(family, record_id)], family, raw)
+            for record_id, raw in sorted(records.items())
+        }
+    catalog = Catalog(**built)  # type: ignore[arg-type]
+    _check_references(catalog)
+    return catalog
+
+
+def load_catalog_from_data(data: Mapping[str, Any], *, name: str = "<upload>") -> Catalog:
+    """Apply an already-parsed override mapping (an upload) to the bundled catalog."""
+    base = load_catalog()
+    merged: dict[str, dict[str, Any]] = {
+        f: {k: v.model_dump() for k, v in base.family(f).items()} for f in FAMILIES
+    }
+    for family, records in _raw_records(Path(name), data).items():
+        for record_id, raw in records.items():
+            merged[family][record_id] = {**merged[family].get(record_id, {}), **raw}
+    built = {
+        family: {rid: _validate(name, family, raw) for rid, raw in sorted(records.items())}
+        for family, records in merged.items()
+    }
+    catalog = Catalog(**built)  # type: ignore[arg-type]
+    _check_references(catalog)
+    return catalog
+
+
+__all__ = [
+    "DATA_DIR",
+    "Catalog",
+    "catalog_files",
+    "load_catalog",
+    "load_catalog_from_data",
+]

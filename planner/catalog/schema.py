@@ -1,0 +1,238 @@
+"""Catalog schema: one pydantic model per component family.
+
+Every record carries ``source`` and ``as_of`` (where the figures come from and when), or
+``assumption: true`` with a ``reason``. Field names carry units. Ranges are checked here;
+cross-references (a GPU's default server, a design's switch) are checked after loading in
+:mod:`planner.catalog.load`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from planner.design import SLUG_PATTERN, FabricFamily, FabricParams, VendorClaim
+
+
+class Record(BaseModel):
+    """Fields shared by every catalog record."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=SLUG_PATTERN, description="Unique slug within the family.")
+    name: str = Field(min_length=1, description="Display name.")
+    source: str | None = Field(default=None, description="Where the figures come from.")
+    as_of: str | None = Field(
+        default=None,
+        pattern=r"^(\d{4}(-\d{2}(-\d{2})?)?|n\.d\.)$",
+        description="Date of the source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
+    )
+    assumption: bool = Field(default=False, description="True when a figure is assumed.")
+    reason: str | None = Field(default=None, description="Why the assumed figure was chosen.")
+    notes: str | None = Field(default=None, description="Anything else a reader should know.")
+
+    @model_validator(mode="after")
+    def _traceable(self) -> Record:
+        has_source = bool(self.source) and bool(self.as_of)
+        has_reason = self.assumption and bool(self.reason)
+        if not (has_source or has_reason):
+            raise ValueError("needs source and as_of, or assumption: true with a reason")
+        if self.assumption and not self.reason:
+            raise ValueError("assumption: true needs a reason")
+        return self
+
+
+class Gpu(Record):
+    vendor: str
+    form_factor: Literal["oam", "sxm", "pcie", "other"]
+    tdp_w: float = Field(ge=50, le=3000, description="Board power [W].")
+    hbm_gbyte: float = Field(ge=1, le=2048, description="Device memory [GB].")
+    hbm_bandwidth_gbyte_per_s: float = Field(ge=10, le=50000, description="Memory bandwidth [GB/s].")
+    bf16_dense_tflops: float = Field(ge=1, le=20000, description="Dense BF16 peak [TFLOPS].")
+    scale_up_bandwidth_gbyte_per_s: float = Field(
+        ge=1, le=20000, description="Scale-up (NVLink/BLink/xGMI) bandwidth per direction [GB/s]."
+    )
+    unit_cost_usd: float = Field(ge=0, le=1e6, description="Indicative price of one GPU [USD].")
+    default_server_id: str = Field(pattern=SLUG_PATTERN, description="Server platform used by default.")
+
+
+class Server(Record):
+    gpus_per_node: int = Field(ge=1, le=16, description="GPUs in one server [count].")
+    form_factors: tuple[Literal["oam", "sxm", "pcie", "other"], ...] = Field(
+        min_length=1, description="GPU form factors the platform takes."
+    )
+    rack_units: int = Field(ge=1, le=48, description="Height [U].")
+    base_power_w: float = Field(
+        ge=0, le=20000, description="Power of everything but GPUs and fabric NICs at full load [W]."
+    )
+    chassis_cost_usd: float = Field(ge=0, le=1e6, description="Price without GPUs and fabric NICs [USD].")
+    cooling: tuple[Literal["air", "direct_liquid", "immersion"], ...] = Field(
+        min_length=1, description="Cooling methods the platform supports."
+    )
+
+
+class Nic(Record):
+    families: tuple[FabricFamily, ...] = Field(min_length=1)
+    ports: int = Field(ge=1, le=8, description="Network ports per adapter [count].")
+    port_speed_gbit_per_s: int = Field(ge=25, le=1600, description="Speed per port [Gb/s].")
+    power_w: float = Field(ge=0, le=500, description="Adapter power without optics [W].")
+    unit_cost_usd: float = Field(ge=0, le=1e5)
+    latency_ns: float = Field(ge=0, le=10000, description="Host + NIC one-way latency [ns].")
+    nccl_efficiency: float = Field(
+        gt=0, le=1, description="Achieved NCCL busbw / line rate for large messages [-]."
+    )
+    alpha_us: float = Field(ge=0, le=1000, description="Per-step software latency of a collective [us].")
+
+
+class Switch(Record):
+    family: FabricFamily
+    capacity_gbit_per_s: int = Field(ge=100, le=1_000_000, description="Switching capacity [Gb/s].")
+    radix_by_speed: dict[int, int] = Field(
+        min_length=1, description="Port count at each supported port speed {Gb/s: ports}."
+    )
+    rack_units: int = Field(ge=1, le=48)
+    power_typical_w: float = Field(ge=0, le=50000, description="Typical power without optics [W].")
+    power_max_w: float = Field(ge=0, le=50000, description="Maximum power without optics [W].")
+    latency_ns: float = Field(ge=0, le=10000, description="Port-to-port latency [ns].")
+    unit_cost_usd: float = Field(ge=0, le=1e7)
+    in_network_reduction: bool = False
+    management: bool = Field(default=False, description="A management/storage-class switch.")
+
+    @model_validator(mode="after")
+    def _radix_within_capacity(self) -> Switch:
+        for speed, ports in self.radix_by_speed.items():
+            if speed <= 0 or ports <= 0:
+                raise ValueError("radix_by_speed needs positive speeds and port counts")
+            if speed * ports > self.capacity_gbit_per_s * 1.001:
+                raise ValueError(
+                    f"radix_by_speed {ports}x{speed}G exceeds capacity {self.capacity_gbit_per_s} Gb/s"
+                )
+        if self.power_max_w < self.power_typical_w:
+            raise ValueError("power_max_w must be >= power_typical_w")
+        return self
+
+
+class Optic(Record):
+    kind: Literal["pluggable", "lpo", "npo", "cpo"]
+    medium: Literal["mmf", "smf"]
+    speed_gbit_per_s: int = Field(ge=25, le=1600, description="Speed of one port it serves [Gb/s].")
+    ports_per_module: int = Field(
+        ge=1, le=8, description="Switch/NIC ports one module serves (2 for twin-port OSFP)."
+    )
+    max_reach_m: float = Field(gt=0, le=100000)
+    power_w: float = Field(ge=0, le=100, description="Power per module (per port for NPO/CPO) [W].")
+    unit_cost_usd: float = Field(ge=0, le=1e5, description="Price per module (per port for NPO/CPO).")
+    latency_ns: float = Field(ge=0, le=1000, description="Added one-way latency per end (DSP) [ns].")
+
+    @property
+    def integrated(self) -> bool:
+        """NPO and CPO optics sit beside the ASIC: no pluggable module, costed per port."""
+        return self.kind in ("npo", "cpo")
+
+
+class Cable(Record):
+    kind: Literal["dac", "acc", "aec", "fiber_mmf", "fiber_smf"]
+    max_speed_gbit_per_s: int = Field(ge=25, le=1600)
+    max_reach_m: float = Field(gt=0, le=100000)
+    power_w: float = Field(ge=0, le=50, description="Power per cable, both ends [W].")
+    unit_cost_usd: float = Field(ge=0, le=1e5, description="Fixed price per cable [USD].")
+    cost_usd_per_m: float = Field(ge=0, le=1000, description="Price per metre of length [USD/m].")
+    latency_ns: float = Field(ge=0, le=1000, description="Added latency (retimers) [ns].")
+
+    @property
+    def is_copper(self) -> bool:
+        return self.kind in ("dac", "acc", "aec")
+
+
+class Rack(Record):
+    rack_units: int = Field(ge=10, le=60)
+    usable_rack_units: int = Field(ge=1, le=60)
+    unit_cost_usd: float = Field(ge=0, le=1e6)
+
+
+class Pdu(Record):
+    capacity_kw: float = Field(gt=0, le=500)
+    unit_cost_usd: float = Field(ge=0, le=1e5)
+
+
+class Cooling(Record):
+    kind: Literal["air", "direct_liquid", "immersion"]
+    pue_default: float = Field(ge=1.0, le=3.0)
+    max_rack_kw: float = Field(gt=0, le=500, description="Densest rack this method can cool [kW].")
+    capex_usd_per_kw: float = Field(ge=0, le=50000, description="Cooling capital cost per IT kW.")
+    liquid_capture_fraction: float = Field(
+        ge=0, le=1, description="Share of server heat removed by liquid [-]."
+    )
+    cdu_capacity_kw: float | None = Field(default=None, gt=0, le=10000)
+    cdu_unit_cost_usd: float = Field(default=0, ge=0, le=1e7)
+    coolant_delta_t_k: float = Field(default=10, gt=0, le=40, description="Coolant rise [K].")
+    air_delta_t_k: float = Field(default=12, gt=0, le=40, description="Air temperature rise [K].")
+
+    @model_validator(mode="after")
+    def _cdu_when_liquid(self) -> Cooling:
+        if self.liquid_capture_fraction > 0 and self.cdu_capacity_kw is None:
+            raise ValueError("liquid cooling needs cdu_capacity_kw")
+        return self
+
+
+class Storage(Record):
+    capacity_tbyte: float = Field(gt=0, le=100000, description="Usable capacity per unit [TB].")
+    write_bandwidth_gbyte_per_s: float = Field(gt=0, le=10000)
+    read_bandwidth_gbyte_per_s: float = Field(gt=0, le=10000)
+    network_ports: int = Field(ge=1, le=64)
+    port_speed_gbit_per_s: int = Field(ge=10, le=1600)
+    power_w: float = Field(ge=0, le=50000)
+    rack_units: int = Field(ge=1, le=48)
+    unit_cost_usd: float = Field(ge=0, le=1e7)
+
+
+class EnergyPrice(Record):
+    region: str
+    usd_per_kwh: float = Field(gt=0, le=2)
+
+
+class ExchangeRate(Record):
+    currency: Literal["CNY"]
+    per_usd: float = Field(gt=0, le=1000)
+
+
+class CostFactor(Record):
+    value: float = Field(ge=0, le=100000)
+    unit: str = Field(description="Unit of value, e.g. 'fraction' or 'USD per rack-year'.")
+
+
+class Design(Record):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="Preset id (hyphens allowed: rail4-npo).")
+    name_zh: str
+    description: str
+    fabric: FabricParams
+    default_gpu_id: str = Field(pattern=SLUG_PATTERN)
+    claims: tuple[VendorClaim, ...] = ()
+
+
+class SizingRule(Record):
+    """A rule for an auxiliary fabric or system (storage, management)."""
+
+    value: float = Field(ge=0, le=100000)
+    unit: str
+
+
+FAMILIES: dict[str, type[Record]] = {
+    "gpus": Gpu,
+    "servers": Server,
+    "nics": Nic,
+    "switches": Switch,
+    "optics": Optic,
+    "cables": Cable,
+    "racks": Rack,
+    "pdus": Pdu,
+    "cooling": Cooling,
+    "storage": Storage,
+    "energy_prices": EnergyPrice,
+    "exchange_rates": ExchangeRate,
+    "cost_factors": CostFactor,
+    "sizing_rules": SizingRule,
+    "designs": Design,
+}
+"""Section name in a catalog file -> record model."""

@@ -1,0 +1,70 @@
+"""Network design parameters: what a preset is, and what a custom design sets.
+
+A design is data, not a code branch: a family, ports per GPU, a port speed, a number of planes,
+whether leaves are rail-optimized, the switch, NIC and optics, the leaf oversubscription and the
+scale-up domain. The three presets of DESIGN.md section 5 live in ``data/designs.yaml``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Slug = str  # validated by the catalog schema's pattern where records are defined
+FabricFamily = Literal["ethernet", "infiniband"]
+SLUG_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
+
+
+class FabricParams(BaseModel):
+    """The compute fabric of one design. Every field is editable in a custom design."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    family: FabricFamily = Field(description="Fabric protocol family: RoCEv2 Ethernet or InfiniBand.")
+    ports_per_gpu: int = Field(
+        ge=1, le=16, description="Network ports per GPU (the '4-rail' / '8-rail' of the source)."
+    )
+    port_speed_gbit_per_s: int = Field(ge=25, le=1600, description="Speed of one port [Gb/s].")
+    planes: int = Field(ge=1, le=16, description="Independent switched networks [count].")
+    rail_optimized: bool = Field(
+        description="Leaves per GPU-port index (rail) rather than per group of whole nodes."
+    )
+    switch_id: str = Field(pattern=SLUG_PATTERN, description="Catalog id of the fabric switch.")
+    nic_id: str = Field(pattern=SLUG_PATTERN, description="Catalog id of the GPU's network adapter.")
+    optics_id: str = Field(
+        pattern=SLUG_PATTERN,
+        description="Catalog id of the optics on switch ports (and node ports unless set below).",
+    )
+    node_optics_id: str | None = Field(
+        default=None,
+        pattern=SLUG_PATTERN,
+        description="Catalog id of the optics on the node (NIC) end; defaults to optics_id.",
+    )
+    oversubscription: float = Field(
+        default=1.0, ge=1.0, le=8.0, description="Leaf down:up bandwidth ratio [-]; 1 = non-blocking."
+    )
+    scale_up_domain_gpus: int = Field(
+        default=8, ge=1, le=1024, description="GPUs joined by the GPU's own links [count]."
+    )
+
+    @model_validator(mode="after")
+    def _ports_divide_into_planes(self) -> FabricParams:
+        if self.ports_per_gpu % self.planes and self.planes % self.ports_per_gpu:
+            raise ValueError(
+                f"planes ({self.planes}) must divide ports_per_gpu ({self.ports_per_gpu}) "
+                "or be a multiple of it"
+            )
+        return self
+
+
+class VendorClaim(BaseModel):
+    """A performance claim made by a vendor: shown beside computed figures, never used in them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    metric: str = Field(description="What the claim is about (e.g. latency_vs_infiniband).")
+    text_en: str
+    text_zh: str
+    value_pct: float | None = Field(default=None, description="Claimed change [%], if numeric.")
+    status: Literal["not verified", "consistent", "verified"] = "not verified"

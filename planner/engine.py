@@ -1,0 +1,532 @@
+"""The orchestrator: one scenario in, one frozen :class:`Plan` out.
+
+Each step calls one pure function (topology, media, auxiliary fabrics, power, racks, cooling,
+cost, bandwidth, latency); this module only wires them and writes the BOM lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from planner.auxiliary import AuxiliaryFabrics, size_auxiliary
+from planner.catalog import Catalog
+from planner.catalog.schema import Record
+from planner.cooling import CoolingResult, cooling_summary
+from planner.cost import BomLine, Cost, cost_summary
+from planner.design import VendorClaim
+from planner.media import LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
+from planner.network import (
+    SCALE_UP_ALPHA_US,
+    SCALE_UP_RING_EFFICIENCY,
+    SERDES_FEC_NS_PER_LINK,
+    Bandwidth,
+    Latency,
+    bandwidth,
+    collective_model,
+    path_latency_ns,
+)
+from planner.power import Power, Racks, power_summary, rack_layout
+from planner.resolve import Resolved, resolve
+from planner.scenario import Scenario
+from planner.topology import Topology, build_topology
+from planner.units import ceil_div, w_to_kw
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """One assumption or source behind a plan's numbers."""
+
+    kind: str
+    """``"assumption"`` (a figure chosen with a reason) or ``"source"`` (a cited figure)."""
+    topic: str
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything the engine computes for one scenario. Frozen and picklable."""
+
+    scenario: Scenario
+    design_id: str
+    design_name: str
+    gpu_id: str
+    gpu_name: str
+    server_id: str
+    gpus_requested: int
+    gpus: int
+    nodes: int
+    nics: int
+    topology: Topology
+    media: tuple[LinkMedia, ...]
+    auxiliary: AuxiliaryFabrics
+    bandwidth: Bandwidth
+    latency: Latency
+    power: Power
+    racks: Racks
+    cooling: CoolingResult
+    cost: Cost
+    bom: tuple[BomLine, ...]
+    notes: tuple[str, ...]
+    assumptions: tuple[Assumption, ...]
+    claims: tuple[VendorClaim, ...]
+
+    @property
+    def transceivers(self) -> int:
+        """Optical ends of the compute fabric: pluggable modules plus NPO/CPO ports."""
+        return sum(m.transceivers for m in self.media)
+
+    @property
+    def cables(self) -> int:
+        """Cables of the compute fabric (one per link)."""
+        return sum(m.links for m in self.media)
+
+
+_LINK_CLASS_LABEL = {"node_leaf": "node-leaf", "leaf_spine": "leaf-spine", "spine_core": "spine-core"}
+
+
+def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> tuple[LinkMedia, ...]:
+    lengths = r.scenario.facility.link_lengths
+    devices = {
+        "node_leaf": (nics, topo.switches_leaf),
+        "leaf_spine": (topo.switches_leaf, topo.switches_spine),
+        "spine_core": (topo.switches_spine, topo.switches_core),
+    }
+    links = {
+        "node_leaf": topo.links_node_leaf,
+        "leaf_spine": topo.links_leaf_spine,
+        "spine_core": topo.links_spine_core,
+    }
+    length_m = {
+        "node_leaf": lengths.node_leaf_m,
+        "leaf_spine": lengths.leaf_spine_m,
+        "spine_core": lengths.spine_core_m,
+    }
+    media = []
+    for link_class in LINK_CLASSES:
+        if links[link_class] == 0:
+            continue
+        lower_devices, upper_devices = devices[link_class]
+        media.append(
+            build_link_media(
+                catalog=catalog,
+                link_class=link_class,
+                links=links[link_class],
+                length_m=length_m[link_class],
+                speed_gbit_per_s=r.fabric.port_speed_gbit_per_s,
+                lower_devices=lower_devices,
+                upper_devices=upper_devices,
+                lower_optic=r.node_optic if link_class == "node_leaf" else r.optic,
+                upper_optic=r.optic,
+            )
+        )
+    return tuple(media)
+
+
+def _bom(
+    r: Resolved,
+    catalog: Catalog,
+    topo: Topology,
+    media: tuple[LinkMedia, ...],
+    nics: int,
+    aux: AuxiliaryFabrics,
+    racks: Racks,
+    cooling: CoolingResult,
+    it_kw: float,
+) -> tuple[BomLine, ...]:
+    overrides = r.scenario.price_overrides_usd
+
+    def price(record_id: str, default: float) -> float:
+        return overrides.get(record_id, default)
+
+    def line(record: Record, category: str, description: str, quantity: int, unit_cost: float) -> BomLine:
+        return BomLine(
+            id=record.id,
+            category=category,
+            description=description,
+            quantity=quantity,
+            unit_cost_usd=price(record.id, unit_cost),
+            source=record.source or f"assumption: {record.reason}",
+        )
+
+    lines = [
+        line(r.gpu, "gpus", f"GPU {r.gpu.name}", r.gpus, r.gpu.unit_cost_usd),
+        line(
+            r.server,
+            "servers",
+            f"Server {r.server.name} (without GPUs and fabric NICs)",
+            r.nodes,
+            r.server.chassis_cost_usd,
+        ),
+        line(r.nic, "nics", f"Fabric NIC {r.nic.name}", nics, r.nic.unit_cost_usd),
+    ]
+    for tier in topo.tier_counts:
+        lines.append(
+            line(
+                r.switch,
+                "fabric_switches",
+                f"{tier.tier.capitalize()} switch {r.switch.name}",
+                tier.switches,
+                r.switch.unit_cost_usd,
+            )
+        )
+    optic_units: dict[str, list[int | str]] = {}
+    for m in media:
+        label = _LINK_CLASS_LABEL[m.link_class]
+        for end in (m.lower, m.upper):
+            if end.optic_id and end.units:
+                entry = optic_units.setdefault(end.optic_id, [0, ""])
+                entry[0] = int(entry[0]) + end.units
+                entry[1] = str(entry[1]) + ("" if label in str(entry[1]) else f" {label}")
+        cable = catalog.cables[m.cable_id]
+        lines.append(
+            line(
+                cable,
+                "cables",
+                f"{cable.name}, {m.length_m:g} m ({label})",
+                m.links,
+                cable_unit_cost_usd(cable, m.length_m),
+            )
+        )
+    for optic_id in sorted(optic_units):
+        optic = catalog.optics[optic_id]
+        units, where = optic_units[optic_id]
+        unit = "ports" if optic.integrated else "modules"
+        lines.append(line(optic, "optics", f"{optic.name} ({unit};{where})", int(units), optic.unit_cost_usd))
+    lines.append(
+        line(
+            aux.storage,
+            "storage",
+            f"Storage {aux.storage.name}",
+            aux.storage_units,
+            aux.storage.unit_cost_usd,
+        )
+    )
+    lines.append(
+        line(
+            aux.storage_switch,
+            "storage",
+            f"Storage fabric switch {aux.storage_switch.name}",
+            aux.storage_fabric.switches,
+            aux.storage_switch.unit_cost_usd,
+        )
+    )
+    lines.append(
+        line(
+            aux.inband_switch,
+            "management",
+            f"In-band management switch {aux.inband_switch.name}",
+            aux.inband_fabric.switches,
+            aux.inband_switch.unit_cost_usd,
+        )
+    )
+    lines.append(
+        line(
+            aux.oob_switch,
+            "management",
+            f"Out-of-band management switch {aux.oob_switch.name}",
+            aux.oob_fabric.switches,
+            aux.oob_switch.unit_cost_usd,
+        )
+    )
+    lines.append(line(r.rack, "racks_power", f"Rack {r.rack.name}", racks.total, r.rack.unit_cost_usd))
+    pdus_per_rack = int(catalog.sizing_rules["pdus_per_rack"].value)
+    fitting = [p for p in catalog.pdus.values() if p.capacity_kw >= racks.max_rack_kw]
+    pdu = min(
+        fitting or catalog.pdus.values(), key=lambda p: (p.unit_cost_usd if fitting else -p.capacity_kw, p.id)
+    )
+    per_rack = pdus_per_rack * (
+        1 if fitting else ceil_div(int(racks.max_rack_kw * 1000), int(pdu.capacity_kw * 1000))
+    )
+    lines.append(
+        line(
+            pdu,
+            "racks_power",
+            f"PDU {pdu.name} ({per_rack} per rack)",
+            racks.total * per_rack,
+            pdu.unit_cost_usd,
+        )
+    )
+    lines.append(
+        line(
+            r.cooling,
+            "cooling",
+            f"Cooling infrastructure, {r.cooling.name} (per kW of IT load)",
+            ceil_div(int(it_kw * 1000), 1000),
+            r.cooling.capex_usd_per_kw,
+        )
+    )
+    if cooling.cdus:
+        lines.append(
+            line(
+                r.cooling,
+                "cooling",
+                f"Coolant distribution unit ({cooling.cdus}, N+1)",
+                cooling.cdus,
+                r.cooling.cdu_unit_cost_usd,
+            )
+        )
+    hardware = sum(x.total_usd for x in lines if x.category != "cooling")
+    for factor_id, label in (
+        ("installation_fraction", "Installation and integration"),
+        ("spares_fraction", "Spare parts"),
+    ):
+        factor = catalog.cost_factors[factor_id]
+        lines.append(
+            BomLine(
+                id=factor_id,
+                category="services",
+                description=f"{label} ({factor.value:.0%} of hardware)",
+                quantity=1,
+                unit_cost_usd=hardware * factor.value,
+                source=factor.source or f"assumption: {factor.reason}",
+            )
+        )
+    return tuple(x for x in lines if x.quantity > 0)
+
+
+def _latency(r: Resolved, topo: Topology, media: tuple[LinkMedia, ...], small_allreduce_us: float) -> Latency:
+    per_class: dict[str, float] = {m.link_class: m.latency_ns_per_link for m in media}
+    order = list(LINK_CLASSES[: topo.tiers])
+    worst_links = tuple(per_class[c] for c in order) + tuple(per_class[c] for c in reversed(order))
+    best_links = (per_class["node_leaf"], per_class["node_leaf"])
+    worst = path_latency_ns(
+        switch_hops=topo.max_switch_hops,
+        link_latency_ns=worst_links,
+        nic_latency_ns=r.nic.latency_ns,
+        switch_latency_ns=r.switch.latency_ns,
+    )
+    best = path_latency_ns(
+        switch_hops=topo.min_switch_hops,
+        link_latency_ns=best_links,
+        nic_latency_ns=r.nic.latency_ns,
+        switch_latency_ns=r.switch.latency_ns,
+    )
+    return Latency(
+        min_switch_hops=topo.min_switch_hops,
+        max_switch_hops=topo.max_switch_hops,
+        components_ns=worst,
+        gpu_to_gpu_min_ns=sum(ns for _, ns in best),
+        gpu_to_gpu_ns=sum(ns for _, ns in worst),
+        allreduce_small_us=small_allreduce_us,
+    )
+
+
+def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
+    items: list[Assumption] = []
+    records: list[tuple[str, Record]] = [*r.used]
+    records += [("cost_factors", x) for x in catalog.cost_factors.values()]
+    records += [("sizing_rules", x) for x in catalog.sizing_rules.values()]
+    seen = set()
+    for family, record in records:
+        key = (family, record.id)
+        if key in seen:
+            continue
+        seen.add(key)
+        topic = f"{family}.{record.id}"
+        if record.assumption:
+            items.append(Assumption("assumption", topic, f"{record.name}: {record.reason}", "assumption"))
+        else:
+            text = record.name + (f" ({record.notes})" if record.notes else "")
+            items.append(Assumption("source", topic, text, f"{record.source} ({record.as_of})"))
+    lengths = r.scenario.facility.link_lengths
+    items += [
+        Assumption(
+            "assumption",
+            "model.link_lengths",
+            f"cable lengths node-leaf {lengths.node_leaf_m:g} m, leaf-spine {lengths.leaf_spine_m:g} m, "
+            f"spine-core {lengths.spine_core_m:g} m (editable; defaults assume leaves in network racks "
+            "at the end of each row)",
+            "assumption",
+        ),
+        Assumption(
+            "source",
+            "model.scale_up_efficiency",
+            f"scale-up ring efficiency {SCALE_UP_RING_EFFICIENCY:.2f} (H100 NVLink ring 365 of 450 GB/s); "
+            "applied to every GPU",
+            "NVIDIA/nccl-tests issue 212",
+        ),
+        Assumption(
+            "assumption",
+            "model.scale_up_alpha",
+            f"scale-up step latency {SCALE_UP_ALPHA_US:g} us (order of NCCL LL steps)",
+            "assumption",
+        ),
+        Assumption(
+            "assumption",
+            "model.serdes_fec",
+            f"SerDes+FEC latency {SERDES_FEC_NS_PER_LINK:g} ns per link (RS-FEC order of magnitude)",
+            "assumption",
+        ),
+        Assumption(
+            "assumption",
+            "model.switch_placement",
+            "all fabric, storage and management switches and storage sit in network racks",
+            "assumption",
+        ),
+        Assumption("assumption", "model.heat", "heat load equals maximum IT power", "assumption"),
+        Assumption("assumption", "model.cdu_redundancy", "CDUs sized N+1", "assumption"),
+        Assumption(
+            "assumption",
+            "model.management_cabling",
+            "management (1G/100G copper) cabling is not priced: well under 0.1 % of CAPEX",
+            "assumption",
+        ),
+        Assumption(
+            "assumption",
+            "model.energy",
+            f"energy at load factor {r.scenario.facility.load_factor:.0%} of maximum facility power",
+            "assumption",
+        ),
+    ]
+    return tuple(items)
+
+
+def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
+    """Size, power, cool and cost one cluster.
+
+    Parameters
+    ----------
+    scenario
+        The validated request.
+    catalog
+        Component catalog (see :func:`planner.catalog.load_catalog`).
+
+    Returns
+    -------
+    Plan
+        Frozen result; ``planner.report.plan_to_dict`` gives its JSON form.
+
+    Raises
+    ------
+    InputError
+        A scenario field is outside what the design and catalog allow; the message names it.
+    """
+    r = resolve(scenario=scenario, catalog=catalog)
+    fabric = r.fabric
+    topo = build_topology(nodes=r.nodes, gpus_per_node=r.server.gpus_per_node, fabric=fabric, radix=r.radix)
+    nics_per_gpu = ceil_div(fabric.ports_per_gpu, r.nic.ports)
+    nics = r.gpus * nics_per_gpu
+    media = _fabric_media(r, topo, nics, catalog)
+    aux = size_auxiliary(
+        catalog=catalog, storage=r.storage, gpus=r.gpus, nodes=r.nodes, fabric_switches=topo.switches_total
+    )
+
+    node_end_optics_w = 0.0
+    for m in media:
+        if m.link_class == "node_leaf" and m.lower.optic_id:
+            node_end_optics_w = m.lower.units * catalog.optics[m.lower.optic_id].power_w
+    optics_w = sum(m.power_w for m in media)
+    by_category_w = {
+        "gpus": r.gpus * r.gpu.tdp_w,
+        "servers": r.nodes * r.server.base_power_w,
+        "nics": nics * r.nic.power_w,
+        "fabric_switches": topo.switches_total * r.switch.power_max_w,
+        "optics": optics_w,
+        "storage": aux.storage_units * aux.storage.power_w
+        + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
+        "management": aux.inband_fabric.switches * aux.inband_switch.power_max_w
+        + aux.oob_fabric.switches * aux.oob_switch.power_max_w,
+    }
+    server_w = by_category_w["gpus"] + by_category_w["servers"] + by_category_w["nics"] + node_end_optics_w
+    node_w = server_w / r.nodes
+    facility = scenario.facility
+    pue = facility.pue_override if facility.pue_override is not None else r.cooling.pue_default
+    power = power_summary(
+        by_category_w=by_category_w, pue=pue, load_factor=facility.load_factor, node_w=node_w
+    )
+
+    infra_w = sum(by_category_w.values()) - server_w
+    infra_u = (
+        topo.switches_total * r.switch.rack_units
+        + aux.storage_units * aux.storage.rack_units
+        + aux.storage_fabric.switches * aux.storage_switch.rack_units
+        + aux.inband_fabric.switches * aux.inband_switch.rack_units
+        + aux.oob_fabric.switches * aux.oob_switch.rack_units
+    )
+    racks = rack_layout(
+        nodes=r.nodes,
+        node_kw=w_to_kw(node_w),
+        node_rack_units=r.server.rack_units,
+        usable_rack_units=r.rack.usable_rack_units,
+        rack_power_limit_kw=facility.rack_power_limit_kw,
+        infra_kw=w_to_kw(infra_w),
+        infra_rack_units=infra_u,
+        network_fill_fraction=catalog.sizing_rules["network_rack_fill_fraction"].value,
+    )
+    cooling = cooling_summary(
+        cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(server_w), max_rack_kw=racks.max_rack_kw
+    )
+    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw)
+    electricity = facility.electricity_usd_per_kwh or r.energy_price.usd_per_kwh
+    cost = cost_summary(
+        lines=bom,
+        gpus=r.gpus,
+        facility_avg_kw=power.facility_avg_kw,
+        electricity_usd_per_kwh=electricity,
+        maintenance_fraction_per_year=catalog.cost_factors["maintenance_fraction_per_year"].value,
+        racks=racks.total,
+        space_usd_per_rack_year=catalog.cost_factors["space_usd_per_rack_year"].value,
+        years=facility.years,
+        discount_rate=facility.discount_rate,
+        utilization=facility.utilization,
+        usd_to_cny=facility.usd_to_cny or r.exchange_rate.per_usd,
+        currency=facility.currency,
+    )
+    model = collective_model(
+        gpus=r.gpus,
+        gpus_per_node=r.server.gpus_per_node,
+        domain_gpus=fabric.scale_up_domain_gpus,
+        ports_per_gpu=fabric.ports_per_gpu,
+        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
+        nccl_efficiency=r.nic.nccl_efficiency,
+        oversubscription=topo.oversubscription,
+        scale_up_gbyte_per_s=r.gpu.scale_up_bandwidth_gbyte_per_s,
+        alpha_net_us=r.nic.alpha_us,
+    )
+    bw = bandwidth(
+        model=model,
+        ports_per_gpu=fabric.ports_per_gpu,
+        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
+        oversubscription=topo.oversubscription,
+    )
+    latency = _latency(r, topo, media, model.allreduce_time_s(message_bytes=8) * 1e6)
+
+    notes = list(r.notes)
+    if not cooling.density_feasible:
+        notes.append(
+            f"densest rack draws {cooling.max_rack_kw:.1f} kW, above the {cooling.cooling_limit_kw_per_rack:g} kW "
+            f"that {r.cooling.name} can remove: lower facility.rack_power_limit_kw or choose liquid cooling"
+        )
+    notes.append(bw.explanation)
+    return Plan(
+        scenario=scenario,
+        design_id=r.design_id,
+        design_name=r.design_name,
+        gpu_id=r.gpu.id,
+        gpu_name=r.gpu.name,
+        server_id=r.server.id,
+        gpus_requested=scenario.gpus,
+        gpus=r.gpus,
+        nodes=r.nodes,
+        nics=nics,
+        topology=topo,
+        media=media,
+        auxiliary=aux,
+        bandwidth=bw,
+        latency=latency,
+        power=power,
+        racks=racks,
+        cooling=cooling,
+        cost=cost,
+        bom=bom,
+        notes=tuple(notes),
+        assumptions=_assumptions(r, catalog),
+        claims=r.design.claims,
+    )
+
+
+def price_of(plan_: Plan) -> Mapping[str, float]:
+    """Unit prices used by a plan, by catalog id [USD] (for editing prices in place)."""
+    return {line.id: line.unit_cost_usd for line in plan_.bom if line.category != "services"}

@@ -1,0 +1,176 @@
+"""Media per link class: copper, multimode or single-mode optics, chosen by reach.
+
+Notes
+-----
+Counting conventions of published reference designs (DESIGN.md section 6.1):
+
+- one cable per link; an optical link has a transceiver at each end;
+- a twin-port module (OSFP 2x400G) serves two ports of one switch: ``ceil(ports / 2)`` per switch;
+- NPO/CPO ports have no pluggable module: their optics are counted, powered and priced per port;
+- copper (DAC, then ACC, then AEC) where the link is short enough and the ports are pluggable,
+  the design's optics where they reach, else a single-mode optic of the same speed and shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from planner.catalog import Catalog
+from planner.catalog.schema import Cable, Optic
+from planner.errors import InputError
+from planner.units import FIBER_PROPAGATION_NS_PER_M, ceil_div
+
+LinkClass = Literal["node_leaf", "leaf_spine", "spine_core"]
+LINK_CLASSES: tuple[LinkClass, ...] = ("node_leaf", "leaf_spine", "spine_core")
+
+
+@dataclass(frozen=True)
+class LinkEnd:
+    """The optics at one end of a link class (``None`` for copper)."""
+
+    optic_id: str | None
+    devices: int
+    ports: int
+    units: int
+    """Pluggable modules, or ports for NPO/CPO (which are priced per port)."""
+
+
+@dataclass(frozen=True)
+class LinkMedia:
+    """How one link class is built."""
+
+    link_class: LinkClass
+    links: int
+    length_m: float
+    medium: str
+    cable_id: str
+    lower: LinkEnd
+    upper: LinkEnd
+    power_w: float
+    latency_ns_per_link: float
+
+    @property
+    def transceivers(self) -> int:
+        return self.lower.units + self.upper.units
+
+
+def units_on_devices(*, ports: int, devices: int, ports_per_module: int) -> int:
+    """Modules needed when ``ports`` are spread evenly over ``devices``, each rounding up.
+
+    >>> units_on_devices(ports=64, devices=2, ports_per_module=2)
+    32
+    >>> units_on_devices(ports=3, devices=3, ports_per_module=2)
+    3
+    """
+    if ports == 0 or devices == 0:
+        return 0
+    base, extra = divmod(ports, devices)
+    return extra * ceil_div(base + 1, ports_per_module) + (devices - extra) * ceil_div(base, ports_per_module)
+
+
+def _cheapest(items: list[Cable] | list[Optic]) -> Cable | Optic | None:
+    return min(items, key=lambda item: (item.unit_cost_usd, item.id), default=None)
+
+
+def _reaching_optic(catalog: Catalog, preferred: Optic, length_m: float) -> Optic:
+    """The preferred optic if it reaches; else the cheapest single-mode optic of the same shape."""
+    if preferred.max_reach_m >= length_m:
+        return preferred
+    candidates = [
+        o
+        for o in catalog.optics.values()
+        if o.kind == preferred.kind
+        and o.speed_gbit_per_s == preferred.speed_gbit_per_s
+        and o.ports_per_module == preferred.ports_per_module
+        and o.max_reach_m >= length_m
+    ]
+    found = _cheapest(candidates)
+    if not isinstance(found, Optic):
+        raise InputError(
+            f"facility.link_lengths: {length_m:g} m exceeds the reach of {preferred.id} "
+            f"({preferred.max_reach_m:g} m) and no {preferred.kind} optic of the same shape reaches it"
+        )
+    return found
+
+
+def _fiber_for(catalog: Catalog, optic: Optic, length_m: float) -> Cable:
+    kind = "fiber_mmf" if optic.medium == "mmf" else "fiber_smf"
+    found = _cheapest([c for c in catalog.cables.values() if c.kind == kind and c.max_reach_m >= length_m])
+    if not isinstance(found, Cable):
+        raise InputError(f"catalog: no {kind} cable reaches {length_m:g} m")
+    return found
+
+
+def _copper_for(catalog: Catalog, speed_gbit_per_s: int, length_m: float) -> Cable | None:
+    found = _cheapest(
+        [
+            c
+            for c in catalog.cables.values()
+            if c.is_copper and c.max_speed_gbit_per_s >= speed_gbit_per_s and c.max_reach_m >= length_m
+        ]
+    )
+    return found if isinstance(found, Cable) else None
+
+
+def cable_unit_cost_usd(cable: Cable, length_m: float) -> float:
+    """Price of one cable [USD]: fixed part + per-metre part x length."""
+    return cable.unit_cost_usd + cable.cost_usd_per_m * length_m
+
+
+def build_link_media(
+    *,
+    catalog: Catalog,
+    link_class: LinkClass,
+    links: int,
+    length_m: float,
+    speed_gbit_per_s: int,
+    lower_devices: int,
+    upper_devices: int,
+    lower_optic: Optic,
+    upper_optic: Optic,
+) -> LinkMedia:
+    """Choose media for ``links`` links of one class and count cables and optics.
+
+    ``lower`` is the node end (node-leaf) or the lower switch; ``upper`` the switch above.
+    """
+    integrated = lower_optic.integrated or upper_optic.integrated
+    copper = None if integrated else _copper_for(catalog, speed_gbit_per_s, length_m)
+    propagation_ns = FIBER_PROPAGATION_NS_PER_M * length_m
+    if copper is not None:
+        empty_lower = LinkEnd(optic_id=None, devices=lower_devices, ports=links, units=0)
+        empty_upper = LinkEnd(optic_id=None, devices=upper_devices, ports=links, units=0)
+        return LinkMedia(
+            link_class=link_class,
+            links=links,
+            length_m=length_m,
+            medium=copper.kind,
+            cable_id=copper.id,
+            lower=empty_lower,
+            upper=empty_upper,
+            power_w=links * copper.power_w,
+            latency_ns_per_link=copper.latency_ns + propagation_ns,
+        )
+    lower = _reaching_optic(catalog, lower_optic, length_m)
+    upper = _reaching_optic(catalog, upper_optic, length_m)
+    fiber = _fiber_for(catalog, upper, length_m)
+
+    def end(optic: Optic, devices: int) -> LinkEnd:
+        per_module = 1 if optic.integrated else optic.ports_per_module
+        units = units_on_devices(ports=links, devices=devices, ports_per_module=per_module)
+        return LinkEnd(optic_id=optic.id, devices=devices, ports=links, units=units)
+
+    lower_end, upper_end = end(lower, lower_devices), end(upper, upper_devices)
+    power_w = lower_end.units * lower.power_w + upper_end.units * upper.power_w + links * fiber.power_w
+    medium = upper.kind if upper.integrated else upper.medium
+    return LinkMedia(
+        link_class=link_class,
+        links=links,
+        length_m=length_m,
+        medium=medium,
+        cable_id=fiber.id,
+        lower=lower_end,
+        upper=upper_end,
+        power_w=power_w,
+        latency_ns_per_link=lower.latency_ns + upper.latency_ns + fiber.latency_ns + propagation_ns,
+    )

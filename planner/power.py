@@ -1,0 +1,125 @@
+"""IT and facility power by category, and the racks that hold the cluster.
+
+Notes
+-----
+IT power [kW] = sum of category maxima; average IT = maximum x load factor; facility power =
+IT x PUE (the cooling method's default PUE unless overridden). Heat equals IT power.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from planner.errors import InputError
+from planner.units import ceil_div, w_to_kw
+
+POWER_CATEGORIES = (
+    "gpus",
+    "servers",
+    "nics",
+    "fabric_switches",
+    "optics",
+    "storage",
+    "management",
+)
+
+
+@dataclass(frozen=True)
+class Power:
+    by_category_kw: Mapping[str, float]
+    it_kw: float
+    it_avg_kw: float
+    pue: float
+    facility_kw: float
+    facility_avg_kw: float
+    node_kw: float
+
+
+def power_summary(
+    *, by_category_w: Mapping[str, float], pue: float, load_factor: float, node_w: float
+) -> Power:
+    """Sum categories [W] into IT and facility power [kW]."""
+    by_category_kw = {name: w_to_kw(by_category_w.get(name, 0.0)) for name in POWER_CATEGORIES}
+    it_kw = sum(by_category_kw.values())
+    return Power(
+        by_category_kw=by_category_kw,
+        it_kw=it_kw,
+        it_avg_kw=it_kw * load_factor,
+        pue=pue,
+        facility_kw=it_kw * pue,
+        facility_avg_kw=it_kw * load_factor * pue,
+        node_kw=w_to_kw(node_w),
+    )
+
+
+@dataclass(frozen=True)
+class Racks:
+    compute_racks: int
+    network_racks: int
+    nodes_per_rack: int
+    compute_rack_kw: float
+    """Power of a full compute rack [kW]."""
+    network_rack_kw: float
+    """Average power of a network/storage rack [kW]."""
+    rack_power_limit_kw: float
+    layout: tuple[tuple[str, int, float], ...]
+    """(rack kind, count, kW per rack), full compute racks first."""
+
+    @property
+    def total(self) -> int:
+        return self.compute_racks + self.network_racks
+
+    @property
+    def max_rack_kw(self) -> float:
+        return max((kw for _, _, kw in self.layout), default=0.0)
+
+
+def rack_layout(
+    *,
+    nodes: int,
+    node_kw: float,
+    node_rack_units: int,
+    usable_rack_units: int,
+    rack_power_limit_kw: float,
+    infra_kw: float,
+    infra_rack_units: int,
+    network_fill_fraction: float,
+) -> Racks:
+    """Place nodes under the rack power and space limits, and infrastructure in network racks.
+
+    Nodes per rack = min(floor(limit / node kW), floor(usable U / node U)); network racks =
+    max(ceil(infrastructure U / (usable U x fill)), ceil(infrastructure kW / limit)).
+    """
+    by_power = int(rack_power_limit_kw // node_kw) if node_kw > 0 else nodes
+    by_space = usable_rack_units // node_rack_units
+    per_rack = min(by_power, by_space)
+    if per_rack < 1:
+        raise InputError(
+            f"facility.rack_power_limit_kw: one server needs {node_kw:.1f} kW and "
+            f"{node_rack_units} U; the rack allows {rack_power_limit_kw:g} kW and "
+            f"{usable_rack_units} U (allowed: {node_kw:.1f} to 300 kW)"
+        )
+    compute_racks = ceil_div(nodes, per_rack)
+    usable_infra_u = max(1, int(usable_rack_units * network_fill_fraction))
+    network_racks = max(
+        ceil_div(infra_rack_units, usable_infra_u),
+        ceil_div(int(infra_kw * 1000), int(rack_power_limit_kw * 1000)),
+        1,
+    )
+    layout: list[tuple[str, int, float]] = []
+    full, remainder = divmod(nodes, per_rack)
+    if full:
+        layout.append(("compute", full, per_rack * node_kw))
+    if remainder:
+        layout.append(("compute", 1, remainder * node_kw))
+    layout.append(("network", network_racks, infra_kw / network_racks))
+    return Racks(
+        compute_racks=compute_racks,
+        network_racks=network_racks,
+        nodes_per_rack=per_rack,
+        compute_rack_kw=min(per_rack, nodes) * node_kw,
+        network_rack_kw=infra_kw / network_racks,
+        rack_power_limit_kw=rack_power_limit_kw,
+        layout=tuple(layout),
+    )

@@ -1,0 +1,135 @@
+"""Scenario: what the user asks for, validated once at the boundary.
+
+A scenario names a GPU count, a design preset (or an explicit fabric), the GPU and server, the
+facility and price overrides. It is frozen and rejects unknown keys, so a typo in a scenario file
+is an error, not a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.design import SLUG_PATTERN, FabricParams
+from planner.errors import InputError, describe_validation_error
+
+MAX_GPUS = 1_048_576
+"""Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""
+
+PRODUCT_RANGE_GPUS = (8, 1024)
+"""The range the product centres on; counts above it are accepted with a note."""
+
+
+class LinkLengths(BaseModel):
+    """Cable length per link class [m]; media follow from reach (copper, multimode, single-mode)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    node_leaf_m: float = Field(default=10.0, gt=0, le=2000, description="Node to leaf cable length [m].")
+    leaf_spine_m: float = Field(default=30.0, gt=0, le=2000, description="Leaf to spine cable length [m].")
+    spine_core_m: float = Field(default=60.0, gt=0, le=2000, description="Spine to core cable length [m].")
+
+
+class Facility(BaseModel):
+    """Site, energy and money: everything outside the cluster's bill of materials."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rack_power_limit_kw: float = Field(
+        default=40.0, ge=5, le=300, description="Power budget of one rack [kW]."
+    )
+    rack_id: str = Field(default="rack_42u_std", pattern=SLUG_PATTERN, description="Rack model.")
+    cooling_id: str = Field(default="direct_liquid", pattern=SLUG_PATTERN, description="Cooling method.")
+    pue_override: float | None = Field(
+        default=None, ge=1.0, le=3.0, description="Power usage effectiveness; empty = cooling default."
+    )
+    electricity_usd_per_kwh: float | None = Field(
+        default=None, gt=0, le=2, description="Electricity price [USD/kWh]; empty = catalog default."
+    )
+    energy_price_id: str = Field(
+        default="us_industrial_2023", pattern=SLUG_PATTERN, description="Catalog electricity price."
+    )
+    years: int = Field(default=5, ge=1, le=15, description="TCO horizon [years].")
+    discount_rate: float = Field(default=0.08, ge=0, le=0.5, description="Yearly discount rate [-].")
+    load_factor: float = Field(
+        default=0.8, ge=0.05, le=1.0, description="Average power as a share of maximum [-]."
+    )
+    utilization: float = Field(default=0.9, gt=0, le=1.0, description="Share of GPU-hours sold or used [-].")
+    currency: Literal["USD", "CNY"] = Field(default="USD", description="Currency of reports.")
+    usd_to_cny: float | None = Field(
+        default=None, gt=0, le=100, description="Exchange rate [CNY per USD]; empty = catalog."
+    )
+    link_lengths: LinkLengths = Field(default_factory=LinkLengths)
+
+
+class Scenario(BaseModel):
+    """One cluster to plan: the boundary object of every engine entry point."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(default="", max_length=200, description="Free text label.")
+    gpus: int = Field(default=1024, ge=1, le=MAX_GPUS, strict=True, description="GPUs requested [count].")
+    design_id: str = Field(
+        default="rail8-npo", pattern=r"^[a-z0-9][a-z0-9_-]*$", description="Design preset id."
+    )
+    fabric: FabricParams | None = Field(
+        default=None, description="Explicit fabric; replaces the preset's fabric when set."
+    )
+    gpu_id: str | None = Field(
+        default=None, pattern=SLUG_PATTERN, description="GPU; empty = the design's default GPU."
+    )
+    server_id: str | None = Field(
+        default=None, pattern=SLUG_PATTERN, description="Server; empty = the GPU's default server."
+    )
+    storage_id: str | None = Field(
+        default=None, pattern=SLUG_PATTERN, description="Storage system; empty = first in catalog."
+    )
+    facility: Facility = Field(default_factory=Facility)
+    price_overrides_usd: dict[str, float] = Field(
+        default_factory=dict,
+        description="Unit price overrides by catalog id [USD]; must be >= 0.",
+    )
+
+    def with_updates(self, **changes: Any) -> Scenario:
+        """A validated copy with top-level fields replaced (pydantic's model_copy skips checks)."""
+        return scenario_from_data({**self.model_dump(), **changes})
+
+
+def scenario_from_data(data: Mapping[str, Any], *, source: str = "scenario") -> Scenario:
+    """Validate a mapping into a :class:`Scenario`; :class:`InputError` names field and range."""
+    try:
+        scenario = Scenario.model_validate(dict(data))
+    except ValidationError as exc:
+        raise InputError(f"{source}: {describe_validation_error(exc, model=Scenario)}") from None
+    bad_prices = {k: v for k, v in scenario.price_overrides_usd.items() if v < 0}
+    if bad_prices:
+        key = sorted(bad_prices)[0]
+        raise InputError(f"{source}: price_overrides_usd.{key}: must be >= 0 (got {bad_prices[key]})")
+    return scenario
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario from a YAML or JSON file."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{file}: cannot read scenario file ({exc.strerror})") from None
+    try:
+        data = json.loads(text) if file.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        raise InputError(f"{file}: not valid YAML/JSON ({first})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{file}: a scenario file must be a mapping of fields")
+    return scenario_from_data(data, source=str(file))
+
+
+def scenario_to_json(scenario: Scenario) -> str:
+    """Serialise a scenario so that :func:`scenario_from_data` reads it back unchanged."""
+    return scenario.model_dump_json(indent=2)

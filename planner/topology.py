@@ -1,0 +1,317 @@
+"""Switch counts per tier and plane for leaf-spine (Clos) and three-tier fat-tree fabrics.
+
+Notes
+-----
+Per plane, with switch radix ``k`` at the port speed, leaf down ports ``d`` and up ports
+``u = k - d`` (``d = u = k/2`` when non-blocking), and ``q`` ports per node on the plane:
+
+- endpoints per plane ``E = nodes * q``;
+- one switch per plane when ``E <= k``;
+- two tiers while the leaves fit under one spine layer (``leaves <= k``, i.e. up to ``k*d``
+  endpoints, ``k^2/2`` non-blocking); rail-optimized leaves per rail ``= ceil(nodes / d)``,
+  otherwise whole nodes per leaf ``floor(d / q)``; ``spines = ceil(leaves * u / k)``; leaf
+  uplinks are cabled in full so the design ratio holds;
+- three tiers above that: pods of ``k/2`` leaves with ``u`` spines each (every leaf has one
+  uplink to every spine of its pod), spines non-blocking upward, ``cores = ceil(links / k)``,
+  at most ``k`` pods: ``k^3/4`` endpoints for a non-blocking k-ary fat tree.
+
+References
+----------
+Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data Center Network Architecture",
+SIGCOMM 2008 (k-ary fat tree: k^3/4 hosts, 5k^2/4 switches). NVIDIA DGX SuperPOD reference
+architectures (rail-optimized leaves, rails meeting at the spine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from planner.design import FabricParams
+from planner.errors import InputError
+from planner.units import ceil_div
+
+TierName = Literal["leaf", "spine", "core"]
+
+
+@dataclass(frozen=True)
+class TierCount:
+    """One switch layer, summed over planes."""
+
+    tier: TierName
+    switches_per_plane: int
+    switches: int
+    ports_per_switch: int
+    down_ports_used: int
+    up_ports_used: int
+
+    @property
+    def ports_used(self) -> int:
+        return self.down_ports_used + self.up_ports_used
+
+    @property
+    def ports_provisioned(self) -> int:
+        return self.switches * self.ports_per_switch
+
+    @property
+    def ports_free(self) -> int:
+        return self.ports_provisioned - self.ports_used
+
+
+@dataclass(frozen=True)
+class Topology:
+    """Switch and link counts of the compute fabric (all planes)."""
+
+    tiers: int
+    planes: int
+    rails: int
+    ports_per_gpu: int
+    port_speed_gbit_per_s: int
+    oversubscription: float
+    nodes: int
+    gpus_per_node: int
+    ports_per_node_per_plane: int
+    endpoints_per_plane: int
+    radix: int
+    leaf_down_ports: int
+    leaf_up_ports: int
+    pods_per_plane: int
+    tier_counts: tuple[TierCount, ...]
+    links_node_leaf: int
+    links_leaf_spine: int
+    links_spine_core: int
+    max_gpus_two_tier: int
+    max_gpus_three_tier: int
+
+    def tier(self, name: TierName) -> TierCount | None:
+        """The counts of one tier, or ``None`` when the fabric has no such tier."""
+        return next((t for t in self.tier_counts if t.tier == name), None)
+
+    def _switches(self, name: TierName) -> int:
+        tier = self.tier(name)
+        return tier.switches if tier else 0
+
+    @property
+    def switches_leaf(self) -> int:
+        return self._switches("leaf")
+
+    @property
+    def switches_spine(self) -> int:
+        return self._switches("spine")
+
+    @property
+    def switches_core(self) -> int:
+        return self._switches("core")
+
+    @property
+    def switches_total(self) -> int:
+        return sum(t.switches for t in self.tier_counts)
+
+    @property
+    def links_total(self) -> int:
+        return self.links_node_leaf + self.links_leaf_spine + self.links_spine_core
+
+    @property
+    def min_switch_hops(self) -> int:
+        """Switches crossed between two GPUs on the same leaf (1)."""
+        return 1
+
+    @property
+    def max_switch_hops(self) -> int:
+        """Switches crossed on the longest path: 1, 3 or 5 for one, two or three tiers."""
+        return 2 * self.tiers - 1
+
+
+def leaf_port_split(*, radix: int, oversubscription: float) -> tuple[int, int]:
+    """Leaf down and up ports for a down:up ratio: ``d = floor(k r / (r + 1))``, ``u = k - d``.
+
+    >>> leaf_port_split(radix=64, oversubscription=1.0)
+    (32, 32)
+    >>> leaf_port_split(radix=64, oversubscription=3.0)
+    (48, 16)
+    """
+    down = int(radix * oversubscription / (oversubscription + 1.0) + 1e-9)
+    return down, radix - down
+
+
+def ports_per_node_per_plane(*, gpus_per_node: int, fabric: FabricParams) -> int:
+    """Ports one node puts on each plane: ``gpus_per_node * ports_per_gpu / planes``."""
+    total = gpus_per_node * fabric.ports_per_gpu
+    if total % fabric.planes:
+        raise InputError(
+            f"fabric.planes: {fabric.planes} planes do not divide the {total} network ports "
+            f"of a {gpus_per_node}-GPU node (ports_per_gpu {fabric.ports_per_gpu})"
+        )
+    return total // fabric.planes
+
+
+def _leaves_per_plane(*, nodes: int, q: int, down: int, rail_optimized: bool) -> int:
+    if rail_optimized:
+        return q * ceil_div(nodes, down)
+    return ceil_div(nodes, down // q)
+
+
+def max_nodes(*, tiers: int, q: int, radix: int, down: int, rail_optimized: bool) -> int:
+    """Largest node count a fabric of ``tiers`` tiers holds (per plane; planes are copies)."""
+    if tiers == 1:
+        return radix // q
+    max_leaves = radix if tiers == 2 else radix * (radix // 2)
+    if rail_optimized:
+        return (max_leaves // q) * down
+    return max_leaves * (down // q)
+
+
+def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radix: int) -> Topology:
+    """Count switches, ports and links per tier for ``nodes`` servers on ``fabric``.
+
+    Parameters
+    ----------
+    nodes
+        Servers [count], each with ``gpus_per_node`` GPUs.
+    fabric
+        The design's fabric parameters.
+    radix
+        Switch ports at the fabric's port speed [count].
+
+    Raises
+    ------
+    InputError
+        When a node's ports on one plane do not fit a leaf, or the fabric would need more than
+        three tiers (the message gives the largest GPU count the switch supports).
+    """
+    q = ports_per_node_per_plane(gpus_per_node=gpus_per_node, fabric=fabric)
+    down, up = leaf_port_split(radix=radix, oversubscription=fabric.oversubscription)
+    if q > down and q > radix:
+        raise InputError(
+            f"fabric: a node puts {q} ports on each plane but the switch has only {radix} ports "
+            f"at {fabric.port_speed_gbit_per_s}G; use more planes or a larger switch"
+        )
+    if not fabric.rail_optimized and down // q == 0:
+        raise InputError(
+            f"fabric.rail_optimized: a node's {q} ports per plane exceed a leaf's {down} down "
+            "ports; set rail_optimized true or use more planes"
+        )
+    limits = {
+        t: max_nodes(tiers=t, q=q, radix=radix, down=down, rail_optimized=fabric.rail_optimized)
+        for t in (1, 2, 3)
+    }
+    max_gpus_three_tier = limits[3] * gpus_per_node
+    if nodes > limits[3]:
+        raise InputError(
+            f"gpus: {nodes * gpus_per_node} GPUs exceed the three-tier limit of this design "
+            f"({max_gpus_three_tier} GPUs with {radix}-port switches at "
+            f"{fabric.port_speed_gbit_per_s}G; allowed: 1 to {max_gpus_three_tier})"
+        )
+    endpoints = nodes * q
+    rails_per_plane = q if fabric.rail_optimized else 1
+    planes = fabric.planes
+
+    if nodes <= limits[1]:
+        tiers, leaves, spines, cores, pods = 1, 1, 0, 0, 0
+        leaf_up_links = 0
+    else:
+        leaves = _leaves_per_plane(nodes=nodes, q=q, down=down, rail_optimized=fabric.rail_optimized)
+        leaf_up_links = leaves * up
+        if nodes <= limits[2]:
+            tiers, pods, cores = 2, 0, 0
+            spines = ceil_div(leaf_up_links, radix)
+        else:
+            tiers = 3
+            leaves_per_pod = radix // 2
+            pods = ceil_div(leaves, leaves_per_pod)
+            spines = pods * up
+            cores = ceil_div(leaf_up_links, radix)
+
+    spine_core_links = leaf_up_links if tiers == 3 else 0
+    tier_counts = [
+        TierCount(
+            tier="leaf",
+            switches_per_plane=leaves,
+            switches=leaves * planes,
+            ports_per_switch=radix,
+            down_ports_used=endpoints * planes,
+            up_ports_used=leaf_up_links * planes,
+        )
+    ]
+    if tiers >= 2:
+        tier_counts.append(
+            TierCount(
+                tier="spine",
+                switches_per_plane=spines,
+                switches=spines * planes,
+                ports_per_switch=radix,
+                down_ports_used=leaf_up_links * planes,
+                up_ports_used=spine_core_links * planes,
+            )
+        )
+    if tiers == 3:
+        tier_counts.append(
+            TierCount(
+                tier="core",
+                switches_per_plane=cores,
+                switches=cores * planes,
+                ports_per_switch=radix,
+                down_ports_used=spine_core_links * planes,
+                up_ports_used=0,
+            )
+        )
+    return Topology(
+        tiers=tiers,
+        planes=planes,
+        rails=rails_per_plane * planes,
+        ports_per_gpu=fabric.ports_per_gpu,
+        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
+        oversubscription=fabric.oversubscription if tiers > 1 else 1.0,
+        nodes=nodes,
+        gpus_per_node=gpus_per_node,
+        ports_per_node_per_plane=q,
+        endpoints_per_plane=endpoints,
+        radix=radix,
+        leaf_down_ports=down if tiers > 1 else radix,
+        leaf_up_ports=up if tiers > 1 else 0,
+        pods_per_plane=pods,
+        tier_counts=tuple(tier_counts),
+        links_node_leaf=endpoints * planes,
+        links_leaf_spine=leaf_up_links * planes,
+        links_spine_core=spine_core_links * planes,
+        max_gpus_two_tier=limits[2] * gpus_per_node,
+        max_gpus_three_tier=max_gpus_three_tier,
+    )
+
+
+@dataclass(frozen=True)
+class SmallClos:
+    """A non-blocking leaf-spine for an auxiliary fabric (storage, management)."""
+
+    endpoints: int
+    radix: int
+    leaves: int
+    spines: int
+    links_endpoint_leaf: int
+    links_leaf_spine: int
+
+    @property
+    def switches(self) -> int:
+        return self.leaves + self.spines
+
+
+def small_clos(*, endpoints: int, radix: int) -> SmallClos:
+    """Switches for ``endpoints`` ports: one switch if they fit, else leaves of k/2 down ports.
+
+    >>> c = small_clos(endpoints=100, radix=64)
+    >>> (c.leaves, c.spines, c.links_leaf_spine)
+    (4, 2, 128)
+    """
+    if endpoints <= 0:
+        return SmallClos(endpoints, radix, 0, 0, 0, 0)
+    if endpoints <= radix:
+        return SmallClos(endpoints, radix, 1, 0, endpoints, 0)
+    down = radix // 2
+    leaves = ceil_div(endpoints, down)
+    if leaves > radix:
+        raise InputError(
+            f"auxiliary fabric: {endpoints} ports exceed a two-tier fabric of {radix}-port "
+            "switches; choose a larger management or storage switch"
+        )
+    uplinks = leaves * (radix - down)
+    return SmallClos(endpoints, radix, leaves, ceil_div(uplinks, radix), endpoints, uplinks)

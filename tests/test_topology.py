@@ -1,0 +1,134 @@
+"""Clos and fat-tree arithmetic against hand derivations and published reference designs."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.design import FabricParams
+from planner.errors import InputError
+from planner.topology import build_topology, leaf_port_split, small_clos
+
+
+def fabric(**changes: object) -> FabricParams:
+    base: dict[str, object] = {
+        "family": "ethernet",
+        "ports_per_gpu": 1,
+        "port_speed_gbit_per_s": 400,
+        "planes": 1,
+        "rail_optimized": False,
+        "switch_id": "sw",
+        "nic_id": "nic",
+        "optics_id": "opt",
+    }
+    base.update(changes)
+    return FabricParams.model_validate(base)
+
+
+# Non-rail-optimized, one port per GPU, 1-GPU "nodes": endpoints == nodes, so the textbook
+# limits apply directly. k = 64 (NDR: 64 x 400G).
+K = 64
+
+
+def topo(nodes: int, **changes: object):  # type: ignore[no-untyped-def]
+    return build_topology(nodes=nodes, gpus_per_node=1, fabric=fabric(**changes), radix=K)
+
+
+def test_single_switch_up_to_radix() -> None:
+    # E <= k: one switch, one hop.
+    t = topo(K)
+    assert (t.tiers, t.switches_leaf, t.switches_spine, t.max_switch_hops) == (1, 1, 0, 1)
+
+
+def test_two_tier_limit_is_k_squared_over_two() -> None:
+    # k^2/2 = 2048 endpoints: k leaves of k/2 down ports, and 64*32/64 = 32 spines.
+    t = topo(K * K // 2)
+    assert (t.tiers, t.switches_leaf, t.switches_spine) == (2, 64, 32)
+    assert t.max_gpus_two_tier == K * K // 2
+    # one more endpoint needs a third tier
+    assert topo(K * K // 2 + 1).tiers == 3
+
+
+def test_three_tier_limit_is_k_cubed_over_four() -> None:
+    # k^3/4 = 65536 endpoints: 64 pods x 32 leaves = 2048 leaves, 64 pods x 32 spines = 2048
+    # spines, 2048*32/64 = 1024 cores = (k/2)^2; 5k^2/4 = 5120 switches (Al-Fares et al. 2008).
+    t = topo(K**3 // 4)
+    assert (t.tiers, t.switches_leaf, t.switches_spine, t.switches_core) == (3, 2048, 2048, 1024)
+    assert t.switches_total == 5 * K * K // 4
+    assert t.max_switch_hops == 5
+    with pytest.raises(InputError, match=r"three-tier limit .*allowed: 1 to 65536"):
+        topo(K**3 // 4 + 1)
+
+
+# NVIDIA DGX SuperPOD reference architecture (DGX B200, "DGX SuperPOD Architecture" table,
+# docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200, read 2026-11):
+# compute fabric of 64-port NDR switches, 8 rails, one 400G port per GPU.
+# (SUs, nodes, GPUs, leaf, spine, core, node-leaf, leaf-spine, spine-core cables). Exact match.
+SUPERPOD_TABLE = [
+    (2, 64, 512, 16, 8, 0, 512, 512, 0),
+    (4, 128, 1024, 32, 16, 0, 1024, 1024, 0),
+    (8, 256, 2048, 64, 32, 0, 2048, 2048, 0),
+    (16, 512, 4096, 128, 128, 64, 4096, 4096, 4096),
+    (32, 1024, 8192, 256, 256, 128, 8192, 8192, 8192),
+    (64, 2048, 16384, 512, 512, 256, 16384, 16384, 16384),
+]
+
+
+@pytest.mark.parametrize(
+    ("sus", "nodes", "gpus", "leaf", "spine", "core", "node_leaf", "leaf_spine", "spine_core"),
+    SUPERPOD_TABLE,
+)
+def test_rail_optimized_fat_tree_matches_superpod_table(
+    sus: int,
+    nodes: int,
+    gpus: int,
+    leaf: int,
+    spine: int,
+    core: int,
+    node_leaf: int,
+    leaf_spine: int,
+    spine_core: int,
+) -> None:
+    # e.g. 4 SU: leaves per rail = ceil(128 / 32) = 4 -> 8 rails x 4 = 32 leaves; spines = 32 x 32 / 64 = 16.
+    # 16 SU: 128 leaves exceed one spine layer (64), so pods of 32 leaves: 4 pods x 32 spines = 128 spines,
+    # cores = 128 x 32 / 64 = 64.
+    t = build_topology(nodes=nodes, gpus_per_node=8, fabric=fabric(rail_optimized=True), radix=K)
+    assert sus * 32 == nodes
+    assert nodes * 8 == gpus
+    assert (t.switches_leaf, t.switches_spine, t.switches_core) == (leaf, spine, core)
+    assert (t.links_node_leaf, t.links_leaf_spine, t.links_spine_core) == (node_leaf, leaf_spine, spine_core)
+
+
+def test_rail_optimized_leaf_uplinks_are_cabled_in_full() -> None:
+    # 10 nodes x 8 rails: 8 leaves with 10 of 32 down ports used, still 32 uplinks each.
+    t = build_topology(nodes=10, gpus_per_node=8, fabric=fabric(rail_optimized=True), radix=K)
+    assert t.tiers == 2
+    assert t.switches_leaf == 8
+    assert t.links_leaf_spine == 8 * 32
+    assert t.switches_spine == 4  # 256 uplinks / 64 ports
+
+
+def test_planes_copy_the_fabric() -> None:
+    # rail8-npo at 1024 GPUs: 8 planes, per plane 128 nodes x 8 ports = 1024 endpoints on
+    # 256-port switches (d = 128): whole nodes per leaf = 128 / 8 = 16 -> 8 leaves, 8*128/256 = 4 spines.
+    f = fabric(ports_per_gpu=8, planes=8, port_speed_gbit_per_s=200)
+    t = build_topology(nodes=128, gpus_per_node=8, fabric=f, radix=256)
+    assert (t.tiers, t.switches_leaf, t.switches_spine, t.rails) == (2, 64, 32, 8)
+
+
+def test_oversubscription_splits_leaf_ports() -> None:
+    assert leaf_port_split(radix=64, oversubscription=1.0) == (32, 32)
+    assert leaf_port_split(radix=64, oversubscription=3.0) == (48, 16)
+    t = topo(480, oversubscription=3.0)  # 480 / 48 = 10 leaves, 10*16/64 -> 3 spines
+    assert (t.switches_leaf, t.switches_spine, t.oversubscription) == (10, 3, 3.0)
+
+
+def test_planes_must_divide_ports() -> None:
+    with pytest.raises(InputError, match=r"fabric\.planes"):
+        build_topology(nodes=4, gpus_per_node=1, fabric=fabric(ports_per_gpu=4, planes=8), radix=K)
+
+
+def test_small_clos() -> None:
+    assert small_clos(endpoints=0, radix=48).switches == 0
+    assert small_clos(endpoints=48, radix=48).switches == 1
+    c = small_clos(endpoints=49, radix=48)  # ceil(49 / 24) = 3 leaves; 3 x 24 uplinks / 48 -> 2 spines
+    assert (c.leaves, c.spines) == (3, 2)
