@@ -7,6 +7,7 @@ never a traceback).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -22,6 +23,12 @@ from planner.report import plan_summary_row, plan_to_dict, summary_frame
 from planner.scenario import MAX_GPUS, Scenario, load_scenario, scenario_from_data
 
 EXIT_BAD_INPUT = 2
+
+EXTENSIONS: tuple[str, ...] = ()
+"""Modules that add subcommands. Each defines ``add_parser(subparsers)`` and registers a handler
+with ``parser.set_defaults(handler=fn)`` where ``fn(args) -> int`` writes to stdout and may raise
+:class:`PlannerError` for bad input (exit 2). Scenario options: :func:`add_scenario_options` and
+:func:`scenario_from_args`."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,7 +67,7 @@ def _sizes(text: str) -> list[int]:
     return values
 
 
-def _scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
+def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
     group = parser.add_argument_group("scenario")
     group.add_argument("--gpus", type=_gpu_count, help="GPU count (1 to 1048576; 8-1024 is the focus)")
     if design:
@@ -91,16 +98,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p_plan = sub.add_parser("plan", help="plan one cluster")
-    _scenario_options(p_plan)
+    add_scenario_options(p_plan)
     _format_option(p_plan, ["table", "json", "csv"])
 
     p_compare = sub.add_parser("compare", help="one scenario across designs")
-    _scenario_options(p_compare, design=False)
+    add_scenario_options(p_compare, design=False)
     p_compare.add_argument("--designs", default=",".join(DEFAULT_DESIGNS), help="comma list of design ids")
     _format_option(p_compare, ["table", "json", "csv"])
 
     p_sweep = sub.add_parser("sweep", help="designs across sizes")
-    _scenario_options(p_sweep, design=False)
+    add_scenario_options(p_sweep, design=False)
     p_sweep.add_argument("--designs", default=",".join(DEFAULT_DESIGNS), help="comma list of design ids")
     p_sweep.add_argument("--sizes", type=_sizes, help="START:STOP:STEP or a comma list (default 8:1024:node)")
     _format_option(p_sweep, ["table", "json", "csv"])
@@ -113,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     _format_option(p_list, ["table", "json", "csv"])
     p_validate = catalog_sub.add_parser("validate", help="check the catalog and override files")
     p_validate.add_argument("--catalog", metavar="FILE", action="append", default=[])
+    for module_name in EXTENSIONS:
+        importlib.import_module(module_name).add_parser(sub)
     return parser
 
 
@@ -191,6 +200,11 @@ def _emit_frame(frame: pd.DataFrame, fmt: str) -> str:
         return str(frame.to_string(index=False, float_format=lambda v: f"{v:,.2f}"))
 
 
+def catalog_from_args(args: argparse.Namespace) -> Catalog:
+    """The bundled catalog with the ``--catalog`` override files applied."""
+    return _catalog(args.catalog)
+
+
 def _catalog(files: Sequence[str]) -> Catalog:
     return load_catalog(overrides=files)
 
@@ -199,6 +213,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     args = build_parser().parse_args(argv)
     out = sys.stdout
+    handler = getattr(args, "handler", None)
+    if handler is not None:
+        code: int = handler(args)
+        return code
     if args.command == "catalog":
         catalog = _catalog(args.catalog)
         if args.catalog_command == "validate":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from planner.design import SLUG_PATTERN, FabricFamily, FabricParams, VendorClaim
 
@@ -31,6 +31,12 @@ class Record(BaseModel):
     assumption: bool = Field(default=False, description="True when a figure is assumed.")
     reason: str | None = Field(default=None, description="Why the assumed figure was chosen.")
     notes: str | None = Field(default=None, description="Anything else a reader should know.")
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _date_as_text(cls, value: object) -> object:
+        # YAML reads 2025 as an int and 2024-10-17 as a date; both are meant as text.
+        return value if value is None or isinstance(value, str) else str(value)
 
     @model_validator(mode="after")
     def _traceable(self) -> Record:
