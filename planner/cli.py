@@ -191,6 +191,18 @@ def render_plan_table(p: Plan) -> str:
     return "\n".join(lines)
 
 
+def render_compare_table(frame: pd.DataFrame) -> str:
+    """Designs as columns, metrics as rows, each value formatted for reading."""
+    columns = {}
+    for _, row in frame.iterrows():
+        columns[str(row["design"])] = [
+            f"{v:,.0f}" if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 100) else f"{v:,.2f}"
+            for v in row.drop("design")
+        ]
+    table = pd.DataFrame(columns, index=[c for c in frame.columns if c != "design"])
+    return str(table.to_string())
+
+
 def _emit_frame(frame: pd.DataFrame, fmt: str) -> str:
     if fmt == "csv":
         return str(frame.to_csv(index=False)).rstrip("\n")
@@ -256,12 +268,8 @@ def run(argv: Sequence[str] | None = None) -> int:
             out.write(json.dumps([plan_to_dict(p) for p in plans], indent=2, ensure_ascii=False) + "\n")
         else:
             frame = summary_frame(plans)
-            out.write(
-                _emit_frame(
-                    frame if args.format == "csv" else frame.set_index("design").T.reset_index(), args.format
-                )
-                + "\n"
-            )
+            text = _emit_frame(frame, "csv") if args.format == "csv" else render_compare_table(frame)
+            out.write(text + "\n")
         return 0
     frame = sweep(scenario=scenario, catalog=catalog, design_ids=design_ids, sizes=args.sizes)
     out.write(_emit_frame(frame, args.format) + "\n")

@@ -105,7 +105,7 @@ def crossovers(
             previous_size: int | None = None
             previous_sign = 0
             for size, value in zip(diff.index.astype(int), diff.to_numpy(), strict=True):
-                sign = (value > 0) - (value < 0)
+                sign = int(value > 0) - int(value < 0)
                 if sign and previous_sign and sign != previous_sign and previous_size is not None:
                     found.append(
                         Crossover(

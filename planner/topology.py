@@ -281,37 +281,49 @@ def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radi
 
 @dataclass(frozen=True)
 class SmallClos:
-    """A non-blocking leaf-spine for an auxiliary fabric (storage, management)."""
+    """A non-blocking Clos for an auxiliary fabric (storage, management)."""
 
     endpoints: int
     radix: int
     leaves: int
     spines: int
+    cores: int
     links_endpoint_leaf: int
     links_leaf_spine: int
+    links_spine_core: int
 
     @property
     def switches(self) -> int:
-        return self.leaves + self.spines
+        return self.leaves + self.spines + self.cores
 
 
 def small_clos(*, endpoints: int, radix: int) -> SmallClos:
-    """Switches for ``endpoints`` ports: one switch if they fit, else leaves of k/2 down ports.
+    """Switches for ``endpoints`` ports: one switch if they fit, else leaves of k/2 down ports
+    under one spine layer (up to k^2/2), else pods of k/2 leaves and k/2 spines under cores
+    (up to k^3/4).
 
     >>> c = small_clos(endpoints=100, radix=64)
-    >>> (c.leaves, c.spines, c.links_leaf_spine)
-    (4, 2, 128)
+    >>> (c.leaves, c.spines, c.cores, c.links_leaf_spine)
+    (4, 2, 0, 128)
+    >>> c = small_clos(endpoints=600, radix=32)
+    >>> (c.leaves, c.spines, c.cores)
+    (38, 48, 19)
     """
     if endpoints <= 0:
-        return SmallClos(endpoints, radix, 0, 0, 0, 0)
+        return SmallClos(endpoints, radix, 0, 0, 0, 0, 0, 0)
     if endpoints <= radix:
-        return SmallClos(endpoints, radix, 1, 0, endpoints, 0)
+        return SmallClos(endpoints, radix, 1, 0, 0, endpoints, 0, 0)
     down = radix // 2
     leaves = ceil_div(endpoints, down)
-    if leaves > radix:
+    uplinks = leaves * (radix - down)
+    if leaves <= radix:
+        return SmallClos(endpoints, radix, leaves, ceil_div(uplinks, radix), 0, endpoints, uplinks, 0)
+    pods = ceil_div(leaves, down)
+    if pods > radix:
         raise InputError(
-            f"auxiliary fabric: {endpoints} ports exceed a two-tier fabric of {radix}-port "
+            f"auxiliary fabric: {endpoints} ports exceed a three-tier fabric of {radix}-port "
             "switches; choose a larger management or storage switch"
         )
-    uplinks = leaves * (radix - down)
-    return SmallClos(endpoints, radix, leaves, ceil_div(uplinks, radix), endpoints, uplinks)
+    return SmallClos(
+        endpoints, radix, leaves, pods * (radix - down), ceil_div(uplinks, radix), endpoints, uplinks, uplinks
+    )

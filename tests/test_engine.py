@@ -1,0 +1,148 @@
+"""Function-level goldens for power, racks, cooling and cost (derivations in comments)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from planner import Catalog, Facility, InputError, Scenario, plan
+from planner.cooling import cooling_summary
+from planner.cost import BomLine, cost_summary
+from planner.media import units_on_devices
+from planner.power import rack_layout
+from planner.units import annuity_factor, coolant_flow_l_per_min
+
+
+def test_coolant_flow_golden() -> None:
+    # 100 kW at dT = 10 K: m = 100 / (4.186 x 10) = 2.38892 kg/s; / 0.997 kg/L x 60 = 143.766 L/min
+    assert coolant_flow_l_per_min(heat_kw=100, delta_t_k=10) == pytest.approx(143.766, abs=1e-3)
+
+
+def test_rack_layout_golden() -> None:
+    # 10.5 kW nodes of 8 U in 38 U racks at 40 kW: by power floor(40/10.5) = 3, by space
+    # floor(38/8) = 4 -> 3 per rack; 10 nodes -> 4 racks (3+3+3+1).
+    # Infrastructure 30 kW and 60 U: by space ceil(60 / floor(38 x 0.8) = 30) = 2, by power 1 -> 2.
+    racks = rack_layout(
+        nodes=10,
+        node_kw=10.5,
+        node_rack_units=8,
+        usable_rack_units=38,
+        rack_power_limit_kw=40,
+        infra_kw=30,
+        infra_rack_units=60,
+        network_fill_fraction=0.8,
+    )
+    assert (racks.nodes_per_rack, racks.compute_racks, racks.network_racks, racks.total) == (3, 4, 2, 6)
+    assert [(kind, count, round(kw, 6)) for kind, count, kw in racks.layout[:2]] == [
+        ("compute", 3, 31.5),
+        ("compute", 1, 10.5),
+    ]
+    with pytest.raises(InputError, match="rack_power_limit_kw"):
+        rack_layout(
+            nodes=1,
+            node_kw=14.3,
+            node_rack_units=10,
+            usable_rack_units=38,
+            rack_power_limit_kw=10,
+            infra_kw=1,
+            infra_rack_units=1,
+            network_fill_fraction=0.8,
+        )
+
+
+def test_cooling_golden(catalog: Catalog) -> None:
+    # direct liquid: capture 0.8 of 1000 kW server heat = 800 kW liquid; air = 1100 - 800 = 300 kW.
+    # CDUs: ceil(800 / 1200) + 1 (N+1) = 2.
+    liquid = catalog.cooling["direct_liquid"]
+    result = cooling_summary(cooling=liquid, it_kw=1100, server_kw=1000, max_rack_kw=50)
+    assert result.liquid_kw == pytest.approx(1000 * liquid.liquid_capture_fraction)
+    assert result.air_kw == pytest.approx(1100 - result.liquid_kw)
+    assert result.cdus == math.ceil(result.liquid_kw / (liquid.cdu_capacity_kw or 1)) + 1
+    assert result.heat_load_btu_per_h == pytest.approx(1100 * 3412.142)
+    assert result.density_feasible is (liquid.max_rack_kw >= 50)
+
+
+def test_cost_golden() -> None:
+    # One line of 1,000,000 USD hardware + 50,000 services; 100 kW average facility power at
+    # 0.10 USD/kWh: energy = 100 x 8760 x 0.10 = 87,600 USD/yr; maintenance 10 % of hardware
+    # (1,000,000) = 100,000; space 2 racks x 6,000 = 12,000 -> OPEX 199,600 USD/yr.
+    # TCO over 5 years at 8 %: 1,050,000 + 199,600 / CRF(0.08, 5) = 1,050,000 + 199,600 x 3.99271.
+    lines = [
+        BomLine(id="x", category="gpus", description="", quantity=10, unit_cost_usd=100_000, source="s"),
+        BomLine(id="i", category="services", description="", quantity=1, unit_cost_usd=50_000, source="s"),
+    ]
+    cost = cost_summary(
+        lines=lines,
+        gpus=8,
+        facility_avg_kw=100,
+        electricity_usd_per_kwh=0.10,
+        maintenance_fraction_per_year=0.10,
+        racks=2,
+        space_usd_per_rack_year=6000,
+        years=5,
+        discount_rate=0.08,
+        utilization=0.9,
+        usd_to_cny=7.25,
+        currency="CNY",
+    )
+    assert cost.capex_usd == 1_050_000
+    assert cost.opex_usd_per_year == pytest.approx(199_600)
+    assert cost.tco_usd == pytest.approx(1_050_000 + 199_600 * 3.992710, rel=1e-6)
+    # per GPU-hour: (1,050,000 x 0.250456 + 199,600) / (8 x 8760 x 0.9)
+    expected = (1_050_000 * annuity_factor(rate=0.08, years=5) + 199_600) / (8 * 8760 * 0.9)
+    assert cost.usd_per_gpu_hour == pytest.approx(expected)
+    assert cost.in_currency(1.0) == 7.25
+
+
+def test_twin_port_modules_count_per_switch() -> None:
+    # 3 leaves with 33 ports: 11 each -> ceil(11/2) = 6 per leaf = 18 modules (not ceil(33/2) = 17)
+    assert units_on_devices(ports=33, devices=3, ports_per_module=2) == 18
+
+
+def test_npo_designs_have_no_pluggable_modules(catalog: Catalog) -> None:
+    p = plan(scenario=Scenario(gpus=1024, design_id="rail8-npo"), catalog=catalog)
+    optics_lines = [line for line in p.bom if line.category == "optics"]
+    assert [line.id for line in optics_lines] == ["npo_200g_port"]
+    # every link has an NPO port at each end: 2 x (8192 node-leaf + 8192 leaf-spine) links
+    assert optics_lines[0].quantity == 2 * (8192 + 8192) == p.transceivers
+
+
+def test_short_links_use_copper_and_long_links_single_mode(catalog: Catalog) -> None:
+    from planner.scenario import LinkLengths
+
+    short = Facility(link_lengths=LinkLengths(node_leaf_m=1.5, leaf_spine_m=30, spine_core_m=60))
+    p = plan(scenario=Scenario(gpus=256, design_id="ib-ndr", facility=short), catalog=catalog)
+    media = {m.link_class: m.medium for m in p.media}
+    assert media["node_leaf"] in {"dac", "acc", "aec"}
+    assert media["leaf_spine"] == "mmf"
+    long = Facility(link_lengths=LinkLengths(node_leaf_m=10, leaf_spine_m=300, spine_core_m=60))
+    p = plan(scenario=Scenario(gpus=256, design_id="ib-ndr", facility=long), catalog=catalog)
+    assert {m.link_class: m.medium for m in p.media}["leaf_spine"] == "smf"
+
+
+def test_cooling_density_warning(catalog: Catalog) -> None:
+    air = Facility(cooling_id="air", rack_power_limit_kw=60)
+    p = plan(scenario=Scenario(gpus=256, design_id="ib-ndr", facility=air), catalog=catalog)
+    assert not p.cooling.density_feasible
+    assert any("can remove" in n for n in p.notes)
+
+
+def test_assumptions_list_every_assumed_record_used(catalog: Catalog) -> None:
+    p = plan(scenario=Scenario(gpus=64, design_id="rail4-npo"), catalog=catalog)
+    topics = {a.topic for a in p.assumptions}
+    assert "optics.npo_200g_port" in topics
+    assert "model.link_lengths" in topics
+    assumed = {a.topic for a in p.assumptions if a.kind == "assumption"}
+    assert "gpus.br100" in assumed  # BR100 price is an assumption in the catalog
+    # vendor claims are carried separately and never mixed with computed figures
+    assert {c.metric for c in p.claims} == {
+        "latency_vs_infiniband",
+        "power_vs_infiniband",
+        "per_lane_bandwidth",
+    }
+
+
+def test_price_override_of_unknown_id_is_rejected(catalog: Catalog) -> None:
+    with pytest.raises(InputError, match=r"price_overrides_usd\.ghost"):
+        plan(scenario=Scenario(gpus=64, price_overrides_usd={"ghost": 1.0}), catalog=catalog)
