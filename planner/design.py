@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Slug = str  # validated by the catalog schema's pattern where records are defined
 FabricFamily = Literal["ethernet", "infiniband"]
+LinkClassName = Literal["node_leaf", "leaf_spine", "spine_core"]
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 
 
@@ -30,7 +31,13 @@ class FabricParams(BaseModel):
     rail_optimized: bool = Field(
         description="Leaves per GPU-port index (rail) rather than per group of whole nodes."
     )
-    switch_id: str = Field(pattern=SLUG_PATTERN, description="Catalog id of the fabric switch.")
+    switch_id: str = Field(pattern=SLUG_PATTERN, description="Catalog id of the fabric (leaf) switch.")
+    spine_switch_id: str | None = Field(
+        default=None, pattern=SLUG_PATTERN, description="Spine switch model; defaults to switch_id."
+    )
+    core_switch_id: str | None = Field(
+        default=None, pattern=SLUG_PATTERN, description="Core switch model; defaults to the spine's."
+    )
     nic_id: str = Field(pattern=SLUG_PATTERN, description="Catalog id of the GPU's network adapter.")
     optics_id: str = Field(
         pattern=SLUG_PATTERN,
@@ -46,6 +53,11 @@ class FabricParams(BaseModel):
     )
     scale_up_domain_gpus: int = Field(
         default=8, ge=1, le=1024, description="GPUs joined by the GPU's own links [count]."
+    )
+    link_media: dict[LinkClassName, str] = Field(
+        default_factory=dict,
+        description="Media forced per link class: a cable id (copper) or an optic id; "
+        "empty = chosen by reach.",
     )
 
     @model_validator(mode="after")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from planner.auxiliary import AuxiliaryFabrics, size_auxiliary
 from planner.catalog import Catalog
-from planner.catalog.schema import Record
+from planner.catalog.schema import Record, Switch
 from planner.cooling import CoolingResult, cooling_summary
 from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
@@ -83,6 +83,11 @@ class Plan:
         return sum(m.links for m in self.media)
 
 
+def tier_switch(r: Resolved, tier: str) -> Switch:
+    """The switch model of one tier (leaf, spine or core)."""
+    return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch}[tier]
+
+
 _LINK_CLASS_LABEL = {"node_leaf": "node-leaf", "leaf_spine": "leaf-spine", "spine_core": "spine-core"}
 
 
@@ -119,6 +124,7 @@ def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> t
                 upper_devices=upper_devices,
                 lower_optic=r.node_optic if link_class == "node_leaf" else r.optic,
                 upper_optic=r.optic,
+                forced_id=r.fabric.link_media.get(link_class),
             )
         )
     return tuple(media)
@@ -162,13 +168,14 @@ def _bom(
         line(r.nic, "nics", f"Fabric NIC {r.nic.name}", nics, r.nic.unit_cost_usd),
     ]
     for tier in topo.tier_counts:
+        model = tier_switch(r, tier.tier)
         lines.append(
             line(
-                r.switch,
+                model,
                 "fabric_switches",
-                f"{tier.tier.capitalize()} switch {r.switch.name}",
+                f"{tier.tier.capitalize()} switch {model.name}",
                 tier.switches,
-                r.switch.unit_cost_usd,
+                model.unit_cost_usd,
             )
         )
     optic_units: dict[str, list[int | str]] = {}
@@ -291,17 +298,17 @@ def _latency(r: Resolved, topo: Topology, media: tuple[LinkMedia, ...], small_al
     order = list(LINK_CLASSES[: topo.tiers])
     worst_links = tuple(per_class[c] for c in order) + tuple(per_class[c] for c in reversed(order))
     best_links = (per_class["node_leaf"], per_class["node_leaf"])
+    tier_switches = (r.switch, r.spine_switch, r.core_switch)[: topo.tiers]
+    path_switches = tier_switches + tuple(reversed(tier_switches[:-1]))
     worst = path_latency_ns(
-        switch_hops=topo.max_switch_hops,
         link_latency_ns=worst_links,
         nic_latency_ns=r.nic.latency_ns,
-        switch_latency_ns=r.switch.latency_ns,
+        switch_latency_ns=tuple(x.latency_ns for x in path_switches),
     )
     best = path_latency_ns(
-        switch_hops=topo.min_switch_hops,
         link_latency_ns=best_links,
         nic_latency_ns=r.nic.latency_ns,
-        switch_latency_ns=r.switch.latency_ns,
+        switch_latency_ns=(r.switch.latency_ns,),
     )
     return Latency(
         min_switch_hops=topo.min_switch_hops,
@@ -405,7 +412,14 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     """
     r = resolve(scenario=scenario, catalog=catalog)
     fabric = r.fabric
-    topo = build_topology(nodes=r.nodes, gpus_per_node=r.server.gpus_per_node, fabric=fabric, radix=r.radix)
+    topo = build_topology(
+        nodes=r.nodes,
+        gpus_per_node=r.server.gpus_per_node,
+        fabric=fabric,
+        radix=r.radix,
+        spine_radix=r.spine_radix,
+        core_radix=r.core_radix,
+    )
     nics_per_gpu = ceil_div(fabric.ports_per_gpu, r.nic.ports)
     nics = r.gpus * nics_per_gpu
     media = _fabric_media(r, topo, nics, catalog)
@@ -422,7 +436,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         "gpus": r.gpus * r.gpu.tdp_w,
         "servers": r.nodes * r.server.base_power_w,
         "nics": nics * r.nic.power_w,
-        "fabric_switches": topo.switches_total * r.switch.power_max_w,
+        "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts),
         "optics": optics_w,
         "storage": aux.storage_units * aux.storage.power_w
         + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
@@ -439,7 +453,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
 
     infra_w = sum(by_category_w.values()) - server_w
     infra_u = (
-        topo.switches_total * r.switch.rack_units
+        sum(t.switches * tier_switch(r, t.tier).rack_units for t in topo.tier_counts)
         + aux.storage_units * aux.storage.rack_units
         + aux.storage_fabric.switches * aux.storage_switch.rack_units
         + aux.inband_fabric.switches * aux.inband_switch.rack_units

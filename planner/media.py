@@ -113,6 +113,54 @@ def _copper_for(catalog: Catalog, speed_gbit_per_s: int, length_m: float) -> Cab
     return found if isinstance(found, Cable) else None
 
 
+def _forced(
+    *,
+    catalog: Catalog,
+    forced_id: str,
+    link_class: LinkClass,
+    length_m: float,
+    speed_gbit_per_s: int,
+    integrated: bool,
+    lower_optic: Optic,
+) -> tuple[Cable | None, Optic, Optic]:
+    """Check a forced medium and return (copper cable or None, lower optic, upper optic)."""
+    field = f"fabric.link_media.{link_class}"
+    if forced_id in catalog.cables:
+        cable = catalog.cables[forced_id]
+        if not cable.is_copper:
+            raise InputError(f"{field}: {forced_id} is a fiber; name the optic instead")
+        if integrated:
+            raise InputError(f"{field}: NPO/CPO ports take no copper cable ({forced_id})")
+        if cable.max_speed_gbit_per_s < speed_gbit_per_s or cable.max_reach_m < length_m:
+            raise InputError(
+                f"{field}: {forced_id} carries {cable.max_speed_gbit_per_s}G over {cable.max_reach_m:g} m, "
+                f"the link needs {speed_gbit_per_s}G over {length_m:g} m"
+            )
+        return cable, lower_optic, lower_optic
+    optic = catalog.optics[forced_id]
+    if optic.speed_gbit_per_s != speed_gbit_per_s or optic.max_reach_m < length_m:
+        raise InputError(
+            f"{field}: {forced_id} serves {optic.speed_gbit_per_s}G over {optic.max_reach_m:g} m, "
+            f"the link needs {speed_gbit_per_s}G over {length_m:g} m"
+        )
+    if integrated != optic.integrated:
+        raise InputError(f"{field}: {forced_id} does not fit the design's {lower_optic.kind} ports")
+    lower = optic
+    if link_class == "node_leaf" and optic.ports_per_module > 1:
+        # NIC cages take single-port modules: the same kind and medium, one port each.
+        singles = [
+            o
+            for o in catalog.optics.values()
+            if o.kind == optic.kind
+            and o.medium == optic.medium
+            and o.speed_gbit_per_s == speed_gbit_per_s
+            and o.ports_per_module == 1
+            and o.max_reach_m >= length_m
+        ]
+        lower = min(singles, key=lambda o: (o.unit_cost_usd, o.id), default=optic)
+    return None, lower, optic
+
+
 def cable_unit_cost_usd(cable: Cable, length_m: float) -> float:
     """Price of one cable [USD]: fixed part + per-metre part x length."""
     return cable.unit_cost_usd + cable.cost_usd_per_m * length_m
@@ -129,13 +177,25 @@ def build_link_media(
     upper_devices: int,
     lower_optic: Optic,
     upper_optic: Optic,
+    forced_id: str | None = None,
 ) -> LinkMedia:
     """Choose media for ``links`` links of one class and count cables and optics.
 
     ``lower`` is the node end (node-leaf) or the lower switch; ``upper`` the switch above.
+    ``forced_id`` names a cable (copper) or optic the design insists on for this class.
     """
     integrated = lower_optic.integrated or upper_optic.integrated
     copper = None if integrated else _copper_for(catalog, speed_gbit_per_s, length_m)
+    if forced_id is not None:
+        copper, lower_optic, upper_optic = _forced(
+            catalog=catalog,
+            forced_id=forced_id,
+            link_class=link_class,
+            length_m=length_m,
+            speed_gbit_per_s=speed_gbit_per_s,
+            integrated=integrated,
+            lower_optic=lower_optic,
+        )
     propagation_ns = FIBER_PROPAGATION_NS_PER_M * length_m
     if copper is not None:
         empty_lower = LinkEnd(optic_id=None, devices=lower_devices, ports=links, units=0)

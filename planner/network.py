@@ -230,22 +230,21 @@ class Latency:
 
 def path_latency_ns(
     *,
-    switch_hops: int,
     link_latency_ns: tuple[float, ...],
     nic_latency_ns: float,
-    switch_latency_ns: float,
+    switch_latency_ns: tuple[float, ...],
 ) -> tuple[tuple[str, float], ...]:
-    """Latency components of a path crossing ``switch_hops`` switches over the given links.
+    """Latency components [ns] of a path over the given links and through the given switches.
 
     Notes
     -----
     latency = host/NIC + links x (SerDes+FEC) + optics DSP and propagation per link
-    + hops x switch latency. Propagation is about 5 ns per metre of fiber.
+    + the latency of every switch crossed. Propagation is about 5 ns per metre of fiber.
     """
     links = len(link_latency_ns)
     return (
         ("host_nic", nic_latency_ns),
         ("serdes_fec", links * SERDES_FEC_NS_PER_LINK),
         ("optics_and_propagation", sum(link_latency_ns)),
-        ("switches", switch_hops * switch_latency_ns),
+        ("switches", sum(switch_latency_ns)),
     )

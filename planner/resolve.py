@@ -43,6 +43,8 @@ class Resolved:
     server: Server
     nic: Nic
     switch: Switch
+    spine_switch: Switch
+    core_switch: Switch
     optic: Optic
     node_optic: Optic
     rack: Rack
@@ -51,6 +53,8 @@ class Resolved:
     energy_price: EnergyPrice
     exchange_rate: ExchangeRate
     radix: int
+    spine_radix: int
+    core_radix: int
     nodes: int
     gpus: int
     notes: tuple[str, ...]
@@ -94,19 +98,40 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         family="optics",
         field="fabric.node_optics_id",
     )
-    if switch.family != fabric.family:
-        raise InputError(
-            f"fabric.switch_id: {switch.id} is an {switch.family} switch, the design is {fabric.family}"
-        )
+    spine_switch = _pick(
+        catalog.switches,
+        fabric.spine_switch_id or fabric.switch_id,
+        family="switches",
+        field="fabric.spine_switch_id",
+    )
+    core_switch = _pick(
+        catalog.switches,
+        fabric.core_switch_id or spine_switch.id,
+        family="switches",
+        field="fabric.core_switch_id",
+    )
+    radices = []
+    for field, chosen in (
+        ("fabric.switch_id", switch),
+        ("fabric.spine_switch_id", spine_switch),
+        ("fabric.core_switch_id", core_switch),
+    ):
+        if chosen.family != fabric.family:
+            raise InputError(
+                f"{field}: {chosen.id} is an {chosen.family} switch, the design is {fabric.family}"
+            )
+        if chosen.management:
+            raise InputError(f"{field}: {chosen.id} is a management switch, not a fabric switch")
+        ports = chosen.radix_by_speed.get(fabric.port_speed_gbit_per_s)
+        if ports is None:
+            speeds = ", ".join(f"{s}G" for s in sorted(chosen.radix_by_speed))
+            raise InputError(
+                f"fabric.port_speed_gbit_per_s: {chosen.id} has no {fabric.port_speed_gbit_per_s}G "
+                f"ports (allowed: {speeds})"
+            )
+        radices.append(ports)
     if fabric.family not in nic.families:
         raise InputError(f"fabric.nic_id: {nic.id} does not support {fabric.family}")
-    radix = switch.radix_by_speed.get(fabric.port_speed_gbit_per_s)
-    if radix is None:
-        speeds = ", ".join(f"{s}G" for s in sorted(switch.radix_by_speed))
-        raise InputError(
-            f"fabric.port_speed_gbit_per_s: {switch.id} has no {fabric.port_speed_gbit_per_s}G "
-            f"ports (allowed: {speeds})"
-        )
     if nic.port_speed_gbit_per_s != fabric.port_speed_gbit_per_s:
         raise InputError(
             f"fabric.nic_id: {nic.id} runs at {nic.port_speed_gbit_per_s}G, the fabric at "
@@ -117,6 +142,12 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
             raise InputError(
                 f"{name}: {o.id} serves {o.speed_gbit_per_s}G ports, the fabric runs at "
                 f"{fabric.port_speed_gbit_per_s}G"
+            )
+    for link_class, media_id in fabric.link_media.items():
+        forced = catalog.cables.get(media_id) or catalog.optics.get(media_id)
+        if forced is None:
+            raise InputError(
+                f"fabric.link_media.{link_class}: {media_id!r} is neither a cable nor an optic id"
             )
     facility = scenario.facility
     rack = _pick(catalog.racks, facility.rack_id, family="racks", field="facility.rack_id")
@@ -180,6 +211,7 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         ("servers", server),
         ("nics", nic),
         ("switches", switch),
+        *[("switches", x) for x in (spine_switch, core_switch) if x.id != switch.id],
         ("optics", optic),
         ("racks", rack),
         ("cooling", cooling),
@@ -200,6 +232,8 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         server=server,
         nic=nic,
         switch=switch,
+        spine_switch=spine_switch,
+        core_switch=core_switch,
         optic=optic,
         node_optic=node_optic,
         rack=rack,
@@ -207,7 +241,9 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         storage=storage,
         energy_price=energy,
         exchange_rate=rate,
-        radix=radix,
+        radix=radices[0],
+        spine_radix=radices[1],
+        core_radix=radices[2],
         nodes=nodes,
         gpus=gpus,
         notes=tuple(notes),

@@ -151,17 +151,40 @@ def _leaves_per_plane(*, nodes: int, q: int, down: int, rail_optimized: bool) ->
     return ceil_div(nodes, down // q)
 
 
-def max_nodes(*, tiers: int, q: int, radix: int, down: int, rail_optimized: bool) -> int:
-    """Largest node count a fabric of ``tiers`` tiers holds (per plane; planes are copies)."""
+def max_nodes(
+    *,
+    tiers: int,
+    q: int,
+    radix: int,
+    down: int,
+    rail_optimized: bool,
+    spine_radix: int | None = None,
+    core_radix: int | None = None,
+) -> int:
+    """Largest node count a fabric of ``tiers`` tiers holds (per plane; planes are copies).
+
+    One switch holds ``radix // q`` nodes; one spine layer at most ``spine_radix`` leaves (each
+    spine reaches every leaf); cores at most ``core_radix`` pods of ``spine_radix / 2`` leaves.
+    """
+    spine_radix = spine_radix or radix
+    core_radix = core_radix or spine_radix
     if tiers == 1:
         return radix // q
-    max_leaves = radix if tiers == 2 else radix * (radix // 2)
+    max_leaves = spine_radix if tiers == 2 else core_radix * (spine_radix // 2)
     if rail_optimized:
         return (max_leaves // q) * down
     return max_leaves * (down // q)
 
 
-def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radix: int) -> Topology:
+def build_topology(
+    *,
+    nodes: int,
+    gpus_per_node: int,
+    fabric: FabricParams,
+    radix: int,
+    spine_radix: int | None = None,
+    core_radix: int | None = None,
+) -> Topology:
     """Count switches, ports and links per tier for ``nodes`` servers on ``fabric``.
 
     Parameters
@@ -171,7 +194,9 @@ def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radi
     fabric
         The design's fabric parameters.
     radix
-        Switch ports at the fabric's port speed [count].
+        Leaf switch ports at the fabric's port speed [count].
+    spine_radix, core_radix
+        Ports of the spine and core switch models when they differ from the leaf's [count].
 
     Raises
     ------
@@ -191,8 +216,18 @@ def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radi
             f"fabric.rail_optimized: a node's {q} ports per plane exceed a leaf's {down} down "
             "ports; set rail_optimized true or use more planes"
         )
+    spine_k = spine_radix or radix
+    core_k = core_radix or spine_k
     limits = {
-        t: max_nodes(tiers=t, q=q, radix=radix, down=down, rail_optimized=fabric.rail_optimized)
+        t: max_nodes(
+            tiers=t,
+            q=q,
+            radix=radix,
+            down=down,
+            rail_optimized=fabric.rail_optimized,
+            spine_radix=spine_k,
+            core_radix=core_k,
+        )
         for t in (1, 2, 3)
     }
     max_gpus_three_tier = limits[3] * gpus_per_node
@@ -214,13 +249,13 @@ def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radi
         leaf_up_links = leaves * up
         if nodes <= limits[2]:
             tiers, pods, cores = 2, 0, 0
-            spines = ceil_div(leaf_up_links, radix)
+            spines = ceil_div(leaf_up_links, spine_k)
         else:
             tiers = 3
-            leaves_per_pod = radix // 2
+            leaves_per_pod = spine_k // 2
             pods = ceil_div(leaves, leaves_per_pod)
             spines = pods * up
-            cores = ceil_div(leaf_up_links, radix)
+            cores = ceil_div(leaf_up_links, core_k)
 
     spine_core_links = leaf_up_links if tiers == 3 else 0
     tier_counts = [
@@ -239,7 +274,7 @@ def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radi
                 tier="spine",
                 switches_per_plane=spines,
                 switches=spines * planes,
-                ports_per_switch=radix,
+                ports_per_switch=spine_k,
                 down_ports_used=leaf_up_links * planes,
                 up_ports_used=spine_core_links * planes,
             )
@@ -250,7 +285,7 @@ def build_topology(*, nodes: int, gpus_per_node: int, fabric: FabricParams, radi
                 tier="core",
                 switches_per_plane=cores,
                 switches=cores * planes,
-                ports_per_switch=radix,
+                ports_per_switch=core_k,
                 down_ports_used=spine_core_links * planes,
                 up_ports_used=0,
             )

@@ -146,3 +146,30 @@ def test_assumptions_list_every_assumed_record_used(catalog: Catalog) -> None:
 def test_price_override_of_unknown_id_is_rejected(catalog: Catalog) -> None:
     with pytest.raises(InputError, match=r"price_overrides_usd\.ghost"):
         plan(scenario=Scenario(gpus=64, price_overrides_usd={"ghost": 1.0}), catalog=catalog)
+
+
+def test_per_tier_switch_models_and_forced_media(catalog: Catalog) -> None:
+    # ib-ndr at 4096 GPUs needs three tiers of 64-port QM9700 (see test_topology). With the
+    # 144-port XDR switch (288 x 400G) as spine, one spine layer holds up to 288 leaves:
+    # 128 leaves x 32 uplinks / 288 = 14.2 -> 15 spines, two tiers.
+    base = catalog.designs["ib-ndr"].fabric
+    fabric = base.model_copy(
+        update={"spine_switch_id": "q3400_xdr", "link_media": {"leaf_spine": "osfp_800g_2xdr4"}}
+    )
+    p = plan(scenario=Scenario(gpus=4096, design_id="ib-ndr", fabric=fabric), catalog=catalog)
+    assert (p.topology.tiers, p.topology.switches_leaf, p.topology.switches_spine) == (2, 128, 15)
+    switch_lines = {(line.id, line.quantity) for line in p.bom if line.category == "fabric_switches"}
+    assert switch_lines == {("qm9700_ndr", 128), ("q3400_xdr", 15)}
+    assert {m.link_class: m.medium for m in p.media}["leaf_spine"] == "smf"
+    assert p.design_id == "ib-ndr-custom"
+
+
+def test_forced_media_is_checked(catalog: Catalog) -> None:
+    base = catalog.designs["ib-ndr"].fabric
+    too_short = base.model_copy(update={"link_media": {"leaf_spine": "dac_400g"}})
+    with pytest.raises(InputError, match=r"fabric\.link_media\.leaf_spine: dac_400g carries"):
+        plan(scenario=Scenario(gpus=1024, design_id="ib-ndr", fabric=too_short), catalog=catalog)
+    npo = catalog.designs["rail4-npo"].fabric.model_copy(update={"link_media": {"node_leaf": "dac_200g"}})
+    short = Facility(link_lengths={"node_leaf_m": 1.0})  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="NPO/CPO ports take no copper"):
+        plan(scenario=Scenario(gpus=64, design_id="rail4-npo", fabric=npo, facility=short), catalog=catalog)
