@@ -170,6 +170,6 @@ def test_forced_media_is_checked(catalog: Catalog) -> None:
     with pytest.raises(InputError, match=r"fabric\.link_media\.leaf_spine: dac_400g carries"):
         plan(scenario=Scenario(gpus=1024, design_id="ib-ndr", fabric=too_short), catalog=catalog)
     npo = catalog.designs["rail4-npo"].fabric.model_copy(update={"link_media": {"node_leaf": "dac_200g"}})
-    short = Facility(link_lengths={"node_leaf_m": 1.0})  # type: ignore[arg-type]
+    short = Facility(link_lengths={"node_leaf_m": 1.0})
     with pytest.raises(InputError, match="NPO/CPO ports take no copper"):
         plan(scenario=Scenario(gpus=64, design_id="rail4-npo", fabric=npo, facility=short), catalog=catalog)
