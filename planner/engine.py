@@ -26,7 +26,7 @@ from planner.network import (
     collective_model,
     path_latency_ns,
 )
-from planner.power import Power, Racks, power_summary, rack_layout
+from planner.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
 from planner.resolve import Resolved, resolve
 from planner.scenario import Scenario
 from planner.topology import Topology, build_topology
@@ -238,14 +238,8 @@ def _bom(
         )
     )
     lines.append(line(r.rack, "racks_power", f"Rack {r.rack.name}", racks.total, r.rack.unit_cost_usd))
-    pdus_per_rack = int(catalog.sizing_rules["pdus_per_rack"].value)
-    fitting = [p for p in catalog.pdus.values() if p.capacity_kw >= racks.max_rack_kw]
-    pdu = min(
-        fitting or catalog.pdus.values(), key=lambda p: (p.unit_cost_usd if fitting else -p.capacity_kw, p.id)
-    )
-    per_rack = pdus_per_rack * (
-        1 if fitting else ceil_div(int(racks.max_rack_kw * 1000), int(pdu.capacity_kw * 1000))
-    )
+    # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
+    pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
     lines.append(
         line(
             pdu,

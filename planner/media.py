@@ -234,3 +234,83 @@ def build_link_media(
         power_w=power_w,
         latency_ns_per_link=lower.latency_ns + upper.latency_ns + fiber.latency_ns + propagation_ns,
     )
+
+
+@dataclass(frozen=True)
+class MediaOption:
+    """One way to build a link class, priced and powered per link (for the optimizer).
+
+    Module counts are spread per link here (a twin-port module is half a module per port); the
+    engine rounds up per switch, so its figure can be higher by under one module per switch.
+    """
+
+    media_id: str | None
+    """Cable or optic id to force, or ``None`` for the design's own (NPO/CPO) optics."""
+    medium: str
+    cost_usd_per_link: float
+    power_w_per_link: float
+    node_end_power_w_per_link: float
+
+
+def media_options(
+    *,
+    catalog: Catalog,
+    link_class: LinkClass,
+    length_m: float,
+    speed_gbit_per_s: int,
+    lower_optic: Optic,
+    upper_optic: Optic,
+    nic_ports: int = 1,
+) -> tuple[MediaOption, ...]:
+    """Every medium that can build ``link_class`` at this length and speed, cheapest first.
+
+    ``nic_ports`` is the port count of one NIC: at the node end a module serves at most one NIC.
+    """
+
+    def priced(media_id: str | None, copper: Cable | None, lower: Optic, upper: Optic) -> MediaOption:
+        if copper is not None:
+            cost = cable_unit_cost_usd(copper, length_m)
+            return MediaOption(media_id, copper.kind, cost, copper.power_w, 0.0)
+        fiber = _fiber_for(catalog, upper, length_m)
+        lower_ppm: float = 1 if lower.integrated else lower.ports_per_module
+        if link_class == "node_leaf" and not lower.integrated:
+            # modules per NIC = ceil(NIC ports / ports per module), spread over the NIC's ports
+            lower_ppm = nic_ports / ceil_div(nic_ports, lower.ports_per_module)
+        upper_ppm = 1 if upper.integrated else upper.ports_per_module
+        cost = (
+            cable_unit_cost_usd(fiber, length_m)
+            + lower.unit_cost_usd / lower_ppm
+            + upper.unit_cost_usd / upper_ppm
+        )
+        lower_w = lower.power_w / lower_ppm
+        power = lower_w + upper.power_w / upper_ppm + fiber.power_w
+        medium = upper.kind if upper.integrated else upper.medium
+        return MediaOption(media_id, medium, cost, power, lower_w if link_class == "node_leaf" else 0.0)
+
+    integrated = lower_optic.integrated or upper_optic.integrated
+    if integrated:
+        lower = _reaching_optic(catalog, lower_optic, length_m)
+        upper = _reaching_optic(catalog, upper_optic, length_m)
+        return (priced(None, None, lower, upper),)
+    options = []
+    candidates = [
+        c.id
+        for c in catalog.cables.values()
+        if c.is_copper and c.max_speed_gbit_per_s >= speed_gbit_per_s and c.max_reach_m >= length_m
+    ] + [
+        o.id
+        for o in catalog.optics.values()
+        if not o.integrated and o.speed_gbit_per_s == speed_gbit_per_s and o.max_reach_m >= length_m
+    ]
+    for media_id in sorted(candidates):
+        copper, lower, upper = _forced(
+            catalog=catalog,
+            forced_id=media_id,
+            link_class=link_class,
+            length_m=length_m,
+            speed_gbit_per_s=speed_gbit_per_s,
+            integrated=False,
+            lower_optic=lower_optic,
+        )
+        options.append(priced(media_id, copper, lower, upper))
+    return tuple(sorted(options, key=lambda o: (o.cost_usd_per_link, o.media_id or "")))

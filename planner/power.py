@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from planner.catalog import Catalog
+from planner.catalog.schema import Pdu
 from planner.errors import InputError
 from planner.units import ceil_div, w_to_kw
 
@@ -123,3 +125,17 @@ def rack_layout(
         rack_power_limit_kw=rack_power_limit_kw,
         layout=tuple(layout),
     )
+
+
+def pdus_for_rack(catalog: Catalog, *, rack_kw: float) -> tuple[Pdu, int]:
+    """The PDU model and count per rack for a rack power limit [kW].
+
+    The cheapest PDU that carries the whole limit, ``pdus_per_rack`` of them (A+B feeds); if
+    none is large enough, the largest, as many per feed as the limit needs.
+    """
+    feeds = int(catalog.sizing_rules["pdus_per_rack"].value)
+    fitting = [p for p in catalog.pdus.values() if p.capacity_kw >= rack_kw]
+    if fitting:
+        return min(fitting, key=lambda p: (p.unit_cost_usd, p.id)), feeds
+    largest = max(catalog.pdus.values(), key=lambda p: (p.capacity_kw, p.id))
+    return largest, feeds * ceil_div(int(rack_kw * 1000), int(largest.capacity_kw * 1000))

@@ -1,0 +1,84 @@
+"""``planner optimize``: the same scenario options as ``planner plan`` plus objective and limits."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from planner.cli import add_scenario_options, catalog_from_args, render_plan_table, scenario_from_args
+from planner.optimize.pareto import bandwidth_front, power_front
+from planner.optimize.problem import request_from_data
+from planner.optimize.run import OptimizeResult, optimize
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser("optimize", help="cheapest BOM under limits, or most GPUs within them")
+    add_scenario_options(parser)
+    parser.add_argument("--objective", choices=["capex", "tco", "max-gpus"], default="capex")
+    parser.add_argument("--budget-usd", type=float, help="CAPEX ceiling [USD]")
+    parser.add_argument("--power-cap-kw", type=float, help="facility power ceiling [kW]")
+    parser.add_argument("--max-gpus", type=int, default=16384, help="upper bound for --objective max-gpus")
+    parser.add_argument("--pareto", choices=["power", "bandwidth"], help="print a Pareto front instead")
+    parser.add_argument("--format", choices=["table", "json"], default="table")
+    parser.set_defaults(handler=run_optimize)
+
+
+def _request(args: argparse.Namespace) -> dict[str, Any]:
+    data: dict[str, Any] = {"objective": args.objective, "max_gpus": args.max_gpus}
+    for key in ("budget_usd", "power_cap_kw", "rack_kw"):
+        if getattr(args, key) is not None:
+            data[key] = getattr(args, key)
+    return data
+
+
+def render_result_table(result: OptimizeResult) -> str:
+    c = result.choices
+    media = ", ".join(f"{k} {v}" for k, v in c["media"].items())
+    saving = "n/a" if result.saving_vs_preset_usd is None else f"{result.saving_vs_preset_usd:,.0f} USD"
+    lines = [
+        f"Optimizer   {result.status} ({result.solver}, {result.solve_time_s:.2f} s, gap {result.gap}); "
+        f"objective {result.objective} = {result.objective_value:,.2f}",
+        f"Choices     leaf {c['leaf_switch']}, spine {c['spine_switch']}, core {c['core_switch']}; "
+        f"media {media}; cooling {c['cooling']}",
+        f"vs preset   {result.preset_plan.design_id}: CAPEX {result.preset_plan.cost.capex_usd:,.0f} USD; saving {saving}",
+    ]
+    lines += [f"Note        {n}" for n in result.notes]
+    return "\n".join(lines) + "\n\n" + render_plan_table(result.plan)
+
+
+def run_optimize(args: argparse.Namespace) -> int:
+    catalog = catalog_from_args(args)
+    scenario = scenario_from_args(args)
+    request = request_from_data(_request(args))
+    out = sys.stdout
+    if args.pareto:
+        front = (power_front if args.pareto == "power" else bandwidth_front)(
+            scenario=scenario, catalog=catalog, request=request
+        )
+        rows = [
+            {
+                "label": p.label,
+                "capex_usd": round(p.capex_usd, 2),
+                "facility_kw": round(p.facility_kw, 3),
+                "per_gpu_gbit_per_s": round(p.per_gpu_gbit_per_s, 3),
+                "gpus": p.plan.gpus,
+            }
+            for p in front
+        ]
+        if args.format == "json":
+            out.write(json.dumps(rows, indent=2) + "\n")
+        else:
+            for row in rows:
+                out.write(
+                    f"{row['label']:<24} CAPEX {row['capex_usd']:>16,.0f} USD  facility {row['facility_kw']:>10,.1f} kW  "
+                    f"{row['per_gpu_gbit_per_s']:>8,.1f} Gb/s per GPU\n"
+                )
+        return 0
+    result = optimize(scenario=scenario, catalog=catalog, request=request)
+    if args.format == "json":
+        out.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write(render_result_table(result) + "\n")
+    return 0

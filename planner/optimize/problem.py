@@ -1,0 +1,336 @@
+"""What the optimizer is asked, and the numbers it works on, prepared from catalog and scenario.
+
+Everything the MILP needs is computed here once, in plain Python, from the same catalog records
+and engine functions the planner uses: switch options with their leaf port split, media options
+per link class priced per link, cooling options, per-node power and cost, and the auxiliary
+(storage and management) fabrics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.auxiliary import size_auxiliary
+from planner.catalog import Catalog
+from planner.catalog.schema import Cooling, Record
+from planner.errors import InputError, describe_validation_error
+from planner.media import LINK_CLASSES, LinkClass, MediaOption, media_options
+from planner.power import pdus_for_rack
+from planner.resolve import Resolved, resolve
+from planner.scenario import MAX_GPUS, Scenario
+from planner.topology import leaf_port_split, max_nodes, ports_per_node_per_plane
+from planner.units import ceil_div, present_value_factor
+
+Objective = Literal["capex", "tco", "max-gpus"]
+PRICED_FAMILIES = ("gpus", "servers", "nics", "switches", "optics", "cables", "racks", "pdus", "storage")
+
+
+class OptimizeRequest(BaseModel):
+    """Objective and limits of one optimization (the scenario gives everything else)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    objective: Objective = Field(default="capex", description="capex, tco or max-gpus.")
+    budget_usd: float | None = Field(default=None, gt=0, le=1e12, description="CAPEX ceiling [USD].")
+    power_cap_kw: float | None = Field(
+        default=None, gt=0, le=1e7, description="Facility power ceiling [kW] (IT x PUE)."
+    )
+    rack_kw: float | None = Field(
+        default=None, ge=5, le=300, description="Rack power limit [kW]; empty = the scenario's."
+    )
+    max_gpus: int = Field(
+        default=16384, ge=1, le=MAX_GPUS, description="Upper bound of the max-gpus search [count]."
+    )
+    choose_switches: bool = Field(default=True, description="Pick switch models per tier.")
+    choose_media: bool = Field(default=True, description="Pick copper/optics per link class.")
+    choose_cooling: bool = Field(default=True, description="Pick the cooling method.")
+    time_limit_s: float = Field(default=60, gt=0, le=3600, description="Solver time limit [s].")
+
+
+def request_from_data(data: dict[str, object]) -> OptimizeRequest:
+    """Validate optimizer options; :class:`InputError` names the field and the range."""
+    try:
+        request = OptimizeRequest.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(describe_validation_error(exc, model=OptimizeRequest)) from None
+    if request.objective == "max-gpus" and request.budget_usd is None and request.power_cap_kw is None:
+        raise InputError("objective: max-gpus needs budget_usd or power_cap_kw (or both)")
+    return request
+
+
+@dataclass(frozen=True)
+class SwitchOption:
+    id: str
+    radix: int
+    down: int
+    up: int
+    unit_cost_usd: float
+    power_max_w: float
+    rack_units: int
+
+
+@dataclass(frozen=True)
+class CoolingOption:
+    id: str
+    pue: float
+    capex_usd_per_kw: float
+    liquid_capture_fraction: float
+    cdu_capacity_kw: float | None
+    cdu_unit_cost_usd: float
+    rack_limit_kw: float
+    """min(rack power limit, what this cooling can remove per rack) [kW]."""
+
+
+@dataclass(frozen=True)
+class AuxLinear:
+    """Storage and management fabrics as an affine function of nodes: a + b x nodes."""
+
+    cost_usd: tuple[float, float]
+    power_w: tuple[float, float]
+    rack_units: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Numbers of one optimization problem."""
+
+    request: OptimizeRequest
+    scenario: Scenario
+    resolved: Resolved
+    catalog: Catalog
+    nodes_fixed: int | None
+    nodes_max: int
+    gpus_per_node: int
+    ports_per_node_per_plane: int
+    ports_per_node: int
+    planes: int
+    rail_optimized: bool
+    leaf_options: tuple[SwitchOption, ...]
+    spine_options: tuple[SwitchOption, ...]
+    core_options: tuple[SwitchOption, ...]
+    media: dict[LinkClass, tuple[MediaOption, ...]]
+    cooling: tuple[CoolingOption, ...]
+    node_power_w: float
+    """GPUs + server + fabric NICs of one node, without node-end optics [W]."""
+    node_cost_usd: float
+    node_rack_units: int
+    usable_rack_units: int
+    network_fill_fraction: float
+    rack_cost_by_cooling: dict[str, float]
+    """Rack plus its PDUs [USD], by cooling option (PDUs follow that option's rack limit)."""
+    aux: AuxLinear
+    services_fraction: float
+    maintenance_fraction_per_year: float
+    space_usd_per_rack_year: float
+    electricity_usd_per_kwh: float
+    load_factor: float
+    pv_factor: float
+
+
+def priced_catalog(catalog: Catalog, overrides: dict[str, float]) -> Catalog:
+    """The catalog with the scenario's unit price overrides written into the records."""
+    if not overrides:
+        return catalog
+    changed: dict[str, dict[str, Record]] = {}
+    for family in PRICED_FAMILIES:
+        records = dict(catalog.family(family))
+        for record_id, price in overrides.items():
+            record = records.get(record_id)
+            if record is None:
+                continue
+            field = "chassis_cost_usd" if family == "servers" else "unit_cost_usd"
+            records[record_id] = record.model_copy(update={field: price})
+        changed[family] = records
+    fields = {f: getattr(catalog, f) for f in catalog.__dataclass_fields__}
+    fields.update(changed)
+    return Catalog(**fields)
+
+
+def _switch_options(
+    catalog: Catalog, r: Resolved, *, choose: bool, fixed_id: str
+) -> tuple[SwitchOption, ...]:
+    speed = r.fabric.port_speed_gbit_per_s
+    models = (
+        [s for s in catalog.switches.values() if s.family == r.fabric.family and not s.management]
+        if choose
+        else [catalog.switches[fixed_id]]
+    )
+    options = []
+    for switch in sorted(models, key=lambda s: s.id):
+        radix = switch.radix_by_speed.get(speed)
+        if radix is None:
+            continue
+        down, up = leaf_port_split(radix=radix, oversubscription=r.fabric.oversubscription)
+        options.append(
+            SwitchOption(
+                switch.id, radix, down, up, switch.unit_cost_usd, switch.power_max_w, switch.rack_units
+            )
+        )
+    return tuple(options)
+
+
+def _cooling_options(
+    catalog: Catalog, r: Resolved, *, choose: bool, rack_kw: float
+) -> tuple[CoolingOption, ...]:
+    methods: list[Cooling] = (
+        [c for c in catalog.cooling.values() if c.kind in r.server.cooling] if choose else [r.cooling]
+    )
+    pue_override = r.scenario.facility.pue_override
+    return tuple(
+        CoolingOption(
+            id=c.id,
+            pue=pue_override if pue_override is not None else c.pue_default,
+            capex_usd_per_kw=c.capex_usd_per_kw,
+            liquid_capture_fraction=c.liquid_capture_fraction,
+            cdu_capacity_kw=c.cdu_capacity_kw,
+            cdu_unit_cost_usd=c.cdu_unit_cost_usd,
+            rack_limit_kw=min(rack_kw, c.max_rack_kw),
+        )
+        for c in sorted(methods, key=lambda c: c.id)
+    )
+
+
+def _aux_linear(
+    catalog: Catalog, r: Resolved, nodes_lo: int, nodes_hi: int, switches_guess: int
+) -> AuxLinear:
+    """Storage + management cost, power and space at two sizes, as a line through both."""
+    gpn = r.server.gpus_per_node
+
+    def totals(nodes: int) -> tuple[float, float, float]:
+        aux = size_auxiliary(
+            catalog=catalog, storage=r.storage, gpus=nodes * gpn, nodes=nodes, fabric_switches=switches_guess
+        )
+        switches = (
+            (aux.storage_switch, aux.storage_fabric.switches),
+            (aux.inband_switch, aux.inband_fabric.switches),
+            (aux.oob_switch, aux.oob_fabric.switches),
+        )
+        cost = aux.storage_units * aux.storage.unit_cost_usd + sum(s.unit_cost_usd * n for s, n in switches)
+        power = aux.storage_units * aux.storage.power_w + sum(s.power_max_w * n for s, n in switches)
+        space = aux.storage_units * aux.storage.rack_units + sum(s.rack_units * n for s, n in switches)
+        return cost, power, space
+
+    lo, hi = totals(nodes_lo), totals(nodes_hi)
+    span = max(1, nodes_hi - nodes_lo)
+    lines = []
+    for a, b in zip(lo, hi, strict=True):
+        slope = (b - a) / span
+        lines.append((a - slope * nodes_lo, slope))
+    return AuxLinear(cost_usd=lines[0], power_w=lines[1], rack_units=lines[2])
+
+
+def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -> Problem:
+    """Collect every number the MILP needs (see module docstring)."""
+    catalog = priced_catalog(catalog, scenario.price_overrides_usd)
+    facility = scenario.facility
+    if request.rack_kw is not None:
+        scenario = scenario.with_updates(
+            facility={**facility.model_dump(), "rack_power_limit_kw": request.rack_kw}
+        )
+        facility = scenario.facility
+    r = resolve(scenario=scenario, catalog=catalog)
+    fabric = r.fabric
+    gpn = r.server.gpus_per_node
+    q = ports_per_node_per_plane(gpus_per_node=gpn, fabric=fabric)
+    leaf = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.switch.id)
+    spine = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.spine_switch.id)
+    core = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.core_switch.id)
+    nodes_fixed = None if request.objective == "max-gpus" else r.nodes
+    largest = max(
+        max_nodes(
+            tiers=3,
+            q=q,
+            radix=lo.radix,
+            down=lo.down,
+            rail_optimized=fabric.rail_optimized,
+            spine_radix=sp.radix,
+            core_radix=co.radix,
+        )
+        for lo in leaf
+        for sp in spine
+        for co in core
+    )
+    nodes_max = nodes_fixed if nodes_fixed is not None else min(largest, max(1, request.max_gpus // gpn))
+    if nodes_max > largest:
+        raise InputError(
+            f"gpus: {nodes_max * gpn} GPUs exceed the three-tier limit of every candidate switch "
+            f"({largest * gpn} GPUs; allowed: 1 to {largest * gpn})"
+        )
+    lengths = {
+        "node_leaf": facility.link_lengths.node_leaf_m,
+        "leaf_spine": facility.link_lengths.leaf_spine_m,
+        "spine_core": facility.link_lengths.spine_core_m,
+    }
+    media: dict[LinkClass, tuple[MediaOption, ...]] = {}
+    for link_class in LINK_CLASSES:
+        options = media_options(
+            catalog=catalog,
+            link_class=link_class,
+            length_m=lengths[link_class],
+            speed_gbit_per_s=fabric.port_speed_gbit_per_s,
+            lower_optic=r.node_optic if link_class == "node_leaf" else r.optic,
+            upper_optic=r.optic,
+            nic_ports=r.nic.ports,
+        )
+        if not request.choose_media:
+            options = options[:1] if options[0].media_id is None else _engine_default(options, r, link_class)
+        media[link_class] = options
+    nics_per_node = gpn * ceil_div(fabric.ports_per_gpu, r.nic.ports)
+    rack_kw = facility.rack_power_limit_kw
+    factors = catalog.cost_factors
+    cooling_options = _cooling_options(catalog, r, choose=request.choose_cooling, rack_kw=rack_kw)
+    return Problem(
+        request=request,
+        scenario=scenario,
+        resolved=r,
+        catalog=catalog,
+        nodes_fixed=nodes_fixed,
+        nodes_max=nodes_max,
+        gpus_per_node=gpn,
+        ports_per_node_per_plane=q,
+        ports_per_node=gpn * fabric.ports_per_gpu,
+        planes=fabric.planes,
+        rail_optimized=fabric.rail_optimized,
+        leaf_options=leaf,
+        spine_options=spine,
+        core_options=core,
+        media=media,
+        cooling=cooling_options,
+        node_power_w=gpn * r.gpu.tdp_w + r.server.base_power_w + nics_per_node * r.nic.power_w,
+        node_cost_usd=gpn * r.gpu.unit_cost_usd
+        + r.server.chassis_cost_usd
+        + nics_per_node * r.nic.unit_cost_usd,
+        node_rack_units=r.server.rack_units,
+        usable_rack_units=r.rack.usable_rack_units,
+        network_fill_fraction=catalog.sizing_rules["network_rack_fill_fraction"].value,
+        rack_cost_by_cooling={
+            c.id: r.rack.unit_cost_usd + _pdu_cost(catalog, c.rack_limit_kw) for c in cooling_options
+        },
+        aux=_aux_linear(catalog, r, 1 if nodes_fixed is None else nodes_fixed, nodes_max, 0),
+        services_fraction=factors["installation_fraction"].value + factors["spares_fraction"].value,
+        maintenance_fraction_per_year=factors["maintenance_fraction_per_year"].value,
+        space_usd_per_rack_year=factors["space_usd_per_rack_year"].value,
+        electricity_usd_per_kwh=facility.electricity_usd_per_kwh or r.energy_price.usd_per_kwh,
+        load_factor=facility.load_factor,
+        pv_factor=present_value_factor(rate=facility.discount_rate, years=facility.years),
+    )
+
+
+def _pdu_cost(catalog: Catalog, rack_kw: float) -> float:
+    pdu, count = pdus_for_rack(catalog, rack_kw=rack_kw)
+    return pdu.unit_cost_usd * count
+
+
+def _engine_default(
+    options: tuple[MediaOption, ...], r: Resolved, link_class: LinkClass
+) -> tuple[MediaOption, ...]:
+    """The medium the engine picks by reach when nothing is forced: cheapest copper, else the design's optic."""
+    copper = [o for o in options if o.medium in ("dac", "acc", "aec")]
+    if copper:
+        return (copper[0],)
+    preferred = r.node_optic.id if link_class == "node_leaf" else r.optic.id
+    chosen = [o for o in options if o.media_id in (preferred, r.optic.id)]
+    return (chosen[0],) if chosen else options[:1]

@@ -1,0 +1,290 @@
+"""Optimize: solve the MILP, turn the solution into a normal design, check it with the engine.
+
+The optimizer's result is a scenario with an explicit fabric (switch model per tier, medium per
+link class) and facility (cooling, rack limit); :func:`planner.plan` evaluates it, so the BOM,
+power, cooling, cost and export code are the same as for any plan. The MILP prices twin-port
+modules per port and storage/management per node; the engine rounds per switch. Its plan is
+therefore checked against every limit, and the solve is repeated with the limit tightened by
+the overshoot when needed (at most a few times).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pulp
+
+from planner.catalog import Catalog
+from planner.engine import Plan, plan
+from planner.errors import InfeasibleError, InputError
+from planner.media import LINK_CLASSES
+from planner.optimize.model import ModelVars, build_model
+from planner.optimize.problem import OptimizeRequest, Problem, prepare
+from planner.optimize.solve import SolveOutcome, solve, value
+from planner.report import plan_to_dict
+from planner.scenario import Scenario
+
+REPAIR_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class OptimizeResult:
+    """An optimized design, its plan, and how the solve went."""
+
+    plan: Plan
+    scenario: Scenario
+    preset_plan: Plan
+    objective: str
+    objective_value: float
+    status: str
+    solver: str
+    solve_time_s: float
+    gap: float | None
+    saving_vs_preset_usd: float | None
+    choices: dict[str, Any]
+    notes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plan's JSON object plus an ``optimizer`` section."""
+        data = plan_to_dict(self.plan)
+        data["optimizer"] = {
+            "status": self.status,
+            "objective": self.objective,
+            "objective_value": round(self.objective_value, 2),
+            "solver": self.solver,
+            "solve_time_s": round(self.solve_time_s, 4),
+            "gap": self.gap,
+            "saving_vs_preset_usd": None
+            if self.saving_vs_preset_usd is None
+            else round(self.saving_vs_preset_usd, 2),
+            "preset_capex_usd": round(self.preset_plan.cost.capex_usd, 2),
+            "preset_design": self.preset_plan.design_id,
+            "choices": self.choices,
+            "notes": list(self.notes),
+        }
+        return data
+
+
+def _chosen(choice: dict[str, pulp.LpVariable]) -> str | None:
+    picked = [key for key, var in choice.items() if value(var) > 0.5]
+    return picked[0] if picked else None
+
+
+def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[str, Any]]:
+    """The scenario (explicit fabric and facility) that the solved model describes."""
+    tiers = next(t for t, var in v.tiers.items() if value(var) > 0.5)
+    leaf = _chosen(v.leaf_choice)
+    spine = _chosen(v.spine_choice) if tiers >= 2 else None
+    core = _chosen(v.core_choice) if tiers == 3 else None
+    cooling = _chosen(v.cooling_choice)
+    used_classes = LINK_CLASSES[:tiers]
+    link_media: dict[str, str] = {}
+    media_names: dict[str, str] = {}
+    for link_class in used_classes:
+        index = next(i for i, var in v.media_choice[link_class].items() if value(var) > 0.5)
+        option = problem.media[link_class][index]
+        media_names[link_class] = option.media_id or option.medium
+        if option.media_id is not None:
+            link_media[link_class] = option.media_id
+    base = problem.resolved.fabric
+    fabric = base.model_copy(
+        update={
+            "switch_id": leaf,
+            "spine_switch_id": spine,
+            "core_switch_id": core if core != spine else None,
+            "link_media": link_media,
+        }
+    )
+    nodes = round(value(v.nodes))
+    cooling_option = next(c for c in problem.cooling if c.id == cooling)
+    facility = problem.scenario.facility.model_dump()
+    facility.update({"cooling_id": cooling, "rack_power_limit_kw": cooling_option.rack_limit_kw})
+    gpus = problem.scenario.gpus if problem.nodes_fixed is not None else nodes * problem.gpus_per_node
+    scenario = problem.scenario.with_updates(
+        gpus=gpus, fabric=fabric.model_dump(), facility=facility, name=problem.scenario.name or "optimized"
+    )
+    choices = {
+        "tiers": tiers,
+        "leaf_switch": leaf,
+        "spine_switch": spine,
+        "core_switch": core,
+        "media": media_names,
+        "cooling": cooling,
+        "nodes": nodes,
+        "compute_racks": round(value(v.compute_racks)),
+        "network_racks": round(value(v.network_racks)),
+        "cdus": {k: round(value(var)) for k, var in v.cdus.items() if value(var) > 0.5},
+    }
+    return scenario, choices
+
+
+def _violations(p: Plan, request: OptimizeRequest) -> dict[str, float]:
+    """How far the engine's plan exceeds each limit (positive = broken)."""
+    over: dict[str, float] = {}
+    if request.budget_usd is not None and p.cost.capex_usd > request.budget_usd * (1 + 1e-9):
+        over["budget"] = p.cost.capex_usd - request.budget_usd
+    if request.power_cap_kw is not None and p.power.facility_kw > request.power_cap_kw * (1 + 1e-9):
+        over["power_cap"] = p.power.facility_kw - request.power_cap_kw
+    return over
+
+
+def explain_infeasible(problem: Problem) -> str:
+    """Relax the budget and power cap (elastic slacks) and say which must move, and by how much."""
+    request = problem.request
+    if request.budget_usd is None and request.power_cap_kw is None:
+        return "no design fits: no switch, medium and cooling combination meets the port and rack limits"
+    lp, v = build_model(problem, elastic=True)
+    outcome = solve(lp, time_limit_s=request.time_limit_s)
+    if outcome.status not in ("optimal", "feasible"):
+        return "no design fits even with the budget and power cap relaxed: the port or rack limits bind"
+    size = (
+        f"{problem.nodes_fixed * problem.gpus_per_node} GPUs"
+        if problem.nodes_fixed is not None
+        else f"one node of {problem.gpus_per_node} GPUs"
+    )
+    parts = []
+    budget_short = value(v.slack["budget"]) if "budget" in v.slack else 0.0
+    power_short = value(v.slack["power_cap"]) if "power_cap" in v.slack else 0.0
+    if power_short > 1e-6 and request.power_cap_kw is not None:
+        parts.append(
+            f"power_cap_kw: the cap of {request.power_cap_kw:,.0f} kW is below the {request.power_cap_kw + power_short:,.0f} kW "
+            f"of facility power that {size} need at least (short by {power_short:,.0f} kW)"
+        )
+    if budget_short > 1e-6 and request.budget_usd is not None:
+        parts.append(
+            f"budget_usd: the budget of {request.budget_usd:,.0f} USD is below the {request.budget_usd + budget_short:,.0f} USD "
+            f"the cheapest design for {size} costs (short by {budget_short:,.0f} USD)"
+        )
+    return "; ".join(parts) or "infeasible for a reason the limits do not explain"
+
+
+def _solve_once(problem: Problem) -> tuple[SolveOutcome, ModelVars, float]:
+    lp, v = build_model(problem)
+    outcome = solve(lp, time_limit_s=problem.request.time_limit_s)
+    return outcome, v, value(lp.objective)
+
+
+@dataclass(frozen=True)
+class _Found:
+    plan: Plan
+    scenario: Scenario
+    objective_value: float
+    outcome: SolveOutcome
+    choices: dict[str, Any]
+    notes: tuple[str, ...]
+
+
+def optimize(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -> OptimizeResult:
+    """Find the best design for ``request``; raise :class:`InfeasibleError` naming the binding limit.
+
+    Raises
+    ------
+    InfeasibleError
+        No design meets the limits; the message names each limit that must move and by how much.
+    InputError
+        The scenario or request is invalid.
+    """
+    problem = prepare(scenario=scenario, catalog=catalog, request=request)
+    preset = plan(scenario=problem.scenario, catalog=catalog)
+    preset_ok = not _violations(preset, request)
+    try:
+        found = _search(problem, catalog)
+    except InfeasibleError:
+        # The MILP's estimates can be a little off; the preset, checked by the engine, stands.
+        if request.objective == "max-gpus" or not preset_ok:
+            raise
+        found = _Found(
+            preset,
+            problem.scenario,
+            0.0,
+            SolveOutcome("optimal", "engine check", 0.0, None),
+            {},
+            ("the preset is the only design found that meets the limits",),
+        )
+    if request.objective == "max-gpus":
+        found = _extend(found, catalog, request, problem.nodes_max * problem.gpus_per_node)
+    notes = list(found.notes)
+    result_plan, candidate = found.plan, found.scenario
+    saving: float | None = None
+    if request.objective != "max-gpus":
+        metric = "tco_usd" if request.objective == "tco" else "capex_usd"
+        preset_value = float(getattr(preset.cost, metric))
+        if preset_ok and preset_value < float(getattr(result_plan.cost, metric)):
+            # The MILP prices modules per port, the engine per switch: if that puts the preset
+            # ahead, the preset is the answer (it meets the same limits).
+            notes.append("the preset is already the cheapest design that meets the limits")
+            candidate, result_plan = problem.scenario, preset
+        saving = preset_value - float(getattr(result_plan.cost, metric))
+        if not preset_ok:
+            notes.append("the preset itself breaks the limits; the saving compares against it anyway")
+    if found.outcome.status == "feasible":
+        notes.append("time limit reached: the design is feasible, optimality not proven")
+    return OptimizeResult(
+        plan=result_plan,
+        scenario=candidate,
+        preset_plan=preset,
+        objective=request.objective,
+        objective_value=found.objective_value,
+        status=found.outcome.status,
+        solver=found.outcome.solver,
+        solve_time_s=found.outcome.solve_time_s,
+        gap=found.outcome.gap,
+        saving_vs_preset_usd=saving,
+        choices=found.choices,
+        notes=tuple(notes),
+    )
+
+
+def _search(problem: Problem, catalog: Catalog) -> _Found:
+    """Solve, check with the engine, tighten broken limits by the overshoot and solve again."""
+    request = problem.request
+    notes: list[str] = []
+    working = problem
+    total_time = 0.0
+    for _ in range(REPAIR_ROUNDS):
+        outcome, v, objective_value = _solve_once(working)
+        total_time += outcome.solve_time_s
+        if outcome.status not in ("optimal", "feasible"):
+            raise InfeasibleError(explain_infeasible(problem))
+        candidate, choices = solution_scenario(working, v)
+        result_plan = plan(scenario=candidate, catalog=catalog)
+        over = _violations(result_plan, request)
+        if not over:
+            timed = SolveOutcome(outcome.status, outcome.solver, total_time, outcome.gap)
+            return _Found(result_plan, candidate, objective_value, timed, choices, tuple(notes))
+        update: dict[str, float] = {}
+        if "budget" in over and working.request.budget_usd is not None:
+            update["budget_usd"] = working.request.budget_usd - over["budget"] * 1.01
+        if "power_cap" in over and working.request.power_cap_kw is not None:
+            update["power_cap_kw"] = working.request.power_cap_kw - over["power_cap"] * 1.01
+        if any(x <= 0 for x in update.values()):
+            break
+        notes.append(f"engine check tightened {', '.join(sorted(over))} and solved again")
+        working = replace(working, request=working.request.model_copy(update=update))
+    raise InfeasibleError(explain_infeasible(problem))
+
+
+def _extend(found: _Found, catalog: Catalog, request: OptimizeRequest, gpus_max: int) -> _Found:
+    """Add whole nodes with the same choices while the engine says every limit still holds.
+
+    The MILP prices storage and management as a straight line through the smallest and largest
+    size; the engine's step functions can leave room for a few more nodes.
+    """
+    best_plan, best_scenario = found.plan, found.scenario
+    step = best_plan.gpus // max(1, best_plan.nodes)
+    added = 0
+    while best_plan.gpus + step <= gpus_max:
+        try:
+            bigger_scenario = best_scenario.with_updates(gpus=best_plan.gpus + step)
+            bigger = plan(scenario=bigger_scenario, catalog=catalog)
+        except InputError:
+            break
+        if _violations(bigger, request):
+            break
+        best_plan, best_scenario, added = bigger, bigger_scenario, added + 1
+    if not added:
+        return found
+    choices = {**found.choices, "nodes": best_plan.nodes}
+    note = f"engine check: {added} more node(s) fit with the same choices"
+    return replace(found, plan=best_plan, scenario=best_scenario, choices=choices, notes=(*found.notes, note))

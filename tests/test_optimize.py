@@ -1,0 +1,184 @@
+"""Optimizer: hand-solvable goldens, brute-force cross-check, infeasibility, properties, CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from planner import Catalog, InfeasibleError, InputError, Scenario, load_catalog, plan
+from planner.cli import main
+from planner.optimize import optimize, request_from_data
+from planner.optimize.pareto import bandwidth_front, power_front
+from planner.optimize.problem import prepare
+
+WriteYaml = Callable[[str, Any], Path]
+
+
+def _switch(record_id: str, ports_400g: int, price: float) -> dict[str, Any]:
+    return {
+        "id": record_id,
+        "name": record_id,
+        "assumption": True,
+        "reason": "test switch",
+        "family": "infiniband",
+        "capacity_gbit_per_s": 400 * ports_400g,
+        "radix_by_speed": {400: ports_400g},
+        "rack_units": 1,
+        # power proportional to ports, so every mix below draws the same 24 kW
+        "power_typical_w": 500 * ports_400g / 64,
+        "power_max_w": 500 * ports_400g / 64,
+        "latency_ns": 100,
+        "unit_cost_usd": price,
+    }
+
+
+def test_golden_cheapest_switch_mix(write_yaml: WriteYaml) -> None:
+    # 1024 GPUs, ib-ndr (rail-optimized, 1 plane, 8 rails), two test switches:
+    #   A: 64 x 400G at 10,000 USD (d = u = 32); B: 128 x 400G at 30,000 USD (d = u = 64).
+    # Every mix has 1024 leaf uplinks, so media costs are equal; switch power is equal (24 kW).
+    #   A leaves (8 rails x ceil(128/32) = 32) + A spines (1024/64 = 16): 48 x 10k        = 480,000
+    #   A leaves (32) + B spines (1024/128 = 8): 320k + 240k                              = 560,000
+    #   B leaves (8 x ceil(128/64) = 16) + A spines (16): 480k + 160k                      = 640,000
+    #   B leaves (16) + B spines (8): 24 x 30k                                            = 720,000
+    # Racks differ by at most a couple of network racks (~10k each): A/A is the optimum.
+    path = write_yaml("switches.yaml", {"switches": [_switch("sw_a", 64, 10_000), _switch("sw_b", 128, 30_000)]})
+    catalog = load_catalog(overrides=[path])
+    base = catalog.designs["ib-ndr"].fabric.model_copy(update={"switch_id": "sw_a"})
+    scenario = Scenario(gpus=1024, design_id="ib-ndr", fabric=base)
+    request = request_from_data({"choose_media": False, "choose_cooling": False})
+    # only the two test switches compete: drop the catalog's real IB switches from the choice
+    problem = prepare(scenario=scenario, catalog=catalog, request=request)
+    assert {o.id for o in problem.leaf_options} >= {"sw_a", "sw_b"}
+    result = optimize(scenario=scenario, catalog=_only_switches(catalog, {"sw_a", "sw_b"}), request=request)
+    assert (result.choices["leaf_switch"], result.choices["spine_switch"]) == ("sw_a", "sw_a")
+    switch_cost = sum(x.total_usd for x in result.plan.bom if x.category == "fabric_switches")
+    assert switch_cost == 480_000
+    assert result.status == "optimal"
+
+
+def _only_switches(catalog: Catalog, keep: set[str]) -> Catalog:
+    switches = {k: v for k, v in catalog.switches.items() if k in keep or v.management or v.family == "ethernet"}
+    fields = {f: getattr(catalog, f) for f in catalog.__dataclass_fields__}
+    fields["switches"] = switches
+    return Catalog(**fields)
+
+
+def _brute_force_min_capex(scenario: Scenario, catalog: Catalog) -> float:
+    """Every leaf x spine model x medium per class x cooling, evaluated by the engine."""
+    problem = prepare(scenario=scenario, catalog=catalog, request=request_from_data({}))
+    base = problem.resolved.fabric
+    best = float("inf")
+    for leaf, spine, nl, ls, cooling in itertools.product(
+        problem.leaf_options,
+        problem.spine_options,
+        problem.media["node_leaf"],
+        problem.media["leaf_spine"],
+        problem.cooling,
+    ):
+        media = {k: o.media_id for k, o in (("node_leaf", nl), ("leaf_spine", ls)) if o.media_id}
+        fabric = base.model_copy(update={"switch_id": leaf.id, "spine_switch_id": spine.id, "link_media": media})
+        facility = {**scenario.facility.model_dump(), "cooling_id": cooling.id, "rack_power_limit_kw": cooling.rack_limit_kw}
+        try:
+            candidate = plan(scenario=scenario.with_updates(fabric=fabric.model_dump(), facility=facility), catalog=catalog)
+        except InputError:
+            continue
+        best = min(best, candidate.cost.capex_usd)
+    return best
+
+
+@pytest.mark.parametrize(("design", "gpus"), [("ib-ndr", 256), ("ib-ndr", 1024), ("rail4-npo", 512)])
+def test_brute_force_agrees_with_the_optimizer(catalog: Catalog, design: str, gpus: int) -> None:
+    scenario = Scenario(gpus=gpus, design_id=design)
+    result = optimize(scenario=scenario, catalog=catalog, request=request_from_data({}))
+    assert result.plan.topology.tiers <= 2  # the brute force below enumerates leaf and spine only
+    assert result.plan.cost.capex_usd == pytest.approx(_brute_force_min_capex(scenario, catalog), rel=1e-9)
+
+
+def test_infeasible_power_cap_is_explained(catalog: Catalog) -> None:
+    request = request_from_data({"power_cap_kw": 500})
+    with pytest.raises(InfeasibleError, match=r"power_cap_kw: the cap of 500 kW is below the [\d,]+ kW .*short by"):
+        optimize(scenario=Scenario(gpus=1024, design_id="ib-ndr"), catalog=catalog, request=request)
+
+
+def test_infeasible_budget_is_explained(catalog: Catalog) -> None:
+    request = request_from_data({"budget_usd": 1_000_000})
+    with pytest.raises(InfeasibleError, match=r"budget_usd: the budget of 1,000,000 USD is below"):
+        optimize(scenario=Scenario(gpus=256, design_id="rail4-npo"), catalog=catalog, request=request)
+
+
+def test_max_gpus_within_budget(catalog: Catalog) -> None:
+    budget = 20_000_000.0
+    request = request_from_data({"objective": "max-gpus", "budget_usd": budget, "max_gpus": 4096})
+    result = optimize(scenario=Scenario(gpus=8, design_id="rail4-npo"), catalog=catalog, request=request)
+    assert result.plan.cost.capex_usd <= budget
+    # one more node with the same choices no longer fits the budget
+    bigger = plan(scenario=result.scenario.with_updates(gpus=result.plan.gpus + 8), catalog=catalog)
+    assert bigger.cost.capex_usd > budget
+    with pytest.raises(InputError, match="max-gpus needs budget_usd or power_cap_kw"):
+        request_from_data({"objective": "max-gpus"})
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    nodes=st.integers(1, 128),
+    design=st.sampled_from(["rail4-npo", "rail8-npo", "ib-ndr"]),
+    headroom=st.floats(1.0, 1.5),
+    objective=st.sampled_from(["capex", "tco"]),
+)
+def test_optimized_never_costs_more_than_the_preset_and_meets_every_limit(
+    catalog: Catalog, nodes: int, design: str, headroom: float, objective: str
+) -> None:
+    scenario = Scenario(gpus=8 * nodes, design_id=design)
+    preset = plan(scenario=scenario, catalog=catalog)
+    limits = {"budget_usd": preset.cost.capex_usd * headroom, "power_cap_kw": preset.power.facility_kw * headroom}
+    result = optimize(scenario=scenario, catalog=catalog, request=request_from_data({"objective": objective, **limits}))
+    metric = "tco_usd" if objective == "tco" else "capex_usd"
+    assert getattr(result.plan.cost, metric) <= getattr(preset.cost, metric) + 1e-6
+    # recomputed by the engine, the design meets every limit
+    again = plan(scenario=result.scenario, catalog=catalog)
+    assert again.cost.capex_usd <= limits["budget_usd"] * (1 + 1e-9)
+    assert again.power.facility_kw <= limits["power_cap_kw"] * (1 + 1e-9)
+    assert again.racks.max_rack_kw <= again.scenario.facility.rack_power_limit_kw + 1e-9
+    assert again.cooling.density_feasible
+    assert again.gpus == preset.gpus
+
+
+def test_pareto_fronts_are_non_dominated(catalog: Catalog) -> None:
+    request = request_from_data({})
+    power = power_front(scenario=Scenario(gpus=512, design_id="ib-ndr"), catalog=catalog, request=request, points=4)
+    assert len(power) >= 2
+    for cheaper, leaner in itertools.pairwise(sorted(power, key=lambda p: p.capex_usd)):
+        assert leaner.facility_kw < cheaper.facility_kw
+    bandwidth = bandwidth_front(scenario=Scenario(gpus=512, design_id="rail8-npo"), catalog=catalog, request=request)
+    assert len(bandwidth) >= 3
+    for low, high in itertools.pairwise(sorted(bandwidth, key=lambda p: p.per_gpu_gbit_per_s)):
+        assert high.capex_usd > low.capex_usd
+    assert max(p.per_gpu_gbit_per_s for p in bandwidth) == 1600
+
+
+def test_cli_optimize_json_and_infeasible(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as ok:
+        main(["optimize", "--gpus", "256", "--design", "ib-ndr", "--format", "json"])
+    assert ok.value.code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["optimizer"]) >= {"status", "objective", "objective_value", "solve_time_s", "saving_vs_preset_usd"}
+    assert data["optimizer"]["status"] == "optimal"
+    assert data["optimizer"]["saving_vs_preset_usd"] >= 0
+    assert {"fabric", "bom", "cost", "power"} <= set(data)
+    with pytest.raises(SystemExit) as bad:
+        main(["optimize", "--gpus", "1024", "--design", "ib-ndr", "--power-cap-kw", "300"])
+    assert bad.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert "power_cap_kw" in err
+    with pytest.raises(SystemExit) as bad_value:
+        main(["optimize", "--gpus", "64", "--budget-usd", "-5"])
+    assert bad_value.value.code == 2
+    assert "budget_usd" in capsys.readouterr().err
