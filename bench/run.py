@@ -47,6 +47,28 @@ def full_sweep() -> object:
     return sweep(scenario=Scenario(), catalog=CATALOG)
 
 
+def _optimize_case(gpus: int, design: str) -> Callable[[], object]:
+    from planner.optimize import optimize, request_from_data
+
+    request = request_from_data({})
+
+    def run() -> object:
+        return optimize(scenario=Scenario(gpus=gpus, design_id=design), catalog=CATALOG, request=request)
+
+    return run
+
+
+for _gpus, _repeat in ((8, 7), (64, 7), (256, 7), (1024, 7), (16384, 5)):
+    CASES.append(
+        (
+            f"optimize min CAPEX, {_gpus} GPUs, ib-ndr (solve + engine check)",
+            _optimize_case(_gpus, "ib-ndr"),
+            _repeat,
+        )
+    )
+CASES.append(("optimize min CAPEX, 1024 GPUs, rail8-npo", _optimize_case(1024, "rail8-npo"), 7))
+
+
 def main() -> None:
     cpu = platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
