@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint bench clean system-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -19,7 +19,14 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy planner ui app.py pages tests bench
 
-test: lint
+# System parts the tests use: Debian's Chromium and a CJK font (browser tests, chart images, PDFs),
+# poppler-utils (PDF checks) and a throwaway PostgreSQL 15 on 127.0.0.1 (store tests).
+system-deps:
+	bash .ci/setup-browser.sh
+
+test: lint system-deps
+	set -e; PG_ENV="$$(bash .ci/start-postgres.sh)"; eval "$$PG_ENV"; \
+	trap 'bash .ci/start-postgres.sh stop' EXIT; \
 	$(BIN)/pytest -q
 
 bench: install

@@ -48,7 +48,9 @@ def test_golden_cheapest_switch_mix(write_yaml: WriteYaml) -> None:
     #   B leaves (8 x ceil(128/64) = 16) + A spines (16): 480k + 160k                      = 640,000
     #   B leaves (16) + B spines (8): 24 x 30k                                            = 720,000
     # Racks differ by at most a couple of network racks (~10k each): A/A is the optimum.
-    path = write_yaml("switches.yaml", {"switches": [_switch("sw_a", 64, 10_000), _switch("sw_b", 128, 30_000)]})
+    path = write_yaml(
+        "switches.yaml", {"switches": [_switch("sw_a", 64, 10_000), _switch("sw_b", 128, 30_000)]}
+    )
     catalog = load_catalog(overrides=[path])
     base = catalog.designs["ib-ndr"].fabric.model_copy(update={"switch_id": "sw_a"})
     scenario = Scenario(gpus=1024, design_id="ib-ndr", fabric=base)
@@ -64,7 +66,9 @@ def test_golden_cheapest_switch_mix(write_yaml: WriteYaml) -> None:
 
 
 def _only_switches(catalog: Catalog, keep: set[str]) -> Catalog:
-    switches = {k: v for k, v in catalog.switches.items() if k in keep or v.management or v.family == "ethernet"}
+    switches = {
+        k: v for k, v in catalog.switches.items() if k in keep or v.management or v.family == "ethernet"
+    }
     fields = {f: getattr(catalog, f) for f in catalog.__dataclass_fields__}
     fields["switches"] = switches
     return Catalog(**fields)
@@ -83,10 +87,18 @@ def _brute_force_min_capex(scenario: Scenario, catalog: Catalog) -> float:
         problem.cooling,
     ):
         media = {k: o.media_id for k, o in (("node_leaf", nl), ("leaf_spine", ls)) if o.media_id}
-        fabric = base.model_copy(update={"switch_id": leaf.id, "spine_switch_id": spine.id, "link_media": media})
-        facility = {**scenario.facility.model_dump(), "cooling_id": cooling.id, "rack_power_limit_kw": cooling.rack_limit_kw}
+        fabric = base.model_copy(
+            update={"switch_id": leaf.id, "spine_switch_id": spine.id, "link_media": media}
+        )
+        facility = {
+            **scenario.facility.model_dump(),
+            "cooling_id": cooling.id,
+            "rack_power_limit_kw": cooling.rack_limit_kw,
+        }
         try:
-            candidate = plan(scenario=scenario.with_updates(fabric=fabric.model_dump(), facility=facility), catalog=catalog)
+            candidate = plan(
+                scenario=scenario.with_updates(fabric=fabric.model_dump(), facility=facility), catalog=catalog
+            )
         except InputError:
             continue
         best = min(best, candidate.cost.capex_usd)
@@ -103,7 +115,9 @@ def test_brute_force_agrees_with_the_optimizer(catalog: Catalog, design: str, gp
 
 def test_infeasible_power_cap_is_explained(catalog: Catalog) -> None:
     request = request_from_data({"power_cap_kw": 500})
-    with pytest.raises(InfeasibleError, match=r"power_cap_kw: the cap of 500 kW is below the [\d,]+ kW .*short by"):
+    with pytest.raises(
+        InfeasibleError, match=r"power_cap_kw: the cap of 500 kW is below the [\d,]+ kW .*short by"
+    ):
         optimize(scenario=Scenario(gpus=1024, design_id="ib-ndr"), catalog=catalog, request=request)
 
 
@@ -137,8 +151,13 @@ def test_optimized_never_costs_more_than_the_preset_and_meets_every_limit(
 ) -> None:
     scenario = Scenario(gpus=8 * nodes, design_id=design)
     preset = plan(scenario=scenario, catalog=catalog)
-    limits = {"budget_usd": preset.cost.capex_usd * headroom, "power_cap_kw": preset.power.facility_kw * headroom}
-    result = optimize(scenario=scenario, catalog=catalog, request=request_from_data({"objective": objective, **limits}))
+    limits = {
+        "budget_usd": preset.cost.capex_usd * headroom,
+        "power_cap_kw": preset.power.facility_kw * headroom,
+    }
+    result = optimize(
+        scenario=scenario, catalog=catalog, request=request_from_data({"objective": objective, **limits})
+    )
     metric = "tco_usd" if objective == "tco" else "capex_usd"
     assert getattr(result.plan.cost, metric) <= getattr(preset.cost, metric) + 1e-6
     # recomputed by the engine, the design meets every limit
@@ -152,11 +171,15 @@ def test_optimized_never_costs_more_than_the_preset_and_meets_every_limit(
 
 def test_pareto_fronts_are_non_dominated(catalog: Catalog) -> None:
     request = request_from_data({})
-    power = power_front(scenario=Scenario(gpus=512, design_id="ib-ndr"), catalog=catalog, request=request, points=4)
+    power = power_front(
+        scenario=Scenario(gpus=512, design_id="ib-ndr"), catalog=catalog, request=request, points=4
+    )
     assert len(power) >= 2
     for cheaper, leaner in itertools.pairwise(sorted(power, key=lambda p: p.capex_usd)):
         assert leaner.facility_kw < cheaper.facility_kw
-    bandwidth = bandwidth_front(scenario=Scenario(gpus=512, design_id="rail8-npo"), catalog=catalog, request=request)
+    bandwidth = bandwidth_front(
+        scenario=Scenario(gpus=512, design_id="rail8-npo"), catalog=catalog, request=request
+    )
     assert len(bandwidth) >= 3
     for low, high in itertools.pairwise(sorted(bandwidth, key=lambda p: p.per_gpu_gbit_per_s)):
         assert high.capex_usd > low.capex_usd
@@ -168,7 +191,13 @@ def test_cli_optimize_json_and_infeasible(capsys: pytest.CaptureFixture[str]) ->
         main(["optimize", "--gpus", "256", "--design", "ib-ndr", "--format", "json"])
     assert ok.value.code == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data["optimizer"]) >= {"status", "objective", "objective_value", "solve_time_s", "saving_vs_preset_usd"}
+    assert set(data["optimizer"]) >= {
+        "status",
+        "objective",
+        "objective_value",
+        "solve_time_s",
+        "saving_vs_preset_usd",
+    }
     assert data["optimizer"]["status"] == "optimal"
     assert data["optimizer"]["saving_vs_preset_usd"] >= 0
     assert {"fabric", "bom", "cost", "power"} <= set(data)

@@ -1,0 +1,117 @@
+"""Rules for the text a person types into the store: names, customers, tags, notes.
+
+Each ``clean_*`` function returns the normalised value or raises :class:`InputError` naming the
+field and the limit. Text is stored as typed (after trimming); showing it safely (escaping) is the
+job of whoever renders it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from planner.errors import InputError
+from planner.store.models import AUTHOR_MAX_CHARS, CUSTOMER_MAX_CHARS, NAME_MAX_CHARS, TAG_MAX_CHARS
+
+NOTES_MAX_CHARS = 20_000
+COMMENT_MAX_CHARS = 2_000
+MAX_TAGS = 20
+
+
+def _has_control_characters(text: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{field}: must be text (got {type(value).__name__})")
+    text = value.strip()
+    if required and not text:
+        raise InputError(f"{field}: must not be empty")
+    if len(text) > max_chars:
+        raise InputError(f"{field}: at most {max_chars} characters (got {len(text)})")
+    if _has_control_characters(text):
+        raise InputError(f"{field}: must be one line without control characters")
+    return text
+
+
+def _multi_line(value: str, *, field: str, max_chars: int) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{field}: must be text (got {type(value).__name__})")
+    text = value.strip()
+    if len(text) > max_chars:
+        raise InputError(f"{field}: at most {max_chars} characters (got {len(text)})")
+    return text
+
+
+def clean_name(value: str) -> str:
+    """A scenario's name: one line, 1 to 200 characters.
+
+    Examples
+    --------
+    >>> clean_name("  Acme 1024 GPUs ")
+    'Acme 1024 GPUs'
+    """
+    return _one_line(value, field="name", max_chars=NAME_MAX_CHARS, required=True)
+
+
+def clean_customer(value: str) -> str:
+    """The customer's name: one line, at most 200 characters, may be empty."""
+    return _one_line(value, field="customer", max_chars=CUSTOMER_MAX_CHARS, required=False)
+
+
+def clean_author(value: str) -> str:
+    """Who saved a version: one line, at most 200 characters, may be empty."""
+    return _one_line(value, field="author", max_chars=AUTHOR_MAX_CHARS, required=False)
+
+
+def clean_notes(value: str) -> str:
+    """Free notes on a scenario: at most 20 000 characters, line breaks allowed."""
+    return _multi_line(value, field="notes", max_chars=NOTES_MAX_CHARS)
+
+
+def clean_comment(value: str) -> str:
+    """What a version changed: at most 2 000 characters, line breaks allowed."""
+    return _multi_line(value, field="comment", max_chars=COMMENT_MAX_CHARS)
+
+
+def clean_tag(value: str) -> str:
+    """One tag: lower case, inner spaces collapsed, 1 to 50 characters.
+
+    Examples
+    --------
+    >>> clean_tag("  Workshop   Q3 ")
+    'workshop q3'
+    """
+    text = _one_line(value, field="tag", max_chars=TAG_MAX_CHARS, required=True)
+    return " ".join(text.split()).lower()
+
+
+def clean_tags(values: Iterable[str]) -> tuple[str, ...]:
+    """Tags of one scenario: each cleaned, duplicates dropped, sorted, at most 20.
+
+    Examples
+    --------
+    >>> clean_tags(["NPO", "workshop", "npo"])
+    ('npo', 'workshop')
+    """
+    if isinstance(values, str):
+        raise InputError("tags: must be a list of tags, not one string")
+    tags = tuple(sorted({clean_tag(v) for v in values}))
+    if len(tags) > MAX_TAGS:
+        raise InputError(f"tags: at most {MAX_TAGS} tags (got {len(tags)})")
+    return tags
+
+
+def check_version_number(value: int, *, field: str = "version") -> int:
+    """A version number: a whole number >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"{field}: must be a whole number >= 1 (got {value!r})")
+    return value
+
+
+def check_scenario_id(value: int) -> int:
+    """A scenario id: a whole number >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"scenario id: must be a whole number >= 1 (got {value!r})")
+    return value

@@ -1,0 +1,91 @@
+"""Schema migrations: Alembic, run from code when a store opens.
+
+The migration scripts live in ``planner/store/migrations/versions``; :func:`upgrade` brings any
+database, an empty one included, to the newest revision. It holds a lock while it works
+(PostgreSQL: a transaction-level advisory lock; SQLite: ``BEGIN IMMEDIATE``), so several app
+instances starting at once against one database migrate it exactly once.
+
+To write a new revision after changing :mod:`planner.store.models`::
+
+    from alembic import command
+    from planner.store.migrate import alembic_config
+    command.revision(alembic_config(url="sqlite:////tmp/dev.db"), message="...", autogenerate=True)
+
+(upgrade the scratch database first), then review the generated file by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
+from sqlalchemy import Engine, func, select
+
+from planner.store.errors import StoreError
+
+MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
+
+MIGRATION_LOCK_KEY = 7_240_531_902
+"""PostgreSQL advisory lock key held while migrating (any constant unique to this application)."""
+
+WRITE_OPTION = "planner_store_write"
+"""Connection execution option: on SQLite, begin the transaction with ``BEGIN IMMEDIATE``."""
+
+
+def alembic_config(*, url: str | None = None) -> Config:
+    """An Alembic configuration pointing at this package's migration scripts."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def head_revision() -> str:
+    """The newest migration revision shipped with this code."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if head is None:  # pragma: no cover - the package always ships at least one revision
+        raise RuntimeError("no migration scripts found")
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at, or ``None`` for an empty (never migrated) database."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine, *, revision: str = "head") -> None:
+    """Migrate the database to ``revision`` (default: the newest), in one locked transaction.
+
+    Raises
+    ------
+    StoreError
+        The database is at a revision this code does not know (written by a newer planner).
+    """
+    with engine.execution_options(**{WRITE_OPTION: True}).begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK_KEY)))
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        try:
+            command.upgrade(config, revision)
+        except CommandError as exc:
+            found = MigrationContext.configure(connection).get_current_revision()
+            raise StoreError(
+                f"the scenario store's schema is at revision {found!r}, which this planner does not know "
+                f"(newest known: {head_revision()!r}); it was probably upgraded by a newer planner: "
+                f"upgrade this one ({exc})"
+            ) from None
+
+
+def downgrade(engine: Engine, *, revision: str) -> None:
+    """Migrate the database down to ``revision`` (``"base"`` drops every table of the store)."""
+    with engine.execution_options(**{WRITE_OPTION: True}).begin() as connection:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)

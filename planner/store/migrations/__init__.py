@@ -1,0 +1,1 @@
+"""Alembic migration environment of the scenario store (see :mod:`planner.store.migrate`)."""

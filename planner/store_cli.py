@@ -1,0 +1,479 @@
+"""``planner scenarios ...``: saved scenarios from the command line.
+
+Subcommands: ``list``, ``show``, ``save``, ``versions``, ``diff``, ``delete``, ``restore``,
+``export``, ``import``, ``rename``, ``duplicate``, ``tag``. The database is the one
+:func:`planner.store.open_store` picks (``PLANNER_DATABASE_URL``, ``PLANNER_DB_PATH`` or the
+per-user SQLite file), or ``--db FILE`` / ``--database-url URL``.
+
+Examples::
+
+    planner scenarios save --name "Acme 1024" --gpus 1024 --design rail4-npo --customer Acme
+    planner scenarios save --id 3 --expected-version 1 --rack-kw 60     # a new version of 3
+    planner scenarios list --format json
+    planner scenarios diff 3@1 3@2
+    planner scenarios export 3 --output acme.json && planner scenarios import acme.json
+
+Bad input and stale saves exit with code 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from planner.cli import add_scenario_options, catalog_from_args, scenario_from_args
+from planner.engine import plan
+from planner.errors import InputError
+from planner.scenario import Scenario, scenario_to_json
+from planner.store import (
+    ConflictError,
+    SavedScenario,
+    ScenarioDiff,
+    ScenarioStore,
+    ScenarioSummary,
+    open_store,
+)
+from planner.store.fields import clean_name
+
+EXIT_CONFLICT = 2
+
+Action = Callable[[argparse.Namespace, ScenarioStore], int]
+
+
+def _positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (got {text!r})")
+    return int(text)
+
+
+def _add_database_options(parser: argparse.ArgumentParser, *, default: Any) -> None:
+    group = parser.add_argument_group("database")
+    group.add_argument(
+        "--db",
+        metavar="FILE",
+        default=default,
+        help="SQLite file (default: $PLANNER_DB_PATH, else ~/.local/share/gpu-cluster-planner/scenarios.db)",
+    )
+    group.add_argument(
+        "--database-url",
+        metavar="URL",
+        default=default,
+        help="database URL, e.g. postgresql://user:password@host/db (default: $PLANNER_DATABASE_URL)",
+    )
+
+
+def _format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+    parser.add_argument("--format", choices=list(choices), default=choices[0], help="output format")
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``planner scenarios`` on the CLI's subparsers (see ``planner.cli.EXTENSIONS``)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "scenarios",
+        help="saved scenarios: list, show, save, versions, diff, delete, restore, export, import",
+        description="Saved scenarios in a SQLite file (default) or a PostgreSQL database (team).",
+    )
+    _add_database_options(parser, default=None)
+    sub = parser.add_subparsers(dest="scenarios_command", required=True, parser_class=type(parser))
+
+    def command(name: str, action: Action, help_text: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=help_text)
+        # The database options work before or after the subcommand.
+        _add_database_options(p, default=argparse.SUPPRESS)
+        p.set_defaults(scenarios_action=action)
+        return p
+
+    p_list = command("list", _list, "list or search saved scenarios, most recently changed first")
+    p_list.add_argument("--query", "-q", default="", help="text in the name, customer or a tag")
+    p_list.add_argument("--tag", help="only scenarios with this tag")
+    p_list.add_argument("--customer", help="only scenarios whose customer contains this text")
+    state = p_list.add_mutually_exclusive_group()
+    state.add_argument(
+        "--deleted", action="store_const", dest="state", const="deleted", help="the trash only"
+    )
+    state.add_argument("--all", action="store_const", dest="state", const="all", help="live and deleted")
+    p_list.set_defaults(state="active")
+    p_list.add_argument("--limit", type=_positive_int, default=200, help="at most this many (1 to 1000)")
+    _format_option(p_list, ["table", "json", "csv"])
+
+    p_show = command("show", _show, "show one saved scenario (the latest version unless --version)")
+    p_show.add_argument("id", type=_positive_int)
+    p_show.add_argument("--version", type=_positive_int, help="version to open (default: the latest)")
+    _format_option(p_show, ["table", "json"])
+
+    p_save = command("save", _save, "save a new scenario (--name) or a new version of one (--id)")
+    p_save.add_argument("--name", help="name of the scenario (required for a new one)")
+    p_save.add_argument("--id", type=_positive_int, help="add a version to this scenario instead")
+    p_save.add_argument(
+        "--expected-version",
+        type=_positive_int,
+        help="with --id: the version your edit is based on; a newer save makes this a conflict",
+    )
+    p_save.add_argument("--customer", help="customer name")
+    p_save.add_argument("--tag", action="append", help="tag (repeat for several; replaces the tags)")
+    p_save.add_argument("--notes", help="free notes")
+    p_save.add_argument("--comment", default="", help="what this version changes")
+    p_save.add_argument("--author", default="", help="who saves it")
+    add_scenario_options(p_save)
+    _format_option(p_save, ["text", "json"])
+
+    p_versions = command("versions", _versions, "list the versions of a saved scenario")
+    p_versions.add_argument("id", type=_positive_int)
+    _format_option(p_versions, ["table", "json"])
+
+    p_diff = command(
+        "diff",
+        _diff,
+        "compare two versions: changed inputs and how the key results moved "
+        "(REF is ID or ID@VERSION; one ID compares its last two versions)",
+    )
+    p_diff.add_argument("refs", nargs="+", metavar="REF", help="ID, ID@VERSION; one or two")
+    _format_option(p_diff, ["table", "json"])
+
+    p_delete = command("delete", _delete, "move a scenario to the trash (restore brings it back)")
+    p_delete.add_argument("id", type=_positive_int)
+
+    p_restore = command("restore", _restore, "bring a scenario back from the trash")
+    p_restore.add_argument("id", type=_positive_int)
+
+    p_export = command("export", _export, "write a scenario version as a JSON export document")
+    p_export.add_argument("id", type=_positive_int)
+    p_export.add_argument("--version", type=_positive_int, help="version (default: the latest)")
+    p_export.add_argument("--output", "-o", metavar="FILE", help="file to write (default: stdout)")
+
+    p_import = command("import", _import, "save an exported JSON document as a new scenario; prints its id")
+    p_import.add_argument("file", metavar="FILE", help="JSON export document, or - for stdin")
+    p_import.add_argument("--name", help="name of the new scenario (default: the document's)")
+    p_import.add_argument("--author", default="", help="who imports it")
+
+    p_rename = command("rename", _rename, "rename a scenario (no new version)")
+    p_rename.add_argument("id", type=_positive_int)
+    p_rename.add_argument("name")
+
+    p_duplicate = command(
+        "duplicate", _duplicate, "copy a scenario version into a new scenario; prints its id"
+    )
+    p_duplicate.add_argument("id", type=_positive_int)
+    p_duplicate.add_argument("--version", type=_positive_int, help="version to copy (default: the latest)")
+    p_duplicate.add_argument("--name", help="name of the copy (default: '<name> (copy)')")
+
+    p_tag = command("tag", _tag, "set a scenario's tags (no new version); no TAG clears them")
+    p_tag.add_argument("id", type=_positive_int)
+    p_tag.add_argument("tags", nargs="*", metavar="TAG")
+
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the store, run the subcommand, close the store."""
+    action: Action = args.scenarios_action
+    with open_store(url=args.database_url, path=args.db) as store:
+        try:
+            return action(args, store)
+        except ConflictError as exc:
+            sys.stderr.write(
+                f"planner: error: {exc} (save as new: planner scenarios save --name NAME ...; "
+                f"reload: planner scenarios show {exc.scenario_id})\n"
+            )
+            return EXIT_CONFLICT
+
+
+# -- output helpers --------------------------------------------------------------------------------
+
+
+def _stamp(value: Any) -> str:
+    return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _write_json(data: Any) -> None:
+    _write(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _table(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
+    if not rows:
+        return "(none)"
+    frame = pd.DataFrame(rows, columns=list(columns))
+    with pd.option_context("display.max_columns", None, "display.width", 200, "display.max_colwidth", 40):
+        return str(frame.to_string(index=False))
+
+
+def _summary_row(s: ScenarioSummary) -> dict[str, Any]:
+    return {
+        "id": s.id,
+        "name": s.name,
+        "customer": s.customer,
+        "tags": ", ".join(s.tags),
+        "version": s.version,
+        "gpus": s.gpus,
+        "design": s.design_id,
+        "updated": _stamp(s.updated_at),
+        "deleted": _stamp(s.deleted_at),
+    }
+
+
+def _describe(summary: ScenarioSummary, verb: str) -> str:
+    return f"{verb} scenario {summary.id} ({summary.name!r}, version {summary.version})"
+
+
+# -- subcommands -----------------------------------------------------------------------------------
+
+
+def _list(args: argparse.Namespace, store: ScenarioStore) -> int:
+    found = store.list_scenarios(
+        query=args.query, tag=args.tag, customer=args.customer, state=args.state, limit=args.limit
+    )
+    if args.format == "json":
+        _write_json([s.to_dict() for s in found])
+    elif args.format == "csv":
+        rows = [{**s.to_dict(), "tags": ";".join(s.tags)} for s in found]
+        _write(
+            str(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__)).to_csv(index=False))
+        )
+    else:
+        columns = ["id", "name", "customer", "tags", "version", "gpus", "design", "updated"]
+        if args.state != "active":
+            columns.append("deleted")
+        _write(_table([_summary_row(s) for s in found], columns))
+    return 0
+
+
+def _show_dict(saved: SavedScenario) -> dict[str, Any]:
+    record = saved.record.to_dict()
+    return {
+        **record,
+        "version": saved.version.version,
+        "latest_version": saved.record.version,
+        "saved_at": saved.version.to_dict()["saved_at"],
+        "author": saved.version.author,
+        "comment": saved.version.comment,
+        "scenario": saved.scenario.model_dump(mode="json"),
+    }
+
+
+def _show(args: argparse.Namespace, store: ScenarioStore) -> int:
+    saved = store.load(scenario_id=args.id, version=args.version, include_deleted=True)
+    if args.format == "json":
+        _write_json(_show_dict(saved))
+        return 0
+    r, v = saved.record, saved.version
+    lines = [
+        f"Scenario {r.id}: {r.name}" + ("  [in the trash]" if r.deleted else ""),
+        f"Customer   {r.customer or '-'}",
+        f"Tags       {', '.join(r.tags) or '-'}",
+        f"Version    {v.version} of {r.version}, saved {_stamp(v.saved_at)}"
+        + (f" by {v.author}" if v.author else ""),
+    ]
+    if v.comment:
+        lines.append(f"Comment    {v.comment}")
+    if r.notes:
+        lines.append(f"Notes      {r.notes}")
+    lines += ["", scenario_to_json(saved.scenario)]
+    _write("\n".join(lines))
+    return 0
+
+
+def _scenario_on_top_of(base: Scenario, args: argparse.Namespace) -> Scenario:
+    """The saved scenario with the command's scenario flags applied (a --scenario file replaces it)."""
+    if args.scenario:
+        return scenario_from_args(args)
+    with tempfile.TemporaryDirectory(prefix="planner-") as folder:
+        # scenario_from_args layers the flags on a scenario file: hand it the saved scenario.
+        path = Path(folder) / "base.json"
+        path.write_text(scenario_to_json(base), encoding="utf-8")
+        return scenario_from_args(argparse.Namespace(**{**vars(args), "scenario": str(path)}))
+
+
+def _save(args: argparse.Namespace, store: ScenarioStore) -> int:
+    catalog = catalog_from_args(args)
+    if args.id is None:
+        if args.expected_version is not None:
+            raise InputError("save: --expected-version goes with --id (the scenario you edited)")
+        if args.name is None:
+            raise InputError("save: --name is required for a new scenario (or --id to add a version)")
+        scenario = scenario_from_args(args).with_updates(name=clean_name(args.name))
+        plan(scenario=scenario, catalog=catalog)  # refuse what cannot be planned, before saving
+        saved = store.create(
+            name=args.name,
+            scenario=scenario,
+            customer=args.customer or "",
+            tags=args.tag or (),
+            notes=args.notes or "",
+            author=args.author,
+            comment=args.comment,
+        )
+    else:
+        if args.expected_version is None:
+            latest = store.get(scenario_id=args.id).version
+            raise InputError(
+                f"save --id {args.id}: --expected-version is required (the version you edited; "
+                f"the latest is {latest})"
+            )
+        base = store.load(scenario_id=args.id, version=args.expected_version)
+        scenario = _scenario_on_top_of(base.scenario, args)
+        if args.name is not None:
+            scenario = scenario.with_updates(name=clean_name(args.name))
+        plan(scenario=scenario, catalog=catalog)
+        saved = store.save(
+            scenario_id=args.id,
+            scenario=scenario,
+            expected_version=args.expected_version,
+            author=args.author,
+            comment=args.comment,
+            name=args.name,
+            customer=args.customer,
+            notes=args.notes,
+            tags=args.tag,
+        )
+    if args.format == "json":
+        _write_json({"id": saved.id, "version": saved.version.version})
+    else:
+        _write(str(saved.id))
+    return 0
+
+
+def _versions(args: argparse.Namespace, store: ScenarioStore) -> int:
+    versions = store.versions(scenario_id=args.id)
+    if args.format == "json":
+        _write_json([v.to_dict() for v in versions])
+        return 0
+    rows = [
+        {
+            "version": v.version,
+            "saved": _stamp(v.saved_at),
+            "author": v.author,
+            "gpus": v.gpus,
+            "design": v.design_id,
+            "comment": v.comment,
+        }
+        for v in versions
+    ]
+    _write(_table(rows, ["version", "saved", "author", "gpus", "design", "comment"]))
+    return 0
+
+
+def _parse_ref(text: str) -> tuple[int, int | None]:
+    scenario, _, version = text.partition("@")
+    try:
+        scenario_id = _positive_int(scenario)
+        return scenario_id, (_positive_int(version) if version else None)
+    except argparse.ArgumentTypeError:
+        raise InputError(f"diff: {text!r} is not ID or ID@VERSION (whole numbers >= 1)") from None
+
+
+def _value(value: Any) -> str:
+    return "(not set)" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _render_diff(diff: ScenarioDiff) -> str:
+    a, b = diff.before, diff.after
+    lines = [
+        f"scenario {a.scenario_id} version {a.version}  ->  scenario {b.scenario_id} version {b.version}",
+        "",
+    ]
+    if diff.inputs:
+        lines.append("Inputs changed:")
+        width = max(len(c.field) for c in diff.inputs)
+        lines += [f"  {c.field:<{width}}  {_value(c.before)} -> {_value(c.after)}" for c in diff.inputs]
+    else:
+        lines.append("Inputs: no change")
+    lines.append("")
+    if diff.results_error:
+        lines.append(f"Key results: not compared ({diff.results_error})")
+    elif not diff.moved_results:
+        lines.append("Key results: no change")
+    else:
+        lines.append("Key results that moved:")
+        width = max(len(r.metric) for r in diff.moved_results)
+        for r in diff.moved_results:
+            share = "" if r.relative_change is None else f" ({r.relative_change:+.1%})"
+            lines.append(f"  {r.metric:<{width}}  {r.before:>16,.2f} -> {r.after:>16,.2f}{share}")
+        unchanged = len(diff.results) - len(diff.moved_results)
+        if unchanged:
+            lines.append(f"  ({unchanged} other key results unchanged)")
+    return "\n".join(lines)
+
+
+def _diff(args: argparse.Namespace, store: ScenarioStore) -> int:
+    if len(args.refs) > 2:
+        raise InputError("diff: give one or two REFs (ID or ID@VERSION)")
+    refs = [_parse_ref(r) for r in args.refs]
+    if len(refs) == 1:
+        scenario_id, version = refs[0]
+        if version is None:
+            latest = store.get(scenario_id=scenario_id).version
+            if latest < 2:
+                raise InputError(f"diff: scenario {scenario_id} has one version; nothing to compare")
+            refs = [(scenario_id, latest - 1), (scenario_id, latest)]
+        else:
+            refs.append((scenario_id, None))
+    (left_id, left_version), (right_id, right_version) = refs
+    diff = store.compare(
+        left_id=left_id, left_version=left_version, right_id=right_id, right_version=right_version
+    )
+    if args.format == "json":
+        _write_json(diff.to_dict())
+    else:
+        _write(_render_diff(diff))
+    return 0
+
+
+def _delete(args: argparse.Namespace, store: ScenarioStore) -> int:
+    summary = store.delete(scenario_id=args.id)
+    _write(_describe(summary, "moved to the trash:") + f"; undo with: planner scenarios restore {summary.id}")
+    return 0
+
+
+def _restore(args: argparse.Namespace, store: ScenarioStore) -> int:
+    _write(_describe(store.restore(scenario_id=args.id), "restored"))
+    return 0
+
+
+def _export(args: argparse.Namespace, store: ScenarioStore) -> int:
+    text = store.export_json(scenario_id=args.id, version=args.version)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"export: cannot write {args.output} ({exc.strerror})") from None
+    else:
+        _write(text)
+    return 0
+
+
+def _import(args: argparse.Namespace, store: ScenarioStore) -> int:
+    source = "stdin" if args.file == "-" else args.file
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        raise InputError(f"import: cannot read {args.file} ({exc.strerror})") from None
+    saved = store.import_json(text=data, source=source, name=args.name, author=args.author)
+    _write(str(saved.id))
+    return 0
+
+
+def _rename(args: argparse.Namespace, store: ScenarioStore) -> int:
+    _write(_describe(store.rename(scenario_id=args.id, name=args.name), "renamed"))
+    return 0
+
+
+def _duplicate(args: argparse.Namespace, store: ScenarioStore) -> int:
+    saved = store.duplicate(scenario_id=args.id, version=args.version, name=args.name)
+    _write(str(saved.id))
+    return 0
+
+
+def _tag(args: argparse.Namespace, store: ScenarioStore) -> int:
+    summary = store.set_tags(scenario_id=args.id, tags=args.tags)
+    _write(f"scenario {summary.id} tags: {', '.join(summary.tags) or '(none)'}")
+    return 0
