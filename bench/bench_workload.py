@@ -1,0 +1,50 @@
+"""Benchmarks of the workload, reliability and uncertainty engine, run by hand.
+
+    .venv/bin/python bench/bench_workload.py
+
+Medians of warm runs (the catalog is loaded once, as in the app and CLI); never asserted.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from planner import Scenario, load_catalog, plan
+from planner.collectives import busbw_curve, fabric_from_plan
+from planner.reliability import ReliabilityParams, goodput_curve, reliability
+from planner.uncertainty import MonteCarloSpec, monte_carlo, tornado
+from planner.workload import TrainingJob, compare_workload, estimate_workload
+
+CATALOG = load_catalog()
+SCENARIO = Scenario(gpus=1024, design_id="rail8-npo", gpu_id="h100_sxm")
+PLAN = plan(scenario=SCENARIO, catalog=CATALOG)
+JOB = TrainingJob(params_b=70, tokens_b=1400)
+FABRIC = fabric_from_plan(plan=PLAN, catalog=CATALOG)
+RELIABILITY = reliability(plan=PLAN, params=ReliabilityParams(params_b=70))
+
+CASES: list[tuple[str, Callable[[], object], int]] = [
+    ("busbw curve, all-reduce, 24 sizes, 1024 GPUs", lambda: busbw_curve(fabric=FABRIC, collective="all_reduce"), 50),
+    ("workload estimate, 70B on 1024 GPUs (layout search)", lambda: estimate_workload(job=JOB, plan=PLAN, catalog=CATALOG), 50),
+    ("workload, 3 designs side by side (incl. planning)", lambda: compare_workload(job=JOB, scenario=SCENARIO, catalog=CATALOG), 20),
+    ("reliability, 1024 GPUs", lambda: reliability(plan=PLAN, params=ReliabilityParams(params_b=70)), 200),
+    ("goodput curve, 41 intervals", lambda: goodput_curve(result=RELIABILITY), 100),
+    ("tornado, 8 inputs x 3 outputs", lambda: tornado(job=JOB, scenario=SCENARIO, catalog=CATALOG), 10),
+    ("Monte Carlo, 2000 samples", lambda: monte_carlo(job=JOB, scenario=SCENARIO, catalog=CATALOG, spec=MonteCarloSpec()), 10),
+]  # fmt: skip
+
+
+def main() -> None:
+    for name, fn, repeat in CASES:
+        fn()
+        times = timeit.repeat(fn, number=1, repeat=repeat)
+        print(f"{name:<55} median {statistics.median(times) * 1000:8.2f} ms  (n={repeat})")
+
+
+if __name__ == "__main__":
+    main()

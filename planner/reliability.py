@@ -1,0 +1,659 @@
+"""Failures, checkpoints and goodput of a training job on a planned cluster.
+
+Failure rates per component class are calibrated to the one published large run with a root
+cause table: Llama 3 405B pre-training on 16,384 H100 GPUs (2,048 servers of 8), a 54-day
+snapshot with 419 unexpected job interruptions (Table 5 of the paper). Each class's rate is its
+interruptions divided by the unit-hours of that class in the run; a job on ``N`` GPUs then sees
+``sum(units_c x rate_c)`` interruptions per hour.
+
+Mapping of the paper's categories (Table 5, interruption counts) to catalog classes:
+
+===================  ==================================================================  =====
+class (units)        Llama 3 categories                                                  count
+===================  ==================================================================  =====
+gpu (GPUs)           Faulty GPU 148, GPU HBM3 memory 72, GPU SRAM memory 19, GPU system    268
+                     processor 17, silent data corruption 6, GPU thermal interface and
+                     sensor 6
+software (GPUs)      software bug 54, NCCL watchdog timeouts 7, dependency 2                63
+host (servers)       host maintenance 32, SSD 3, power supply 3, server chassis 2, IO        46
+                     expansion board 2, CPU 2, system memory 2
+nic (NIC ports)      NIC 7                                                                    7
+network (links,      network switch/cable 35, split between links and switches in the       35
+switches)            ratio of Alibaba HPN's per-unit rates (0.057 % of NIC-ToR links and
+                     0.051 % of ToRs fail per month)
+===================  ==================================================================  =====
+
+The counts sum to 419. (The paper's percentages fit 126 rather than 148 faulty-GPU
+interruptions; its counts are used because they add up to its total.)
+
+Notes
+-----
+- rate_c = count_c / (units_c x 1296 h); rates below are rounded to three significant figures,
+  so the calibration reproduces 419 within 1 % (``tests/test_reliability.py``);
+- the Llama 3 network (RoCE, 400 Gb/s per GPU, three-layer Clos) is modelled as a
+  non-blocking three-tier fat tree of 64-port 400G switches: 49,152 links and 1,280 switches
+  (Meta's exact counts are not public; the split does not change the total);
+- checkpoint write time ``delta = size / write bandwidth``; mean time between interruptions
+  ``M = 1 / rate``; restart ``R`` = fixed restart time + checkpoint read time;
+- wasted fraction ``W(tau) = delta / tau + (tau / 2 + R) / M`` (checkpoint stalls, expected
+  rework of half an interval, restart); ``dW/dtau = 0`` gives Young's optimum
+  ``tau* = sqrt(2 delta M)``; goodput = 1 - W(tau*), valid while ``delta << M``;
+- time to train including failures = failure-free time / goodput.
+
+References
+----------
+A. Grattafiori et al., "The Llama 3 Herd of Models", arXiv 2407.21783, 2024, section 3.3.4 and
+Table 5 (interruptions), section 3.3.1 (checkpoints, storage). K. Qian et al., "Alibaba HPN: A
+Data Center Network for Large Language Model Training", SIGCOMM 2024 (link and ToR failure rates).
+J. W. Young, "A first order approximation to the optimum checkpoint interval", CACM 17(9), 1974.
+J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps",
+Future Generation Computer Systems 22(3), 2006.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from planner.engine import Plan
+from planner.errors import InputError, describe_validation_error
+from planner.units import ceil_div
+
+HOURS_PER_DAY = 24.0
+
+LLAMA3_GPUS = 16_384
+LLAMA3_SERVERS = 2_048
+LLAMA3_HOURS = 54 * 24
+"""The 54-day snapshot of Table 5 [h]."""
+LLAMA3_UNEXPECTED_INTERRUPTIONS = 419
+LLAMA3_CATEGORIES: Mapping[str, tuple[int, str]] = {
+    "Faulty GPU": (148, "gpu"),
+    "GPU HBM3 memory": (72, "gpu"),
+    "Software bug": (54, "software"),
+    "Network switch/cable": (35, "network"),
+    "Host maintenance": (32, "host"),
+    "GPU SRAM memory": (19, "gpu"),
+    "GPU system processor": (17, "gpu"),
+    "NIC": (7, "nic"),
+    "NCCL watchdog timeouts": (7, "software"),
+    "Silent data corruption": (6, "gpu"),
+    "GPU thermal interface and sensor": (6, "gpu"),
+    "SSD": (3, "host"),
+    "Power supply": (3, "host"),
+    "Server chassis": (2, "host"),
+    "IO expansion board": (2, "host"),
+    "Dependency": (2, "software"),
+    "CPU": (2, "host"),
+    "System memory": (2, "host"),
+}
+"""Table 5 of arXiv 2407.21783: category -> (unexpected interruptions, catalog class)."""
+
+LLAMA3_NETWORK_LINKS = 49_152
+"""Three-tier fat tree of 64-port switches for 16,384 endpoints: 3 x 16,384 links."""
+LLAMA3_NETWORK_SWITCHES = 1_280
+"""Same fabric: 512 leaves + 512 spines + 256 cores."""
+
+HPN_LINK_FAILURE_FRACTION_PER_MONTH = 0.00057
+"""Alibaba HPN, SIGCOMM 2024: 0.057 % of NIC-ToR links fail per month."""
+HPN_TOR_FAILURE_FRACTION_PER_MONTH = 0.00051
+"""Alibaba HPN, SIGCOMM 2024: 0.051 % of ToR switches have critical errors per month."""
+
+# Rates [interruptions per 10^6 unit-hours]; 21.233664 = 16,384 GPUs x 1296 h / 1e6,
+# 2.654208 = 2,048 servers x 1296 h / 1e6.
+GPU_RATE_PER_MILLION_H = 12.6
+"""268 / 21.233664 = 12.62 per 10^6 GPU-hours."""
+SOFTWARE_RATE_PER_MILLION_H = 2.97
+"""63 / 21.233664 = 2.967 per 10^6 GPU-hours (software scales with the ranks of the job)."""
+HOST_RATE_PER_MILLION_H = 17.3
+"""46 / 2.654208 = 17.33 per 10^6 server-hours."""
+NIC_RATE_PER_MILLION_H = 0.330
+"""7 / 21.233664 = 0.3297 per 10^6 NIC-port-hours."""
+LINK_RATE_PER_MILLION_H = 0.537
+"""35 / (1296 h x (49,152 + 0.8947 x 1,280)) x 1e6 = 0.5369 per 10^6 link-hours, where
+0.8947 = 0.051 / 0.057 is HPN's ToR-to-link rate ratio. HPN's own link rate is
+0.00057 / 730.5 h = 0.78 per 10^6 h: the same order, an independent check."""
+SWITCH_RATE_PER_MILLION_H = 0.480
+"""0.5369 x 0.8947 = 0.4804 per 10^6 switch-hours."""
+
+FailureClassName = Literal["gpu", "software", "host", "nic", "link", "switch"]
+FAILURE_CLASSES: Mapping[FailureClassName, tuple[str, float]] = {
+    "gpu": ("GPUs", GPU_RATE_PER_MILLION_H),
+    "software": ("GPUs", SOFTWARE_RATE_PER_MILLION_H),
+    "host": ("servers", HOST_RATE_PER_MILLION_H),
+    "nic": ("NIC ports", NIC_RATE_PER_MILLION_H),
+    "link": ("links", LINK_RATE_PER_MILLION_H),
+    "switch": ("switches", SWITCH_RATE_PER_MILLION_H),
+}
+"""class -> (unit counted, calibrated rate [per 10^6 unit-hours])."""
+
+DEFAULT_CHECKPOINT_BYTES_PER_PARAM = 14.0
+"""bf16 weights (2) + fp32 master weights, Adam m and v (12) [B/param]; gradients are not saved
+(mixed-precision Adam, Rajbhandari et al., ZeRO, SC 2020). 405B x 14 B / 16,384 GPUs = 346 MB
+per GPU, inside Llama 3's 1 MB-4 GB per GPU."""
+DEFAULT_RESTART_MIN = 10.0
+"""Assumption: detection, rescheduling on spare nodes and process start take about 10 min; the
+checkpoint read time is added separately. No published figure for Llama 3."""
+
+
+class ReliabilityParams(BaseModel):
+    """What the reliability estimate needs beyond the plan."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    params_b: float | None = Field(
+        default=None, gt=0, le=100_000, description="Model parameters [billions]; sizes the checkpoint."
+    )
+    checkpoint_gbyte: float | None = Field(
+        default=None, gt=0, le=10_000_000, description="Checkpoint size [GB]; overrides params_b."
+    )
+    checkpoint_bytes_per_param: float = Field(
+        default=DEFAULT_CHECKPOINT_BYTES_PER_PARAM,
+        ge=1,
+        le=64,
+        description="Checkpoint bytes per parameter [B].",
+    )
+    restart_min: float = Field(
+        default=DEFAULT_RESTART_MIN,
+        ge=0,
+        le=1440,
+        description="Restart time without the checkpoint read [min].",
+    )
+    failure_rate_scale: float = Field(
+        default=1.0, gt=0, le=100, description="Multiplier on every calibrated failure rate [-]."
+    )
+    network_failover: bool = Field(
+        default=False,
+        description="The job survives network failures that leave every GPU connected (other planes, rerouting).",
+    )
+    write_bandwidth_gbyte_per_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="Checkpoint write bandwidth [GB/s]; empty = the plan's storage.",
+    )
+    checkpoint_interval_min: float | None = Field(
+        default=None, gt=0, le=100_000, description="Evaluate at this interval [min]; empty = the optimum."
+    )
+
+    @model_validator(mode="after")
+    def _size_given(self) -> ReliabilityParams:
+        if self.params_b is None and self.checkpoint_gbyte is None:
+            raise ValueError("give params_b or checkpoint_gbyte")
+        return self
+
+
+def reliability_params(data: Mapping[str, object], *, source: str = "reliability") -> ReliabilityParams:
+    """Validate a mapping; :class:`InputError` names the field and its range."""
+    try:
+        return ReliabilityParams.model_validate(dict(data))
+    except ValidationError as exc:
+        raise InputError(f"{source}: {describe_validation_error(exc, model=ReliabilityParams)}") from None
+
+
+@dataclass(frozen=True)
+class ComponentCounts:
+    """Units of each failure class [count]."""
+
+    gpus: int
+    servers: int
+    nic_ports: int
+    links: int
+    switches: int
+
+    def units(self, failure_class: FailureClassName) -> int:
+        return {
+            "gpu": self.gpus,
+            "software": self.gpus,
+            "host": self.servers,
+            "nic": self.nic_ports,
+            "link": self.links,
+            "switch": self.switches,
+        }[failure_class]
+
+
+LLAMA3_COUNTS = ComponentCounts(
+    gpus=LLAMA3_GPUS,
+    servers=LLAMA3_SERVERS,
+    nic_ports=LLAMA3_GPUS,
+    links=LLAMA3_NETWORK_LINKS,
+    switches=LLAMA3_NETWORK_SWITCHES,
+)
+
+
+def interruptions_per_hour(*, counts: ComponentCounts, failure_rate_scale: float = 1.0) -> dict[str, float]:
+    """Expected interruptions per hour by failure class [1/h].
+
+    Notes
+    -----
+    rate = sum over classes of units_c x rate_c x scale.
+
+    >>> rates = interruptions_per_hour(counts=LLAMA3_COUNTS)
+    >>> round(sum(rates.values()) * LLAMA3_HOURS)  # Llama 3: 419 in 54 days
+    419
+    """
+    return {
+        name: counts.units(name) * rate / 1e6 * failure_rate_scale
+        for name, (_, rate) in FAILURE_CLASSES.items()
+    }
+
+
+def young_interval_s(*, checkpoint_write_s: float, mtbi_s: float) -> float:
+    """Young's optimum checkpoint interval [s]: ``sqrt(2 delta M)``.
+
+    >>> round(young_interval_s(checkpoint_write_s=60, mtbi_s=86400), 1)  # sqrt(2*60*86400)
+    3219.9
+    """
+    return math.sqrt(2.0 * checkpoint_write_s * mtbi_s)
+
+
+def wasted_fractions(
+    *, interval_s: float, checkpoint_write_s: float, mtbi_s: float, restart_s: float
+) -> tuple[float, float, float]:
+    """Shares of wall time lost to (checkpoint stalls, rework, restarts) [-].
+
+    Notes
+    -----
+    ``delta / tau``, ``tau / (2 M)``, ``R / M`` (Young 1974, first order).
+
+    >>> wasted_fractions(interval_s=3600, checkpoint_write_s=36, mtbi_s=36000, restart_s=360)
+    (0.01, 0.05, 0.01)
+    """
+    return checkpoint_write_s / interval_s, interval_s / (2.0 * mtbi_s), restart_s / mtbi_s
+
+
+def goodput_fraction(
+    *, interval_s: float, checkpoint_write_s: float, mtbi_s: float, restart_s: float
+) -> float:
+    """Useful share of wall time [-]: ``1 - W(tau)``, never below 0."""
+    waste = sum(
+        wasted_fractions(
+            interval_s=interval_s, checkpoint_write_s=checkpoint_write_s, mtbi_s=mtbi_s, restart_s=restart_s
+        )
+    )
+    return max(0.0, 1.0 - waste)
+
+
+@dataclass(frozen=True)
+class FailureImpact:
+    """What one failed element does to the fabric and to a synchronous job."""
+
+    element: str
+    """``node-leaf link``, ``leaf switch``, ``leaf-spine link``, ``spine switch``, ..., ``plane``."""
+    kind: Literal["link", "switch", "plane"]
+    elements: int
+    """Such elements in the fabric [count]."""
+    gpus_affected: int
+    gpu_bandwidth_lost_fraction: float
+    """Share of an affected GPU's network bandwidth lost [-]; 1 = cut off."""
+    capacity_lost_fraction: float
+    """Share of that tier's (or the fabric's, for a plane) capacity lost [-]."""
+    survivable: bool
+    """Every GPU keeps a path: with failover the job runs on at reduced bandwidth."""
+
+    @property
+    def job_bandwidth_lost_fraction(self) -> float:
+        """A synchronous job runs at its slowest rank: the affected GPU's loss [-]."""
+        return self.gpu_bandwidth_lost_fraction
+
+
+def failure_impacts(*, plan: Plan) -> tuple[FailureImpact, ...]:
+    """Bandwidth lost when one link, one switch of each tier, or one plane fails.
+
+    Notes
+    -----
+    A GPU has ``p`` ports, ``max(1, p / planes)`` on each plane, so a plane carries a share
+    ``s = ports on the plane / p`` of its bandwidth. A node-leaf link costs the GPU ``1/p``; a
+    leaf costs its GPUs ``s``; a leaf-spine link costs the leaf's GPUs ``s / u`` (``u`` leaf
+    uplinks); a spine costs ``s / spines`` (two tiers; ``s / u`` within a three-tier pod); a core
+    ``s / cores``; a plane ``s``. An element is survivable when no GPU loses every port and the
+    tier above keeps another switch.
+    """
+    topo = plan.topology
+    gpus = plan.gpus
+    p = topo.ports_per_gpu
+    planes = topo.planes
+    share = max(1, p // planes) / p
+    leaves_per_plane = max(1, topo.switches_leaf // planes)
+    ports_per_leaf = ceil_div(topo.endpoints_per_plane, leaves_per_plane)
+    gpus_per_leaf = min(gpus, ceil_div(ports_per_leaf, max(1, p // planes)))
+    impacts = [
+        FailureImpact(
+            "node-leaf link", "link", topo.links_node_leaf, 1, 1.0 / p, 1.0 / topo.links_node_leaf, p > 1
+        ),
+        FailureImpact(
+            "leaf switch",
+            "switch",
+            topo.switches_leaf,
+            gpus_per_leaf,
+            share,
+            1.0 / topo.switches_leaf,
+            share < 1,
+        ),
+    ]
+    if topo.tiers >= 2:
+        spines_per_plane = max(1, topo.switches_spine // planes)
+        impacts.append(
+            FailureImpact(
+                "leaf-spine link",
+                "link",
+                topo.links_leaf_spine,
+                gpus_per_leaf,
+                share / topo.leaf_up_ports,
+                1.0 / topo.links_leaf_spine,
+                True,
+            )
+        )
+        if topo.tiers == 2:
+            spine_gpus, spine_loss, spine_peers = gpus, share / spines_per_plane, spines_per_plane
+        else:
+            spine_gpus = ceil_div(gpus, max(1, topo.pods_per_plane))
+            spine_loss, spine_peers = share / topo.leaf_up_ports, topo.leaf_up_ports
+        impacts.append(
+            FailureImpact(
+                "spine switch",
+                "switch",
+                topo.switches_spine,
+                spine_gpus,
+                spine_loss,
+                1.0 / topo.switches_spine,
+                spine_peers > 1,
+            )
+        )
+    if topo.tiers == 3:
+        cores_per_plane = max(1, topo.switches_core // planes)
+        pod_uplinks = max(1, topo.links_spine_core // planes // max(1, topo.pods_per_plane))
+        pod_gpus = ceil_div(gpus, max(1, topo.pods_per_plane))
+        impacts.append(
+            FailureImpact(
+                "spine-core link",
+                "link",
+                topo.links_spine_core,
+                pod_gpus,
+                share / pod_uplinks,
+                1.0 / topo.links_spine_core,
+                True,
+            )
+        )
+        impacts.append(
+            FailureImpact(
+                "core switch",
+                "switch",
+                topo.switches_core,
+                gpus,
+                share / cores_per_plane,
+                1.0 / topo.switches_core,
+                cores_per_plane > 1,
+            )
+        )
+    impacts.append(FailureImpact("plane", "plane", planes, gpus, share, 1.0 / planes, share < 1))
+    return tuple(impacts)
+
+
+def component_counts(*, plan: Plan) -> ComponentCounts:
+    """Units of each failure class in a plan (NIC ports = node-leaf links)."""
+    topo = plan.topology
+    return ComponentCounts(
+        gpus=plan.gpus,
+        servers=plan.nodes,
+        nic_ports=topo.links_node_leaf,
+        links=topo.links_total,
+        switches=topo.switches_total,
+    )
+
+
+@dataclass(frozen=True)
+class ClassRate:
+    """Interruptions (and survivable degradations) of one failure class."""
+
+    failure_class: str
+    unit: str
+    units: int
+    rate_per_million_hours: float
+    interruptions_per_day: float
+    degradations_per_day: float
+    """Failures the job survives (only with network failover) [1/day]."""
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """Interruptions, checkpointing and goodput of a job on every GPU of one plan."""
+
+    design_id: str
+    gpus: int
+    by_class: tuple[ClassRate, ...]
+    interruptions_per_day: float
+    degradations_per_day: float
+    mtbi_hours: float
+    checkpoint_gbyte: float
+    write_bandwidth_gbyte_per_s: float
+    read_bandwidth_gbyte_per_s: float
+    checkpoint_write_s: float
+    restart_s: float
+    optimal_interval_s: float
+    checkpoint_interval_s: float
+    """The interval evaluated: the optimum unless the user set one [s]."""
+    goodput: float
+    checkpoint_fraction: float
+    rework_fraction: float
+    restart_fraction: float
+    failure_impacts: tuple[FailureImpact, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def checkpoint_interval_min(self) -> float:
+        return self.checkpoint_interval_s / 60.0
+
+    @property
+    def mtbi_s(self) -> float:
+        return self.mtbi_hours * 3600.0
+
+    def goodput_at(self, *, interval_s: float, failure_rate_scale: float = 1.0) -> float:
+        """Goodput [-] at another interval, or with every failure rate scaled (same sizes)."""
+        return goodput_fraction(
+            interval_s=interval_s,
+            checkpoint_write_s=self.checkpoint_write_s,
+            mtbi_s=self.mtbi_s / failure_rate_scale,
+            restart_s=self.restart_s,
+        )
+
+    def optimal_goodput(self, *, failure_rate_scale: float = 1.0) -> float:
+        """Goodput [-] at Young's optimum for failure rates scaled by ``failure_rate_scale``."""
+        mtbi_s = self.mtbi_s / failure_rate_scale
+        interval_s = young_interval_s(checkpoint_write_s=self.checkpoint_write_s, mtbi_s=mtbi_s)
+        return self.goodput_at(interval_s=interval_s, failure_rate_scale=failure_rate_scale)
+
+
+def _interrupting_counts(plan: Plan, impacts: Sequence[FailureImpact], failover: bool) -> ComponentCounts:
+    counts = component_counts(plan=plan)
+    if not failover:
+        return counts
+    lost_links = sum(i.elements for i in impacts if i.kind == "link" and not i.survivable)
+    lost_switches = sum(i.elements for i in impacts if i.kind == "switch" and not i.survivable)
+    return ComponentCounts(
+        gpus=counts.gpus,
+        servers=counts.servers,
+        nic_ports=counts.nic_ports if plan.topology.ports_per_gpu == 1 else 0,
+        links=lost_links,
+        switches=lost_switches,
+    )
+
+
+def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
+    """Interruption rate, MTBI, Young's checkpoint interval and goodput for a job on ``plan``.
+
+    Parameters
+    ----------
+    plan
+        The cluster; the job uses every GPU.
+    params
+        Checkpoint size, restart time, failure-rate multiplier, failover (see the model).
+
+    Returns
+    -------
+    Reliability
+        Rates per class [1/day], MTBI [h], interval [s], goodput [-], failure impacts.
+
+    Notes
+    -----
+    See the module notes: ``M = 1 / sum(units x rate)``, ``tau* = sqrt(2 delta M)``,
+    ``goodput = 1 - delta/tau - (tau/2 + R)/M``.
+    """
+    impacts = failure_impacts(plan=plan)
+    all_counts = component_counts(plan=plan)
+    stop_counts = _interrupting_counts(plan, impacts, params.network_failover)
+    stop_rates = interruptions_per_hour(counts=stop_counts, failure_rate_scale=params.failure_rate_scale)
+    all_rates = interruptions_per_hour(counts=all_counts, failure_rate_scale=params.failure_rate_scale)
+    by_class = tuple(
+        ClassRate(
+            failure_class=name,
+            unit=unit,
+            units=all_counts.units(name),
+            rate_per_million_hours=rate * params.failure_rate_scale,
+            interruptions_per_day=stop_rates[name] * HOURS_PER_DAY,
+            degradations_per_day=(all_rates[name] - stop_rates[name]) * HOURS_PER_DAY,
+        )
+        for name, (unit, rate) in FAILURE_CLASSES.items()
+    )
+    per_hour = sum(stop_rates.values())
+    degradations = sum(c.degradations_per_day for c in by_class)
+    mtbi_s = 3600.0 / per_hour
+    checkpoint_gbyte = (
+        params.checkpoint_gbyte
+        if params.checkpoint_gbyte is not None
+        else (params.params_b or 0.0) * params.checkpoint_bytes_per_param
+    )
+    aux = plan.auxiliary
+    write_gbyte_per_s = (
+        params.write_bandwidth_gbyte_per_s or aux.storage_units * aux.storage.write_bandwidth_gbyte_per_s
+    )
+    read_gbyte_per_s = aux.storage_units * aux.storage.read_bandwidth_gbyte_per_s
+    if params.write_bandwidth_gbyte_per_s is not None:
+        read_gbyte_per_s = max(read_gbyte_per_s, params.write_bandwidth_gbyte_per_s)
+    delta_s = checkpoint_gbyte / write_gbyte_per_s
+    restart_s = params.restart_min * 60.0 + checkpoint_gbyte / read_gbyte_per_s
+    optimum_s = young_interval_s(checkpoint_write_s=delta_s, mtbi_s=mtbi_s)
+    interval_s = (
+        optimum_s if params.checkpoint_interval_min is None else params.checkpoint_interval_min * 60.0
+    )
+    ckpt, rework, restart = wasted_fractions(
+        interval_s=interval_s, checkpoint_write_s=delta_s, mtbi_s=mtbi_s, restart_s=restart_s
+    )
+    notes = []
+    if delta_s > 0.1 * mtbi_s:
+        notes.append(
+            f"checkpoint write ({delta_s:,.0f} s) is more than 10 % of the MTBI ({mtbi_s:,.0f} s): "
+            "Young's first-order optimum loses accuracy; add storage bandwidth"
+        )
+    if params.network_failover and plan.topology.ports_per_gpu == 1:
+        notes.append("one port per GPU: a NIC, node-leaf link or leaf failure still stops the job")
+    return Reliability(
+        design_id=plan.design_id,
+        gpus=plan.gpus,
+        by_class=by_class,
+        interruptions_per_day=per_hour * HOURS_PER_DAY,
+        degradations_per_day=degradations,
+        mtbi_hours=mtbi_s / 3600.0,
+        checkpoint_gbyte=checkpoint_gbyte,
+        write_bandwidth_gbyte_per_s=write_gbyte_per_s,
+        read_bandwidth_gbyte_per_s=read_gbyte_per_s,
+        checkpoint_write_s=delta_s,
+        restart_s=restart_s,
+        optimal_interval_s=optimum_s,
+        checkpoint_interval_s=interval_s,
+        goodput=max(0.0, 1.0 - ckpt - rework - restart),
+        checkpoint_fraction=ckpt,
+        rework_fraction=rework,
+        restart_fraction=restart,
+        failure_impacts=impacts,
+        notes=tuple(notes),
+    )
+
+
+def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None = None) -> pd.DataFrame:
+    """Goodput and its losses against the checkpoint interval (default optimum / 10 ... x 10).
+
+    Columns: ``checkpoint_interval_min``, ``goodput``, ``checkpoint_fraction``,
+    ``rework_fraction``, ``restart_fraction``, ``optimal`` (the row of Young's optimum).
+    """
+    optimum_min = result.optimal_interval_s / 60.0
+    if intervals_min is None:
+        grid = optimum_min * np.logspace(-1.0, 1.0, 41)
+    else:
+        grid = np.asarray(list(intervals_min), dtype=float)
+        if grid.size == 0 or np.any(grid <= 0):
+            raise InputError("intervals_min: every interval must be > 0 (allowed: 0 to inf)")
+    rows = []
+    for minutes in grid:
+        ckpt, rework, restart = wasted_fractions(
+            interval_s=float(minutes) * 60.0,
+            checkpoint_write_s=result.checkpoint_write_s,
+            mtbi_s=result.mtbi_s,
+            restart_s=result.restart_s,
+        )
+        rows.append(
+            {
+                "checkpoint_interval_min": float(minutes),
+                "goodput": max(0.0, 1.0 - ckpt - rework - restart),
+                "checkpoint_fraction": ckpt,
+                "rework_fraction": rework,
+                "restart_fraction": restart,
+                "optimal": math.isclose(float(minutes), optimum_min, rel_tol=1e-9),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def reliability_to_dict(result: Reliability) -> dict[str, object]:
+    """JSON-ready view (units in the keys)."""
+    return {
+        "design": result.design_id,
+        "gpus": result.gpus,
+        "interruptions_per_day": round(result.interruptions_per_day, 4),
+        "degradations_per_day": round(result.degradations_per_day, 4),
+        "mtbi_hours": round(result.mtbi_hours, 3),
+        "checkpoint_gbyte": round(result.checkpoint_gbyte, 3),
+        "write_bandwidth_gbyte_per_s": round(result.write_bandwidth_gbyte_per_s, 3),
+        "checkpoint_write_s": round(result.checkpoint_write_s, 3),
+        "restart_s": round(result.restart_s, 1),
+        "optimal_interval_min": round(result.optimal_interval_s / 60.0, 3),
+        "checkpoint_interval_min": round(result.checkpoint_interval_min, 3),
+        "goodput": round(result.goodput, 5),
+        "wasted": {
+            "checkpoint_fraction": round(result.checkpoint_fraction, 5),
+            "rework_fraction": round(result.rework_fraction, 5),
+            "restart_fraction": round(result.restart_fraction, 5),
+        },
+        "by_class": [
+            {
+                "class": c.failure_class,
+                "unit": c.unit,
+                "units": c.units,
+                "rate_per_million_hours": c.rate_per_million_hours,
+                "interruptions_per_day": round(c.interruptions_per_day, 5),
+                "degradations_per_day": round(c.degradations_per_day, 5),
+            }
+            for c in result.by_class
+        ],
+        "failure_impacts": [
+            {
+                "element": i.element,
+                "elements": i.elements,
+                "gpus_affected": i.gpus_affected,
+                "gpu_bandwidth_lost_fraction": round(i.gpu_bandwidth_lost_fraction, 5),
+                "capacity_lost_fraction": round(i.capacity_lost_fraction, 6),
+                "survivable": i.survivable,
+            }
+            for i in result.failure_impacts
+        ],
+        "notes": list(result.notes),
+        "calibration": (
+            f"failure rates calibrated to Llama 3 405B ({LLAMA3_UNEXPECTED_INTERRUPTIONS} unexpected "
+            f"interruptions, {LLAMA3_GPUS} H100, 54 days; arXiv 2407.21783 Table 5)"
+        ),
+    }
