@@ -22,7 +22,7 @@ lint: install
 # System parts the tests use: Debian's Chromium and a CJK font (browser tests, chart images, PDFs),
 # poppler-utils (PDF checks) and a throwaway PostgreSQL 15 on 127.0.0.1 (store tests).
 system-deps:
-	bash .ci/setup-browser.sh
+	bash .ci/setup-system.sh
 
 test: lint system-deps
 	set -e; PG_ENV="$$(bash .ci/start-postgres.sh)"; eval "$$PG_ENV"; \

@@ -1,0 +1,133 @@
+"""The app in a real browser: Playwright for Python driving Debian's Chromium.
+
+A workshop in miniature: open a shared link, switch to Chinese, change the GPU count, see a
+chart and a KPI update, switch pages, and save a screenshot of every page in both languages to
+``artifacts/screenshots/``. Skipped only when Chromium is missing outside CI; in CI (``CI`` set)
+a missing Chromium fails the run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from harness import ARTIFACTS, full_page_screenshot, launch, require_chromium, streamlit_server
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+
+from ui.i18n import tr
+
+pytestmark = pytest.mark.browser
+
+PAGES = ("overview", "compare", "scaling", "topology", "bom", "catalog", "assumptions")
+TIMEOUT_MS = 30_000
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+def path(name: str) -> str:
+    """URL path of a page: the default page (overview) lives at the root."""
+    return "" if name == "overview" else name
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_chromium()
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    with log_path.open("wb") as log, streamlit_server(log=log) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    yield tab
+    context.close()
+
+
+def kpi(page: Page, label: str) -> Locator:
+    """The value of the KPI card whose label is exactly ``label``."""
+    card = page.locator('[data-testid="stMetric"]').filter(
+        has=page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(f"^{re.escape(label)}$"))
+    )
+    return card.locator('[data-testid="stMetricValue"]')
+
+
+def heading(page: Page, text: str) -> None:
+    expect(page.locator("h1", has_text=text)).to_be_visible()
+
+
+def test_shared_link_opens_the_same_view(base_url: str, page: Page) -> None:
+    """The first request of a fresh server is a page URL: the frame must still run around it."""
+    page.goto(f"{base_url}/compare?lang=zh&gpus=256&design=rail4-npo")
+    heading(page, tr("page.compare", "zh"))
+    expect(page.locator('[data-testid="stPlotlyChart"]').first).to_be_visible()
+    page.goto(f"{base_url}/?lang=zh&gpus=256&design=rail4-npo")
+    heading(page, tr("page.overview", "zh"))
+    expect(kpi(page, tr("kpi.gpus", "zh"))).to_have_text("256")
+    expect(page.get_by_text("4轨 RoCE + NPO 光互连").first).to_be_visible()
+
+
+def test_workshop_flow_in_chinese(base_url: str, page: Page) -> None:
+    page.goto(base_url)
+    heading(page, tr("page.overview", "en"))
+    page.get_by_role("radio", name="中文").click()
+    heading(page, tr("page.overview", "zh"))
+    gpus, capex = kpi(page, tr("kpi.gpus", "zh")), kpi(page, tr("kpi.capex", "zh"))
+    expect(gpus).to_have_text("1,024")
+    capex_before = capex.inner_text()
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    expect(chart.locator(".main-svg").first).to_be_visible()
+
+    field = page.get_by_role("spinbutton", name=tr("input.gpus", "zh"))
+    field.fill("256")
+    field.press("Enter")
+    expect(gpus).to_have_text("256")
+    expect(capex).not_to_have_text(capex_before)
+    expect(chart.locator(".main-svg").first).to_be_visible()
+    expect(page).to_have_url(re.compile(r"gpus=256"))
+
+    page.get_by_role("link", name=tr("page.compare", "zh")).click()
+    heading(page, tr("page.compare", "zh"))
+    expect(page.locator('[data-testid="stPlotlyChart"]')).to_have_count(4)
+    expect(page.get_by_text(tr("compare.claims", "zh"))).to_be_visible()
+    expect(page).to_have_url(re.compile(r"lang=zh"))
+
+    page.get_by_role("link", name=tr("page.overview", "zh")).click()
+    expect(kpi(page, tr("kpi.gpus", "zh"))).to_have_text("256")  # the scenario survives the page switch
+
+
+def test_bad_input_shows_a_message_next_to_it(base_url: str, page: Page) -> None:
+    page.goto(f"{base_url}/?lang=en")
+    heading(page, tr("page.overview", "en"))
+    field = page.get_by_role("spinbutton", name=tr("input.rack_kw", "en"))
+    field.fill("5")
+    field.press("Enter")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect(sidebar.get_by_text(re.compile("rack_power_limit_kw.*allowed"))).to_be_visible()
+    expect(kpi(page, tr("kpi.gpus", "en"))).to_have_text("1,024")
+    field.fill("40")
+    field.press("Enter")
+    expect(sidebar.get_by_text(re.compile("rack_power_limit_kw"))).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_screenshot_of_every_page(base_url: str, page: Page, lang: str) -> None:
+    for name in PAGES:
+        page.goto(f"{base_url}/{path(name)}?lang={lang}")
+        heading(page, tr(f"page.{name}", lang))
+        expect(page.get_by_text("Page not found")).to_have_count(0)
+        if name not in ("catalog", "assumptions"):
+            expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
+        page.wait_for_timeout(500)
+        shot = full_page_screenshot(page, ARTIFACTS / f"{lang}_{name}.png")
+        assert shot.stat().st_size > 20_000

@@ -1,0 +1,97 @@
+"""Number formatting per language (pure: no Streamlit, reused by exports).
+
+English groups large figures in thousands (k, M, B); Chinese in myriads (万 = 10^4,
+亿 = 10^8) written without a space, the way Chinese proposals and price lists write them.
+Both use "," and ".".
+"""
+
+from __future__ import annotations
+
+import math
+
+Lang = str
+"""``"en"`` or ``"zh"``."""
+
+_EN_STEPS = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
+_ZH_STEPS = ((1e8, "亿"), (1e4, "万"))
+_MONEY_EN = {"USD": "$", "CNY": "¥"}
+_MONEY_ZH = {"USD": "美元", "CNY": "元"}
+
+
+def number(value: float, digits: int = 0) -> str:
+    """``1234.5 -> "1,234.5"``; ``-0`` shown as ``0``.
+
+    >>> number(1234.5, 1), number(-0.0001, 2)
+    ('1,234.5', '0.00')
+    """
+    if not math.isfinite(value):
+        return "—"
+    text = f"{value:,.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text.replace(",", "")) == 0 else text
+
+
+def significant(value: float, digits: int = 3) -> str:
+    """A figure with about ``digits`` significant digits and thousands separators.
+
+    >>> significant(205.41), significant(1.0832), significant(47151667.3), significant(0.0123)
+    ('205', '1.08', '47,151,667', '0.0123')
+    """
+    if not math.isfinite(value):
+        return "—"
+    if value == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(value)))
+    decimals = max(0, digits - 1 - magnitude)
+    return number(value, decimals)
+
+
+def compact(value: float, lang: Lang, digits: int = 3, *, trim: bool = False) -> str:
+    """Large figures in the language's grouping: ``47.2 M`` or ``4,715万``; ``trim`` drops
+    trailing zeros (for axis ticks: ``1 k`` rather than ``1.00 k``).
+
+    >>> compact(47_151_667, "en"), compact(47_151_667, "zh"), compact(950, "zh")
+    ('47.2 M', '4,715万', '950')
+    >>> compact(339_480_000, "zh"), compact(1000, "en", trim=True), compact(2.5e7, "zh", trim=True)
+    ('3.39亿', '1 k', '2,500万')
+    """
+    if not math.isfinite(value):
+        return "—"
+
+    def body(x: float) -> str:
+        text = significant(x, digits)
+        return text.rstrip("0").rstrip(".") if trim and "." in text else text
+
+    for step, suffix in _ZH_STEPS if lang == "zh" else _EN_STEPS:
+        if abs(value) >= step:
+            gap = "" if lang == "zh" else " "
+            return f"{body(value / step)}{gap}{suffix}"
+    return body(value)
+
+
+def money(amount: float, currency: str, lang: Lang, *, exact: bool = False) -> str:
+    """An amount already in ``currency``: ``$47.2 M`` / ``4,715 万美元``; ``exact`` for prices.
+
+    >>> money(47_151_667, "USD", "en"), money(47_151_667, "USD", "zh"), money(2.087, "CNY", "zh")
+    ('$47.2 M', '4,715万美元', '2.09 元')
+    >>> money(1234.5, "USD", "en", exact=True), money(339_480_000, "CNY", "en")
+    ('$1,234.50', '¥339 M')
+    """
+    if lang == "zh":
+        body = number(amount, 2) if exact or abs(amount) < 1e4 else compact(amount, lang)
+        gap = "" if body.endswith(("万", "亿")) else " "
+        return f"{body}{gap}{_MONEY_ZH.get(currency, currency)}"
+    body = number(amount, 2) if exact or abs(amount) < 1e3 else compact(amount, lang)
+    sign = "-" if body.startswith("-") else ""
+    return f"{sign}{_MONEY_EN.get(currency, currency + ' ')}{body.lstrip('-')}"
+
+
+def percent(fraction: float, digits: int = 0, *, signed: bool = False) -> str:
+    """``0.3 -> "30 %"``; ``signed`` adds ``+`` to gains.
+
+    >>> percent(0.083, 1), percent(-0.4, signed=True), percent(0.25, signed=True)
+    ('8.3 %', '-40 %', '+25 %')
+    """
+    if not math.isfinite(fraction):
+        return "—"
+    sign = "+" if signed and fraction > 0 else ""
+    return f"{sign}{number(fraction * 100, digits)} %"

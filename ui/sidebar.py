@@ -1,0 +1,216 @@
+"""The shared sidebar: language, presets and the scenario inputs, each with room for its error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from planner import Catalog, Facility
+from ui import engine, inputs, keys, state
+from ui.i18n import LANGUAGE_NAMES, STRINGS, tr
+from ui.presets import PRESETS
+from ui.state import t
+
+Slots = dict[str, DeltaGenerator]
+"""An empty placeholder under each input, filled with the engine's error for that input."""
+
+
+def _keep_known(name: str, options: list[str]) -> None:
+    """A value from an old link or a removed override may not be an option any more."""
+    if state.value(name) not in options:
+        st.session_state[keys.URL_PROBLEMS] = [
+            *st.session_state.get(keys.URL_PROBLEMS, []),
+            f"{name}={state.value(name)}",
+        ]
+        state.set_value(
+            name, inputs.BY_NAME[name].default if inputs.BY_NAME[name].default in options else options[0]
+        )
+
+
+def _on_change(name: str) -> dict[str, Any]:
+    return {"on_change": state.sync_from_widget, "args": (name,)}
+
+
+def render() -> Slots:
+    """Draw the sidebar; return the error slot of each input.
+
+    Option labels bind the language when drawn (``tr(..., lang)``), not when called, so a
+    widget's labels never mix languages.
+    """
+    lang = state.lang()
+    catalog = engine.catalog()
+    slots: Slots = {}
+    sb = st.sidebar
+    sb.segmented_control(
+        t("sidebar.language"),
+        options=list(inputs.LANGS),
+        format_func=LANGUAGE_NAMES.__getitem__,
+        key=state.prepare_widget("lang"),
+        required=True,
+        **_on_change("lang"),
+    )
+    sb.markdown(f"**{t('sidebar.presets')}**")
+    active = state.active_preset()
+    for preset in PRESETS:
+        sb.button(
+            t(preset.label_key),
+            key=keys.preset_button(preset.id),
+            on_click=state.apply_preset,
+            args=(preset.id,),
+            type="primary" if preset.id == active else "secondary",
+            width="stretch",
+        )
+    sb.markdown(f"**{t('sidebar.scenario')}**")
+    general = sb.empty()
+    slots[""] = general
+
+    def field(name: str, draw: Callable[[str], Any]) -> None:
+        draw(state.prepare_widget(name))
+        slots[name] = sb.empty()
+
+    spec = inputs.BY_NAME
+    field(
+        "gpus",
+        lambda key: sb.number_input(
+            t("input.gpus"),
+            min_value=int(spec["gpus"].lo or 1),
+            max_value=int(spec["gpus"].hi or 65536),
+            step=int(spec["gpus"].step or 8),
+            key=key,
+            help=t("help.input.gpus"),
+            **_on_change("gpus"),
+        ),
+    )
+    designs = list(engine.design_ids())
+    _keep_known("design", designs)
+    names = {d.id: (d.name_zh if lang == "zh" else d.name) for d in catalog.designs.values()}
+    field(
+        "design",
+        lambda key: sb.selectbox(
+            t("input.design"),
+            options=designs,
+            format_func=lambda d: names.get(d, d),
+            key=key,
+            help=t("help.input.design"),
+            **_on_change("design"),
+        ),
+    )
+    gpus = ["", *sorted(catalog.gpus)]
+    _keep_known("gpu", gpus)
+    design = catalog.designs.get(state.value("design"))
+    default_gpu = catalog.gpus.get(design.default_gpu_id) if design else None
+    field(
+        "gpu",
+        lambda key: sb.selectbox(
+            t("input.gpu"),
+            options=gpus,
+            format_func=lambda g: (
+                catalog.gpus[g].name
+                if g
+                else tr("input.gpu_default", lang, name=default_gpu.name if default_gpu else "—")
+            ),
+            key=key,
+            help=t("help.input.gpu"),
+            **_on_change("gpu"),
+        ),
+    )
+    cooling = sorted(catalog.cooling)
+    _keep_known("cooling", cooling)
+    field(
+        "cooling",
+        lambda key: sb.selectbox(
+            t("input.cooling"),
+            options=cooling,
+            format_func=lambda c: (
+                tr(f"cooling.{c}", lang) if f"cooling.{c}" in STRINGS else catalog.cooling[c].name
+            ),
+            key=key,
+            help=t("help.input.cooling"),
+            **_on_change("cooling"),
+        ),
+    )
+    field("rack_kw", lambda key: _number(sb, "rack_kw", key, "%.0f"))
+    shown_defaults = _catalog_defaults(catalog)
+    field("elec", lambda key: _number(sb, "elec", key, "%.3f", shown_defaults.get("elec")))
+    field(
+        "years",
+        lambda key: sb.slider(
+            t("input.years"),
+            min_value=int(spec["years"].lo or 1),
+            max_value=int(spec["years"].hi or 15),
+            key=key,
+            help=t("help.input.years"),
+            **_on_change("years"),
+        ),
+    )
+    field(
+        "currency",
+        lambda key: sb.segmented_control(
+            t("input.currency"),
+            options=list(inputs.CURRENCIES),
+            format_func=lambda c: tr(f"currency.{c}", lang),
+            key=key,
+            required=True,
+            help=t("help.input.currency"),
+            **_on_change("currency"),
+        ),
+    )
+    with sb.expander(t("sidebar.advanced")):
+        for name, number_format in (
+            ("discount", "%.2f"),
+            ("load", "%.2f"),
+            ("util", "%.2f"),
+            ("pue", "%.2f"),
+            ("fx", "%.4f"),
+        ):
+            draw_key = state.prepare_widget(name)
+            _number(st, name, draw_key, number_format, shown_defaults.get(name))
+            slots[name] = st.empty()
+    sb.caption(t("sidebar.share"))
+    return slots
+
+
+def _catalog_defaults(catalog: Catalog) -> dict[str, str]:
+    """What an empty optional input means: the catalog's value, shown as the placeholder."""
+    shown: dict[str, str] = {}
+    price = catalog.energy_prices.get(str(Facility.model_fields["energy_price_id"].default))
+    if price is not None:
+        shown["elec"] = f"{price.usd_per_kwh:.3f}"
+    cooling = catalog.cooling.get(str(state.value("cooling")))
+    if cooling is not None:
+        shown["pue"] = f"{cooling.pue_default:.2f}"
+    rate = catalog.exchange_rates.get("cny")
+    if rate is not None:
+        shown["fx"] = f"{rate.per_usd:.4f}"
+    return shown
+
+
+def _number(where: Any, name: str, key: str, number_format: str, default: str | None = None) -> Any:
+    """A number input; an optional one shows the catalog value it falls back to when empty."""
+    spec = inputs.BY_NAME[name]
+    # value=None makes an optional field clearable (its state is set before it draws, so the
+    # None default does not override it); a required field keeps Streamlit's "min" default.
+    optional: dict[str, Any] = {"value": None} if spec.optional else {}
+    return where.number_input(
+        t(f"input.{name}"),
+        **optional,
+        min_value=float(spec.lo) if spec.lo is not None else None,
+        max_value=float(spec.hi) if spec.hi is not None else None,
+        step=float(spec.step or 1),
+        format=number_format,
+        key=key,
+        help=t(f"help.input.{name}"),
+        placeholder=t("input.empty_means", value=default or "—") if spec.optional else None,
+        **_on_change(name),
+    )
+
+
+def show_error(slots: Slots, current: engine.Current) -> None:
+    """Put the engine's message under the input it names (or at the top of the inputs)."""
+    if current.error is None:
+        return
+    slot = slots.get(current.input_name or "", slots[""])
+    slot.error(t("error.input", message=current.error), icon="⚠️")
