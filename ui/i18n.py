@@ -13,7 +13,7 @@ LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 MISSING: set[str] = set()
 """Keys looked up but absent from :data:`STRINGS` during this process."""
 
-STRINGS: dict[str, dict[str, str]] = {
+CORE_STRINGS: dict[str, dict[str, str]] = {
     # --- frame and sidebar ---------------------------------------------------------------
     "app.title": {"en": "GPU Cluster Planner", "zh": "GPU 集群规划器"},
     "page.overview": {"en": "Overview", "zh": "概览"},
@@ -557,6 +557,25 @@ STRINGS: dict[str, dict[str, str]] = {
     "family.sizing_rules": {"en": "Sizing rules", "zh": "配置规则"},
     "family.designs": {"en": "Network designs", "zh": "网络方案"},
 }
+
+
+def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """One table from several; a key defined twice is a bug (tests/test_i18n.py sees the raise)."""
+    merged: dict[str, dict[str, str]] = {}
+    for table in tables:
+        clash = set(merged) & set(table)
+        if clash:
+            raise ValueError(f"i18n keys defined twice: {sorted(clash)}")
+        merged.update(table)
+    return merged
+
+
+# Screens added later keep their strings in their own module (same shape, pure), merged here.
+from ui.i18n_analysis import STRINGS as ANALYSIS_STRINGS  # noqa: E402
+from ui.i18n_export import STRINGS as EXPORT_STRINGS  # noqa: E402
+
+STRINGS: dict[str, dict[str, str]] = _merged(CORE_STRINGS, ANALYSIS_STRINGS, EXPORT_STRINGS)
+"""Every UI string: key -> {"en": ..., "zh": ...}."""
 
 
 def tr(key: str, lang: str, **params: Any) -> str:
