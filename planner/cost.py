@@ -63,6 +63,8 @@ class Cost:
     usd_per_gpu: float
     usd_to_cny: float
     currency: str
+    electricity_usd_per_kwh: float
+    """The electricity price the OPEX used [USD/kWh] (scenario value or catalog default)."""
 
     def in_currency(self, amount_usd: float) -> float:
         """Convert a USD amount to the report currency."""
@@ -117,4 +119,5 @@ def cost_summary(
         usd_per_gpu=capex / gpus,
         usd_to_cny=usd_to_cny,
         currency=currency,
+        electricity_usd_per_kwh=electricity_usd_per_kwh,
     )

@@ -148,6 +148,7 @@ def plan_to_dict(plan: Plan) -> dict[str, Any]:
             "by_category_usd": {k: _r(v, 2) for k, v in cost.by_category_usd.items()},
             "opex_by_item_usd_per_year": {k: _r(v, 2) for k, v in cost.opex_by_item_usd_per_year.items()},
             "currency": cost.currency,
+            "electricity_usd_per_kwh": cost.electricity_usd_per_kwh,
             "usd_to_cny": cost.usd_to_cny,
             "capex_cny": _r(cost.capex_usd * cost.usd_to_cny, 2),
             "tco_cny": _r(cost.tco_usd * cost.usd_to_cny, 2),

@@ -147,3 +147,15 @@ def test_catalog_dir_is_copyable(tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(DATA_DIR, copy)
     assert set(load_catalog(data_dir=copy).gpus) == set(load_catalog().gpus)
+
+
+UNIT_SUFFIXES = ("_w", "_kw", "_usd", "_m", "_ns", "_gbit_per_s", "_gbyte_per_s", "_gbyte", "_tbyte", "_tflops")
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_field_is_described_with_its_unit(family: str) -> None:
+    # the Catalog page renders this schema as its field reference
+    for name, field in FAMILIES[family].model_fields.items():
+        assert field.description, f"{family}.{name} has no description"
+        if name.endswith(UNIT_SUFFIXES) and not name.endswith("_id"):
+            assert "[" in field.description, f"{family}.{name}: give the unit in brackets"

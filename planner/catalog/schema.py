@@ -50,8 +50,10 @@ class Record(BaseModel):
 
 
 class Gpu(Record):
-    vendor: str
-    form_factor: Literal["oam", "sxm", "pcie", "other"]
+    vendor: str = Field(description="Manufacturer.")
+    form_factor: Literal["oam", "sxm", "pcie", "other"] = Field(
+        description="Module form factor (OAM, SXM, PCIe card, other)."
+    )
     tdp_w: float = Field(ge=50, le=3000, description="Board power [W].")
     hbm_gbyte: float = Field(ge=1, le=2048, description="Device memory [GB].")
     hbm_bandwidth_gbyte_per_s: float = Field(ge=10, le=50000, description="Memory bandwidth [GB/s].")
@@ -79,11 +81,13 @@ class Server(Record):
 
 
 class Nic(Record):
-    families: tuple[FabricFamily, ...] = Field(min_length=1)
+    families: tuple[FabricFamily, ...] = Field(
+        min_length=1, description="Fabric families it speaks (ethernet, infiniband)."
+    )
     ports: int = Field(ge=1, le=8, description="Network ports per adapter [count].")
     port_speed_gbit_per_s: int = Field(ge=25, le=1600, description="Speed per port [Gb/s].")
     power_w: float = Field(ge=0, le=500, description="Adapter power without optics [W].")
-    unit_cost_usd: float = Field(ge=0, le=1e5)
+    unit_cost_usd: float = Field(ge=0, le=1e5, description="Indicative price of one adapter [USD].")
     latency_ns: float = Field(ge=0, le=10000, description="Host + NIC one-way latency [ns].")
     nccl_efficiency: float = Field(
         gt=0, le=1, description="Achieved NCCL busbw / line rate for large messages [-]."
@@ -92,17 +96,17 @@ class Nic(Record):
 
 
 class Switch(Record):
-    family: FabricFamily
+    family: FabricFamily = Field(description="Fabric family (ethernet, infiniband).")
     capacity_gbit_per_s: int = Field(ge=100, le=1_000_000, description="Switching capacity [Gb/s].")
     radix_by_speed: dict[int, int] = Field(
         min_length=1, description="Port count at each supported port speed {Gb/s: ports}."
     )
-    rack_units: int = Field(ge=1, le=48)
+    rack_units: int = Field(ge=1, le=48, description="Height [U].")
     power_typical_w: float = Field(ge=0, le=50000, description="Typical power without optics [W].")
     power_max_w: float = Field(ge=0, le=50000, description="Maximum power without optics [W].")
     latency_ns: float = Field(ge=0, le=10000, description="Port-to-port latency [ns].")
-    unit_cost_usd: float = Field(ge=0, le=1e7)
-    in_network_reduction: bool = False
+    unit_cost_usd: float = Field(ge=0, le=1e7, description="Indicative price of one switch [USD].")
+    in_network_reduction: bool = Field(default=False, description="Reduces in the switch (SHARP-class).")
     management: bool = Field(default=False, description="A management/storage-class switch.")
 
     @model_validator(mode="after")
@@ -120,15 +124,17 @@ class Switch(Record):
 
 
 class Optic(Record):
-    kind: Literal["pluggable", "lpo", "npo", "cpo"]
-    medium: Literal["mmf", "smf"]
+    kind: Literal["pluggable", "lpo", "npo", "cpo"] = Field(
+        description="Pluggable (DSP), linear pluggable (LPO), near-package (NPO) or co-packaged (CPO)."
+    )
+    medium: Literal["mmf", "smf"] = Field(description="Fiber: multimode (mmf) or single-mode (smf).")
     speed_gbit_per_s: int = Field(ge=25, le=1600, description="Speed of one port it serves [Gb/s].")
     ports_per_module: int = Field(
         ge=1, le=8, description="Switch/NIC ports one module serves (2 for twin-port OSFP)."
     )
-    max_reach_m: float = Field(gt=0, le=100000)
+    max_reach_m: float = Field(gt=0, le=100000, description="Longest supported link [m].")
     power_w: float = Field(ge=0, le=100, description="Power per module (per port for NPO/CPO) [W].")
-    unit_cost_usd: float = Field(ge=0, le=1e5, description="Price per module (per port for NPO/CPO).")
+    unit_cost_usd: float = Field(ge=0, le=1e5, description="Price per module (per port for NPO/CPO) [USD].")
     latency_ns: float = Field(ge=0, le=1000, description="Added one-way latency per end (DSP) [ns].")
 
     @property
@@ -138,9 +144,11 @@ class Optic(Record):
 
 
 class Cable(Record):
-    kind: Literal["dac", "acc", "aec", "fiber_mmf", "fiber_smf"]
-    max_speed_gbit_per_s: int = Field(ge=25, le=1600)
-    max_reach_m: float = Field(gt=0, le=100000)
+    kind: Literal["dac", "acc", "aec", "fiber_mmf", "fiber_smf"] = Field(
+        description="Passive copper (DAC), linear active copper (ACC), retimed copper (AEC) or fiber."
+    )
+    max_speed_gbit_per_s: int = Field(ge=25, le=1600, description="Fastest port it carries [Gb/s].")
+    max_reach_m: float = Field(gt=0, le=100000, description="Longest supported length [m].")
     power_w: float = Field(ge=0, le=50, description="Power per cable, both ends [W].")
     unit_cost_usd: float = Field(ge=0, le=1e5, description="Fixed price per cable [USD].")
     cost_usd_per_m: float = Field(ge=0, le=1000, description="Price per metre of length [USD/m].")
@@ -152,26 +160,30 @@ class Cable(Record):
 
 
 class Rack(Record):
-    rack_units: int = Field(ge=10, le=60)
-    usable_rack_units: int = Field(ge=1, le=60)
-    unit_cost_usd: float = Field(ge=0, le=1e6)
+    rack_units: int = Field(ge=10, le=60, description="Height [U].")
+    usable_rack_units: int = Field(ge=1, le=60, description="Height left for equipment [U].")
+    unit_cost_usd: float = Field(ge=0, le=1e6, description="Indicative price of one rack [USD].")
 
 
 class Pdu(Record):
-    capacity_kw: float = Field(gt=0, le=500)
-    unit_cost_usd: float = Field(ge=0, le=1e5)
+    capacity_kw: float = Field(gt=0, le=500, description="Power one PDU carries [kW].")
+    unit_cost_usd: float = Field(ge=0, le=1e5, description="Indicative price of one PDU [USD].")
 
 
 class Cooling(Record):
-    kind: Literal["air", "direct_liquid", "immersion"]
-    pue_default: float = Field(ge=1.0, le=3.0)
+    kind: Literal["air", "direct_liquid", "immersion"] = Field(description="Cooling method.")
+    pue_default: float = Field(ge=1.0, le=3.0, description="Typical power usage effectiveness [-].")
     max_rack_kw: float = Field(gt=0, le=500, description="Densest rack this method can cool [kW].")
-    capex_usd_per_kw: float = Field(ge=0, le=50000, description="Cooling capital cost per IT kW.")
+    capex_usd_per_kw: float = Field(ge=0, le=50000, description="Cooling capital cost per kW of IT load [USD/kW].")
     liquid_capture_fraction: float = Field(
         ge=0, le=1, description="Share of server heat removed by liquid [-]."
     )
-    cdu_capacity_kw: float | None = Field(default=None, gt=0, le=10000)
-    cdu_unit_cost_usd: float = Field(default=0, ge=0, le=1e7)
+    cdu_capacity_kw: float | None = Field(
+        default=None, gt=0, le=10000, description="Heat one coolant distribution unit removes [kW]."
+    )
+    cdu_unit_cost_usd: float = Field(
+        default=0, ge=0, le=1e7, description="Indicative price of one CDU [USD]."
+    )
     coolant_delta_t_k: float = Field(default=10, gt=0, le=40, description="Coolant rise [K].")
     air_delta_t_k: float = Field(default=12, gt=0, le=40, description="Air temperature rise [K].")
 
@@ -184,44 +196,44 @@ class Cooling(Record):
 
 class Storage(Record):
     capacity_tbyte: float = Field(gt=0, le=100000, description="Usable capacity per unit [TB].")
-    write_bandwidth_gbyte_per_s: float = Field(gt=0, le=10000)
-    read_bandwidth_gbyte_per_s: float = Field(gt=0, le=10000)
-    network_ports: int = Field(ge=1, le=64)
-    port_speed_gbit_per_s: int = Field(ge=10, le=1600)
-    power_w: float = Field(ge=0, le=50000)
-    rack_units: int = Field(ge=1, le=48)
-    unit_cost_usd: float = Field(ge=0, le=1e7)
+    write_bandwidth_gbyte_per_s: float = Field(gt=0, le=10000, description="Sustained write per unit [GB/s].")
+    read_bandwidth_gbyte_per_s: float = Field(gt=0, le=10000, description="Sustained read per unit [GB/s].")
+    network_ports: int = Field(ge=1, le=64, description="Network ports per unit [count].")
+    port_speed_gbit_per_s: int = Field(ge=10, le=1600, description="Speed of one port [Gb/s].")
+    power_w: float = Field(ge=0, le=50000, description="Power per unit [W].")
+    rack_units: int = Field(ge=1, le=48, description="Height [U].")
+    unit_cost_usd: float = Field(ge=0, le=1e7, description="Indicative price of one unit [USD].")
 
 
 class EnergyPrice(Record):
-    region: str
-    usd_per_kwh: float = Field(gt=0, le=2)
+    region: str = Field(description="Where the tariff applies.")
+    usd_per_kwh: float = Field(gt=0, le=2, description="Electricity price [USD/kWh].")
 
 
 class ExchangeRate(Record):
-    currency: Literal["CNY"]
-    per_usd: float = Field(gt=0, le=1000)
+    currency: Literal["CNY"] = Field(description="Currency quoted against the US dollar.")
+    per_usd: float = Field(gt=0, le=1000, description="Units of the currency per US dollar [CNY/USD].")
 
 
 class CostFactor(Record):
-    value: float = Field(ge=0, le=100000)
+    value: float = Field(ge=0, le=100000, description="The factor, in the unit below.")
     unit: str = Field(description="Unit of value, e.g. 'fraction' or 'USD per rack-year'.")
 
 
 class Design(Record):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="Preset id (hyphens allowed: rail4-npo).")
-    name_zh: str
-    description: str
-    fabric: FabricParams
-    default_gpu_id: str = Field(pattern=SLUG_PATTERN)
-    claims: tuple[VendorClaim, ...] = ()
+    name_zh: str = Field(description="Display name in Chinese.")
+    description: str = Field(description="What the design is and when the source recommends it.")
+    fabric: FabricParams = Field(description="The compute fabric parameters.")
+    default_gpu_id: str = Field(pattern=SLUG_PATTERN, description="GPU used when the scenario names none.")
+    claims: tuple[VendorClaim, ...] = Field(default=(), description="Vendor claims, shown, never computed.")
 
 
 class SizingRule(Record):
     """A rule for an auxiliary fabric or system (storage, management)."""
 
-    value: float = Field(ge=0, le=100000)
-    unit: str
+    value: float = Field(ge=0, le=100000, description="The rule's value, in the unit below.")
+    unit: str = Field(description="Unit of value.")
 
 
 FAMILIES: dict[str, type[Record]] = {
