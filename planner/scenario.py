@@ -7,16 +7,15 @@ is an error, not a silently ignored setting.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, describe_validation_error
+from planner.files import read_mapping
 
 MAX_GPUS = 1_048_576
 """Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""
@@ -116,17 +115,9 @@ def scenario_from_data(data: Mapping[str, Any], *, source: str = "scenario") -> 
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario from a YAML or JSON file."""
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{file}: cannot read scenario file ({exc.strerror})") from None
-    try:
-        data = json.loads(text) if file.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        raise InputError(f"{file}: not valid YAML/JSON ({first})") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{file}: a scenario file must be a mapping of fields")
+    data = read_mapping(file, what="scenario", error=InputError)
+    if data is None:
+        raise InputError(f"{file}: the scenario file is empty")
     return scenario_from_data(data, source=str(file))
 
 

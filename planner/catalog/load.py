@@ -7,7 +7,6 @@ adds new records. Cross-references are checked once every file is merged.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -15,7 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import ValidationError
 
 from planner.catalog.schema import (
@@ -38,6 +36,7 @@ from planner.catalog.schema import (
     Switch,
 )
 from planner.errors import CatalogError, describe_validation_error
+from planner.files import read_mapping
 
 R = TypeVar("R", bound=Record)
 
@@ -104,20 +103,7 @@ class Catalog:
 
 
 def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read catalog file ({exc.strerror})") from None
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        raise CatalogError(f"{path}: not valid YAML/JSON ({first})") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise CatalogError(f"{path}: must be a mapping of family sections to lists of records")
-    return data
+    return read_mapping(path, what="catalog", error=CatalogError) or {}
 
 
 def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
