@@ -11,7 +11,7 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --disable-pip-version-check -q -e '.[dev]'
 
-run: install
+run: install system-deps
 	$(BIN)/streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port 8501
 
 lint: install
