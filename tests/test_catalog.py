@@ -149,7 +149,18 @@ def test_catalog_dir_is_copyable(tmp_path: Path) -> None:
     assert set(load_catalog(data_dir=copy).gpus) == set(load_catalog().gpus)
 
 
-UNIT_SUFFIXES = ("_w", "_kw", "_usd", "_m", "_ns", "_gbit_per_s", "_gbyte_per_s", "_gbyte", "_tbyte", "_tflops")
+UNIT_SUFFIXES = (
+    "_w",
+    "_kw",
+    "_usd",
+    "_m",
+    "_ns",
+    "_gbit_per_s",
+    "_gbyte_per_s",
+    "_gbyte",
+    "_tbyte",
+    "_tflops",
+)
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -174,7 +174,9 @@ class Cooling(Record):
     kind: Literal["air", "direct_liquid", "immersion"] = Field(description="Cooling method.")
     pue_default: float = Field(ge=1.0, le=3.0, description="Typical power usage effectiveness [-].")
     max_rack_kw: float = Field(gt=0, le=500, description="Densest rack this method can cool [kW].")
-    capex_usd_per_kw: float = Field(ge=0, le=50000, description="Cooling capital cost per kW of IT load [USD/kW].")
+    capex_usd_per_kw: float = Field(
+        ge=0, le=50000, description="Cooling capital cost per kW of IT load [USD/kW]."
+    )
     liquid_capture_fraction: float = Field(
         ge=0, le=1, description="Share of server heat removed by liquid [-]."
     )
