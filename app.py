@@ -24,8 +24,13 @@ PAGES = (
     ("scaling", "page.scaling", ":material/show_chart:"),
     ("topology", "page.topology", ":material/lan:"),
     ("bom", "page.bom", ":material/receipt_long:"),
+    ("optimize", "page.optimize", ":material/auto_fix_high:"),
+    ("workload", "page.workload", ":material/model_training:"),
+    ("reliability", "page.reliability", ":material/health_and_safety:"),
+    ("scenarios", "page.scenarios", ":material/folder_open:"),
     ("catalog", "page.catalog", ":material/inventory_2:"),
     ("assumptions", "page.assumptions", ":material/fact_check:"),
+    ("proposal", "page.proposal", ":material/description:"),
 )
 navigation = st.navigation(
     [

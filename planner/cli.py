@@ -24,7 +24,12 @@ from planner.scenario import MAX_GPUS, Scenario, load_scenario, scenario_from_da
 
 EXIT_BAD_INPUT = 2
 
-EXTENSIONS: tuple[str, ...] = ("planner.store_cli", "planner.optimize.cli", "planner.workload_cli")
+EXTENSIONS: tuple[str, ...] = (
+    "planner.store_cli",
+    "planner.optimize.cli",
+    "planner.workload_cli",
+    "ui.export_cli",
+)
 """Modules that add subcommands. Each defines ``add_parser(subparsers)`` and registers a handler
 with ``parser.set_defaults(handler=fn)`` where ``fn(args) -> int`` writes to stdout and may raise
 :class:`PlannerError` for bad input (exit 2). Scenario options: :func:`add_scenario_options` and

@@ -8,13 +8,16 @@ read once when a session starts.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from planner import Scenario, scenario_from_data
-from ui import inputs, keys
+from planner import PlannerError, Scenario, scenario_from_data
+from planner.store import parse_share_params, share_params
+from ui import analysis_keys, inputs, keys
 from ui.i18n import tr
 from ui.presets import BY_ID as PRESETS
 from ui.presets import PREFERENCES
@@ -46,6 +49,7 @@ def init() -> None:
     ss[keys.CATALOG_OVERRIDE] = ""
     ss[keys.CATALOG_OVERRIDE_NAME] = ""
     ss[keys.BOM_EDITOR_VERSION] = 0
+    _open_share_link(st.query_params.to_dict())
 
 
 def values() -> dict[str, Any]:
@@ -96,6 +100,8 @@ def sync_from_widget(name: str) -> None:
     new = st.session_state[keys.widget(name)]
     if name == "lang" and new is None:  # a segmented control can be cleared; keep the language
         return
+    if name == "design" and new != value(name):
+        drop_base()  # a loaded fabric belongs to its design
     set_value(name, new)
 
 
@@ -112,6 +118,7 @@ def apply_preset(preset_id: str) -> None:
     kept = {name: value(name) for name in PREFERENCES}
     st.session_state[keys.INPUTS] = {**inputs.defaults(), **preset.values, **kept}
     set_prices({})
+    drop_base()
 
 
 def active_preset() -> str | None:
@@ -125,12 +132,166 @@ def active_preset() -> str | None:
 
 
 def scenario() -> Scenario:
-    """The scenario of the current inputs; :class:`planner.InputError` names a bad field."""
-    return scenario_from_data(inputs.scenario_data(values(), prices()))
+    """The scenario of the current inputs; :class:`planner.InputError` names a bad field.
+
+    When a whole scenario was loaded (:func:`load_scenario`), the inputs are laid over it, so
+    what the sidebar cannot show (an explicit fabric, link lengths, ...) is kept.
+    """
+    data = inputs.scenario_data(values(), prices())
+    base = base_scenario()
+    if base is not None:
+        data = over_base(base, data)
+    return scenario_from_data(data)
 
 
 def write_url() -> None:
-    """Put the inputs in the URL (only when they differ, to avoid needless browser updates)."""
+    """Put the inputs in the URL (only when they differ, to avoid needless browser updates).
+
+    While a saved scenario is loaded, its share parameters go along, so the address opens the
+    saved scenario (with its explicit fabric) and then applies the inputs on top.
+    """
     wanted = inputs.to_query(values(), prices())
+    wanted.update(_share_query())
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
+
+
+# --- a scenario loaded whole: optimizer designs, saved scenarios, share links ---------------------
+
+
+def inputs_of_scenario(scenario: Scenario) -> tuple[dict[str, Any], dict[str, float]]:
+    """The sidebar inputs and price overrides that express ``scenario`` (inverse of
+    :func:`ui.inputs.scenario_data`; an explicit fabric has no input)."""
+    f = scenario.facility
+    values = {
+        "gpus": scenario.gpus,
+        "design": scenario.design_id,
+        "gpu": scenario.gpu_id or "",
+        "cooling": f.cooling_id,
+        "rack_kw": float(f.rack_power_limit_kw),
+        "elec": f.electricity_usd_per_kwh,
+        "years": f.years,
+        "currency": f.currency,
+        "discount": float(f.discount_rate),
+        "load": float(f.load_factor),
+        "util": float(f.utilization),
+        "pue": f.pue_override,
+        "fx": f.usd_to_cny,
+    }
+    return values, dict(scenario.price_overrides_usd)
+
+
+def over_base(base: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario mapping of the inputs (``data``) laid over a loaded scenario (``base``).
+
+    The base's fabric is kept only while the design is the one it was made for, and its server
+    only while the GPU is the same.
+    """
+    merged = {**base, **{k: data[k] for k in ("gpus", "design_id", "gpu_id", "price_overrides_usd")}}
+    merged["facility"] = {**base.get("facility", {}), **data["facility"]}
+    if base.get("design_id") != data["design_id"]:
+        merged["fabric"] = None
+    if base.get("gpu_id") != data["gpu_id"]:
+        merged["server_id"] = None
+    return merged
+
+
+def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
+    """Make ``scenario`` the app's current scenario; every page shows it from the next run.
+
+    The sidebar inputs take its values (the language stays the user's); the whole scenario is
+    kept in the session as the base the inputs are laid over. ``origin`` says where it came
+    from (``{"kind": "optimizer", "label": ...}`` or ``{"kind": "saved", "id", "version", "name"}``).
+    """
+    new_values, new_prices = inputs_of_scenario(scenario)
+    st.session_state[keys.INPUTS] = {**inputs.defaults(), **new_values, "lang": lang()}
+    set_prices(new_prices)
+    st.session_state[analysis_keys.BASE_SCENARIO] = scenario.model_dump_json()
+    st.session_state[analysis_keys.BASE_ORIGIN] = dict(origin)
+
+
+def base_scenario() -> dict[str, Any] | None:
+    """The loaded scenario's mapping, or ``None`` when the inputs alone make the scenario."""
+    text = st.session_state.get(analysis_keys.BASE_SCENARIO, "")
+    if not text:
+        return None
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def base_origin() -> dict[str, Any]:
+    """Where the loaded scenario came from (``{}`` when there is none)."""
+    if not st.session_state.get(analysis_keys.BASE_SCENARIO):
+        return {}
+    return dict(st.session_state.get(analysis_keys.BASE_ORIGIN) or {})
+
+
+def custom_fabric_active() -> bool:
+    """True when the current scenario carries an explicit fabric the sidebar cannot show."""
+    base = base_scenario()
+    return bool(base and base.get("fabric") and base.get("design_id") == value("design"))
+
+
+def detach_base(*, label: str) -> None:
+    """Keep the loaded scenario but no longer as a saved one (its share link stops)."""
+    if base_scenario() is not None:
+        st.session_state[analysis_keys.BASE_ORIGIN] = {"kind": "detached", "label": label}
+
+
+def drop_base() -> None:
+    """Forget the loaded scenario: the inputs alone make the scenario again."""
+    st.session_state[analysis_keys.BASE_SCENARIO] = ""
+    st.session_state[analysis_keys.BASE_ORIGIN] = {}
+
+
+def opened() -> dict[str, Any] | None:
+    """The saved scenario being edited (``{"id", "version", "name"}``), if any."""
+    found = st.session_state.get(analysis_keys.OPENED)
+    return dict(found) if found else None
+
+
+def set_opened(scenario_id: int | None, version: int = 0, name: str = "") -> None:
+    st.session_state[analysis_keys.OPENED] = (
+        None if scenario_id is None else {"id": scenario_id, "version": version, "name": name}
+    )
+
+
+def _share_query() -> dict[str, str]:
+    origin = base_origin()
+    if origin.get("kind") != "saved":
+        return {}
+    wanted = share_params(scenario_id=int(origin["id"]), version=int(origin["version"]))
+    # the saved scenario's price overrides come back when the link opens unless the URL says
+    # otherwise, so an emptied list must be written too
+    wanted.setdefault(inputs.PRICES_PARAM, "")
+    return wanted
+
+
+def _open_share_link(params: Mapping[str, Any]) -> None:
+    """Start-up: a ``?scenario=ID[&version=N]`` link opens that saved scenario.
+
+    Other input parameters in the same URL are applied on top (a copied address keeps its
+    edits). A link that cannot be opened is listed with the ignored URL parameters, and the
+    reason is kept for the Scenarios page.
+    """
+    from ui import scenario_store  # the store is opened only when a link needs it
+
+    st.session_state[analysis_keys.SHARE_MESSAGE] = ""
+    try:
+        ref = parse_share_params(params)
+        if ref is None:
+            return
+        saved = scenario_store.store().load(scenario_id=ref.scenario_id, version=ref.version)
+    except PlannerError as exc:
+        raw = params.get("scenario", "")
+        st.session_state[keys.URL_PROBLEMS] = [
+            *st.session_state.get(keys.URL_PROBLEMS, []),
+            f"scenario={raw}",
+        ]
+        st.session_state[analysis_keys.SHARE_MESSAGE] = str(exc)
+        return
+    url_values, url_prices, _ = inputs.parse_query(params)
+    scenario_store.open_saved(saved)
+    values().update(url_values)
+    if inputs.PRICES_PARAM in params:
+        set_prices(url_prices)
