@@ -71,6 +71,8 @@ class Plan:
     notes: tuple[str, ...]
     assumptions: tuple[Assumption, ...]
     claims: tuple[VendorClaim, ...]
+    switch_ids_by_tier: tuple[tuple[str, str], ...] = ()
+    """(tier, switch catalog id) for each tier of the compute fabric."""
 
     @property
     def transceivers(self) -> int:
@@ -532,6 +534,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         notes=tuple(notes),
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
+        switch_ids_by_tier=tuple((t.tier, tier_switch(r, t.tier).id) for t in topo.tier_counts),
     )
 
 

@@ -119,6 +119,33 @@ def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[st
     return scenario, choices
 
 
+def describe_choices(p: Plan) -> dict[str, Any]:
+    """What a plan is built from, read off the plan itself (so it always matches the design)."""
+    tiers = {t.tier: t for t in p.topology.tier_counts}
+    models = {
+        line.description.split(" ", 1)[0].lower(): line.id
+        for line in p.bom
+        if line.category == "fabric_switches"
+    }
+    return {
+        "tiers": p.topology.tiers,
+        "leaf_switch": models.get("leaf"),
+        "spine_switch": models.get("spine") if "spine" in tiers else None,
+        "core_switch": models.get("core") if "core" in tiers else None,
+        "media": {
+            m.link_class: p.scenario.fabric.link_media.get(m.link_class, m.medium)
+            if p.scenario.fabric
+            else m.medium
+            for m in p.media
+        },
+        "cooling": p.scenario.facility.cooling_id,
+        "nodes": p.nodes,
+        "compute_racks": p.racks.compute_racks,
+        "network_racks": p.racks.network_racks,
+        "cdus": p.cooling.cdus,
+    }
+
+
 def _violations(p: Plan, request: OptimizeRequest) -> dict[str, float]:
     """How far the engine's plan exceeds each limit (positive = broken)."""
     over: dict[str, float] = {}
@@ -231,7 +258,7 @@ def optimize(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) 
         solve_time_s=found.outcome.solve_time_s,
         gap=found.outcome.gap,
         saving_vs_preset_usd=saving,
-        choices=found.choices,
+        choices=describe_choices(result_plan),
         notes=tuple(notes),
     )
 
@@ -285,6 +312,5 @@ def _extend(found: _Found, catalog: Catalog, request: OptimizeRequest, gpus_max:
         best_plan, best_scenario, added = bigger, bigger_scenario, added + 1
     if not added:
         return found
-    choices = {**found.choices, "nodes": best_plan.nodes}
     note = f"engine check: {added} more node(s) fit with the same choices"
-    return replace(found, plan=best_plan, scenario=best_scenario, choices=choices, notes=(*found.notes, note))
+    return replace(found, plan=best_plan, scenario=best_scenario, notes=(*found.notes, note))
