@@ -247,6 +247,11 @@ def test_loading_the_optimized_design_changes_every_page() -> None:
         request=request_from_data({}),
     )
     assert metrics(at)[tr("kpi.capex", "en")] == fmt.money(expected.plan.cost.capex_usd, "USD", "en")
+    at.switch_page("pages/compare.py").run()
+    columns = [str(c) for c in at.table[0].value.columns]
+    assert any("(custom)" in c for c in columns), (
+        f"Compare puts the custom design beside the presets: {columns}"
+    )
     at.button(key=keys.preset_button("rail4_256")).click().run()
     assert at.session_state[analysis_keys.BASE_SCENARIO] == "", "a preset drops the loaded fabric"
 

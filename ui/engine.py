@@ -78,7 +78,9 @@ def _same_gpu(scenario: Scenario, current: Plan) -> Scenario:
 
 
 def compare_plans(scenario: Scenario, current: Plan) -> tuple[Plan, ...]:
-    return _compare(_same_gpu(scenario, current).model_dump_json(), state.catalog_override(), design_ids())
+    """Every catalog design on the current GPU, plus the current design when it is custom."""
+    plans = _compare(_same_gpu(scenario, current).model_dump_json(), state.catalog_override(), design_ids())
+    return (*plans, current) if current.scenario.fabric is not None else plans
 
 
 def _sweep_key(scenario: Scenario, current: Plan) -> str:
