@@ -28,9 +28,10 @@ PAGES = (
     ("workload", "page.workload", ":material/model_training:"),
     ("reliability", "page.reliability", ":material/health_and_safety:"),
     ("scenarios", "page.scenarios", ":material/folder_open:"),
+    ("proposal", "page.proposal", ":material/description:"),
+    # reference pages last: when the top bar overflows, these are the ones under "more"
     ("catalog", "page.catalog", ":material/inventory_2:"),
     ("assumptions", "page.assumptions", ":material/fact_check:"),
-    ("proposal", "page.proposal", ":material/description:"),
 )
 navigation = st.navigation(
     [
