@@ -9,14 +9,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import engine, sidebar, state, views
+from ui import engine, sidebar, state, widgets
 from ui.state import t
 
 HERE = Path(__file__).resolve().parent
 
 state.init()
 st.set_page_config(page_title=t("app.title"), page_icon=":material/hub:", layout="wide")
-views.style()
+widgets.style()
 
 PAGES = (
     ("overview", "page.overview", ":material/dashboard:"),

@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from planner import Scenario, load_catalog
-from planner.export.browser import shared_browser
-from ui import proposal
+from planner.report import proposal
+from planner.report.export.browser import shared_browser
 
 
 def main() -> None:

@@ -16,10 +16,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from planner import Scenario, load_catalog, plan
-from planner.collectives import busbw_curve, fabric_from_plan
-from planner.reliability import ReliabilityParams, goodput_curve, reliability
-from planner.uncertainty import MonteCarloSpec, monte_carlo, tornado
-from planner.workload import TrainingJob, compare_workload, estimate_workload
+from planner.performance.collectives import busbw_curve, fabric_from_plan
+from planner.performance.reliability import ReliabilityParams, goodput_curve, reliability
+from planner.performance.uncertainty import MonteCarloSpec, monte_carlo, tornado
+from planner.performance.workload import TrainingJob, compare_workload, estimate_workload
 
 CATALOG = load_catalog()
 SCENARIO = Scenario(gpus=1024, design_id="rail8-npo", gpu_id="h100_sxm")

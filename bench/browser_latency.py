@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from harness import launch, streamlit_server  # noqa: E402
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from ui.i18n import tr  # noqa: E402
+from planner.i18n import tr  # noqa: E402
 
 WATCH = """
 ([inputLabel, kpiLabel, expected]) => {

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import views
+from ui import widgets
 from ui.state import t
+from ui.views import assumptions as view
 
-plan = views.require_plan("page.assumptions")
+plan = widgets.require_plan("page.assumptions")
 st.caption(t("assumptions.intro"))
-views.assumptions(plan)
-views.scenario_download(plan)
+view.assumptions(plan)
+view.scenario_download(plan)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import catalog_view, state
+from ui import state
 from ui.state import t
+from ui.views import catalog
 
 state.ensure_frame()
 st.title(t("page.catalog"))
 st.caption(t("catalog.caption"))
-family = catalog_view.family_picker()
-catalog_view.records(family)
-catalog_view.field_reference(family)
-catalog_view.upload()
+family = catalog.family_picker()
+catalog.records(family)
+catalog.field_reference(family)
+catalog.upload()

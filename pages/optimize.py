@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import optimize_view, views
+from ui import widgets
 from ui.state import t
+from ui.views import optimize
 
-plan = views.require_plan("page.optimize")
+plan = widgets.require_plan("page.optimize")
 st.caption(t("opt.caption"))
-optimize_view.loaded_message()
-optimize_view.custom_fabric_note()
-slots = optimize_view.form(plan)
-run = optimize_view.current_run()
+optimize.loaded_message()
+optimize.custom_fabric_note()
+slots = optimize.form(plan)
+run = optimize.current_run()
 if run is None:
     st.info(t("opt.start"), icon=":material/lightbulb:")
     st.stop()
-outcome = optimize_view.solved(run)
-optimize_view.result(run, outcome, slots, plan)
-optimize_view.pareto(run, outcome)
+outcome = optimize.solved(run)
+optimize.result(run, outcome, slots, plan)
+optimize.pareto(run, outcome)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import charts, views
+from planner.report import charts
+from ui import widgets
 from ui.state import lang, t
+from ui.views import overview as view
 
-plan = views.require_plan("page.overview")
-views.url_problems()
-views.kpi_cards(plan)
-views.scenario_details(plan)
+plan = widgets.require_plan("page.overview")
+widgets.url_problems()
+view.kpi_cards(plan)
+view.scenario_details(plan)
 left, right = st.columns(2)
 with left:
-    views.chart(charts.cost_by_category(plan, lang()), key="overview_cost")
+    widgets.chart(charts.cost_by_category(plan, lang()), key="overview_cost")
 with right:
-    views.chart(charts.power_by_category(plan, lang()), key="overview_power")
+    widgets.chart(charts.power_by_category(plan, lang()), key="overview_power")
 st.subheader(t("overview.notes"))
-views.notes(plan)
+view.notes(plan)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import proposal_view, views
+from ui import widgets
 from ui.state import t
+from ui.views import proposal
 
-views.require_plan("page.proposal")
+widgets.require_plan("page.proposal")
 st.caption(t("export.page_intro"))
-proposal_view.form()
-proposal_view.preview_and_downloads()
+proposal.form()
+proposal.preview_and_downloads()

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import analysis_engine, reliability_view, views
+from ui import engine, widgets
 from ui.state import t
+from ui.views import reliability
 
-plan = views.require_plan("page.reliability")
+plan = widgets.require_plan("page.reliability")
 st.caption(t("rel.caption"))
-params = reliability_view.params_form()
-plans = views.computed(analysis_engine.analysis_plans, plan.scenario, plan)
-reliability_view.results(plans, params)
+params = reliability.params_form()
+plans = widgets.computed(engine.analysis_plans, plan.scenario, plan)
+reliability.results(plans, params)

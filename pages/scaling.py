@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import engine, tables, views
+from planner.report import tables
+from ui import engine, widgets
 from ui.state import lang, t
+from ui.views import scaling as view
 
-plan = views.require_plan("page.scaling")
-frame = views.computed(engine.sweep_frame, plan.scenario, plan)
+plan = widgets.require_plan("page.scaling")
+frame = widgets.computed(engine.sweep_frame, plan.scenario, plan)
 found = engine.crossovers_of(plan.scenario, plan)
 names = tables.design_names(engine.catalog(), lang(), ())
 st.caption(t("scaling.caption", gpu=plan.gpu_name, gpus=plan.gpus))
-views.scaling_charts(frame, found, names, plan)
+view.scaling_charts(frame, found, names, plan)

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import scenarios_view, views
+from ui import widgets
 from ui.state import t
+from ui.views import scenarios
 
-plan = views.require_plan("page.scenarios")
+plan = widgets.require_plan("page.scenarios")
 st.caption(t("sc.caption"))
-store = scenarios_view.header()
-scenarios_view.opened_banner()
-scenarios_view.save_section(plan)
+store = scenarios.header()
+scenarios.opened_banner()
+scenarios.save_section(plan)
 st.divider()
-picked = scenarios_view.browse(store)
+picked = scenarios.browse(store)
 if picked is not None:
-    scenarios_view.details(store, picked)
+    scenarios.details(store, picked)
 st.divider()
-scenarios_view.compare_section(store)
+scenarios.compare_section(store)
 st.divider()
-scenarios_view.import_section()
+scenarios.import_section()

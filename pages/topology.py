@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import charts, views
+from planner.report import charts
+from ui import widgets
 from ui.state import lang, t
+from ui.views import topology as view
 
-plan = views.require_plan("page.topology")
-views.chart(charts.topology(plan, lang()), key="topology_diagram")
-views.topology_tables(plan)
+plan = widgets.require_plan("page.topology")
+widgets.chart(charts.topology(plan, lang()), key="topology_diagram")
+view.topology_tables(plan)
 st.subheader(t("topology.racks"))
-views.chart(charts.rack_layout(plan, lang()), key="topology_racks")
-views.rack_table(plan)
+widgets.chart(charts.rack_layout(plan, lang()), key="topology_racks")
+view.rack_table(plan)
 st.subheader(t("topology.latency"))
-views.chart(charts.latency_breakdown(plan, lang()), key="topology_latency")
+widgets.chart(charts.latency_breakdown(plan, lang()), key="topology_latency")

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import analysis_engine, views, workload_view
+from ui import engine, widgets
 from ui.state import t
+from ui.views import workload
 
-plan = views.require_plan("page.workload")
+plan = widgets.require_plan("page.workload")
 st.caption(t("wl.caption"))
-plans = views.computed(analysis_engine.analysis_plans, plan.scenario, plan)
-run = workload_view.job_and_estimates(plans)
-workload_view.results_table(run, plans, plan)
-workload_view.charts(run, plans)
-workload_view.uncertainty(plan, plans, run)
+plans = widgets.computed(engine.analysis_plans, plan.scenario, plan)
+run = workload.job_and_estimates(plans)
+workload.results_table(run, plans, plan)
+workload.charts(run, plans)
+workload.uncertainty(plan, plans, run)

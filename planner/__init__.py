@@ -12,7 +12,7 @@ from planner.catalog import Catalog, load_catalog
 from planner.compare import DEFAULT_DESIGNS, compare, crossovers, default_sizes, sweep
 from planner.engine import Plan, plan
 from planner.errors import CatalogError, InfeasibleError, InputError, PlannerError
-from planner.report import plan_to_dict
+from planner.outputs import plan_to_dict
 from planner.scenario import Facility, LinkLengths, Scenario, load_scenario, scenario_from_data
 
 __all__ = [

@@ -10,7 +10,7 @@ import pandas as pd
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InputError
-from planner.report import plan_summary_row
+from planner.outputs import plan_summary_row
 from planner.scenario import Scenario
 
 DEFAULT_DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")

@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from planner.auxiliary import AuxiliaryFabrics, size_auxiliary
 from planner.catalog import Catalog
 from planner.catalog.schema import Record, Switch
-from planner.cooling import CoolingResult, cooling_summary
 from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
-from planner.media import LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
-from planner.network import (
+from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
+from planner.fabric.media import LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
+from planner.fabric.network import (
     SCALE_UP_ALPHA_US,
     SCALE_UP_RING_EFFICIENCY,
     SERDES_FEC_NS_PER_LINK,
@@ -26,10 +25,11 @@ from planner.network import (
     collective_model,
     path_latency_ns,
 )
-from planner.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
+from planner.fabric.topology import Topology, build_topology
+from planner.facility.cooling import CoolingResult, cooling_summary
+from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
 from planner.resolve import Resolved, resolve
 from planner.scenario import Scenario
-from planner.topology import Topology, build_topology
 from planner.units import ceil_div, w_to_kw
 
 
@@ -399,7 +399,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     Returns
     -------
     Plan
-        Frozen result; ``planner.report.plan_to_dict`` gives its JSON form.
+        Frozen result; ``planner.outputs.plan_to_dict`` gives its JSON form.
 
     Raises
     ------

@@ -16,9 +16,10 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from planner import Plan, Scenario, compare, load_catalog, plan
-from ui import charts, i18n, inputs, keys, tables
-from ui.i18n import tr
+from planner import Plan, Scenario, compare, i18n, load_catalog, plan
+from planner.i18n import tr
+from planner.report import charts, tables
+from ui import inputs, keys
 from ui.presets import PRESETS
 from ui.upload import read_override
 
@@ -326,7 +327,7 @@ def test_large_fabrics_are_drawn_collapsed(gpus: int) -> None:
 def test_chart_builders_do_not_need_streamlit() -> None:
     """Chart, table and text modules are pure: the PDF export can import them without Streamlit."""
     code = (
-        "import sys; import ui.charts, ui.tables, ui.i18n, ui.fmt, ui.inputs, ui.upload, ui.presets; "
+        "import sys; import planner.report.charts, planner.report.tables, planner.i18n, planner.report.fmt, ui.inputs, ui.upload, ui.presets; "
         "sys.exit('streamlit' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0

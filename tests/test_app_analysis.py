@@ -22,23 +22,28 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import ui.analysis_forms
-import ui.analysis_tables
-import ui.optimize_view
-import ui.scenarios_view
-from planner import Scenario, load_catalog, plan
+import planner.report.performance_tables
+import ui.forms
+import ui.views.optimize
+import ui.views.scenarios
+from planner import Scenario, i18n, load_catalog, plan
+from planner.i18n import tr
 from planner.optimize import optimize, request_from_data
 from planner.optimize.pareto import bandwidth_front
+from planner.report import fmt
+from planner.report.performance_tables import escape_markdown, pareto_choice
 from planner.store import ScenarioStore, open_store
-from ui import analysis_keys, fmt, i18n, inputs, keys
-from ui.analysis_tables import escape_markdown, pareto_choice
-from ui.i18n import tr
+from ui import inputs, keys
 from ui.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
 PAGES = ("optimize", "workload", "reliability", "scenarios")
-PURE_MODULES = ("ui.analysis_tables", "ui.analysis_charts", "ui.i18n_analysis")
+PURE_MODULES = (
+    "planner.report.performance_tables",
+    "planner.report.performance_charts",
+    "planner.i18n.analysis_strings",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -98,7 +103,7 @@ def row(frame: pd.DataFrame, label: str) -> list[str]:
 
 
 def field(form: str, name: str) -> str:
-    return analysis_keys.field(form, name)
+    return keys.field(form, name)
 
 
 # --- every page ---------------------------------------------------------------------------------
@@ -141,13 +146,13 @@ def test_builders_do_not_need_streamlit() -> None:
 
 def test_no_user_text_is_rendered_as_html() -> None:
     """Names and notes are escaped; nothing in the new modules turns HTML on."""
-    for name in ("optimize_view", "workload_view", "reliability_view", "scenarios_view", "analysis_forms"):
+    for name in ("views/optimize", "views/workload", "views/reliability", "views/scenarios", "forms"):
         assert "unsafe_allow_html" not in (ROOT / "ui" / f"{name}.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
     "module",
-    [ui.analysis_tables, ui.analysis_forms, ui.optimize_view, ui.scenarios_view],
+    [planner.report.performance_tables, ui.forms, ui.views.optimize, ui.views.scenarios],
     ids=lambda m: m.__name__,
 )
 def test_doctests(module: object) -> None:
@@ -161,7 +166,7 @@ def test_doctests(module: object) -> None:
 def test_optimize_shows_the_result_beside_the_preset() -> None:
     at = start("optimize")
     assert any(tr("opt.start", "en") in i for i in texts(at.info))
-    click(at, analysis_keys.OPT_SUBMIT)
+    click(at, keys.OPT_SUBMIT)
     assert not at.error, texts(at.error)
     shown = metrics(at)
     assert shown[tr("opt.kpi.status", "en")] == tr("opt.status.optimal", "en")
@@ -186,13 +191,13 @@ def test_optimize_shows_the_result_beside_the_preset() -> None:
         assert tr(wanted, "en") in rows
     assert tr("opt.choice.switch", "en", tier=tr("tier.leaf", "en")) in rows
     assert tr("opt.choice.medium", "en", link=tr("link_class.node_leaf", "en")) in rows
-    assert at.radio(key=analysis_keys.OPT_PARETO_KIND).value == "bandwidth"
+    assert at.radio(key=keys.OPT_PARETO_KIND).value == "bandwidth"
     assert len(at.table) >= 3, "the Pareto points are listed"
 
 
 def test_the_result_stays_while_the_sidebar_changes() -> None:
     at = start("optimize")
-    click(at, analysis_keys.OPT_SUBMIT)
+    click(at, keys.OPT_SUBMIT)
     at.number_input(key=keys.widget("gpus")).set_value(256).run()
     assert any("1,024 GPUs" in i for i in texts(at.info)), "the result names the scenario it was solved for"
     assert metrics(at)[tr("opt.kpi.status", "en")] == tr("opt.status.optimal", "en")
@@ -200,22 +205,22 @@ def test_the_result_stays_while_the_sidebar_changes() -> None:
 
 def test_infeasible_power_cap_names_the_binding_limit_next_to_its_input() -> None:
     at = start("optimize")
-    at.number_input(key=field(analysis_keys.OPT_FORM, "power_cap_kw")).set_value(100.0)
-    click(at, analysis_keys.OPT_SUBMIT)
+    at.number_input(key=field(keys.OPT_FORM, "power_cap_kw")).set_value(100.0)
+    click(at, keys.OPT_SUBMIT)
     errors = texts(at.error)
     assert any(tr("opt.infeasible_title", "en") in e and "short by" in e for e in errors), errors
     under = [e for e in errors if e.startswith(tr("opt.field.power_cap_kw", "en"))]
     assert len(under) == 1 and "power_cap_kw: the cap of 100 kW" in under[0]
     assert not at.metric, "no result is shown"
-    at.number_input(key=field(analysis_keys.OPT_FORM, "power_cap_kw")).set_value(None)
-    click(at, analysis_keys.OPT_SUBMIT)
+    at.number_input(key=field(keys.OPT_FORM, "power_cap_kw")).set_value(None)
+    click(at, keys.OPT_SUBMIT)
     assert not at.error and at.metric, "the page works again once the cap is lifted"
 
 
 def test_most_gpus_without_a_limit_is_refused_at_the_form() -> None:
     at = start("optimize", lang="zh")
-    at.radio(key=field(analysis_keys.OPT_FORM, "objective")).set_value("max-gpus")
-    click(at, analysis_keys.OPT_SUBMIT)
+    at.radio(key=field(keys.OPT_FORM, "objective")).set_value("max-gpus")
+    click(at, keys.OPT_SUBMIT)
     errors = texts(at.error)
     assert len(errors) == 1, errors
     assert tr("opt.field.objective", "zh") in errors[0] and "budget_usd or power_cap_kw" in errors[0]
@@ -224,20 +229,20 @@ def test_most_gpus_without_a_limit_is_refused_at_the_form() -> None:
 
 def test_most_gpus_within_a_power_feed() -> None:
     at = start("optimize")
-    at.radio(key=field(analysis_keys.OPT_FORM, "objective")).set_value("max-gpus")
-    at.number_input(key=field(analysis_keys.OPT_FORM, "power_cap_kw")).set_value(500.0)
-    click(at, analysis_keys.OPT_SUBMIT)
+    at.radio(key=field(keys.OPT_FORM, "objective")).set_value("max-gpus")
+    at.number_input(key=field(keys.OPT_FORM, "power_cap_kw")).set_value(500.0)
+    click(at, keys.OPT_SUBMIT)
     gpus = int(metrics(at)[tr("opt.kpi.gpus", "en")].replace(",", ""))
     assert 0 < gpus < 1024
 
 
 def test_loading_the_optimized_design_changes_every_page() -> None:
     at = start("optimize")
-    click(at, analysis_keys.OPT_SUBMIT)
-    click(at, analysis_keys.OPT_LOAD_RESULT)
+    click(at, keys.OPT_SUBMIT)
+    click(at, keys.OPT_LOAD_RESULT)
     assert any(tr("opt.legend.optimized", "en") in s for s in texts(at.success))
     assert any("browser session" in i for i in texts(at.info)), "the page says the fabric is not in the link"
-    base = json.loads(at.session_state[analysis_keys.BASE_SCENARIO])
+    base = json.loads(at.session_state[keys.BASE_SCENARIO])
     assert base["fabric"] is not None
     at.switch_page("pages/overview.py").run()
     assert "(custom)" in at.caption[0].value, "the overview shows the custom fabric"
@@ -253,7 +258,7 @@ def test_loading_the_optimized_design_changes_every_page() -> None:
         f"Compare puts the custom design beside the presets: {columns}"
     )
     at.button(key=keys.preset_button("rail4_256")).click().run()
-    assert at.session_state[analysis_keys.BASE_SCENARIO] == "", "a preset drops the loaded fabric"
+    assert at.session_state[keys.BASE_SCENARIO] == "", "a preset drops the loaded fabric"
 
 
 def _click_a_pareto_point() -> None:
@@ -261,15 +266,16 @@ def _click_a_pareto_point() -> None:
     import streamlit as st
 
     from planner import Scenario
-    from ui import analysis_engine, optimize_view, state
+    from ui import engine, state
+    from ui.views import optimize
 
     state.init()
     scenario = Scenario(gpus=1024, design_id="rail8-npo")
-    front = analysis_engine.front("bandwidth", scenario.model_dump_json(), '{"objective": "capex"}')
+    front = engine.front("bandwidth", scenario.model_dump_json(), '{"objective": "capex"}')
     st.session_state["pareto_chart"] = {
         "selection": {"points": [{"curve_number": 0, "point_index": 2, "customdata": [2]}]}
     }
-    optimize_view.on_point_selected("pareto_chart", front.points)
+    optimize.on_point_selected("pareto_chart", front.points)
     st.session_state["expected_scenario"] = front.points[2].scenario.model_dump_json()
 
 
@@ -278,8 +284,8 @@ def test_clicking_a_pareto_point_loads_that_design_into_the_app() -> None:
     clicked.run()
     assert not clicked.exception, clicked.exception
     expected = clicked.session_state["expected_scenario"]
-    assert clicked.session_state[analysis_keys.BASE_SCENARIO] == expected
-    assert clicked.session_state[analysis_keys.BASE_ORIGIN]["kind"] == "optimizer"
+    assert clicked.session_state[keys.BASE_SCENARIO] == expected
+    assert clicked.session_state[keys.BASE_ORIGIN]["kind"] == "optimizer"
     point = Scenario.model_validate_json(expected)
     assert clicked.session_state[keys.INPUTS]["design"] == point.design_id
     # the other pages show the loaded design: carry the session into the full app
@@ -288,8 +294,8 @@ def test_clicking_a_pareto_point_loads_that_design_into_the_app() -> None:
         keys.INPUTS,
         keys.PRICES,
         keys.BOM_EDITOR_VERSION,
-        analysis_keys.BASE_SCENARIO,
-        analysis_keys.BASE_ORIGIN,
+        keys.BASE_SCENARIO,
+        keys.BASE_ORIGIN,
     ):
         at.session_state[key] = clicked.session_state[key]
     at.run()
@@ -333,7 +339,7 @@ def test_workload_puts_every_design_side_by_side() -> None:
 
 def test_workload_rejected_layout_is_named_under_its_input_and_results_stay() -> None:
     at = start("workload")
-    at.number_input(key=field(analysis_keys.WORKLOAD_FORM, "tp")).set_value(3).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "tp")).set_value(3).run()
     assert not at.exception
     errors = texts(at.error)
     assert (
@@ -341,13 +347,13 @@ def test_workload_rejected_layout_is_named_under_its_input_and_results_stay() ->
     )
     assert any(tr("form.stale", "en") in w for w in texts(at.warning))
     assert at.table, "the last accepted job's results stay on screen"
-    at.number_input(key=field(analysis_keys.WORKLOAD_FORM, "tp")).set_value(None).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "tp")).set_value(None).run()
     assert not at.error
 
 
 def test_workload_cross_field_error_names_the_field() -> None:
     at = start("workload", lang="zh")
-    at.number_input(key=field(analysis_keys.WORKLOAD_FORM, "top_k")).set_value(4).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "top_k")).set_value(4).run()
     errors = texts(at.error)
     assert len(errors) == 1 and tr("wl.field.top_k", "zh") in errors[0] and "top_k (4)" in errors[0]
 
@@ -355,9 +361,9 @@ def test_workload_cross_field_error_names_the_field() -> None:
 def test_moe_and_in_network_reduction_change_the_estimate() -> None:
     at = start("workload")
     before = row(at.table[0].value, f"{tr('wl.row.step_time', 'en')} [s]")
-    at.number_input(key=field(analysis_keys.WORKLOAD_FORM, "experts")).set_value(8).run()
-    at.number_input(key=field(analysis_keys.WORKLOAD_FORM, "top_k")).set_value(2).run()
-    at.toggle(key=field(analysis_keys.WORKLOAD_FORM, "in_network_reduction")).set_value(True).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "experts")).set_value(8).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "top_k")).set_value(2).run()
+    at.toggle(key=field(keys.WORKLOAD_FORM, "in_network_reduction")).set_value(True).run()
     assert not at.error, texts(at.error)
     after = row(at.table[0].value, f"{tr('wl.row.step_time', 'en')} [s]")
     assert after != before
@@ -368,11 +374,9 @@ def test_reliability_evaluates_a_chosen_interval_and_names_a_missing_size() -> N
     table = at.table[0].value
     interval_row = f"{tr('rel.row.interval', 'en')} [min]"
     assert row(table, interval_row) != ["30.0"] * 3
-    at.number_input(key=field(analysis_keys.RELIABILITY_FORM, "checkpoint_interval_min")).set_value(
-        30.0
-    ).run()
+    at.number_input(key=field(keys.RELIABILITY_FORM, "checkpoint_interval_min")).set_value(30.0).run()
     assert row(at.table[0].value, interval_row) == ["30.0"] * 3
-    at.number_input(key=field(analysis_keys.RELIABILITY_FORM, "params_b")).set_value(None).run()
+    at.number_input(key=field(keys.RELIABILITY_FORM, "params_b")).set_value(None).run()
     errors = texts(at.error)
     assert len(errors) == 1 and errors[0].startswith(tr("rel.field.params_b", "en"))
     assert "give params_b or checkpoint_gbyte" in errors[0]
@@ -382,7 +386,7 @@ def test_reliability_evaluates_a_chosen_interval_and_names_a_missing_size() -> N
 
 def test_reliability_starts_from_the_workload_model_size() -> None:
     at = start("workload")
-    at.number_input(key=field(analysis_keys.WORKLOAD_FORM, "params_b")).set_value(405.0).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "params_b")).set_value(405.0).run()
     at.switch_page("pages/reliability.py").run()
     size = row(at.table[0].value, f"{tr('rel.row.checkpoint_size', 'en')} [GB]")
     assert size == ["5,670"] * 3, "405 B parameters x 14 B"
@@ -392,11 +396,11 @@ def test_reliability_starts_from_the_workload_model_size() -> None:
 
 
 def save_new(at: AppTest, name: str, **details: str) -> AppTest:
-    at.text_input(key=field(analysis_keys.SAVE_FORM, "name")).input(name)
+    at.text_input(key=field(keys.SAVE_FORM, "name")).input(name)
     for key, value in details.items():
         widget = at.text_area if key == "notes" else at.text_input
-        widget(key=field(analysis_keys.SAVE_FORM, key)).input(value)
-    return click(at, analysis_keys.SAVE_NEW)
+        widget(key=field(keys.SAVE_FORM, key)).input(value)
+    return click(at, keys.SAVE_NEW)
 
 
 def test_save_open_version_conflict_and_save_as_new(store: ScenarioStore) -> None:
@@ -411,11 +415,11 @@ def test_save_open_version_conflict_and_save_as_new(store: ScenarioStore) -> Non
         ("q4", "workshop"),
         1,
     )
-    assert at.session_state[analysis_keys.OPENED]["id"] == saved.id
+    assert at.session_state[keys.OPENED]["id"] == saved.id
     assert at.dataframe[0].value.iloc[0][tr("sc.col.name", "en")] == "Acme 1024"
     # edit in the sidebar, save version 2 of the open scenario
     at.number_input(key=keys.widget("gpus")).set_value(512).run()
-    click(at, analysis_keys.SAVE_VERSION)
+    click(at, keys.SAVE_VERSION)
     assert store.get(scenario_id=saved.id).version == 2
     assert store.load(scenario_id=saved.id).scenario.gpus == 512
     # someone else saves version 3 meanwhile
@@ -423,31 +427,31 @@ def test_save_open_version_conflict_and_save_as_new(store: ScenarioStore) -> Non
     store.save(scenario_id=saved.id, scenario=other, expected_version=2, author="colleague")
     # our next save starts from version 2: a conflict, nothing written
     at.number_input(key=keys.widget("gpus")).set_value(256).run()
-    click(at, analysis_keys.SAVE_VERSION)
+    click(at, keys.SAVE_VERSION)
     conflict = [e for e in texts(at.error) if "version 3" in e]
     assert conflict and "Acme 1024" in conflict[0], texts(at.error)
     assert store.get(scenario_id=saved.id).version == 3
     assert store.load(scenario_id=saved.id).scenario.gpus == 2048, "the colleague's version stands"
-    assert at.button(key=analysis_keys.CONFLICT_RELOAD)
+    assert at.button(key=keys.CONFLICT_RELOAD)
     # save our edit as a new scenario: nothing is lost
-    click(at, analysis_keys.CONFLICT_SAVE_NEW)
+    click(at, keys.CONFLICT_SAVE_NEW)
     assert not any("version 3" in e for e in texts(at.error))
     copies = [s for s in store.list_scenarios() if s.id != saved.id]
     assert len(copies) == 1 and copies[0].gpus == 256 and copies[0].name.startswith("Acme 1024")
-    assert at.session_state[analysis_keys.OPENED]["id"] == copies[0].id
+    assert at.session_state[keys.OPENED]["id"] == copies[0].id
 
 
 def test_conflict_reload_opens_the_latest_version(store: ScenarioStore) -> None:
     at = start("scenarios")
     save_new(at, "Beta")
-    sid = at.session_state[analysis_keys.OPENED]["id"]
+    sid = at.session_state[keys.OPENED]["id"]
     store.save(scenario_id=sid, scenario=Scenario(gpus=64, design_id="ib-ndr"), expected_version=1)
     at.number_input(key=keys.widget("gpus")).set_value(512).run()
-    click(at, analysis_keys.SAVE_VERSION)
-    click(at, analysis_keys.CONFLICT_RELOAD)
+    click(at, keys.SAVE_VERSION)
+    click(at, keys.CONFLICT_RELOAD)
     values = at.session_state[keys.INPUTS]
     assert (values["gpus"], values["design"]) == (64, "ib-ndr")
-    assert at.session_state[analysis_keys.OPENED]["version"] == 2
+    assert at.session_state[keys.OPENED]["version"] == 2
     assert store.get(scenario_id=sid).version == 2
 
 
@@ -459,16 +463,16 @@ def test_open_a_version_and_diff_two(store: ScenarioStore) -> None:
     assert diff_inputs is not None and diff_inputs.iloc[0][tr("col.field", "en")] == "gpus"
     moved = at.dataframe[-1].value
     assert f"{tr('metric.capex_usd', 'en')} [USD]" in moved[tr("col.metric", "en")].tolist()
-    at.selectbox(key=f"{analysis_keys.PICKED_VERSION}_{first.id}").set_value(1).run()
-    click(at, analysis_keys.action("open_version", first.id))
+    at.selectbox(key=f"{keys.PICKED_VERSION}_{first.id}").set_value(1).run()
+    click(at, keys.action("open_version", first.id))
     assert at.session_state[keys.INPUTS]["gpus"] == 256
-    assert at.session_state[analysis_keys.BASE_ORIGIN] == {
+    assert at.session_state[keys.BASE_ORIGIN] == {
         "kind": "saved",
         "id": first.id,
         "version": 1,
         "name": "Gamma",
     }
-    assert at.session_state[analysis_keys.OPENED]["version"] == 2, "a new version follows the latest"
+    assert at.session_state[keys.OPENED]["version"] == 2, "a new version follows the latest"
     written = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert (written["scenario"], written["version"]) == (str(first.id), "1")
 
@@ -476,22 +480,22 @@ def test_open_a_version_and_diff_two(store: ScenarioStore) -> None:
 def test_rename_duplicate_delete_and_restore(store: ScenarioStore) -> None:
     saved = store.create(name="Delta", scenario=Scenario(gpus=128), customer="Acme")
     at = start("scenarios")
-    form = f"{analysis_keys.DETAILS}_{saved.id}"
+    form = f"{keys.DETAILS}_{saved.id}"
     at.text_input(key=field(form, "name")).input("Delta renamed")
-    click(at, analysis_keys.action("save_details", saved.id))
+    click(at, keys.action("save_details", saved.id))
     assert store.get(scenario_id=saved.id).name == "Delta renamed"
     assert store.get(scenario_id=saved.id).version == 1, "renaming adds no version"
-    click(at, analysis_keys.action("duplicate", saved.id))
+    click(at, keys.action("duplicate", saved.id))
     assert len(store.list_scenarios()) == 2
-    assert at.selectbox(key=analysis_keys.PICKED).value != saved.id, "the copy is picked"
-    at.selectbox(key=analysis_keys.PICKED).set_value(saved.id).run()
-    click(at, analysis_keys.action("delete", saved.id))
+    assert at.selectbox(key=keys.PICKED).value != saved.id, "the copy is picked"
+    at.selectbox(key=keys.PICKED).set_value(saved.id).run()
+    click(at, keys.action("delete", saved.id))
     assert store.get(scenario_id=saved.id).deleted
     assert all(s.id != saved.id for s in store.list_scenarios())
-    at.toggle(key=analysis_keys.SHOW_TRASH).set_value(True).run()
-    at.selectbox(key=analysis_keys.PICKED).set_value(saved.id).run()
+    at.toggle(key=keys.SHOW_TRASH).set_value(True).run()
+    at.selectbox(key=keys.PICKED).set_value(saved.id).run()
     assert any(w.startswith(tr("sc.in_trash", "en", when="")[:10]) for w in texts(at.warning))
-    click(at, analysis_keys.action("restore", saved.id))
+    click(at, keys.action("restore", saved.id))
     assert not store.get(scenario_id=saved.id).deleted
     assert store.versions(scenario_id=saved.id), "every version survives the trash"
 
@@ -501,10 +505,10 @@ def test_search_and_filters(store: ScenarioStore) -> None:
     store.create(name="Bravo", scenario=Scenario(gpus=128), customer="Globex", tags=["q4"])
     at = start("scenarios")
     assert len(at.dataframe[0].value) == 2
-    at.text_input(key=analysis_keys.SEARCH).input("brav").run()
+    at.text_input(key=keys.SEARCH).input("brav").run()
     assert at.dataframe[0].value[tr("sc.col.name", "en")].tolist() == ["Bravo"]
-    at.text_input(key=analysis_keys.SEARCH).input("").run()
-    at.selectbox(key=analysis_keys.FILTER_TAG).set_value("workshop").run()
+    at.text_input(key=keys.SEARCH).input("").run()
+    at.selectbox(key=keys.FILTER_TAG).set_value("workshop").run()
     assert at.dataframe[0].value[tr("sc.col.name", "en")].tolist() == ["Alpha"]
 
 
@@ -526,9 +530,9 @@ def test_bad_import_is_refused_and_changes_nothing(store: ScenarioStore) -> None
         b'{"format": "someone-else/thing", "schema_version": 1, "scenario": {}}',
         b'{"gpus": -4}',
     ):
-        at.file_uploader(key=analysis_keys.IMPORT_FILE).set_value(("bad.json", content, "application/json"))
+        at.file_uploader(key=keys.IMPORT_FILE).set_value(("bad.json", content, "application/json"))
         at.run()
-        click(at, analysis_keys.IMPORT_BUTTON)
+        click(at, keys.IMPORT_BUTTON)
         errors = texts(at.error)
         assert len(errors) == 1 and errors[0].startswith(tr("sc.import_rejected", "en", message="")), errors
     assert [s.name for s in store.list_scenarios(state="all")] == ["Keep"]
@@ -538,9 +542,9 @@ def test_export_then_import_round_trips(store: ScenarioStore) -> None:
     saved = store.create(name="Echo", scenario=Scenario(gpus=512, design_id="ib-ndr"), tags=["t"])
     at = start("scenarios")
     document = store.export_json(scenario_id=saved.id).encode("utf-8")
-    at.file_uploader(key=analysis_keys.IMPORT_FILE).set_value(("echo.json", document, "application/json"))
+    at.file_uploader(key=keys.IMPORT_FILE).set_value(("echo.json", document, "application/json"))
     at.run()
-    click(at, analysis_keys.IMPORT_BUTTON)
+    click(at, keys.IMPORT_BUTTON)
     assert any("Echo" in s for s in texts(at.success))
     imported = [s for s in store.list_scenarios() if s.id != saved.id]
     assert len(imported) == 1 and imported[0].gpus == 512 and imported[0].tags == ("t",)
@@ -564,14 +568,14 @@ def test_share_link_opens_the_saved_scenario(store: ScenarioStore) -> None:
     values = at.session_state[keys.INPUTS]
     assert (values["gpus"], values["design"], values["lang"]) == (256, "rail4-npo", "zh")
     assert metrics(at)[tr("kpi.gpus", "zh")] == "256"
-    assert at.session_state[analysis_keys.OPENED] == {"id": first.id, "version": 2, "name": "Foxtrot"}
+    assert at.session_state[keys.OPENED] == {"id": first.id, "version": 2, "name": "Foxtrot"}
     written = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert (written["scenario"], written["version"], written["gpus"]) == (str(first.id), "1", "256")
     at.switch_page("pages/scenarios.py").run()
     assert any("#" + str(first.id) in m and "Foxtrot" in m for m in texts(at.markdown))
     # closing keeps the scenario on screen but stops saving to it (and the link stops naming it)
-    click(at, analysis_keys.action("close", first.id))
-    assert at.session_state[analysis_keys.OPENED] is None
+    click(at, keys.action("close", first.id))
+    assert at.session_state[keys.OPENED] is None
     assert at.session_state[keys.INPUTS]["gpus"] == 256
     assert "scenario" not in at.query_params
     # without a version the link follows the latest
@@ -587,7 +591,7 @@ def test_the_link_written_while_a_saved_scenario_is_open_keeps_its_fabric(store:
     ).scenario
     saved = store.create(name="Optimized", scenario=scenario)
     at = start(scenario=str(saved.id), gpus="128")
-    loaded = json.loads(at.session_state[analysis_keys.BASE_SCENARIO])
+    loaded = json.loads(at.session_state[keys.BASE_SCENARIO])
     assert loaded["fabric"] == json.loads(scenario.model_dump_json())["fabric"]
     assert at.session_state[keys.INPUTS]["gpus"] == 128, "inputs in the address apply on top"
     assert "(custom)" in at.caption[0].value
@@ -614,7 +618,7 @@ def test_a_deleted_scenario_cannot_be_opened_by_link(store: ScenarioStore) -> No
 
 def test_bad_name_is_named_under_its_input() -> None:
     at = start("scenarios")
-    click(at, analysis_keys.SAVE_NEW)
+    click(at, keys.SAVE_NEW)
     errors = texts(at.error)
     assert (
         len(errors) == 1

@@ -7,7 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planner import Catalog, Scenario, plan
-from planner.collectives import (
+from planner.design import FabricParams
+from planner.errors import InputError
+from planner.fabric.network import MESSAGE_SIZES_BYTES
+from planner.performance.collectives import (
     COLLECTIVES,
     Collective,
     CollectiveFabric,
@@ -21,9 +24,6 @@ from planner.collectives import (
     send_recv_time_s,
     two_level_fabric,
 )
-from planner.design import FabricParams
-from planner.errors import InputError
-from planner.network import MESSAGE_SIZES_BYTES
 from planner.units import GIB, KIB
 
 # 16 GPUs in 2 domains of 8; scale-up 300 GB/s, network 50 GB/s per GPU; alpha 1 us / 5 us.
@@ -160,7 +160,7 @@ def _plan(catalog: Catalog, design: str, gpus: int = 1024, gpu: str = "h100_sxm"
 
 @pytest.mark.parametrize("design", ["rail4-npo", "rail8-npo", "ib-ndr"])
 def test_whole_cluster_matches_network_module(catalog: Catalog, design: str) -> None:
-    # planner.network's CollectiveModel is the same alpha-beta model for the whole cluster: its
+    # planner.fabric.network's CollectiveModel is the same alpha-beta model for the whole cluster: its
     # 8 GiB busbw (all-reduce and all-to-all) must agree with ours within 1 % (alpha differs a
     # little: ours adds the spine hops' latency).
     p = _plan(catalog, design)

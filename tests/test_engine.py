@@ -7,10 +7,10 @@ import math
 import pytest
 
 from planner import Catalog, Facility, InputError, Scenario, plan
-from planner.cooling import cooling_summary
 from planner.cost import BomLine, cost_summary
-from planner.media import units_on_devices
-from planner.power import rack_layout
+from planner.fabric.media import units_on_devices
+from planner.facility.cooling import cooling_summary
+from planner.facility.power import rack_layout
 from planner.units import annuity_factor, coolant_flow_l_per_min
 
 

@@ -17,18 +17,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import planner.export.browser
-import planner.export.csv
-import planner.export.html
-import planner.export.names
-import planner.export.pricing
-import planner.export.safety
-import planner.export.scenario_json
-import planner.export.xlsx
+import planner.report.export.browser
+import planner.report.export.csv
+import planner.report.export.html
+import planner.report.export.names
+import planner.report.export.pricing
+import planner.report.export.safety
+import planner.report.export.scenario_json
+import planner.report.export.xlsx
 from planner import Catalog, InputError, Scenario, load_catalog, plan
 from planner.catalog import load_catalog_from_data
 from planner.design import FabricParams
-from planner.export import (
+from planner.i18n import tr
+from planner.report import proposal
+from planner.report.export import (
     Column,
     Pricing,
     Sheet,
@@ -45,11 +47,9 @@ from planner.export import (
     write_bom_csv,
     write_xlsx,
 )
-from planner.export.csv import CUSTOMER_COLUMNS, INTERNAL_COLUMNS
-from planner.export.pricing import mentions_money, redact_prices
-from planner.export.safety import FORMULA_TRIGGERS
-from ui import proposal
-from ui.i18n import tr
+from planner.report.export.csv import CUSTOMER_COLUMNS, INTERNAL_COLUMNS
+from planner.report.export.pricing import mentions_money, redact_prices
+from planner.report.export.safety import FORMULA_TRIGGERS
 
 INJECTIONS = ("=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1", "＝1+1")
 
@@ -79,11 +79,11 @@ def proposals(catalog: Catalog) -> dict[str, proposal.Proposal]:
 @pytest.mark.parametrize(
     "module",
     [
-        planner.export.safety,
-        planner.export.names,
-        planner.export.pricing,
-        planner.export.xlsx,
-        planner.export.html,
+        planner.report.export.safety,
+        planner.report.export.names,
+        planner.report.export.pricing,
+        planner.report.export.xlsx,
+        planner.report.export.html,
     ],
 )
 def test_export_doctests(module: ModuleType) -> None:
@@ -223,7 +223,7 @@ def test_csv_columns_are_the_documented_ones() -> None:
     )
     assert internal == INTERNAL_COLUMNS
     for column in INTERNAL_COLUMNS:
-        assert f"``{column}``" in (planner.export.csv.__doc__ or ""), column
+        assert f"``{column}``" in (planner.report.export.csv.__doc__ or ""), column
 
 
 @pytest.mark.parametrize("edition", ["customer", "internal"])
@@ -445,4 +445,6 @@ def test_the_architect_can_propose_another_design(catalog: Catalog) -> None:
 
 
 def test_the_browser_module_imports_without_starting_anything() -> None:
-    assert planner.export.browser.chromium_path() is None or planner.export.browser.chromium_path()
+    assert (
+        planner.report.export.browser.chromium_path() is None or planner.report.export.browser.chromium_path()
+    )

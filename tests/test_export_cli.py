@@ -13,8 +13,8 @@ from PIL import Image
 
 from planner import Scenario
 from planner.cli import main
-from planner.export import import_scenario_json, read_bom_csv, read_xlsx
-from planner.export.browser import shared_browser
+from planner.report.export import import_scenario_json, read_bom_csv, read_xlsx
+from planner.report.export.browser import shared_browser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -121,7 +121,7 @@ def test_missing_or_invalid_choices_exit_2(args: list[str], capsys: pytest.Captu
 
 
 def test_the_cli_module_does_not_import_streamlit() -> None:
-    code = "import sys, ui.export_cli, planner.cli; planner.cli.build_parser(); print('streamlit' in sys.modules)"
+    code = "import sys, planner.cli.export, planner.cli; planner.cli.build_parser(); print('streamlit' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )

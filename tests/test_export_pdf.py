@@ -17,10 +17,10 @@ import pytest
 from PIL import Image
 
 from planner import Scenario, load_catalog
-from planner.export import read_bom_csv
-from planner.export.browser import shared_browser
-from ui import fmt, proposal
-from ui.i18n import tr
+from planner.i18n import tr
+from planner.report import fmt, proposal
+from planner.report.export import read_bom_csv
+from planner.report.export.browser import shared_browser
 
 CUSTOMER = "ACME <b>Corp</b> & Sons"
 NOTES = "Line one <img src=x onerror=alert(1)>\nشركة مصر · 株式会社テスト · ООО Ромашка · Ελλάδα"

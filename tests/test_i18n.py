@@ -3,7 +3,7 @@
 Three checks: the table itself (both languages, same placeholders); every key the code names
 or builds from an engine enumeration exists; no literal text reaches a Streamlit element or a
 chart title without going through ``t()``/``tr()``. (The app tests also fail when any page looks
-up a missing key at run time: ``ui.i18n.MISSING``.)
+up a missing key at run time: ``planner.i18n.MISSING``.)
 """
 
 from __future__ import annotations
@@ -17,27 +17,35 @@ from pathlib import Path
 
 import pytest
 
-import ui.charts
-import ui.fmt
-import ui.i18n
+import planner.i18n
+import planner.report.charts
+import planner.report.fmt
+import planner.report.tables
 import ui.inputs
-import ui.tables
 import ui.upload
 from planner import load_catalog
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
-from planner.media import LINK_CLASSES
-from planner.network import LEVEL_NETWORK, LEVEL_SCALE_UP
-from planner.power import POWER_CATEGORIES
-from planner.report import SUMMARY_COLUMNS
-from ui.i18n import STRINGS, tr
+from planner.fabric.media import LINK_CLASSES
+from planner.fabric.network import LEVEL_NETWORK, LEVEL_SCALE_UP
+from planner.facility.power import POWER_CATEGORIES
+from planner.i18n import STRINGS, tr
+from planner.outputs import SUMMARY_COLUMNS
+from planner.report.tables import COMPARE_METRICS
 from ui.inputs import CURRENCIES, INPUTS
 from ui.presets import PRESETS
-from ui.tables import COMPARE_METRICS
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh")
-SOURCES = sorted([ROOT / "app.py", *(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py")])
+SOURCES = sorted(
+    [
+        ROOT / "app.py",
+        *(ROOT / "ui").rglob("*.py"),
+        *(ROOT / "pages").glob("*.py"),
+        *(ROOT / "planner" / "report").rglob("*.py"),
+        *(ROOT / "planner" / "i18n").glob("*_strings.py"),
+    ]
+)
 
 
 def _placeholders(template: str) -> set[str]:
@@ -201,13 +209,16 @@ def test_the_text_check_can_fail(tmp_path: Path) -> None:
 
 
 def test_missing_keys_are_visible_and_recorded() -> None:
-    ui.i18n.MISSING.clear()
+    planner.i18n.MISSING.clear()
     assert tr("no.such.key", "zh") == "[no.such.key]"
-    assert {"no.such.key:zh"} == ui.i18n.MISSING
-    ui.i18n.MISSING.clear()
+    assert {"no.such.key:zh"} == planner.i18n.MISSING
+    planner.i18n.MISSING.clear()
 
 
-@pytest.mark.parametrize("module", [ui.fmt, ui.inputs, ui.tables, ui.charts, ui.upload, ui.i18n])
+@pytest.mark.parametrize(
+    "module",
+    [planner.report.fmt, ui.inputs, planner.report.tables, planner.report.charts, ui.upload, planner.i18n],
+)
 def test_ui_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

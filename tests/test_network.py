@@ -7,7 +7,7 @@ import math
 import pytest
 
 from planner import Catalog, Scenario, plan
-from planner.network import SCALE_UP_RING_EFFICIENCY, collective_model
+from planner.fabric.network import SCALE_UP_RING_EFFICIENCY, collective_model
 from planner.units import GIB
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from planner import Catalog, Scenario, plan
 from planner.design import FabricParams
 from planner.errors import InputError
-from planner.topology import build_topology
+from planner.fabric.topology import build_topology
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

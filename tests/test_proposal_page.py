@@ -9,9 +9,10 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from planner.export.browser import shared_browser
-from ui import i18n, proposal_view
-from ui.i18n import tr
+from planner import i18n
+from planner.i18n import tr
+from planner.report.export.browser import shared_browser
+from ui.views import proposal
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -59,14 +60,12 @@ def test_building_shows_the_preview_and_the_pdf_download() -> None:
         at.text_input[0].input("=ACME <b>")
         next(b for b in at.button if b.label == tr("export.form.build", "zh")).click().run()
         assert not at.exception and not at.error, [e.value for e in at.error]
-        built = at.session_state[proposal_view.BUILT]
+        built = at.session_state[proposal.BUILT]
         assert built.pdf.startswith(b"%PDF-") and built.pages >= 10
         assert built.file_name.endswith(".pdf") and "<" not in built.file_name
         labels = [b.label for b in at.download_button]
         assert labels[0] == tr("export.download.pdf", "zh") and len(labels) == 4
-        assert (
-            len(built.preview) == proposal_view.PREVIEW_PAGES and len(at.image) == proposal_view.PREVIEW_PAGES
-        )
-        assert at.session_state[proposal_view.OPTIONS]["customer"] == "=ACME <b>"
+        assert len(built.preview) == proposal.PREVIEW_PAGES and len(at.image) == proposal.PREVIEW_PAGES
+        assert at.session_state[proposal.OPTIONS]["customer"] == "=ACME <b>"
     finally:
         shared_browser().stop()

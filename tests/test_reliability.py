@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from planner import Catalog, Scenario, plan
 from planner.design import FabricParams
 from planner.errors import InputError
-from planner.reliability import (
+from planner.fabric.topology import build_topology
+from planner.performance.reliability import (
     FAILURE_CLASSES,
     HPN_LINK_FAILURE_FRACTION_PER_MONTH,
     HPN_TOR_FAILURE_FRACTION_PER_MONTH,
@@ -33,7 +34,6 @@ from planner.reliability import (
     wasted_fractions,
     young_interval_s,
 )
-from planner.topology import build_topology
 
 HOURS_PER_MONTH = 730.5
 

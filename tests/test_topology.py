@@ -6,7 +6,7 @@ import pytest
 
 from planner.design import FabricParams
 from planner.errors import InputError
-from planner.topology import build_topology, leaf_port_split, small_clos
+from planner.fabric.topology import build_topology, leaf_port_split, small_clos
 
 
 def fabric(**changes: object) -> FabricParams:

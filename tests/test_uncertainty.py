@@ -6,7 +6,7 @@ import pytest
 
 from planner import Catalog, Scenario, plan
 from planner.errors import InputError
-from planner.uncertainty import (
+from planner.performance.uncertainty import (
     OUTPUTS,
     PRICE_INPUTS,
     TORNADO_INPUTS,
@@ -16,8 +16,8 @@ from planner.uncertainty import (
     priced_scenario,
     tornado,
 )
+from planner.performance.workload import TrainingJob
 from planner.units import present_value_factor
-from planner.workload import TrainingJob
 
 JOB = TrainingJob(params_b=70, tokens_b=1400)
 SCENARIO = Scenario(gpus=1024, design_id="ib-ndr", gpu_id="h100_sxm")

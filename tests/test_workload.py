@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planner import Catalog, Scenario, load_catalog, plan
-from planner.collectives import collective_time, fabric_from_plan
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
-from planner.reliability import ReliabilityParams
-from planner.workload import (
+from planner.performance.collectives import collective_time, fabric_from_plan
+from planner.performance.reliability import ReliabilityParams
+from planner.performance.workload import (
     TrainingJob,
     compare_workload,
     estimate_workload,

@@ -38,3 +38,78 @@ def preset_button(preset_id: str) -> str:
 
 def bom_editor(version: int) -> str:
     return f"bom_editor_{version}"
+
+
+# --- the current scenario beyond the sidebar inputs ----------------------------------------------
+BASE_SCENARIO = "base_scenario"
+"""str: JSON of a scenario loaded from the optimizer or the store. It carries what the sidebar
+inputs cannot (an explicit fabric, link lengths, server, storage, name); the inputs are laid
+over it. "" = none (the inputs alone make the scenario)."""
+BASE_ORIGIN = "base_origin"
+"""dict: where :data:`BASE_SCENARIO` came from: ``{"kind": "optimizer", "label": ...}`` or
+``{"kind": "saved", "id": ..., "version": ..., "name": ...}``."""
+OPENED = "opened_saved"
+"""dict | None: the saved scenario the user works on ``{"id", "version", "name"}``; a new
+version is saved with ``expected_version = version``."""
+SHARE_MESSAGE = "share_message"
+"""str: why a share link could not be opened ("" = it opened, or there was none)."""
+
+# --- Optimize ------------------------------------------------------------------------------------
+OPT_FORM = "optimize_form"
+"""dict: the optimizer form's values (kept across page switches)."""
+OPT_RUN = "optimize_run"
+"""dict | None: the last submitted run: ``{"scenario": json, "request": json}``."""
+OPT_ERRORS = "optimize_errors"
+"""dict: field -> message of the last submit's rejected inputs."""
+OPT_PARETO_KIND = "optimize_pareto_kind"
+OPT_PARETO_CHART = "optimize_pareto_chart"
+OPT_LOADED = "optimize_loaded"
+"""str: label of the design last loaded from this page ("" = none)."""
+OPT_SUBMIT = "optimize_submit"
+OPT_LOAD_RESULT = "optimize_load_result"
+
+# --- Workload and Reliability ----------------------------------------------------------------------
+WORKLOAD_FORM = "workload_form"
+"""dict: the training job's inputs (kept across page switches)."""
+WORKLOAD_LAST_GOOD = "workload_last_good"
+"""dict: the last job inputs the engine accepted (shown while the form has an error)."""
+WORKLOAD_TORNADO_OUTPUT = "workload_tornado_output"
+RELIABILITY_FORM = "reliability_form"
+RELIABILITY_LAST_GOOD = "reliability_last_good"
+
+# --- Scenarios -------------------------------------------------------------------------------------
+SAVE_FORM = "scenarios_save_form"
+SAVE_NEW = "scenarios_save_new"
+SAVE_VERSION = "scenarios_save_version"
+CONFLICT = "scenarios_conflict"
+"""dict | None: a rejected save: ``{"id", "expected", "current", "scenario", "name", ...}``."""
+CONFLICT_SAVE_NEW = "scenarios_conflict_save_new"
+CONFLICT_RELOAD = "scenarios_conflict_reload"
+FLASH = "scenarios_flash"
+"""dict: section -> (kind, message) shown once after an action (kind: success, info, error)."""
+SAVE_ERROR = "scenarios_save_error"
+"""str: the store's message about the save form's last submit ("" = none)."""
+SEARCH = "scenarios_search"
+FILTER_CUSTOMER = "scenarios_customer"
+FILTER_TAG = "scenarios_tag"
+SHOW_TRASH = "scenarios_show_trash"
+PICKED = "scenarios_picked"
+PICKED_VERSION = "scenarios_picked_version"
+RENAME = "scenarios_rename"
+DETAILS = "scenarios_details"
+DIFF_FROM = "scenarios_diff_from"
+DIFF_TO = "scenarios_diff_to"
+COMPARE_LEFT = "scenarios_compare_left"
+COMPARE_RIGHT = "scenarios_compare_right"
+IMPORT_FILE = "scenarios_import_file"
+IMPORT_BUTTON = "scenarios_import_button"
+
+
+def field(form: str, name: str) -> str:
+    """Key of the widget that edits field ``name`` of ``form``."""
+    return f"{form}__{name}"
+
+
+def action(name: str, scenario_id: int) -> str:
+    """Key of a button acting on one saved scenario (open, duplicate, delete, ...)."""
+    return f"scenarios_{name}_{scenario_id}"

@@ -9,8 +9,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from planner import Catalog, Facility
+from planner.i18n import LANGUAGE_NAMES, STRINGS, tr
 from ui import engine, inputs, keys, state
-from ui.i18n import LANGUAGE_NAMES, STRINGS, tr
 from ui.presets import PRESETS
 from ui.state import t
 

@@ -16,9 +16,9 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from planner import PlannerError, Scenario, scenario_from_data
-from planner.store import parse_share_params, share_params
-from ui import analysis_keys, inputs, keys
-from ui.i18n import tr
+from planner.i18n import tr
+from planner.store import SavedScenario, parse_share_params, share_params
+from ui import inputs, keys, store
 from ui.presets import BY_ID as PRESETS
 from ui.presets import PREFERENCES
 
@@ -206,13 +206,13 @@ def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
     new_values, new_prices = inputs_of_scenario(scenario)
     st.session_state[keys.INPUTS] = {**inputs.defaults(), **new_values, "lang": lang()}
     set_prices(new_prices)
-    st.session_state[analysis_keys.BASE_SCENARIO] = scenario.model_dump_json()
-    st.session_state[analysis_keys.BASE_ORIGIN] = dict(origin)
+    st.session_state[keys.BASE_SCENARIO] = scenario.model_dump_json()
+    st.session_state[keys.BASE_ORIGIN] = dict(origin)
 
 
 def base_scenario() -> dict[str, Any] | None:
     """The loaded scenario's mapping, or ``None`` when the inputs alone make the scenario."""
-    text = st.session_state.get(analysis_keys.BASE_SCENARIO, "")
+    text = st.session_state.get(keys.BASE_SCENARIO, "")
     if not text:
         return None
     loaded: dict[str, Any] = json.loads(text)
@@ -221,9 +221,9 @@ def base_scenario() -> dict[str, Any] | None:
 
 def base_origin() -> dict[str, Any]:
     """Where the loaded scenario came from (``{}`` when there is none)."""
-    if not st.session_state.get(analysis_keys.BASE_SCENARIO):
+    if not st.session_state.get(keys.BASE_SCENARIO):
         return {}
-    return dict(st.session_state.get(analysis_keys.BASE_ORIGIN) or {})
+    return dict(st.session_state.get(keys.BASE_ORIGIN) or {})
 
 
 def custom_fabric_active() -> bool:
@@ -235,23 +235,23 @@ def custom_fabric_active() -> bool:
 def detach_base(*, label: str) -> None:
     """Keep the loaded scenario but no longer as a saved one (its share link stops)."""
     if base_scenario() is not None:
-        st.session_state[analysis_keys.BASE_ORIGIN] = {"kind": "detached", "label": label}
+        st.session_state[keys.BASE_ORIGIN] = {"kind": "detached", "label": label}
 
 
 def drop_base() -> None:
     """Forget the loaded scenario: the inputs alone make the scenario again."""
-    st.session_state[analysis_keys.BASE_SCENARIO] = ""
-    st.session_state[analysis_keys.BASE_ORIGIN] = {}
+    st.session_state[keys.BASE_SCENARIO] = ""
+    st.session_state[keys.BASE_ORIGIN] = {}
 
 
 def opened() -> dict[str, Any] | None:
     """The saved scenario being edited (``{"id", "version", "name"}``), if any."""
-    found = st.session_state.get(analysis_keys.OPENED)
+    found = st.session_state.get(keys.OPENED)
     return dict(found) if found else None
 
 
 def set_opened(scenario_id: int | None, version: int = 0, name: str = "") -> None:
-    st.session_state[analysis_keys.OPENED] = (
+    st.session_state[keys.OPENED] = (
         None if scenario_id is None else {"id": scenario_id, "version": version, "name": name}
     )
 
@@ -274,24 +274,39 @@ def _open_share_link(params: Mapping[str, Any]) -> None:
     edits). A link that cannot be opened is listed with the ignored URL parameters, and the
     reason is kept for the Scenarios page.
     """
-    from ui import scenario_store  # the store is opened only when a link needs it
 
-    st.session_state[analysis_keys.SHARE_MESSAGE] = ""
+    st.session_state[keys.SHARE_MESSAGE] = ""
     try:
         ref = parse_share_params(params)
         if ref is None:
             return
-        saved = scenario_store.store().load(scenario_id=ref.scenario_id, version=ref.version)
+        saved = store.store().load(scenario_id=ref.scenario_id, version=ref.version)
     except PlannerError as exc:
         raw = params.get("scenario", "")
         st.session_state[keys.URL_PROBLEMS] = [
             *st.session_state.get(keys.URL_PROBLEMS, []),
             f"scenario={raw}",
         ]
-        st.session_state[analysis_keys.SHARE_MESSAGE] = str(exc)
+        st.session_state[keys.SHARE_MESSAGE] = str(exc)
         return
     url_values, url_prices, _ = inputs.parse_query(params)
-    scenario_store.open_saved(saved)
+    open_saved(saved)
     values().update(url_values)
     if inputs.PRICES_PARAM in params:
         set_prices(url_prices)
+
+
+def open_saved(saved: SavedScenario) -> None:
+    """Make a saved version the app's current scenario, and the one a new version is saved to."""
+    load_scenario(
+        saved.scenario,
+        origin={"kind": "saved", "id": saved.id, "version": saved.version.version, "name": saved.record.name},
+    )
+    set_opened(saved.id, saved.record.version, saved.record.name)
+    st.session_state[keys.SAVE_FORM] = {
+        "name": saved.record.name,
+        "customer": saved.record.customer,
+        "tags": ", ".join(saved.record.tags),
+        "notes": saved.record.notes,
+        "comment": "",
+    }

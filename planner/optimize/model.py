@@ -25,7 +25,7 @@ from typing import Literal
 
 import pulp
 
-from planner.media import LINK_CLASSES, LinkClass
+from planner.fabric.media import LINK_CLASSES, LinkClass
 from planner.optimize.problem import Problem
 
 ModelObjective = Literal["capex", "tco", "max-gpus", "power"]

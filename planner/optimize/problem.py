@@ -13,15 +13,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from planner.auxiliary import size_auxiliary
 from planner.catalog import Catalog
 from planner.catalog.schema import Cooling, Record
 from planner.errors import InputError, describe_validation_error
-from planner.media import LINK_CLASSES, LinkClass, MediaOption, media_options
-from planner.power import pdus_for_rack
+from planner.fabric.auxiliary import size_auxiliary
+from planner.fabric.media import LINK_CLASSES, LinkClass, MediaOption, media_options
+from planner.fabric.topology import leaf_port_split, max_nodes, ports_per_node_per_plane
+from planner.facility.power import pdus_for_rack
 from planner.resolve import Resolved, resolve
 from planner.scenario import MAX_GPUS, Scenario
-from planner.topology import leaf_port_split, max_nodes, ports_per_node_per_plane
 from planner.units import ceil_div, present_value_factor
 
 Objective = Literal["capex", "tco", "max-gpus"]

@@ -18,11 +18,11 @@ import pulp
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InfeasibleError, InputError
-from planner.media import LINK_CLASSES
+from planner.fabric.media import LINK_CLASSES
 from planner.optimize.model import ModelVars, build_model
 from planner.optimize.problem import OptimizeRequest, Problem, prepare
 from planner.optimize.solve import SolveOutcome, solve, value
-from planner.report import plan_to_dict
+from planner.outputs import plan_to_dict
 from planner.scenario import Scenario
 
 REPAIR_ROUNDS = 5

@@ -3,7 +3,7 @@
 Inputs are compared field by field (nested fields as dotted paths, e.g.
 ``facility.rack_power_limit_kw``). Results come from planning both sides with
 :func:`planner.engine.plan` on the same catalog and comparing the headline figures of
-:func:`planner.report.plan_summary_row`.
+:func:`planner.outputs.plan_summary_row`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from planner.catalog import Catalog
 from planner.engine import plan
 from planner.errors import PlannerError
-from planner.report import SUMMARY_COLUMNS, plan_summary_row
+from planner.outputs import SUMMARY_COLUMNS, plan_summary_row
 from planner.scenario import Scenario
 from planner.store.records import SavedScenario, VersionInfo
 

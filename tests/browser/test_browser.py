@@ -15,7 +15,7 @@ import pytest
 from harness import ARTIFACTS, full_page_screenshot, launch, require_chromium, streamlit_server
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from ui.i18n import tr
+from planner.i18n import tr
 
 pytestmark = pytest.mark.browser
 

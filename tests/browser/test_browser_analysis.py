@@ -18,8 +18,8 @@ from harness import ARTIFACTS, ROOT, full_page_screenshot, launch, require_chrom
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from planner import Scenario
+from planner.i18n import tr
 from planner.store import open_store
-from ui.i18n import tr
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,144 @@
+"""``planner export``: the proposal PDF and its BOM CSV, XLSX workbook and scenario JSON.
+
+Takes the scenario options of ``planner plan`` (``--gpus``, ``--design``, ``--gpu``,
+``--scenario``, ``--catalog`` ...) plus the files to write and the proposal's details::
+
+    planner export --gpus 1024 --lang zh --edition customer --margin 0.15 \\
+        --customer "ACME" --project "Pod 1" --author "J. Doe" --version 1.2 --logo logo.png \\
+        --pdf proposal.pdf --csv bom.csv --xlsx bom.xlsx --json scenario.json
+
+``--lang`` and ``--edition`` are required: which edition leaves the building is a decision, not
+a default. Bad input (a margin out of range, a directory that does not exist, a logo that is not
+an image) exits with code 2 and one line on stderr; a missing Chromium exits with code 1.
+No Streamlit here (the CLI runs on machines without the web app's session).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from planner.cli import add_scenario_options, catalog_from_args, scenario_from_args
+from planner.compare import DEFAULT_DESIGNS
+from planner.errors import InputError
+from planner.report import proposal
+from planner.report.export.browser import RenderError
+from planner.report.export.pricing import EDITIONS
+
+OUTPUTS = ("pdf", "csv", "xlsx", "json")
+MAX_LOGO_READ = 10_000_000
+
+
+COMMAND_HELP = "write the proposal PDF, BOM CSV, XLSX workbook and scenario JSON"
+FILE_HELP = "write the {kind} file here"
+WROTE = "wrote {path} ({size:,} bytes)\n"
+ERROR = "planner: error: {message}\n"
+OPTIONS: Mapping[str, tuple[str, Mapping[str, Any]]] = {
+    "lang": ("document language", {"choices": ["zh", "en"], "required": True}),
+    "edition": ("customer or internal", {"choices": list(EDITIONS), "required": True}),
+    "margin": ("margin on cost [fraction] (0 to 3)", {"type": float, "default": 0.15}),
+    "discount": ("discount off list price [fraction] (0 to 0.9)", {"type": float, "default": 0.0}),
+    "customer": ("customer name (cover, footer, files)", {"default": ""}),
+    "project": ("project name (the document's title)", {"default": ""}),
+    "author": ("who prepared the proposal", {"default": ""}),
+    "version": ("proposal version (default 1.0)", {"default": "1.0"}),
+    "date": ("date on the proposal, YYYY-MM-DD (default today)", {}),
+    "notes": ("notes for the cover page", {"default": ""}),
+    "logo": ("PNG or JPEG logo for the cover", {"metavar": "FILE"}),
+    "designs": ("comma list of designs to compare", {"default": ",".join(DEFAULT_DESIGNS)}),
+    "propose": ("design to detail (default: the rule's choice)", {"metavar": "DESIGN"}),
+}
+"""The command line's proposal options: help text (English, like every ``planner`` command) and
+argparse settings."""
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("export", help=COMMAND_HELP)
+    add_scenario_options(parser)
+    files = parser.add_argument_group("files (at least one)")
+    for kind in OUTPUTS:
+        files.add_argument(f"--{kind}", metavar="FILE", help=FILE_HELP.format(kind=kind.upper()))
+    details = parser.add_argument_group("proposal")
+    for name, (text, settings) in OPTIONS.items():
+        details.add_argument(f"--{name}", help=text, **settings)
+    parser.set_defaults(handler=run)
+
+
+def _check_writable(option: str, path_text: str) -> Path:
+    path = Path(path_text)
+    if path.is_dir():
+        raise InputError(f"--{option} {path_text}: is a directory; name a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"--{option} {path_text}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InputError(f"--{option} {path_text}: not writable")
+    return path
+
+
+def _read_logo(path_text: str) -> bytes:
+    try:
+        with open(path_text, "rb") as handle:
+            data = handle.read(MAX_LOGO_READ + 1)
+    except OSError as exc:
+        raise InputError(f"--logo {path_text}: cannot read ({exc.strerror})") from None
+    return data
+
+
+def _date(text: str | None) -> dt.date:
+    if not text:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise InputError(f"--date: use YYYY-MM-DD (got {text!r})") from None
+
+
+def options_from_args(args: argparse.Namespace) -> proposal.ProposalOptions:
+    """The proposal options of the command line, validated (one-line :class:`InputError`)."""
+    designs = tuple(d.strip() for d in args.designs.split(",") if d.strip())
+    data: dict[str, Any] = {
+        "lang": args.lang,
+        "edition": args.edition,
+        "customer": args.customer,
+        "project": args.project,
+        "author": args.author,
+        "version": args.version,
+        "date": _date(args.date),
+        "notes": args.notes,
+        "pricing": {"margin": args.margin, "discount": args.discount},
+        "design_ids": designs,
+        "proposed": args.propose,
+        "logo": _read_logo(args.logo) if args.logo else None,
+    }
+    return proposal.options_from_data(data, source="export")
+
+
+def run(args: argparse.Namespace) -> int:
+    targets = {kind: getattr(args, kind) for kind in OUTPUTS if getattr(args, kind)}
+    if not targets:
+        raise InputError("export: name at least one file to write: --pdf, --csv, --xlsx or --json")
+    paths = {kind: _check_writable(kind, text) for kind, text in targets.items()}
+    options = options_from_args(args)
+    p = proposal.build_proposal(
+        scenario=scenario_from_args(args), catalog=catalog_from_args(args), options=options
+    )
+    contents: dict[str, bytes] = {kind: proposal.WRITERS[kind](p) for kind in paths if kind != "pdf"}
+    if "pdf" in paths:
+        try:
+            contents["pdf"] = proposal.render_pdf(p)
+        except RenderError as exc:
+            sys.stderr.write(ERROR.format(message=exc))
+            return 1
+    for kind, path in paths.items():
+        try:
+            path.write_bytes(contents[kind])
+        except OSError as exc:
+            raise InputError(f"--{kind} {path}: cannot write ({exc.strerror})") from None
+        sys.stdout.write(WROTE.format(path=path, size=len(contents[kind])))
+    return 0

@@ -1,0 +1,260 @@
+"""``planner workload`` and ``planner reliability``: training time, cost and failures per design.
+
+Both take the scenario options of ``planner plan`` (``--gpus``, ``--design``, ``--gpu``,
+``--scenario``, ...); ``--designs a,b,c`` puts several designs side by side with the same GPU.
+
+Examples::
+
+    planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --design ib-ndr --format json
+    planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --gpu h100_sxm --designs rail4-npo,rail8-npo,ib-ndr
+    planner reliability --params-b 70 --gpus 1024 --design rail8-npo --network-failover --format json
+
+Bad input exits with code 2 and one line on stderr naming the option and its allowed range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+import pandas as pd
+from pydantic import BaseModel, ValidationError
+
+from planner.catalog import Catalog
+from planner.cli import add_scenario_options, catalog_from_args, scenario_from_args
+from planner.compare import compare
+from planner.engine import Plan, plan
+from planner.errors import InputError, describe_validation_error
+from planner.performance.reliability import Reliability, ReliabilityParams, reliability, reliability_to_dict
+from planner.performance.workload import (
+    TrainingJob,
+    WorkloadEstimate,
+    estimate_workload,
+    workload_frame,
+    workload_to_dict,
+)
+from planner.scenario import Scenario
+
+M = TypeVar("M", bound=BaseModel)
+
+JOB_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
+    "params_b": ("--params-b", float, "total parameters [billions] (required)"),
+    "tokens_b": ("--tokens-b", float, "training tokens [billions] (required)"),
+    "seq_len": ("--seq-len", int, "sequence length [tokens] (default 4096)"),
+    "global_batch_seqs": ("--global-batch", int, "global batch [sequences] (default 1024)"),
+    "micro_batch_seqs": ("--micro-batch", int, "micro-batch [sequences] (default 1)"),
+    "precision": ("--precision", str, "bf16 or fp8 (default bf16)"),
+    "mfu": ("--mfu", float, "share of dense peak the compute kernels reach (default 0.5)"),
+    "layers": ("--layers", int, "transformer layers (default: derived, h = 128 L)"),
+    "hidden_size": ("--hidden", int, "model width (default: derived)"),
+    "experts": ("--experts", int, "MoE experts per layer (default 1 = dense)"),
+    "top_k": ("--top-k", int, "experts per token (default 1)"),
+    "tp": ("--tp", int, "tensor-parallel GPUs (default: searched)"),
+    "pp": ("--pp", int, "pipeline stages (default: searched)"),
+    "dp": ("--dp", int, "data-parallel replicas (default: searched)"),
+    "ep": ("--ep", int, "expert-parallel GPUs (default: searched)"),
+    "virtual_stages": ("--virtual-stages", int, "interleaved pipeline stages per GPU (default 1)"),
+    "dp_overlap_fraction": ("--dp-overlap", float, "share of gradient reduction hidden (default 0.5)"),
+    "tp_overlap_fraction": ("--tp-overlap", float, "share of tensor-parallel traffic hidden (default 0)"),
+    "recompute": ("--recompute", str, "selective or full activation recomputation (default selective)"),
+}
+RELIABILITY_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
+    "checkpoint_gbyte": ("--checkpoint-gbyte", float, "checkpoint size [GB] (default: params x bytes/param)"),
+    "checkpoint_bytes_per_param": (
+        "--checkpoint-bytes-per-param",
+        float,
+        "checkpoint bytes per parameter (14)",
+    ),
+    "restart_min": ("--restart-min", float, "restart time without the checkpoint read [min] (default 10)"),
+    "failure_rate_scale": ("--failure-rate-scale", float, "multiplier on the calibrated failure rates (1)"),
+    "write_bandwidth_gbyte_per_s": ("--write-gbyte-per-s", float, "checkpoint write bandwidth [GB/s]"),
+    "checkpoint_interval_min": ("--interval-min", float, "evaluate at this checkpoint interval [min]"),
+}
+
+
+def _add_options(
+    parser: argparse.ArgumentParser, title: str, options: Mapping[str, tuple[str, Any, str]]
+) -> None:
+    group = parser.add_argument_group(title)
+    for field, (flag, kind, text) in options.items():
+        group.add_argument(flag, dest=field, type=kind, help=text)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    add_scenario_options(parser)
+    parser.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
+    parser.add_argument(
+        "--network-failover",
+        action="store_true",
+        help="the job survives network failures that leave every GPU connected (multi-plane designs)",
+    )
+    parser.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``planner workload`` and ``planner reliability`` (see ``planner.cli.EXTENSIONS``)."""
+    workload = subparsers.add_parser("workload", help="LLM training time, cost and energy per design")
+    _add_common(workload)
+    _add_options(workload, "model and parallelism", JOB_OPTIONS)
+    workload.add_argument(
+        "--in-network-reduction",
+        action="store_true",
+        help="reduce gradients in switches that support it (SHARP)",
+    )
+    _add_options(workload, "checkpoints and failures", RELIABILITY_OPTIONS)
+    workload.set_defaults(handler=run_workload)
+
+    rel = subparsers.add_parser(
+        "reliability", help="interruptions, checkpoint interval and goodput per design"
+    )
+    _add_common(rel)
+    rel.add_argument(
+        "--params-b", dest="params_b", type=float, help="model parameters [billions] (sizes the checkpoint)"
+    )
+    _add_options(rel, "checkpoints and failures", RELIABILITY_OPTIONS)
+    rel.set_defaults(handler=run_reliability)
+
+
+def _validated(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str]) -> M:
+    """Validate options into ``model``; the one-line error names the flag, the field and the range."""
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        text = describe_validation_error(exc, model=model)
+        for field, flag in flags.items():
+            text = re.sub(rf"(^|; ){field}:", rf"\g<1>{flag} ({field}):", text)
+        raise InputError(f"options: {text}") from None
+
+
+def _collect(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
+    return {f: getattr(args, f) for f in fields if getattr(args, f, None) is not None}
+
+
+def job_from_args(args: argparse.Namespace) -> TrainingJob:
+    """The training job the options describe, validated."""
+    data = _collect(args, list(JOB_OPTIONS))
+    if args.in_network_reduction:
+        data["in_network_reduction"] = True
+    return _validated(TrainingJob, data, {f: flag for f, (flag, _, _) in JOB_OPTIONS.items()})
+
+
+def reliability_params_from_args(args: argparse.Namespace) -> ReliabilityParams:
+    """Checkpoint and failure settings from the options, validated."""
+    data = _collect(args, ["params_b", *RELIABILITY_OPTIONS])
+    if args.network_failover:
+        data["network_failover"] = True
+    flags = {f: flag for f, (flag, _, _) in RELIABILITY_OPTIONS.items()} | {"params_b": "--params-b"}
+    if "params_b" not in data and "checkpoint_gbyte" not in data:
+        raise InputError("options: --params-b or --checkpoint-gbyte: give one to size the checkpoint")
+    return _validated(ReliabilityParams, data, flags)
+
+
+def _plans(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tuple[Plan, ...]:
+    if not args.designs:
+        return (plan(scenario=scenario, catalog=catalog),)
+    design_ids = [d.strip() for d in args.designs.split(",") if d.strip()]
+    return compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
+
+
+def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
+    """Designs as columns, figures as rows."""
+    frame = workload_frame(estimates).set_index("design").T
+    formats = {
+        "step_time_s": "{:.3f}",
+        "tokens_per_s": "{:,.0f}",
+        "end_to_end_mfu": "{:.1%}",
+        "goodput": "{:.2%}",
+        "time_to_train_days": "{:.2f}",
+        "gpu_hours": "{:,.0f}",
+        "energy_mwh": "{:,.1f}",
+        "cost_to_train_usd": "{:,.0f}",
+    }
+    text = pd.DataFrame(
+        {
+            column: [formats.get(str(row), "{}").format(value) for row, value in frame[column].items()]
+            for column in frame.columns
+        },
+        index=frame.index,
+    ).to_string()
+    lines = [text, "", "Step breakdown [s] (exposed communication):"]
+    for e in estimates:
+        parts = ", ".join(f"{k.removesuffix('_s')} {v:.3f}" for k, v in e.step.as_dict().items())
+        lines.append(f"  {e.design_id}: {parts}; DP bound by {e.dp_bound_level}")
+    notes = sorted({n for e in estimates for n in (*e.notes, *e.reliability.notes)})
+    if notes:
+        lines += ["", "Notes:"] + [f"  - {n}" for n in notes]
+    return "\n".join(lines)
+
+
+def render_reliability_table(results: Sequence[Reliability]) -> str:
+    """Headline figures per design, then the failure impacts of each."""
+    rows = {
+        r.design_id: {
+            "GPUs": f"{r.gpus}",
+            "interruptions per day": f"{r.interruptions_per_day:.3f}",
+            "MTBI [h]": f"{r.mtbi_hours:.1f}",
+            "checkpoint [GB]": f"{r.checkpoint_gbyte:,.0f}",
+            "checkpoint write [s]": f"{r.checkpoint_write_s:.1f}",
+            "checkpoint interval [min]": f"{r.checkpoint_interval_min:.1f}",
+            "goodput": f"{r.goodput:.2%}",
+            "survived failures per day": f"{r.degradations_per_day:.3f}",
+        }
+        for r in results
+    }
+    lines = [pd.DataFrame(rows).to_string(), ""]
+    for r in results:
+        lines.append(f"{r.design_id}: bandwidth lost when one element fails")
+        for i in r.failure_impacts:
+            verdict = "survivable" if i.survivable else "stops the job"
+            lines.append(
+                f"  {i.element:<16} {i.gpus_affected:>7} GPUs lose {i.gpu_bandwidth_lost_fraction:7.2%}; "
+                f"{i.capacity_lost_fraction:8.3%} of the tier; {verdict}"
+            )
+    notes = sorted({n for r in results for n in r.notes})
+    if notes:
+        lines += ["", "Notes:"] + [f"  - {n}" for n in notes]
+    return "\n".join(lines)
+
+
+def run_workload(args: argparse.Namespace) -> int:
+    job = job_from_args(args)
+    rel_data = _collect(args, list(RELIABILITY_OPTIONS))
+    rel_data["params_b"] = job.params_b
+    if args.network_failover:
+        rel_data["network_failover"] = True
+    params = _validated(
+        ReliabilityParams, rel_data, {f: flag for f, (flag, _, _) in RELIABILITY_OPTIONS.items()}
+    )
+    catalog = catalog_from_args(args)
+    scenario = scenario_from_args(args)
+    estimates = tuple(
+        estimate_workload(job=job, plan=p, catalog=catalog, reliability_params=params)
+        for p in _plans(args, scenario, catalog)
+    )
+    if args.format == "json":
+        body: Any = (
+            workload_to_dict(estimates[0]) if not args.designs else [workload_to_dict(e) for e in estimates]
+        )
+        sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_workload_table(estimates) + "\n")
+    return 0
+
+
+def run_reliability(args: argparse.Namespace) -> int:
+    params = reliability_params_from_args(args)
+    catalog = catalog_from_args(args)
+    scenario = scenario_from_args(args)
+    results = tuple(reliability(plan=p, params=params) for p in _plans(args, scenario, catalog))
+    if args.format == "json":
+        body: Any = (
+            reliability_to_dict(results[0]) if not args.designs else [reliability_to_dict(r) for r in results]
+        )
+        sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_reliability_table(results) + "\n")
+    return 0

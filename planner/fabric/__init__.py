@@ -1,0 +1,1 @@
+"""The fabric: topology (scale-out Clos), media per link class, auxiliary networks."""

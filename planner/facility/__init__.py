@@ -1,0 +1,1 @@
+"""The facility: power, racks and cooling."""

@@ -1,0 +1,668 @@
+"""UI strings of the Optimize, Workload, Reliability and Scenarios pages, English and Chinese (pure: no Streamlit).
+
+Merged into :data:`planner.i18n.STRINGS`; the same rules and tests apply (tests/test_i18n.py).
+"""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    # --- navigation and shared -------------------------------------------------------------------
+    "page.optimize": {"en": "Optimize", "zh": "方案优化"},
+    "page.workload": {"en": "Workload", "zh": "训练负载"},
+    "page.reliability": {"en": "Reliability", "zh": "可靠性"},
+    "page.scenarios": {"en": "Scenarios", "zh": "已存场景"},
+    "label.custom_fabric": {"en": "{name} (custom fabric)", "zh": "{name}（自定义网络）"},
+    "form.error": {"en": "Not accepted: {message}", "zh": "输入无效：{message}"},
+    "form.error_field": {"en": "{field} not accepted: {message}", "zh": "“{field}”无效：{message}"},
+    "form.stale": {
+        "en": "Showing the results of the last accepted inputs until the input marked above is corrected.",
+        "zh": "在上方标出的输入改正之前，显示的是上一次有效输入的结果。",
+    },
+    # --- Optimize ----------------------------------------------------------------------------------
+    "opt.caption": {
+        "en": "The optimizer (a mixed-integer program, PuLP) picks the switch model per tier, copper or "
+        "optics per link class and the cooling for the current scenario — at the lowest CAPEX or TCO, or "
+        "the most GPUs within a budget or power feed. Its design is checked by the same engine as every "
+        "other page.",
+        "zh": "优化器（混合整数规划，PuLP）为当前场景选择每层交换机型号、每类链路的铜缆或光学器件以及散热方式，"
+        "目标为 CAPEX 或 TCO 最低，或在预算/供电限制内 GPU 数量最多。结果由与其他页面相同的引擎复核。",
+    },
+    "opt.group.objective": {"en": "Objective", "zh": "目标"},
+    "opt.group.limits": {"en": "Limits", "zh": "约束条件"},
+    "opt.group.choices": {"en": "The optimizer may choose", "zh": "优化器可选择"},
+    "opt.field.objective": {"en": "Optimize for", "zh": "优化目标"},
+    "opt.objective.capex": {"en": "Lowest CAPEX", "zh": "CAPEX 最低"},
+    "opt.objective.tco": {"en": "Lowest TCO", "zh": "TCO 最低"},
+    "opt.objective.max_gpus": {"en": "Most GPUs", "zh": "GPU 数量最多"},
+    "opt.help.objective": {
+        "en": "Lowest CAPEX or TCO for the scenario's GPU count, or the largest cluster that fits the "
+        "budget and/or power cap (needs at least one of them).",
+        "zh": "在当前 GPU 数量下使 CAPEX 或 TCO 最低；或在预算和/或功率上限内求最大集群（至少需要填写其中一项）。",
+    },
+    "opt.field.max_gpus": {"en": "Search up to [GPUs]", "zh": "搜索上限 [GPU 数]"},
+    "opt.help.max_gpus": {
+        "en": "Upper bound of the cluster size for “Most GPUs” (1 to 1,048,576).",
+        "zh": "“GPU 数量最多”目标的集群规模上限（1 至 1,048,576）。",
+    },
+    "opt.field.budget_usd": {"en": "Budget, CAPEX [USD]", "zh": "预算（CAPEX）[美元]"},
+    "opt.help.budget_usd": {
+        "en": "Ceiling on CAPEX in US dollars (whatever the report currency). Empty = no budget limit.",
+        "zh": "CAPEX 上限，单位美元（与报告货币无关）。留空 = 不限预算。",
+    },
+    "opt.field.power_cap_kw": {"en": "Facility power cap [kW]", "zh": "设施功率上限 [kW]"},
+    "opt.help.power_cap_kw": {
+        "en": "Ceiling on facility power (IT power × PUE) at maximum load. Empty = no cap.",
+        "zh": "满载时设施功率（IT 功率 × PUE）的上限。留空 = 不设上限。",
+    },
+    "opt.field.rack_kw": {"en": "Rack power limit [kW]", "zh": "单机柜功率上限 [kW]"},
+    "opt.help.rack_kw": {
+        "en": "Power budget of one rack for this run (5 to 300 kW). Empty = the scenario's limit from the sidebar.",
+        "zh": "本次优化的单柜供电预算（5 至 300 kW）。留空 = 使用侧边栏场景中的上限。",
+    },
+    "opt.placeholder.no_limit": {"en": "no limit", "zh": "不限"},
+    "opt.placeholder.rack_kw": {"en": "scenario's limit", "zh": "沿用场景设置"},
+    "opt.field.choose_switches": {"en": "Switch model per tier", "zh": "每层交换机型号"},
+    "opt.help.choose_switches": {
+        "en": "Pick among the catalog's switches of the design's family at its port speed; off = the design's switch.",
+        "zh": "在目录中与方案同族、支持该端口速率的交换机中选择；关闭 = 使用方案默认交换机。",
+    },
+    "opt.field.choose_media": {"en": "Copper or optics per link class", "zh": "每类链路的铜缆或光学器件"},
+    "opt.help.choose_media": {
+        "en": "Pick the medium of each link class among those that reach; off = the engine's choice by reach.",
+        "zh": "在满足距离的介质中为每类链路选择；关闭 = 按距离由引擎决定。",
+    },
+    "opt.field.choose_cooling": {"en": "Cooling method", "zh": "散热方式"},
+    "opt.help.choose_cooling": {
+        "en": "Pick the cooling (sets PUE, rack density and CDUs); off = the scenario's cooling.",
+        "zh": "选择散热方式（决定 PUE、机柜密度和 CDU 数量）；关闭 = 使用场景中的散热方式。",
+    },
+    "opt.submit": {"en": "Optimize", "zh": "开始优化"},
+    "opt.form_caption": {
+        "en": "Solves for the scenario in the sidebar (rack limit {rack_kw} kW unless set here). Money limits are in USD.",
+        "zh": "针对侧边栏中的场景求解（除非在此另行设置，单柜上限为 {rack_kw} kW）。金额约束以美元计。",
+    },
+    "opt.start": {
+        "en": "Set the objective and limits, then press “Optimize”. A solve takes about a second.",
+        "zh": "设置目标和约束后点击“开始优化”，一次求解约需一秒。",
+    },
+    "opt.solving": {"en": "Solving the mixed-integer program…", "zh": "正在求解混合整数规划…"},
+    "opt.infeasible_title": {"en": "No design meets these limits", "zh": "没有满足这些约束的方案"},
+    "opt.rejected_title": {"en": "The optimizer could not run", "zh": "优化器无法运行"},
+    "opt.run_differs": {
+        "en": "This result is for the scenario as it was when “Optimize” was pressed ({gpus} GPUs); the "
+        "sidebar has changed since. Press “Optimize” again to solve for the current scenario.",
+        "zh": "此结果对应点击“开始优化”时的场景（{gpus} 张 GPU），侧边栏已有变化。再次点击“开始优化”即可针对当前场景求解。",
+    },
+    "opt.kpi.status": {"en": "Solver status", "zh": "求解状态"},
+    "opt.help.status": {
+        "en": "Optimal: proven best. Feasible: the time limit was reached with a valid design.",
+        "zh": "最优：已证明为最优解。可行：达到时间上限时得到的有效方案。",
+    },
+    "opt.kpi.solver": {"en": "Solver", "zh": "求解器"},
+    "opt.kpi.gap": {"en": "MIP gap", "zh": "MIP 间隙"},
+    "opt.help.gap": {
+        "en": "Relative distance between the design found and the best bound the solver proved (0 % = optimal).",
+        "zh": "所得方案与求解器证明的最优界之间的相对差距（0 % 即最优）。",
+    },
+    "opt.kpi.time": {"en": "Solve time", "zh": "求解时间"},
+    "opt.kpi.saving_capex": {"en": "CAPEX saved", "zh": "节省的 CAPEX"},
+    "opt.kpi.saving_tco": {"en": "TCO saved", "zh": "节省的 TCO"},
+    "opt.help.saving": {
+        "en": "Against the preset: preset minus optimized design, both planned by the engine under the same limits.",
+        "zh": "相对预设方案：预设方案减去优化方案，两者均由引擎在相同约束下计算。",
+    },
+    "opt.kpi.gpus": {"en": "GPUs that fit", "zh": "可容纳的 GPU 数"},
+    "opt.status.optimal": {"en": "Optimal", "zh": "最优"},
+    "opt.status.feasible": {"en": "Feasible (time limit)", "zh": "可行（达到时间上限）"},
+    "opt.status.infeasible": {"en": "Infeasible", "zh": "不可行"},
+    "opt.status.not_solved": {"en": "Not solved", "zh": "未求解"},
+    "opt.side_by_side": {"en": "Optimized design beside the preset", "zh": "优化方案与预设方案对比"},
+    "opt.col.preset": {"en": "Preset · {name}", "zh": "预设 · {name}"},
+    "opt.col.optimized": {"en": "Optimized design", "zh": "优化方案"},
+    "opt.choices": {"en": "What each design is built from", "zh": "方案构成"},
+    "opt.choice.tiers": {"en": "Switch tiers", "zh": "交换层数"},
+    "opt.choice.switch": {"en": "{tier} switch", "zh": "{tier}交换机"},
+    "opt.choice.medium": {"en": "{link} medium", "zh": "{link} 介质"},
+    "opt.choice.cooling": {"en": "Cooling", "zh": "散热方式"},
+    "opt.choice.rack_limit": {"en": "Rack power limit", "zh": "单柜功率上限"},
+    "opt.choice.racks": {"en": "Racks", "zh": "机柜"},
+    "opt.choice.racks_value": {
+        "en": "{compute} compute + {network} network",
+        "zh": "计算柜 {compute} + 网络柜 {network}",
+    },
+    "opt.choice.cdus": {"en": "Coolant distribution units (CDUs)", "zh": "冷却液分配单元 (CDU)"},
+    "opt.choice.nodes": {"en": "Servers", "zh": "服务器"},
+    "opt.choice.nodes_value": {"en": "{nodes} ({gpus} GPUs)", "zh": "{nodes} 台（{gpus} 张 GPU）"},
+    "opt.load_result": {"en": "Use the optimized design in the app", "zh": "在全部页面中使用优化方案"},
+    "opt.download_json": {"en": "Download result (JSON)", "zh": "下载优化结果 (JSON)"},
+    "opt.loaded": {
+        "en": "Loaded: {label}. Every page now shows this design; the sidebar holds its inputs.",
+        "zh": "已载入：{label}。所有页面现在显示该方案，侧边栏显示其输入。",
+    },
+    "opt.session_only": {
+        "en": "The loaded design has an explicit fabric (switches and media per tier). It is kept in this "
+        "browser session, not in the page link: save it on the Scenarios page to share it. Choosing "
+        "another design or a preset in the sidebar drops it.",
+        "zh": "已载入的方案包含显式网络配置（每层交换机和介质），它保存在当前浏览器会话中，不在页面链接里："
+        "如需分享，请在“已存场景”页面保存。在侧边栏选择其他方案或预设会放弃该配置。",
+    },
+    "opt.pareto": {"en": "Pareto front", "zh": "帕累托前沿"},
+    "opt.pareto_kind": {"en": "Trade CAPEX against", "zh": "CAPEX 权衡对象"},
+    "opt.pareto.power": {"en": "Facility power", "zh": "设施功率"},
+    "opt.pareto.bandwidth": {"en": "Bandwidth per GPU", "zh": "每 GPU 带宽"},
+    "opt.help.pareto": {
+        "en": "Each point is the cheapest full design at one level of the other figure (ε-constraint).",
+        "zh": "每个点是在另一指标某一水平下成本最低的完整方案（ε-约束法）。",
+    },
+    "opt.pareto_solving": {"en": "Sweeping the front…", "zh": "正在计算前沿…"},
+    "opt.pareto_error": {
+        "en": "No front for these limits: {message}",
+        "zh": "在这些约束下没有前沿：{message}",
+    },
+    "opt.pareto_caption": {
+        "en": "Click a point to load that design: it becomes the current scenario on every page.",
+        "zh": "点击任一点即可载入该方案：它将成为所有页面的当前场景。",
+    },
+    "opt.chart.pareto_power": {"en": "CAPEX vs facility power", "zh": "CAPEX 与设施功率"},
+    "opt.chart.pareto_bandwidth": {"en": "CAPEX vs bandwidth per GPU", "zh": "CAPEX 与每 GPU 带宽"},
+    "opt.axis.facility_kw": {"en": "Facility power [kW]", "zh": "设施功率 [kW]"},
+    "opt.axis.per_gpu": {
+        "en": "Bandwidth per GPU after oversubscription [Gb/s]",
+        "zh": "考虑收敛比后的每 GPU 带宽 [Gb/s]",
+    },
+    "opt.legend.front": {"en": "Pareto front (click to load)", "zh": "帕累托前沿（点击载入）"},
+    "opt.legend.preset": {"en": "Preset", "zh": "预设方案"},
+    "opt.legend.optimized": {"en": "Optimized design", "zh": "优化方案"},
+    "opt.hover.point": {
+        "en": "<b>{label}</b><br>CAPEX {capex}<br>{kw} kW facility<br>{bw} Gb/s per GPU",
+        "zh": "<b>{label}</b><br>CAPEX {capex}<br>设施功率 {kw} kW<br>每 GPU {bw} Gb/s",
+    },
+    "opt.point_label": {"en": "Pareto point {number} ({label})", "zh": "帕累托点 {number}（{label}）"},
+    "opt.col.point": {"en": "Point", "zh": "序号"},
+    "opt.col.label": {"en": "Design", "zh": "方案"},
+    "opt.col.facility_kw": {"en": "Facility power [kW]", "zh": "设施功率 [kW]"},
+    "opt.col.per_gpu": {"en": "Bandwidth per GPU [Gb/s]", "zh": "每 GPU 带宽 [Gb/s]"},
+    "opt.col.gpus": {"en": "GPUs", "zh": "GPU 数"},
+    "opt.col.switches": {"en": "Fabric switches", "zh": "交换机数"},
+    # --- Workload ----------------------------------------------------------------------------------
+    "wl.caption": {
+        "en": "An LLM training job on every design with the current GPU: 6·P·D FLOPs at the MFU, plus the "
+        "exposed tensor-, pipeline-, data- and expert-parallel communication from each fabric, and the "
+        "failures of the Reliability page.",
+        "zh": "在各网络方案（相同 GPU）上训练一个大模型：按 6·P·D 计算量与 MFU 计算，加上各网络暴露的张量、"
+        "流水线、数据和专家并行通信时间，以及“可靠性”页面中的故障影响。",
+    },
+    "wl.form": {"en": "Training job", "zh": "训练任务"},
+    "wl.group.model": {"en": "Model and data", "zh": "模型与数据"},
+    "wl.group.compute": {"en": "Compute", "zh": "计算"},
+    "wl.group.layout": {"en": "Parallelism (empty = searched)", "zh": "并行方式（留空 = 自动搜索）"},
+    "wl.group.network": {"en": "Network and failures", "zh": "网络与故障"},
+    "wl.field.params_b": {"en": "Parameters [billions]", "zh": "参数量 [十亿]"},
+    "wl.help.params_b": {
+        "en": "Total parameters of the model, in billions (all experts for MoE).",
+        "zh": "模型总参数量，单位十亿（MoE 模型含全部专家）。",
+    },
+    "wl.field.tokens_b": {"en": "Training tokens [billions]", "zh": "训练 token 数 [十亿]"},
+    "wl.help.tokens_b": {
+        "en": "Tokens to train on, in billions (about 20 per parameter is compute-optimal).",
+        "zh": "训练使用的 token 数，单位十亿（计算最优约为每个参数 20 个）。",
+    },
+    "wl.field.seq_len": {"en": "Sequence length [tokens]", "zh": "序列长度 [token]"},
+    "wl.help.seq_len": {
+        "en": "Tokens per sequence (128 to 1,048,576).",
+        "zh": "每个序列的 token 数（128 至 1,048,576）。",
+    },
+    "wl.field.global_batch": {"en": "Global batch [sequences]", "zh": "全局批大小 [序列]"},
+    "wl.help.global_batch": {
+        "en": "Sequences per optimizer step across all GPUs; rounded up to whole micro-batches.",
+        "zh": "所有 GPU 每个优化步的序列数，向上取整为完整的微批。",
+    },
+    "wl.field.precision": {"en": "Precision", "zh": "计算精度"},
+    "wl.help.precision": {
+        "en": "Math precision of the matrix multiplies; FP8 doubles the dense peak.",
+        "zh": "矩阵乘法的计算精度；FP8 使稠密峰值算力翻倍。",
+    },
+    "wl.precision.bfloat": {"en": "BF16", "zh": "BF16"},
+    "wl.precision.float_eight": {"en": "FP8", "zh": "FP8"},
+    "wl.field.mfu": {"en": "Kernel MFU [fraction]", "zh": "内核 MFU [比例]"},
+    "wl.help.mfu": {
+        "en": "Share of the dense peak the compute kernels reach, communication apart (0 to 1; 0.5 is typical).",
+        "zh": "不计通信时计算内核达到的稠密峰值比例（0 至 1，典型值 0.5）。",
+    },
+    "wl.field.experts": {"en": "MoE experts [count]", "zh": "MoE 专家数 [个]"},
+    "wl.help.experts": {
+        "en": "Experts per MoE layer; 1 = a dense model.",
+        "zh": "每个 MoE 层的专家数；1 = 稠密模型。",
+    },
+    "wl.field.top_k": {"en": "Experts per token (top-k)", "zh": "每 token 激活专家数 (top-k)"},
+    "wl.help.top_k": {
+        "en": "Experts each token is routed to (at most the experts).",
+        "zh": "每个 token 路由到的专家数（不超过专家总数）。",
+    },
+    "wl.field.tp": {"en": "Tensor parallel (TP)", "zh": "张量并行 (TP)"},
+    "wl.help.tp": {
+        "en": "GPUs sharing each layer; must divide the GPU count. Empty = searched.",
+        "zh": "共同承担每一层的 GPU 数，须整除 GPU 总数。留空 = 自动搜索。",
+    },
+    "wl.field.pp": {"en": "Pipeline stages (PP)", "zh": "流水线级数 (PP)"},
+    "wl.help.pp": {"en": "Pipeline stages; empty = searched.", "zh": "流水线级数；留空 = 自动搜索。"},
+    "wl.field.dp": {"en": "Data parallel (DP)", "zh": "数据并行 (DP)"},
+    "wl.help.dp": {
+        "en": "Model replicas; TP × PP × DP must equal the GPU count. Empty = searched.",
+        "zh": "模型副本数；TP × PP × DP 须等于 GPU 总数。留空 = 自动搜索。",
+    },
+    "wl.placeholder.searched": {"en": "searched", "zh": "自动搜索"},
+    "wl.field.in_network_reduction": {"en": "In-network reduction", "zh": "网内规约"},
+    "wl.help.in_network_reduction": {
+        "en": "Reduce gradients in the switches (SHARP) where the switch supports it.",
+        "zh": "在支持的交换机上于网络内完成梯度规约（SHARP）。",
+    },
+    "wl.field.network_failover": {"en": "Network failover", "zh": "网络故障切换"},
+    "wl.help.network_failover": {
+        "en": "The job survives network failures that leave every GPU connected (other planes, rerouting).",
+        "zh": "只要每个 GPU 仍有连接（其他平面、重路由），网络故障不会中断训练任务。",
+    },
+    "wl.design_error": {"en": "{design}: no estimate — {message}", "zh": "{design}：无法估算——{message}"},
+    "wl.per_design": {"en": "Training estimate per design", "zh": "各方案训练估算"},
+    "wl.row.layout": {"en": "Layout TP×PP×DP", "zh": "并行布局 TP×PP×DP"},
+    "wl.row.dp_bound": {"en": "Gradient reduction bounded by", "zh": "梯度规约瓶颈层级"},
+    "wl.row.step_time": {"en": "Step time", "zh": "单步时间"},
+    "wl.row.tokens_per_s": {"en": "Throughput", "zh": "吞吐量"},
+    "wl.row.mfu": {"en": "End-to-end MFU", "zh": "端到端 MFU"},
+    "wl.row.goodput": {"en": "Goodput (failures, checkpoints)", "zh": "有效产出率（含故障与检查点）"},
+    "wl.row.time_to_train": {"en": "Time to train", "zh": "训练时长"},
+    "wl.row.gpu_hours": {"en": "GPU-hours", "zh": "GPU 小时"},
+    "wl.row.energy": {"en": "Energy", "zh": "能耗"},
+    "wl.row.cost_to_train": {"en": "Cost to train", "zh": "训练成本"},
+    "wl.row.cost_per_gpu_hour": {"en": "Cost per GPU-hour", "zh": "每 GPU 小时成本"},
+    "wl.row.memory": {"en": "Memory per GPU", "zh": "每 GPU 显存占用"},
+    "wl.level.leaf": {"en": "leaf level", "zh": "Leaf 层"},
+    "wl.level.spine": {"en": "spine level", "zh": "Spine 层"},
+    "wl.level.core": {"en": "core level", "zh": "Core 层"},
+    "wl.level.none": {"en": "none (one GPU)", "zh": "无（单 GPU）"},
+    "wl.table_caption": {
+        "en": "Model shape: {layers} layers, width {hidden}, {active} B active parameters; {tokens} M tokens "
+        "per step. Time and cost include failures and checkpoints; cost = GPU-hours × the design's cost per GPU-hour.",
+        "zh": "模型结构：{layers} 层，宽度 {hidden}，激活参数 {active} B；每步 {tokens} M token。"
+        "时长和成本已计入故障与检查点；成本 = GPU 小时 × 该方案每 GPU 小时成本。",
+    },
+    "wl.download_csv": {"en": "Download table (CSV)", "zh": "下载表格 (CSV)"},
+    "wl.chart.step_breakdown": {"en": "Where a training step's time goes", "zh": "训练单步时间构成"},
+    "wl.axis.step_time": {"en": "Time per step [s]", "zh": "单步时间 [s]"},
+    "wl.step.compute": {"en": "Compute", "zh": "计算"},
+    "wl.step.tp_comm": {"en": "Tensor-parallel comm.", "zh": "张量并行通信"},
+    "wl.step.ep_comm": {"en": "Expert all-to-all", "zh": "专家 all-to-all"},
+    "wl.step.pp_bubble": {"en": "Pipeline bubble", "zh": "流水线气泡"},
+    "wl.step.pp_comm": {"en": "Pipeline send/recv", "zh": "流水线收发"},
+    "wl.step.dp_comm": {"en": "Gradient reduction (exposed)", "zh": "梯度规约（未被掩盖部分）"},
+    "wl.chart.collectives": {"en": "Collective busbw vs message size", "zh": "集合通信总线带宽与消息大小"},
+    "wl.hover.bound": {"en": "bounded by", "zh": "瓶颈"},
+    "wl.collectives_caption": {
+        "en": "Whole-cluster all-reduce (solid) and all-to-all (dotted) on each fabric; hover for the bounding level.",
+        "zh": "各网络上全集群 all-reduce（实线）与 all-to-all（虚线）；悬停可查看瓶颈层级。",
+    },
+    "wl.uncertainty": {"en": "How sure are these numbers", "zh": "结果的不确定性"},
+    "wl.tornado_output": {"en": "Tornado of", "zh": "龙卷风图指标"},
+    "wl.help.tornado": {
+        "en": "Each input moved ±20 % on its own, the others at their base value (parallel layout fixed).",
+        "zh": "每次仅将一个输入变化 ±20 %，其他保持基准值（并行布局不变）。",
+    },
+    "wl.output.time_to_train": {"en": "Time to train", "zh": "训练时长"},
+    "wl.output.cost_to_train": {"en": "Cost to train", "zh": "训练成本"},
+    "wl.output.tco": {"en": "TCO", "zh": "TCO"},
+    "wl.unit.days": {"en": "days", "zh": "天"},
+    "unit.per_day": {"en": "1/day", "zh": "次/天"},
+    "unit.hours": {"en": "h", "zh": "小时"},
+    "unit.minutes": {"en": "min", "zh": "分钟"},
+    "unit.tokens_per_s": {"en": "tokens/s", "zh": "token/秒"},
+    "unit.gpu_hours": {"en": "GPU-h", "zh": "GPU·小时"},
+    "wl.chart.tornado": {
+        "en": "{output}: ±20 % on each input (base {base})",
+        "zh": "{output}：各输入 ±20 %（基准 {base}）",
+    },
+    "wl.legend.minus": {"en": "input −20 %", "zh": "输入 −20 %"},
+    "wl.legend.plus": {"en": "input +20 %", "zh": "输入 +20 %"},
+    "wl.input.gpu_price": {"en": "GPU price", "zh": "GPU 价格"},
+    "wl.input.server_price": {"en": "Server price", "zh": "服务器价格"},
+    "wl.input.switch_price": {"en": "Switch price", "zh": "交换机价格"},
+    "wl.input.optics_price": {"en": "Optics price", "zh": "光学器件价格"},
+    "wl.input.electricity_price": {"en": "Electricity price", "zh": "电价"},
+    "wl.input.mfu": {"en": "Kernel MFU", "zh": "内核 MFU"},
+    "wl.input.network_bandwidth": {"en": "Network bandwidth", "zh": "网络带宽"},
+    "wl.input.failure_rate": {"en": "Failure rates", "zh": "故障率"},
+    "wl.input.other": {"en": "Other input", "zh": "其他输入"},
+    "wl.tornado_caption": {
+        "en": "For {design}, the design in the sidebar. Inputs with no effect on this figure are left out.",
+        "zh": "针对侧边栏中的方案：{design}。对该指标无影响的输入未列出。",
+    },
+    "wl.tornado_error": {"en": "No tornado: {message}", "zh": "无法生成龙卷风图：{message}"},
+    "wl.chart.monte_carlo": {
+        "en": "Monte Carlo: P10–P90 range and P50 (◆)",
+        "zh": "蒙特卡洛：P10–P90 区间与 P50（◆）",
+    },
+    "wl.col.output": {"en": "Figure", "zh": "指标"},
+    "wl.col.base": {"en": "Base case", "zh": "基准值"},
+    "wl.monte_carlo_caption": {
+        "en": "{samples} samples (seed {seed}): hardware prices ±20 % and electricity ±30 % (triangular), "
+        "failure rates log-normal (σ 0.5).",
+        "zh": "{samples} 次抽样（随机种子 {seed}）：硬件价格 ±20 %、电价 ±30 %（三角分布），故障率为对数正态分布（σ 0.5）。",
+    },
+    # --- Reliability -------------------------------------------------------------------------------
+    "rel.caption": {
+        "en": "Failures of a job that uses every GPU, per design with the current GPU: failure rates calibrated "
+        "to the Llama 3 405B run, the checkpoint interval that maximises goodput (Young/Daly), and what one "
+        "failed link, switch or plane costs.",
+        "zh": "使用全部 GPU 的训练任务在各方案（相同 GPU）上的故障情况：故障率按 Llama 3 405B 训练校准，"
+        "给出使有效产出率最高的检查点间隔（Young/Daly），以及单条链路、单台交换机或单个平面故障的影响。",
+    },
+    "rel.form": {"en": "Checkpoints and failures", "zh": "检查点与故障"},
+    "rel.group.checkpoint": {"en": "Checkpoint size", "zh": "检查点大小"},
+    "rel.group.storage": {"en": "Storage and restart", "zh": "存储与重启"},
+    "rel.group.failures": {"en": "Failure rates", "zh": "故障率"},
+    "rel.field.params_b": {"en": "Model parameters [billions]", "zh": "模型参数量 [十亿]"},
+    "rel.help.params_b": {
+        "en": "Sizes the checkpoint (parameters × bytes per parameter).",
+        "zh": "用于估算检查点大小（参数量 × 每参数字节数）。",
+    },
+    "rel.placeholder.params_b": {"en": "needed without a checkpoint size", "zh": "未填检查点大小时必填"},
+    "rel.field.checkpoint_gbyte": {"en": "Checkpoint size [GB]", "zh": "检查点大小 [GB]"},
+    "rel.help.checkpoint_gbyte": {
+        "en": "Bytes written per checkpoint; overrides parameters × bytes per parameter.",
+        "zh": "每次检查点写入的数据量；填写后覆盖“参数量 × 每参数字节数”。",
+    },
+    "rel.placeholder.checkpoint_gbyte": {"en": "from the parameters", "zh": "按参数量计算"},
+    "rel.field.bytes_per_param": {"en": "Checkpoint bytes per parameter [B]", "zh": "每参数检查点字节数 [B]"},
+    "rel.help.bytes_per_param": {
+        "en": "14 = BF16 weights plus FP32 master weights and Adam moments (1 to 64).",
+        "zh": "14 = BF16 权重 + FP32 主权重与 Adam 动量（1 至 64）。",
+    },
+    "rel.field.write_bandwidth": {"en": "Checkpoint write bandwidth [GB/s]", "zh": "检查点写入带宽 [GB/s]"},
+    "rel.help.write_bandwidth": {
+        "en": "Aggregate storage write bandwidth. Empty = the plan's storage system.",
+        "zh": "存储总写入带宽。留空 = 使用方案中的存储系统。",
+    },
+    "rel.placeholder.write_bandwidth": {"en": "the plan's storage", "zh": "方案中的存储"},
+    "rel.field.restart_min": {"en": "Restart time [min]", "zh": "重启时间 [分钟]"},
+    "rel.help.restart_min": {
+        "en": "Detection, rescheduling and process start, without reading the checkpoint (0 to 1440).",
+        "zh": "故障检测、重新调度与进程启动时间，不含读取检查点（0 至 1440）。",
+    },
+    "rel.field.interval_min": {"en": "Checkpoint interval [min]", "zh": "检查点间隔 [分钟]"},
+    "rel.help.interval_min": {
+        "en": "Evaluate goodput at this interval. Empty = the optimum (Young/Daly).",
+        "zh": "在此间隔下计算有效产出率。留空 = 最优间隔（Young/Daly）。",
+    },
+    "rel.placeholder.interval_min": {"en": "optimum", "zh": "最优值"},
+    "rel.field.failure_rate_scale": {"en": "Failure rate multiplier [×]", "zh": "故障率倍数 [×]"},
+    "rel.help.failure_rate_scale": {
+        "en": "Scales every calibrated failure rate (1 = as calibrated on Llama 3; 0 to 100).",
+        "zh": "对所有校准故障率乘以该倍数（1 = Llama 3 校准值；0 至 100）。",
+    },
+    "rel.field.network_failover": {"en": "Network failover", "zh": "网络故障切换"},
+    "rel.help.network_failover": {
+        "en": "The job survives network failures that leave every GPU connected (other planes, rerouting).",
+        "zh": "只要每个 GPU 仍有连接（其他平面、重路由），网络故障不会中断训练任务。",
+    },
+    "rel.per_design": {"en": "Failures and checkpoints per design", "zh": "各方案故障与检查点"},
+    "rel.row.interruptions": {"en": "Interruptions", "zh": "中断次数"},
+    "rel.row.mtbi": {"en": "Mean time between interruptions", "zh": "平均中断间隔 (MTBI)"},
+    "rel.row.checkpoint_size": {"en": "Checkpoint size", "zh": "检查点大小"},
+    "rel.row.write_bandwidth": {"en": "Checkpoint write bandwidth", "zh": "检查点写入带宽"},
+    "rel.row.checkpoint_write": {"en": "Checkpoint write time", "zh": "检查点写入时间"},
+    "rel.row.interval": {"en": "Checkpoint interval", "zh": "检查点间隔"},
+    "rel.row.restart": {"en": "Restart incl. checkpoint read", "zh": "重启时间（含读取检查点）"},
+    "rel.row.goodput": {"en": "Goodput", "zh": "有效产出率"},
+    "rel.row.lost_checkpoint": {"en": "Lost to checkpoint writes", "zh": "检查点写入损失"},
+    "rel.row.lost_rework": {"en": "Lost to rework after failures", "zh": "故障后重算损失"},
+    "rel.row.lost_restart": {"en": "Lost to restarts", "zh": "重启损失"},
+    "rel.row.degradations": {"en": "Failures survived (failover)", "zh": "可容忍的故障（故障切换）"},
+    "rel.table_caption": {
+        "en": "A synchronous job on all {gpus} GPUs. Goodput = 1 − δ/τ − (τ/2 + R)/M at the interval τ "
+        "(δ checkpoint write, R restart, M mean time between interruptions).",
+        "zh": "在全部 {gpus} 张 GPU 上的同步训练任务。有效产出率 = 1 − δ/τ − (τ/2 + R)/M，τ 为检查点间隔"
+        "（δ 为检查点写入时间，R 为重启时间，M 为平均中断间隔）。",
+    },
+    "rel.chart.goodput": {
+        "en": "Goodput vs checkpoint interval (◆ optimum)",
+        "zh": "有效产出率与检查点间隔（◆ 为最优）",
+    },
+    "rel.axis.interval": {"en": "Checkpoint interval [min]", "zh": "检查点间隔 [分钟]"},
+    "rel.axis.goodput": {"en": "Goodput [%]", "zh": "有效产出率 [%]"},
+    "rel.hover.optimum": {
+        "en": "Optimum (Young/Daly): {minutes} min, goodput {goodput} %",
+        "zh": "最优间隔（Young/Daly）：{minutes} 分钟，有效产出率 {goodput} %",
+    },
+    "rel.chart.by_class": {"en": "Interruptions per day by cause", "zh": "按原因划分的每日中断次数"},
+    "rel.axis.per_day": {"en": "Interruptions [1/day]", "zh": "中断次数 [次/天]"},
+    "rel.class.gpu": {"en": "GPU", "zh": "GPU"},
+    "rel.class.software": {"en": "Software", "zh": "软件"},
+    "rel.class.host": {"en": "Host (server)", "zh": "主机（服务器）"},
+    "rel.class.nic": {"en": "Network adapter", "zh": "网卡"},
+    "rel.class.link": {"en": "Network link", "zh": "网络链路"},
+    "rel.class.switch": {"en": "Network switch", "zh": "网络交换机"},
+    "rel.impacts": {"en": "When one element fails", "zh": "单个组件故障的影响"},
+    "rel.impacts_caption": {
+        "en": "GPUs affected and the share of their network bandwidth lost; a synchronous job runs at its "
+        "slowest rank. “Survivable” means every GPU keeps a path (with failover the job runs on, slower).",
+        "zh": "受影响的 GPU 数及其损失的网络带宽比例；同步训练任务以最慢的进程为准。"
+        "“可容忍”表示每个 GPU 仍有通路（启用故障切换时任务可降速继续）。",
+    },
+    "rel.col.element": {"en": "Failed element", "zh": "故障组件"},
+    "rel.impact_value": {
+        "en": "{gpus} GPUs lose {lost} · {outcome}",
+        "zh": "{gpus} 张 GPU 损失 {lost} · {outcome}",
+    },
+    "rel.survivable": {"en": "survivable", "zh": "可容忍"},
+    "rel.stops_job": {"en": "stops the job", "zh": "任务中断"},
+    "rel.element.node_leaf_link": {"en": "One server–leaf link", "zh": "一条服务器–Leaf 链路"},
+    "rel.element.leaf_switch": {"en": "One leaf switch", "zh": "一台 Leaf 交换机"},
+    "rel.element.leaf_spine_link": {"en": "One leaf–spine link", "zh": "一条 Leaf–Spine 链路"},
+    "rel.element.spine_switch": {"en": "One spine switch", "zh": "一台 Spine 交换机"},
+    "rel.element.spine_core_link": {"en": "One spine–core link", "zh": "一条 Spine–Core 链路"},
+    "rel.element.core_switch": {"en": "One core switch", "zh": "一台 Core 交换机"},
+    "rel.element.plane": {"en": "One whole plane", "zh": "一个完整平面"},
+    "rel.classes": {"en": "Interruption rates by failure class", "zh": "各类故障的中断率"},
+    "rel.col.class": {"en": "Failure class", "zh": "故障类别"},
+    "rel.class_value": {
+        "en": "{per_day}/day ({units} units × {rate} per 10⁶ h)",
+        "zh": "{per_day} 次/天（{units} 个 × 每百万小时 {rate}）",
+    },
+    "rel.calibration": {
+        "en": "Rates calibrated to Llama 3 405B pre-training: 419 unexpected interruptions in 54 days on "
+        "16,384 H100 GPUs (arXiv 2407.21783, Table 5); network failures split between links and switches "
+        "by Alibaba HPN's per-unit rates.",
+        "zh": "故障率按 Llama 3 405B 预训练校准：16,384 张 H100 在 54 天内发生 419 次意外中断"
+        "（arXiv 2407.21783 表 5）；网络故障按阿里巴巴 HPN 的单位故障率在链路与交换机之间分配。",
+    },
+    # --- Scenarios ---------------------------------------------------------------------------------
+    "sc.caption": {
+        "en": "Saved scenarios for the team: every save is a version; nothing is overwritten or lost.",
+        "zh": "团队共享的已存场景：每次保存都会生成一个版本，任何内容都不会被覆盖或丢失。",
+    },
+    "sc.store": {"en": "Store: {backend} · {url}", "zh": "存储：{backend} · {url}"},
+    "sc.store_error": {
+        "en": "The scenario store cannot be opened: {message}",
+        "zh": "无法打开场景存储：{message}",
+    },
+    "sc.share_failed": {
+        "en": "The share link could not be opened: {message}",
+        "zh": "无法打开分享链接：{message}",
+    },
+    "sc.quoted": {"en": "“{name}”", "zh": "“{name}”"},
+    "sc.none_open": {
+        "en": "No saved scenario is open: “Save as new scenario” stores the current one.",
+        "zh": "当前未打开已存场景：点击“另存为新场景”即可保存当前场景。",
+    },
+    "sc.open_banner": {
+        "en": "Working on {name} (#{id}), version {version}. Every page shows it; edits in the sidebar "
+        "can be saved as its next version.",
+        "zh": "正在编辑 {name}（#{id}）第 {version} 版。所有页面均显示该场景；侧边栏中的修改可保存为下一版本。",
+    },
+    "sc.custom_fabric_kept": {
+        "en": "Its explicit fabric (switches and media per tier) is kept while the design stays the same.",
+        "zh": "只要网络方案不变，其显式网络配置（每层交换机与介质）将被保留。",
+    },
+    "sc.share_caption": {
+        "en": "Share link: opens this saved scenario (and version) for anyone using the same store.",
+        "zh": "分享链接：使用同一存储的任何人都可以通过它打开该场景（及版本）。",
+    },
+    "sc.close": {
+        "en": "Close (keep the scenario, stop saving to this one)",
+        "zh": "关闭（保留当前场景，不再保存到此场景）",
+    },
+    "sc.save": {"en": "Save the current scenario", "zh": "保存当前场景"},
+    "sc.field.name": {"en": "Name", "zh": "名称"},
+    "sc.help.name": {
+        "en": "Label shown in lists (1 to 200 characters).",
+        "zh": "列表中显示的名称（1 至 200 个字符）。",
+    },
+    "sc.field.customer": {"en": "Customer", "zh": "客户"},
+    "sc.help.customer": {"en": "Who it is for (optional).", "zh": "所属客户（可选）。"},
+    "sc.field.tags": {"en": "Tags", "zh": "标签"},
+    "sc.help.tags": {
+        "en": "Comma-separated labels for search and filters (stored in lower case).",
+        "zh": "以逗号分隔的标签，用于搜索与筛选（以小写存储）。",
+    },
+    "sc.placeholder.tags": {"en": "workshop, q4", "zh": "研讨会, 四季度"},
+    "sc.field.notes": {"en": "Notes", "zh": "备注"},
+    "sc.help.notes": {"en": "Free notes kept with the scenario.", "zh": "随场景保存的自由备注。"},
+    "sc.field.comment": {"en": "Version comment", "zh": "版本说明"},
+    "sc.help.comment": {"en": "Why this version was saved (optional).", "zh": "保存该版本的原因（可选）。"},
+    "sc.placeholder.comment": {"en": "what changed", "zh": "修改内容"},
+    "sc.save_new": {"en": "Save as new scenario", "zh": "另存为新场景"},
+    "sc.save_version": {"en": "Save as version {version} of {name}", "zh": "保存为 {name} 的第 {version} 版"},
+    "sc.save_caption": {
+        "en": "Saves the scenario of the sidebar (and any loaded fabric). A new version is refused if "
+        "someone saved the scenario after you opened it.",
+        "zh": "保存侧边栏中的场景（含已载入的网络配置）。若他人在您打开之后保存过该场景，新版本将被拒绝。",
+    },
+    "sc.saved_new": {"en": "Saved {name} as scenario #{id}.", "zh": "已将 {name} 保存为场景 #{id}。"},
+    "sc.saved_version": {"en": "Saved {name}, version {version}.", "zh": "已保存 {name} 第 {version} 版。"},
+    "sc.conflict": {
+        "en": "Not saved: {name} changed since you opened it. Your edit starts from version {expected}, but "
+        "version {current} is now the latest (someone else saved). Nothing was overwritten.",
+        "zh": "未保存：{name} 在您打开后已被修改。您的修改基于第 {expected} 版，而最新版本已是第 {current} 版"
+        "（他人已保存）。没有任何内容被覆盖。",
+    },
+    "sc.conflict_save_new": {"en": "Save my edit as a new scenario", "zh": "将我的修改另存为新场景"},
+    "sc.conflict_reload": {
+        "en": "Reload version {version} (drop my edit)",
+        "zh": "重新载入第 {version} 版（放弃我的修改）",
+    },
+    "sc.conflict_download": {"en": "Download my edit (JSON)", "zh": "下载我的修改 (JSON)"},
+    "sc.conflict_name": {"en": "{name} (my edit)", "zh": "{name}（我的修改）"},
+    "sc.conflict_comment": {
+        "en": "saved after a conflict on scenario {id} (edit of version {version})",
+        "zh": "场景 {id} 保存冲突后另存（基于第 {version} 版的修改）",
+    },
+    "sc.reloaded_note": {
+        "en": "Your edit was not saved; apply it again if still needed.",
+        "zh": "您的修改未保存，如仍需要请重新修改。",
+    },
+    "sc.saved": {"en": "Saved scenarios", "zh": "场景列表"},
+    "sc.search": {"en": "Search", "zh": "搜索"},
+    "sc.search_placeholder": {"en": "name, customer, tag or id", "zh": "名称、客户、标签或编号"},
+    "sc.filter_customer": {"en": "Customer", "zh": "客户"},
+    "sc.filter_tag": {"en": "Tag", "zh": "标签"},
+    "sc.any": {"en": "any", "zh": "全部"},
+    "sc.show_trash": {"en": "Show trash", "zh": "显示回收站"},
+    "sc.help.show_trash": {
+        "en": "List deleted scenarios too; they can be restored with all their versions.",
+        "zh": "同时列出已删除的场景；可连同全部版本一起恢复。",
+    },
+    "sc.none_found": {
+        "en": "No saved scenario matches. Save the current one above, or import a JSON file below.",
+        "zh": "没有匹配的已存场景。可在上方保存当前场景，或在下方导入 JSON 文件。",
+    },
+    "sc.col.id": {"en": "ID", "zh": "编号"},
+    "sc.col.name": {"en": "Name", "zh": "名称"},
+    "sc.col.customer": {"en": "Customer", "zh": "客户"},
+    "sc.col.tags": {"en": "Tags", "zh": "标签"},
+    "sc.col.version": {"en": "Version", "zh": "版本"},
+    "sc.col.gpus": {"en": "GPUs", "zh": "GPU 数"},
+    "sc.col.updated": {"en": "Updated", "zh": "更新时间"},
+    "sc.col.state": {"en": "State", "zh": "状态"},
+    "sc.col.saved_at": {"en": "Saved", "zh": "保存时间"},
+    "sc.col.author": {"en": "Author", "zh": "作者"},
+    "sc.col.comment": {"en": "Comment", "zh": "说明"},
+    "sc.col.change": {"en": "Change", "zh": "变化"},
+    "sc.state.active": {"en": "active", "zh": "正常"},
+    "sc.state.trash": {"en": "in trash", "zh": "已删除"},
+    "sc.pick": {"en": "Scenario", "zh": "场景"},
+    "sc.pick_option": {
+        "en": "#{id} · {name} (v{version}){trash}",
+        "zh": "#{id} · {name}（第 {version} 版）{trash}",
+    },
+    "sc.trash_mark": {"en": " · in trash", "zh": " · 已删除"},
+    "sc.details_title": {"en": "{name} (#{id})", "zh": "{name}（#{id}）"},
+    "sc.details_line": {
+        "en": "Customer: {customer} · tags: {tags} · latest version {version} · updated {updated}",
+        "zh": "客户：{customer} · 标签：{tags} · 最新第 {version} 版 · 更新于 {updated}",
+    },
+    "sc.in_trash": {
+        "en": "In the trash since {when}. Restore it to open or edit it; every version is kept.",
+        "zh": "已于 {when} 移入回收站。恢复后即可打开或编辑，所有版本均保留。",
+    },
+    "sc.open_latest": {"en": "Open latest", "zh": "打开最新版"},
+    "sc.duplicate": {"en": "Duplicate", "zh": "复制"},
+    "sc.delete": {"en": "Delete", "zh": "删除"},
+    "sc.restore": {"en": "Restore", "zh": "恢复"},
+    "sc.export": {"en": "Export JSON", "zh": "导出 JSON"},
+    "sc.share": {"en": "Share link", "zh": "分享链接"},
+    "sc.opened": {
+        "en": "Opened {name} (#{id}), version {version}: every page now shows it.",
+        "zh": "已打开 {name}（#{id}）第 {version} 版：所有页面现在显示该场景。",
+    },
+    "sc.duplicated": {"en": "Copied as {name} (#{id}).", "zh": "已复制为 {name}（#{id}）。"},
+    "sc.deleted": {
+        "en": "{name} moved to the trash (restore it with “Show trash”).",
+        "zh": "{name} 已移入回收站（打开“显示回收站”即可恢复）。",
+    },
+    "sc.restored": {"en": "{name} restored with all its versions.", "zh": "{name} 已连同全部版本恢复。"},
+    "sc.action_failed": {"en": "Not done: {message}", "zh": "操作未完成：{message}"},
+    "sc.edit_details": {"en": "Rename, customer, tags and notes", "zh": "重命名、客户、标签与备注"},
+    "sc.save_details": {"en": "Save details (no new version)", "zh": "保存信息（不生成新版本）"},
+    "sc.details_saved": {"en": "Details of {name} saved.", "zh": "{name} 的信息已保存。"},
+    "sc.versions": {"en": "Versions", "zh": "版本"},
+    "sc.version_pick": {"en": "Version", "zh": "版本"},
+    "sc.version_option": {"en": "version {version}", "zh": "第 {version} 版"},
+    "sc.open_version": {"en": "Open this version", "zh": "打开此版本"},
+    "sc.one_version": {
+        "en": "Only one version so far: nothing to diff.",
+        "zh": "目前只有一个版本，无可比较的差异。",
+    },
+    "sc.diff": {"en": "Differences between two versions", "zh": "两个版本之间的差异"},
+    "sc.diff_from": {"en": "From", "zh": "从"},
+    "sc.diff_to": {"en": "To", "zh": "到"},
+    "sc.diff_inputs": {"en": "Inputs changed: {count}", "zh": "变化的输入：{count} 项"},
+    "sc.diff_no_inputs": {"en": "The inputs are identical.", "zh": "输入完全相同。"},
+    "sc.diff_results": {
+        "en": "Key results that moved: {count} (USD)",
+        "zh": "变化的关键结果：{count} 项（美元）",
+    },
+    "sc.diff_no_results": {"en": "No key result moved.", "zh": "关键结果没有变化。"},
+    "sc.diff_results_error": {
+        "en": "Results cannot be compared: {message}",
+        "zh": "无法比较结果：{message}",
+    },
+    "sc.compare": {"en": "Compare two saved scenarios", "zh": "比较两个已存场景"},
+    "sc.compare_need_two": {
+        "en": "Save at least two scenarios to compare them.",
+        "zh": "至少保存两个场景后才能比较。",
+    },
+    "sc.compare_left": {"en": "Scenario A", "zh": "场景 A"},
+    "sc.compare_right": {"en": "Scenario B", "zh": "场景 B"},
+    "sc.import": {"en": "Import a scenario", "zh": "导入场景"},
+    "sc.import_caption": {
+        "en": "A JSON file exported here (or a bare scenario). It is checked whole first: a malformed or "
+        "unknown file is refused and nothing changes.",
+        "zh": "从本页导出的 JSON 文件（或纯场景对象）。导入前会整体校验：格式错误或未知的文件将被拒绝，且不会有任何改动。",
+    },
+    "sc.import_label": {"en": "Scenario JSON file", "zh": "场景 JSON 文件"},
+    "sc.import_button": {"en": "Import as a new scenario", "zh": "导入为新场景"},
+    "sc.import_rejected": {
+        "en": "File rejected, nothing changed: {message}",
+        "zh": "文件被拒绝，未做任何改动：{message}",
+    },
+    "sc.imported": {"en": "Imported as {name} (#{id}).", "zh": "已导入为 {name}（#{id}）。"},
+}

@@ -1,0 +1,1 @@
+"""Performance: collectives, training workload, reliability, uncertainty."""

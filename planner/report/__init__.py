@@ -1,0 +1,1 @@
+"""Presentation without Streamlit: frames, figures, tables, the proposal and its writers."""

@@ -1,0 +1,769 @@
+"""Plotly chart builders: plan(s) in, ``go.Figure`` out.
+
+Pure functions (no Streamlit) so the PDF export can draw the same figures. Text comes from
+:mod:`planner.i18n` in the language passed; money arrives converted to the report currency.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from planner import Plan
+from planner.compare import Crossover
+from planner.cost import BOM_CATEGORIES
+from planner.fabric.media import LinkMedia
+from planner.facility.power import POWER_CATEGORIES
+from planner.i18n import tr, tr_enum
+from planner.report import fmt
+from planner.report.tables import (
+    METRICS,
+    RADAR_METRICS,
+    Money,
+    money_of,
+    rack_groups,
+    radar_scores,
+    unit_label,
+)
+
+FONT = "Noto Sans CJK SC, Noto Sans SC, PingFang SC, Microsoft YaHei, Source Sans Pro, sans-serif"
+DESIGN_COLORS = {"rail4-npo": "#0E9F8E", "rail8-npo": "#2F5FD0", "ib-ndr": "#E3821B"}
+_FALLBACK_COLORS = ("#8E44AD", "#C0392B", "#16A085", "#7F8C8D", "#D35400", "#2C3E50")
+CATEGORY_COLORS = (
+    "#2F5FD0",
+    "#6C8EE0",
+    "#0E9F8E",
+    "#E3821B",
+    "#F2B134",
+    "#A3A3A3",
+    "#8E44AD",
+    "#C27BA0",
+    "#5D6D7E",
+    "#48C9B0",
+    "#D5DBDB",
+)
+TIER_COLORS = {"core": "#8E44AD", "spine": "#2F5FD0", "leaf": "#0E9F8E", "node": "#5D6D7E"}
+
+
+def design_color(design_id: str, index: int = 0) -> str:
+    base = design_id.removesuffix("-custom")
+    return DESIGN_COLORS.get(base, _FALLBACK_COLORS[index % len(_FALLBACK_COLORS)])
+
+
+_LEGENDS = {
+    "bottom": {"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0},
+    "right": {"orientation": "v", "yanchor": "top", "y": 1.0, "xanchor": "left", "x": 1.02},
+}
+
+
+def _style(fig: go.Figure, title: str, *, height: int = 380, legend: str | None = "bottom") -> go.Figure:
+    """House style: title top left, legend below the plot (never over the title), white theme."""
+    fig.update_layout(
+        title={"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 16}},
+        template="plotly_white",
+        font={"family": FONT, "size": 12},
+        height=height,
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        showlegend=legend is not None,
+        legend=_LEGENDS.get(legend or "bottom"),
+        separators=".,",
+    )
+    return fig
+
+
+def _width(text: str) -> int:
+    """Display width: a CJK character is as wide as two Latin ones."""
+    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
+
+
+def _wrap(label: str, width: int = 18) -> str:
+    """Break a long axis label at spaces, or between CJK characters, so labels need no rotation.
+
+    >>> _wrap("InfiniBand NDR rail-optimized fat tree"), _wrap("InfiniBand NDR 轨道优化胖树", 12)
+    ('InfiniBand NDR<br>rail-optimized fat<br>tree', 'InfiniBand<br>NDR<br>轨道优化胖树')
+    """
+    tokens: list[str] = []
+    for word in label.split(" "):
+        if _width(word) <= width:
+            tokens.append(word)
+            continue
+        chunk = ""
+        for ch in word:
+            if chunk and _width(chunk + ch) > width:
+                tokens.append(chunk)
+                chunk = ""
+            chunk += ch
+        tokens.append(chunk)
+    lines: list[str] = []
+    line = ""
+    for token in tokens:
+        if line and _width(line) + 1 + _width(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}".strip()
+    return "<br>".join([*lines, line])
+
+
+def _nice_step(top: float, target: int = 5) -> float:
+    raw = top / target
+    magnitude = 10.0 ** math.floor(math.log10(raw))
+    return next(m * magnitude for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * magnitude >= raw)
+
+
+def _money_axis(fig: go.Figure, top: float, lang: str, axis: str = "y", **where: int) -> None:
+    """Money ticks in the language's grouping (k/M or 万/亿) instead of Plotly's SI prefixes."""
+    if top <= 0:
+        return
+    step = _nice_step(top)
+    ticks = [step * i for i in range(int(top / step) + 2)]
+    update = fig.update_yaxes if axis == "y" else fig.update_xaxes
+    update(tickvals=ticks, ticktext=[fmt.compact(v, lang, trim=True) for v in ticks], **where)
+
+
+def _alpha(hex_color: str, alpha: float) -> str:
+    r, g, b = (int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def _names(plans: Sequence[Plan], names: Mapping[str, str] | None) -> list[str]:
+    return [(names or {}).get(p.design_id, p.design_name) for p in plans]
+
+
+# --- one plan -------------------------------------------------------------------------------
+
+
+def cost_by_category(plan: Plan, lang: str) -> go.Figure:
+    """CAPEX per BOM category (horizontal bars, report currency)."""
+    money = money_of(plan)
+    items = [
+        (tr_enum("bom_category", c, lang), money(plan.cost.by_category_usd.get(c, 0.0)))
+        for c in BOM_CATEGORIES
+        if plan.cost.by_category_usd.get(c, 0.0) > 0
+    ]
+    items.sort(key=lambda x: x[1])
+    fig = go.Figure(
+        go.Bar(
+            x=[v for _, v in items],
+            y=[k for k, _ in items],
+            orientation="h",
+            marker_color="#2F5FD0",
+            text=[fmt.money(v, money.currency, lang) for _, v in items],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}: %{text}<extra></extra>",
+        )
+    )
+    top = max((v for _, v in items), default=1.0)
+    fig.update_xaxes(
+        title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)), range=[0, top * 1.22]
+    )
+    _money_axis(fig, top, lang, axis="x")
+    return _style(fig, tr("chart.cost_by_category", lang), legend=None)
+
+
+def power_by_category(plan: Plan, lang: str) -> go.Figure:
+    """IT power per category at maximum load [kW] (donut)."""
+    items = [
+        (tr_enum("power_category", c, lang), plan.power.by_category_kw.get(c, 0.0))
+        for c in POWER_CATEGORIES
+        if plan.power.by_category_kw.get(c, 0.0) > 0
+    ]
+    fig = go.Figure(
+        go.Pie(
+            labels=[k for k, _ in items],
+            values=[v for _, v in items],
+            hole=0.55,
+            sort=False,
+            marker={"colors": CATEGORY_COLORS[: len(items)]},
+            texttemplate="%{label}<br>%{percent:.1%}",
+            textposition="outside",
+            hovertemplate="%{label}: %{value:,.1f} kW<extra></extra>",
+        )
+    )
+    fig.add_annotation(
+        text=f"{fmt.number(plan.power.it_kw, 0)} kW<br>{tr('word.it_power', lang)}",
+        showarrow=False,
+        font={"size": 14},
+    )
+    return _style(fig, tr("chart.power_by_category", lang), legend=None)
+
+
+def busbw_curve(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
+    """busbw against message size, all-reduce (solid) and all-to-all (dotted), per design."""
+    fig = go.Figure()
+    for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
+        sizes = [s for s, _, _ in p.bandwidth.curve]
+        labels = [_bytes(s) for s in sizes]
+        color = design_color(p.design_id, i)
+        for column, dash, key in ((1, "solid", "word.allreduce"), (2, "dot", "word.alltoall")):
+            fig.add_trace(
+                go.Scatter(
+                    x=sizes,
+                    y=[row[column] for row in p.bandwidth.curve],
+                    name=f"{name} · {tr(key, lang)}",
+                    mode="lines",
+                    line={"color": color, "dash": dash, "width": 2},
+                    customdata=labels,
+                    hovertemplate="%{customdata}: %{y:.1f} GB/s<extra>%{fullData.name}</extra>",
+                )
+            )
+    ticks = [2**k for k in range(10, 34, 3)]
+    fig.update_xaxes(
+        type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
+    )
+    fig.update_yaxes(title=tr("axis.busbw", lang), rangemode="tozero")
+    return _style(fig, tr("chart.busbw_curve", lang), height=460)
+
+
+def _bytes(size: float) -> str:
+    for unit, step in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if size >= step:
+            return f"{size / step:g} {unit}"
+    return f"{size:g} B"
+
+
+def latency_breakdown(plan: Plan, lang: str) -> go.Figure:
+    """Worst-case one-way GPU-to-GPU latency split into its components [ns]."""
+    fig = go.Figure()
+    for i, (component, ns) in enumerate(plan.latency.components_ns):
+        fig.add_trace(
+            go.Bar(
+                x=[ns],
+                y=[tr("word.worst_path", lang, hops=plan.latency.max_switch_hops)],
+                orientation="h",
+                name=tr_enum("latency_component", component, lang),
+                marker_color=CATEGORY_COLORS[i],
+                text=f"{fmt.number(ns)} ns",
+                textposition="inside",
+                hovertemplate="%{fullData.name}: %{x:,.0f} ns<extra></extra>",
+            )
+        )
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(ticksuffix=" ns")
+    fig = _style(
+        fig, tr("chart.latency_breakdown", lang, total=fmt.number(plan.latency.gpu_to_gpu_ns)), height=260
+    )
+    fig.update_layout(legend={"traceorder": "normal", "y": -0.3})
+    return fig
+
+
+# --- several designs --------------------------------------------------------------------------
+
+
+_GROUPS = (
+    ("group.cost", (("capex_usd", "word.capex"), ("tco_usd", "word.tco"))),
+    ("group.power", (("it_kw", "word.it_power"), ("facility_kw", "word.facility_power"))),
+    (
+        "group.bandwidth",
+        (("allreduce_busbw_gbyte_per_s", "word.allreduce"), ("alltoall_busbw_gbyte_per_s", "word.alltoall")),
+    ),
+    ("group.latency", (("gpu_to_gpu_min_ns", "word.latency_min"), ("gpu_to_gpu_ns", "word.latency_max"))),
+)
+
+
+def _value(plan: Plan, column: str, money: Money) -> float:
+    values = {
+        "capex_usd": money(plan.cost.capex_usd),
+        "tco_usd": money(plan.cost.tco_usd),
+        "it_kw": plan.power.it_kw,
+        "facility_kw": plan.power.facility_kw,
+        "allreduce_busbw_gbyte_per_s": plan.bandwidth.allreduce_busbw_gbyte_per_s,
+        "alltoall_busbw_gbyte_per_s": plan.bandwidth.alltoall_busbw_gbyte_per_s,
+        "gpu_to_gpu_min_ns": plan.latency.gpu_to_gpu_min_ns,
+        "gpu_to_gpu_ns": plan.latency.gpu_to_gpu_ns,
+    }
+    return values[column]
+
+
+def compare_bars(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
+    """Grouped bars per design in four panels: cost, power, bandwidth, latency."""
+    money = money_of(plans[0])
+    units = (tr(f"currency.{money.currency}", lang), "kW", "GB/s", "ns")
+    fig = make_subplots(
+        rows=1,
+        cols=4,
+        subplot_titles=[f"{tr(g, lang)} [{u}]" for (g, _), u in zip(_GROUPS, units, strict=True)],
+        horizontal_spacing=0.07,
+    )
+    for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
+        for col, (_, metrics) in enumerate(_GROUPS, start=1):
+            values = [_value(p, column, money) for column, _ in metrics]
+            fig.add_trace(
+                go.Bar(
+                    x=[tr(key, lang) for _, key in metrics],
+                    y=values,
+                    name=name,
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    marker_color=design_color(p.design_id, i),
+                    text=[fmt.compact(v, lang) if col == 1 else fmt.significant(v) for v in values],
+                    textposition="outside",
+                    textangle=-90,
+                    textfont={"size": 11},
+                    cliponaxis=False,
+                    hovertemplate=f"{name}<br>%{{x}}: %{{text}}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
+    fig.update_layout(barmode="group", bargap=0.25)
+    for col, (_, metrics) in enumerate(_GROUPS, start=1):
+        top = max(_value(p, column, money) for p in plans for column, _ in metrics)
+        fig.update_yaxes(range=[0, top * 1.3], row=1, col=col)
+    fig.update_yaxes(showticklabels=False)
+    fig.update_annotations(font_size=13)
+    fig = _style(fig, tr("chart.compare_bars", lang), height=440)
+    fig.update_layout(margin={"t": 80})
+    return fig
+
+
+def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
+    """CAPEX per design, stacked by BOM category."""
+    money = money_of(plans[0])
+    labels = [_wrap(n) for n in _names(plans, names)]
+    fig = go.Figure()
+    for i, category in enumerate(BOM_CATEGORIES):
+        values = [money(p.cost.by_category_usd.get(category, 0.0)) for p in plans]
+        if not any(values):
+            continue
+        fig.add_trace(
+            go.Bar(
+                x=labels,
+                y=values,
+                name=tr_enum("bom_category", category, lang),
+                marker_color=CATEGORY_COLORS[i % len(CATEGORY_COLORS)],
+                customdata=[fmt.money(v, money.currency, lang) for v in values],
+                hovertemplate="%{x}<br>%{fullData.name}: %{customdata}<extra></extra>",
+            )
+        )
+    totals = [money(p.cost.capex_usd) for p in plans]
+    fig.add_trace(
+        go.Scatter(
+            x=labels,
+            y=totals,
+            mode="text",
+            text=[fmt.money(v, money.currency, lang) for v in totals],
+            textposition="top center",
+            showlegend=False,
+            hoverinfo="skip",
+        )
+    )
+    fig.update_layout(barmode="stack")
+    fig.update_yaxes(
+        title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)),
+        range=[0, max(totals) * 1.12],
+    )
+    fig.update_xaxes(tickangle=0)
+    _money_axis(fig, max(totals), lang)
+    return _style(fig, tr("chart.cost_stack", lang), height=480, legend="right")
+
+
+def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
+    """Normalised scores (1 = best of the designs shown) on the radar metrics."""
+    scores = radar_scores(plans)
+    axes = [_wrap(tr_enum("metric", c, lang), 12) for c in RADAR_METRICS]
+    fig = go.Figure()
+    for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
+        row = scores.iloc[i]
+        values = [float(row[c]) for c in RADAR_METRICS]
+        fig.add_trace(
+            go.Scatterpolar(
+                r=[*values, values[0]],
+                theta=[*axes, axes[0]],
+                name=name,
+                line={"color": design_color(p.design_id, i), "width": 2},
+                fill="toself",
+                fillcolor=_alpha(design_color(p.design_id, i), 0.12),
+                hovertemplate="%{theta}: %{r:.2f}<extra>%{fullData.name}</extra>",
+            )
+        )
+    fig.update_layout(
+        polar={
+            "radialaxis": {"range": [0, 1.05], "tickvals": [0.25, 0.5, 0.75, 1.0], "tickfont": {"size": 9}},
+            "angularaxis": {"tickfont": {"size": 11}},
+            "domain": {"x": [0.2, 0.8], "y": [0.06, 0.9]},
+        }
+    )
+    return _style(fig, tr("chart.radar", lang), height=480)
+
+
+def scaling(
+    frame: pd.DataFrame,
+    column: str,
+    lang: str,
+    *,
+    money: Money,
+    names: Mapping[str, str] | None = None,
+    crossovers: Sequence[Crossover] = (),
+    current_gpus: int | None = None,
+) -> go.Figure:
+    """One metric over GPU counts, a line per design; crossovers marked (sweep frame in USD).
+
+    Traces and shapes are collected and handed to Plotly once: a Scaling page draws seven of
+    these on every rerun, and per-call ``add_trace``/``add_vline`` validation dominated its time.
+    """
+    metric = METRICS[column]
+    factor = money.per_usd if metric.is_money else 1.0
+    digits = max(metric.digits, 2 if metric.is_money else 0)
+    label_of = dict(names or {})
+    traces: list[go.Scatter] = []
+    shapes: list[dict[str, object]] = []
+    for i, (design, rows) in enumerate(frame.groupby("design", sort=False)):
+        label = label_of.get(str(design), str(design))
+        traces.append(
+            go.Scatter(
+                x=rows["gpus"].to_numpy(),
+                y=(rows[column] * factor).to_numpy(),
+                name=label,
+                mode="lines",
+                line={"color": design_color(str(design), i), "width": 2, "shape": "hv"},
+                hovertemplate=f"{label}<br>{tr('axis.gpus', lang)} %{{x}}: %{{y:,.{digits}f}}<extra></extra>",
+            )
+        )
+
+    def vline(x: float, color: str, dash: str) -> dict[str, object]:
+        return {
+            "type": "line",
+            "xref": "x",
+            "yref": "paper",
+            "x0": x,
+            "x1": x,
+            "y0": 0,
+            "y1": 1,
+            "line": {"color": color, "dash": dash, "width": 1},
+        }
+
+    for c in crossovers:
+        at = frame[(frame["design"] == c.better_after) & (frame["gpus"] == c.gpus_after)]
+        if at.empty:
+            continue
+        shapes.append(vline(c.gpus_after, "#888", "dot"))
+        other = c.design_b if c.better_after == c.design_a else c.design_a
+        text = tr(
+            "hover.crossover",
+            lang,
+            gpus=c.gpus_after,
+            better=label_of.get(c.better_after, c.better_after),
+            other=label_of.get(other, other),
+        )
+        traces.append(
+            go.Scatter(
+                x=[c.gpus_after],
+                y=[float(at[column].iloc[0]) * factor],
+                mode="markers",
+                marker={
+                    "symbol": "diamond",
+                    "size": 11,
+                    "color": design_color(c.better_after),
+                    "line": {"width": 1, "color": "white"},
+                },
+                showlegend=False,
+                hovertemplate=text + "<extra></extra>",
+            )
+        )
+    if current_gpus is not None:
+        shapes.append(vline(current_gpus, "#C0392B", "solid"))
+    ticks = [8 * 2**k for k in range(8)]
+    unit = unit_label(metric, money.currency, lang)
+    fig = go.Figure(
+        data=traces,
+        layout={
+            "shapes": shapes,
+            "xaxis": {
+                "type": "log",
+                "title": {"text": tr("axis.gpus", lang)},
+                "tickvals": ticks,
+                "ticktext": [str(t) for t in ticks],
+                "range": [math.log10(7), math.log10(1200)],
+            },
+            "yaxis": {"title": {"text": unit or tr("word.count", lang)}, "rangemode": "tozero"},
+        },
+    )
+    if metric.is_money:
+        _money_axis(fig, float((frame[column] * factor).max()), lang)
+    title = tr_enum("metric", column, lang)
+    return _style(fig, title, height=330, legend=None)
+
+
+# --- topology and racks -------------------------------------------------------------------------
+
+
+_MAX_BOXES = 9
+
+
+def _shown(count: int) -> list[int | None]:
+    """Indices of the boxes drawn for ``count`` devices; ``None`` marks the ellipsis."""
+    if count <= _MAX_BOXES:
+        return list(range(count))
+    return [*range(_MAX_BOXES - 2), None, count - 1]
+
+
+def _positions(count: int, width: float = 64.0, center: float = 50.0) -> list[float]:
+    if count == 1:
+        return [center]
+    step = min(width / (count - 1), 9.0)
+    start = center - step * (count - 1) / 2
+    return [start + step * i for i in range(count)]
+
+
+def topology(plan: Plan, lang: str) -> go.Figure:
+    """Fabric diagram of one plane (others identical): tiers, counts, links; large tiers collapsed.
+
+    Shapes and annotations are collected and set once (Plotly's ``add_shape`` copies the whole
+    list on every call), and the links are one line trace with breaks.
+    """
+    topo = plan.topology
+    rows: list[tuple[str, int, int]] = [("node", plan.nodes, plan.nodes)]
+    rows += [(t.tier, t.switches_per_plane, t.switches) for t in topo.tier_counts]
+    media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
+    link_of = {"leaf": "node_leaf", "spine": "leaf_spine", "core": "spine_core"}
+    y_of = {name: float(i) for i, (name, _, _) in enumerate(rows)}
+    x_of: dict[str, list[float]] = {}
+    box_w, box_h = 5.2, 0.32
+    top = len(rows) - 0.45
+    shapes: list[dict[str, object]] = []
+    notes: list[dict[str, object]] = []
+    if topo.planes > 1:
+        for depth in (2, 1):
+            shapes.append(
+                {
+                    "type": "rect",
+                    "x0": 10 + depth * 1.2,
+                    "x1": 90 + depth * 1.2,
+                    "y0": 0.55 + depth * 0.08,
+                    "y1": top + depth * 0.08,
+                    "line": {"color": "#C9D3E3", "width": 1},
+                    "fillcolor": "#F4F7FB",
+                    "layer": "below",
+                }
+            )
+    shapes.append(
+        {
+            "type": "rect",
+            "x0": 10,
+            "x1": 90,
+            "y0": 0.55,
+            "y1": top,
+            "line": {"color": "#9AA8BF", "width": 1},
+            "fillcolor": "#FFFFFF",
+            "layer": "below",
+        }
+    )
+    notes.append(
+        {
+            "x": 89,
+            "y": top - 0.05,
+            "text": tr("topo.plane_label", lang, planes=topo.planes)
+            if topo.planes > 1
+            else tr("topo.single_plane", lang),
+            "showarrow": False,
+            "xanchor": "right",
+            "yanchor": "top",
+            "font": {"size": 11, "color": "#5D6D7E"},
+        }
+    )
+    for name, per_plane, _ in rows:
+        shown = _shown(per_plane)
+        xs = _positions(len(shown))
+        x_of[name] = [x for x, idx in zip(xs, shown, strict=True) if idx is not None]
+        y = y_of[name]
+        for x, idx in zip(xs, shown, strict=True):
+            if idx is None:
+                notes.append(
+                    {
+                        "x": x,
+                        "y": y,
+                        "text": "⋯",
+                        "showarrow": False,
+                        "font": {"size": 20, "color": "#5D6D7E"},
+                    }
+                )
+                continue
+            shapes.append(
+                {
+                    "type": "rect",
+                    "x0": x - box_w / 2,
+                    "x1": x + box_w / 2,
+                    "y0": y - box_h / 2,
+                    "y1": y + box_h / 2,
+                    "line": {"color": TIER_COLORS[name], "width": 1},
+                    "fillcolor": TIER_COLORS[name],
+                    "opacity": 0.9,
+                }
+            )
+    line_x: list[float | None] = []
+    line_y: list[float | None] = []
+    for lower, upper in itertools.pairwise(rows):
+        y0, y1 = y_of[lower[0]] + box_h / 2, y_of[upper[0]] - box_h / 2
+        for xa in x_of[lower[0]]:
+            for xb in x_of[upper[0]]:
+                line_x += [xa, xb, None]
+                line_y += [y0, y1, None]
+        m = media.get(link_of[upper[0]])
+        if m is not None:
+            notes.append(
+                {
+                    "x": 91,
+                    "y": (y_of[lower[0]] + y_of[upper[0]]) / 2,
+                    "text": tr(
+                        "topo.links",
+                        lang,
+                        links=fmt.number(m.links),
+                        per_plane=fmt.number(m.links // topo.planes),
+                        speed=topo.port_speed_gbit_per_s,
+                        medium=tr_enum("medium", m.medium, lang),
+                        length=f"{m.length_m:g}",
+                    ),
+                    "showarrow": False,
+                    "xanchor": "left",
+                    "align": "left",
+                    "font": {"size": 11, "color": "#34495E"},
+                }
+            )
+    for name, per_plane, total in rows:
+        if name == "node":
+            text = tr(
+                "topo.nodes",
+                lang,
+                nodes=fmt.number(total),
+                gpus=fmt.number(plan.gpus),
+                per_node=topo.gpus_per_node,
+                ports=topo.ports_per_node_per_plane,
+            )
+        else:
+            text = tr(
+                "topo.tier",
+                lang,
+                tier=tr_enum("tier", name, lang),
+                per_plane=fmt.number(per_plane),
+                total=fmt.number(total),
+                radix=topo.radix,
+                speed=topo.port_speed_gbit_per_s,
+            )
+        notes.append(
+            {
+                "x": 9,
+                "y": y_of[name],
+                "text": text,
+                "showarrow": False,
+                "xanchor": "right",
+                "align": "right",
+                "font": {"size": 11},
+            }
+        )
+    aux = plan.auxiliary
+    notes.append(
+        {
+            "x": 50,
+            "y": -0.55,
+            "text": tr(
+                "topo.aux",
+                lang,
+                storage=fmt.number(aux.storage_units),
+                storage_switches=fmt.number(aux.storage_fabric.switches),
+                inband=fmt.number(aux.inband_fabric.switches),
+                oob=fmt.number(aux.oob_fabric.switches),
+            ),
+            "showarrow": False,
+            "xanchor": "center",
+            "font": {"size": 11, "color": "#5D6D7E"},
+        }
+    )
+    fig = go.Figure(
+        go.Scatter(
+            x=line_x,
+            y=line_y,
+            mode="lines",
+            line={"color": "#9AA8BF", "width": 0.6},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    fig.update_layout(shapes=shapes, annotations=notes)
+    fig.update_xaxes(visible=False, range=[-42, 128])
+    fig.update_yaxes(visible=False, range=[-0.8, len(rows) - 0.3])
+    title = tr(
+        "chart.topology",
+        lang,
+        tiers=topo.tiers,
+        planes=topo.planes,
+        rails=topo.rails,
+        switches=fmt.number(topo.switches_total),
+    )
+    return _style(fig, title, height=170 + 110 * len(rows), legend=None)
+
+
+MAX_RACK_BARS = 80
+"""Above this many racks, draw one bar per group of identical racks (labelled with the range)."""
+
+
+def rack_layout(plan: Plan, lang: str) -> go.Figure:
+    """Power of every rack against the rack power limit (and the cooling method's limit)."""
+    xs: list[str] = []
+    ys: list[float] = []
+    colors: list[str] = []
+    hover: list[str] = []
+    grouped = plan.racks.total > MAX_RACK_BARS
+    counters = {"compute": 0, "network": 0}
+    for g in rack_groups(plan):
+        prefix, color = ("C", "#2F5FD0") if g.kind == "compute" else ("N", "#E3821B")
+        contents = (
+            tr("rack.compute_contents", lang, nodes=g.nodes, gpus=g.nodes * plan.topology.gpus_per_node)
+            if g.kind == "compute"
+            else tr_enum("rack_kind", "network", lang)
+        )
+        first = counters[g.kind] + 1
+        counters[g.kind] += g.count
+        if grouped:
+            span = f"{prefix}{first}" if g.count == 1 else f"{prefix}{first}–{prefix}{counters[g.kind]}"
+            xs.append(f"{span}<br>× {fmt.number(g.count)}")
+            ys.append(g.kw)
+            colors.append(color)
+            hover.append(contents)
+            continue
+        for index in range(first, counters[g.kind] + 1):
+            xs.append(f"{prefix}{index}")
+            ys.append(g.kw)
+            colors.append(color)
+            hover.append(contents)
+    fig = go.Figure(
+        go.Bar(
+            x=xs,
+            y=ys,
+            marker_color=colors,
+            customdata=hover,
+            hovertemplate="%{x}: %{y:.1f} kW<br>%{customdata}<extra></extra>",
+        )
+    )
+    limit = plan.racks.rack_power_limit_kw
+    fig.add_hline(
+        y=limit,
+        line={"color": "#C0392B", "dash": "dash", "width": 1.5},
+        annotation_text=tr("rack.limit", lang, kw=f"{limit:g}"),
+        annotation_position="top left",
+    )
+    cooling_limit = plan.cooling.cooling_limit_kw_per_rack
+    if cooling_limit < max(limit, max(ys, default=0.0)) * 1.6:
+        fig.add_hline(
+            y=cooling_limit,
+            line={"color": "#8E44AD", "dash": "dot", "width": 1.5},
+            annotation_text=tr("rack.cooling_limit", lang, kw=f"{cooling_limit:g}"),
+            annotation_position="top right",
+        )
+    top = max([*ys, limit, min(cooling_limit, limit * 1.6)])
+    fig.update_yaxes(title="kW", range=[0, math.ceil(top * 1.15)])
+    fig.update_xaxes(title=tr("axis.racks", lang), type="category", tickangle=0 if len(xs) <= 40 else -90)
+    title = tr(
+        "chart.racks",
+        lang,
+        compute=plan.racks.compute_racks,
+        network=plan.racks.network_racks,
+        per_rack=plan.racks.nodes_per_rack,
+    )
+    return _style(fig, title, height=360, legend=None)

@@ -1,0 +1,352 @@
+"""Print-ready HTML documents: cover, sections, tables, figures, and the page footer.
+
+Every piece of text passed in is escaped here (:func:`planner.report.export.safety.escape_html`), so
+markup typed by a user (``<b>``, ``<script>``, ``&``) shows as the characters typed. Only
+this module writes tags. :class:`planner.report.export.browser.Browser` prints the result to PDF.
+
+The layout is for A4 portrait: each section starts on a new page, table header rows repeat on
+every page a table spans, rows and figures are never cut across pages, and numbers are
+right-aligned in tabular figures.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from planner.errors import InputError
+from planner.report.export.safety import escape_html as esc
+
+FONT_STACK = '"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK KR", "DejaVu Sans", sans-serif'
+"""CJK first (its Latin is a clean sans); Arabic, Hebrew and others fall back per character."""
+BRAND = "#1F3A68"
+ACCENT = "#2F5FD0"
+MAX_LOGO_BYTES = 2_000_000
+MAX_LOGO_PIXELS = 40_000_000
+
+Align = Literal["left", "right", "center"]
+
+
+@dataclass(frozen=True)
+class Strong:
+    """Text shown in bold inside a paragraph."""
+
+    text: str
+
+
+Inline = str | Strong
+
+
+def _inline(parts: Inline | Sequence[Inline]) -> str:
+    items: Sequence[Inline] = [parts] if isinstance(parts, str | Strong) else parts
+    out = []
+    for part in items:
+        if isinstance(part, Strong):
+            out.append(f"<strong>{esc(part.text)}</strong>")
+        else:
+            out.append(esc(part).replace("\n", "<br>"))
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell with its own alignment or emphasis."""
+
+    text: str
+    strong: bool = False
+    highlight: bool = False
+    align: Align | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[str | Cell, ...]
+    kind: Literal["body", "group", "subtotal", "total"] = "body"
+
+
+@dataclass(frozen=True)
+class Table:
+    """Headers, rows and which columns hold numbers (right-aligned)."""
+
+    headers: tuple[str, ...]
+    rows: tuple[Row, ...]
+    numeric: frozenset[int] = frozenset()
+    widths: tuple[float, ...] = ()
+    """Column widths [% of the table]; empty = automatic."""
+    compact: bool = False
+    caption: str = ""
+
+    @staticmethod
+    def of(
+        headers: Sequence[str],
+        rows: Iterable[Sequence[str | Cell]],
+        *,
+        numeric: Iterable[int] = (),
+        widths: Sequence[float] = (),
+        compact: bool = False,
+        caption: str = "",
+    ) -> Table:
+        return Table(
+            headers=tuple(headers),
+            rows=tuple(Row(tuple(r)) for r in rows),
+            numeric=frozenset(numeric),
+            widths=tuple(widths),
+            compact=compact,
+            caption=caption,
+        )
+
+
+def image_data_uri(data: bytes, mime: str) -> str:
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def logo_data_uri(data: bytes) -> str:
+    """A PNG or JPEG logo as a data URI; :class:`InputError` for anything else."""
+    from PIL import Image, UnidentifiedImageError
+
+    if len(data) > MAX_LOGO_BYTES:
+        raise InputError(
+            f"logo: larger than {MAX_LOGO_BYTES:,} bytes ({len(data):,}); use a smaller PNG or JPEG"
+        )
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        mime, kind = "image/png", "PNG"
+    elif data.startswith(b"\xff\xd8\xff"):
+        mime, kind = "image/jpeg", "JPEG"
+    else:
+        raise InputError("logo: not a PNG or JPEG image")
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format != kind:
+                raise InputError(f"logo: the file says {kind} but holds {image.format}")
+            width, height = image.size
+            if width * height > MAX_LOGO_PIXELS:
+                raise InputError(f"logo: {width} x {height} pixels is too large (at most 40 megapixels)")
+            image.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise InputError(f"logo: the {kind} image is damaged ({exc})") from None
+    return image_data_uri(data, mime)
+
+
+CSS = f"""
+* {{ box-sizing: border-box; }}
+html {{ -webkit-print-color-adjust: exact; print-color-adjust: exact; }}
+body {{ margin: 0; font-family: {FONT_STACK}; font-size: 9.5pt; line-height: 1.5; color: #1F2933; }}
+.cover {{ height: 258mm; display: flex; flex-direction: column; }}
+.cover .band {{ background: {BRAND}; color: #fff; padding: 14mm 12mm 12mm 12mm; margin-top: 22mm; }}
+.cover .brandline {{ display: flex; justify-content: space-between; align-items: flex-start; }}
+.cover .logo {{ max-height: 22mm; max-width: 60mm; object-fit: contain; }}
+.cover .kicker {{ font-size: 10pt; letter-spacing: 0.08em; text-transform: uppercase; opacity: 0.85; }}
+.cover h1 {{ font-size: 26pt; line-height: 1.25; margin: 6mm 0 3mm 0; font-weight: 700; }}
+.cover .subtitle {{ font-size: 13pt; opacity: 0.95; }}
+.cover .meta {{ margin: 12mm 12mm 0 12mm; border-collapse: collapse; width: calc(100% - 24mm); font-size: 10.5pt; }}
+.cover .meta th {{ text-align: left; color: #52606D; font-weight: 400; width: 32%; padding: 2.2mm 0;
+  border-bottom: 0.3mm solid #E4E7EB; vertical-align: top; }}
+.cover .meta td {{ padding: 2.2mm 0; border-bottom: 0.3mm solid #E4E7EB; font-weight: 600; }}
+.cover .notes {{ margin: 8mm 12mm 0 12mm; padding: 4mm 5mm; background: #F5F7FA; border-left: 1mm solid {ACCENT};
+  font-size: 9.5pt; white-space: normal; }}
+.cover .notes h3 {{ margin: 0 0 1.5mm 0; font-size: 9.5pt; color: #52606D; }}
+.cover .edition {{ margin: auto 12mm 0 12mm; font-size: 9pt; color: #52606D; border-top: 0.3mm solid #CBD2D9; padding-top: 3mm; }}
+.cover .edition strong {{ color: {BRAND}; }}
+.badge {{ display: inline-block; padding: 0.6mm 2.5mm; border-radius: 1mm; font-size: 8.5pt; font-weight: 700;
+  background: #FDECEA; color: #B42318; border: 0.3mm solid #F3B5AE; }}
+section {{ break-before: page; }}
+h2.section {{ font-size: 17pt; color: {BRAND}; margin: 0 0 4mm 0; padding-bottom: 2mm; border-bottom: 0.6mm solid {ACCENT};
+  break-after: avoid; }}
+h3 {{ font-size: 11.5pt; color: {BRAND}; margin: 6mm 0 2mm 0; break-after: avoid; }}
+p {{ margin: 0 0 2.5mm 0; }}
+p.lead {{ font-size: 10.5pt; }}
+p.note {{ font-size: 8.5pt; color: #52606D; }}
+.callout {{ padding: 3mm 4mm; background: #EEF3FC; border-left: 1mm solid {ACCENT}; margin: 0 0 4mm 0; break-inside: avoid; }}
+.callout.warning {{ background: #FFF6E5; border-left-color: #E3821B; }}
+table.data {{ width: 100%; border-collapse: collapse; margin: 0 0 4mm 0; font-size: 8.6pt; font-variant-numeric: tabular-nums; }}
+table.data.compact {{ font-size: 7.8pt; }}
+table.data caption {{ caption-side: bottom; text-align: left; font-size: 8pt; color: #52606D; padding-top: 1.5mm; }}
+table.data thead {{ display: table-header-group; }}
+table.data th {{ background: {BRAND}; color: #fff; font-weight: 600; text-align: left; padding: 1.6mm 2mm;
+  vertical-align: bottom; }}
+table.data td {{ padding: 1.3mm 2mm; border-bottom: 0.25mm solid #E4E7EB; vertical-align: top;
+  overflow-wrap: break-word; }}
+table.data.fixed {{ table-layout: fixed; }}
+table.data tr {{ break-inside: avoid; }}
+table.data tbody tr:nth-child(even) td {{ background: #F8FAFC; }}
+table.data .num {{ text-align: right; }}
+table.data td.num {{ white-space: nowrap; }}
+table.data tr.total, table.data tr.subtotal {{ break-before: avoid; }}
+table.data .center {{ text-align: center; }}
+table.data tr.group td {{ background: #E8EEF9 !important; color: {BRAND}; font-weight: 700; }}
+table.data tr.subtotal td {{ font-weight: 600; border-bottom: 0.35mm solid #9AA5B1; }}
+table.data tr.total td {{ font-weight: 700; background: #E8EEF9 !important; border-top: 0.5mm solid {BRAND}; }}
+table.data td.highlight {{ background: #DCF2E4 !important; font-weight: 600; }}
+.kpis {{ display: grid; grid-template-columns: repeat(3, 1fr); gap: 2.5mm; margin: 0 0 4mm 0; }}
+.kpi {{ border: 0.3mm solid #CBD2D9; border-radius: 1.2mm; padding: 2.2mm 3mm; break-inside: avoid; }}
+.kpi .label {{ font-size: 8pt; color: #52606D; }}
+.kpi .value {{ font-size: 12.5pt; font-weight: 700; color: {BRAND}; white-space: nowrap; }}
+figure {{ margin: 0 0 4mm 0; break-inside: avoid; text-align: center; }}
+figure img {{ max-width: 100%; }}
+figure figcaption {{ font-size: 8pt; color: #52606D; text-align: left; }}
+.two {{ display: grid; grid-template-columns: 1fr 1fr; gap: 4mm; }}
+.user {{ unicode-bidi: plaintext; }}
+"""
+
+
+@dataclass
+class HtmlDocument:
+    """An HTML document built block by block; :meth:`render` returns the whole page."""
+
+    lang: str
+    title: str
+    blocks: list[str] = field(default_factory=list)
+    _open_section: bool = False
+
+    def cover(
+        self,
+        *,
+        kicker: str,
+        title: str,
+        subtitle: str,
+        meta: Sequence[tuple[str, str]],
+        edition_label: str,
+        edition_note: str,
+        confidential: str = "",
+        logo_uri: str | None = None,
+        notes_title: str = "",
+        notes: str = "",
+    ) -> None:
+        """The first page: brand band with title, the proposal's facts, notes and edition."""
+        logo = f'<img class="logo" src="{logo_uri}" alt="">' if logo_uri else ""
+        rows = "".join(f'<tr><th>{esc(k)}</th><td class="user">{esc(v)}</td></tr>' for k, v in meta if v)
+        notes_block = (
+            f'<div class="notes"><h3>{esc(notes_title)}</h3><div class="user">{_inline(notes)}</div></div>'
+            if notes.strip()
+            else ""
+        )
+        badge = f' <span class="badge">{esc(confidential)}</span>' if confidential else ""
+        self.blocks.append(
+            '<div class="cover">'
+            f'<div class="band"><div class="brandline"><div class="kicker">{esc(kicker)}</div>{logo}</div>'
+            f'<h1 class="user">{esc(title)}</h1><div class="subtitle user">{esc(subtitle)}</div></div>'
+            f'<table class="meta">{rows}</table>{notes_block}'
+            f'<div class="edition"><strong>{esc(edition_label)}</strong>{badge}<br>{esc(edition_note)}</div>'
+            "</div>"
+        )
+
+    def section(self, title: str, anchor: str) -> None:
+        """Start a section on a new page with a numbered-free title."""
+        self._close_section()
+        self.blocks.append(f'<section id="{esc(anchor)}"><h2 class="section">{esc(title)}</h2>')
+        self._open_section = True
+
+    def _close_section(self) -> None:
+        if self._open_section:
+            self.blocks.append("</section>")
+            self._open_section = False
+
+    def heading(self, text: str) -> None:
+        self.blocks.append(f"<h3>{esc(text)}</h3>")
+
+    def paragraph(self, parts: Inline | Sequence[Inline], *, style: Literal["", "lead", "note"] = "") -> None:
+        css = f' class="{style}"' if style else ""
+        self.blocks.append(f"<p{css}>{_inline(parts)}</p>")
+
+    def callout(self, parts: Inline | Sequence[Inline], *, warning: bool = False) -> None:
+        css = "callout warning" if warning else "callout"
+        self.blocks.append(f'<div class="{css}">{_inline(parts)}</div>')
+
+    def kpis(self, items: Sequence[tuple[str, str]]) -> None:
+        cards = "".join(
+            f'<div class="kpi"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
+            for k, v in items
+        )
+        self.blocks.append(f'<div class="kpis">{cards}</div>')
+
+    def table(self, table: Table) -> None:
+        css = "data compact" if table.compact else "data"
+        if table.widths:
+            css += " fixed"
+        cols = ""
+        if table.widths:
+            cols = "<colgroup>" + "".join(f'<col style="width:{w:g}%">' for w in table.widths) + "</colgroup>"
+        head = "".join(
+            f'<th class="num">{esc(h)}</th>' if i in table.numeric else f"<th>{esc(h)}</th>"
+            for i, h in enumerate(table.headers)
+        )
+        body = []
+        width = len(table.headers)
+        for row in table.rows:
+            if row.kind == "group":
+                first = row.cells[0]
+                text = first.text if isinstance(first, Cell) else first
+                body.append(f'<tr class="group"><td colspan="{width}">{esc(text)}</td></tr>')
+                continue
+            cells = []
+            for i, cell in enumerate(row.cells):
+                item = cell if isinstance(cell, Cell) else Cell(cell)
+                classes = []
+                align = item.align or ("right" if i in table.numeric else None)
+                if align == "right":
+                    classes.append("num")
+                elif align == "center":
+                    classes.append("center")
+                if item.highlight:
+                    classes.append("highlight")
+                attr = f' class="{" ".join(classes)}"' if classes else ""
+                text = f"<strong>{esc(item.text)}</strong>" if item.strong else esc(item.text)
+                cells.append(f"<td{attr}>{text}</td>")
+            kind = f' class="{row.kind}"' if row.kind != "body" else ""
+            body.append(f"<tr{kind}>{''.join(cells)}</tr>")
+        caption = f"<caption>{esc(table.caption)}</caption>" if table.caption else ""
+        self.blocks.append(
+            f'<table class="{css}">{caption}{cols}<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        )
+
+    def figure(self, image_uri: str, *, caption: str = "", width_pct: float = 100.0) -> None:
+        cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
+        self.blocks.append(
+            f'<figure><img src="{image_uri}" style="width:{width_pct:g}%" alt="">{cap}</figure>'
+        )
+
+    def columns(self, left: HtmlDocument, right: HtmlDocument) -> None:
+        """Two blocks side by side (each built as its own small document)."""
+        self.blocks.append(
+            f'<div class="two"><div>{"".join(left.blocks)}</div><div>{"".join(right.blocks)}</div></div>'
+        )
+
+    def render(self) -> str:
+        self._close_section()
+        return (
+            f'<!doctype html><html lang="{esc(self.lang)}"><head><meta charset="utf-8">'
+            f"<title>{esc(self.title)}</title><style>{CSS}</style></head><body>{''.join(self.blocks)}</body></html>"
+        )
+
+
+def footer_template(left: str, page_label: str) -> str:
+    """Footer HTML for every page: ``left`` text and ``page_label`` with ``{page}`` and ``{pages}``.
+
+    >>> "pageNumber" in footer_template("Proposal · v1", "Page {page} of {pages}")
+    True
+    """
+    page_html = (
+        esc(page_label)
+        .replace("{page}", '<span class="pageNumber"></span>')
+        .replace("{pages}", '<span class="totalPages"></span>')
+    )
+    return (
+        f'<div style="font-family:{esc(FONT_STACK)};font-size:7.5pt;color:#52606D;width:100%;'
+        "margin:0 15mm;padding-top:2mm;border-top:0.3mm solid #CBD2D9;display:flex;"
+        'justify-content:space-between;-webkit-print-color-adjust:exact">'
+        f'<span style="unicode-bidi:plaintext;max-width:80%;overflow:hidden;white-space:nowrap;'
+        f'text-overflow:ellipsis">{esc(left)}</span><span>{page_html}</span></div>'
+    )
+
+
+def header_template(text: str) -> str:
+    """A small right-aligned header line (the internal edition's confidentiality mark)."""
+    if not text:
+        return "<span></span>"
+    return (
+        f'<div style="font-family:{esc(FONT_STACK)};font-size:7.5pt;color:#B42318;width:100%;margin:0 15mm;'
+        f'text-align:right;font-weight:700">{esc(text)}</div>'
+    )

@@ -1,0 +1,450 @@
+"""Plotly chart builders of the Optimize, Workload and Reliability pages (pure: no Streamlit).
+
+Engine results in, ``go.Figure`` out, in the language passed, in the house style of
+:mod:`planner.report.charts` (same fonts, colours per design, legends below the plot).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from planner import Plan
+from planner.i18n import tr
+from planner.optimize.pareto import ParetoPoint
+from planner.performance.reliability import Reliability
+from planner.performance.uncertainty import MonteCarloResult
+from planner.performance.workload import WorkloadEstimate, step_breakdown_frame
+from planner.report import fmt
+from planner.report.charts import (
+    _FALLBACK_COLORS,
+    CATEGORY_COLORS,
+    _bytes,
+    _nice_step,
+    _style,
+    _wrap,
+    design_color,
+)
+from planner.report.performance_tables import (
+    CLASS_KEYS,
+    LEVEL_KEYS,
+    OUTPUT_KEYS,
+    TORNADO_INPUT_KEYS,
+    output_label,
+    output_value,
+)
+from planner.report.tables import Money
+
+CUSTOM_COLOR = _FALLBACK_COLORS[0]
+PRESET_COLOR = "#7F8C8D"
+OPTIMUM_COLOR = "#C0392B"
+STEP_COMPONENTS = {
+    "compute": "wl.step.compute",
+    "tp_comm": "wl.step.tp_comm",
+    "ep_comm": "wl.step.ep_comm",
+    "pp_bubble": "wl.step.pp_bubble",
+    "pp_comm": "wl.step.pp_comm",
+    "dp_comm": "wl.step.dp_comm",
+}
+COLLECTIVE_KEYS = {"all_reduce": "word.allreduce", "all_to_all": "word.alltoall"}
+
+
+def money_ticks(fig: go.Figure, low: float, high: float, lang: str) -> None:
+    """A money y axis over ``[low, high]`` (not from zero) with ticks in the language's grouping."""
+    span = max(high - low, abs(high) * 0.02, 1.0)
+    low, high = low - span * 0.12, high + span * 0.18
+    step = _nice_step(high - low)
+    first = math.ceil(low / step) * step
+    ticks = [first + step * i for i in range(int((high - first) / step) + 1)]
+    fig.update_yaxes(
+        range=[low, high], tickvals=ticks, ticktext=[fmt.compact(v, lang, 4, trim=True) for v in ticks]
+    )
+
+
+def color_of(design_id: str, index: int = 0) -> str:
+    """A design's colour; an optimized or loaded custom fabric stands out from its preset."""
+    return CUSTOM_COLOR if design_id.endswith("-custom") else design_color(design_id, index)
+
+
+# --- optimizer ------------------------------------------------------------------------------------
+
+
+def pareto(
+    points: Sequence[ParetoPoint],
+    kind: str,
+    lang: str,
+    *,
+    money: Money,
+    preset: Plan | None = None,
+    optimized: Plan | None = None,
+) -> go.Figure:
+    """CAPEX against facility power (``kind="power"``) or per-GPU bandwidth (``"bandwidth"``).
+
+    The front's points carry their index as ``customdata``, so a selection names the design to
+    load; the preset and the optimized design are drawn for reference (not selectable).
+    """
+    power = kind == "power"
+
+    def x_of(p: Plan) -> float:
+        if power:
+            return p.power.facility_kw
+        return p.bandwidth.per_gpu_gbit_per_s / p.topology.oversubscription
+
+    x_title = tr("opt.axis.facility_kw" if power else "opt.axis.per_gpu", lang)
+    capex_title = tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang))
+    ordered = sorted(
+        range(len(points)), key=lambda i: points[i].facility_kw if power else points[i].per_gpu_gbit_per_s
+    )
+    xs = [points[i].facility_kw if power else points[i].per_gpu_gbit_per_s for i in ordered]
+    ys = [money(points[i].capex_usd) for i in ordered]
+    texts = [
+        tr(
+            "opt.hover.point",
+            lang,
+            label=points[i].label,
+            capex=fmt.money(money(points[i].capex_usd), money.currency, lang),
+            kw=fmt.number(points[i].facility_kw, 1),
+            bw=fmt.number(points[i].per_gpu_gbit_per_s, 1),
+        )
+        for i in ordered
+    ]
+    traces: list[go.Scatter] = [
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="lines+markers+text",
+            name=tr("opt.legend.front", lang),
+            line={"color": "#2F5FD0", "width": 2, "shape": "hv" if not power else "linear"},
+            marker={"size": 14, "color": "#2F5FD0", "line": {"width": 2, "color": "white"}},
+            text=[str(n + 1) for n in range(len(ordered))],
+            textposition="top center",
+            customdata=[[i] for i in ordered],
+            hovertext=texts,
+            hovertemplate="%{hovertext}<extra></extra>",
+            selected={"marker": {"color": OPTIMUM_COLOR, "size": 18}},
+            unselected={"marker": {"opacity": 0.9}},
+        )
+    ]
+    for plan, key, symbol, color in (
+        (preset, "opt.legend.preset", "square", PRESET_COLOR),
+        (optimized, "opt.legend.optimized", "star", OPTIMUM_COLOR),
+    ):
+        if plan is None:
+            continue
+        traces.append(
+            go.Scatter(
+                x=[x_of(plan)],
+                y=[money(plan.cost.capex_usd)],
+                mode="markers",
+                name=tr(key, lang),
+                marker={"size": 15, "symbol": symbol, "color": color, "line": {"width": 1, "color": "white"}},
+                hovertemplate=tr(key, lang)
+                + ": "
+                + fmt.money(money(plan.cost.capex_usd), money.currency, lang)
+                + "<extra></extra>",
+            )
+        )
+    fig = go.Figure(data=traces)
+    every = [*ys, *(money(p.cost.capex_usd) for p in (preset, optimized) if p is not None)]
+    fig.update_xaxes(title=x_title, type="linear" if power else "log")
+    if not power:
+        ticks = sorted({*xs, *(x_of(p) for p in (preset, optimized) if p is not None)})
+        fig.update_xaxes(tickvals=ticks, ticktext=[fmt.significant(v) for v in ticks])
+    fig.update_yaxes(title=capex_title)
+    money_ticks(fig, min(every), max(every), lang)
+    title = tr("opt.chart.pareto_power" if power else "opt.chart.pareto_bandwidth", lang)
+    fig = _style(fig, title, height=460)
+    fig.update_layout(clickmode="event+select", dragmode=False)
+    return fig
+
+
+# --- workload -------------------------------------------------------------------------------------
+
+
+def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str], lang: str) -> go.Figure:
+    """Where a training step's time goes, per design (stacked horizontal bars) [s]."""
+    frame = step_breakdown_frame(estimates)
+    label_of = {e.design_id: label for e, label in zip(estimates, labels, strict=True)}
+    y = [label_of[e.design_id] for e in estimates]
+    fig = go.Figure()
+    for i, (component, key) in enumerate(STEP_COMPONENTS.items()):
+        rows = frame[frame["component"] == component]
+        values = [float(rows[rows["design"] == e.design_id]["time_s"].sum()) for e in estimates]
+        if not any(v > 0 for v in values):
+            continue
+        fig.add_trace(
+            go.Bar(
+                x=values,
+                y=y,
+                orientation="h",
+                name=tr(key, lang),
+                marker_color=CATEGORY_COLORS[i],
+                customdata=[fmt.number(v, 3) for v in values],
+                hovertemplate="%{y}<br>%{fullData.name}: %{customdata} s<extra></extra>",
+            )
+        )
+    totals = [e.step_time_s for e in estimates]
+    fig.add_trace(
+        go.Scatter(
+            x=totals,
+            y=y,
+            mode="text",
+            text=[f"{fmt.number(v, 2)} s" for v in totals],
+            textposition="middle right",
+            showlegend=False,
+            hoverinfo="skip",
+        )
+    )
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(title=tr("wl.axis.step_time", lang), range=[0, max(totals, default=1.0) * 1.18])
+    fig.update_yaxes(autorange="reversed")
+    height = max(260, 120 + 55 * len(estimates))
+    return _style(fig, tr("wl.chart.step_breakdown", lang), height=height, legend="right")
+
+
+def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) -> go.Figure:
+    """busbw against message size per design: all-reduce solid, all-to-all dotted (tidy frame of
+    :func:`planner.performance.collectives.collectives_frame`)."""
+    fig = go.Figure()
+    for i, (design, rows) in enumerate(frame.groupby("design", sort=False)):
+        name = labels.get(str(design), str(design))
+        for collective, dash in (("all_reduce", "solid"), ("all_to_all", "dot")):
+            part = rows[rows["collective"] == collective]
+            if part.empty:
+                continue
+            sizes = part["message_bytes"].tolist()
+            bound = [tr(LEVEL_KEYS[b], lang) if b in LEVEL_KEYS else str(b) for b in part["bound_level"]]
+            fig.add_trace(
+                go.Scatter(
+                    x=sizes,
+                    y=part["busbw_gbyte_per_s"].tolist(),
+                    name=f"{name} · {tr(COLLECTIVE_KEYS[collective], lang)}",
+                    mode="lines",
+                    line={"color": color_of(str(design), i), "dash": dash, "width": 2},
+                    customdata=[[_bytes(s), b] for s, b in zip(sizes, bound, strict=True)],
+                    hovertemplate=(
+                        "%{customdata[0]}: %{y:.1f} GB/s · "
+                        + tr("wl.hover.bound", lang)
+                        + " %{customdata[1]}<extra>%{fullData.name}</extra>"
+                    ),
+                )
+            )
+    ticks = [2**k for k in range(10, 34, 3)]
+    fig.update_xaxes(
+        type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
+    )
+    fig.update_yaxes(title=tr("axis.busbw", lang), rangemode="tozero")
+    return _style(fig, tr("wl.chart.collectives", lang), height=460)
+
+
+def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.Figure:
+    """One-at-a-time swings of one output (``planner.performance.uncertainty.tornado``), largest on top.
+
+    Bars start at the base value and end at the output with the input at -s and +s.
+    """
+    rows = frame[(frame["output"] == output) & (frame["swing"] > 0)].sort_values("swing")
+    is_money = not output.endswith("_days")
+    factor = money.per_usd if is_money else 1.0
+    names = [tr(TORNADO_INPUT_KEYS.get(str(i), "wl.input.other"), lang) for i in rows["input"]]
+    base = float(frame[frame["output"] == output]["base"].iloc[0]) * factor if not frame.empty else 0.0
+    fig = go.Figure()
+    for column, key, color in (("low", "wl.legend.minus", "#2F5FD0"), ("high", "wl.legend.plus", "#E3821B")):
+        ends = [float(v) * factor for v in rows[column]]
+        fig.add_trace(
+            go.Bar(
+                y=names,
+                x=[end - base for end in ends],
+                base=[base] * len(ends),
+                orientation="h",
+                name=tr(key, lang),
+                marker_color=color,
+                customdata=[output_value(output, v / factor, money, lang) for v in ends],
+                hovertemplate="%{y}: %{customdata}<extra>%{fullData.name}</extra>",
+            )
+        )
+    fig.add_vline(x=base, line={"color": "#333", "width": 1})
+    fig.update_layout(barmode="overlay")
+    fig.update_xaxes(title=output_label(output, money.currency, lang))
+    if is_money and base > 0:
+        low = min(
+            [base, *(float(v) * factor for v in rows["low"]), *(float(v) * factor for v in rows["high"])]
+        )
+        high = max(
+            [base, *(float(v) * factor for v in rows["low"]), *(float(v) * factor for v in rows["high"])]
+        )
+        span = max(high - low, base * 0.01)
+        fig.update_xaxes(range=[low - span * 0.08, high + span * 0.08])
+    title = tr(
+        "wl.chart.tornado",
+        lang,
+        output=tr(OUTPUT_KEYS[output], lang),
+        base=output_value(output, base / factor, money, lang),
+    )
+    return _style(fig, title, height=max(280, 130 + 42 * len(names)), legend="right")
+
+
+def monte_carlo_ranges(
+    results: Sequence[MonteCarloResult],
+    labels: Sequence[str],
+    design_ids: Sequence[str],
+    lang: str,
+    *,
+    money: Money,
+) -> go.Figure:
+    """P10-P90 range, P50 and the base case per design, for time to train and cost to train."""
+    outputs = ("time_to_train_days", "cost_to_train_usd")
+    labels = [_wrap(label, 22) for label in labels]
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=[output_label(o, money.currency, lang) for o in outputs],
+        horizontal_spacing=0.06,
+        shared_yaxes=True,
+    )
+    costs: list[float] = []
+    for col, output in enumerate(outputs, start=1):
+        factor = 1.0 if output.endswith("_days") else money.per_usd
+        for i, (result, label, design) in enumerate(zip(results, labels, design_ids, strict=True)):
+            p = result.percentile(output)
+            color = color_of(design, i)
+            if col == 2:
+                costs += [p.p10 * factor, p.p90 * factor]
+            fig.add_trace(
+                go.Scatter(
+                    x=[p.p10 * factor, p.p90 * factor],
+                    y=[label, label],
+                    mode="lines",
+                    line={"color": color, "width": 10},
+                    opacity=0.35,
+                    showlegend=False,
+                    hoverinfo="skip",
+                ),
+                row=1,
+                col=col,
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=[p.p10 * factor, p.p50 * factor, p.p90 * factor],
+                    y=[label] * 3,
+                    mode="markers",
+                    marker={
+                        "color": color,
+                        "size": [9, 14, 9],
+                        "symbol": ["line-ns", "diamond", "line-ns"],
+                        "line": {"width": 2, "color": color},
+                    },
+                    customdata=[
+                        [name, output_value(output, v, money, lang)]
+                        for name, v in (("P10", p.p10), ("P50", p.p50), ("P90", p.p90))
+                    ],
+                    hovertemplate="%{y} · %{customdata[0]}: %{customdata[1]}<extra></extra>",
+                    showlegend=False,
+                ),
+                row=1,
+                col=col,
+            )
+    fig.update_yaxes(autorange="reversed")
+    if costs:
+        low, high = min(costs), max(costs)
+        step = _nice_step(max(high - low, high * 0.01), 4)
+        ticks = [math.floor(low / step) * step + step * i for i in range(int((high - low) / step) + 3)]
+        fig.update_xaxes(
+            tickvals=ticks, ticktext=[fmt.compact(v, lang, 4, trim=True) for v in ticks], row=1, col=2
+        )
+    fig.update_annotations(font_size=13)
+    fig = _style(fig, tr("wl.chart.monte_carlo", lang), height=max(260, 140 + 45 * len(results)), legend=None)
+    fig.update_layout(margin={"t": 80})
+    return fig
+
+
+# --- reliability ----------------------------------------------------------------------------------
+
+
+def goodput_curves(
+    curves: Sequence[pd.DataFrame], results: Sequence[Reliability], labels: Sequence[str], lang: str
+) -> go.Figure:
+    """Goodput against the checkpoint interval per design; Young's optimum marked (◆)."""
+    fig = go.Figure()
+    for i, (curve, result, label) in enumerate(zip(curves, results, labels, strict=True)):
+        color = color_of(result.design_id, i)
+        fig.add_trace(
+            go.Scatter(
+                x=curve["checkpoint_interval_min"],
+                y=curve["goodput"] * 100.0,
+                mode="lines",
+                name=label,
+                line={"color": color, "width": 2},
+                hovertemplate="%{x:.1f} min: %{y:.2f} %<extra>%{fullData.name}</extra>",
+            )
+        )
+        best_min = result.optimal_interval_s / 60.0
+        best = result.goodput_at(interval_s=result.optimal_interval_s) * 100.0
+        fig.add_trace(
+            go.Scatter(
+                x=[best_min],
+                y=[best],
+                mode="markers",
+                marker={
+                    "symbol": "diamond",
+                    "size": 13,
+                    "color": color,
+                    "line": {"width": 1, "color": "white"},
+                },
+                showlegend=False,
+                hovertemplate=tr(
+                    "rel.hover.optimum", lang, minutes=fmt.number(best_min, 1), goodput=fmt.number(best, 2)
+                )
+                + f"<extra>{label}</extra>",
+            )
+        )
+    low = min((float(c["goodput"].min()) for c in curves), default=0.0) * 100.0
+    shortest = min((float(c["checkpoint_interval_min"].min()) for c in curves), default=1.0)
+    longest = max((float(c["checkpoint_interval_min"].max()) for c in curves), default=100.0)
+    ticks = [m * 10.0**e for e in range(-2, 6) for m in (1, 2, 5) if shortest <= m * 10.0**e <= longest]
+    fig.update_xaxes(
+        type="log", title=tr("rel.axis.interval", lang), tickvals=ticks, ticktext=[f"{v:g}" for v in ticks]
+    )
+    fig.update_yaxes(title=tr("rel.axis.goodput", lang), range=[max(0.0, math.floor(low)), 100.2])
+    return _style(fig, tr("rel.chart.goodput", lang), height=440)
+
+
+def interruptions_by_class(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> go.Figure:
+    """Interruptions per day, stacked by failure class, per design (horizontal bars)."""
+    names = [_wrap(label, 18) for label in labels]
+    fig = go.Figure()
+    for i, (name, key) in enumerate(CLASS_KEYS.items()):
+        values = [
+            next((c.interruptions_per_day for c in r.by_class if c.failure_class == name), 0.0)
+            for r in results
+        ]
+        fig.add_trace(
+            go.Bar(
+                x=values,
+                y=names,
+                orientation="h",
+                name=tr(key, lang),
+                marker_color=CATEGORY_COLORS[i],
+                customdata=[fmt.number(v, 3) for v in values],
+                hovertemplate="%{y}<br>%{fullData.name}: %{customdata}<extra></extra>",
+            )
+        )
+    totals = [r.interruptions_per_day for r in results]
+    fig.add_trace(
+        go.Scatter(
+            x=totals,
+            y=names,
+            mode="text",
+            text=[fmt.number(v, 2) for v in totals],
+            textposition="middle right",
+            showlegend=False,
+            hoverinfo="skip",
+        )
+    )
+    fig.update_layout(barmode="stack")
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(title=tr("rel.axis.per_day", lang), range=[0, max(totals, default=1.0) * 1.25])
+    return _style(fig, tr("rel.chart.by_class", lang), height=440)

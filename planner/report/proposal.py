@@ -1,0 +1,934 @@
+"""Proposal assembly: one scenario in, a PDF proposal and its CSV/XLSX/JSON files out (pure: no Streamlit).
+
+A proposal compares designs on the scenario, recommends one by a stated rule, and details the
+proposed design: cover, executive summary, design comparison (table and charts), topology and
+cabling, bill of materials by category, power and cooling, cost and TCO, assumptions, sources
+and vendor claims. The charts are the app's own Plotly figures (:mod:`planner.report.charts`), drawn by
+one long-lived Chromium (:func:`planner.report.export.browser.shared_browser`).
+
+Editions
+--------
+- *customer*: every money figure is the offered price (cost x (1 + margin) x (1 - discount));
+  the charts and tables are built from :func:`planner.report.export.pricing.priced_plan`, so the cost
+  plan never reaches the document, and sources and assumptions are stripped of price
+  references (:func:`planner.report.export.pricing.redact_prices`);
+- *internal*: figures at cost, plus the commercial terms (cost, margin, list price, discount,
+  offered price, gross profit).
+
+Recommendation rule: among the compared designs whose racks the chosen cooling can handle, the
+lowest price per GPU-hour at the offered prices (the same design in both editions).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pandas as pd
+import plotly.graph_objects as go
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner import Catalog, Plan, Scenario, compare
+from planner import plan as plan_scenario
+from planner.compare import DEFAULT_DESIGNS
+from planner.cost import BOM_CATEGORIES
+from planner.errors import InputError, describe_validation_error
+from planner.i18n import tr, tr_enum
+from planner.report import charts, fmt, tables
+from planner.report.export import csv as bom_csv_module
+from planner.report.export.browser import Browser, ChartSpec, PageSetup, shared_browser
+from planner.report.export.html import (
+    Cell,
+    HtmlDocument,
+    Row,
+    Strong,
+    Table,
+    footer_template,
+    header_template,
+    image_data_uri,
+    logo_data_uri,
+)
+from planner.report.export.names import safe_filename
+from planner.report.export.pricing import Edition, Pricing, priced_plan, redact_prices
+from planner.report.export.scenario_json import export_scenario_json
+from planner.report.export.xlsx import Column, ColumnKind, Sheet, write_xlsx
+
+Lang = Literal["en", "zh"]
+CHART_WIDTH_PX = 820
+"""Chart width [CSS px]; printed 180 mm wide, a 12 px label is about 7.5 pt."""
+CHART_FORMAT: Literal["svg", "png"] = "svg"
+"""Vector charts: sharp at any zoom and print size (PNG would use :data:`PNG_SCALE`)."""
+PNG_SCALE = 3.0
+
+
+class ProposalOptions(BaseModel):
+    """What the architect types for a proposal (validated once; bad input names the field)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    lang: Lang = Field(default="en", description="Document language.")
+    edition: Edition = Field(default="customer", description="customer or internal.")
+    customer: str = Field(default="", max_length=200, description="Customer name.")
+    project: str = Field(default="", max_length=200, description="Project name.")
+    author: str = Field(default="", max_length=200, description="Who prepared the proposal.")
+    version: str = Field(default="1.0", min_length=1, max_length=40, description="Proposal version.")
+    date: dt.date = Field(default_factory=dt.date.today, description="Date on the cover and footer.")
+    notes: str = Field(default="", max_length=4000, description="Notes for the cover page.")
+    pricing: Pricing = Field(default_factory=Pricing)
+    design_ids: tuple[str, ...] = Field(
+        default=DEFAULT_DESIGNS, min_length=1, description="Designs compared."
+    )
+    proposed: str | None = Field(default=None, description="Design detailed; empty = the rule's choice.")
+    logo: bytes | None = Field(default=None, repr=False, description="PNG or JPEG logo for the cover.")
+
+
+def options_from_data(data: Mapping[str, Any], *, source: str = "proposal") -> ProposalOptions:
+    """Validate proposal options (and the logo image); :class:`InputError` names field and range."""
+    try:
+        options = ProposalOptions.model_validate(dict(data))
+    except ValidationError as exc:
+        raise InputError(f"{source}: {describe_validation_error(exc, model=ProposalOptions)}") from None
+    if options.logo is not None:
+        logo_data_uri(options.logo)
+    return options
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The plans behind a proposal and what the document says about them."""
+
+    options: ProposalOptions
+    scenario: Scenario
+    catalog: Catalog
+    cost_plans: tuple[Plan, ...]
+    """Every compared design at cost (internal figures)."""
+    priced_plans: tuple[Plan, ...]
+    """The same designs at the offered prices."""
+    recommended_id: str
+    proposed_id: str
+    eligible_ids: tuple[str, ...]
+    names: Mapping[str, str]
+
+    @property
+    def lang(self) -> Lang:
+        return self.options.lang
+
+    @property
+    def internal(self) -> bool:
+        return self.options.edition == "internal"
+
+    @property
+    def shown_plans(self) -> tuple[Plan, ...]:
+        """The plans the document shows: at cost (internal) or at offered prices (customer)."""
+        return self.cost_plans if self.internal else self.priced_plans
+
+    def _by_id(self, plans: Sequence[Plan], design_id: str) -> Plan:
+        return next(p for p in plans if p.design_id == design_id)
+
+    @property
+    def plan(self) -> Plan:
+        """The proposed design as the document shows it."""
+        return self._by_id(self.shown_plans, self.proposed_id)
+
+    @property
+    def cost_plan(self) -> Plan:
+        return self._by_id(self.cost_plans, self.proposed_id)
+
+    def priced(self, design_id: str) -> Plan:
+        return self._by_id(self.priced_plans, design_id)
+
+
+def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOptions) -> Proposal:
+    """Plan every compared design (same GPU), price them and pick the design to propose."""
+    base = plan_scenario(scenario=scenario, catalog=catalog)
+    ids = list(dict.fromkeys(options.design_ids))
+    if base.design_id not in ids:
+        ids.insert(0, base.design_id)
+    others = [d for d in ids if d != base.design_id]
+    compared = (
+        compare(scenario=scenario.with_updates(gpu_id=base.gpu_id), catalog=catalog, design_ids=others)
+        if others
+        else ()
+    )
+    by_id = {base.design_id: base, **{p.design_id: p for p in compared}}
+    cost_plans = tuple(by_id[d] for d in ids)
+    priced = tuple(priced_plan(p, catalog=catalog, pricing=options.pricing) for p in cost_plans)
+    eligible = tuple(p.design_id for p in priced if p.cooling.density_feasible)
+    pool = [p for p in priced if p.design_id in eligible] or list(priced)
+    recommended = min(pool, key=lambda p: p.cost.usd_per_gpu_hour).design_id
+    proposed = options.proposed or recommended
+    if proposed not in ids:
+        raise InputError(
+            f"proposed: design {proposed!r} is not among the designs compared ({', '.join(ids)})"
+        )
+    return Proposal(
+        options=options,
+        scenario=scenario,
+        catalog=catalog,
+        cost_plans=cost_plans,
+        priced_plans=priced,
+        recommended_id=recommended,
+        proposed_id=proposed,
+        eligible_ids=eligible,
+        names=tables.design_names(catalog, options.lang, cost_plans),
+    )
+
+
+# --- charts ------------------------------------------------------------------------------------
+
+
+def chart_figures(p: Proposal) -> list[tuple[str, go.Figure]]:
+    """The app's figures for the document, in the order they appear (shown plans only)."""
+    lang, shown, plan, names = p.lang, p.shown_plans, p.plan, dict(p.names)
+    return [
+        ("compare_bars", charts.compare_bars(shown, lang, names)),
+        ("cost_stack", charts.cost_stack(shown, lang, names)),
+        ("radar", charts.radar(shown, lang, names)),
+        ("busbw", charts.busbw_curve(shown, lang, names)),
+        ("topology", charts.topology(plan, lang)),
+        ("latency", charts.latency_breakdown(plan, lang)),
+        ("cost_by_category", charts.cost_by_category(plan, lang)),
+        ("power_by_category", charts.power_by_category(plan, lang)),
+        ("racks", charts.rack_layout(plan, lang)),
+    ]
+
+
+def chart_images(p: Proposal, browser: Browser) -> dict[str, str]:
+    """Every figure drawn once by the browser, as data URIs keyed by chart name."""
+    figures = chart_figures(p)
+    specs = [ChartSpec(fig, CHART_WIDTH_PX, int(fig.layout.height or 400)) for _, fig in figures]
+    images = browser.images(specs, fmt=CHART_FORMAT, scale=PNG_SCALE)
+    mime = "image/svg+xml" if CHART_FORMAT == "svg" else "image/png"
+    return {key: image_data_uri(data, mime) for (key, _), data in zip(figures, images, strict=True)}
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _date(day: dt.date, lang: str) -> str:
+    """``2026-05-14`` or ``2026年5月14日``."""
+    return f"{day.year}年{day.month}月{day.day}日" if lang == "zh" else day.isoformat()
+
+
+def _table(
+    frame: pd.DataFrame,
+    *,
+    numeric: Sequence[str] = (),
+    widths: Sequence[float] = (),
+    compact: bool = False,
+    caption: str = "",
+) -> Table:
+    columns = [str(c) for c in frame.columns]
+    rows = [[str(v) for v in row] for row in frame.itertuples(index=False)]
+    return Table.of(
+        columns,
+        rows,
+        numeric=[columns.index(c) for c in numeric if c in columns],
+        widths=widths if len(widths) == len(columns) else (),
+        compact=compact,
+        caption=caption,
+    )
+
+
+def _title(p: Proposal) -> str:
+    return p.options.project or tr("export.doc_title", p.lang)
+
+
+def _currency(p: Proposal) -> str:
+    return tr(f"currency.{p.plan.cost.currency}", p.lang)
+
+
+def _records(p: Proposal) -> list[bom_csv_module.Record]:
+    o = p.options
+    return bom_csv_module.bom_records(
+        p.cost_plan,
+        pricing=o.pricing,
+        edition=o.edition,
+        customer=o.customer,
+        project=o.project,
+        version=o.version,
+    )
+
+
+def _clean(text: str, p: Proposal) -> str:
+    """Text from the catalog as the edition may show it (customer: no price references)."""
+    return text if p.internal else redact_prices(text)
+
+
+# --- document sections ------------------------------------------------------------------------------
+
+
+def _cover(doc: HtmlDocument, p: Proposal) -> None:
+    o, lang, plan = p.options, p.lang, p.plan
+    doc.cover(
+        kicker=tr("export.kicker", lang),
+        title=_title(p),
+        subtitle=tr(
+            "export.subtitle",
+            lang,
+            gpus=fmt.number(plan.gpus),
+            gpu=plan.gpu_name,
+            design=p.names[plan.design_id],
+        ),
+        meta=[
+            (tr("export.meta.customer", lang), o.customer),
+            (tr("export.meta.project", lang), o.project),
+            (
+                tr("export.meta.scope", lang),
+                tr(
+                    "export.meta.scope_value",
+                    lang,
+                    gpus=fmt.number(plan.gpus),
+                    nodes=fmt.number(plan.nodes),
+                    racks=fmt.number(plan.racks.total),
+                ),
+            ),
+            (tr("export.meta.author", lang), o.author),
+            (tr("export.meta.date", lang), _date(o.date, lang)),
+            (tr("export.meta.version", lang), o.version),
+        ],
+        edition_label=tr(f"export.edition.{o.edition}", lang),
+        edition_note=tr(f"export.edition_note.{o.edition}", lang, currency=_currency(p)),
+        confidential=tr("export.confidential", lang) if p.internal else "",
+        logo_uri=logo_data_uri(o.logo) if o.logo else None,
+        notes_title=tr("export.notes", lang),
+        notes=o.notes,
+    )
+
+
+def _per_gpu_hour(plan: Plan, lang: str) -> str:
+    """``2.41 USD/GPU-hour`` in the plan's report currency."""
+    money = tables.money_of(plan)
+    unit = tables.unit_label(tables.METRICS["usd_per_gpu_hour"], money.currency, lang)
+    return f"{fmt.number(money(plan.cost.usd_per_gpu_hour), 2)} {unit}"
+
+
+def _summary(doc: HtmlDocument, p: Proposal) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.summary", lang), "summary")
+    names = p.names
+    proposed, best = p.priced(p.proposed_id), p.priced(p.recommended_id)
+    common = {"gpus": fmt.number(plan.gpus), "gpu": plan.gpu_name}
+    if len(p.cost_plans) == 1:
+        doc.paragraph(tr("export.summary.single", lang), style="lead")
+    elif p.proposed_id == p.recommended_id:
+        doc.paragraph(
+            _with_bold(tr("export.summary.recommend", lang, design="\0", **common), names[p.proposed_id]),
+            style="lead",
+        )
+        f = p.scenario.facility
+        doc.paragraph(
+            tr(
+                "export.summary.rule",
+                lang,
+                count=len(p.cost_plans),
+                value=_per_gpu_hour(best, lang),
+                years=best.cost.years,
+                rate=fmt.percent(best.cost.discount_rate, 1),
+                util=fmt.percent(f.utilization),
+            )
+        )
+        pool = sorted(
+            (q for q in p.priced_plans if q.design_id in p.eligible_ids and q.design_id != best.design_id),
+            key=lambda q: q.cost.usd_per_gpu_hour,
+        )
+        if pool:
+            other = pool[0]
+            doc.paragraph(
+                tr(
+                    "export.summary.runner_up",
+                    lang,
+                    design=names[other.design_id],
+                    value=_per_gpu_hour(other, lang),
+                    delta=fmt.percent(other.cost.usd_per_gpu_hour / best.cost.usd_per_gpu_hour - 1, 1),
+                )
+            )
+    else:
+        doc.paragraph(
+            _with_bold(tr("export.summary.proposed", lang, design="\0", **common), names[p.proposed_id]),
+            style="lead",
+        )
+        doc.paragraph(
+            tr(
+                "export.summary.override",
+                lang,
+                best=names[best.design_id],
+                delta=fmt.percent(1 - best.cost.usd_per_gpu_hour / proposed.cost.usd_per_gpu_hour, 1),
+                value=_per_gpu_hour(best, lang),
+            )
+        )
+    if not p.eligible_ids and len(p.cost_plans) > 1:
+        doc.callout(tr("export.summary.none_eligible", lang), warning=True)
+    for q in p.priced_plans:
+        if q.design_id not in p.eligible_ids and p.eligible_ids:
+            doc.callout(
+                tr(
+                    "export.summary.excluded",
+                    lang,
+                    design=names[q.design_id],
+                    kw=fmt.number(q.cooling.max_rack_kw, 1),
+                    limit=f"{q.cooling.cooling_limit_kw_per_rack:g}",
+                ),
+                warning=True,
+            )
+    if len(p.cost_plans) > 1:
+        _glance(doc, p)
+    doc.heading(tr("export.summary.key_numbers", lang))
+    cards = tables.kpis(plan, lang)
+    doc.kpis([(tr(c.key, lang, years=plan.cost.years), c.value) for c in cards])
+    bw = plan.bandwidth
+    doc.heading(tr("export.summary.bandwidth", lang))
+    doc.paragraph(
+        tr(
+            "note.bound",
+            lang,
+            allreduce=tr_enum("level", bw.allreduce_bound, lang),
+            alltoall=tr_enum("level", bw.alltoall_bound, lang),
+            scale_up=fmt.number(bw.scale_up_gbyte_per_s),
+            network=fmt.number(bw.network_gbyte_per_s),
+        )
+    )
+    if not plan.cooling.density_feasible:
+        doc.callout(_density_note(plan, lang), warning=True)
+
+
+GLANCE_COLUMNS = (
+    "usd_per_gpu_hour",
+    "capex_usd",
+    "tco_usd",
+    "allreduce_busbw_gbyte_per_s",
+    "alltoall_busbw_gbyte_per_s",
+    "it_kw",
+)
+
+
+def _glance(doc: HtmlDocument, p: Proposal) -> None:
+    """One row per compared design with the figures the recommendation weighs."""
+    lang = p.lang
+    money = tables.money_of(p.plan)
+    frame = tables.summary(p.shown_plans, money)
+    headers = [
+        tr("col.design", lang),
+        *[tables.metric_label(c, money.currency, lang) for c in GLANCE_COLUMNS],
+    ]
+    rows = []
+    for _, row in frame.iterrows():
+        design = str(row["design"])
+        chosen = design == p.proposed_id
+        cells: list[str | Cell] = [Cell(p.names[design], strong=chosen, highlight=chosen)]
+        cells += [Cell(tables.metric_value(c, float(row[c]), lang), strong=chosen) for c in GLANCE_COLUMNS]
+        rows.append(cells)
+    doc.heading(tr("export.summary.glance", lang))
+    doc.table(
+        Table.of(headers, rows, numeric=range(1, len(headers)), widths=[25.0, *[12.5] * len(GLANCE_COLUMNS)])
+    )
+
+
+def _with_bold(sentence: str, bold: str) -> list[str | Strong]:
+    """A translated sentence whose ``\\0`` placeholder becomes ``bold`` in bold."""
+    before, _, after = sentence.partition("\0")
+    return [before, Strong(bold), after]
+
+
+def _density_note(plan: Plan, lang: str) -> str:
+    return tr(
+        "note.density",
+        lang,
+        kw=fmt.number(plan.cooling.max_rack_kw, 1),
+        limit=f"{plan.cooling.cooling_limit_kw_per_rack:g}",
+    )
+
+
+def _compare(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang = p.lang
+    doc.section(tr("export.sec.compare", lang), "compare")
+    doc.paragraph(tr("compare.same_gpu", lang, gpu=p.plan.gpu_name, count=len(p.shown_plans)))
+    frame = tables.compare_table(p.shown_plans, dict(p.names), lang)
+    headers = [tr("col.metric", lang), *[str(c) for c in frame.columns]]
+    rows = []
+    for label, values in frame.iterrows():
+        cells: list[str | Cell] = [str(label)]
+        cells += [Cell(str(v), highlight=str(v).endswith("★")) for v in values]
+        rows.append(cells)
+    doc.table(
+        Table.of(
+            headers,
+            rows,
+            numeric=range(1, len(headers)),
+            widths=[34.0, *[66.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            caption=tr("compare.table_caption", lang),
+        )
+    )
+    doc.figure(images["compare_bars"])
+    doc.figure(images["cost_stack"])
+    doc.figure(images["radar"], caption=tr("compare.radar_caption", lang), width_pct=86)
+    doc.figure(images["busbw"])
+
+
+def _topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.topology", lang), "topology")
+    doc.figure(images["topology"])
+    doc.heading(tr("topology.tiers", lang))
+    tier = tables.tier_table(plan, lang)
+    doc.table(_table(tier, numeric=list(tier.columns[1:])))
+    doc.heading(tr("export.cabling", lang))
+    media = tables.media_table(plan, p.catalog, lang)
+    doc.table(
+        _table(
+            media,
+            numeric=[tr("col.links", lang), tr("col.length_m", lang)],
+            widths=[10.0, 8.0, 8.0, 11.0, 19.0, 22.0, 22.0],
+            compact=True,
+            caption=tr("export.cabling_caption", lang),
+        )
+    )
+    doc.heading(tr("topology.latency", lang))
+    doc.figure(images["latency"])
+
+
+def _category_label(category: str, lang: str) -> str:
+    return tr_enum("bom_category", category, lang) if category in BOM_CATEGORIES else category
+
+
+def _ordered_categories(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    present = list(dict.fromkeys(str(r["category"]) for r in records))
+    return [c for c in BOM_CATEGORIES if c in present] + [c for c in present if c not in BOM_CATEGORIES]
+
+
+def _bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang = p.lang
+    doc.section(tr("export.sec.bom", lang), "bom")
+    records = _records(p)
+    currency = _currency(p)
+    total_price = bom_csv_module.total(records)
+    categories = _ordered_categories(records)
+
+    def amount(category: str, column: str) -> float:
+        return round(sum(float(r[column]) for r in records if r["category"] == category), 2)
+
+    doc.heading(tr("export.bom.by_category", lang))
+    headers = [tr("col.category", lang)]
+    if p.internal:
+        headers.append(tr("export.col.cost_amount", lang, currency=currency))
+    headers += [tr("export.col.amount", lang, currency=currency), tr("export.col.share", lang)]
+    rows: list[Row] = []
+    for category in categories:
+        cells = [_category_label(category, lang)]
+        if p.internal:
+            cells.append(fmt.number(amount(category, "total_cost"), 2))
+        value = amount(category, "total_price")
+        cells += [fmt.number(value, 2), fmt.percent(value / total_price if total_price else 0.0, 1)]
+        rows.append(Row(tuple(cells)))
+    total_cells = [tr("export.bom.total", lang)]
+    if p.internal:
+        total_cells.append(fmt.number(bom_csv_module.total(records, "total_cost"), 2))
+    total_cells += [fmt.number(total_price, 2), fmt.percent(1.0 if total_price else 0.0, 1)]
+    rows.append(Row(tuple(total_cells), kind="total"))
+    doc.table(Table(headers=tuple(headers), rows=tuple(rows), numeric=frozenset(range(1, len(headers)))))
+    doc.figure(images["cost_by_category"])
+
+    doc.heading(tr("export.bom.lines", lang))
+    headers = [tr("export.col.line", lang), tr("col.description", lang), tr("col.quantity", lang)]
+    if p.internal:
+        headers += [
+            tr("export.col.unit_cost", lang, currency=currency),
+            tr("export.col.cost_amount", lang, currency=currency),
+        ]
+    headers += [
+        tr("export.col.unit_price", lang, currency=currency),
+        tr("export.col.amount", lang, currency=currency),
+    ]
+    lines: list[Row] = []
+    for category in categories:
+        lines.append(Row((_category_label(category, lang),), kind="group"))
+        for r in (r for r in records if r["category"] == category):
+            cells = [str(r["line"]), str(r["description"]), fmt.number(float(r["quantity"]))]
+            if p.internal:
+                cells += [fmt.number(float(r["unit_cost"]), 2), fmt.number(float(r["total_cost"]), 2)]
+            cells += [fmt.number(float(r["unit_price"]), 2), fmt.number(float(r["total_price"]), 2)]
+            lines.append(Row(tuple(cells)))
+        subtotal = ["", tr("export.bom.subtotal", lang), ""]
+        if p.internal:
+            subtotal += ["", fmt.number(amount(category, "total_cost"), 2)]
+        subtotal += ["", fmt.number(amount(category, "total_price"), 2)]
+        lines.append(Row(tuple(subtotal), kind="subtotal"))
+    grand = ["", tr("export.bom.total", lang), ""]
+    if p.internal:
+        grand += ["", fmt.number(bom_csv_module.total(records, "total_cost"), 2)]
+    grand += ["", fmt.number(total_price, 2)]
+    lines.append(Row(tuple(grand), kind="total"))
+    widths = [6.0, 46.0, 10.0, 18.0, 20.0] if not p.internal else [6.5, 31.5, 8.0, 12.0, 14.0, 13.0, 15.0]
+    doc.table(
+        Table(
+            headers=tuple(headers),
+            rows=tuple(lines),
+            numeric=frozenset(range(2, len(headers))),
+            widths=tuple(widths),
+            compact=True,
+            caption=tr("export.bom.caption", lang, currency=currency),
+        )
+    )
+
+
+def _power(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.power", lang), "power")
+    pw, co, racks = plan.power, plan.cooling, plan.racks
+    feasible = tr("export.power.ok" if co.density_feasible else "export.power.over", lang)
+    items = [
+        (tr("export.power.it_max", lang), f"{fmt.number(pw.it_kw, 1)} kW"),
+        (
+            tr("export.power.it_avg", lang, load=fmt.percent(plan.scenario.facility.load_factor)),
+            f"{fmt.number(pw.it_avg_kw, 1)} kW",
+        ),
+        (tr("export.power.pue", lang), f"{pw.pue:.2f}"),
+        (tr("export.power.facility", lang), f"{fmt.number(pw.facility_kw, 1)} kW"),
+        (
+            tr("export.power.heat", lang),
+            f"{fmt.number(co.heat_load_kw, 1)} kW · {fmt.number(co.heat_load_btu_per_h)} BTU/h · "
+            f"{fmt.number(co.refrigeration_tons, 1)} RT",
+        ),
+        (tr("export.power.liquid", lang), f"{fmt.number(co.liquid_kw, 1)} kW"),
+        (tr("export.power.air", lang), f"{fmt.number(co.air_kw, 1)} kW"),
+        (tr("export.power.coolant", lang), f"{fmt.number(co.coolant_flow_l_per_min)} L/min"),
+        (
+            tr("export.power.airflow", lang),
+            f"{fmt.number(co.airflow_m3_per_s, 1)} m³/s · {fmt.number(co.airflow_cfm)} CFM",
+        ),
+        (tr("export.power.cdus", lang), fmt.number(co.cdus)),
+        (
+            tr("export.power.racks", lang),
+            tr(
+                "export.power.racks_value",
+                lang,
+                total=fmt.number(racks.total),
+                compute=fmt.number(racks.compute_racks),
+                network=fmt.number(racks.network_racks),
+            ),
+        ),
+        (
+            tr("export.power.density", lang),
+            f"{fmt.number(co.max_rack_kw, 1)} kW / {co.cooling_limit_kw_per_rack:g} kW ({feasible})",
+        ),
+    ]
+    doc.table(Table.of([tr("col.item", lang), tr("col.value", lang)], items, widths=[45.0, 55.0]))
+    if not co.density_feasible:
+        doc.callout(_density_note(plan, lang), warning=True)
+    doc.figure(images["power_by_category"], width_pct=82)
+    doc.figure(images["racks"])
+    doc.heading(tr("topology.racks", lang))
+    racks_frame = tables.rack_table(plan, lang)
+    doc.table(
+        _table(
+            racks_frame,
+            numeric=[tr("col.count", lang), tr("col.kw_per_rack", lang), tr("col.limit_kw", lang)],
+            widths=[15.0, 8.0, 41.0, 14.0, 11.0, 11.0],
+        )
+    )
+
+
+def _cost(doc: HtmlDocument, p: Proposal) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.cost", lang), "cost")
+    money = tables.money_of(plan)
+    currency = _currency(p)
+    c = plan.cost
+    opex = c.opex_by_item_usd_per_year
+
+    def m(usd: float, digits: int = 0) -> str:
+        return fmt.number(money(usd), digits)
+
+    items: list[tuple[str, str]] = [
+        (tr("export.cost.capex", lang), m(c.capex_usd)),
+        (tr("bom.hardware", lang), m(c.hardware_usd)),
+        (tr("export.cost.opex", lang), m(c.opex_usd_per_year)),
+        ("  · " + tr("export.cost.energy", lang), m(opex.get("energy", 0.0))),
+        ("  · " + tr("export.cost.maintenance", lang), m(opex.get("maintenance", 0.0))),
+        ("  · " + tr("export.cost.space", lang), m(opex.get("space", 0.0))),
+        (tr("export.cost.tco", lang, years=c.years, rate=fmt.percent(c.discount_rate, 1)), m(c.tco_usd)),
+        (tr("export.cost.per_gpu", lang), m(c.usd_per_gpu)),
+        (tr("kpi.gpu_hour", lang), m(c.usd_per_gpu_hour, 2)),
+    ]
+    doc.table(
+        Table.of(
+            [tr("col.item", lang), tr("export.col.amount", lang, currency=currency)],
+            items,
+            numeric=[1],
+            widths=[62.0, 38.0],
+        )
+    )
+    if not p.internal and p.options.pricing.discount > 0:
+        doc.paragraph(tr("export.cost.discounted", lang, discount=fmt.percent(p.options.pricing.discount, 1)))
+    doc.heading(tr("export.cost.by_design", lang))
+    columns = ("capex_usd", "opex_usd_per_year", "tco_usd", "usd_per_gpu_hour")
+    frame = tables.summary(p.shown_plans, money)
+    headers = [tr("col.design", lang), *[tables.metric_label(col, money.currency, lang) for col in columns]]
+    rows = [
+        [p.names[str(row["design"])], *[tables.metric_value(col, float(row[col]), lang) for col in columns]]
+        for _, row in frame.iterrows()
+    ]
+    doc.table(Table.of(headers, rows, numeric=range(1, len(headers))))
+    if p.internal:
+        _commercial(doc, p)
+
+
+def _commercial(doc: HtmlDocument, p: Proposal) -> None:
+    lang, pricing = p.lang, p.options.pricing
+    records = _records(p)
+    cost = bom_csv_module.total(records, "total_cost")
+    offered = bom_csv_module.total(records)
+    listed = round(sum(float(r["total_cost"]) * pricing.list_factor for r in records), 2)
+    profit = offered - cost
+    doc.heading(tr("export.commercial", lang))
+    items = [
+        (tr("export.commercial.cost", lang), fmt.number(cost, 2)),
+        (tr("export.commercial.margin", lang), fmt.percent(pricing.margin, 1)),
+        (tr("export.commercial.list", lang), fmt.number(listed, 2)),
+        (tr("export.commercial.discount", lang), fmt.percent(pricing.discount, 1)),
+        (tr("export.commercial.net", lang), fmt.number(offered, 2)),
+        (tr("export.commercial.profit", lang), fmt.number(profit, 2)),
+        (tr("export.commercial.effective", lang), fmt.percent(profit / offered if offered else 0.0, 1)),
+    ]
+    currency = _currency(p)
+    doc.table(
+        Table.of(
+            [tr("col.item", lang), tr("export.col.amount", lang, currency=currency)],
+            items,
+            numeric=[1],
+            widths=[62.0, 38.0],
+        )
+    )
+    if profit < 0:
+        doc.callout(tr("export.commercial.below_cost", lang), warning=True)
+
+
+def _assumptions(doc: HtmlDocument, p: Proposal) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.assumptions", lang), "assumptions")
+    doc.paragraph(tr("export.disclaimer", lang), style="note")
+    doc.heading(tr("export.assumptions.scenario", lang))
+    doc.table(_table(tables.scenario_rows(plan, p.catalog, lang), widths=[35.0, 65.0]))
+    doc.heading(tr("compare.claims", lang))
+    claims = tables.claims_table(p.shown_plans, p.catalog, dict(p.names), lang)
+    if claims.empty:
+        doc.paragraph(tr("compare.no_claims", lang))
+    else:
+        doc.table(
+            _table(
+                claims,
+                widths=[18.0, 30.0, 9.0, 30.0, 13.0],
+                compact=True,
+                caption=tr("compare.claims_caption", lang),
+            )
+        )
+    doc.heading(tr("export.assumptions.list", lang))
+    frame = tables.assumptions_table(plan, lang)
+    text_col, source_col = tr("col.text", lang), tr("col.source", lang)
+    frame[text_col] = [_clean(str(v), p) for v in frame[text_col]]
+    frame[source_col] = [_clean(str(v), p) or "—" for v in frame[source_col]]
+    frame = frame[frame[text_col].str.strip() != ""]
+    counts = tables.assumption_counts(plan)
+    caption = tr("assumptions.caption", lang, sources=counts["source"], assumptions=counts["assumption"])
+    if not p.internal:
+        caption += " " + tr("export.assumptions.redacted", lang)
+    doc.table(_table(frame, widths=[10.0, 19.0, 49.0, 22.0], compact=True, caption=caption))
+    notes = [_clean(n, p) for n in plan.notes]
+    notes = [n for n in notes if n]
+    if notes:
+        doc.heading(tr("note.engine_notes", lang))
+        for note in notes:
+            doc.paragraph("• " + note, style="note")
+
+
+def proposal_html(p: Proposal, images: Mapping[str, str]) -> str:
+    """The whole document as print-ready HTML (``images``: chart data URIs by name)."""
+    doc = HtmlDocument(lang="zh-CN" if p.lang == "zh" else "en", title=_title(p))
+    _cover(doc, p)
+    _summary(doc, p)
+    _compare(doc, p, images)
+    _topology(doc, p, images)
+    _bom(doc, p, images)
+    _power(doc, p, images)
+    _cost(doc, p)
+    _assumptions(doc, p)
+    return doc.render()
+
+
+SECTION_KEYS = (
+    "export.sec.summary",
+    "export.sec.compare",
+    "export.sec.topology",
+    "export.sec.bom",
+    "export.sec.power",
+    "export.sec.cost",
+    "export.sec.assumptions",
+)
+"""Section titles in document order (tests check each appears in the PDF)."""
+
+
+def page_setup(p: Proposal) -> PageSetup:
+    """A4 with the footer (title, customer, author, date, version; page x of y) on every page."""
+    o, lang = p.options, p.lang
+    parts = [
+        _title(p),
+        o.customer,
+        o.author,
+        _date(o.date, lang),
+        f"{tr('export.meta.version', lang)} {o.version}",
+    ]
+    return PageSetup(
+        footer_html=footer_template(" · ".join(x for x in parts if x), tr("export.footer_page", lang)),
+        header_html=header_template(tr("export.confidential", lang) if p.internal else ""),
+    )
+
+
+def render_pdf(p: Proposal, *, browser: Browser | None = None) -> bytes:
+    """The proposal as PDF bytes (charts and printing by the shared long-lived browser)."""
+    engine = browser or shared_browser()
+    html = proposal_html(p, chart_images(p, engine))
+    return engine.print_pdf(html, setup=page_setup(p))
+
+
+# --- files ---------------------------------------------------------------------------------------------
+
+
+def bom_csv(p: Proposal) -> bytes:
+    """The proposed design's BOM as CSV (columns of :mod:`planner.report.export.csv`, by edition)."""
+    return bom_csv_module.write_bom_csv(_records(p), edition=p.options.edition)
+
+
+def scenario_json(p: Proposal) -> bytes:
+    """The scenario as JSON that reopens it exactly."""
+    return export_scenario_json(p.scenario)
+
+
+_CSV_KINDS: Mapping[str, ColumnKind] = {
+    **dict.fromkeys(bom_csv_module.INTEGER_COLUMNS, "integer"),
+    **dict.fromkeys(bom_csv_module.MONEY_COLUMNS, "money"),
+    **dict.fromkeys(bom_csv_module.FRACTION_COLUMNS, "fraction"),
+}
+
+
+def _bom_headers(lang: str, currency: str) -> dict[str, str]:
+    return {
+        "line": tr("export.col.line", lang),
+        "category": tr("export.col.category_id", lang),
+        "id": tr("export.col.item_id", lang),
+        "description": tr("col.description", lang),
+        "quantity": tr("col.quantity", lang),
+        "unit_price": tr("export.col.unit_price", lang, currency=currency),
+        "total_price": tr("export.col.amount", lang, currency=currency),
+        "currency": tr("export.col.currency", lang),
+        "customer": tr("export.col.customer", lang),
+        "project": tr("export.col.project", lang),
+        "version": tr("export.col.version", lang),
+        "unit_cost": tr("export.col.unit_cost", lang, currency=currency),
+        "total_cost": tr("export.col.cost_amount", lang, currency=currency),
+        "margin_fraction": tr("export.col.margin", lang),
+        "discount_fraction": tr("export.col.discount", lang),
+        "source": tr("col.source", lang),
+    }
+
+
+def _frame_sheet(title: str, frame: pd.DataFrame, kinds: Mapping[str, ColumnKind] | None = None) -> Sheet:
+    columns = tuple(Column(str(c), str(c), (kinds or {}).get(str(c), "text")) for c in frame.columns)
+    rows = tuple({str(k): v for k, v in record.items()} for record in frame.to_dict(orient="records"))
+    return Sheet(title=title, columns=columns, rows=rows)
+
+
+def workbook_sheets(p: Proposal) -> list[Sheet]:
+    """Sheets of the XLSX: proposal facts, BOM, design comparison, cabling, assumptions."""
+    o, lang, plan = p.options, p.lang, p.plan
+    currency = _currency(p)
+    item, value = tr("col.item", lang), tr("col.value", lang)
+    facts = [
+        (tr("export.meta.customer", lang), o.customer),
+        (tr("export.meta.project", lang), o.project),
+        (tr("export.meta.author", lang), o.author),
+        (tr("export.meta.date", lang), o.date.isoformat()),
+        (tr("export.meta.version", lang), o.version),
+        (tr("export.sheet.edition", lang), tr(f"export.edition.{o.edition}", lang)),
+        (tr("export.sheet.language", lang), lang),
+        (tr("export.form.proposed", lang), p.names[p.proposed_id]),
+        (
+            tr("export.meta.scope", lang),
+            tr(
+                "export.meta.scope_value",
+                lang,
+                gpus=fmt.number(plan.gpus),
+                nodes=fmt.number(plan.nodes),
+                racks=fmt.number(plan.racks.total),
+            ),
+        ),
+        (tr("export.notes", lang), o.notes),
+    ]
+    info = Sheet(
+        title=tr("export.sheet.proposal", lang),
+        columns=(Column("item", item), Column("value", value)),
+        rows=tuple({"item": k, "value": v} for k, v in facts),
+        widths={"item": 24, "value": 70},
+    )
+    headers = _bom_headers(lang, currency)
+    bom = Sheet(
+        title=tr("export.sheet.bom", lang),
+        columns=tuple(
+            Column(c, headers[c], _CSV_KINDS.get(c, "text")) for c in bom_csv_module.COLUMNS[o.edition]
+        ),
+        rows=tuple(_records(p)),
+        widths={"description": 60, "source": 60},
+    )
+    money = tables.money_of(plan)
+    summary = tables.summary(p.shown_plans, money)
+    metric_columns = [m for m in tables.COMPARE_METRICS if m.column in summary.columns]
+    compare_rows = []
+    for _, row in summary.iterrows():
+        record: dict[str, Any] = {"design": p.names[str(row["design"])]}
+        record |= {m.column: float(row[m.column]) for m in metric_columns}
+        compare_rows.append(record)
+    comparison = Sheet(
+        title=tr("export.sheet.compare", lang),
+        columns=(
+            Column("design", tr("col.design", lang)),
+            *(
+                Column(
+                    m.column,
+                    tables.metric_label(m.column, money.currency, lang),
+                    "integer" if m.unit == "" else "money" if m.is_money else "number",
+                    number_format=None if m.is_money or m.unit == "" else "#,##0." + "0" * max(m.digits, 1),
+                )
+                for m in metric_columns
+            ),
+        ),
+        rows=tuple(compare_rows),
+    )
+    cabling = _frame_sheet(tr("export.sheet.cabling", lang), tables.media_table(plan, p.catalog, lang))
+    assumptions = tables.assumptions_table(plan, lang)
+    for column in (tr("col.text", lang), tr("col.source", lang)):
+        assumptions[column] = [_clean(str(v), p) for v in assumptions[column]]
+    assumptions = assumptions[assumptions[tr("col.text", lang)].str.strip() != ""]
+    return [info, bom, comparison, cabling, _frame_sheet(tr("export.sheet.assumptions", lang), assumptions)]
+
+
+def workbook(p: Proposal) -> bytes:
+    """The XLSX workbook (BOM, design comparison, cabling, assumptions) of the edition."""
+    return write_xlsx(workbook_sheets(p), title=_title(p), author=p.options.author)
+
+
+FileKind = Literal["pdf", "csv", "xlsx", "json"]
+
+
+def file_name(p: Proposal, kind: FileKind) -> str:
+    """Sanitised download name, e.g. ``ACME_GPU_pod_proposal_customer_v1.0.pdf``."""
+    o = p.options
+    what = {"pdf": "proposal", "csv": "bom", "xlsx": "workbook", "json": "scenario"}[kind]
+    parts = [o.customer, o.project, what]
+    if kind != "json":
+        parts += [o.edition, f"v{o.version}"]
+    return safe_filename(*parts, ext=kind, fallback=what)
+
+
+WRITERS: Mapping[str, Callable[[Proposal], bytes]] = {"csv": bom_csv, "xlsx": workbook, "json": scenario_json}
+"""Writers of the non-PDF files by kind."""

@@ -1,0 +1,713 @@
+"""Display tables and derived figures for the pages (pure: pandas only, no Streamlit).
+
+Everything a page shows that needs a little arithmetic (winners, normalised scores, deltas,
+claim comparisons, rack contents) is computed here, so pages stay free of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
+
+import pandas as pd
+from pydantic import BaseModel
+
+from planner import Catalog, Plan
+from planner.catalog import FAMILIES
+from planner.compare import Crossover
+from planner.cost import BOM_CATEGORIES
+from planner.engine import price_of
+from planner.i18n import tr, tr_enum
+from planner.outputs import bom_frame, plan_summary_row
+from planner.report import fmt
+
+Better = Literal["lower", "higher"] | None
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A headline figure: a column of ``planner.outputs.summary_frame`` and how to show it."""
+
+    column: str
+    unit: str
+    """``"money"`` (in the report currency), ``"money_per_gbyte_per_s"``, ``"money_per_gpu_hour"``,
+    ``""`` for counts, or a unit symbol (kW, Gb/s, GB/s, ns)."""
+    better: Better = None
+    digits: int = 0
+
+    @property
+    def is_money(self) -> bool:
+        return self.unit.startswith("money")
+
+
+COMPARE_METRICS: tuple[Metric, ...] = (
+    Metric("gpus", ""),
+    Metric("nodes", ""),
+    Metric("racks", "", "lower"),
+    Metric("tiers", "", "lower"),
+    Metric("switches", "", "lower"),
+    Metric("transceivers", "", "lower"),
+    Metric("per_gpu_gbit_per_s", "Gb/s", "higher"),
+    Metric("allreduce_busbw_gbyte_per_s", "GB/s", "higher", 1),
+    Metric("alltoall_busbw_gbyte_per_s", "GB/s", "higher", 1),
+    Metric("gpu_to_gpu_ns", "ns", "lower"),
+    Metric("it_kw", "kW", "lower", 1),
+    Metric("facility_kw", "kW", "lower", 1),
+    Metric("kw_per_gpu", "kW", "lower", 3),
+    Metric("capex_usd", "money", "lower"),
+    Metric("usd_per_gpu", "money", "lower"),
+    Metric("network_capex_usd", "money", "lower"),
+    Metric("opex_usd_per_year", "money_per_year", "lower"),
+    Metric("tco_usd", "money", "lower"),
+    Metric("usd_per_gpu_hour", "money_per_gpu_hour", "lower", 2),
+    Metric("usd_per_alltoall_gbyte_per_s", "money_per_gbyte_per_s", "lower"),
+)
+METRICS: dict[str, Metric] = {m.column: m for m in COMPARE_METRICS}
+
+SCALING_METRICS: tuple[str, ...] = (
+    "usd_per_gpu",
+    "kw_per_gpu",
+    "allreduce_busbw_gbyte_per_s",
+    "alltoall_busbw_gbyte_per_s",
+    "gpu_to_gpu_ns",
+    "switches",
+    "usd_per_alltoall_gbyte_per_s",
+)
+RADAR_METRICS: tuple[str, ...] = (
+    "capex_usd",
+    "tco_usd",
+    "facility_kw",
+    "allreduce_busbw_gbyte_per_s",
+    "alltoall_busbw_gbyte_per_s",
+    "gpu_to_gpu_ns",
+    "switches",
+    "usd_per_gpu_hour",
+)
+
+
+@dataclass(frozen=True)
+class Money:
+    """The report currency of a plan and its rate per USD."""
+
+    currency: str
+    per_usd: float
+
+    def __call__(self, amount_usd: float) -> float:
+        return amount_usd * self.per_usd
+
+
+def money_of(plan: Plan) -> Money:
+    """Report currency and conversion of a plan (the engine's ``Cost.in_currency``)."""
+    return Money(plan.cost.currency, plan.cost.in_currency(1.0))
+
+
+def unit_label(metric: Metric, currency: str, lang: str) -> str:
+    """The unit shown with a metric, e.g. ``"USD"``, ``"美元/GPU·小时"``, ``"kW"``."""
+    if metric.is_money:
+        return tr(f"unit.{metric.unit}", lang, money=tr(f"currency.{currency}", lang))
+    return metric.unit
+
+
+def metric_label(column: str, currency: str, lang: str) -> str:
+    """``"CAPEX [USD]"``, ``"交换机 [台]"``-style label of a summary column."""
+    metric = METRICS[column]
+    unit = unit_label(metric, currency, lang)
+    name = tr_enum("metric", column, lang)
+    return f"{name} [{unit}]" if unit else name
+
+
+def metric_value(column: str, value: float, lang: str) -> str:
+    """A value of a summary column formatted for a table (money already converted)."""
+    metric = METRICS[column]
+    if metric.is_money and metric.digits == 0:
+        return fmt.compact(value, lang) if abs(value) >= 1e4 else fmt.number(value)
+    return fmt.number(value, metric.digits)
+
+
+def design_names(catalog: Catalog, lang: str, plans: Sequence[Plan] = ()) -> dict[str, str]:
+    """Display name of every design id, in the language (custom designs keep the engine's name)."""
+    names = {d.id: (d.name_zh if lang == "zh" else d.name) for d in catalog.designs.values()}
+    for p in plans:
+        names.setdefault(p.design_id, p.design_name)
+    return names
+
+
+def summary(plans: Sequence[Plan], money: Money) -> pd.DataFrame:
+    """Headline figures, one row per plan, money columns converted to the report currency."""
+    frame = pd.DataFrame([plan_summary_row(p) for p in plans])
+    return convert_money(frame, money)
+
+
+def convert_money(frame: pd.DataFrame, money: Money) -> pd.DataFrame:
+    """A copy of a summary or sweep frame with USD columns in the report currency."""
+    out = frame.copy()
+    for metric in COMPARE_METRICS:
+        if metric.is_money and metric.column in out:
+            out[metric.column] = out[metric.column] * money.per_usd
+    return out
+
+
+def winners(frame: pd.DataFrame) -> dict[str, tuple[str, ...]]:
+    """Per metric with a direction, the design(s) with the best value (ties share the mark)."""
+    result: dict[str, tuple[str, ...]] = {}
+    for metric in COMPARE_METRICS:
+        if metric.better is None or len(frame) < 2:
+            continue
+        values = frame[metric.column]
+        best = values.min() if metric.better == "lower" else values.max()
+        if values.nunique() == 1:
+            continue
+        result[metric.column] = tuple(
+            frame.loc[[math.isclose(v, best, rel_tol=1e-9) for v in values], "design"]
+        )
+    return result
+
+
+def compare_table(plans: Sequence[Plan], names: Mapping[str, str], lang: str) -> pd.DataFrame:
+    """Metrics as rows, designs as columns (formatted, with units); winners marked with ★."""
+    money = money_of(plans[0])
+    frame = summary(plans, money)
+    best = winners(frame)
+    rows = []
+    for metric in COMPARE_METRICS:
+        row: dict[str, Any] = {tr("col.metric", lang): metric_label(metric.column, money.currency, lang)}
+        for _, item in frame.iterrows():
+            star = " ★" if item["design"] in best.get(metric.column, ()) else ""
+            row[names[item["design"]]] = metric_value(metric.column, item[metric.column], lang) + star
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(tr("col.metric", lang))
+
+
+def winner_cells(plans: Sequence[Plan], names: Mapping[str, str], lang: str) -> list[tuple[str, str]]:
+    """(row label, column name) of each winning cell in :func:`compare_table`."""
+    money = money_of(plans[0])
+    frame = summary(plans, money)
+    return [
+        (metric_label(column, money.currency, lang), names[design])
+        for column, designs in winners(frame).items()
+        for design in designs
+    ]
+
+
+def radar_scores(plans: Sequence[Plan]) -> pd.DataFrame:
+    """Each radar metric scaled to (0, 1], 1 = the best design (lower-is-better inverted).
+
+    score = best / value when lower is better, value / best when higher is better.
+    """
+    frame = pd.DataFrame([plan_summary_row(p) for p in plans])
+    out = pd.DataFrame({"design": frame["design"]})
+    for column in RADAR_METRICS:
+        values = frame[column].astype(float)
+        if METRICS[column].better == "lower":
+            out[column] = values.min() / values.where(values > 0, float("nan"))
+        else:
+            out[column] = values / values.max() if values.max() > 0 else 0.0
+    return out.fillna(0.0)
+
+
+def infiniband_baseline(plans: Sequence[Plan], catalog: Catalog) -> Plan | None:
+    """The plan whose design is an InfiniBand fabric: what the vendor claims compare against."""
+    for p in plans:
+        design = catalog.designs.get(p.scenario.design_id)
+        fabric = p.scenario.fabric or (design.fabric if design else None)
+        if fabric is not None and fabric.family == "infiniband":
+            return p
+    return None
+
+
+def claims_table(
+    plans: Sequence[Plan], catalog: Catalog, names: Mapping[str, str], lang: str
+) -> pd.DataFrame:
+    """Vendor claims of each design beside what this model computes for the same comparison."""
+    baseline = infiniband_baseline(plans, catalog)
+    rows = []
+    for p in plans:
+        for claim in p.claims:
+            computed = _computed_for_claim(claim.metric, p, baseline, lang)
+            rows.append(
+                {
+                    tr("col.design", lang): names[p.design_id],
+                    tr("col.claim", lang): claim.text_zh if lang == "zh" else claim.text_en,
+                    tr("col.claimed", lang): "—"
+                    if claim.value_pct is None
+                    else fmt.percent(claim.value_pct / 100, signed=True),
+                    tr("col.computed", lang): computed,
+                    tr("col.status", lang): tr_enum("claim_status", claim.status, lang),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _computed_for_claim(metric: str, plan: Plan, baseline: Plan | None, lang: str) -> str:
+    """This model's figure for a claim: the change against the InfiniBand baseline."""
+    if metric == "per_lane_bandwidth":
+        return tr(
+            "claim.computed.port_speed",
+            lang,
+            speed=fmt.number(plan.topology.port_speed_gbit_per_s),
+            base=fmt.number(baseline.topology.port_speed_gbit_per_s) if baseline else "—",
+        )
+    getters: dict[str, Callable[[Plan], float]] = {
+        "latency_vs_infiniband": lambda p: p.latency.gpu_to_gpu_ns,
+        "power_vs_infiniband": lambda p: p.power.it_kw,
+    }
+    if metric not in getters:
+        return tr("claim.computed.not_modelled", lang)
+    if baseline is None or baseline is plan:
+        return tr("claim.computed.no_baseline", lang)
+    ours, theirs = getters[metric](plan), getters[metric](baseline)
+    change = fmt.percent(ours / theirs - 1, signed=True)
+    key = "claim.computed.latency" if metric == "latency_vs_infiniband" else "claim.computed.power"
+    return tr(key, lang, change=change, ours=fmt.number(ours), theirs=fmt.number(theirs))
+
+
+KPI_ROW_SIZES = (4, 4, 5)
+"""Overview rows: size (GPUs, nodes, racks, switches), network, then power and money."""
+
+
+@dataclass(frozen=True)
+class Kpi:
+    key: str
+    value: str
+    delta: str | None = None
+    delta_color: Literal["normal", "inverse", "off"] = "off"
+    help_key: str | None = None
+
+
+def _delta(
+    now: float, before: float | None, text: Callable[[float], str], better: Better
+) -> tuple[str | None, Any]:
+    if before is None or math.isclose(now, before, rel_tol=1e-9, abs_tol=1e-12):
+        return None, "off"
+    change = now - before
+    shown = text(abs(change))
+    color = "normal" if better == "higher" else "inverse" if better == "lower" else "off"
+    return ("+" if change > 0 else "-") + shown, color
+
+
+def kpis(plan: Plan, lang: str, previous: Plan | None = None) -> list[Kpi]:
+    """The overview cards: value with unit, and the change since the previous scenario."""
+    money = money_of(plan)
+    cur = money.currency
+    years = plan.cost.years
+
+    def m(v: float) -> str:
+        return fmt.money(v, cur, lang)
+
+    def exact(v: float) -> str:
+        return fmt.money(v, cur, lang, exact=True)
+
+    def prev(getter: Callable[[Plan], float]) -> float | None:
+        return getter(previous) if previous is not None else None
+
+    specs: list[tuple[str, Callable[[Plan], float], Callable[[float], str], Better, str | None]] = [
+        ("kpi.gpus", lambda p: p.gpus, lambda v: fmt.number(v), None, "help.gpus"),
+        ("kpi.nodes", lambda p: p.nodes, lambda v: fmt.number(v), None, None),
+        ("kpi.racks", lambda p: p.racks.total, lambda v: fmt.number(v), "lower", "help.racks"),
+        (
+            "kpi.switches",
+            lambda p: p.topology.switches_total,
+            lambda v: fmt.number(v),
+            "lower",
+            "help.switches",
+        ),
+        (
+            "kpi.per_gpu_bw",
+            lambda p: p.bandwidth.per_gpu_gbit_per_s,
+            lambda v: f"{fmt.number(v)} Gb/s",
+            "higher",
+            "help.per_gpu_bw",
+        ),
+        (
+            "kpi.allreduce",
+            lambda p: p.bandwidth.allreduce_busbw_gbyte_per_s,
+            lambda v: f"{fmt.number(v, 1)} GB/s",
+            "higher",
+            "help.busbw",
+        ),
+        (
+            "kpi.alltoall",
+            lambda p: p.bandwidth.alltoall_busbw_gbyte_per_s,
+            lambda v: f"{fmt.number(v, 1)} GB/s",
+            "higher",
+            "help.alltoall",
+        ),
+        (
+            "kpi.latency",
+            lambda p: p.latency.gpu_to_gpu_ns,
+            lambda v: f"{fmt.number(v)} ns",
+            "lower",
+            "help.latency",
+        ),
+        (
+            "kpi.it_power",
+            lambda p: p.power.it_kw,
+            lambda v: f"{fmt.number(v, 1)} kW",
+            "lower",
+            "help.it_power",
+        ),
+        (
+            "kpi.facility_power",
+            lambda p: p.power.facility_kw,
+            lambda v: f"{fmt.number(v, 1)} kW",
+            "lower",
+            "help.facility_power",
+        ),
+        ("kpi.capex", lambda p: money(p.cost.capex_usd), m, "lower", "help.capex"),
+        ("kpi.tco", lambda p: money(p.cost.tco_usd), m, "lower", "help.tco"),
+        ("kpi.gpu_hour", lambda p: money(p.cost.usd_per_gpu_hour), exact, "lower", "help.gpu_hour"),
+    ]
+    cards = []
+    for key, getter, text, better, help_key in specs:
+        now = getter(plan)
+        delta, color = _delta(now, prev(getter), text, better)
+        cards.append(Kpi(key=key, value=text(now), delta=delta, delta_color=color, help_key=help_key))
+    del years
+    return cards
+
+
+def bom_table(plan: Plan, lang: str) -> pd.DataFrame:
+    """The BOM with a translated category column and the report-currency total."""
+    frame = bom_frame(plan)
+    money = money_of(plan)
+    frame.insert(1, "category_label", [tr_enum("bom_category", c, lang) for c in frame["category"]])
+    frame["total_report"] = frame["total_usd"] * money.per_usd
+    frame["editable"] = [
+        _price_editable(plan, i, c) for i, c in zip(frame["id"], frame["category"], strict=True)
+    ]
+    return frame
+
+
+def _price_editable(plan: Plan, record_id: str, category: str) -> bool:
+    # Services are percentages, and a cooling record prices two lines (per kW and per CDU)
+    # under one id, so a single override cannot express either edit.
+    return category not in ("services", "cooling") and record_id in price_of(plan)
+
+
+def price_changes(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, float]:
+    """Unit prices [USD] edited in the BOM editor, by catalog id (non-editable rows ignored)."""
+    changes: dict[str, float] = {}
+    for (_, old), (_, new) in zip(before.iterrows(), after.iterrows(), strict=True):
+        price = new["unit_cost_usd"]
+        if not old["editable"] or price is None or pd.isna(price):
+            continue
+        if not math.isclose(float(price), float(old["unit_cost_usd"]), rel_tol=1e-12, abs_tol=1e-9):
+            changes[str(old["id"])] = max(0.0, float(price))
+    return changes
+
+
+def by_category_rows(plan: Plan, lang: str) -> pd.DataFrame:
+    """CAPEX per BOM category in the report currency, largest first."""
+    money = money_of(plan)
+    rows = [
+        (tr_enum("bom_category", c, lang), money(plan.cost.by_category_usd.get(c, 0.0)))
+        for c in BOM_CATEGORIES
+        if plan.cost.by_category_usd.get(c, 0.0) > 0
+    ]
+    return pd.DataFrame(rows, columns=["category", "amount"])
+
+
+def tier_table(plan: Plan, lang: str) -> pd.DataFrame:
+    """Switches, ports and links per tier, and the medium of each link class."""
+    topo = plan.topology
+    rows = []
+    for tier in topo.tier_counts:
+        rows.append(
+            {
+                tr("col.tier", lang): tr_enum("tier", tier.tier, lang),
+                tr("col.per_plane", lang): fmt.number(tier.switches_per_plane),
+                tr("col.switches", lang): fmt.number(tier.switches),
+                tr("col.ports_used", lang): fmt.number(tier.ports_used),
+                tr("col.ports_free", lang): fmt.number(tier.ports_free),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def media_table(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
+    """One row per link class: links, length, medium, cable and optics."""
+
+    def optic_name(optic_id: str | None) -> str:
+        return catalog.optics[optic_id].name if optic_id and optic_id in catalog.optics else "—"
+
+    rows = []
+    for m in plan.media:
+        rows.append(
+            {
+                tr("col.link_class", lang): tr_enum("link_class", m.link_class, lang),
+                tr("col.links", lang): fmt.number(m.links),
+                tr("col.length_m", lang): f"{m.length_m:g}",
+                tr("col.medium", lang): tr_enum("medium", m.medium, lang),
+                tr("col.cable", lang): catalog.cables[m.cable_id].name
+                if m.cable_id in catalog.cables
+                else m.cable_id,
+                tr("col.optics_lower", lang): f"{optic_name(m.lower.optic_id)} × {fmt.number(m.lower.units)}",
+                tr("col.optics_upper", lang): f"{optic_name(m.upper.optic_id)} × {fmt.number(m.upper.units)}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class RackGroup:
+    kind: str
+    count: int
+    kw: float
+    nodes: int
+    """Servers in each rack of the group (0 for network racks)."""
+
+
+def rack_groups(plan: Plan) -> tuple[RackGroup, ...]:
+    """The engine's rack layout with the servers in each rack made explicit."""
+    groups = []
+    per_rack = plan.racks.nodes_per_rack
+    placed = 0
+    for kind, count, kw in plan.racks.layout:
+        if kind == "compute":
+            nodes = per_rack if placed + per_rack * count <= plan.nodes else plan.nodes - placed
+            placed += nodes * count
+        else:
+            nodes = 0
+        groups.append(RackGroup(kind=kind, count=count, kw=kw, nodes=nodes))
+    return tuple(groups)
+
+
+def rack_table(plan: Plan, lang: str) -> pd.DataFrame:
+    """What is in each kind of rack, its power and the limit."""
+    aux = plan.auxiliary
+    per_node = plan.topology.gpus_per_node
+    infra = tr(
+        "rack.network_contents",
+        lang,
+        switches=fmt.number(plan.topology.switches_total),
+        storage=fmt.number(aux.storage_units),
+        storage_switches=fmt.number(aux.storage_fabric.switches),
+        mgmt=fmt.number(aux.inband_fabric.switches + aux.oob_fabric.switches),
+    )
+    rows = []
+    for g in rack_groups(plan):
+        contents = (
+            tr("rack.compute_contents", lang, nodes=g.nodes, gpus=fmt.number(g.nodes * per_node))
+            if g.kind == "compute"
+            else infra
+        )
+        rows.append(
+            {
+                tr("col.rack_kind", lang): tr_enum("rack_kind", g.kind, lang),
+                tr("col.count", lang): fmt.number(g.count),
+                tr("col.contents", lang): contents,
+                tr("col.kw_per_rack", lang): fmt.number(g.kw, 1),
+                tr("col.limit_kw", lang): f"{plan.racks.rack_power_limit_kw:g}",
+                tr("col.within_limit", lang): "✓" if g.kw <= plan.racks.rack_power_limit_kw + 1e-9 else "✗",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def crossover_table(
+    found: Sequence[Crossover], names: Mapping[str, str], currency: str, lang: str
+) -> pd.DataFrame:
+    """Crossovers in words: from which GPU count which design becomes the better one."""
+    rows = [
+        {
+            tr("col.metric", lang): metric_label(c.metric, currency, lang),
+            tr(
+                "col.between", lang
+            ): f"{names.get(c.design_a, c.design_a)} / {names.get(c.design_b, c.design_b)}",
+            tr("col.gpus_range", lang): f"{fmt.number(c.gpus_before)} → {fmt.number(c.gpus_after)}",
+            tr("col.better_after", lang): names.get(c.better_after, c.better_after),
+        }
+        for c in found
+    ]
+    return pd.DataFrame(rows)
+
+
+def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                tr("col.kind", lang): tr_enum("assumption_kind", a.kind, lang),
+                tr("col.topic", lang): a.topic,
+                tr("col.text", lang): a.text,
+                tr("col.source", lang): "—" if a.kind == "assumption" else a.source,
+            }
+            for a in plan.assumptions
+        ]
+    )
+
+
+PROVENANCE = ("source", "as_of", "assumption", "reason", "notes")
+
+
+def family_records(catalog: Catalog, family: str) -> pd.DataFrame:
+    """Records of one catalog family: id and name, the figures, then where they come from."""
+    rows = [{k: _cell(v) for k, v in r.model_dump().items()} for r in catalog.family(family).values()]
+    frame = pd.DataFrame(rows)
+    first = [c for c in ("id", "name") if c in frame]
+    last = [c for c in PROVENANCE if c in frame]
+    return frame[first + [c for c in frame.columns if c not in first + last] + last]
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, dict | list | tuple):
+        return str(value)
+    return value
+
+
+_UNIT_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("_gbit_per_s", "Gb/s"),
+    ("_gbyte_per_s", "GB/s"),
+    ("_usd_per_kw", "USD/kW"),
+    ("_usd_per_m", "USD/m"),
+    ("_usd", "USD"),
+    ("_kw", "kW"),
+    ("_w", "W"),
+    ("_ns", "ns"),
+    ("_us", "µs"),
+    ("_m", "m"),
+    ("_tbyte", "TB"),
+    ("_gbyte", "GB"),
+    ("_tflops", "TFLOPS"),
+    ("_k", "K"),
+    ("_fraction", "—"),
+)
+
+
+def field_unit(name: str, description: str | None) -> str:
+    """The unit of a schema field: the bracket in its description, else its name's suffix.
+
+    >>> field_unit("tdp_w", "Board power [W]."), field_unit("max_reach_m", None), field_unit("kind", None)
+    ('W', 'm', '')
+    """
+    if description and "[" in description and "]" in description:
+        return description[description.rindex("[") + 1 : description.rindex("]")]
+    for suffix, unit in _UNIT_SUFFIXES:
+        if name.endswith(suffix):
+            return unit
+    return ""
+
+
+def _type_name(annotation: Any) -> str:
+    """``float``, ``str | None``, ``oam | sxm | pcie`` (a Literal's values), ``tuple[...]``.
+
+    >>> from typing import Literal
+    >>> _type_name(Literal["air", "immersion"]), _type_name(int | None), _type_name(tuple[Literal["a", "b"], ...])
+    ('air | immersion', 'int | None', 'tuple[a | b, ...]')
+    """
+    if get_origin(annotation) is Literal:
+        return " | ".join(str(v) for v in get_args(annotation))
+    args = get_args(annotation)
+    origin = get_origin(annotation)
+    if origin in (UnionType, Union):
+        return " | ".join(_type_name(a) for a in args)
+    if origin is not None and args:
+        inner = ", ".join("..." if a is Ellipsis else _type_name(a) for a in args)
+        return f"{getattr(origin, '__name__', str(origin))}[{inner}]"
+    text = getattr(annotation, "__name__", None) or str(annotation)
+    return text.replace("typing.", "").replace("NoneType", "None")
+
+
+def field_reference(family: str, lang: str) -> pd.DataFrame:
+    """Every field of a catalog family's schema: type, unit, range, required or default, meaning."""
+    model: type[BaseModel] = FAMILIES[family]
+    rows = []
+    for name, info in model.model_fields.items():
+        lo = hi = None
+        for meta in info.metadata:
+            lo = next((getattr(meta, a) for a in ("ge", "gt") if getattr(meta, a, None) is not None), lo)
+            hi = next((getattr(meta, a) for a in ("le", "lt") if getattr(meta, a, None) is not None), hi)
+        rng = "" if lo is None and hi is None else f"{_bound(lo, '-∞')} … {_bound(hi, '∞')}"
+        pattern = next(
+            (getattr(m, "pattern", None) for m in info.metadata if getattr(m, "pattern", None)), None
+        )
+        rows.append(
+            {
+                tr("col.field", lang): name,
+                tr("col.type", lang): _type_name(info.annotation),
+                tr("col.unit", lang): field_unit(name, info.description),
+                tr("col.range", lang): rng or (f"/{pattern}/" if pattern else ""),
+                tr("col.required", lang): tr("word.required", lang)
+                if info.is_required()
+                else f"{tr('word.default', lang)}: {_cell(info.get_default(call_default_factory=True))}",
+                tr("col.description_field", lang): info.description or "",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _bound(value: Any, infinite: str) -> str:
+    return infinite if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def assumption_counts(plan: Plan) -> dict[str, int]:
+    """How many figures are cited and how many are assumed."""
+    counts = {"source": 0, "assumption": 0}
+    for a in plan.assumptions:
+        counts[a.kind] = counts.get(a.kind, 0) + 1
+    return counts
+
+
+def scenario_rows(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
+    """The scenario behind a plan, item by item, as the engine resolved it (catalog defaults filled)."""
+    facility = plan.scenario.facility
+    price = facility.electricity_usd_per_kwh
+    price_origin = "scenario.set"
+    if price is None:
+        record = catalog.energy_prices.get(facility.energy_price_id)
+        price, price_origin = (record.usd_per_kwh if record else float("nan")), "scenario.catalog"
+    cooling = tr(f"cooling.{facility.cooling_id}", lang) if facility.cooling_id in catalog.cooling else "—"
+    server = catalog.servers.get(plan.server_id)
+    names = design_names(catalog, lang, (plan,))
+    items = [
+        ("scenario.design", names.get(plan.design_id, plan.design_name)),
+        ("scenario.gpu", plan.gpu_name),
+        (
+            "scenario.server",
+            tr(
+                "scenario.server_value",
+                lang,
+                name=server.name if server else plan.server_id,
+                nodes=fmt.number(plan.nodes),
+                per_node=plan.topology.gpus_per_node,
+            ),
+        ),
+        (
+            "scenario.cooling",
+            tr("scenario.cooling_value", lang, cooling=cooling, pue=f"{plan.power.pue:.2f}"),
+        ),
+        ("scenario.rack_limit", f"{facility.rack_power_limit_kw:g} kW"),
+        ("scenario.electricity", f"{price:.3f} USD/kWh ({tr(price_origin, lang)})"),
+        (
+            "scenario.finance",
+            tr(
+                "scenario.finance_value",
+                lang,
+                years=plan.cost.years,
+                rate=fmt.percent(plan.cost.discount_rate, 1),
+            ),
+        ),
+        (
+            "scenario.usage",
+            tr(
+                "scenario.usage_value",
+                lang,
+                load=fmt.percent(facility.load_factor),
+                util=fmt.percent(facility.utilization),
+            ),
+        ),
+        (
+            "scenario.currency",
+            tr(
+                "scenario.currency_value",
+                lang,
+                currency=tr(f"currency.{plan.cost.currency}", lang),
+                rate=f"{plan.cost.usd_to_cny:.4g}",
+            ),
+        ),
+    ]
+    return pd.DataFrame(
+        [(tr(k, lang), v) for k, v in items], columns=[tr("col.item", lang), tr("col.value", lang)]
+    )

@@ -1,0 +1,169 @@
+"""Page-level input forms (optimizer limits, training job, reliability settings).
+
+Each form keeps its canonical values in one session-state dict (so they survive page switches,
+which drop the widgets' own state); a widget's state is set from that dict before it draws and
+copied back on change, as the sidebar does with :mod:`ui.state`. Under every input sits an
+empty slot for the engine's message about that field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import streamlit as st
+from pydantic import BaseModel
+from streamlit.delta_generator import DeltaGenerator
+
+from planner.i18n import tr
+from ui import keys, state
+from ui.inputs import _bounds
+from ui.state import t
+
+Kind = Literal["float", "int", "choice", "radio", "bool", "text", "textarea"]
+Slots = dict[str, DeltaGenerator]
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One input of a page form: engine field name, widget kind, default and range."""
+
+    name: str
+    label_key: str
+    help_key: str
+    kind: Kind
+    default: Any = None
+    lo: float | None = None
+    hi: float | None = None
+    step: float | None = None
+    number_format: str | None = None
+    optional: bool = False
+    """Empty means "let the engine decide" (the placeholder says what)."""
+    placeholder_key: str | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    """Choice value -> i18n key of its label."""
+
+
+def ranged(model: type[BaseModel], name: str, **spec: Any) -> FormField:
+    """A field whose range is the engine model's (so the widget and the engine agree)."""
+    lo, hi = _bounds(model, name)
+    return FormField(name=name, lo=lo, hi=hi, **spec)
+
+
+def values(form: str, fields: Sequence[FormField], seed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The form's canonical values, created from the defaults (and ``seed``) on first use."""
+    ss = st.session_state
+    if form not in ss:
+        start = {f.name: f.default for f in fields}
+        start.update({k: v for k, v in (seed or {}).items() if k in start})
+        ss[form] = start
+    current: dict[str, Any] = ss[form]
+    for f in fields:
+        current.setdefault(f.name, f.default)
+    return current
+
+
+def _sync(form: str, name: str) -> None:
+    st.session_state[form][name] = st.session_state[keys.field(form, name)]
+
+
+def commit(form: str, fields: Sequence[FormField]) -> None:
+    """Copy every widget of a submitted ``st.form`` into the canonical values."""
+    for f in fields:
+        key = keys.field(form, f.name)
+        if key in st.session_state:
+            st.session_state[form][f.name] = st.session_state[key]
+
+
+def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaGenerator:
+    """Draw one input (``live``: rerun on change; else part of an ``st.form``); return its slot."""
+    key = keys.field(form, spec.name)
+    st.session_state[key] = st.session_state[form][spec.name]
+    lang = state.lang()
+    common: dict[str, Any] = {"key": key, "help": t(spec.help_key)}
+    if live:
+        common.update(on_change=_sync, args=(form, spec.name))
+    if spec.kind == "bool":
+        where.toggle(t(spec.label_key), **common)
+    elif spec.kind in ("text", "textarea"):
+        draw_text = where.text_area if spec.kind == "textarea" else where.text_input
+        draw_text(
+            t(spec.label_key),
+            max_chars=int(spec.hi) if spec.hi else None,
+            placeholder=t(spec.placeholder_key) if spec.placeholder_key else None,
+            **common,
+        )
+    elif spec.kind == "choice":
+        where.selectbox(
+            t(spec.label_key),
+            options=list(spec.options),
+            format_func=lambda v: tr(spec.options[v], lang),
+            **common,
+        )
+    elif spec.kind == "radio":
+        where.radio(
+            t(spec.label_key),
+            options=list(spec.options),
+            format_func=lambda v: tr(spec.options[v], lang),
+            **common,
+        )
+    else:
+        integer = spec.kind == "int"
+
+        def number(x: float | None) -> int | float | None:
+            return None if x is None else int(x) if integer else float(x)
+
+        optional: dict[str, Any] = {"value": None} if spec.optional else {}
+        where.number_input(
+            t(spec.label_key),
+            **optional,
+            min_value=number(spec.lo),
+            max_value=number(spec.hi),
+            step=number(spec.step or 1),
+            format=spec.number_format,
+            placeholder=t(spec.placeholder_key) if spec.placeholder_key else None,
+            **common,
+        )
+    slot: DeltaGenerator = where.empty()
+    return slot
+
+
+def draw_group(form: str, fields: Sequence[FormField], where: Any, *, live: bool = True) -> Slots:
+    return {f.name: draw(form, f, where, live=live) for f in fields}
+
+
+_SOURCE = re.compile(r"^(workload|reliability|options|scenario): ")
+
+
+def field_of_error(message: str, names: Sequence[str]) -> str | None:
+    """The form field an engine message is about: the field it opens with, else the first
+    field it names (``"(top level): top_k (4) must not exceed experts"`` -> ``top_k``).
+
+    >>> field_of_error("workload: tp: 3 does not divide the GPUs", ["tp", "pp"])
+    'tp'
+    >>> field_of_error("workload: (top level): Value error, ep > 1 needs experts > 1", ["experts", "ep"])
+    'ep'
+    >>> field_of_error("memory: no layout fits", ["tp"]) is None
+    True
+    """
+    text = _SOURCE.sub("", message)
+    head = text.split(":", 1)[0].strip()
+    if head in names:
+        return head
+    found = [(m.start(), n) for n in names for m in [re.search(rf"\b{re.escape(n)}\b", text)] if m]
+    return min(found)[1] if found else None
+
+
+def show_error(slots: Slots, fields: Sequence[FormField], message: str, fallback: Any) -> None:
+    """The engine's message under the input it names (or in ``fallback`` when it names none)."""
+    names = [f.name for f in fields]
+    name = field_of_error(message, names)
+    if name is not None and name in slots:
+        spec = next(f for f in fields if f.name == name)
+        slots[name].error(
+            t("form.error_field", field=t(spec.label_key), message=message), icon=":material/warning:"
+        )
+    else:
+        fallback.error(t("form.error", message=message), icon=":material/warning:")

@@ -1,0 +1,1 @@
+"""One module per page: the Streamlit blocks that page draws."""

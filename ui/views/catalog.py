@@ -1,0 +1,68 @@
+"""Catalog page blocks: browse a family, its field reference, and the override upload."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from planner.catalog import FAMILIES
+from planner.i18n import tr_enum
+from planner.report import tables
+from ui import engine, keys, state
+from ui.state import t
+from ui.upload import SUFFIXES, UploadResult, read_override
+
+
+def family_picker() -> str:
+    lang = state.lang()
+    family = st.selectbox(
+        t("catalog.family"),
+        options=list(FAMILIES),
+        format_func=lambda f: tr_enum("family", f, lang),
+        key=keys.FAMILY,
+    )
+    return str(family)
+
+
+def records(family: str) -> None:
+    frame = tables.family_records(engine.catalog(), family)
+    st.caption(t("catalog.records", count=len(frame)))
+    st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def field_reference(family: str) -> None:
+    st.subheader(t("catalog.reference"))
+    st.caption(t("catalog.reference_caption"))
+    reference = tables.field_reference(family, state.lang())
+    st.dataframe(reference, hide_index=True, width="stretch", height=38 + 35 * len(reference))
+
+
+def apply_upload(name: str, content: bytes) -> UploadResult:
+    """Validate an upload; on success make it the session's catalog override."""
+    result = read_override(name, content)
+    if result.ok:
+        state.set_catalog_override(result.override_json, name)
+    st.session_state[keys.UPLOAD_MESSAGE] = result
+    return result
+
+
+def upload() -> None:
+    """The override uploader: errors shown here, the page keeps working."""
+    st.subheader(t("catalog.upload"))
+    st.caption(t("catalog.upload_caption"))
+    uploaded = st.file_uploader(t("catalog.upload_label"), type=list(SUFFIXES), key=keys.UPLOAD)
+    if uploaded is not None and st.session_state.get(keys.UPLOAD_SEEN) != uploaded.file_id:
+        st.session_state[keys.UPLOAD_SEEN] = uploaded.file_id
+        apply_upload(uploaded.name, uploaded.getvalue())
+    result: UploadResult | None = st.session_state.get(keys.UPLOAD_MESSAGE)
+    if result is not None and not result.ok:
+        st.error(t("catalog.upload_error", message=result.message), icon="⚠️")
+    if state.catalog_override():
+        name = st.session_state.get(keys.CATALOG_OVERRIDE_NAME, "")
+        count = len(result.records) if result is not None and result.ok else 0
+        st.success(t("catalog.override_active", name=name, count=count), icon="✅")
+        st.button(t("catalog.remove_override"), key=keys.CLEAR_OVERRIDE, on_click=_clear)
+
+
+def _clear() -> None:
+    state.set_catalog_override("", "")
+    st.session_state[keys.UPLOAD_MESSAGE] = None

@@ -1,0 +1,286 @@
+"""The Proposal page's Streamlit parts: the form, the PDF preview and the downloads.
+
+Building a PDF takes about a second with a warm browser (three the first time, when the
+browser starts), so it happens when the form is submitted and is cached per distinct
+(scenario, catalog, details); CSV, XLSX and JSON are cheap and always offered for the details
+last submitted (or the defaults).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from planner import PlannerError, Scenario
+from planner.compare import DEFAULT_DESIGNS
+from planner.i18n import LANGUAGE_NAMES, tr
+from planner.report import proposal, tables
+from planner.report.export.browser import RenderError
+from planner.report.export.preview import page_count, page_images
+from planner.report.export.pricing import EDITIONS
+from ui import engine, state
+from ui.inputs import LANGS
+from ui.state import t
+
+FORM = "proposal_form"
+OPTIONS = "proposal_options"
+"""dict: the details last submitted (JSON-ready, without the logo)."""
+LOGO = "proposal_logo"
+"""bytes | None: the logo last submitted."""
+BUILT = "proposal_built"
+"""BuiltPdf: the PDF last built."""
+PENDING = "proposal_pending"
+"""bool: the form was submitted and the PDF is to be built on this run."""
+PREVIEW_PAGES = 3
+
+
+@dataclass(frozen=True)
+class BuiltPdf:
+    key: str
+    """What it was built from (scenario, catalog override, details, logo)."""
+    pdf: bytes
+    pages: int
+    seconds: float
+    preview: tuple[bytes, ...]
+    file_name: str
+
+
+def _defaults() -> dict[str, Any]:
+    return {
+        "lang": state.lang(),
+        "edition": "customer",
+        "customer": "",
+        "project": "",
+        "author": "",
+        "version": "1.0",
+        "date": dt.date.today().isoformat(),
+        "notes": "",
+        "pricing": {"margin": 0.15, "discount": 0.0},
+        "design_ids": [d for d in DEFAULT_DESIGNS if d in engine.design_ids()],
+        "proposed": None,
+    }
+
+
+def _submitted() -> dict[str, Any]:
+    saved: dict[str, Any] = st.session_state.get(OPTIONS) or _defaults()
+    return saved
+
+
+def _field(name: str) -> str:
+    """Session key of a form widget."""
+    return f"proposal_w_{name}"
+
+
+def _on_submit() -> None:
+    """Form callback: keep the details and ask for a build.
+
+    A callback (not ``if submitted:``) because it runs before the script, so a rerun of the
+    script (the frame's first-run rerun, see :func:`ui.state.ensure_frame`) cannot drop the click.
+    """
+    ss = st.session_state
+    day = ss[_field("date")]
+    ss[OPTIONS] = {
+        "lang": ss[_field("lang")],
+        "edition": ss[_field("edition")],
+        "customer": ss[_field("customer")],
+        "project": ss[_field("project")],
+        "author": ss[_field("author")],
+        "version": ss[_field("version")],
+        "date": (day if isinstance(day, dt.date) else dt.date.today()).isoformat(),
+        "notes": ss[_field("notes")],
+        "pricing": {"margin": ss[_field("margin")], "discount": ss[_field("discount")]},
+        "design_ids": list(ss[_field("designs")]) or list(DEFAULT_DESIGNS),
+        "proposed": ss[_field("proposed")],
+    }
+    logo = ss.get(_field("logo"))
+    ss[LOGO] = logo.getvalue() if logo is not None else None
+    ss[PENDING] = True
+
+
+def form() -> None:
+    """The details; submitting stores them and builds the PDF."""
+    values = _submitted()
+    # format functions run outside the script too (AppTest): they close over plain values
+    lang_ui = state.lang()
+    by_rule = t("export.form.by_rule")
+    names = tables.design_names(engine.catalog(), lang_ui)
+    designs = list(engine.design_ids())
+    with st.form(FORM):
+        st.subheader(t("export.form.title"))
+        left, mid, right = st.columns(3)
+        for column, name in ((left, "customer"), (mid, "project"), (right, "author")):
+            column.text_input(t(f"export.form.{name}"), value=values[name], max_chars=200, key=_field(name))
+        left, mid, right = st.columns(3)
+        left.text_input(
+            t("export.form.version"), value=values["version"], max_chars=40, key=_field("version")
+        )
+        mid.date_input(t("export.form.date"), value=dt.date.fromisoformat(values["date"]), key=_field("date"))
+        right.file_uploader(t("export.form.logo"), type=["png", "jpg", "jpeg"], key=_field("logo"))
+        st.text_area(
+            t("export.form.notes"), value=values["notes"], max_chars=4000, height=90, key=_field("notes")
+        )
+        left, mid, right, last = st.columns(4)
+        left.selectbox(
+            t("export.form.lang"),
+            LANGS,
+            index=LANGS.index(values["lang"]),
+            format_func=LANGUAGE_NAMES.__getitem__,
+            key=_field("lang"),
+        )
+        mid.selectbox(
+            t("export.form.edition"),
+            EDITIONS,
+            index=EDITIONS.index(values["edition"]),
+            format_func=lambda e: tr(f"export.edition.{e}", lang_ui),
+            help=t("help.export.edition"),
+            key=_field("edition"),
+        )
+        right.number_input(
+            t("export.form.margin"),
+            min_value=0.0,
+            max_value=3.0,
+            step=0.01,
+            value=float(values["pricing"]["margin"]),
+            help=t("help.export.margin"),
+            key=_field("margin"),
+        )
+        last.number_input(
+            t("export.form.discount"),
+            min_value=0.0,
+            max_value=0.9,
+            step=0.01,
+            value=float(values["pricing"]["discount"]),
+            help=t("help.export.discount"),
+            key=_field("discount"),
+        )
+        left, right = st.columns([2, 1])
+        left.multiselect(
+            t("export.form.designs"),
+            designs,
+            default=[d for d in values["design_ids"] if d in designs],
+            format_func=lambda d: names.get(d, d),
+            key=_field("designs"),
+        )
+        proposed_options: list[str | None] = [None, *designs]
+        right.selectbox(
+            t("export.form.proposed"),
+            proposed_options,
+            index=proposed_options.index(values["proposed"]) if values["proposed"] in proposed_options else 0,
+            format_func=lambda d: by_rule if d is None else names.get(d, d),
+            key=_field("proposed"),
+        )
+        st.form_submit_button(
+            t("export.form.build"), type="primary", icon=":material/picture_as_pdf:", on_click=_on_submit
+        )
+    if st.session_state.pop(PENDING, False):
+        _build(scenario=_scenario())
+
+
+def _scenario() -> Scenario:
+    current = engine.current()
+    if current.scenario is None:
+        st.stop()
+    return current.scenario
+
+
+def _key(scenario: Scenario) -> str:
+    logo = st.session_state.get(LOGO)
+    parts = [
+        scenario.model_dump_json(),
+        state.catalog_override(),
+        json.dumps(_submitted(), sort_keys=True),
+        hashlib.sha256(logo).hexdigest() if logo else "",
+    ]
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+
+
+def _proposal(scenario: Scenario) -> proposal.Proposal:
+    data = {**_submitted(), "logo": st.session_state.get(LOGO)}
+    options = proposal.options_from_data(data)
+    return proposal.build_proposal(scenario=scenario, catalog=engine.catalog(), options=options)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _preview(pdf: bytes) -> tuple[int, tuple[bytes, ...]]:
+    return page_count(pdf), tuple(page_images(pdf, first=1, last=PREVIEW_PAGES, dpi=55))
+
+
+def _build(*, scenario: Scenario) -> None:
+    key = _key(scenario)
+    built: BuiltPdf | None = st.session_state.get(BUILT)
+    if built is not None and built.key == key:
+        return
+    try:
+        with st.spinner(t("export.building")):
+            started = time.perf_counter()
+            p = _proposal(scenario)
+            pdf = proposal.render_pdf(p)
+            seconds = time.perf_counter() - started
+    except PlannerError as exc:
+        st.error(t("export.error", message=str(exc)), icon="⚠️")
+        return
+    try:
+        pages, images = _preview(pdf)
+    except RenderError:
+        pages, images = 0, ()
+    st.session_state[BUILT] = BuiltPdf(
+        key=key, pdf=pdf, pages=pages, seconds=seconds, preview=images, file_name=proposal.file_name(p, "pdf")
+    )
+
+
+def preview_and_downloads() -> None:
+    """The preview of the PDF last built and the four downloads."""
+    scenario = _scenario()
+    built: BuiltPdf | None = st.session_state.get(BUILT)
+    try:
+        p = _proposal(scenario)
+    except PlannerError as exc:
+        st.error(t("export.error", message=str(exc)), icon="⚠️")
+        return
+    st.subheader(t("export.downloads"))
+    columns = st.columns(4)
+    if built is not None:
+        columns[0].download_button(
+            t("export.download.pdf"),
+            data=built.pdf,
+            file_name=built.file_name,
+            mime="application/pdf",
+            icon=":material/picture_as_pdf:",
+            type="primary",
+        )
+    files = (
+        ("csv", t("export.download.csv"), "text/csv"),
+        (
+            "xlsx",
+            t("export.download.xlsx"),
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        ),
+        ("json", t("export.download.json"), "application/json"),
+    )
+    for column, (kind, label, mime) in zip(columns[1:], files, strict=True):
+        column.download_button(
+            label,
+            data=proposal.WRITERS[kind](p),
+            file_name=proposal.file_name(p, kind),  # type: ignore[arg-type]
+            mime=mime,
+            icon=":material/download:",
+        )
+    st.caption(t("export.files_caption"))
+    if built is None:
+        st.info(t("export.pdf_pending"))
+        return
+    if built.key != _key(scenario):
+        st.warning(t("export.stale"))
+    st.subheader(t("export.preview"))
+    if not built.preview:
+        st.caption(t("export.preview_missing"))
+        return
+    st.caption(t("export.preview_caption", pages=built.pages, seconds=f"{built.seconds:.1f}"))
+    for column, image in zip(st.columns(len(built.preview)), built.preview, strict=True):
+        column.image(image, width="stretch")

@@ -1,0 +1,338 @@
+"""Workload page blocks: the training-job form, the estimates per design, charts, uncertainty."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from planner import InputError, Plan
+from planner.performance.reliability import ReliabilityParams, reliability_params
+from planner.performance.workload import TrainingJob, training_job, workload_frame
+from planner.report import performance_charts, performance_tables, tables
+from ui import engine, forms, keys, state, widgets
+from ui.forms import FormField, ranged
+from ui.state import t
+
+FORM = keys.WORKLOAD_FORM
+
+MODEL_FIELDS: tuple[FormField, ...] = (
+    ranged(
+        TrainingJob,
+        "params_b",
+        label_key="wl.field.params_b",
+        help_key="wl.help.params_b",
+        kind="float",
+        default=70.0,
+        step=1.0,
+        number_format="%.1f",
+    ),
+    ranged(
+        TrainingJob,
+        "tokens_b",
+        label_key="wl.field.tokens_b",
+        help_key="wl.help.tokens_b",
+        kind="float",
+        default=1400.0,
+        step=100.0,
+        number_format="%.0f",
+    ),
+    ranged(
+        TrainingJob,
+        "seq_len",
+        label_key="wl.field.seq_len",
+        help_key="wl.help.seq_len",
+        kind="int",
+        default=4096,
+        step=1024,
+    ),
+    ranged(
+        TrainingJob,
+        "global_batch_seqs",
+        label_key="wl.field.global_batch",
+        help_key="wl.help.global_batch",
+        kind="int",
+        default=1024,
+        step=128,
+    ),
+)
+COMPUTE_FIELDS: tuple[FormField, ...] = (
+    FormField(
+        "precision",
+        "wl.field.precision",
+        "wl.help.precision",
+        "choice",
+        "bf16",
+        options={"bf16": "wl.precision.bfloat", "fp8": "wl.precision.float_eight"},
+    ),
+    ranged(
+        TrainingJob,
+        "mfu",
+        label_key="wl.field.mfu",
+        help_key="wl.help.mfu",
+        kind="float",
+        default=0.5,
+        step=0.05,
+        number_format="%.2f",
+    ),
+    ranged(
+        TrainingJob,
+        "experts",
+        label_key="wl.field.experts",
+        help_key="wl.help.experts",
+        kind="int",
+        default=1,
+        step=1,
+    ),
+    ranged(
+        TrainingJob,
+        "top_k",
+        label_key="wl.field.top_k",
+        help_key="wl.help.top_k",
+        kind="int",
+        default=1,
+        step=1,
+    ),
+)
+LAYOUT_FIELDS: tuple[FormField, ...] = (
+    ranged(
+        TrainingJob,
+        "tp",
+        label_key="wl.field.tp",
+        help_key="wl.help.tp",
+        kind="int",
+        optional=True,
+        step=1,
+        placeholder_key="wl.placeholder.searched",
+    ),
+    ranged(
+        TrainingJob,
+        "pp",
+        label_key="wl.field.pp",
+        help_key="wl.help.pp",
+        kind="int",
+        optional=True,
+        step=1,
+        placeholder_key="wl.placeholder.searched",
+    ),
+    ranged(
+        TrainingJob,
+        "dp",
+        label_key="wl.field.dp",
+        help_key="wl.help.dp",
+        kind="int",
+        optional=True,
+        step=1,
+        placeholder_key="wl.placeholder.searched",
+    ),
+)
+NETWORK_FIELDS: tuple[FormField, ...] = (
+    FormField(
+        "in_network_reduction", "wl.field.in_network_reduction", "wl.help.in_network_reduction", "bool", False
+    ),
+    FormField("network_failover", "wl.field.network_failover", "wl.help.network_failover", "bool", False),
+)
+GROUPS = (
+    ("wl.group.model", MODEL_FIELDS),
+    ("wl.group.compute", COMPUTE_FIELDS),
+    ("wl.group.layout", LAYOUT_FIELDS),
+    ("wl.group.network", NETWORK_FIELDS),
+)
+FIELDS: tuple[FormField, ...] = (*MODEL_FIELDS, *COMPUTE_FIELDS, *LAYOUT_FIELDS, *NETWORK_FIELDS)
+JOB_FIELD_NAMES = tuple(f.name for f in FIELDS if f.name != "network_failover")
+
+
+def _validated(data: dict[str, object]) -> tuple[TrainingJob, ReliabilityParams]:
+    job = training_job({k: v for k, v in data.items() if k in JOB_FIELD_NAMES and v is not None})
+    params = reliability_params(
+        {"params_b": job.params_b, "network_failover": bool(data["network_failover"])}
+    )
+    return job, params
+
+
+@dataclass(frozen=True)
+class Run:
+    """The job shown and its estimates (the last accepted job while the form has an error)."""
+
+    found: engine.Estimates
+    job: TrainingJob
+    params: ReliabilityParams
+
+
+def _problem(found: engine.Estimates) -> str | None:
+    """The engine's message when no design can run the job (it is about the job, not a design)."""
+    if found.estimates:
+        return None
+    return "; ".join(sorted({message for _, message in found.errors}))
+
+
+def job_and_estimates(plans: tuple[Plan, ...]) -> Run:
+    """The job's inputs in four groups, then its estimate on every design.
+
+    A value the engine rejects (or a layout that fits no design) is named under its input and
+    the last accepted job stays on screen, labelled as such.
+    """
+    data = forms.values(FORM, FIELDS)
+    slots: forms.Slots = {}
+    with st.expander(t("wl.form"), expanded=True):
+        for column, (title, fields) in zip(st.columns(len(GROUPS)), GROUPS, strict=True):
+            column.markdown(f"**{t(title)}**")
+            slots.update(forms.draw_group(FORM, fields, column))
+        general = st.empty()
+    try:
+        job, params = _validated(data)
+        found = engine.workload(plans, job, params)
+        problem = _problem(found)
+    except InputError as exc:
+        problem = str(exc)
+    if problem is None:
+        st.session_state[keys.WORKLOAD_LAST_GOOD] = dict(data)
+        _design_warnings(found, plans)
+        return Run(found, job, params)
+    forms.show_error(slots, FIELDS, problem, general)
+    last = st.session_state.get(keys.WORKLOAD_LAST_GOOD)
+    if not last or last == data:
+        st.stop()
+    job, params = _validated(last)
+    found = engine.workload(plans, job, params)
+    st.warning(t("form.stale"), icon=":material/history:")
+    _design_warnings(found, plans)
+    return Run(found, job, params)
+
+
+def _design_warnings(found: engine.Estimates, plans: tuple[Plan, ...]) -> None:
+    """Designs the job does not fit on, each with the engine's reason."""
+    labels = dict(
+        zip(
+            [p.design_id for p in plans],
+            performance_tables.design_labels(plans, engine.catalog(), state.lang()),
+            strict=True,
+        )
+    )
+    for design, message in found.errors:
+        st.warning(
+            t("wl.design_error", design=labels.get(design, design), message=message),
+            icon=":material/warning:",
+        )
+
+
+def _labels(found: engine.Estimates, plans: tuple[Plan, ...]) -> list[str]:
+    labels = dict(
+        zip(
+            [p.design_id for p in plans],
+            performance_tables.design_labels(plans, engine.catalog(), state.lang()),
+            strict=True,
+        )
+    )
+    return [labels[e.design_id] for e in found.estimates]
+
+
+def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
+    """Designs side by side (winners starred), the CSV download and the model's notes."""
+    found = run.found
+    lang = state.lang()
+    st.subheader(t("wl.per_design"))
+    frame = performance_tables.workload_table(
+        found.estimates, _labels(found, plans), tables.money_of(current), lang
+    )
+    starred_table(frame)
+    first = found.estimates[0]
+    st.caption(
+        t(
+            "wl.table_caption",
+            layers=first.shape.layers,
+            hidden=first.shape.hidden_size,
+            active=f"{first.shape.params_active / 1e9:,.1f}",
+            tokens=f"{first.tokens_per_step / 1e6:,.2f}",
+        )
+    )
+    st.download_button(
+        t("wl.download_csv"),
+        data=workload_frame(found.estimates).to_csv(index=False).encode("utf-8-sig"),
+        file_name=f"workload_{first.gpus}gpu.csv",
+        mime="text/csv",
+        icon=":material/download:",
+    )
+    notes = sorted({n for e in found.estimates for n in (*e.notes, *e.reliability.notes)})
+    if notes:
+        with st.expander(t("note.engine_notes")):
+            st.markdown("\n".join(f"- {n}" for n in notes))
+
+
+def starred_table(frame: object) -> None:
+    """A side-by-side table with the best cell of each row highlighted (as on Compare)."""
+
+    def highlight(cell: object) -> str:
+        return "background-color: #DCF2E4; font-weight: 600" if str(cell).endswith("★") else ""
+
+    st.table(frame.style.map(highlight))  # type: ignore[attr-defined]
+    st.caption(t("compare.table_caption"))
+
+
+def charts(run: Run, plans: tuple[Plan, ...]) -> None:
+    """Step-time breakdown and busbw against message size."""
+    found, job = run.found, run.job
+    lang = state.lang()
+    labels = _labels(found, plans)
+    widgets.chart(performance_charts.step_breakdown(found.estimates, labels, lang), key="workload_breakdown")
+    frame = engine.collectives(plans, in_network_reduction=job.in_network_reduction)
+    names = dict(
+        zip(
+            [p.design_id for p in plans],
+            performance_tables.design_labels(plans, engine.catalog(), lang),
+            strict=True,
+        )
+    )
+    widgets.chart(performance_charts.collectives_busbw(frame, names, lang), key="workload_collectives")
+    st.caption(t("wl.collectives_caption"))
+
+
+TORNADO_OUTPUTS = {
+    "time_to_train_days": "wl.output.time_to_train",
+    "cost_to_train_usd": "wl.output.cost_to_train",
+    "tco_usd": "wl.output.tco",
+}
+
+
+def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
+    """Tornado of the current design (pick the output) and Monte Carlo P10/P50/P90 per design."""
+    job, params = run.job, run.params
+    lang = state.lang()
+    money = tables.money_of(current)
+    st.subheader(t("wl.uncertainty"))
+    output = st.radio(
+        t("wl.tornado_output"),
+        options=list(TORNADO_OUTPUTS),
+        format_func={o: t(k) for o, k in TORNADO_OUTPUTS.items()}.__getitem__,
+        horizontal=True,
+        key=keys.WORKLOAD_TORNADO_OUTPUT,
+        help=t("wl.help.tornado"),
+    )
+    swings = engine.tornado_of(current, job, params)
+    if swings.frame is None:
+        st.warning(t("wl.tornado_error", message=swings.error or ""), icon=":material/warning:")
+    else:
+        widgets.chart(
+            performance_charts.tornado(swings.frame, str(output), lang, money=money), key="workload_tornado"
+        )
+        design = performance_tables.design_labels((current,), engine.catalog(), lang)[0]
+        st.caption(t("wl.tornado_caption", design=design))
+    results = engine.monte_carlo_of(plans, job, params)
+    labels = performance_tables.design_labels(plans, engine.catalog(), lang)
+    shown = [
+        (r, label, p.design_id) for r, label, p in zip(results, labels, plans, strict=True) if r is not None
+    ]
+    if not shown:
+        return
+    runs, names, ids = zip(*shown, strict=True)
+    widgets.chart(
+        performance_charts.monte_carlo_ranges(runs, names, ids, lang, money=money), key="workload_monte_carlo"
+    )
+    widgets.table(performance_tables.monte_carlo_table(runs, names, money, lang))
+    st.caption(
+        t(
+            "wl.monte_carlo_caption",
+            samples=f"{engine.MONTE_CARLO_SAMPLES:,}",
+            seed=engine.MONTE_CARLO_SEED,
+        )
+    )

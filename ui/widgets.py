@@ -1,0 +1,109 @@
+"""Streamlit renderers the pages compose: headers, KPI cards, tables, charts, notes.
+
+Each function draws one block from engine results; the arithmetic lives in :mod:`planner.report.tables`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from planner import Plan, PlannerError
+from planner.report import fmt, tables
+from ui import engine, keys, state
+from ui.state import t
+
+T = TypeVar("T")
+PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+
+
+CSS = """
+<style>
+[data-testid="stMetricValue"] { font-size: 1.75rem; }
+[data-testid="stMetricLabel"] p { font-size: 0.9rem; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 0.86rem; }
+</style>
+"""
+
+
+def style() -> None:
+    """House style: KPI figures sized to fit five cards per row on a 1280-px projector."""
+    st.html(CSS)  # style only: renders nothing visible
+
+
+def chart(fig: go.Figure, key: str | None = None) -> None:
+    st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)
+
+
+def require_plan(title_key: str) -> Plan:
+    """Page title, scenario line and the current plan; stop the page if there is none."""
+    state.ensure_frame()
+    st.title(t(title_key))
+    current = engine.current()
+    if current.error is not None:
+        st.error(t("error.page", message=current.error), icon="⚠️")
+    plan = current.plan
+    if plan is None:
+        st.stop()
+    if current.stale:
+        st.warning(t("error.stale"))
+    scenario_line(plan)
+    return plan
+
+
+def computed(fn: Callable[..., T], *args: Any) -> T:
+    """Run a cached engine call; on an engine error show it and stop this page (not the app)."""
+    try:
+        return fn(*args)
+    except PlannerError as exc:
+        st.error(t("error.page", message=str(exc)), icon="⚠️")
+        st.stop()
+
+
+def scenario_line(plan: Plan) -> None:
+    names = tables.design_names(engine.catalog(), state.lang(), (plan,))
+    st.caption(
+        t(
+            "scenario.line",
+            gpus=fmt.number(plan.gpus),
+            gpu=plan.gpu_name,
+            design=names.get(plan.design_id, plan.design_name),
+            nodes=fmt.number(plan.nodes),
+            racks=fmt.number(plan.racks.total),
+            currency=t(f"currency.{plan.cost.currency}"),
+        )
+    )
+
+
+def url_problems() -> None:
+    problems = st.session_state.get(keys.URL_PROBLEMS) or []
+    if problems:
+        st.warning(t("error.url", problems="; ".join(problems)), icon="🔗")
+
+
+def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
+    lang = state.lang()
+    frame = tables.compare_table(plans, names, lang)
+
+    def highlight(cell: object) -> str:
+        return "background-color: #DCF2E4; font-weight: 600" if str(cell).endswith("★") else ""
+
+    st.table(frame.style.map(highlight))
+    st.caption(t("compare.table_caption"))
+
+
+def table(frame: pd.DataFrame, *, wide: str | None = None, narrow: tuple[str, ...] = ()) -> None:
+    """A static table that shows every cell in full (text wraps; nothing is cut off).
+
+    ``wide`` names the column that gets the room (long text); ``narrow`` columns never wrap.
+    """
+    styler = frame.style.hide(axis="index")
+    if wide is not None:
+        styler = styler.set_properties(subset=[wide], **{"min-width": "24em"})
+    if narrow:
+        styler = styler.set_properties(subset=list(narrow), **{"white-space": "nowrap", "min-width": "5em"})
+    st.table(styler)
