@@ -45,6 +45,15 @@ class Assumption:
 
 
 @dataclass(frozen=True)
+class SwitchModels:
+    """Catalog id of the compute-fabric switch model at each tier (``None`` where a tier is absent)."""
+
+    leaf_id: str
+    spine_id: str | None = None
+    core_id: str | None = None
+
+
+@dataclass(frozen=True)
 class Plan:
     """Everything the engine computes for one scenario. Frozen and picklable."""
 
@@ -71,8 +80,8 @@ class Plan:
     notes: tuple[str, ...]
     assumptions: tuple[Assumption, ...]
     claims: tuple[VendorClaim, ...]
-    switch_ids_by_tier: tuple[tuple[str, str], ...] = ()
-    """(tier, switch catalog id) for each tier of the compute fabric."""
+    switch_models: SwitchModels
+    """The switch model of each tier of the compute fabric."""
 
     @property
     def transceivers(self) -> int:
@@ -88,6 +97,11 @@ class Plan:
 def tier_switch(r: Resolved, tier: str) -> Switch:
     """The switch model of one tier (leaf, spine or core)."""
     return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch}[tier]
+
+
+def _switch_models(r: Resolved, topo: Topology) -> SwitchModels:
+    ids = {t.tier: tier_switch(r, t.tier).id for t in topo.tier_counts}
+    return SwitchModels(leaf_id=ids["leaf"], spine_id=ids.get("spine"), core_id=ids.get("core"))
 
 
 _LINK_CLASS_LABEL = {"node_leaf": "node-leaf", "leaf_spine": "leaf-spine", "spine_core": "spine-core"}
@@ -534,7 +548,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         notes=tuple(notes),
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
-        switch_ids_by_tier=tuple((t.tier, tier_switch(r, t.tier).id) for t in topo.tier_counts),
+        switch_models=_switch_models(r, topo),
     )
 
 

@@ -121,17 +121,11 @@ def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[st
 
 def describe_choices(p: Plan) -> dict[str, Any]:
     """What a plan is built from, read off the plan itself (so it always matches the design)."""
-    tiers = {t.tier: t for t in p.topology.tier_counts}
-    models = {
-        line.description.split(" ", 1)[0].lower(): line.id
-        for line in p.bom
-        if line.category == "fabric_switches"
-    }
     return {
         "tiers": p.topology.tiers,
-        "leaf_switch": models.get("leaf"),
-        "spine_switch": models.get("spine") if "spine" in tiers else None,
-        "core_switch": models.get("core") if "core" in tiers else None,
+        "leaf_switch": p.switch_models.leaf_id,
+        "spine_switch": p.switch_models.spine_id,
+        "core_switch": p.switch_models.core_id,
         "media": {
             m.link_class: p.scenario.fabric.link_media.get(m.link_class, m.medium)
             if p.scenario.fabric
