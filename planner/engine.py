@@ -28,6 +28,7 @@ from planner.fabric.network import (
 from planner.fabric.topology import Topology, build_topology
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
+from planner.i18n.message import msg
 from planner.resolve import Resolved, resolve
 from planner.scenario import Scenario
 from planner.units import ceil_div, w_to_kw
@@ -146,6 +147,172 @@ def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> t
     return tuple(media)
 
 
+def _line(
+    r: Resolved, record: Record, category: str, description: str, quantity: int, unit_cost: float
+) -> BomLine:
+    """One BOM line of a catalog record, at the scenario's price override when it has one."""
+    return BomLine(
+        id=record.id,
+        category=category,
+        description=description,
+        quantity=quantity,
+        unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
+        source=record.source or msg("assumption: {reason}", reason=record.reason),
+    )
+
+
+def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
+    """GPUs, servers, fabric NICs and the fabric switches of each tier."""
+    lines = [
+        _line(r, r.gpu, "gpus", msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
+        _line(
+            r,
+            r.server,
+            "servers",
+            msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
+            r.nodes,
+            r.server.chassis_cost_usd,
+        ),
+        _line(r, r.nic, "nics", msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
+    ]
+    for tier in topo.tier_counts:
+        model = tier_switch(r, tier.tier)
+        description = msg(_TIER_SWITCH[tier.tier], name=model.name)
+        lines.append(_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
+    return lines
+
+
+_TIER_SWITCH = {"leaf": "Leaf switch {name}", "spine": "Spine switch {name}", "core": "Core switch {name}"}
+
+
+def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
+    """A cable line per link class, then one line per optic model summed over the link classes."""
+    lines = []
+    optic_units: dict[str, int] = {}
+    optic_where: dict[str, list[str]] = {}
+    for m in media:
+        label = _LINK_CLASS_LABEL[m.link_class]
+        for end in (m.lower, m.upper):
+            if end.optic_id and end.units:
+                optic_units[end.optic_id] = optic_units.get(end.optic_id, 0) + end.units
+                where = optic_where.setdefault(end.optic_id, [])
+                if label not in where:
+                    where.append(label)
+        cable = catalog.cables[m.cable_id]
+        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
+        lines.append(_line(r, cable, "cables", description, m.links, cable_unit_cost_usd(cable, m.length_m)))
+    for optic_id in sorted(optic_units):
+        optic = catalog.optics[optic_id]
+        template = "{name} (ports; {links})" if optic.integrated else "{name} (modules; {links})"
+        description = msg(template, name=optic.name, links=" ".join(optic_where[optic_id]))
+        lines.append(_line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd))
+    return lines
+
+
+def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
+    """Storage, its fabric, and the in-band and out-of-band management switches."""
+    return [
+        _line(
+            r,
+            aux.storage,
+            "storage",
+            msg("Storage {name}", name=aux.storage.name),
+            aux.storage_units,
+            aux.storage.unit_cost_usd,
+        ),
+        _line(
+            r,
+            aux.storage_switch,
+            "storage",
+            msg("Storage fabric switch {name}", name=aux.storage_switch.name),
+            aux.storage_fabric.switches,
+            aux.storage_switch.unit_cost_usd,
+        ),
+        _line(
+            r,
+            aux.inband_switch,
+            "management",
+            msg("In-band management switch {name}", name=aux.inband_switch.name),
+            aux.inband_fabric.switches,
+            aux.inband_switch.unit_cost_usd,
+        ),
+        _line(
+            r,
+            aux.oob_switch,
+            "management",
+            msg("Out-of-band management switch {name}", name=aux.oob_switch.name),
+            aux.oob_fabric.switches,
+            aux.oob_switch.unit_cost_usd,
+        ),
+    ]
+
+
+def _facility_lines(
+    r: Resolved, catalog: Catalog, racks: Racks, cooling: CoolingResult, it_kw: float
+) -> list[BomLine]:
+    """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
+    rack = _line(
+        r, r.rack, "racks_power", msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
+    )
+    # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
+    pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
+    lines = [
+        rack,
+        _line(
+            r,
+            pdu,
+            "racks_power",
+            msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
+            racks.total * per_rack,
+            pdu.unit_cost_usd,
+        ),
+        _line(
+            r,
+            r.cooling,
+            "cooling",
+            msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
+            ceil_div(int(it_kw * 1000), 1000),
+            r.cooling.capex_usd_per_kw,
+        ),
+    ]
+    if cooling.cdus:
+        lines.append(
+            _line(
+                r,
+                r.cooling,
+                "cooling",
+                msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
+                cooling.cdus,
+                r.cooling.cdu_unit_cost_usd,
+            )
+        )
+    return lines
+
+
+_SERVICES = {
+    "installation_fraction": "Installation and integration ({fraction:.0%} of hardware)",
+    "spares_fraction": "Spare parts ({fraction:.0%} of hardware)",
+}
+
+
+def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
+    """Installation and spares, each a catalog fraction of the hardware (cooling excluded)."""
+    lines = []
+    for factor_id, template in _SERVICES.items():
+        factor = catalog.cost_factors[factor_id]
+        lines.append(
+            BomLine(
+                id=factor_id,
+                category="services",
+                description=msg(template, fraction=factor.value),
+                quantity=1,
+                unit_cost_usd=hardware_usd * factor.value,
+                source=factor.source or msg("assumption: {reason}", reason=factor.reason),
+            )
+        )
+    return lines
+
+
 def _bom(
     r: Resolved,
     catalog: Catalog,
@@ -157,149 +324,14 @@ def _bom(
     cooling: CoolingResult,
     it_kw: float,
 ) -> tuple[BomLine, ...]:
-    overrides = r.scenario.price_overrides_usd
-
-    def price(record_id: str, default: float) -> float:
-        return overrides.get(record_id, default)
-
-    def line(record: Record, category: str, description: str, quantity: int, unit_cost: float) -> BomLine:
-        return BomLine(
-            id=record.id,
-            category=category,
-            description=description,
-            quantity=quantity,
-            unit_cost_usd=price(record.id, unit_cost),
-            source=record.source or f"assumption: {record.reason}",
-        )
-
     lines = [
-        line(r.gpu, "gpus", f"GPU {r.gpu.name}", r.gpus, r.gpu.unit_cost_usd),
-        line(
-            r.server,
-            "servers",
-            f"Server {r.server.name} (without GPUs and fabric NICs)",
-            r.nodes,
-            r.server.chassis_cost_usd,
-        ),
-        line(r.nic, "nics", f"Fabric NIC {r.nic.name}", nics, r.nic.unit_cost_usd),
+        *_compute_lines(r, topo, nics),
+        *_media_lines(r, catalog, media),
+        *_auxiliary_lines(r, aux),
+        *_facility_lines(r, catalog, racks, cooling, it_kw),
     ]
-    for tier in topo.tier_counts:
-        model = tier_switch(r, tier.tier)
-        lines.append(
-            line(
-                model,
-                "fabric_switches",
-                f"{tier.tier.capitalize()} switch {model.name}",
-                tier.switches,
-                model.unit_cost_usd,
-            )
-        )
-    optic_units: dict[str, list[int | str]] = {}
-    for m in media:
-        label = _LINK_CLASS_LABEL[m.link_class]
-        for end in (m.lower, m.upper):
-            if end.optic_id and end.units:
-                entry = optic_units.setdefault(end.optic_id, [0, ""])
-                entry[0] = int(entry[0]) + end.units
-                entry[1] = str(entry[1]) + ("" if label in str(entry[1]) else f" {label}")
-        cable = catalog.cables[m.cable_id]
-        lines.append(
-            line(
-                cable,
-                "cables",
-                f"{cable.name}, {m.length_m:g} m ({label})",
-                m.links,
-                cable_unit_cost_usd(cable, m.length_m),
-            )
-        )
-    for optic_id in sorted(optic_units):
-        optic = catalog.optics[optic_id]
-        units, where = optic_units[optic_id]
-        unit = "ports" if optic.integrated else "modules"
-        lines.append(line(optic, "optics", f"{optic.name} ({unit};{where})", int(units), optic.unit_cost_usd))
-    lines.append(
-        line(
-            aux.storage,
-            "storage",
-            f"Storage {aux.storage.name}",
-            aux.storage_units,
-            aux.storage.unit_cost_usd,
-        )
-    )
-    lines.append(
-        line(
-            aux.storage_switch,
-            "storage",
-            f"Storage fabric switch {aux.storage_switch.name}",
-            aux.storage_fabric.switches,
-            aux.storage_switch.unit_cost_usd,
-        )
-    )
-    lines.append(
-        line(
-            aux.inband_switch,
-            "management",
-            f"In-band management switch {aux.inband_switch.name}",
-            aux.inband_fabric.switches,
-            aux.inband_switch.unit_cost_usd,
-        )
-    )
-    lines.append(
-        line(
-            aux.oob_switch,
-            "management",
-            f"Out-of-band management switch {aux.oob_switch.name}",
-            aux.oob_fabric.switches,
-            aux.oob_switch.unit_cost_usd,
-        )
-    )
-    lines.append(line(r.rack, "racks_power", f"Rack {r.rack.name}", racks.total, r.rack.unit_cost_usd))
-    # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
-    pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
-    lines.append(
-        line(
-            pdu,
-            "racks_power",
-            f"PDU {pdu.name} ({per_rack} per rack)",
-            racks.total * per_rack,
-            pdu.unit_cost_usd,
-        )
-    )
-    lines.append(
-        line(
-            r.cooling,
-            "cooling",
-            f"Cooling infrastructure, {r.cooling.name} (per kW of IT load)",
-            ceil_div(int(it_kw * 1000), 1000),
-            r.cooling.capex_usd_per_kw,
-        )
-    )
-    if cooling.cdus:
-        lines.append(
-            line(
-                r.cooling,
-                "cooling",
-                f"Coolant distribution unit ({cooling.cdus}, N+1)",
-                cooling.cdus,
-                r.cooling.cdu_unit_cost_usd,
-            )
-        )
-    hardware = sum(x.total_usd for x in lines if x.category != "cooling")
-    for factor_id, label in (
-        ("installation_fraction", "Installation and integration"),
-        ("spares_fraction", "Spare parts"),
-    ):
-        factor = catalog.cost_factors[factor_id]
-        lines.append(
-            BomLine(
-                id=factor_id,
-                category="services",
-                description=f"{label} ({factor.value:.0%} of hardware)",
-                quantity=1,
-                unit_cost_usd=hardware * factor.value,
-                source=factor.source or f"assumption: {factor.reason}",
-            )
-        )
+    hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")
+    lines += _service_lines(catalog, hardware_usd)
     return tuple(x for x in lines if x.quantity > 0)
 
 
@@ -331,6 +363,7 @@ def _latency(r: Resolved, topo: Topology, media: tuple[LinkMedia, ...], small_al
 
 
 def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
+    """One entry per catalog record used (its reason or its source), then the model's own choices."""
     items: list[Assumption] = []
     records: list[tuple[str, Record]] = [*r.used]
     records += [("cost_factors", x) for x in catalog.cost_factors.values()]
@@ -347,57 +380,67 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
         else:
             text = record.name + (f" ({record.notes})" if record.notes else "")
             items.append(Assumption("source", topic, text, f"{record.source} ({record.as_of})"))
+    return (*items, *_model_assumptions(r))
+
+
+def _model_assumptions(r: Resolved) -> list[Assumption]:
+    """The modelling choices behind the numbers that no catalog record carries."""
     lengths = r.scenario.facility.link_lengths
-    items += [
-        Assumption(
-            "assumption",
+
+    def chosen(topic: str, text: str) -> Assumption:
+        return Assumption("assumption", topic, text, "assumption")
+
+    return [
+        chosen(
             "model.link_lengths",
-            f"cable lengths node-leaf {lengths.node_leaf_m:g} m, leaf-spine {lengths.leaf_spine_m:g} m, "
-            f"spine-core {lengths.spine_core_m:g} m (editable; defaults assume leaves in network racks "
-            "at the end of each row)",
-            "assumption",
+            msg(
+                "cable lengths node-leaf {node_leaf_m:g} m, leaf-spine {leaf_spine_m:g} m, "
+                "spine-core {spine_core_m:g} m (editable; defaults assume leaves in network racks "
+                "at the end of each row)",
+                node_leaf_m=lengths.node_leaf_m,
+                leaf_spine_m=lengths.leaf_spine_m,
+                spine_core_m=lengths.spine_core_m,
+            ),
         ),
         Assumption(
             "source",
             "model.scale_up_efficiency",
-            f"scale-up ring efficiency {SCALE_UP_RING_EFFICIENCY:.2f} (H100 NVLink ring 365 of 450 GB/s); "
-            "applied to every GPU",
+            msg(
+                "scale-up ring efficiency {efficiency:.2f} (H100 NVLink ring 365 of 450 GB/s); "
+                "applied to every GPU",
+                efficiency=SCALE_UP_RING_EFFICIENCY,
+            ),
             "NVIDIA/nccl-tests issue 212",
         ),
-        Assumption(
-            "assumption",
+        chosen(
             "model.scale_up_alpha",
-            f"scale-up step latency {SCALE_UP_ALPHA_US:g} us (order of NCCL LL steps)",
-            "assumption",
+            msg("scale-up step latency {alpha_us:g} us (order of NCCL LL steps)", alpha_us=SCALE_UP_ALPHA_US),
         ),
-        Assumption(
-            "assumption",
+        chosen(
             "model.serdes_fec",
-            f"SerDes+FEC latency {SERDES_FEC_NS_PER_LINK:g} ns per link (RS-FEC order of magnitude)",
-            "assumption",
+            msg(
+                "SerDes+FEC latency {latency_ns:g} ns per link (RS-FEC order of magnitude)",
+                latency_ns=SERDES_FEC_NS_PER_LINK,
+            ),
         ),
-        Assumption(
-            "assumption",
+        chosen(
             "model.switch_placement",
-            "all fabric, storage and management switches and storage sit in network racks",
-            "assumption",
+            msg("all fabric, storage and management switches and storage sit in network racks"),
         ),
-        Assumption("assumption", "model.heat", "heat load equals maximum IT power", "assumption"),
-        Assumption("assumption", "model.cdu_redundancy", "CDUs sized N+1", "assumption"),
-        Assumption(
-            "assumption",
+        chosen("model.heat", msg("heat load equals maximum IT power")),
+        chosen("model.cdu_redundancy", msg("CDUs sized N+1")),
+        chosen(
             "model.management_cabling",
-            "management (1G/100G copper) cabling is not priced: well under 0.1 % of CAPEX",
-            "assumption",
+            msg("management (1G/100G copper) cabling is not priced: well under 0.1 % of CAPEX"),
         ),
-        Assumption(
-            "assumption",
+        chosen(
             "model.energy",
-            f"energy at load factor {r.scenario.facility.load_factor:.0%} of maximum facility power",
-            "assumption",
+            msg(
+                "energy at load factor {load_factor:.0%} of maximum facility power",
+                load_factor=r.scenario.facility.load_factor,
+            ),
         ),
     ]
-    return tuple(items)
 
 
 def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
@@ -421,109 +464,32 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         A scenario field is outside what the design and catalog allow; the message names it.
     """
     r = resolve(scenario=scenario, catalog=catalog)
-    fabric = r.fabric
     topo = build_topology(
         nodes=r.nodes,
         gpus_per_node=r.server.gpus_per_node,
-        fabric=fabric,
+        fabric=r.fabric,
         radix=r.radix,
         spine_radix=r.spine_radix,
         core_radix=r.core_radix,
     )
-    nics_per_gpu = ceil_div(fabric.ports_per_gpu, r.nic.ports)
-    nics = r.gpus * nics_per_gpu
+    nics = r.gpus * ceil_div(r.fabric.ports_per_gpu, r.nic.ports)
     media = _fabric_media(r, topo, nics, catalog)
     aux = size_auxiliary(
         catalog=catalog, storage=r.storage, gpus=r.gpus, nodes=r.nodes, fabric_switches=topo.switches_total
     )
-
-    node_end_optics_w = 0.0
-    for m in media:
-        if m.link_class == "node_leaf" and m.lower.optic_id:
-            node_end_optics_w = m.lower.units * catalog.optics[m.lower.optic_id].power_w
-    optics_w = sum(m.power_w for m in media)
-    by_category_w = {
-        "gpus": r.gpus * r.gpu.tdp_w,
-        "servers": r.nodes * r.server.base_power_w,
-        "nics": nics * r.nic.power_w,
-        "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts),
-        "optics": optics_w,
-        "storage": aux.storage_units * aux.storage.power_w
-        + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
-        "management": aux.inband_fabric.switches * aux.inband_switch.power_max_w
-        + aux.oob_fabric.switches * aux.oob_switch.power_max_w,
-    }
-    server_w = by_category_w["gpus"] + by_category_w["servers"] + by_category_w["nics"] + node_end_optics_w
-    node_w = server_w / r.nodes
-    facility = scenario.facility
-    pue = facility.pue_override if facility.pue_override is not None else r.cooling.pue_default
+    draw = _power_draw(r, catalog, topo, media, nics, aux)
     power = power_summary(
-        by_category_w=by_category_w, pue=pue, load_factor=facility.load_factor, node_w=node_w
+        by_category_w=draw.by_category_w,
+        pue=_pue(r),
+        load_factor=scenario.facility.load_factor,
+        node_w=draw.server_w / r.nodes,
     )
-
-    infra_w = sum(by_category_w.values()) - server_w
-    infra_u = (
-        sum(t.switches * tier_switch(r, t.tier).rack_units for t in topo.tier_counts)
-        + aux.storage_units * aux.storage.rack_units
-        + aux.storage_fabric.switches * aux.storage_switch.rack_units
-        + aux.inband_fabric.switches * aux.inband_switch.rack_units
-        + aux.oob_fabric.switches * aux.oob_switch.rack_units
-    )
-    racks = rack_layout(
-        nodes=r.nodes,
-        node_kw=w_to_kw(node_w),
-        node_rack_units=r.server.rack_units,
-        usable_rack_units=r.rack.usable_rack_units,
-        rack_power_limit_kw=facility.rack_power_limit_kw,
-        infra_kw=w_to_kw(infra_w),
-        infra_rack_units=infra_u,
-        network_fill_fraction=catalog.sizing_rules["network_rack_fill_fraction"].value,
-    )
+    racks = _racks(r, catalog, topo, aux, draw)
     cooling = cooling_summary(
-        cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(server_w), max_rack_kw=racks.max_rack_kw
+        cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
     bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw)
-    electricity = facility.electricity_usd_per_kwh or r.energy_price.usd_per_kwh
-    cost = cost_summary(
-        lines=bom,
-        gpus=r.gpus,
-        facility_avg_kw=power.facility_avg_kw,
-        electricity_usd_per_kwh=electricity,
-        maintenance_fraction_per_year=catalog.cost_factors["maintenance_fraction_per_year"].value,
-        racks=racks.total,
-        space_usd_per_rack_year=catalog.cost_factors["space_usd_per_rack_year"].value,
-        years=facility.years,
-        discount_rate=facility.discount_rate,
-        utilization=facility.utilization,
-        usd_to_cny=facility.usd_to_cny or r.exchange_rate.per_usd,
-        currency=facility.currency,
-    )
-    model = collective_model(
-        gpus=r.gpus,
-        gpus_per_node=r.server.gpus_per_node,
-        domain_gpus=fabric.scale_up_domain_gpus,
-        ports_per_gpu=fabric.ports_per_gpu,
-        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
-        nccl_efficiency=r.nic.nccl_efficiency,
-        oversubscription=topo.oversubscription,
-        scale_up_gbyte_per_s=r.gpu.scale_up_bandwidth_gbyte_per_s,
-        alpha_net_us=r.nic.alpha_us,
-    )
-    bw = bandwidth(
-        model=model,
-        ports_per_gpu=fabric.ports_per_gpu,
-        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
-        oversubscription=topo.oversubscription,
-    )
-    latency = _latency(r, topo, media, model.allreduce_time_s(message_bytes=8) * 1e6)
-
-    notes = list(r.notes)
-    if not cooling.density_feasible:
-        notes.append(
-            f"densest rack draws {cooling.max_rack_kw:.1f} kW, above the {cooling.cooling_limit_kw_per_rack:g} kW "
-            f"that {r.cooling.name} can remove: lower facility.rack_power_limit_kw or choose liquid cooling"
-        )
-    notes.append(bw.explanation)
+    bw, latency = _performance(r, topo, media)
     return Plan(
         scenario=scenario,
         design_id=r.design_id,
@@ -543,13 +509,135 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         power=power,
         racks=racks,
         cooling=cooling,
-        cost=cost,
+        cost=_cost(r, catalog, bom, power, racks),
         bom=bom,
-        notes=tuple(notes),
+        notes=_notes(r, cooling, bw),
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
         switch_models=_switch_models(r, topo),
     )
+
+
+@dataclass(frozen=True)
+class _Draw:
+    by_category_w: dict[str, float]
+    """Maximum power of each BOM category [W]."""
+    server_w: float
+    """All servers with their GPUs, NICs and node-end optics [W]."""
+    infra_w: float
+    """Everything that is not a server: switches, fabric optics, storage [W]."""
+
+
+def _power_draw(
+    r: Resolved,
+    catalog: Catalog,
+    topo: Topology,
+    media: tuple[LinkMedia, ...],
+    nics: int,
+    aux: AuxiliaryFabrics,
+) -> _Draw:
+    """Maximum power by category, and the part that sits in the servers."""
+    node_end_optics_w = 0.0
+    for m in media:
+        if m.link_class == "node_leaf" and m.lower.optic_id:
+            node_end_optics_w = m.lower.units * catalog.optics[m.lower.optic_id].power_w
+    by_category_w = {
+        "gpus": r.gpus * r.gpu.tdp_w,
+        "servers": r.nodes * r.server.base_power_w,
+        "nics": nics * r.nic.power_w,
+        "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts),
+        "optics": sum(m.power_w for m in media),
+        "storage": aux.storage_units * aux.storage.power_w
+        + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
+        "management": aux.inband_fabric.switches * aux.inband_switch.power_max_w
+        + aux.oob_fabric.switches * aux.oob_switch.power_max_w,
+    }
+    # node-end optics plug into the server's NICs, so they load the compute racks
+    server_w = by_category_w["gpus"] + by_category_w["servers"] + by_category_w["nics"] + node_end_optics_w
+    return _Draw(by_category_w, server_w, sum(by_category_w.values()) - server_w)
+
+
+def _pue(r: Resolved) -> float:
+    facility = r.scenario.facility
+    return facility.pue_override if facility.pue_override is not None else r.cooling.pue_default
+
+
+def _racks(r: Resolved, catalog: Catalog, topo: Topology, aux: AuxiliaryFabrics, draw: _Draw) -> Racks:
+    """Compute racks filled to the power limit, network racks holding every switch and storage."""
+    infra_u = (
+        sum(t.switches * tier_switch(r, t.tier).rack_units for t in topo.tier_counts)
+        + aux.storage_units * aux.storage.rack_units
+        + aux.storage_fabric.switches * aux.storage_switch.rack_units
+        + aux.inband_fabric.switches * aux.inband_switch.rack_units
+        + aux.oob_fabric.switches * aux.oob_switch.rack_units
+    )
+    return rack_layout(
+        nodes=r.nodes,
+        node_kw=w_to_kw(draw.server_w / r.nodes),
+        node_rack_units=r.server.rack_units,
+        usable_rack_units=r.rack.usable_rack_units,
+        rack_power_limit_kw=r.scenario.facility.rack_power_limit_kw,
+        infra_kw=w_to_kw(draw.infra_w),
+        infra_rack_units=infra_u,
+        network_fill_fraction=catalog.sizing_rules["network_rack_fill_fraction"].value,
+    )
+
+
+def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power, racks: Racks) -> Cost:
+    facility = r.scenario.facility
+    return cost_summary(
+        lines=bom,
+        gpus=r.gpus,
+        facility_avg_kw=power.facility_avg_kw,
+        electricity_usd_per_kwh=facility.electricity_usd_per_kwh or r.energy_price.usd_per_kwh,
+        maintenance_fraction_per_year=catalog.cost_factors["maintenance_fraction_per_year"].value,
+        racks=racks.total,
+        space_usd_per_rack_year=catalog.cost_factors["space_usd_per_rack_year"].value,
+        years=facility.years,
+        discount_rate=facility.discount_rate,
+        utilization=facility.utilization,
+        usd_to_cny=facility.usd_to_cny or r.exchange_rate.per_usd,
+        currency=facility.currency,
+    )
+
+
+def _performance(r: Resolved, topo: Topology, media: tuple[LinkMedia, ...]) -> tuple[Bandwidth, Latency]:
+    """Collective bandwidth of the fabric and the GPU-to-GPU latency of its paths."""
+    fabric = r.fabric
+    model = collective_model(
+        gpus=r.gpus,
+        gpus_per_node=r.server.gpus_per_node,
+        domain_gpus=fabric.scale_up_domain_gpus,
+        ports_per_gpu=fabric.ports_per_gpu,
+        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
+        nccl_efficiency=r.nic.nccl_efficiency,
+        oversubscription=topo.oversubscription,
+        scale_up_gbyte_per_s=r.gpu.scale_up_bandwidth_gbyte_per_s,
+        alpha_net_us=r.nic.alpha_us,
+    )
+    bw = bandwidth(
+        model=model,
+        ports_per_gpu=fabric.ports_per_gpu,
+        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
+        oversubscription=topo.oversubscription,
+    )
+    return bw, _latency(r, topo, media, model.allreduce_time_s(message_bytes=8) * 1e6)
+
+
+def _notes(r: Resolved, cooling: CoolingResult, bw: Bandwidth) -> tuple[str, ...]:
+    notes = list(r.notes)
+    if not cooling.density_feasible:
+        notes.append(
+            msg(
+                "densest rack draws {rack_kw:.1f} kW, above the {limit_kw:g} kW that {cooling} can remove: "
+                "lower facility.rack_power_limit_kw or choose liquid cooling",
+                rack_kw=cooling.max_rack_kw,
+                limit_kw=cooling.cooling_limit_kw_per_rack,
+                cooling=r.cooling.name,
+            )
+        )
+    notes.append(bw.explanation)
+    return tuple(notes)
 
 
 def price_of(plan_: Plan) -> Mapping[str, float]:
