@@ -2,7 +2,7 @@
 
 A design is data, not a code branch: a family, ports per GPU, a port speed, a number of planes,
 whether leaves are rail-optimized, the switch, NIC and optics, the leaf oversubscription and the
-scale-up domain. The three presets of DESIGN.md section 5 live in ``data/designs.yaml``.
+scale-up domain. The three presets (``docs/model.md``, "Designs compared") live in ``data/designs.yaml``.
 """
 
 from __future__ import annotations

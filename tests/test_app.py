@@ -335,7 +335,7 @@ def test_chart_builders_do_not_need_streamlit() -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_pages_are_thin(page: str) -> None:
-    """Pages compose ui/ blocks: under ~80 lines, no arithmetic, no loops (DESIGN.md section 3)."""
+    """Pages compose ui/ blocks: under ~80 lines, no arithmetic, no loops (docs/architecture.md)."""
     source = (ROOT / "pages" / f"{page}.py").read_text(encoding="utf-8")
     assert len(source.splitlines()) < 80
     tree = ast.parse(source)

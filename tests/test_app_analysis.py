@@ -125,7 +125,7 @@ def test_every_page_renders_for_every_preset_and_language(page: str, preset: str
 
 @pytest.mark.parametrize("page", PAGES)
 def test_pages_are_thin(page: str) -> None:
-    """Pages compose ui/ blocks: under ~80 lines, no arithmetic, no loops (DESIGN.md section 3)."""
+    """Pages compose ui/ blocks: under ~80 lines, no arithmetic, no loops (docs/architecture.md)."""
     source = (ROOT / "pages" / f"{page}.py").read_text(encoding="utf-8")
     assert len(source.splitlines()) < 80
     banned = (ast.BinOp, ast.AugAssign, ast.For, ast.While, ast.comprehension)

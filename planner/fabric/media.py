@@ -2,7 +2,7 @@
 
 Notes
 -----
-Counting conventions of published reference designs (DESIGN.md section 6.1):
+Counting conventions of published reference designs (``docs/model.md``, "Topology and counts"):
 
 - one cable per link; an optical link has a transceiver at each end;
 - a twin-port module (OSFP 2x400G) serves two ports of one switch: ``ceil(ports / 2)`` per switch;

@@ -27,7 +27,7 @@ bandwidth ``B_net`` per GPU, ``alpha_up`` and ``alpha_net`` per step::
                                + max((m-1)/n S / B_up, (n-m)/n S / B_net)
 
 with ``B = min(B_up, m B_net)``: chunks are pipelined through the levels, so the slowest level
-bounds the bandwidth term (DESIGN.md section 6.2, and :mod:`planner.fabric.network`'s model, which
+bounds the bandwidth term (``docs/model.md``, "Collectives", and :mod:`planner.fabric.network`'s model, which
 this one reproduces for the whole cluster). When the whole group sits in one scale-up domain
 the network terms vanish and ``alpha_net`` is ``alpha_up``. busbw = algbw x factor, with the
 nccl-tests factors: all-reduce ``2(n-1)/n``; all-gather, reduce-scatter, all-to-all ``(n-1)/n``;
