@@ -23,6 +23,7 @@ from planner.catalog.schema import (
 )
 from planner.design import FabricParams
 from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.scenario import PRODUCT_RANGE_GPUS, Scenario
 from planner.units import ceil_div
 
@@ -66,8 +67,42 @@ def _pick(records: Mapping[str, R], record_id: str, *, family: str, field: str) 
     """The record ``record_id`` of one family; :class:`InputError` names the field and the ids."""
     if record_id not in records:
         known = ", ".join(sorted(records)) or "none"
-        raise InputError(f"{field}: unknown {family} id {record_id!r} (known: {known})")
+        raise InputError(
+            msg(
+                "{field}: unknown {family} id {record_id!r} (known: {known})",
+                field=field,
+                family=family,
+                record_id=record_id,
+                known=known,
+            )
+        )
     return records[record_id]
+
+
+@dataclass(frozen=True)
+class _FabricRecords:
+    nic: Nic
+    switch: Switch
+    spine_switch: Switch
+    core_switch: Switch
+    optic: Optic
+    node_optic: Optic
+    radices: tuple[int, int, int]
+    """Ports at the fabric's speed of the leaf, spine and core switch."""
+
+
+_PRICED_FAMILIES = (
+    "gpus",
+    "servers",
+    "nics",
+    "switches",
+    "optics",
+    "cables",
+    "racks",
+    "pdus",
+    "storage",
+    "cooling",
+)
 
 
 def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
@@ -80,15 +115,99 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     """
     design = _pick(catalog.designs, scenario.design_id, family="designs", field="design_id")
     fabric = scenario.fabric or design.fabric
+    gpu, server = _compute_records(scenario, catalog, design)
+    f = _fabric_records(catalog, fabric)
+    facility = scenario.facility
+    rack = _pick(catalog.racks, facility.rack_id, family="racks", field="facility.rack_id")
+    cooling = _pick(catalog.cooling, facility.cooling_id, family="cooling", field="facility.cooling_id")
+    if cooling.kind not in server.cooling:
+        raise InputError(
+            msg(
+                "facility.cooling_id: {server} supports {supported} cooling, not {kind}",
+                server=server.id,
+                supported=", ".join(server.cooling),
+                kind=cooling.kind,
+            )
+        )
+    storage_id = scenario.storage_id or sorted(catalog.storage)[0]
+    storage = _pick(catalog.storage, storage_id, family="storage", field="storage_id")
+    energy = _pick(
+        catalog.energy_prices,
+        facility.energy_price_id,
+        family="energy_prices",
+        field="facility.energy_price_id",
+    )
+    rate = _pick(catalog.exchange_rates, "cny", family="exchange_rates", field="exchange rate")
+    _check_price_overrides(scenario, catalog)
+    nodes = ceil_div(scenario.gpus, server.gpus_per_node)
+    used: list[tuple[str, Record]] = [
+        ("designs", design),
+        ("gpus", gpu),
+        ("servers", server),
+        ("nics", f.nic),
+        ("switches", f.switch),
+        *[("switches", x) for x in (f.spine_switch, f.core_switch) if x.id != f.switch.id],
+        ("optics", f.optic),
+        ("racks", rack),
+        ("cooling", cooling),
+        ("storage", storage),
+        ("energy_prices", energy),
+        ("exchange_rates", rate),
+    ]
+    if f.node_optic.id != f.optic.id:
+        used.append(("optics", f.node_optic))
+    custom = scenario.fabric is not None
+    return Resolved(
+        scenario=scenario,
+        design=design,
+        design_id=f"{design.id}-custom" if custom else design.id,
+        design_name=msg("{name} (custom)", name=design.name) if custom else design.name,
+        fabric=fabric,
+        custom_fabric=custom,
+        gpu=gpu,
+        server=server,
+        nic=f.nic,
+        switch=f.switch,
+        spine_switch=f.spine_switch,
+        core_switch=f.core_switch,
+        optic=f.optic,
+        node_optic=f.node_optic,
+        rack=rack,
+        cooling=cooling,
+        storage=storage,
+        energy_price=energy,
+        exchange_rate=rate,
+        radix=f.radices[0],
+        spine_radix=f.radices[1],
+        core_radix=f.radices[2],
+        nodes=nodes,
+        gpus=nodes * server.gpus_per_node,
+        notes=_sizing_notes(scenario, fabric, server, nodes),
+        used=tuple(used),
+    )
+
+
+def _compute_records(scenario: Scenario, catalog: Catalog, design: Design) -> tuple[Gpu, Server]:
+    """The GPU and the server, checked to take each other."""
     gpu = _pick(catalog.gpus, scenario.gpu_id or design.default_gpu_id, family="gpus", field="gpu_id")
     server = _pick(
         catalog.servers, scenario.server_id or gpu.default_server_id, family="servers", field="server_id"
     )
     if gpu.form_factor not in server.form_factors:
         raise InputError(
-            f"server_id: {server.id} takes {', '.join(server.form_factors)} GPUs, "
-            f"not {gpu.id} ({gpu.form_factor})"
+            msg(
+                "server_id: {server} takes {form_factors} GPUs, not {gpu} ({form_factor})",
+                server=server.id,
+                form_factors=", ".join(server.form_factors),
+                gpu=gpu.id,
+                form_factor=gpu.form_factor,
+            )
         )
+    return gpu, server
+
+
+def _fabric_records(catalog: Catalog, fabric: FabricParams) -> _FabricRecords:
+    """NIC, switch per tier and optics of the fabric, each checked against its family and speed."""
     nic = _pick(catalog.nics, fabric.nic_id, family="nics", field="fabric.nic_id")
     switch = _pick(catalog.switches, fabric.switch_id, family="switches", field="fabric.switch_id")
     optic = _pick(catalog.optics, fabric.optics_id, family="optics", field="fabric.optics_id")
@@ -110,142 +229,122 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         family="switches",
         field="fabric.core_switch_id",
     )
-    radices = []
-    for field, chosen in (
-        ("fabric.switch_id", switch),
-        ("fabric.spine_switch_id", spine_switch),
-        ("fabric.core_switch_id", core_switch),
-    ):
-        if chosen.family != fabric.family:
-            raise InputError(
-                f"{field}: {chosen.id} is an {chosen.family} switch, the design is {fabric.family}"
-            )
-        if chosen.management:
-            raise InputError(f"{field}: {chosen.id} is a management switch, not a fabric switch")
-        ports = chosen.radix_by_speed.get(fabric.port_speed_gbit_per_s)
-        if ports is None:
-            speeds = ", ".join(f"{s}G" for s in sorted(chosen.radix_by_speed))
-            raise InputError(
-                f"fabric.port_speed_gbit_per_s: {chosen.id} has no {fabric.port_speed_gbit_per_s}G "
-                f"ports (allowed: {speeds})"
-            )
-        radices.append(ports)
-    if fabric.family not in nic.families:
-        raise InputError(f"fabric.nic_id: {nic.id} does not support {fabric.family}")
-    if nic.port_speed_gbit_per_s != fabric.port_speed_gbit_per_s:
-        raise InputError(
-            f"fabric.nic_id: {nic.id} runs at {nic.port_speed_gbit_per_s}G, the fabric at "
-            f"{fabric.port_speed_gbit_per_s}G"
-        )
+    radices = (
+        _radix(fabric, "fabric.switch_id", switch),
+        _radix(fabric, "fabric.spine_switch_id", spine_switch),
+        _radix(fabric, "fabric.core_switch_id", core_switch),
+    )
+    _check_nic(fabric, nic)
     for name, o in (("fabric.optics_id", optic), ("fabric.node_optics_id", node_optic)):
         if o.speed_gbit_per_s != fabric.port_speed_gbit_per_s:
             raise InputError(
-                f"{name}: {o.id} serves {o.speed_gbit_per_s}G ports, the fabric runs at "
-                f"{fabric.port_speed_gbit_per_s}G"
+                msg(
+                    "{field}: {optic} serves {optic_gbit}G ports, the fabric runs at {fabric_gbit}G",
+                    field=name,
+                    optic=o.id,
+                    optic_gbit=o.speed_gbit_per_s,
+                    fabric_gbit=fabric.port_speed_gbit_per_s,
+                )
             )
     for link_class, media_id in fabric.link_media.items():
-        forced = catalog.cables.get(media_id) or catalog.optics.get(media_id)
-        if forced is None:
+        if catalog.cables.get(media_id) is None and catalog.optics.get(media_id) is None:
             raise InputError(
-                f"fabric.link_media.{link_class}: {media_id!r} is neither a cable nor an optic id"
+                msg(
+                    "fabric.link_media.{link_class}: {media_id!r} is neither a cable nor an optic id",
+                    link_class=link_class,
+                    media_id=media_id,
+                )
             )
-    facility = scenario.facility
-    rack = _pick(catalog.racks, facility.rack_id, family="racks", field="facility.rack_id")
-    cooling = _pick(catalog.cooling, facility.cooling_id, family="cooling", field="facility.cooling_id")
-    if cooling.kind not in server.cooling:
-        raise InputError(
-            f"facility.cooling_id: {server.id} supports {', '.join(server.cooling)} cooling, "
-            f"not {cooling.kind}"
-        )
-    storage_id = scenario.storage_id or sorted(catalog.storage)[0]
-    storage = _pick(catalog.storage, storage_id, family="storage", field="storage_id")
-    energy = _pick(
-        catalog.energy_prices,
-        facility.energy_price_id,
-        family="energy_prices",
-        field="facility.energy_price_id",
-    )
-    rate = _pick(catalog.exchange_rates, "cny", family="exchange_rates", field="exchange rate")
-    for key in scenario.price_overrides_usd:
-        if not any(
-            key in catalog.family(f)
-            for f in (
-                "gpus",
-                "servers",
-                "nics",
-                "switches",
-                "optics",
-                "cables",
-                "racks",
-                "pdus",
-                "storage",
-                "cooling",
-            )
-        ):
-            raise InputError(f"price_overrides_usd.{key}: no priced catalog record has this id")
+    return _FabricRecords(nic, switch, spine_switch, core_switch, optic, node_optic, radices)
 
+
+def _radix(fabric: FabricParams, field: str, chosen: Switch) -> int:
+    """Ports of ``chosen`` at the fabric's speed, once it is known to be a fabric switch of the family."""
+    if chosen.family != fabric.family:
+        raise InputError(
+            msg(
+                "{field}: {switch} is an {switch_family} switch, the design is {family}",
+                field=field,
+                switch=chosen.id,
+                switch_family=chosen.family,
+                family=fabric.family,
+            )
+        )
+    if chosen.management:
+        raise InputError(
+            msg(
+                "{field}: {switch} is a management switch, not a fabric switch", field=field, switch=chosen.id
+            )
+        )
+    ports = chosen.radix_by_speed.get(fabric.port_speed_gbit_per_s)
+    if ports is None:
+        raise InputError(
+            msg(
+                "fabric.port_speed_gbit_per_s: {switch} has no {gbit}G ports (allowed: {speeds})",
+                switch=chosen.id,
+                gbit=fabric.port_speed_gbit_per_s,
+                speeds=", ".join(f"{s}G" for s in sorted(chosen.radix_by_speed)),
+            )
+        )
+    return ports
+
+
+def _check_nic(fabric: FabricParams, nic: Nic) -> None:
+    if fabric.family not in nic.families:
+        raise InputError(
+            msg("fabric.nic_id: {nic} does not support {family}", nic=nic.id, family=fabric.family)
+        )
+    if nic.port_speed_gbit_per_s != fabric.port_speed_gbit_per_s:
+        raise InputError(
+            msg(
+                "fabric.nic_id: {nic} runs at {nic_gbit}G, the fabric at {fabric_gbit}G",
+                nic=nic.id,
+                nic_gbit=nic.port_speed_gbit_per_s,
+                fabric_gbit=fabric.port_speed_gbit_per_s,
+            )
+        )
+
+
+def _check_price_overrides(scenario: Scenario, catalog: Catalog) -> None:
+    for key in scenario.price_overrides_usd:
+        if not any(key in catalog.family(f) for f in _PRICED_FAMILIES):
+            raise InputError(msg("price_overrides_usd.{key}: no priced catalog record has this id", key=key))
+
+
+def _sizing_notes(scenario: Scenario, fabric: FabricParams, server: Server, nodes: int) -> tuple[str, ...]:
+    """What the engine changed or could not model about the request."""
     notes: list[str] = []
-    nodes = ceil_div(scenario.gpus, server.gpus_per_node)
     gpus = nodes * server.gpus_per_node
     if gpus != scenario.gpus:
         notes.append(
-            f"{scenario.gpus} GPUs rounded up to {nodes} whole nodes of "
-            f"{server.gpus_per_node} GPUs = {gpus} GPUs"
+            msg(
+                "{requested} GPUs rounded up to {nodes} whole nodes of {per_node} GPUs = {gpus} GPUs",
+                requested=scenario.gpus,
+                nodes=nodes,
+                per_node=server.gpus_per_node,
+                gpus=gpus,
+            )
         )
     low, high = PRODUCT_RANGE_GPUS
     if not low <= gpus <= high:
         notes.append(
-            f"{gpus} GPUs is outside the {low}-{high} range the tool is tuned for; "
-            "figures still follow the same model"
+            msg(
+                "{gpus} GPUs is outside the {low}-{high} range the tool is tuned for; "
+                "figures still follow the same model",
+                gpus=gpus,
+                low=low,
+                high=high,
+            )
         )
     if fabric.scale_up_domain_gpus > server.gpus_per_node:
         notes.append(
-            f"scale-up domain of {fabric.scale_up_domain_gpus} GPUs capped at the node's "
-            f"{server.gpus_per_node} GPUs (scale-up across nodes is not modelled)"
+            msg(
+                "scale-up domain of {domain} GPUs capped at the node's {per_node} GPUs "
+                "(scale-up across nodes is not modelled)",
+                domain=fabric.scale_up_domain_gpus,
+                per_node=server.gpus_per_node,
+            )
         )
     if scenario.fabric is not None:
-        notes.append("custom fabric: parameters differ from the preset")
-    used: list[tuple[str, Record]] = [
-        ("designs", design),
-        ("gpus", gpu),
-        ("servers", server),
-        ("nics", nic),
-        ("switches", switch),
-        *[("switches", x) for x in (spine_switch, core_switch) if x.id != switch.id],
-        ("optics", optic),
-        ("racks", rack),
-        ("cooling", cooling),
-        ("storage", storage),
-        ("energy_prices", energy),
-        ("exchange_rates", rate),
-    ]
-    if node_optic.id != optic.id:
-        used.append(("optics", node_optic))
-    return Resolved(
-        scenario=scenario,
-        design=design,
-        design_id=design.id if scenario.fabric is None else f"{design.id}-custom",
-        design_name=design.name if scenario.fabric is None else f"{design.name} (custom)",
-        fabric=fabric,
-        custom_fabric=scenario.fabric is not None,
-        gpu=gpu,
-        server=server,
-        nic=nic,
-        switch=switch,
-        spine_switch=spine_switch,
-        core_switch=core_switch,
-        optic=optic,
-        node_optic=node_optic,
-        rack=rack,
-        cooling=cooling,
-        storage=storage,
-        energy_price=energy,
-        exchange_rate=rate,
-        radix=radices[0],
-        spine_radix=radices[1],
-        core_radix=radices[2],
-        nodes=nodes,
-        gpus=gpus,
-        notes=tuple(notes),
-        used=tuple(used),
-    )
+        notes.append(msg("custom fabric: parameters differ from the preset"))
+    return tuple(notes)
