@@ -170,3 +170,48 @@ def test_every_field_is_described_with_its_unit(family: str) -> None:
         assert field.description, f"{family}.{name} has no description"
         if name.endswith(UNIT_SUFFIXES) and not name.endswith("_id"):
             assert "[" in field.description, f"{family}.{name}: give the unit in brackets"
+
+
+# A reader of the Assumptions page, the BOM or the customer PDF sees these texts: they must cite
+# public material, never a file of this repository or of the team's private notes.
+OUTSIDE_REFERENCES = (".md", "../", "reference/", "DESIGN", "/work/", ".txt")
+
+
+def _strings(value: object) -> list[str]:
+    """Every string inside a dumped record (nested models, lists and dicts included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, (list, tuple)):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def _outside_references(record_data: dict[str, Any]) -> list[str]:
+    return [
+        f"{marker!r} in {text!r}"
+        for text in _strings(record_data)
+        for marker in OUTSIDE_REFERENCES
+        if marker in text
+    ]
+
+
+def test_catalog_texts_cite_no_repository_or_private_file(catalog: Catalog) -> None:
+    found = [
+        f"{family}.{record.id}: {hit}"
+        for family, record in catalog.records()
+        for hit in _outside_references(record.model_dump())
+    ]
+    assert not found, "catalog text cites a file instead of a public source:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["see ../notes/parts.md section 6", "DESIGN section 5", "/work/private/x", "reference/doc.txt"],
+)
+def test_outside_reference_check_catches_file_citations(text: str) -> None:
+    # the check above must be able to fail: plant each kind of citation in a real record's fields
+    raw = {**_first_raw_records()["gpus"], "id": "planted_gpu", "notes": text}
+    record = load_catalog_from_data({"gpus": [raw]}).gpus["planted_gpu"]
+    assert _outside_references(record.model_dump())
