@@ -29,6 +29,7 @@ from typing import Literal
 
 from planner.design import FabricParams
 from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.units import ceil_div
 
 TierName = Literal["leaf", "spine", "core"]
@@ -139,8 +140,14 @@ def ports_per_node_per_plane(*, gpus_per_node: int, fabric: FabricParams) -> int
     total = gpus_per_node * fabric.ports_per_gpu
     if total % fabric.planes:
         raise InputError(
-            f"fabric.planes: {fabric.planes} planes do not divide the {total} network ports "
-            f"of a {gpus_per_node}-GPU node (ports_per_gpu {fabric.ports_per_gpu})"
+            msg(
+                "fabric.planes: {planes} planes do not divide the {total} network ports "
+                "of a {gpus_per_node}-GPU node (ports_per_gpu {ports_per_gpu})",
+                planes=fabric.planes,
+                total=total,
+                gpus_per_node=gpus_per_node,
+                ports_per_gpu=fabric.ports_per_gpu,
+            )
         )
     return total // fabric.planes
 
@@ -206,16 +213,7 @@ def build_topology(
     """
     q = ports_per_node_per_plane(gpus_per_node=gpus_per_node, fabric=fabric)
     down, up = leaf_port_split(radix=radix, oversubscription=fabric.oversubscription)
-    if q > down and q > radix:
-        raise InputError(
-            f"fabric: a node puts {q} ports on each plane but the switch has only {radix} ports "
-            f"at {fabric.port_speed_gbit_per_s}G; use more planes or a larger switch"
-        )
-    if not fabric.rail_optimized and down // q == 0:
-        raise InputError(
-            f"fabric.rail_optimized: a node's {q} ports per plane exceed a leaf's {down} down "
-            "ports; set rail_optimized true or use more planes"
-        )
+    _check_node_fits(q=q, down=down, radix=radix, fabric=fabric)
     spine_k = spine_radix or radix
     core_k = core_radix or spine_k
     limits = {
@@ -233,67 +231,24 @@ def build_topology(
     max_gpus_three_tier = limits[3] * gpus_per_node
     if nodes > limits[3]:
         raise InputError(
-            f"gpus: {nodes * gpus_per_node} GPUs exceed the three-tier limit of this design "
-            f"({max_gpus_three_tier} GPUs with {radix}-port switches at "
-            f"{fabric.port_speed_gbit_per_s}G; allowed: 1 to {max_gpus_three_tier})"
+            msg(
+                "gpus: {gpus} GPUs exceed the three-tier limit of this design "
+                "({max_gpus} GPUs with {radix}-port switches at {gbit}G; allowed: 1 to {max_gpus})",
+                gpus=nodes * gpus_per_node,
+                max_gpus=max_gpus_three_tier,
+                radix=radix,
+                gbit=fabric.port_speed_gbit_per_s,
+            )
         )
+    shape = _shape(
+        nodes=nodes, q=q, down=down, up=up, limits=limits, fabric=fabric, spine_k=spine_k, core_k=core_k
+    )
     endpoints = nodes * q
-    rails_per_plane = q if fabric.rail_optimized else 1
-    planes = fabric.planes
-
-    if nodes <= limits[1]:
-        tiers, leaves, spines, cores, pods = 1, 1, 0, 0, 0
-        leaf_up_links = 0
-    else:
-        leaves = _leaves_per_plane(nodes=nodes, q=q, down=down, rail_optimized=fabric.rail_optimized)
-        leaf_up_links = leaves * up
-        if nodes <= limits[2]:
-            tiers, pods, cores = 2, 0, 0
-            spines = ceil_div(leaf_up_links, spine_k)
-        else:
-            tiers = 3
-            leaves_per_pod = spine_k // 2
-            pods = ceil_div(leaves, leaves_per_pod)
-            spines = pods * up
-            cores = ceil_div(leaf_up_links, core_k)
-
-    spine_core_links = leaf_up_links if tiers == 3 else 0
-    tier_counts = [
-        TierCount(
-            tier="leaf",
-            switches_per_plane=leaves,
-            switches=leaves * planes,
-            ports_per_switch=radix,
-            down_ports_used=endpoints * planes,
-            up_ports_used=leaf_up_links * planes,
-        )
-    ]
-    if tiers >= 2:
-        tier_counts.append(
-            TierCount(
-                tier="spine",
-                switches_per_plane=spines,
-                switches=spines * planes,
-                ports_per_switch=spine_k,
-                down_ports_used=leaf_up_links * planes,
-                up_ports_used=spine_core_links * planes,
-            )
-        )
-    if tiers == 3:
-        tier_counts.append(
-            TierCount(
-                tier="core",
-                switches_per_plane=cores,
-                switches=cores * planes,
-                ports_per_switch=core_k,
-                down_ports_used=spine_core_links * planes,
-                up_ports_used=0,
-            )
-        )
+    tiers, planes = shape.tiers, fabric.planes
     return Topology(
         tiers=tiers,
         planes=planes,
-        rails=rails_per_plane * planes,
+        rails=(q if fabric.rail_optimized else 1) * planes,
         ports_per_gpu=fabric.ports_per_gpu,
         port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
         oversubscription=fabric.oversubscription if tiers > 1 else 1.0,
@@ -304,14 +259,125 @@ def build_topology(
         radix=radix,
         leaf_down_ports=down if tiers > 1 else radix,
         leaf_up_ports=up if tiers > 1 else 0,
-        pods_per_plane=pods,
-        tier_counts=tuple(tier_counts),
+        pods_per_plane=shape.pods,
+        tier_counts=_tier_counts(
+            shape, endpoints=endpoints, planes=planes, radix=radix, spine_k=spine_k, core_k=core_k
+        ),
         links_node_leaf=endpoints * planes,
-        links_leaf_spine=leaf_up_links * planes,
-        links_spine_core=spine_core_links * planes,
+        links_leaf_spine=shape.leaf_up_links * planes,
+        links_spine_core=shape.spine_core_links * planes,
         max_gpus_two_tier=limits[2] * gpus_per_node,
         max_gpus_three_tier=max_gpus_three_tier,
     )
+
+
+def _check_node_fits(*, q: int, down: int, radix: int, fabric: FabricParams) -> None:
+    """A node's ports on one plane must fit a leaf (its down ports unless rail-optimized)."""
+    if q > down and q > radix:
+        raise InputError(
+            msg(
+                "fabric: a node puts {q} ports on each plane but the switch has only {radix} ports "
+                "at {gbit}G; use more planes or a larger switch",
+                q=q,
+                radix=radix,
+                gbit=fabric.port_speed_gbit_per_s,
+            )
+        )
+    if not fabric.rail_optimized and down // q == 0:
+        raise InputError(
+            msg(
+                "fabric.rail_optimized: a node's {q} ports per plane exceed a leaf's {down} down "
+                "ports; set rail_optimized true or use more planes",
+                q=q,
+                down=down,
+            )
+        )
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """Switches per plane at each tier of the smallest fabric that holds the nodes."""
+
+    tiers: int
+    leaves: int
+    spines: int
+    cores: int
+    pods: int
+    leaf_up_links: int
+
+    @property
+    def spine_core_links(self) -> int:
+        # each spine has as many core links as leaf links (non-blocking above the leaf)
+        return self.leaf_up_links if self.tiers == 3 else 0
+
+
+def _shape(
+    *,
+    nodes: int,
+    q: int,
+    down: int,
+    up: int,
+    limits: dict[int, int],
+    fabric: FabricParams,
+    spine_k: int,
+    core_k: int,
+) -> _Shape:
+    if nodes <= limits[1]:
+        return _Shape(tiers=1, leaves=1, spines=0, cores=0, pods=0, leaf_up_links=0)
+    leaves = _leaves_per_plane(nodes=nodes, q=q, down=down, rail_optimized=fabric.rail_optimized)
+    leaf_up_links = leaves * up
+    if nodes <= limits[2]:
+        spines = ceil_div(leaf_up_links, spine_k)
+        return _Shape(tiers=2, leaves=leaves, spines=spines, cores=0, pods=0, leaf_up_links=leaf_up_links)
+    # pods of spine_k / 2 leaves, each pod with as many spines as a leaf has up ports
+    pods = ceil_div(leaves, spine_k // 2)
+    return _Shape(
+        tiers=3,
+        leaves=leaves,
+        spines=pods * up,
+        cores=ceil_div(leaf_up_links, core_k),
+        pods=pods,
+        leaf_up_links=leaf_up_links,
+    )
+
+
+def _tier_counts(
+    shape: _Shape, *, endpoints: int, planes: int, radix: int, spine_k: int, core_k: int
+) -> tuple[TierCount, ...]:
+    """Switches and used ports of each tier over all planes."""
+    counts = [
+        TierCount(
+            tier="leaf",
+            switches_per_plane=shape.leaves,
+            switches=shape.leaves * planes,
+            ports_per_switch=radix,
+            down_ports_used=endpoints * planes,
+            up_ports_used=shape.leaf_up_links * planes,
+        )
+    ]
+    if shape.tiers >= 2:
+        counts.append(
+            TierCount(
+                tier="spine",
+                switches_per_plane=shape.spines,
+                switches=shape.spines * planes,
+                ports_per_switch=spine_k,
+                down_ports_used=shape.leaf_up_links * planes,
+                up_ports_used=shape.spine_core_links * planes,
+            )
+        )
+    if shape.tiers == 3:
+        counts.append(
+            TierCount(
+                tier="core",
+                switches_per_plane=shape.cores,
+                switches=shape.cores * planes,
+                ports_per_switch=core_k,
+                down_ports_used=shape.spine_core_links * planes,
+                up_ports_used=0,
+            )
+        )
+    return tuple(counts)
 
 
 @dataclass(frozen=True)
@@ -356,8 +422,12 @@ def small_clos(*, endpoints: int, radix: int) -> SmallClos:
     pods = ceil_div(leaves, down)
     if pods > radix:
         raise InputError(
-            f"auxiliary fabric: {endpoints} ports exceed a three-tier fabric of {radix}-port "
-            "switches; choose a larger management or storage switch"
+            msg(
+                "auxiliary fabric: {endpoints} ports exceed a three-tier fabric of {radix}-port "
+                "switches; choose a larger management or storage switch",
+                endpoints=endpoints,
+                radix=radix,
+            )
         )
     return SmallClos(
         endpoints, radix, leaves, pods * (radix - down), ceil_div(uplinks, radix), endpoints, uplinks, uplinks
