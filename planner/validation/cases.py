@@ -1,0 +1,266 @@
+"""Schema and loader of the validation cases: published figures the model is compared with.
+
+A case is one published figure (a per-GPU throughput, a bus bandwidth, a switch count, a rack
+power, an interruption count) with its exact source, the configuration it was measured on,
+written as planner inputs, and a relative tolerance. Its ``role`` says whether a model
+coefficient was fitted to it (``calibration``) or not (``validation``): only validation cases
+are evidence of the model's accuracy, because a coefficient tuned to a figure reproduces that
+figure by construction.
+
+Cases live in ``validation/cases/<area>.yaml`` at the project root, each file a mapping with a
+``cases`` list. Evaluating cases against the model is a separate step; this module only reads
+and checks them.
+
+Notes
+-----
+A case passes when ``|model - published| <= tolerance x published`` for a single value, or when
+the model lies in ``[low (1 - tolerance), high (1 + tolerance)]`` for a published range.
+
+References
+----------
+``validation/README.md`` (what a case is, the two roles, how to add one); ``docs/model.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from planner.errors import CatalogError, describe_validation_error
+from planner.files import read_mapping
+from planner.i18n.message import msg
+
+Area = Literal["topology", "collectives", "training", "memory", "power", "reliability"]
+Role = Literal["calibration", "validation"]
+Recompute = Literal["none", "selective", "full"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8"]
+Collective = Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
+
+AREAS: tuple[Area, ...] = get_args(Area)
+ROLES: tuple[Role, ...] = get_args(Role)
+
+CASES_DIR = Path(__file__).resolve().parents[2] / "validation" / "cases"
+"""Folder of the bundled case files (``validation/cases`` at the project root)."""
+
+_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CaseSource(_Frozen):
+    """Where a published figure comes from, precisely enough to find it again."""
+
+    citation: str = Field(
+        min_length=10,
+        description="Authors or organisation, title, venue or document, year; arXiv id when there is one.",
+    )
+    locator: str = Field(min_length=3, description="Table, figure, section or comment that holds the figure.")
+    url: str = Field(pattern=r"^https?://", description="Public address of the source.")
+
+
+class PublishedRange(_Frozen):
+    """A published range, recorded as the source gives it (e.g. "46-48 GB/s")."""
+
+    low: float = Field(description="Lower end of the published range, in the case's unit.")
+    high: float = Field(description="Upper end of the published range, in the case's unit.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PublishedRange:
+        if self.low > self.high:
+            raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
+        return self
+
+
+class Tolerance(_Frozen):
+    """How far the model may be from the published figure and still agree with it."""
+
+    relative: float = Field(gt=0, le=1, description="Allowed |model - published| / published [-].")
+    reason: str = Field(
+        min_length=10,
+        description="One line: measurement spread, rounding in the source, what the model leaves out.",
+    )
+
+
+class CaseInputs(_Frozen):
+    """The configuration behind a published figure, as planner inputs; empty = not stated."""
+
+    gpus: int | None = Field(default=None, ge=1, description="GPUs the figure was measured on [count].")
+    gpu_id: str | None = Field(
+        default=None, description="GPU id in data/gpus.yaml; empty when the catalog has no such part."
+    )
+    gpu: str | None = Field(
+        default=None, description="The accelerator in words when gpu_id is empty (e.g. 'A100 SXM 80 GB')."
+    )
+    design_id: str | None = Field(default=None, description="Design id in data/designs.yaml.")
+    fabric: str | None = Field(
+        default=None, description="The scale-out fabric in words when no design preset matches."
+    )
+    server_id: str | None = Field(default=None, description="Server id in data/servers.yaml.")
+    switch_id: str | None = Field(default=None, description="Switch id in data/switches.yaml.")
+    nodes: int | None = Field(default=None, ge=1, description="Servers [count].")
+    gpus_per_node: int | None = Field(default=None, ge=1, description="GPUs per server [count].")
+    scalable_units: int | None = Field(default=None, ge=1, description="DGX SuperPOD scalable units [count].")
+    servers_per_rack: int | None = Field(default=None, ge=1, description="Servers in one rack [count].")
+    rail_optimized: bool | None = Field(default=None, description="Leaves per rail (GPU index).")
+    params_b: float | None = Field(default=None, gt=0, description="Total parameters [billions].")
+    active_params_b: float | None = Field(
+        default=None, gt=0, description="Parameters a token passes through (MoE) [billions]."
+    )
+    layers: int | None = Field(default=None, ge=1, description="Transformer layers [count].")
+    hidden_size: int | None = Field(default=None, ge=1, description="Model width [-].")
+    heads: int | None = Field(default=None, ge=1, description="Attention heads [count].")
+    kv_heads: int | None = Field(default=None, ge=1, description="Key/value heads (GQA) [count].")
+    ffn_hidden: int | None = Field(default=None, ge=1, description="Feed-forward width [-].")
+    vocab: int | None = Field(default=None, ge=1, description="Vocabulary [tokens].")
+    experts: int | None = Field(default=None, ge=1, description="Routed experts per MoE layer [count].")
+    top_k: int | None = Field(default=None, ge=1, description="Experts each token is routed to [count].")
+    seq_len: int | None = Field(default=None, ge=1, description="Sequence length [tokens].")
+    tokens_b: float | None = Field(default=None, gt=0, description="Training tokens [billions].")
+    global_batch_seqs: int | None = Field(default=None, ge=1, description="Global batch [sequences].")
+    micro_batch_seqs: int | None = Field(default=None, ge=1, description="Micro-batch [sequences].")
+    tp: int | None = Field(default=None, ge=1, description="Tensor-parallel GPUs [count].")
+    pp: int | None = Field(default=None, ge=1, description="Pipeline stages [count].")
+    dp: int | None = Field(default=None, ge=1, description="Data-parallel replicas [count].")
+    ep: int | None = Field(default=None, ge=1, description="Expert-parallel GPUs [count].")
+    cp: int | None = Field(default=None, ge=1, description="Context-parallel GPUs [count].")
+    virtual_stages: int | None = Field(
+        default=None, ge=1, description="Interleaved pipeline stages per GPU (v) [count]."
+    )
+    sequence_parallel: bool | None = Field(default=None, description="Megatron sequence parallelism on.")
+    recompute: Recompute | None = Field(default=None, description="Activation recomputation.")
+    precision: Precision | None = Field(default=None, description="Math precision of the matrix multiplies.")
+    zero_stage: int | None = Field(
+        default=None, ge=0, le=3, description="ZeRO / FSDP sharding stage (0 = none, 1 = optimizer)."
+    )
+    collective: Collective | None = Field(default=None, description="nccl-tests collective.")
+    algorithm: str | None = Field(
+        default=None, description="NCCL algorithm (ring, tree, nvls, nvlstree) when the source names it."
+    )
+    message_bytes: int | None = Field(default=None, ge=1, description="nccl-tests buffer size [B].")
+    nics_per_node: int | None = Field(
+        default=None, ge=1, description="Scale-out NIC ports per server [count]."
+    )
+    nic_speed_gbit_per_s: float | None = Field(
+        default=None, gt=0, description="Line rate of one scale-out NIC port [Gb/s]."
+    )
+    duration_h: float | None = Field(default=None, gt=0, description="Observation window [h].")
+
+
+class ValidationCase(_Frozen):
+    """One published figure, its source, its configuration and how close the model must come."""
+
+    id: str = Field(pattern=_ID_PATTERN, description="Slug, unique across all case files.")
+    area: Area = Field(description="Which part of the model the figure checks.")
+    role: Role = Field(
+        description="calibration: a model coefficient was fitted to it; validation: it was not."
+    )
+    quantity: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="What is compared, with its unit in the name (achieved_tflops_per_gpu, ...).",
+    )
+    published: float | PublishedRange = Field(
+        description="The published value, or {low, high} when the source gives a range."
+    )
+    unit: str = Field(min_length=1, description="Unit of the published value ('TFLOP/s', 'GB/s', 'count').")
+    tolerance: Tolerance = Field(description="Allowed relative deviation and why.")
+    source: CaseSource = Field(description="Exact citation of the figure.")
+    inputs: CaseInputs = Field(description="The configuration as planner inputs.")
+    notes: str = Field(
+        default="",
+        description=(
+            "What the model cannot express yet; for calibration cases, which coefficient was fitted."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _calibration_says_which_coefficient(self) -> ValidationCase:
+        if self.role == "calibration" and not self.notes.strip():
+            raise ValueError("a calibration case must name the fitted coefficient in notes")
+        return self
+
+    @property
+    def published_low(self) -> float:
+        """Lower end of the published figure (the value itself when it is not a range)."""
+        return self.published.low if isinstance(self.published, PublishedRange) else self.published
+
+    @property
+    def published_high(self) -> float:
+        """Upper end of the published figure (the value itself when it is not a range)."""
+        return self.published.high if isinstance(self.published, PublishedRange) else self.published
+
+    def agrees(self, *, model_value: float) -> bool:
+        """Whether a model value lies within the tolerance of the published figure.
+
+        ``low (1 - t) <= model <= high (1 + t)`` for relative tolerance ``t``.
+
+        >>> case = ValidationCase.model_validate({
+        ...     "id": "x", "area": "power", "role": "validation", "quantity": "power_kw",
+        ...     "published": 10.2, "unit": "kW",
+        ...     "tolerance": {"relative": 0.05, "reason": "maximum rating, rounded"},
+        ...     "source": {"citation": "NVIDIA DGX H100 User Guide", "locator": "Introduction",
+        ...                "url": "https://docs.nvidia.com/dgx/"},
+        ...     "inputs": {}})
+        >>> case.agrees(model_value=10.6), case.agrees(model_value=10.8)
+        (True, False)
+        """
+        t = self.tolerance.relative
+        return self.published_low * (1 - t) <= model_value <= self.published_high * (1 + t)
+
+
+def _cases_of_file(path: Path) -> list[ValidationCase]:
+    data = read_mapping(path, what=msg("validation case file"), error=CatalogError)
+    if data is None or set(data) != {"cases"} or not isinstance(data["cases"], list):
+        raise CatalogError(f"{path}: a validation case file must hold one key, 'cases', with a list")
+    cases = []
+    for index, raw in enumerate(data["cases"]):
+        label = raw.get("id", "?") if isinstance(raw, Mapping) else "?"
+        where = f"{path}: cases[{index}] ({label}): "
+        if not isinstance(raw, Mapping):
+            raise CatalogError(f"{where}a case must be a mapping")
+        try:
+            case = ValidationCase.model_validate(dict(raw))
+        except ValidationError as exc:
+            raise CatalogError(describe_validation_error(exc, model=ValidationCase, prefix=where)) from None
+        if case.area != path.stem:
+            raise CatalogError(f"{where}area: {case.area!r} does not match the file name {path.name!r}")
+        cases.append(case)
+    return cases
+
+
+def load_cases(*, directory: Path | None = None) -> tuple[ValidationCase, ...]:
+    """Read every ``<area>.yaml`` case file of ``directory``, in file and list order.
+
+    Parameters
+    ----------
+    directory
+        Folder of case files; defaults to :data:`CASES_DIR`.
+
+    Raises
+    ------
+    CatalogError
+        One line naming the file, the case and the field: unreadable file, unknown or missing
+        field, value out of range, a case filed under the wrong area, or an id used twice.
+    """
+    folder = CASES_DIR if directory is None else directory
+    paths = sorted(folder.glob("*.yaml"))
+    if not paths:
+        raise CatalogError(f"{folder}: no validation case files (*.yaml)")
+    seen: dict[str, Path] = {}
+    cases: list[ValidationCase] = []
+    for path in paths:
+        for case in _cases_of_file(path):
+            if case.id in seen:
+                raise CatalogError(f"{path}: id {case.id!r} is already used in {seen[case.id]}")
+            seen[case.id] = path
+            cases.append(case)
+    return tuple(cases)
+
+
+def by_role(cases: tuple[ValidationCase, ...]) -> dict[Role, tuple[ValidationCase, ...]]:
+    """Cases split by role: calibration and validation are counted apart, never pooled."""
+    return {role: tuple(c for c in cases if c.role == role) for role in ROLES}
