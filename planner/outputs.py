@@ -19,9 +19,6 @@ def _r(value: float, digits: int = 3) -> float:
 
 def plan_to_dict(plan: Plan) -> dict[str, Any]:
     """The JSON-ready summary of a plan (numbers rounded for reading, units in the keys)."""
-    topo = plan.topology
-    bw = plan.bandwidth
-    cost = plan.cost
     return {
         "design": plan.design_id,
         "design_name": plan.design_name,
@@ -39,133 +36,168 @@ def plan_to_dict(plan: Plan) -> dict[str, Any]:
             {"metric": c.metric, "text": c.text_en, "value_pct": c.value_pct, "status": c.status}
             for c in plan.claims
         ],
-        "fabric": {
-            "tiers": topo.tiers,
-            "planes": topo.planes,
-            "rails": topo.rails,
-            "ports_per_gpu": topo.ports_per_gpu,
-            "port_speed_gbit_per_s": topo.port_speed_gbit_per_s,
-            "oversubscription": topo.oversubscription,
-            "radix": topo.radix,
-            "leaf_down_ports": topo.leaf_down_ports,
-            "leaf_up_ports": topo.leaf_up_ports,
-            "endpoints_per_plane": topo.endpoints_per_plane,
-            "max_gpus_two_tier": topo.max_gpus_two_tier,
-            "max_gpus_three_tier": topo.max_gpus_three_tier,
-            "nics": plan.nics,
-            "switches": {
-                "leaf": topo.switches_leaf,
-                "spine": topo.switches_spine,
-                "core": topo.switches_core,
-                "total": topo.switches_total,
-            },
-            "links": {
-                "node_leaf": topo.links_node_leaf,
-                "leaf_spine": topo.links_leaf_spine,
-                "spine_core": topo.links_spine_core,
-            },
-            "ports": {
-                t.tier: {"provisioned": t.ports_provisioned, "used": t.ports_used, "free": t.ports_free}
-                for t in topo.tier_counts
-            },
-            "media": [
-                {
-                    "link_class": m.link_class,
-                    "links": m.links,
-                    "length_m": m.length_m,
-                    "medium": m.medium,
-                    "cable": m.cable_id,
-                    "lower_optic": m.lower.optic_id,
-                    "lower_units": m.lower.units,
-                    "upper_optic": m.upper.optic_id,
-                    "upper_units": m.upper.units,
-                }
-                for m in plan.media
-            ],
-            "transceivers": plan.transceivers,
-            "cables": plan.cables,
-        },
+        "fabric": _fabric_dict(plan),
         "auxiliary": {
             "storage_units": plan.auxiliary.storage_units,
             "storage_switches": plan.auxiliary.storage_fabric.switches,
             "inband_switches": plan.auxiliary.inband_fabric.switches,
             "oob_switches": plan.auxiliary.oob_fabric.switches,
         },
-        "bandwidth": {
-            "per_gpu_gbit_per_s": _r(bw.per_gpu_gbit_per_s),
-            "bisection_tbit_per_s": _r(bw.bisection_tbit_per_s),
-            "allreduce_busbw_gbyte_per_s": _r(bw.allreduce_busbw_gbyte_per_s),
-            "allreduce_bound": bw.allreduce_bound,
-            "alltoall_busbw_gbyte_per_s": _r(bw.alltoall_busbw_gbyte_per_s),
-            "alltoall_bound": bw.alltoall_bound,
-            "scale_up_gbyte_per_s": _r(bw.scale_up_gbyte_per_s),
-            "network_gbyte_per_s": _r(bw.network_gbyte_per_s),
-            "explanation": bw.explanation,
-        },
-        "latency": {
-            "min_switch_hops": plan.latency.min_switch_hops,
-            "max_switch_hops": plan.latency.max_switch_hops,
-            "gpu_to_gpu_ns": _r(plan.latency.gpu_to_gpu_ns, 1),
-            "gpu_to_gpu_min_ns": _r(plan.latency.gpu_to_gpu_min_ns, 1),
-            "components_ns": {name: _r(ns, 1) for name, ns in plan.latency.components_ns},
-            "allreduce_small_us": _r(plan.latency.allreduce_small_us, 2),
-        },
-        "power": {
-            "it_kw": _r(plan.power.it_kw),
-            "it_avg_kw": _r(plan.power.it_avg_kw),
-            "pue": plan.power.pue,
-            "facility_kw": _r(plan.power.facility_kw),
-            "node_kw": _r(plan.power.node_kw),
-            "by_category_kw": {k: _r(v) for k, v in plan.power.by_category_kw.items()},
-        },
-        "rack_layout": {
-            "compute_racks": plan.racks.compute_racks,
-            "network_racks": plan.racks.network_racks,
-            "nodes_per_rack": plan.racks.nodes_per_rack,
-            "max_rack_kw": _r(plan.racks.max_rack_kw),
-            "rack_power_limit_kw": plan.racks.rack_power_limit_kw,
-        },
-        "cooling": {
-            "method": plan.cooling.method,
-            "heat_load_kw": _r(plan.cooling.heat_load_kw),
-            "heat_load_btu_per_h": _r(plan.cooling.heat_load_btu_per_h, 0),
-            "refrigeration_tons": _r(plan.cooling.refrigeration_tons),
-            "liquid_kw": _r(plan.cooling.liquid_kw),
-            "air_kw": _r(plan.cooling.air_kw),
-            "coolant_flow_l_per_min": _r(plan.cooling.coolant_flow_l_per_min, 1),
-            "airflow_cfm": _r(plan.cooling.airflow_cfm, 0),
-            "cdus": plan.cooling.cdus,
-            "density_feasible": plan.cooling.density_feasible,
-        },
-        "cost": {
-            "capex_usd": _r(cost.capex_usd, 2),
-            "opex_usd_per_year": _r(cost.opex_usd_per_year, 2),
-            "tco_usd": _r(cost.tco_usd, 2),
-            "usd_per_gpu_hour": _r(cost.usd_per_gpu_hour, 4),
-            "usd_per_gpu": _r(cost.usd_per_gpu, 2),
-            "years": cost.years,
-            "discount_rate": cost.discount_rate,
-            "by_category_usd": {k: _r(v, 2) for k, v in cost.by_category_usd.items()},
-            "opex_by_item_usd_per_year": {k: _r(v, 2) for k, v in cost.opex_by_item_usd_per_year.items()},
-            "currency": cost.currency,
-            "electricity_usd_per_kwh": cost.electricity_usd_per_kwh,
-            "usd_to_cny": cost.usd_to_cny,
-            "capex_cny": _r(cost.capex_usd * cost.usd_to_cny, 2),
-            "tco_cny": _r(cost.tco_usd * cost.usd_to_cny, 2),
-        },
-        "bom": [
-            {
-                "id": line.id,
-                "category": line.category,
-                "description": line.description,
-                "quantity": line.quantity,
-                "unit_cost_usd": _r(line.unit_cost_usd, 2),
-                "total_usd": _r(line.total_usd, 2),
-                "source": line.source,
-            }
-            for line in plan.bom
-        ],
+        "bandwidth": _bandwidth_dict(plan),
+        "latency": _latency_dict(plan),
+        "power": _power_dict(plan),
+        "rack_layout": _racks_dict(plan),
+        "cooling": _cooling_dict(plan),
+        "cost": _cost_dict(plan),
+        "bom": _bom_list(plan),
     }
+
+
+def _fabric_dict(plan: Plan) -> dict[str, Any]:
+    topo = plan.topology
+    return {
+        "tiers": topo.tiers,
+        "planes": topo.planes,
+        "rails": topo.rails,
+        "ports_per_gpu": topo.ports_per_gpu,
+        "port_speed_gbit_per_s": topo.port_speed_gbit_per_s,
+        "oversubscription": topo.oversubscription,
+        "radix": topo.radix,
+        "leaf_down_ports": topo.leaf_down_ports,
+        "leaf_up_ports": topo.leaf_up_ports,
+        "endpoints_per_plane": topo.endpoints_per_plane,
+        "max_gpus_two_tier": topo.max_gpus_two_tier,
+        "max_gpus_three_tier": topo.max_gpus_three_tier,
+        "nics": plan.nics,
+        "switches": {
+            "leaf": topo.switches_leaf,
+            "spine": topo.switches_spine,
+            "core": topo.switches_core,
+            "total": topo.switches_total,
+        },
+        "links": {
+            "node_leaf": topo.links_node_leaf,
+            "leaf_spine": topo.links_leaf_spine,
+            "spine_core": topo.links_spine_core,
+        },
+        "ports": {
+            t.tier: {"provisioned": t.ports_provisioned, "used": t.ports_used, "free": t.ports_free}
+            for t in topo.tier_counts
+        },
+        "media": [
+            {
+                "link_class": m.link_class,
+                "links": m.links,
+                "length_m": m.length_m,
+                "medium": m.medium,
+                "cable": m.cable_id,
+                "lower_optic": m.lower.optic_id,
+                "lower_units": m.lower.units,
+                "upper_optic": m.upper.optic_id,
+                "upper_units": m.upper.units,
+            }
+            for m in plan.media
+        ],
+        "transceivers": plan.transceivers,
+        "cables": plan.cables,
+    }
+
+
+def _bandwidth_dict(plan: Plan) -> dict[str, Any]:
+    bw = plan.bandwidth
+    return {
+        "per_gpu_gbit_per_s": _r(bw.per_gpu_gbit_per_s),
+        "bisection_tbit_per_s": _r(bw.bisection_tbit_per_s),
+        "allreduce_busbw_gbyte_per_s": _r(bw.allreduce_busbw_gbyte_per_s),
+        "allreduce_bound": bw.allreduce_bound,
+        "alltoall_busbw_gbyte_per_s": _r(bw.alltoall_busbw_gbyte_per_s),
+        "alltoall_bound": bw.alltoall_bound,
+        "scale_up_gbyte_per_s": _r(bw.scale_up_gbyte_per_s),
+        "network_gbyte_per_s": _r(bw.network_gbyte_per_s),
+        "explanation": bw.explanation,
+    }
+
+
+def _latency_dict(plan: Plan) -> dict[str, Any]:
+    return {
+        "min_switch_hops": plan.latency.min_switch_hops,
+        "max_switch_hops": plan.latency.max_switch_hops,
+        "gpu_to_gpu_ns": _r(plan.latency.gpu_to_gpu_ns, 1),
+        "gpu_to_gpu_min_ns": _r(plan.latency.gpu_to_gpu_min_ns, 1),
+        "components_ns": {name: _r(ns, 1) for name, ns in plan.latency.components_ns},
+        "allreduce_small_us": _r(plan.latency.allreduce_small_us, 2),
+    }
+
+
+def _power_dict(plan: Plan) -> dict[str, Any]:
+    return {
+        "it_kw": _r(plan.power.it_kw),
+        "it_avg_kw": _r(plan.power.it_avg_kw),
+        "pue": plan.power.pue,
+        "facility_kw": _r(plan.power.facility_kw),
+        "node_kw": _r(plan.power.node_kw),
+        "by_category_kw": {k: _r(v) for k, v in plan.power.by_category_kw.items()},
+    }
+
+
+def _racks_dict(plan: Plan) -> dict[str, Any]:
+    return {
+        "compute_racks": plan.racks.compute_racks,
+        "network_racks": plan.racks.network_racks,
+        "nodes_per_rack": plan.racks.nodes_per_rack,
+        "max_rack_kw": _r(plan.racks.max_rack_kw),
+        "rack_power_limit_kw": plan.racks.rack_power_limit_kw,
+    }
+
+
+def _cooling_dict(plan: Plan) -> dict[str, Any]:
+    return {
+        "method": plan.cooling.method,
+        "heat_load_kw": _r(plan.cooling.heat_load_kw),
+        "heat_load_btu_per_h": _r(plan.cooling.heat_load_btu_per_h, 0),
+        "refrigeration_tons": _r(plan.cooling.refrigeration_tons),
+        "liquid_kw": _r(plan.cooling.liquid_kw),
+        "air_kw": _r(plan.cooling.air_kw),
+        "coolant_flow_l_per_min": _r(plan.cooling.coolant_flow_l_per_min, 1),
+        "airflow_cfm": _r(plan.cooling.airflow_cfm, 0),
+        "cdus": plan.cooling.cdus,
+        "density_feasible": plan.cooling.density_feasible,
+    }
+
+
+def _cost_dict(plan: Plan) -> dict[str, Any]:
+    cost = plan.cost
+    return {
+        "capex_usd": _r(cost.capex_usd, 2),
+        "opex_usd_per_year": _r(cost.opex_usd_per_year, 2),
+        "tco_usd": _r(cost.tco_usd, 2),
+        "usd_per_gpu_hour": _r(cost.usd_per_gpu_hour, 4),
+        "usd_per_gpu": _r(cost.usd_per_gpu, 2),
+        "years": cost.years,
+        "discount_rate": cost.discount_rate,
+        "by_category_usd": {k: _r(v, 2) for k, v in cost.by_category_usd.items()},
+        "opex_by_item_usd_per_year": {k: _r(v, 2) for k, v in cost.opex_by_item_usd_per_year.items()},
+        "currency": cost.currency,
+        "electricity_usd_per_kwh": cost.electricity_usd_per_kwh,
+        "usd_to_cny": cost.usd_to_cny,
+        "capex_cny": _r(cost.capex_usd * cost.usd_to_cny, 2),
+        "tco_cny": _r(cost.tco_usd * cost.usd_to_cny, 2),
+    }
+
+
+def _bom_list(plan: Plan) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": line.id,
+            "category": line.category,
+            "description": line.description,
+            "quantity": line.quantity,
+            "unit_cost_usd": _r(line.unit_cost_usd, 2),
+            "total_usd": _r(line.total_usd, 2),
+            "source": line.source,
+        }
+        for line in plan.bom
+    ]
 
 
 BOM_COLUMNS = ("id", "category", "description", "quantity", "unit_cost_usd", "total_usd", "source")
