@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planner.i18n.message import msg
+
 Slug = str  # validated by the catalog schema's pattern where records are defined
 FabricFamily = Literal["ethernet", "infiniband"]
 LinkClassName = Literal["node_leaf", "leaf_spine", "spine_core"]
@@ -64,8 +66,11 @@ class FabricParams(BaseModel):
     def _ports_divide_into_planes(self) -> FabricParams:
         if self.ports_per_gpu % self.planes and self.planes % self.ports_per_gpu:
             raise ValueError(
-                f"planes ({self.planes}) must divide ports_per_gpu ({self.ports_per_gpu}) "
-                "or be a multiple of it"
+                msg(
+                    "planes ({planes}) must divide ports_per_gpu ({ports}) or be a multiple of it",
+                    planes=self.planes,
+                    ports=self.ports_per_gpu,
+                )
             )
         return self
 

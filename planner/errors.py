@@ -7,9 +7,12 @@ shows it next to the input.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+
+from planner.i18n.message import Message, msg
 
 
 class PlannerError(Exception):
@@ -28,21 +31,47 @@ class InfeasibleError(PlannerError):
     """No design satisfies the constraints; the message names the binding limit."""
 
 
-def _field_range(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> str:
-    """Return ``" (allowed: lo to hi)"`` for a pydantic field, or ``""`` when unbounded."""
-    if model is None or not loc:
+def message_of(error: BaseException) -> str:
+    """The message an error was raised with: the :class:`~planner.i18n.message.Message` itself
+    (so a front end can translate it) when there is one, else ``str(error)``."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Message) else str(error)
+
+
+def joined(parts: Sequence[str]) -> str:
+    """``parts`` in one line, kept as :class:`Message` objects so each part stays translatable.
+
+    >>> m = joined([msg("{n} servers", n=2), "x", msg("cooling")])
+    >>> str(m), m.template
+    ('2 servers; x; cooling', '{first}; {rest}')
+    """
+    if not parts:
         return ""
+    if len(parts) == 1:
+        return parts[0]
+    return msg("{first}; {rest}", first=parts[0], rest=joined(parts[1:]))
+
+
+def with_source(source: str, problem: str) -> Message:
+    """``"source: problem"``: a message prefixed with what it is about (a file, a field)."""
+    return msg("{source}: {problem}", source=source, problem=problem)
+
+
+def _field_range(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> tuple[str, str] | None:
+    """The allowed range ``(lo, hi)`` of a pydantic field, or ``None`` when unbounded."""
+    if model is None or not loc:
+        return None
     current: Any = model
     info = None
     for part in loc:
         if not (isinstance(current, type) and issubclass(current, BaseModel)):
-            return ""
+            return None
         info = current.model_fields.get(str(part))
         if info is None:
-            return ""
+            return None
         current = info.annotation
     if info is None:
-        return ""
+        return None
     lo: Any = None
     hi: Any = None
     for meta in info.metadata:
@@ -51,22 +80,100 @@ def _field_range(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> s
         hi = getattr(meta, "le", None) if getattr(meta, "le", None) is not None else hi
         hi = getattr(meta, "lt", None) if getattr(meta, "lt", None) is not None else hi
     if lo is None and hi is None:
-        return ""
-    return f" (allowed: {'-inf' if lo is None else lo} to {'inf' if hi is None else hi})"
+        return None
+    return ("-inf" if lo is None else str(lo), "inf" if hi is None else str(hi))
+
+
+_PROBLEMS: dict[str, Callable[[Mapping[str, Any]], Message]] = {
+    # pydantic's English for its common error types, as translatable templates; ``_problem``
+    # keeps pydantic's own text whenever a template no longer reproduces it exactly
+    "greater_than": lambda c: msg("Input should be greater than {gt}", gt=c["gt"]),
+    "greater_than_equal": lambda c: msg("Input should be greater than or equal to {ge}", ge=c["ge"]),
+    "less_than": lambda c: msg("Input should be less than {lt}", lt=c["lt"]),
+    "less_than_equal": lambda c: msg("Input should be less than or equal to {le}", le=c["le"]),
+    "int_parsing": lambda c: msg("Input should be a valid integer, unable to parse string as an integer"),
+    "int_type": lambda c: msg("Input should be a valid integer"),
+    "int_from_float": lambda c: msg("Input should be a valid integer, got a number with a fractional part"),
+    "float_parsing": lambda c: msg("Input should be a valid number, unable to parse string as a number"),
+    "float_type": lambda c: msg("Input should be a valid number"),
+    "finite_number": lambda c: msg("Input should be a finite number"),
+    "bool_parsing": lambda c: msg("Input should be a valid boolean, unable to interpret input"),
+    "bool_type": lambda c: msg("Input should be a valid boolean"),
+    "string_type": lambda c: msg("Input should be a valid string"),
+    "string_too_short": lambda c: msg("String should have at least {min_length} characters", **c),
+    "string_too_long": lambda c: msg("String should have at most {max_length} characters", **c),
+    "string_pattern_mismatch": lambda c: msg("String should match pattern '{pattern}'", pattern=c["pattern"]),
+    "literal_error": lambda c: msg("Input should be {expected}", expected=c["expected"]),
+    "enum": lambda c: msg("Input should be {expected}", expected=c["expected"]),
+    "missing": lambda c: msg("Field required"),
+    "dict_type": lambda c: msg("Input should be a valid dictionary"),
+    "list_type": lambda c: msg("Input should be a valid list"),
+    "model_type": lambda c: msg(
+        "Input should be a valid dictionary or instance of {class_name}", class_name=c["class_name"]
+    ),
+    "too_short": lambda c: msg(
+        "List should have at least {min_length} items after validation, not {actual_length}", **c
+    ),
+    "too_long": lambda c: msg(
+        "List should have at most {max_length} items after validation, not {actual_length}", **c
+    ),
+    "value_error": lambda c: msg("Value error, {error}", error=message_of(c["error"])),
+}
+
+
+def _problem(kind: str, english: str, context: Mapping[str, Any]) -> str:
+    """pydantic's message as a translatable :class:`Message` when the type is a common one."""
+    make = _PROBLEMS.get(kind)
+    if make is None:
+        return english
+    try:
+        problem = make(context)
+    except (KeyError, IndexError, ValueError):
+        return english
+    # pydantic words some messages differently (plurals, versions): its English always wins
+    return problem if problem == english else english
+
+
+def _item(field: str, problem: str, given: Any, shown: bool, allowed: tuple[str, str] | None) -> Message:
+    if not shown and allowed is None:
+        return msg("{field}: {problem}", field=field, problem=problem)
+    if allowed is None:
+        return msg("{field}: {problem} (got {value})", field=field, problem=problem, value=repr(given))
+    low, high = allowed
+    if not shown:
+        return msg(
+            "{field}: {problem} (allowed: {low} to {high})", field=field, problem=problem, low=low, high=high
+        )
+    return msg(
+        "{field}: {problem} (got {value}) (allowed: {low} to {high})",
+        field=field,
+        problem=problem,
+        value=repr(given),
+        low=low,
+        high=high,
+    )
 
 
 def describe_validation_error(
     error: ValidationError, *, model: type[BaseModel] | None = None, prefix: str = ""
 ) -> str:
-    """Summarise a pydantic error in one line: ``field: problem (allowed: lo to hi); ...``."""
-    parts = []
+    """Summarise a pydantic error in one line: ``field: problem (allowed: lo to hi); ...``.
+
+    The result and each part are :class:`Message` objects: the field path, the value given and
+    the allowed range are parameters, and pydantic's text for the common error types is a
+    template too, so the whole line can be shown in another language.
+    """
+    parts: list[str] = []
     for item in error.errors():
         loc = tuple(item.get("loc", ()))
-        field = ".".join(str(p) for p in loc) or "(top level)"
+        field = prefix + ".".join(str(p) for p in loc) if loc else msg("{prefix}(top level)", prefix=prefix)
         given = item.get("input")
-        shown = "" if isinstance(given, dict | list) else f" (got {given!r})"
-        message = str(item.get("msg", "invalid value"))
-        if item.get("type") == "extra_forbidden":
-            message, shown = "unknown key", ""
-        parts.append(f"{prefix}{field}: {message}{shown}{_field_range(model, loc)}")
-    return "; ".join(parts)
+        shown = not isinstance(given, dict | list)
+        kind = str(item.get("type", ""))
+        if kind == "extra_forbidden":
+            problem: str = msg("unknown key")
+            shown = False
+        else:
+            problem = _problem(kind, str(item.get("msg", "invalid value")), item.get("ctx") or {})
+        parts.append(_item(field, problem, given, shown, _field_range(model, loc)))
+    return joined(parts)

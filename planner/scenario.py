@@ -14,8 +14,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.design import SLUG_PATTERN, FabricParams
-from planner.errors import InputError, describe_validation_error
-from planner.files import read_mapping
+from planner.errors import InputError, describe_validation_error, with_source
+from planner.files import SCENARIO_FILE, empty_file_error, read_mapping
+from planner.i18n.message import msg
 
 MAX_GPUS = 1_048_576
 """Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""
@@ -104,20 +105,27 @@ def scenario_from_data(data: Mapping[str, Any], *, source: str = "scenario") -> 
     try:
         scenario = Scenario.model_validate(dict(data))
     except ValidationError as exc:
-        raise InputError(f"{source}: {describe_validation_error(exc, model=Scenario)}") from None
+        raise InputError(with_source(source, describe_validation_error(exc, model=Scenario))) from None
     bad_prices = {k: v for k, v in scenario.price_overrides_usd.items() if v < 0}
     if bad_prices:
         key = sorted(bad_prices)[0]
-        raise InputError(f"{source}: price_overrides_usd.{key}: must be >= 0 (got {bad_prices[key]})")
+        raise InputError(
+            msg(
+                "{source}: price_overrides_usd.{key}: must be >= 0 (got {value})",
+                source=source,
+                key=key,
+                value=bad_prices[key],
+            )
+        )
     return scenario
 
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario from a YAML or JSON file."""
     file = Path(path)
-    data = read_mapping(file, what="scenario", error=InputError)
+    data = read_mapping(file, what=SCENARIO_FILE, error=InputError)
     if data is None:
-        raise InputError(f"{file}: the scenario file is empty")
+        raise empty_file_error(name=str(file), what=SCENARIO_FILE, error=InputError)
     return scenario_from_data(data, source=str(file))
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any
-
-import yaml
 
 from planner import CatalogError
 from planner.catalog import load_catalog_from_data
+from planner.errors import message_of
+from planner.files import CATALOG_FILE, empty_file_error, read_mapping
+from planner.i18n.message import msg
 
 MAX_UPLOAD_BYTES = 2_000_000
 SUFFIXES = ("yaml", "yml", "json")
@@ -23,7 +23,8 @@ SUFFIXES = ("yaml", "yml", "json")
 class UploadResult:
     ok: bool
     message: str
-    """The validation error (one line naming file, record and field), or a summary."""
+    """The validation error (one line naming file, record and field), or a summary; a
+    :class:`~planner.i18n.message.Message` when the engine made it, so it can be translated."""
     override_json: str = ""
     """Canonical JSON of the override (the cache key of every plan that uses it)."""
     records: tuple[tuple[str, str], ...] = ()
@@ -40,28 +41,24 @@ def read_override(name: str, content: bytes) -> UploadResult:
     """
     suffix = PurePath(name).suffix.lower().lstrip(".")
     if suffix not in SUFFIXES:
-        return UploadResult(False, f"{name}: expected a .yaml, .yml or .json file")
+        return UploadResult(False, msg("{file}: expected a .yaml, .yml or .json file", file=name))
     if len(content) > MAX_UPLOAD_BYTES:
-        return UploadResult(False, f"{name}: file larger than {MAX_UPLOAD_BYTES // 1_000_000} MB")
+        return UploadResult(
+            False, msg("{file}: file larger than {limit} MB", file=name, limit=MAX_UPLOAD_BYTES // 1_000_000)
+        )
     try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return UploadResult(False, f"{name}: not UTF-8 text")
-    try:
-        data: Any = json.loads(text) if suffix == "json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        return UploadResult(False, f"{name}: not valid {'JSON' if suffix == 'json' else 'YAML'} ({first})")
-    if data is None:
-        return UploadResult(False, f"{name}: the file is empty")
-    if not isinstance(data, dict):
-        return UploadResult(False, f"{name}: must be a mapping of family sections to lists of records")
+        data = read_mapping(content, name=name, what=CATALOG_FILE, error=CatalogError)
+        if data is None:
+            raise empty_file_error(name=name, what=CATALOG_FILE, error=CatalogError)
+    except CatalogError as exc:
+        return UploadResult(False, message_of(exc))
     try:
         load_catalog_from_data(data, name=name)
     except CatalogError as exc:
-        return UploadResult(False, str(exc))
+        return UploadResult(False, message_of(exc))
     except Exception as exc:  # an upload must never crash the page, whatever it holds
-        return UploadResult(False, f"{name}: cannot be used ({type(exc).__name__}: {exc})")
+        detail = f"{type(exc).__name__}: {exc}"
+        return UploadResult(False, msg("{file}: cannot be used ({detail})", file=name, detail=detail))
     records = tuple(
         (family, str(item.get("id")))
         for family, items in data.items()

@@ -35,8 +35,9 @@ from planner.catalog.schema import (
     Storage,
     Switch,
 )
-from planner.errors import CatalogError, describe_validation_error
-from planner.files import read_mapping
+from planner.errors import CatalogError, describe_validation_error, joined, with_source
+from planner.files import CATALOG_FILE, empty_file_error, read_mapping
+from planner.i18n.message import msg
 
 R = TypeVar("R", bound=Record)
 
@@ -83,7 +84,13 @@ class Catalog:
     def family(self, name: str) -> Mapping[str, Record]:
         """Records of one family by section name (``"gpus"``, ``"switches"``, ...)."""
         if name not in FAMILIES:
-            raise CatalogError(f"unknown catalog family {name!r} (known: {', '.join(FAMILIES)})")
+            raise CatalogError(
+                msg(
+                    "unknown catalog family {name} (known: {known})",
+                    name=repr(name),
+                    known=", ".join(FAMILIES),
+                )
+            )
         records: Mapping[str, Record] = getattr(self, name)
         return records
 
@@ -92,7 +99,14 @@ class Catalog:
         records = self.family(family)
         if record_id not in records:
             known = ", ".join(sorted(records)) or "none"
-            raise CatalogError(f"unknown {family} id {record_id!r} (known: {known})")
+            raise CatalogError(
+                msg(
+                    "unknown {family} id {id} (known: {known})",
+                    family=family,
+                    id=repr(record_id),
+                    known=known,
+                )
+            )
         return records[record_id]
 
     def records(self) -> Iterable[tuple[str, Record]]:
@@ -102,8 +116,13 @@ class Catalog:
                 yield family, self.family(family)[record_id]
 
 
-def _read_file(path: Path) -> dict[str, Any]:
-    return read_mapping(path, what="catalog", error=CatalogError) or {}
+def _read_file(path: Path, *, required: bool = False) -> dict[str, Any]:
+    """The mapping in a catalog file; an empty bundled file is no records, an empty user file
+    (``required``) an error, as it is when uploaded (``ui/upload.py``)."""
+    data = read_mapping(path, what=CATALOG_FILE, error=CatalogError)
+    if data is None and required:
+        raise empty_file_error(name=str(path), what=CATALOG_FILE, error=CatalogError)
+    return data or {}
 
 
 def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
@@ -111,16 +130,43 @@ def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dic
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for family, items in data.items():
         if family not in FAMILIES:
-            raise CatalogError(f"{path}: unknown section {family!r} (allowed: {', '.join(FAMILIES)})")
+            raise CatalogError(
+                msg(
+                    "{file}: unknown section {section} (allowed: {known})",
+                    file=str(path),
+                    section=repr(family),
+                    known=", ".join(FAMILIES),
+                )
+            )
         if not isinstance(items, list):
-            raise CatalogError(f"{path}: section {family!r} must be a list of records")
+            raise CatalogError(
+                msg(
+                    "{file}: section {section} must be a list of records",
+                    file=str(path),
+                    section=repr(family),
+                )
+            )
         seen: dict[str, dict[str, Any]] = {}
         for index, item in enumerate(items):
             if not isinstance(item, dict) or "id" not in item:
-                raise CatalogError(f"{path}: {family}[{index}] must be a mapping with an 'id'")
+                raise CatalogError(
+                    msg(
+                        "{file}: {family}[{index}] must be a mapping with an 'id'",
+                        file=str(path),
+                        family=family,
+                        index=index,
+                    )
+                )
             record_id = str(item["id"])
             if record_id in seen:
-                raise CatalogError(f"{path}: duplicate id {record_id!r} in {family}")
+                raise CatalogError(
+                    msg(
+                        "{file}: duplicate id {id} in {family}",
+                        file=str(path),
+                        id=repr(record_id),
+                        family=family,
+                    )
+                )
             seen[record_id] = item
         out[family] = seen
     return out
@@ -132,23 +178,37 @@ def _validate(path: str, family: str, raw: Mapping[str, Any]) -> Record:
         return model.model_validate(dict(raw))
     except ValidationError as exc:
         prefix = f"{family}[{raw.get('id')!s}]."
-        raise CatalogError(f"{path}: {describe_validation_error(exc, model=model, prefix=prefix)}") from None
+        raise CatalogError(
+            with_source(path, describe_validation_error(exc, model=model, prefix=prefix))
+        ) from None
 
 
 def _check_references(catalog: Catalog) -> None:
     """Every id a record names must exist, and auxiliary rules the engine needs must be there."""
-    problems: list[str] = []
+    problems: list[str] = []  # Messages, joined into one translatable line
 
     def need(family: str, record_id: str | None, where: str) -> None:
         if record_id is not None and record_id not in catalog.family(family):
-            problems.append(f"{where} refers to unknown {family} id {record_id!r}")
+            problems.append(
+                msg(
+                    "{where} refers to unknown {family} id {id}",
+                    where=where,
+                    family=family,
+                    id=repr(record_id),
+                )
+            )
 
     for gpu in catalog.gpus.values():
         need("servers", gpu.default_server_id, f"gpus[{gpu.id}].default_server_id")
         server = catalog.servers.get(gpu.default_server_id)
         if server is not None and gpu.form_factor not in server.form_factors:
             problems.append(
-                f"gpus[{gpu.id}]: default server {server.id!r} does not take {gpu.form_factor} GPUs"
+                msg(
+                    "gpus[{gpu}]: default server {server} does not take {form_factor} GPUs",
+                    gpu=gpu.id,
+                    server=repr(server.id),
+                    form_factor=gpu.form_factor,
+                )
             )
     for design in catalog.designs.values():
         fabric = design.fabric
@@ -158,16 +218,16 @@ def _check_references(catalog: Catalog) -> None:
         need("optics", fabric.node_optics_id, f"designs[{design.id}].fabric.node_optics_id")
         need("gpus", design.default_gpu_id, f"designs[{design.id}].default_gpu_id")
     for name in REQUIRED_COST_FACTORS:
-        need("cost_factors", name, "the engine")
+        need("cost_factors", name, msg("the engine"))
     for name in REQUIRED_SIZING_RULES:
-        need("sizing_rules", name, "the engine")
+        need("sizing_rules", name, msg("the engine"))
     for family in ("racks", "pdus", "cooling", "storage", "energy_prices", "exchange_rates"):
         if not catalog.family(family):
-            problems.append(f"the catalog needs at least one {family} record")
+            problems.append(msg("the catalog needs at least one {family} record", family=family))
     if not any(s.management for s in catalog.switches.values()):
-        problems.append("the catalog needs at least one management switch (management: true)")
+        problems.append(msg("the catalog needs at least one management switch (management: true)"))
     if problems:
-        raise CatalogError("; ".join(problems))
+        raise CatalogError(joined(problems))
 
 
 def catalog_files(data_dir: Path = DATA_DIR) -> list[Path]:
@@ -205,14 +265,19 @@ def _load_cached(overrides: tuple[str, ...], data_dir: str) -> Catalog:
             for record_id, raw in records.items():
                 if record_id in merged[family]:
                     raise CatalogError(
-                        f"{path}: duplicate id {record_id!r} in {family} "
-                        f"(also in {origin[(family, record_id)]})"
+                        msg(
+                            "{file}: duplicate id {id} in {family} (also in {other})",
+                            file=str(path),
+                            id=repr(record_id),
+                            family=family,
+                            other=origin[(family, record_id)],
+                        )
                     )
                 merged[family][record_id] = dict(raw)
                 origin[(family, record_id)] = str(path)
     for override in overrides:
         path = Path(override)
-        for family, records in _raw_records(path, _read_file(path)).items():
+        for family, records in _raw_records(path, _read_file(path, required=True)).items():
             for record_id, raw in records.items():
                 base = merged[family].get(record_id, {})
                 merged[family][record_id] = {**base, **raw}

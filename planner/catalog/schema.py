@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from planner.design import SLUG_PATTERN, FabricFamily, FabricParams, VendorClaim
+from planner.i18n.message import msg
 
 
 class Record(BaseModel):
@@ -43,9 +44,9 @@ class Record(BaseModel):
         has_source = bool(self.source) and bool(self.as_of)
         has_reason = self.assumption and bool(self.reason)
         if not (has_source or has_reason):
-            raise ValueError("needs source and as_of, or assumption: true with a reason")
+            raise ValueError(msg("needs source and as_of, or assumption: true with a reason"))
         if self.assumption and not self.reason:
-            raise ValueError("assumption: true needs a reason")
+            raise ValueError(msg("assumption: true needs a reason"))
         return self
 
 
@@ -113,13 +114,18 @@ class Switch(Record):
     def _radix_within_capacity(self) -> Switch:
         for speed, ports in self.radix_by_speed.items():
             if speed <= 0 or ports <= 0:
-                raise ValueError("radix_by_speed needs positive speeds and port counts")
+                raise ValueError(msg("radix_by_speed needs positive speeds and port counts"))
             if speed * ports > self.capacity_gbit_per_s * 1.001:
                 raise ValueError(
-                    f"radix_by_speed {ports}x{speed}G exceeds capacity {self.capacity_gbit_per_s} Gb/s"
+                    msg(
+                        "radix_by_speed {ports}x{speed}G exceeds capacity {capacity} Gb/s",
+                        ports=ports,
+                        speed=speed,
+                        capacity=self.capacity_gbit_per_s,
+                    )
                 )
         if self.power_max_w < self.power_typical_w:
-            raise ValueError("power_max_w must be >= power_typical_w")
+            raise ValueError(msg("power_max_w must be >= power_typical_w"))
         return self
 
 
@@ -192,7 +198,7 @@ class Cooling(Record):
     @model_validator(mode="after")
     def _cdu_when_liquid(self) -> Cooling:
         if self.liquid_capture_fraction > 0 and self.cdu_capacity_kw is None:
-            raise ValueError("liquid cooling needs cdu_capacity_kw")
+            raise ValueError(msg("liquid cooling needs cdu_capacity_kw"))
         return self
 
 
