@@ -1,16 +1,21 @@
-"""One long-lived headless Chromium, through kaleido: chart images and HTML printed to PDF.
+"""One long-lived headless Chromium, through kaleido's public API: chart images and HTML printed to PDF.
 
-Starting Chromium costs about 3 s, so one :class:`Browser` is started once per process
-(:func:`shared_browser`) and kept: the CLI exports several files with it, the web app serves
-every session with it. It runs on its own thread with its own event loop; callers on any
-thread submit work to that loop, so concurrent exports are safe.
+Starting Chromium costs about 3 s (about 5 s per image when each export starts its own), so one
+:class:`Browser` is started once per process (:func:`shared_browser`) and kept: the CLI exports
+several files with it, the web app serves every session with it. It runs on its own thread with
+its own event loop, inside ``async with kaleido.Kaleido(...)`` (kaleido 1.x's documented way to
+hold a browser open); callers on any thread submit work to that loop, so concurrent exports are
+safe.
 
-Charts are drawn by kaleido's own page and renderer (``kaleido.PageGenerator`` and its
-``kaleido_scopes.plotly``, the code behind ``kaleido.calc_fig``) in one tab that stays loaded:
-``calc_fig`` reloads plotly.js after every image (about 0.2 s each), while one batch of the
-nine charts of a proposal takes about 0.3 s. Documents are printed in a second tab
-(Chrome DevTools ``Page.printToPDF``). ``kaleido.start_sync_server`` could do neither: its
-server only calls ``Kaleido``'s own methods.
+Charts are drawn by ``Kaleido.calc_fig`` (public). kaleido reloads its page after every image
+(about 0.1-0.2 s each), so the figures of one proposal are drawn concurrently on
+:data:`CHART_TABS` tabs. Documents are printed in one more tab that the ``Kaleido`` object (a
+``choreographer.Browser``) opens with its public ``create_tab``; the tab prints with the Chrome
+DevTools command ``Page.printToPDF`` sent through choreographer's public ``Tab.send_command``.
+kaleido itself has no call that prints an HTML page (its ``pdf`` format draws one figure), and
+``kaleido.start_sync_server`` is not used: its server only calls ``Kaleido``'s own methods, and
+its ``call_function`` pairs requests with answers through two shared queues, so two sessions
+exporting at once could receive each other's images.
 
 Why Chromium prints the PDF (not reportlab): Debian's CJK fonts (``fonts-noto-cjk``) have
 PostScript (CFF) outlines, which reportlab cannot embed ("postscript outlines are not
@@ -24,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import base64
-import json
+import concurrent.futures
 import os
 import shutil
 import tempfile
@@ -101,18 +106,8 @@ def chromium_path() -> str | None:
     return None
 
 
-_RENDER_BATCH_JS = """
-(async (specsJson) => {
-  const out = [];
-  for (const spec of JSON.parse(specsJson)) {
-    out.push(await kaleido_scopes.plotly(spec));
-  }
-  return JSON.stringify(out);
-})(%s)
-"""
-"""Draw every spec in turn with kaleido's renderer; each result is ``{code, message, result}``."""
-RELOAD_EVERY = 50
-"""Batches drawn before the chart tab is reloaded (kaleido reloads after every image)."""
+CHART_TABS = 2
+"""Tabs kaleido draws charts in at once (kaleido reloads a tab after each image)."""
 
 
 class Browser:
@@ -125,19 +120,17 @@ class Browser:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._kaleido: Any = None
-        self._workdir: tempfile.TemporaryDirectory[str] | None = None
-        self._chart_tab: Any = None
         self._print_tab: Any = None
-        self._chart_lock: asyncio.Lock | None = None
         self._print_lock: asyncio.Lock | None = None
-        self._batches = 0
+        self._closing: asyncio.Event | None = None
+        self._served: concurrent.futures.Future[None] | None = None
 
     @property
     def running(self) -> bool:
         return self._kaleido is not None
 
     def start(self) -> None:
-        """Open the browser and its two tabs (about 3 s); nothing when it is already open."""
+        """Open the browser and its tabs (about 3 s); nothing when it is already open."""
         with self._lock:
             if self._kaleido is not None:
                 return
@@ -145,45 +138,38 @@ class Browser:
             thread = threading.Thread(target=loop.run_forever, name="planner-export-browser", daemon=True)
             thread.start()
             self._loop, self._thread = loop, thread
-            self._workdir = tempfile.TemporaryDirectory(prefix="planner-browser-")
+            ready: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            self._served = asyncio.run_coroutine_threadsafe(self._serve(ready), loop)
             try:
-                self._kaleido = self._submit(self._open(Path(self._workdir.name)))
+                self._kaleido = ready.result(timeout=self._timeout_s * 4)
             except BaseException:
+                self._served.cancel()
                 self._shutdown_loop()
                 raise
 
-    async def _open(self, workdir: Path) -> Any:
+    async def _serve(self, ready: concurrent.futures.Future[Any]) -> None:
+        """Hold the browser open until :meth:`stop`: the body of ``async with Kaleido()``."""
         import kaleido
 
+        self._closing, self._print_lock = asyncio.Event(), asyncio.Lock()
         try:
-            browser = kaleido.Kaleido(n=1, path=self._path, mathjax=False, timeout=self._timeout_s)
-            await browser.open()
+            async with kaleido.Kaleido(
+                n=CHART_TABS, path=self._path, mathjax=False, timeout=self._timeout_s
+            ) as browser:
+                self._print_tab = await browser.create_tab("about:blank")
+                await self._print_tab.send_command("Page.enable")
+                ready.set_result(browser)
+                await self._closing.wait()
         except Exception as exc:
+            if ready.done():
+                raise
             where = self._path or "the default locations"
-            raise RenderError(
-                f"chart and PDF renderer: cannot start Chromium at {where} ({type(exc).__name__}: {exc}); "
-                "install Debian's chromium package or set BROWSER_PATH"
-            ) from None
-        index = workdir / "charts.html"
-        index.write_text(kaleido.PageGenerator(mathjax=False).generate_index(), encoding="utf-8")
-        self._chart_lock, self._print_lock = asyncio.Lock(), asyncio.Lock()
-        self._chart_tab = await self._new_tab(browser)
-        await self._navigate(self._chart_tab, index)
-        self._print_tab = await self._new_tab(browser)
-        return browser
-
-    @staticmethod
-    async def _new_tab(browser: Any) -> Any:
-        tab = await browser.create_tab("about:blank")
-        await tab.send_command("Page.enable")
-        return tab
-
-    async def _navigate(self, tab: Any, path: Path) -> None:
-        loaded = tab.subscribe_once("Page.loadEventFired")
-        response = await tab.send_command("Page.navigate", params={"url": path.as_uri()})
-        if "error" in response:
-            raise RenderError(f"renderer: cannot open {path.name} ({response['error']})")
-        await asyncio.wait_for(loaded, self._timeout_s)
+            ready.set_exception(
+                RenderError(
+                    f"chart and PDF renderer: cannot start Chromium at {where} "
+                    f"({type(exc).__name__}: {exc}); install Debian's chromium package or set BROWSER_PATH"
+                )
+            )
 
     def stop(self) -> None:
         """Close the browser and its thread (safe to call twice)."""
@@ -191,9 +177,12 @@ class Browser:
             if self._kaleido is None:
                 return
             try:
-                self._submit(self._kaleido.close())
+                loop, closing, served = self._loop, self._closing, self._served
+                if loop is not None and closing is not None and served is not None:
+                    loop.call_soon_threadsafe(closing.set)
+                    served.result(timeout=self._timeout_s)
             finally:
-                self._kaleido = self._chart_tab = self._print_tab = None
+                self._kaleido = self._print_tab = None
                 self._shutdown_loop()
 
     def _shutdown_loop(self) -> None:
@@ -203,9 +192,7 @@ class Browser:
             thread.join(timeout=self._timeout_s)
             loop.close()
         self._loop = self._thread = None
-        if self._workdir is not None:
-            self._workdir.cleanup()
-            self._workdir = None
+        self._served = self._closing = None
 
     def _submit(self, coroutine: Coroutine[Any, Any, T]) -> T:
         if self._loop is None:
@@ -223,54 +210,27 @@ class Browser:
     ) -> list[bytes]:
         """Each chart as an SVG (vector) or PNG (``scale`` x its CSS size) image, in order."""
         self._require()
-        specs = [
-            {
-                "format": fmt,
-                "width": chart.width_px,
-                "height": chart.height_px,
-                "scale": scale,
-                "data": json.loads(
-                    chart.figure.to_json() if hasattr(chart.figure, "to_json") else json.dumps(chart.figure)
-                ),
-            }
-            for chart in charts
-        ]
-        expression = _RENDER_BATCH_JS % json.dumps(json.dumps(specs))
         try:
-            results = self._submit(self._draw(expression))
+            return self._submit(self._draw(charts, fmt, scale))
         except RenderError:
             raise
         except Exception as exc:
             raise RenderError(f"chart renderer: {type(exc).__name__}: {exc}") from None
-        images = []
-        for result in results:
-            if result.get("code") != 0:
-                raise RenderError(f"chart renderer: {result.get('message', 'failed')}")
-            text = str(result["result"])
-            images.append(text.encode("utf-8") if fmt == "svg" else base64.b64decode(text))
-        return images
 
-    async def _draw(self, expression: str) -> list[Mapping[str, Any]]:
-        if self._chart_lock is None:
+    async def _draw(self, charts: Sequence[ChartSpec], fmt: ImageFormat, scale: float) -> list[bytes]:
+        browser = self._kaleido
+        if browser is None:
             raise RenderError("chart renderer: the browser is not running")
-        async with self._chart_lock:
-            response = await self._chart_tab.send_command(
-                "Runtime.evaluate",
-                params={"expression": expression, "awaitPromise": True, "returnByValue": True},
+        drawn = await asyncio.gather(
+            *(
+                browser.calc_fig(
+                    chart.figure,
+                    opts={"format": fmt, "width": chart.width_px, "height": chart.height_px, "scale": scale},
+                )
+                for chart in charts
             )
-            self._batches += 1
-            if self._batches % RELOAD_EVERY == 0:
-                loaded = self._chart_tab.subscribe_once("Page.loadEventFired")
-                await self._chart_tab.send_command("Page.reload")
-                await asyncio.wait_for(loaded, self._timeout_s)
-        result = response.get("result", {})
-        if "error" in response or "exceptionDetails" in result:
-            detail = response.get("error") or result["exceptionDetails"].get("exception", {}).get(
-                "description"
-            )
-            raise RenderError(f"chart renderer: {detail}")
-        parsed: list[Mapping[str, Any]] = json.loads(result["result"]["value"])
-        return parsed
+        )
+        return [bytes(image) for image in drawn]
 
     def print_pdf(self, html: str, *, setup: PageSetup | None = None) -> bytes:
         """The HTML document printed to PDF by the browser."""
@@ -289,20 +249,26 @@ class Browser:
             raise RenderError(f"PDF printer: {response['error'].get('message', response['error'])}")
         return base64.b64decode(response["result"]["data"])
 
+    async def _navigate(self, tab: Any, url: str) -> None:
+        loaded = tab.subscribe_once("Page.loadEventFired")
+        response = await tab.send_command("Page.navigate", params={"url": url})
+        if "error" in response:
+            raise RenderError(f"PDF printer: cannot open {url} ({response['error']})")
+        await asyncio.wait_for(loaded, self._timeout_s)
+
     async def _print(self, path: Path, params: Mapping[str, Any]) -> Mapping[str, Any]:
-        if self._print_lock is None:
+        if self._print_lock is None or self._print_tab is None:
             raise RenderError("PDF printer: the browser is not running")
         async with self._print_lock:
             tab = self._print_tab
-            await self._navigate(tab, path)
+            await self._navigate(tab, path.as_uri())
             await tab.send_command(
                 "Runtime.evaluate",
                 params={"expression": "document.fonts.ready.then(() => true)", "awaitPromise": True},
             )
             response: Mapping[str, Any] = await tab.send_command("Page.printToPDF", params=dict(params))
-            blank = tab.subscribe_once("Page.loadEventFired")
-            await tab.send_command("Page.navigate", params={"url": "about:blank"})
-            await asyncio.wait_for(blank, self._timeout_s)
+            # leave the tab blank so the temporary document can be deleted
+            await self._navigate(tab, "about:blank")
             return response
 
 
