@@ -21,15 +21,14 @@ Variables live in dicts keyed by catalog id; constraint names are structured
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import pulp
 
 from planner.fabric.media import LINK_CLASSES, LinkClass
-from planner.optimize.problem import Problem
+from planner.optimize.problem import CoolingOption, Problem
 
 ModelObjective = Literal["capex", "tco", "max-gpus", "power"]
-ELASTIC_LIMITS = ("budget", "power_cap")
 
 
 @dataclass
@@ -69,7 +68,7 @@ def _integers(lp: pulp.LpProblem, prefix: str, keys: list[str], upper: int) -> d
 def build_model(
     problem: Problem, *, objective: ModelObjective | None = None, elastic: bool = False
 ) -> tuple[pulp.LpProblem, ModelVars]:
-    """Build the MILP for ``problem``.
+    """Build the MILP for ``problem``, one ``define_*``/``add_*`` step after the other.
 
     Parameters
     ----------
@@ -84,33 +83,99 @@ def build_model(
     goal: ModelObjective = objective or p.request.objective
     sense = pulp.LpMaximize if goal == "max-gpus" and not elastic else pulp.LpMinimize
     lp = pulp.LpProblem("cluster_bom", sense)
-    q, planes = p.ports_per_node_per_plane, p.planes
+    nodes = define_nodes(lp, p)
+    choice = define_choices(lp, p)
+    leaf = define_leaves(lp, p, nodes, choice)
+    upper = define_spines_and_cores(lp, p, choice, leaf)
+    media = define_media(lp, p, nodes, leaf, upper)
+    power = define_power(p, nodes, leaf, upper, media)
+    cool = define_cooling(lp, p, nodes, power, media)
+    money = define_money(lp, p, nodes, power, media, cool)
+    slack = add_limits(lp, p, money.capex, cool.facility_kw, elastic=elastic)
+    add_objective(
+        lp, p, goal, nodes=nodes, money=money, facility_kw=cool.facility_kw, slack=slack, elastic=elastic
+    )
+    return lp, ModelVars(
+        nodes=nodes,
+        tiers=choice.tiers,
+        leaf_choice=choice.leaf,
+        spine_choice=choice.spine,
+        core_choice=choice.core,
+        leaves=leaf.leaves,
+        spines=upper.spines,
+        cores=upper.cores,
+        media_choice=media.choice,
+        cooling_choice=cool.choice,
+        compute_racks=cool.compute_racks,
+        network_racks=cool.network_racks,
+        cdus=cool.cdus,
+        capex=money.capex,
+        hardware=money.hardware,
+        opex=money.opex,
+        tco=money.tco,
+        it_kw=power.it_kw,
+        facility_kw=cool.facility_kw,
+        slack=slack,
+    )
 
-    # --- step 1: nodes -----------------------------------------------------------------
-    nodes: pulp.LpVariable | int
+
+Nodes: TypeAlias = pulp.LpVariable | int
+"""The node count: a fixed number, or the decision variable when maximising GPUs."""
+
+
+def _big_nodes(p: Problem) -> int:
+    return p.nodes_max
+
+
+def _big_leaves(p: Problem) -> int:
+    return p.nodes_max * p.ports_per_node_per_plane
+
+
+def _big_links(p: Problem) -> int:
+    return _big_leaves(p) * max(o.up for o in p.leaf_options)
+
+
+def define_nodes(lp: pulp.LpProblem, p: Problem) -> Nodes:
+    """Step 1: the node count, fixed or (when maximising GPUs) the decision."""
     if p.nodes_fixed is not None:
-        nodes = p.nodes_fixed
-    else:
-        nodes = lp.add_variable("nodes", lowBound=1, upBound=p.nodes_max, cat=pulp.LpInteger)
-    big_nodes = p.nodes_max
-    big_leaves = p.nodes_max * q
-    max_up = max(o.up for o in p.leaf_options)
-    big_links = big_leaves * max_up
+        return p.nodes_fixed
+    return lp.add_variable("nodes", lowBound=1, upBound=p.nodes_max, cat=pulp.LpInteger)
 
-    # --- step 2: choices ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Choices:
+    tiers: dict[int, pulp.LpVariable]
+    leaf: dict[str, pulp.LpVariable]
+    spine: dict[str, pulp.LpVariable]
+    core: dict[str, pulp.LpVariable]
+
+
+def define_choices(lp: pulp.LpProblem, p: Problem) -> _Choices:
+    """Step 2: one tier structure, one leaf model, a spine model with spines, a core model with cores."""
     tiers = {t: lp.add_variable(f"tiers__{t}", cat=pulp.LpBinary) for t in (1, 2, 3)}
     lp += pulp.lpSum(tiers.values()) == 1, "one_tier_structure"
-    leaf_ids = [o.id for o in p.leaf_options]
-    spine_ids = [o.id for o in p.spine_options]
-    core_ids = [o.id for o in p.core_options]
-    y_leaf = _binaries(lp, "leaf_model", leaf_ids)
-    y_spine = _binaries(lp, "spine_model", spine_ids)
-    y_core = _binaries(lp, "core_model", core_ids)
+    y_leaf = _binaries(lp, "leaf_model", [o.id for o in p.leaf_options])
+    y_spine = _binaries(lp, "spine_model", [o.id for o in p.spine_options])
+    y_core = _binaries(lp, "core_model", [o.id for o in p.core_options])
     lp += pulp.lpSum(y_leaf.values()) == 1, "one_leaf_model"
     lp += pulp.lpSum(y_spine.values()) == tiers[2] + tiers[3], "one_spine_model_if_spines"
     lp += pulp.lpSum(y_core.values()) == tiers[3], "one_core_model_if_cores"
+    return _Choices(tiers, y_leaf, y_spine, y_core)
 
-    # --- step 3: leaves ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Leaves:
+    leaves: dict[str, pulp.LpVariable]
+    all_leaves: pulp.LpAffineExpression
+    uplinks: pulp.LpVariable
+
+
+def define_leaves(lp: pulp.LpProblem, p: Problem, nodes: Nodes, choice: _Choices) -> _Leaves:
+    """Step 3: leaves of the chosen model, enough down ports for every node, and their uplinks."""
+    q = p.ports_per_node_per_plane
+    big_nodes, big_leaves, big_links = _big_nodes(p), _big_leaves(p), _big_links(p)
+    tiers, y_leaf = choice.tiers, choice.leaf
+    leaf_ids = [o.id for o in p.leaf_options]
     leaves = _integers(lp, "leaves", leaf_ids, big_leaves)
     per_rail = _integers(lp, "leaves_per_rail", leaf_ids, big_nodes)
     lp += (
@@ -134,10 +199,23 @@ def build_model(
     all_leaves = pulp.lpSum(leaves.values())
     uplinks = lp.add_variable("leaf_uplinks", lowBound=0, upBound=big_links, cat=pulp.LpInteger)
     lp += uplinks >= pulp.lpSum(o.up * leaves[o.id] for o in p.leaf_options) - big_links * tiers[1], "uplinks"
+    return _Leaves(leaves, all_leaves, uplinks)
 
-    # --- step 4: spines and cores ------------------------------------------------------
-    spines = _integers(lp, "spines", spine_ids, big_links)
-    cores = _integers(lp, "cores", core_ids, big_links)
+
+@dataclass(frozen=True)
+class _Upper:
+    spines: dict[str, pulp.LpVariable]
+    cores: dict[str, pulp.LpVariable]
+    spine_core_links: pulp.LpVariable
+
+
+def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, leaf: _Leaves) -> _Upper:
+    """Step 4: spines (two tiers: all uplinks; three tiers: per pod) and cores reaching every pod."""
+    big_leaves, big_links = _big_leaves(p), _big_links(p)
+    tiers, y_spine, y_core = choice.tiers, choice.spine, choice.core
+    uplinks, all_leaves = leaf.uplinks, leaf.all_leaves
+    spines = _integers(lp, "spines", [o.id for o in p.spine_options], big_links)
+    cores = _integers(lp, "cores", [o.id for o in p.core_options], big_links)
     pods = lp.add_variable("pods", lowBound=0, upBound=big_leaves, cat=pulp.LpInteger)
     lp += (
         all_leaves
@@ -155,10 +233,11 @@ def build_model(
             >= all_leaves - big_leaves * (1 - y_spine[o.id]) - big_leaves * (1 - tiers[3]),
             f"pods__{o.id}",
         )
-        for leaf in p.leaf_options:
+        for lo in p.leaf_options:
             lp += (
-                spines[o.id] >= leaf.up * pods - big_links * (3 - y_leaf[leaf.id] - y_spine[o.id] - tiers[3]),
-                f"spines_per_pod__{leaf.id}__{o.id}",
+                spines[o.id]
+                >= lo.up * pods - big_links * (3 - choice.leaf[lo.id] - y_spine[o.id] - tiers[3]),
+                f"spines_per_pod__{lo.id}__{o.id}",
             )
     for o in p.core_options:
         lp += cores[o.id] <= big_links * y_core[o.id], f"core_only_if_chosen__{o.id}"
@@ -169,14 +248,30 @@ def build_model(
     )
     spine_core_links = lp.add_variable("spine_core_links", lowBound=0, upBound=big_links, cat=pulp.LpInteger)
     lp += spine_core_links >= uplinks - big_links * (1 - tiers[3]), "spine_core_links"
+    return _Upper(spines, cores, spine_core_links)
 
-    # --- step 5: media -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Media:
+    choice: dict[LinkClass, dict[int, pulp.LpVariable]]
+    cost_usd: pulp.LpAffineExpression
+    """Per plane."""
+    power_w: pulp.LpAffineExpression
+    """Per plane, both ends."""
+    node_end_power_w: pulp.LpAffineExpression
+    """Per plane, the optics plugged into the servers."""
+
+
+def define_media(lp: pulp.LpProblem, p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper) -> _Media:
+    """Step 5: one medium per link class; its cost and power follow the links it carries (big-M)."""
+    q = p.ports_per_node_per_plane
+    big_links = _big_links(p)
     links: dict[LinkClass, pulp.LpAffineExpression] = {
         "node_leaf": pulp.LpAffineExpression(nodes * q) if isinstance(nodes, int) else nodes * q,
-        "leaf_spine": pulp.LpAffineExpression(uplinks),
-        "spine_core": pulp.LpAffineExpression(spine_core_links),
+        "leaf_spine": pulp.LpAffineExpression(leaf.uplinks),
+        "spine_core": pulp.LpAffineExpression(upper.spine_core_links),
     }
-    big_class = {"node_leaf": big_nodes * q, "leaf_spine": big_links, "spine_core": big_links}
+    big_class = {"node_leaf": _big_nodes(p) * q, "leaf_spine": big_links, "spine_core": big_links}
     z: dict[LinkClass, dict[int, pulp.LpVariable]] = {}
     media_cost = []
     media_power = []
@@ -195,9 +290,29 @@ def build_model(
             media_power.append(option.power_w_per_link * carried)
             node_end_power.append(option.node_end_power_w_per_link * carried)
         lp += pulp.lpSum(z[link_class].values()) == 1, f"one_medium__{link_class}"
+    return _Media(z, pulp.lpSum(media_cost), pulp.lpSum(media_power), pulp.lpSum(node_end_power))
 
-    # --- step 6: power -----------------------------------------------------------------
-    switch_counts = [(leaves, p.leaf_options), (spines, p.spine_options), (cores, p.core_options)]
+
+@dataclass(frozen=True)
+class _Power:
+    switch_cost_usd: pulp.LpAffineExpression
+    switch_units: pulp.LpAffineExpression
+    aux_cost_usd: pulp.LpAffineExpression
+    aux_units: pulp.LpAffineExpression
+    server_w: pulp.LpAffineExpression
+    it_kw: pulp.LpAffineExpression
+    infra_kw: pulp.LpAffineExpression
+    big_kw: float
+
+
+def define_power(p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper, media: _Media) -> _Power:
+    """Step 6: IT power of servers and network racks, with the switch and auxiliary totals."""
+    planes = p.planes
+    switch_counts = [
+        (leaf.leaves, p.leaf_options),
+        (upper.spines, p.spine_options),
+        (upper.cores, p.core_options),
+    ]
     switch_power_w = planes * pulp.lpSum(o.power_max_w * v[o.id] for v, opts in switch_counts for o in opts)
     switch_cost = planes * pulp.lpSum(o.unit_cost_usd * v[o.id] for v, opts in switch_counts for o in opts)
     switch_units = planes * pulp.lpSum(o.rack_units * v[o.id] for v, opts in switch_counts for o in opts)
@@ -205,15 +320,34 @@ def build_model(
     aux_power = p.aux.power_w[0] + p.aux.power_w[1] * nodes
     aux_units = p.aux.rack_units[0] + p.aux.rack_units[1] * nodes
     # servers carry the node-end optics; network racks carry switches, switch-end optics, storage
-    server_w = p.node_power_w * nodes + planes * pulp.lpSum(node_end_power)
-    infra_w = switch_power_w + planes * (pulp.lpSum(media_power) - pulp.lpSum(node_end_power)) + aux_power
-    it_kw = (server_w + infra_w) / 1000.0
-    infra_kw = infra_w / 1000.0
-    big_kw = (p.node_power_w * p.nodes_max * 4 + 1e6) / 1000.0
+    server_w = p.node_power_w * nodes + planes * media.node_end_power_w
+    infra_w = switch_power_w + planes * (media.power_w - media.node_end_power_w) + aux_power
+    return _Power(
+        switch_cost_usd=switch_cost,
+        switch_units=switch_units,
+        aux_cost_usd=aux_cost,
+        aux_units=aux_units,
+        server_w=server_w,
+        it_kw=(server_w + infra_w) / 1000.0,
+        infra_kw=infra_w / 1000.0,
+        big_kw=(p.node_power_w * p.nodes_max * 4 + 1e6) / 1000.0,
+    )
 
-    # --- step 7: cooling, racks, CDUs --------------------------------------------------
-    cooling_ids = [c.id for c in p.cooling]
-    w = _binaries(lp, "cooling", cooling_ids)
+
+@dataclass(frozen=True)
+class _Cooling:
+    choice: dict[str, pulp.LpVariable]
+    facility_kw: pulp.LpVariable
+    cost_usd: pulp.LpAffineExpression
+    cdus: dict[str, pulp.LpVariable]
+    compute_racks: pulp.LpVariable
+    network_racks: pulp.LpVariable
+
+
+def define_cooling(lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, media: _Media) -> _Cooling:
+    """Step 7: one cooling method, facility power through its PUE, racks and CDUs within its limits."""
+    big_kw, it_kw = power.big_kw, power.it_kw
+    w = _binaries(lp, "cooling", [c.id for c in p.cooling])
     lp += pulp.lpSum(w.values()) == 1, "one_cooling_method"
     facility_kw = lp.add_variable("facility_kw", lowBound=0)
     cooling_cost = []
@@ -221,61 +355,96 @@ def build_model(
     compute_racks = lp.add_variable("compute_racks", lowBound=0, cat=pulp.LpInteger)
     network_racks = lp.add_variable("network_racks", lowBound=1, cat=pulp.LpInteger)
     usable_infra_units = max(1, int(p.usable_rack_units * p.network_fill_fraction))
-    lp += usable_infra_units * network_racks >= switch_units + aux_units, "network_rack_space"
+    lp += usable_infra_units * network_racks >= power.switch_units + power.aux_units, "network_rack_space"
     for c in p.cooling:
         lp += facility_kw >= c.pue * it_kw - c.pue * big_kw * (1 - w[c.id]), f"facility_power__{c.id}"
         covered = lp.add_variable(f"cooled_kw__{c.id}", lowBound=0)
         lp += covered >= it_kw - big_kw * (1 - w[c.id]), f"cooled_kw__{c.id}"
         cooling_cost.append(c.capex_usd_per_kw * covered)
         lp += (
-            c.rack_limit_kw * network_racks >= infra_kw - big_kw * (1 - w[c.id]),
+            c.rack_limit_kw * network_racks >= power.infra_kw - big_kw * (1 - w[c.id]),
             f"network_rack_power__{c.id}",
         )
         if c.liquid_capture_fraction > 0 and c.cdu_capacity_kw:
             cdus[c.id] = lp.add_variable(f"cdus__{c.id}", lowBound=0, cat=pulp.LpInteger)
-            liquid_kw = c.liquid_capture_fraction * server_w / 1000.0
+            liquid_kw = c.liquid_capture_fraction * power.server_w / 1000.0
             lp += (
                 cdus[c.id]
                 >= liquid_kw / c.cdu_capacity_kw + 1 - (big_kw / c.cdu_capacity_kw + 1) * (1 - w[c.id]),
                 f"cdus__{c.id}",
             )
             cooling_cost.append(c.cdu_unit_cost_usd * cdus[c.id])
-        for index, option in enumerate(p.media["node_leaf"]):
-            node_kw = (p.node_power_w + p.ports_per_node * option.node_end_power_w_per_link) / 1000.0
-            per_rack = min(int(c.rack_limit_kw // node_kw), p.usable_rack_units // p.node_rack_units)
-            choice = z["node_leaf"][index]
-            if per_rack < 1:
-                lp += w[c.id] + choice <= 1, f"node_does_not_fit_rack__{c.id}__{index}"
-                continue
-            lp += (
-                per_rack * compute_racks >= nodes - big_nodes * (2 - w[c.id] - choice),
-                (f"compute_racks__{c.id}__{index}"),
-            )
+        _add_compute_racks(lp, p, nodes, c, w[c.id], media, compute_racks)
+    return _Cooling(w, facility_kw, pulp.lpSum(cooling_cost), cdus, compute_racks, network_racks)
 
-    # --- step 8: money -----------------------------------------------------------------
-    racks = compute_racks + network_racks
-    big_racks = p.nodes_max + big_leaves + 10
+
+def _add_compute_racks(
+    lp: pulp.LpProblem,
+    p: Problem,
+    nodes: Nodes,
+    c: CoolingOption,
+    chosen: pulp.LpVariable,
+    media: _Media,
+    compute_racks: pulp.LpVariable,
+) -> None:
+    """Compute racks for cooling ``c``: nodes per rack depend on the node-end optic's power."""
+    for index, option in enumerate(p.media["node_leaf"]):
+        node_kw = (p.node_power_w + p.ports_per_node * option.node_end_power_w_per_link) / 1000.0
+        per_rack = min(int(c.rack_limit_kw // node_kw), p.usable_rack_units // p.node_rack_units)
+        medium = media.choice["node_leaf"][index]
+        if per_rack < 1:
+            lp += chosen + medium <= 1, f"node_does_not_fit_rack__{c.id}__{index}"
+            continue
+        lp += (
+            per_rack * compute_racks >= nodes - _big_nodes(p) * (2 - chosen - medium),
+            (f"compute_racks__{c.id}__{index}"),
+        )
+
+
+@dataclass(frozen=True)
+class _Money:
+    hardware: pulp.LpAffineExpression
+    capex: pulp.LpAffineExpression
+    opex: pulp.LpAffineExpression
+    tco: pulp.LpAffineExpression
+
+
+def define_money(
+    lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, media: _Media, cool: _Cooling
+) -> _Money:
+    """Step 8: hardware, CAPEX (services on hardware, cooling on top), OPEX and TCO."""
+    racks = cool.compute_racks + cool.network_racks
+    big_racks = p.nodes_max + _big_leaves(p) + 10
     rack_cost = []
     for c in p.cooling:
         racks_here = lp.add_variable(f"racks__{c.id}", lowBound=0)
-        lp += racks_here >= racks - big_racks * (1 - w[c.id]), f"racks__{c.id}"
+        lp += racks_here >= racks - big_racks * (1 - cool.choice[c.id]), f"racks__{c.id}"
         rack_cost.append(p.rack_cost_by_cooling[c.id] * racks_here)
     hardware = (
         p.node_cost_usd * nodes
-        + switch_cost
-        + planes * pulp.lpSum(media_cost)
+        + power.switch_cost_usd
+        + p.planes * media.cost_usd
         + pulp.lpSum(rack_cost)
-        + aux_cost
+        + power.aux_cost_usd
     )
-    capex = (1 + p.services_fraction) * hardware + pulp.lpSum(cooling_cost)
+    capex = (1 + p.services_fraction) * hardware + cool.cost_usd
     opex = (
-        facility_kw * p.load_factor * 8760.0 * p.electricity_usd_per_kwh
+        cool.facility_kw * p.load_factor * 8760.0 * p.electricity_usd_per_kwh
         + p.maintenance_fraction_per_year * hardware
         + p.space_usd_per_rack_year * racks
     )
-    tco = capex + p.pv_factor * opex
+    return _Money(hardware, capex, opex, capex + p.pv_factor * opex)
 
-    # --- step 9: limits ----------------------------------------------------------------
+
+def add_limits(
+    lp: pulp.LpProblem,
+    p: Problem,
+    capex: pulp.LpAffineExpression,
+    facility_kw: pulp.LpVariable,
+    *,
+    elastic: bool,
+) -> dict[str, pulp.LpVariable]:
+    """Step 9: budget and power cap, each with a slack that only the elastic model may use."""
     slack: dict[str, pulp.LpVariable] = {}
     if p.request.budget_usd is not None:
         slack["budget"] = lp.add_variable("slack__budget", lowBound=0)
@@ -283,8 +452,22 @@ def build_model(
     if p.request.power_cap_kw is not None:
         slack["power_cap"] = lp.add_variable("slack__power_cap", lowBound=0)
         lp += facility_kw <= p.request.power_cap_kw + (slack["power_cap"] if elastic else 0), "power_cap"
+    return slack
 
-    # --- step 10: objective ------------------------------------------------------------
+
+def add_objective(
+    lp: pulp.LpProblem,
+    p: Problem,
+    goal: ModelObjective,
+    *,
+    nodes: Nodes,
+    money: _Money,
+    facility_kw: pulp.LpVariable,
+    slack: dict[str, pulp.LpVariable],
+    elastic: bool,
+) -> None:
+    """Step 10: the objective (elastic: the normalised slacks, CAPEX only as a tie-break)."""
+    capex = money.capex
     if elastic:
         lp += (
             pulp.lpSum(
@@ -296,32 +479,9 @@ def build_model(
     elif goal == "capex":
         lp += capex
     elif goal == "tco":
-        lp += tco
+        lp += money.tco
     elif goal == "power":
         lp += facility_kw + 1e-9 * capex
     else:
         # GPUs first; CAPEX only breaks ties (its weight keeps it below one node's worth).
         lp += nodes - capex / (10.0 * max(1.0, p.node_cost_usd * p.nodes_max * 4))
-
-    return lp, ModelVars(
-        nodes=nodes,
-        tiers=tiers,
-        leaf_choice=y_leaf,
-        spine_choice=y_spine,
-        core_choice=y_core,
-        leaves=leaves,
-        spines=spines,
-        cores=cores,
-        media_choice=z,
-        cooling_choice=w,
-        compute_racks=compute_racks,
-        network_racks=network_racks,
-        cdus=cdus,
-        capex=capex,
-        hardware=hardware,
-        opex=opex,
-        tco=tco,
-        it_kw=it_kw,
-        facility_kw=facility_kw,
-        slack=slack,
-    )
