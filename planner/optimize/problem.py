@@ -20,6 +20,7 @@ from planner.fabric.auxiliary import size_auxiliary
 from planner.fabric.media import LINK_CLASSES, LinkClass, MediaOption, media_options
 from planner.fabric.topology import leaf_port_split, max_nodes, ports_per_node_per_plane
 from planner.facility.power import pdus_for_rack
+from planner.i18n.message import msg
 from planner.resolve import Resolved, resolve
 from planner.scenario import MAX_GPUS, Scenario
 from planner.units import ceil_div, present_value_factor
@@ -57,7 +58,7 @@ def request_from_data(data: dict[str, object]) -> OptimizeRequest:
     except ValidationError as exc:
         raise InputError(describe_validation_error(exc, model=OptimizeRequest)) from None
     if request.objective == "max-gpus" and request.budget_usd is None and request.power_cap_kw is None:
-        raise InputError("objective: max-gpus needs budget_usd or power_cap_kw (or both)")
+        raise InputError(msg("objective: max-gpus needs budget_usd or power_cap_kw (or both)"))
     return request
 
 
@@ -238,50 +239,12 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
     leaf = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.switch.id)
     spine = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.spine_switch.id)
     core = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.core_switch.id)
-    nodes_fixed = None if request.objective == "max-gpus" else r.nodes
-    largest = max(
-        max_nodes(
-            tiers=3,
-            q=q,
-            radix=lo.radix,
-            down=lo.down,
-            rail_optimized=fabric.rail_optimized,
-            spine_radix=sp.radix,
-            core_radix=co.radix,
-        )
-        for lo in leaf
-        for sp in spine
-        for co in core
-    )
-    nodes_max = nodes_fixed if nodes_fixed is not None else min(largest, max(1, request.max_gpus // gpn))
-    if nodes_max > largest:
-        raise InputError(
-            f"gpus: {nodes_max * gpn} GPUs exceed the three-tier limit of every candidate switch "
-            f"({largest * gpn} GPUs; allowed: 1 to {largest * gpn})"
-        )
-    lengths = {
-        "node_leaf": facility.link_lengths.node_leaf_m,
-        "leaf_spine": facility.link_lengths.leaf_spine_m,
-        "spine_core": facility.link_lengths.spine_core_m,
-    }
-    media: dict[LinkClass, tuple[MediaOption, ...]] = {}
-    for link_class in LINK_CLASSES:
-        options = media_options(
-            catalog=catalog,
-            link_class=link_class,
-            length_m=lengths[link_class],
-            speed_gbit_per_s=fabric.port_speed_gbit_per_s,
-            lower_optic=r.node_optic if link_class == "node_leaf" else r.optic,
-            upper_optic=r.optic,
-            nic_ports=r.nic.ports,
-        )
-        if not request.choose_media:
-            options = options[:1] if options[0].media_id is None else _engine_default(options, r, link_class)
-        media[link_class] = options
+    nodes_fixed, nodes_max = _node_range(r, request, q, leaf, spine, core)
     nics_per_node = gpn * ceil_div(fabric.ports_per_gpu, r.nic.ports)
-    rack_kw = facility.rack_power_limit_kw
     factors = catalog.cost_factors
-    cooling_options = _cooling_options(catalog, r, choose=request.choose_cooling, rack_kw=rack_kw)
+    cooling_options = _cooling_options(
+        catalog, r, choose=request.choose_cooling, rack_kw=facility.rack_power_limit_kw
+    )
     return Problem(
         request=request,
         scenario=scenario,
@@ -297,7 +260,7 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
         leaf_options=leaf,
         spine_options=spine,
         core_options=core,
-        media=media,
+        media=_media_table(catalog, r, choose=request.choose_media),
         cooling=cooling_options,
         node_power_w=gpn * r.gpu.tdp_w + r.server.base_power_w + nics_per_node * r.nic.power_w,
         node_cost_usd=gpn * r.gpu.unit_cost_usd
@@ -317,6 +280,75 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
         load_factor=facility.load_factor,
         pv_factor=present_value_factor(rate=facility.discount_rate, years=facility.years),
     )
+
+
+def _node_range(
+    r: Resolved,
+    request: OptimizeRequest,
+    q: int,
+    leaf: tuple[SwitchOption, ...],
+    spine: tuple[SwitchOption, ...],
+    core: tuple[SwitchOption, ...],
+) -> tuple[int | None, int]:
+    """The fixed node count (``None`` when maximising GPUs) and the most nodes the model may use.
+
+    Raises
+    ------
+    InputError
+        When even the largest three-tier fabric of the candidate switches holds too few nodes.
+    """
+    gpn = r.server.gpus_per_node
+    nodes_fixed = None if request.objective == "max-gpus" else r.nodes
+    largest = max(
+        max_nodes(
+            tiers=3,
+            q=q,
+            radix=lo.radix,
+            down=lo.down,
+            rail_optimized=r.fabric.rail_optimized,
+            spine_radix=sp.radix,
+            core_radix=co.radix,
+        )
+        for lo in leaf
+        for sp in spine
+        for co in core
+    )
+    nodes_max = nodes_fixed if nodes_fixed is not None else min(largest, max(1, request.max_gpus // gpn))
+    if nodes_max > largest:
+        raise InputError(
+            msg(
+                "gpus: {gpus} GPUs exceed the three-tier limit of every candidate switch "
+                "({max_gpus} GPUs; allowed: 1 to {max_gpus})",
+                gpus=nodes_max * gpn,
+                max_gpus=largest * gpn,
+            )
+        )
+    return nodes_fixed, nodes_max
+
+
+def _media_table(catalog: Catalog, r: Resolved, *, choose: bool) -> dict[LinkClass, tuple[MediaOption, ...]]:
+    """The media the model may pick per link class (only the engine's own pick when not choosing)."""
+    link_lengths = r.scenario.facility.link_lengths
+    lengths = {
+        "node_leaf": link_lengths.node_leaf_m,
+        "leaf_spine": link_lengths.leaf_spine_m,
+        "spine_core": link_lengths.spine_core_m,
+    }
+    media: dict[LinkClass, tuple[MediaOption, ...]] = {}
+    for link_class in LINK_CLASSES:
+        options = media_options(
+            catalog=catalog,
+            link_class=link_class,
+            length_m=lengths[link_class],
+            speed_gbit_per_s=r.fabric.port_speed_gbit_per_s,
+            lower_optic=r.node_optic if link_class == "node_leaf" else r.optic,
+            upper_optic=r.optic,
+            nic_ports=r.nic.ports,
+        )
+        if not choose:
+            options = options[:1] if options[0].media_id is None else _engine_default(options, r, link_class)
+        media[link_class] = options
+    return media
 
 
 def _pdu_cost(catalog: Catalog, rack_kw: float) -> float:
