@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install run test lint bench clean system-deps
+.PHONY: install run test lint bench clean system-deps i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -28,6 +28,11 @@ test: lint system-deps
 	set -e; PG_ENV="$$(bash .ci/start-postgres.sh)"; eval "$$PG_ENV"; \
 	trap 'bash .ci/start-postgres.sh stop' EXIT; \
 	$(BIN)/pytest -q
+
+# Translations: collect UI keys, msg() templates and catalog prose into locales/messages.pot and
+# add the new ids (untranslated) to each language's PO files.
+i18n: install
+	$(BIN)/python -m planner.i18n.extract
 
 bench: install
 	$(BIN)/python bench/run.py

@@ -42,7 +42,7 @@ PAGES = ("optimize", "workload", "reliability", "scenarios")
 PURE_MODULES = (
     "planner.report.performance_tables",
     "planner.report.performance_charts",
-    "planner.i18n.analysis_strings",
+    "planner.i18n",
 )
 
 

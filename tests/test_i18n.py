@@ -1,9 +1,14 @@
-"""Every UI string has English and Chinese; no UI text bypasses the table.
+"""Every text the user reads has English and Chinese; no UI text bypasses the catalogs.
 
-Three checks: the table itself (both languages, same placeholders); every key the code names
-or builds from an engine enumeration exists; no literal text reaches a Streamlit element or a
-chart title without going through ``t()``/``tr()``. (The app tests also fail when any page looks
-up a missing key at run time: ``planner.i18n.MISSING``.)
+UI strings (``locales/<lang>/LC_MESSAGES/ui.po``): both languages, same placeholders; every key
+the code names or builds from an engine enumeration exists; no literal text reaches a Streamlit
+element or a chart title without going through ``t()``/``tr()``. (The app tests also fail when
+any page looks up a missing key at run time: ``planner.i18n.MISSING``.)
+
+Engine texts and catalog prose: every ``msg("...")`` template in the code and every prose text
+of ``data/*.yaml`` has a Chinese translation with the same placeholders; two PO files never
+translate one id differently; every PO file parses (Babel and our reader agree); and the
+extraction command (``make i18n``) is idempotent.
 """
 
 from __future__ import annotations
@@ -11,11 +16,15 @@ from __future__ import annotations
 import ast
 import doctest
 import re
+import shutil
 import string
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 import planner.i18n
 import planner.report.charts
@@ -29,8 +38,10 @@ from planner.cost import BOM_CATEGORIES
 from planner.fabric.media import LINK_CLASSES
 from planner.fabric.network import LEVEL_NETWORK, LEVEL_SCALE_UP
 from planner.facility.power import POWER_CATEGORIES
-from planner.i18n import STRINGS, tr
+from planner.i18n import STRINGS, catalogs, extract, po, tr, translate, translate_text
+from planner.i18n.message import Message, msg
 from planner.outputs import SUMMARY_COLUMNS
+from planner.report.export.pricing import EDITIONS
 from planner.report.tables import COMPARE_METRICS
 from ui.inputs import CURRENCIES, INPUTS
 from ui.presets import PRESETS
@@ -43,9 +54,9 @@ SOURCES = sorted(
         *(ROOT / "ui").rglob("*.py"),
         *(ROOT / "pages").glob("*.py"),
         *(ROOT / "planner" / "report").rglob("*.py"),
-        *(ROOT / "planner" / "i18n").glob("*_strings.py"),
     ]
 )
+PO_FILES = sorted(catalogs.LOCALES.glob("*/LC_MESSAGES/*.po"))
 
 
 def _placeholders(template: str) -> set[str]:
@@ -89,7 +100,14 @@ def _literal_keys() -> set[str]:
 
 def test_every_literal_key_exists() -> None:
     missing = sorted(_literal_keys() - set(STRINGS))
-    assert not missing, f"keys used in code but absent from ui/i18n.py: {missing}"
+    assert not missing, f"keys used in code but absent from locales/*/LC_MESSAGES/ui.po: {missing}"
+
+
+def test_every_key_the_extraction_finds_exists() -> None:
+    """The extraction command sees the same keys (its scan also covers planner/ outside report)."""
+    keys, _ = extract.code_ids()
+    missing = sorted({k.msgid for k in keys} - set(STRINGS))
+    assert not missing, f"keys used in code but absent from locales/*/LC_MESSAGES/ui.po: {missing}"
 
 
 def _key_like_constants() -> set[str]:
@@ -97,8 +115,6 @@ def _key_like_constants() -> set[str]:
     groups = {k.split(".", 1)[0] for k in STRINGS}
     found = set()
     for path in SOURCES:
-        if path.name == "i18n.py":
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
@@ -113,7 +129,7 @@ def _key_like_constants() -> set[str]:
 
 def test_every_key_named_in_data_exists() -> None:
     missing = sorted(_key_like_constants() - set(STRINGS))
-    assert not missing, f"key-like strings absent from ui/i18n.py: {missing}"
+    assert not missing, f"key-like strings absent from ui.po: {missing}"
 
 
 def _dynamic_keys() -> set[str]:
@@ -139,6 +155,8 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"assumption_kind.{k}" for k in ("assumption", "source")}
     keys |= {f"rack_kind.{k}" for k in ("compute", "network")}
     keys |= {f"word.{b}_better" for b in ("lower", "higher")}
+    keys |= {f"export.edition.{e}" for e in EDITIONS} | {f"export.edition_note.{e}" for e in EDITIONS}
+    keys |= {f"export.form.{n}" for n in ("customer", "project", "author")}  # ui/views/proposal.py
     shown = [i.name for i in INPUTS if i.name != "lang"]
     keys |= {f"input.{n}" for n in shown} | {f"help.input.{n}" for n in shown}
     return keys
@@ -199,7 +217,7 @@ def _literal_ui_text(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_no_ui_text_without_a_key(path: Path) -> None:
-    assert not _literal_ui_text(path), "wrap these in t()/tr() with a key in ui/i18n.py"
+    assert not _literal_ui_text(path), "wrap these in t()/tr() with a key in locales/*/LC_MESSAGES/ui.po"
 
 
 def test_the_text_check_can_fail(tmp_path: Path) -> None:
@@ -222,3 +240,194 @@ def test_missing_keys_are_visible_and_recorded() -> None:
 def test_ui_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- the catalogs as files -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", PO_FILES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_every_po_file_parses_and_both_readers_agree(path: Path) -> None:
+    """Babel is the reference; the app reads with :mod:`planner.i18n.po` (faster, see there)."""
+    with path.open("rb") as handle:
+        catalog = read_po(handle, abort_invalid=True)
+    by_babel = {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}
+    assert po.read(path) == by_babel
+
+
+def test_po_round_trip() -> None:
+    entries = [
+        po.Entry("plain", "纯文本"),
+        po.Entry('quote " and \\ backslash', "引号"),
+        po.Entry("two\nlines\n", "两\n行\n", notes=["gpus.x reason"]),
+        po.Entry("not checked yet", "未审", fuzzy=True),
+        po.Entry("gone", "旧", obsolete=True),
+    ]
+    text = po.dumps(entries, lang="zh", title="sample")
+    assert [e for e in po.parse(text) if e.msgid] == entries
+    assert po.read_text(text) == {
+        "plain": "纯文本",
+        'quote " and \\ backslash': "引号",
+        "two\nlines\n": "两\n行\n",
+    }
+
+
+def test_the_reader_refuses_what_it_does_not_support() -> None:
+    with pytest.raises(ValueError, match="msgctxt"):
+        po.parse('msgctxt "x"\nmsgid "a"\nmsgstr "b"\n')
+    with pytest.raises(ValueError, match="escape"):
+        po.parse('msgid "a\\q"\nmsgstr "b"\n')
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_id_is_translated_differently_by_two_files(lang: str) -> None:
+    assert not catalogs.conflicts(lang)
+
+
+def test_a_conflict_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "zh" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    for name, text in (("a", "甲"), ("b", "乙")):
+        (folder / f"{name}.po").write_text(po.dumps([po.Entry("same id", text)], lang="zh", title=name))
+    monkeypatch.setattr(catalogs, "LOCALES", tmp_path)
+    catalogs.reload()
+    try:
+        assert len(catalogs.conflicts("zh")) == 1
+    finally:
+        monkeypatch.undo()
+        catalogs.reload()
+
+
+# --- engine templates and catalog prose --------------------------------------------------------
+
+
+def _templates() -> dict[str, list[str]]:
+    """Every literal ``msg("...")`` template in planner/ and ui/ and where it is used."""
+    _, found = extract.code_ids()
+    templates: dict[str, list[str]] = {}
+    for item in found:
+        templates.setdefault(item.msgid, []).append(item.where)
+    return templates
+
+
+def test_the_template_scan_finds_templates() -> None:
+    assert len(_templates()) > 10
+
+
+def test_every_engine_template_has_a_chinese_translation() -> None:
+    table = catalogs.engine_strings("zh")
+    missing = [f"{t!r} ({where[0]})" for t, where in sorted(_templates().items()) if t not in table]
+    assert not missing, f"{len(missing)} templates without a zh translation:\n" + "\n".join(missing)
+
+
+def test_engine_translations_keep_the_placeholders() -> None:
+    table = catalogs.engine_strings("zh")
+    differ = [t for t in _templates() if t in table and _placeholders(t) != _placeholders(table[t])]
+    assert not differ, f"placeholders differ: {differ}"
+
+
+def test_every_translated_template_keeps_its_placeholders_in_every_file() -> None:
+    """Also the templates no longer in the code: a translation that cannot be filled is a crash."""
+    bad = [
+        f"{path.name}: {msgid!r}"
+        for path in catalogs.po_files("zh")
+        if path.stem not in (catalogs.UI_DOMAIN, catalogs.DATA_DOMAIN)
+        for msgid, msgstr in po.read(path).items()
+        if _placeholders(msgid) != _placeholders(msgstr)
+    ]
+    assert not bad, bad
+
+
+def test_every_catalog_text_has_a_chinese_translation() -> None:
+    table = catalogs.data_texts("zh")
+    missing = [f"{d.where}: {d.msgid[:60]!r}" for d in extract.data_ids() if d.msgid not in table]
+    assert not missing, f"{len(missing)} catalog texts without a zh translation:\n" + "\n".join(missing)
+
+
+def test_catalog_translations_are_chinese_and_keep_figures() -> None:
+    """A translation repeats every number of the English (a dropped figure is a wrong text)."""
+    numbers = re.compile(r"\d+(?:[.,]\d+)*")
+    bad = []
+    for english, chinese in catalogs.data_texts("zh").items():
+        if not re.search(r"[\u4e00-\u9fff]", chinese):
+            bad.append(f"not Chinese: {english[:50]!r}")
+        lost = {n.replace(",", "") for n in numbers.findall(english)} - {
+            n.replace(",", "") for n in numbers.findall(chinese)
+        }
+        if lost:
+            bad.append(f"figures {sorted(lost)} missing: {english[:50]!r}")
+    assert not bad, "\n".join(bad)
+
+
+def _tables(monkeypatch: pytest.MonkeyPatch, engine: dict[str, str], data: dict[str, str]) -> None:
+    monkeypatch.setattr(catalogs, "engine_strings", lambda lang: {} if lang == "en" else engine)
+    monkeypatch.setattr(catalogs, "data_texts", lambda lang: {} if lang == "en" else data)
+
+
+def test_translate_fills_a_template_in_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    _tables(monkeypatch, {"{n} servers in {where}": "{where}内 {n} 台服务器", "rack": "机柜"}, {})
+    text = msg("{n} servers in {where}", n=4, where=msg("rack"))
+    assert translate(text, "zh") == "机柜内 4 台服务器"
+    assert translate(text, "en") == "4 servers in rack"
+
+
+def test_translate_leaves_plain_and_unknown_text() -> None:
+    assert translate("plain text", "zh") == "plain text"
+    unknown = msg("a template nobody translated {n}", n=3)
+    assert translate(unknown, "zh") == "a template nobody translated 3"
+
+
+def test_data_texts_given_as_parameters_are_translated(monkeypatch: pytest.MonkeyPatch) -> None:
+    english = "Price assumed {not a field}: 100 USD."
+    _tables(
+        monkeypatch, {"{name}: {reason}": "{name}：{reason}"}, {english: "价格为假设值 {非字段}：100 USD。"}
+    )
+    text = msg("{name}: {reason}", name="H100", reason=english)
+    assert translate(text, "zh") == "H100：价格为假设值 {非字段}：100 USD。"
+    assert translate(msg("{reason}?", reason=english), "zh") == f"{english}?"  # template unknown
+    assert translate_text(english, "zh") == "价格为假设值 {非字段}：100 USD。"
+    assert translate_text(english, "en") == english
+    assert translate_text("no such data text", "zh") == "no such data text"
+
+
+def test_an_error_keeps_its_message() -> None:
+    message = msg("{n} servers", n=2)
+    assert isinstance(planner.i18n.error_text(ValueError(message)), Message)
+    assert planner.i18n.error_text(ValueError("a", "b")) == str(ValueError("a", "b"))
+
+
+# --- the extraction command ----------------------------------------------------------------------
+
+
+def test_extraction_is_idempotent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second run changes nothing (and the first run only adds, it never drops a translation)."""
+    copy = tmp_path / "locales"
+    shutil.copytree(catalogs.LOCALES, copy)
+    before = {p.relative_to(copy): po.read(p) for p in copy.glob("*/LC_MESSAGES/*.po")}
+    monkeypatch.setattr(catalogs, "LOCALES", copy)
+    try:
+        extract.main()
+        first = {p: p.read_bytes() for p in sorted(copy.rglob("*.po*"))}
+        extract.main()
+        second = {p: p.read_bytes() for p in sorted(copy.rglob("*.po*"))}
+        after = {p.relative_to(copy): po.read(p) for p in copy.glob("*/LC_MESSAGES/*.po")}
+    finally:
+        monkeypatch.undo()
+        catalogs.reload()
+    assert first == second
+    for name, table in before.items():
+        kept = after[name]
+        assert {k: v for k, v in table.items() if k in kept} == {k: kept[k] for k in table if k in kept}
+        if name.stem != catalogs.DATA_DOMAIN:  # catalog prose can leave the data: kept as obsolete
+            assert set(table) <= set(kept), name
+
+
+def test_the_cli_help_reads_no_catalog() -> None:
+    code = (
+        "import sys, contextlib, io\n"
+        "from planner.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['--help'])\n"
+        "from planner.i18n import catalogs\n"
+        "sys.exit(catalogs.domains.cache_info().currsize + ('babel' in sys.modules))\n"
+    )
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
