@@ -1,0 +1,115 @@
+"""Every third-party package the code imports is declared in pyproject.toml, directly.
+
+A package that only arrives as someone else's dependency (Pillow through Streamlit, say) works
+until that dependency drops it; ``pip install .`` on a clean machine is the test that fails then.
+This check finds every top-level ``import`` in the project's code, maps the import name to its
+distribution with :func:`importlib.metadata.packages_distributions` (``PIL`` -> ``Pillow``,
+``yaml`` -> ``PyYAML``) and requires that distribution in ``[project] dependencies`` or the
+``dev`` extra.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import re
+import sys
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CODE = ("planner", "ui", "app.py", "pages", "tests", "bench")
+
+
+def _normalise(name: str) -> str:
+    """PEP 503 name: ``PyYAML`` and ``pyyaml``, ``SQLAlchemy`` and ``sqlalchemy`` are one."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _python_files(paths: Iterable[str]) -> list[Path]:
+    files: list[Path] = []
+    for entry in paths:
+        path = ROOT / entry
+        files.extend([path] if path.is_file() else sorted(path.rglob("*.py")))
+    return [f for f in files if ".venv" not in f.parts]
+
+
+def imported_top_levels(files: Iterable[Path]) -> dict[str, str]:
+    """``top-level module -> first file:line importing it`` (absolute imports only)."""
+    found: dict[str, str] = {}
+    for file in files:
+        tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                where = file.relative_to(ROOT) if file.is_relative_to(ROOT) else file.name
+                found.setdefault(name.split(".")[0], f"{where}:{node.lineno}")
+    return found
+
+
+def declared_distributions(pyproject: Path = ROOT / "pyproject.toml") -> set[str]:
+    """Normalised names of ``[project] dependencies`` and every optional-dependency extra."""
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    requirements = list(project.get("dependencies", []))
+    for extra in project.get("optional-dependencies", {}).values():
+        requirements.extend(extra)
+    return {_normalise(re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0]) for r in requirements}
+
+
+def first_party(files: Iterable[Path]) -> set[str]:
+    """Names the project's own code can be imported by: packages, modules, test helpers
+    (``tests/browser/harness.py`` is imported as ``harness``)."""
+    names = {entry.removesuffix(".py") for entry in CODE}
+    for file in files:
+        names.add(file.stem)
+        names.update(part for part in file.relative_to(ROOT).parts[:-1])
+    return names
+
+
+def undeclared(imports: dict[str, str], declared: set[str], *, local: set[str]) -> dict[str, str]:
+    """Third-party imports whose distribution is not declared: ``module -> 'where (dist)'``."""
+    providers = importlib.metadata.packages_distributions()
+    missing: dict[str, str] = {}
+    for module, where in sorted(imports.items()):
+        if module in local or module in sys.stdlib_module_names:
+            continue
+        dists = providers.get(module)
+        if not dists:
+            missing[module] = f"{where} (no installed distribution provides it)"
+        elif not any(_normalise(d) in declared for d in dists):
+            missing[module] = f"{where} (install name: {', '.join(sorted(set(dists)))})"
+    return missing
+
+
+def test_every_third_party_import_is_declared() -> None:
+    files = _python_files(CODE)
+    imports = imported_top_levels(files)
+    assert {"yaml", "pydantic", "PIL"} <= imports.keys(), "the scan must see the project's imports"
+    assert undeclared(imports, declared_distributions(), local=first_party(files)) == {}
+
+
+def test_the_check_can_fail(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import yaml\nfrom PIL import Image\nimport json\nfrom planner import plan\nfrom . import x\n"
+    )
+    imports = imported_top_levels([sample])
+    assert imports == {
+        "yaml": "sample.py:1",
+        "PIL": "sample.py:2",
+        "json": "sample.py:3",
+        "planner": "sample.py:4",
+    }
+    missing = undeclared(imports, {"pyyaml"}, local={"planner"})
+    assert list(missing) == ["PIL"] and "pillow" in missing["PIL"].lower()
+
+
+def test_removed_dependencies_stay_removed() -> None:
+    # PDFs are printed by Chromium (planner/report/export/browser.py), and no test benchmarks
+    declared = declared_distributions()
+    assert "reportlab" not in declared and "pytest-benchmark" not in declared
