@@ -17,6 +17,7 @@ run: install system-deps
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache --no-logo  # the layer contracts in pyproject.toml
 	$(BIN)/mypy planner ui app.py pages tests bench
 
 # System parts the tests use: Debian's Chromium and a CJK font (browser tests, chart images, PDFs),
