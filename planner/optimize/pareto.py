@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
+from planner.i18n.message import msg
 from planner.optimize.model import build_model
 from planner.optimize.problem import OptimizeRequest, prepare
 from planner.optimize.run import optimize, solution_scenario
@@ -63,14 +64,14 @@ def power_front(
 ) -> tuple[ParetoPoint, ...]:
     """CAPEX vs facility power, cheapest first."""
     if points < 2:
-        raise InputError("points: a front needs at least 2 points (allowed: 2 to 50)")
+        raise InputError(msg("points: a front needs at least 2 points (allowed: 2 to 50)"))
     capex_request = request.model_copy(update={"objective": "capex", "power_cap_kw": None})
     cheapest = optimize(scenario=scenario, catalog=catalog, request=capex_request)
     problem = prepare(scenario=scenario, catalog=catalog, request=capex_request)
     lp, v = build_model(problem, objective="power")
     outcome = solve(lp, time_limit_s=request.time_limit_s)
     if outcome.status not in ("optimal", "feasible"):
-        raise InfeasibleError("no design meets the limits, so there is no front")
+        raise InfeasibleError(msg("no design meets the limits, so there is no front"))
     lean_scenario, _ = solution_scenario(problem, v)
     from planner.engine import plan
 

@@ -19,6 +19,7 @@ from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InfeasibleError, InputError
 from planner.fabric.media import LINK_CLASSES
+from planner.i18n.message import Message, msg
 from planner.optimize.model import ModelVars, build_model
 from planner.optimize.problem import OptimizeRequest, Problem, prepare
 from planner.optimize.solve import SolveOutcome, solve, value
@@ -154,30 +155,44 @@ def explain_infeasible(problem: Problem) -> str:
     """Relax the budget and power cap (elastic slacks) and say which must move, and by how much."""
     request = problem.request
     if request.budget_usd is None and request.power_cap_kw is None:
-        return "no design fits: no switch, medium and cooling combination meets the port and rack limits"
+        return msg("no design fits: no switch, medium and cooling combination meets the port and rack limits")
     lp, v = build_model(problem, elastic=True)
     outcome = solve(lp, time_limit_s=request.time_limit_s)
     if outcome.status not in ("optimal", "feasible"):
-        return "no design fits even with the budget and power cap relaxed: the port or rack limits bind"
+        return msg("no design fits even with the budget and power cap relaxed: the port or rack limits bind")
     size = (
-        f"{problem.nodes_fixed * problem.gpus_per_node} GPUs"
+        msg("{gpus} GPUs", gpus=problem.nodes_fixed * problem.gpus_per_node)
         if problem.nodes_fixed is not None
-        else f"one node of {problem.gpus_per_node} GPUs"
+        else msg("one node of {gpus} GPUs", gpus=problem.gpus_per_node)
     )
-    parts = []
+    parts: list[Message] = []
     budget_short = value(v.slack["budget"]) if "budget" in v.slack else 0.0
     power_short = value(v.slack["power_cap"]) if "power_cap" in v.slack else 0.0
     if power_short > 1e-6 and request.power_cap_kw is not None:
         parts.append(
-            f"power_cap_kw: the cap of {request.power_cap_kw:,.0f} kW is below the {request.power_cap_kw + power_short:,.0f} kW "
-            f"of facility power that {size} need at least (short by {power_short:,.0f} kW)"
+            msg(
+                "power_cap_kw: the cap of {cap_kw:,.0f} kW is below the {need_kw:,.0f} kW "
+                "of facility power that {size} need at least (short by {short_kw:,.0f} kW)",
+                cap_kw=request.power_cap_kw,
+                need_kw=request.power_cap_kw + power_short,
+                size=size,
+                short_kw=power_short,
+            )
         )
     if budget_short > 1e-6 and request.budget_usd is not None:
         parts.append(
-            f"budget_usd: the budget of {request.budget_usd:,.0f} USD is below the {request.budget_usd + budget_short:,.0f} USD "
-            f"the cheapest design for {size} costs (short by {budget_short:,.0f} USD)"
+            msg(
+                "budget_usd: the budget of {budget_usd:,.0f} USD is below the {need_usd:,.0f} USD "
+                "the cheapest design for {size} costs (short by {short_usd:,.0f} USD)",
+                budget_usd=request.budget_usd,
+                need_usd=request.budget_usd + budget_short,
+                size=size,
+                short_usd=budget_short,
+            )
         )
-    return "; ".join(parts) or "infeasible for a reason the limits do not explain"
+    if not parts:
+        return msg("infeasible for a reason the limits do not explain")
+    return parts[0] if len(parts) == 1 else msg("{first}; {second}", first=parts[0], second=parts[1])
 
 
 def _solve_once(problem: Problem) -> tuple[SolveOutcome, ModelVars, float]:
@@ -221,7 +236,7 @@ def optimize(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) 
             0.0,
             SolveOutcome("optimal", "engine check", 0.0, None),
             {},
-            ("the preset is the only design found that meets the limits",),
+            (msg("the preset is the only design found that meets the limits"),),
         )
     if request.objective == "max-gpus":
         found = _extend(found, catalog, request, problem.nodes_max * problem.gpus_per_node)
@@ -234,13 +249,13 @@ def optimize(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) 
         if preset_ok and preset_value < float(getattr(result_plan.cost, metric)):
             # The MILP prices modules per port, the engine per switch: if that puts the preset
             # ahead, the preset is the answer (it meets the same limits).
-            notes.append("the preset is already the cheapest design that meets the limits")
+            notes.append(msg("the preset is already the cheapest design that meets the limits"))
             candidate, result_plan = problem.scenario, preset
         saving = preset_value - float(getattr(result_plan.cost, metric))
         if not preset_ok:
-            notes.append("the preset itself breaks the limits; the saving compares against it anyway")
+            notes.append(msg("the preset itself breaks the limits; the saving compares against it anyway"))
     if found.outcome.status == "feasible":
-        notes.append("time limit reached: the design is feasible, optimality not proven")
+        notes.append(msg("time limit reached: the design is feasible, optimality not proven"))
     return OptimizeResult(
         plan=result_plan,
         scenario=candidate,
@@ -281,7 +296,7 @@ def _search(problem: Problem, catalog: Catalog) -> _Found:
             update["power_cap_kw"] = working.request.power_cap_kw - over["power_cap"] * 1.01
         if any(x <= 0 for x in update.values()):
             break
-        notes.append(f"engine check tightened {', '.join(sorted(over))} and solved again")
+        notes.append(msg("engine check tightened {limits} and solved again", limits=", ".join(sorted(over))))
         working = replace(working, request=working.request.model_copy(update=update))
     raise InfeasibleError(explain_infeasible(problem))
 
@@ -306,5 +321,5 @@ def _extend(found: _Found, catalog: Catalog, request: OptimizeRequest, gpus_max:
         best_plan, best_scenario, added = bigger, bigger_scenario, added + 1
     if not added:
         return found
-    note = f"engine check: {added} more node(s) fit with the same choices"
+    note = msg("engine check: {added} more node(s) fit with the same choices", added=added)
     return replace(found, plan=best_plan, scenario=best_scenario, notes=(*found.notes, note))
