@@ -393,57 +393,36 @@ def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = No
     return _style(fig, tr("chart.radar", lang), height=480)
 
 
-def scaling(
+def _vline(x: float, color: str, dash: str) -> dict[str, object]:
+    """A vertical line across the whole plot at ``x`` (a layout shape)."""
+    return {
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": color, "dash": dash, "width": 1},
+    }
+
+
+def _crossover_marks(
     frame: pd.DataFrame,
     column: str,
+    factor: float,
+    crossovers: Sequence[Crossover],
+    label_of: Mapping[str, str],
     lang: str,
-    *,
-    money: Money,
-    names: Mapping[str, str] | None = None,
-    crossovers: Sequence[Crossover] = (),
-    current_gpus: int | None = None,
-) -> go.Figure:
-    """One metric over GPU counts, a line per design; crossovers marked (sweep frame in USD).
-
-    Traces and shapes are collected and handed to Plotly once: a Scaling page draws seven of
-    these on every rerun, and per-call ``add_trace``/``add_vline`` validation dominated its time.
-    """
-    metric = METRICS[column]
-    factor = money.per_usd if metric.is_money else 1.0
-    digits = max(metric.digits, 2 if metric.is_money else 0)
-    label_of = dict(names or {})
+) -> tuple[list[go.Scatter], list[dict[str, object]]]:
+    """A diamond on the design that wins after each crossover, and a dotted line at its size."""
     traces: list[go.Scatter] = []
     shapes: list[dict[str, object]] = []
-    for i, (design, rows) in enumerate(frame.groupby("design", sort=False)):
-        label = label_of.get(str(design), str(design))
-        traces.append(
-            go.Scatter(
-                x=rows["gpus"].to_numpy(),
-                y=(rows[column] * factor).to_numpy(),
-                name=label,
-                mode="lines",
-                line={"color": design_color(str(design), i), "width": 2, "shape": "hv"},
-                hovertemplate=f"{label}<br>{tr('axis.gpus', lang)} %{{x}}: %{{y:,.{digits}f}}<extra></extra>",
-            )
-        )
-
-    def vline(x: float, color: str, dash: str) -> dict[str, object]:
-        return {
-            "type": "line",
-            "xref": "x",
-            "yref": "paper",
-            "x0": x,
-            "x1": x,
-            "y0": 0,
-            "y1": 1,
-            "line": {"color": color, "dash": dash, "width": 1},
-        }
-
     for c in crossovers:
         at = frame[(frame["design"] == c.better_after) & (frame["gpus"] == c.gpus_after)]
         if at.empty:
             continue
-        shapes.append(vline(c.gpus_after, "#888", "dot"))
+        shapes.append(_vline(c.gpus_after, "#888", "dot"))
         other = c.design_b if c.better_after == c.design_a else c.design_a
         text = tr(
             "hover.crossover",
@@ -467,12 +446,48 @@ def scaling(
                 hovertemplate=text + "<extra></extra>",
             )
         )
+    return traces, shapes
+
+
+def scaling(
+    frame: pd.DataFrame,
+    column: str,
+    lang: str,
+    *,
+    money: Money,
+    names: Mapping[str, str] | None = None,
+    crossovers: Sequence[Crossover] = (),
+    current_gpus: int | None = None,
+) -> go.Figure:
+    """One metric over GPU counts, a line per design; crossovers marked (sweep frame in USD).
+
+    Traces and shapes are collected and handed to Plotly once: a Scaling page draws seven of
+    these on every rerun, and per-call ``add_trace``/``add_vline`` validation dominated its time.
+    """
+    metric = METRICS[column]
+    factor = money.per_usd if metric.is_money else 1.0
+    digits = max(metric.digits, 2 if metric.is_money else 0)
+    label_of = dict(names or {})
+    traces: list[go.Scatter] = []
+    for i, (design, rows) in enumerate(frame.groupby("design", sort=False)):
+        label = label_of.get(str(design), str(design))
+        traces.append(
+            go.Scatter(
+                x=rows["gpus"].to_numpy(),
+                y=(rows[column] * factor).to_numpy(),
+                name=label,
+                mode="lines",
+                line={"color": design_color(str(design), i), "width": 2, "shape": "hv"},
+                hovertemplate=f"{label}<br>{tr('axis.gpus', lang)} %{{x}}: %{{y:,.{digits}f}}<extra></extra>",
+            )
+        )
+    marks, shapes = _crossover_marks(frame, column, factor, crossovers, label_of, lang)
     if current_gpus is not None:
-        shapes.append(vline(current_gpus, "#C0392B", "solid"))
+        shapes.append(_vline(current_gpus, "#C0392B", "solid"))
     ticks = [8 * 2**k for k in range(8)]
     unit = unit_label(metric, money.currency, lang)
     fig = go.Figure(
-        data=traces,
+        data=[*traces, *marks],
         layout={
             "shapes": shapes,
             "xaxis": {
@@ -512,37 +527,35 @@ def _positions(count: int, width: float = 64.0, center: float = 50.0) -> list[fl
     return [start + step * i for i in range(count)]
 
 
-def topology(plan: Plan, lang: str) -> go.Figure:
-    """Fabric diagram of one plane (others identical): tiers, counts, links; large tiers collapsed.
+_BOX_W, _BOX_H = 5.2, 0.32
+"""Size of one device box in the topology diagram [axis units]."""
+_LINK_OF_TIER = {"leaf": "node_leaf", "spine": "leaf_spine", "core": "spine_core"}
+"""The link class that joins a tier to the one below it."""
+Shape = dict[str, object]
+TierRow = tuple[str, int, int]
+"""Tier name, devices per plane, devices in all planes."""
 
-    Shapes and annotations are collected and set once (Plotly's ``add_shape`` copies the whole
-    list on every call), and the links are one line trace with breaks.
-    """
-    topo = plan.topology
-    rows: list[tuple[str, int, int]] = [("node", plan.nodes, plan.nodes)]
-    rows += [(t.tier, t.switches_per_plane, t.switches) for t in topo.tier_counts]
-    media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
-    link_of = {"leaf": "node_leaf", "spine": "leaf_spine", "core": "spine_core"}
-    y_of = {name: float(i) for i, (name, _, _) in enumerate(rows)}
-    x_of: dict[str, list[float]] = {}
-    box_w, box_h = 5.2, 0.32
-    top = len(rows) - 0.45
-    shapes: list[dict[str, object]] = []
-    notes: list[dict[str, object]] = []
-    if topo.planes > 1:
-        for depth in (2, 1):
-            shapes.append(
-                {
-                    "type": "rect",
-                    "x0": 10 + depth * 1.2,
-                    "x1": 90 + depth * 1.2,
-                    "y0": 0.55 + depth * 0.08,
-                    "y1": top + depth * 0.08,
-                    "line": {"color": "#C9D3E3", "width": 1},
-                    "fillcolor": "#F4F7FB",
-                    "layer": "below",
-                }
-            )
+
+def _note(x: float, y: float, text: str, **style: object) -> Shape:
+    """A free-standing annotation (no arrow) at ``(x, y)``."""
+    return {"x": x, "y": y, "text": text, "showarrow": False, **style}
+
+
+def _plane_frames(planes: int, top: float, lang: str) -> tuple[list[Shape], list[Shape]]:
+    """The plane drawn, with two offset frames behind it when there are more planes."""
+    shapes: list[Shape] = [
+        {
+            "type": "rect",
+            "x0": 10 + depth * 1.2,
+            "x1": 90 + depth * 1.2,
+            "y0": 0.55 + depth * 0.08,
+            "y1": top + depth * 0.08,
+            "line": {"color": "#C9D3E3", "width": 1},
+            "fillcolor": "#F4F7FB",
+            "layer": "below",
+        }
+        for depth in ((2, 1) if planes > 1 else ())
+    ]
     shapes.append(
         {
             "type": "rect",
@@ -555,19 +568,18 @@ def topology(plan: Plan, lang: str) -> go.Figure:
             "layer": "below",
         }
     )
-    notes.append(
-        {
-            "x": 89,
-            "y": top - 0.05,
-            "text": tr("topo.plane_label", lang, planes=topo.planes)
-            if topo.planes > 1
-            else tr("topo.single_plane", lang),
-            "showarrow": False,
-            "xanchor": "right",
-            "yanchor": "top",
-            "font": {"size": 11, "color": "#5D6D7E"},
-        }
-    )
+    label = tr("topo.plane_label", lang, planes=planes) if planes > 1 else tr("topo.single_plane", lang)
+    style = {"xanchor": "right", "yanchor": "top", "font": {"size": 11, "color": "#5D6D7E"}}
+    return shapes, [_note(89, top - 0.05, label, **style)]
+
+
+def _tier_boxes(
+    rows: Sequence[TierRow], y_of: Mapping[str, float]
+) -> tuple[list[Shape], list[Shape], dict[str, list[float]]]:
+    """A box per device drawn (large tiers collapsed around an ellipsis), and the boxes' x."""
+    shapes: list[Shape] = []
+    notes: list[Shape] = []
+    x_of: dict[str, list[float]] = {}
     for name, per_plane, _ in rows:
         shown = _shown(per_plane)
         xs = _positions(len(shown))
@@ -575,57 +587,64 @@ def topology(plan: Plan, lang: str) -> go.Figure:
         y = y_of[name]
         for x, idx in zip(xs, shown, strict=True):
             if idx is None:
-                notes.append(
-                    {
-                        "x": x,
-                        "y": y,
-                        "text": "⋯",
-                        "showarrow": False,
-                        "font": {"size": 20, "color": "#5D6D7E"},
-                    }
-                )
+                notes.append(_note(x, y, "⋯", font={"size": 20, "color": "#5D6D7E"}))
                 continue
             shapes.append(
                 {
                     "type": "rect",
-                    "x0": x - box_w / 2,
-                    "x1": x + box_w / 2,
-                    "y0": y - box_h / 2,
-                    "y1": y + box_h / 2,
+                    "x0": x - _BOX_W / 2,
+                    "x1": x + _BOX_W / 2,
+                    "y0": y - _BOX_H / 2,
+                    "y1": y + _BOX_H / 2,
                     "line": {"color": TIER_COLORS[name], "width": 1},
                     "fillcolor": TIER_COLORS[name],
                     "opacity": 0.9,
                 }
             )
+    return shapes, notes, x_of
+
+
+def _tier_links(
+    plan: Plan,
+    rows: Sequence[TierRow],
+    x_of: Mapping[str, list[float]],
+    y_of: Mapping[str, float],
+    lang: str,
+) -> tuple[list[float | None], list[float | None], list[Shape]]:
+    """Every box joined to every box of the tier above (one trace, ``None`` breaks), and a note
+    per tier pair with the link count, speed, medium and length."""
+    topo = plan.topology
+    media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
     line_x: list[float | None] = []
     line_y: list[float | None] = []
+    notes: list[Shape] = []
     for lower, upper in itertools.pairwise(rows):
-        y0, y1 = y_of[lower[0]] + box_h / 2, y_of[upper[0]] - box_h / 2
+        y0, y1 = y_of[lower[0]] + _BOX_H / 2, y_of[upper[0]] - _BOX_H / 2
         for xa in x_of[lower[0]]:
             for xb in x_of[upper[0]]:
                 line_x += [xa, xb, None]
                 line_y += [y0, y1, None]
-        m = media.get(link_of[upper[0]])
-        if m is not None:
-            notes.append(
-                {
-                    "x": 91,
-                    "y": (y_of[lower[0]] + y_of[upper[0]]) / 2,
-                    "text": tr(
-                        "topo.links",
-                        lang,
-                        links=fmt.number(m.links),
-                        per_plane=fmt.number(m.links // topo.planes),
-                        speed=topo.port_speed_gbit_per_s,
-                        medium=tr_enum("medium", m.medium, lang),
-                        length=f"{m.length_m:g}",
-                    ),
-                    "showarrow": False,
-                    "xanchor": "left",
-                    "align": "left",
-                    "font": {"size": 11, "color": "#34495E"},
-                }
-            )
+        m = media.get(_LINK_OF_TIER[upper[0]])
+        if m is None:
+            continue
+        text = tr(
+            "topo.links",
+            lang,
+            links=fmt.number(m.links),
+            per_plane=fmt.number(m.links // topo.planes),
+            speed=topo.port_speed_gbit_per_s,
+            medium=tr_enum("medium", m.medium, lang),
+            length=f"{m.length_m:g}",
+        )
+        style = {"xanchor": "left", "align": "left", "font": {"size": 11, "color": "#34495E"}}
+        notes.append(_note(91, (y_of[lower[0]] + y_of[upper[0]]) / 2, text, **style))
+    return line_x, line_y, notes
+
+
+def _tier_labels(plan: Plan, rows: Sequence[TierRow], y_of: Mapping[str, float], lang: str) -> list[Shape]:
+    """Left of each tier: its devices per plane and in total, radix and port speed."""
+    topo = plan.topology
+    notes: list[Shape] = []
     for name, per_plane, total in rows:
         if name == "node":
             text = tr(
@@ -646,35 +665,38 @@ def topology(plan: Plan, lang: str) -> go.Figure:
                 radix=topo.radix,
                 speed=topo.port_speed_gbit_per_s,
             )
-        notes.append(
-            {
-                "x": 9,
-                "y": y_of[name],
-                "text": text,
-                "showarrow": False,
-                "xanchor": "right",
-                "align": "right",
-                "font": {"size": 11},
-            }
-        )
+        notes.append(_note(9, y_of[name], text, xanchor="right", align="right", font={"size": 11}))
+    return notes
+
+
+def _auxiliary_note(plan: Plan, lang: str) -> Shape:
+    """Below the diagram: storage and the in-band and out-of-band management networks."""
     aux = plan.auxiliary
-    notes.append(
-        {
-            "x": 50,
-            "y": -0.55,
-            "text": tr(
-                "topo.aux",
-                lang,
-                storage=fmt.number(aux.storage_units),
-                storage_switches=fmt.number(aux.storage_fabric.switches),
-                inband=fmt.number(aux.inband_fabric.switches),
-                oob=fmt.number(aux.oob_fabric.switches),
-            ),
-            "showarrow": False,
-            "xanchor": "center",
-            "font": {"size": 11, "color": "#5D6D7E"},
-        }
+    text = tr(
+        "topo.aux",
+        lang,
+        storage=fmt.number(aux.storage_units),
+        storage_switches=fmt.number(aux.storage_fabric.switches),
+        inband=fmt.number(aux.inband_fabric.switches),
+        oob=fmt.number(aux.oob_fabric.switches),
     )
+    return _note(50, -0.55, text, xanchor="center", font={"size": 11, "color": "#5D6D7E"})
+
+
+def topology(plan: Plan, lang: str) -> go.Figure:
+    """Fabric diagram of one plane (others identical): tiers, counts, links; large tiers collapsed.
+
+    Shapes and annotations are collected and set once (Plotly's ``add_shape`` copies the whole
+    list on every call), and the links are one line trace with breaks.
+    """
+    topo = plan.topology
+    rows: list[TierRow] = [("node", plan.nodes, plan.nodes)]
+    rows += [(t.tier, t.switches_per_plane, t.switches) for t in topo.tier_counts]
+    y_of = {name: float(i) for i, (name, _, _) in enumerate(rows)}
+    shapes, notes = _plane_frames(topo.planes, len(rows) - 0.45, lang)
+    boxes, ellipses, x_of = _tier_boxes(rows, y_of)
+    line_x, line_y, link_notes = _tier_links(plan, rows, x_of, y_of, lang)
+    notes += [*ellipses, *link_notes, *_tier_labels(plan, rows, y_of, lang), _auxiliary_note(plan, lang)]
     fig = go.Figure(
         go.Scatter(
             x=line_x,
@@ -685,7 +707,7 @@ def topology(plan: Plan, lang: str) -> go.Figure:
             showlegend=False,
         )
     )
-    fig.update_layout(shapes=shapes, annotations=notes)
+    fig.update_layout(shapes=[*shapes, *boxes], annotations=notes)
     fig.update_xaxes(visible=False, range=[-42, 128])
     fig.update_yaxes(visible=False, range=[-0.8, len(rows) - 0.3])
     title = tr(

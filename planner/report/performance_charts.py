@@ -73,6 +73,62 @@ def color_of(design_id: str, index: int = 0) -> str:
 # --- optimizer ------------------------------------------------------------------------------------
 
 
+def _pareto_x(p: Plan, power: bool) -> float:
+    """Facility power [kW], or effective per-GPU bandwidth [Gb/s] = ports x speed / oversubscription."""
+    if power:
+        return p.power.facility_kw
+    return p.bandwidth.per_gpu_gbit_per_s / p.topology.oversubscription
+
+
+def _front_trace(
+    points: Sequence[ParetoPoint], ordered: Sequence[int], power: bool, lang: str, money: Money
+) -> go.Scatter:
+    """The front as numbered, selectable points; ``customdata`` is each point's index."""
+    texts = [
+        tr(
+            "opt.hover.point",
+            lang,
+            label=points[i].label,
+            capex=fmt.money(money(points[i].capex_usd), money.currency, lang),
+            kw=fmt.number(points[i].facility_kw, 1),
+            bw=fmt.number(points[i].per_gpu_gbit_per_s, 1),
+        )
+        for i in ordered
+    ]
+    return go.Scatter(
+        x=[points[i].facility_kw if power else points[i].per_gpu_gbit_per_s for i in ordered],
+        y=[money(points[i].capex_usd) for i in ordered],
+        mode="lines+markers+text",
+        name=tr("opt.legend.front", lang),
+        line={"color": "#2F5FD0", "width": 2, "shape": "hv" if not power else "linear"},
+        marker={"size": 14, "color": "#2F5FD0", "line": {"width": 2, "color": "white"}},
+        text=[str(n + 1) for n in range(len(ordered))],
+        textposition="top center",
+        customdata=[[i] for i in ordered],
+        hovertext=texts,
+        hovertemplate="%{hovertext}<extra></extra>",
+        selected={"marker": {"color": OPTIMUM_COLOR, "size": 18}},
+        unselected={"marker": {"opacity": 0.9}},
+    )
+
+
+def _reference_trace(
+    plan: Plan, key: str, symbol: str, color: str, power: bool, lang: str, money: Money
+) -> go.Scatter:
+    """The preset or the optimized design as one marker (not part of the selectable front)."""
+    return go.Scatter(
+        x=[_pareto_x(plan, power)],
+        y=[money(plan.cost.capex_usd)],
+        mode="markers",
+        name=tr(key, lang),
+        marker={"size": 15, "symbol": symbol, "color": color, "line": {"width": 1, "color": "white"}},
+        hovertemplate=tr(key, lang)
+        + ": "
+        + fmt.money(money(plan.cost.capex_usd), money.currency, lang)
+        + "<extra></extra>",
+    )
+
+
 def pareto(
     points: Sequence[ParetoPoint],
     kind: str,
@@ -88,73 +144,29 @@ def pareto(
     load; the preset and the optimized design are drawn for reference (not selectable).
     """
     power = kind == "power"
-
-    def x_of(p: Plan) -> float:
-        if power:
-            return p.power.facility_kw
-        return p.bandwidth.per_gpu_gbit_per_s / p.topology.oversubscription
-
-    x_title = tr("opt.axis.facility_kw" if power else "opt.axis.per_gpu", lang)
-    capex_title = tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang))
     ordered = sorted(
         range(len(points)), key=lambda i: points[i].facility_kw if power else points[i].per_gpu_gbit_per_s
     )
-    xs = [points[i].facility_kw if power else points[i].per_gpu_gbit_per_s for i in ordered]
-    ys = [money(points[i].capex_usd) for i in ordered]
-    texts = [
-        tr(
-            "opt.hover.point",
-            lang,
-            label=points[i].label,
-            capex=fmt.money(money(points[i].capex_usd), money.currency, lang),
-            kw=fmt.number(points[i].facility_kw, 1),
-            bw=fmt.number(points[i].per_gpu_gbit_per_s, 1),
+    front = _front_trace(points, ordered, power, lang, money)
+    references = [
+        (plan, key, symbol, color)
+        for plan, key, symbol, color in (
+            (preset, "opt.legend.preset", "square", PRESET_COLOR),
+            (optimized, "opt.legend.optimized", "star", OPTIMUM_COLOR),
         )
-        for i in ordered
+        if plan is not None
     ]
-    traces: list[go.Scatter] = [
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="lines+markers+text",
-            name=tr("opt.legend.front", lang),
-            line={"color": "#2F5FD0", "width": 2, "shape": "hv" if not power else "linear"},
-            marker={"size": 14, "color": "#2F5FD0", "line": {"width": 2, "color": "white"}},
-            text=[str(n + 1) for n in range(len(ordered))],
-            textposition="top center",
-            customdata=[[i] for i in ordered],
-            hovertext=texts,
-            hovertemplate="%{hovertext}<extra></extra>",
-            selected={"marker": {"color": OPTIMUM_COLOR, "size": 18}},
-            unselected={"marker": {"opacity": 0.9}},
-        )
-    ]
-    for plan, key, symbol, color in (
-        (preset, "opt.legend.preset", "square", PRESET_COLOR),
-        (optimized, "opt.legend.optimized", "star", OPTIMUM_COLOR),
-    ):
-        if plan is None:
-            continue
-        traces.append(
-            go.Scatter(
-                x=[x_of(plan)],
-                y=[money(plan.cost.capex_usd)],
-                mode="markers",
-                name=tr(key, lang),
-                marker={"size": 15, "symbol": symbol, "color": color, "line": {"width": 1, "color": "white"}},
-                hovertemplate=tr(key, lang)
-                + ": "
-                + fmt.money(money(plan.cost.capex_usd), money.currency, lang)
-                + "<extra></extra>",
-            )
-        )
-    fig = go.Figure(data=traces)
-    every = [*ys, *(money(p.cost.capex_usd) for p in (preset, optimized) if p is not None)]
-    fig.update_xaxes(title=x_title, type="linear" if power else "log")
+    fig = go.Figure(data=[front, *(_reference_trace(*ref, power, lang, money) for ref in references)])
+    reference_plans = [ref[0] for ref in references]
+    fig.update_xaxes(
+        title=tr("opt.axis.facility_kw" if power else "opt.axis.per_gpu", lang),
+        type="linear" if power else "log",
+    )
     if not power:
-        ticks = sorted({*xs, *(x_of(p) for p in (preset, optimized) if p is not None)})
+        ticks = sorted({*front.x, *(_pareto_x(p, power) for p in reference_plans)})
         fig.update_xaxes(tickvals=ticks, ticktext=[fmt.significant(v) for v in ticks])
-    fig.update_yaxes(title=capex_title)
+    fig.update_yaxes(title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)))
+    every = [*front.y, *(money(p.cost.capex_usd) for p in reference_plans)]
     money_ticks(fig, min(every), max(every), lang)
     title = tr("opt.chart.pareto_power" if power else "opt.chart.pareto_bandwidth", lang)
     fig = _style(fig, title, height=460)

@@ -30,9 +30,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from planner import Catalog, Plan, Scenario, compare
+from planner import Catalog, Plan, Scenario
 from planner import plan as plan_scenario
-from planner.compare import DEFAULT_DESIGNS
+from planner.compare import DEFAULT_DESIGNS, compare
 from planner.cost import BOM_CATEGORIES
 from planner.errors import InputError, describe_validation_error
 from planner.i18n import tr, tr_enum
@@ -305,60 +305,68 @@ def _per_gpu_hour(plan: Plan, lang: str) -> str:
     return f"{fmt.number(money(plan.cost.usd_per_gpu_hour), 2)} {unit}"
 
 
-def _summary(doc: HtmlDocument, p: Proposal) -> None:
-    lang, plan = p.lang, p.plan
-    doc.section(tr("export.sec.summary", lang), "summary")
-    names = p.names
+def _recommendation(doc: HtmlDocument, p: Proposal) -> None:
+    """The recommended design in bold, the rule that chose it, and the runner-up."""
+    lang, plan, names = p.lang, p.plan, p.names
+    best = p.priced(p.recommended_id)
+    common = {"gpus": fmt.number(plan.gpus), "gpu": plan.gpu_name}
+    doc.paragraph(
+        _with_bold(tr("export.summary.recommend", lang, design="\0", **common), names[p.proposed_id]),
+        style="lead",
+    )
+    f = p.scenario.facility
+    doc.paragraph(
+        tr(
+            "export.summary.rule",
+            lang,
+            count=len(p.cost_plans),
+            value=_per_gpu_hour(best, lang),
+            years=best.cost.years,
+            rate=fmt.percent(best.cost.discount_rate, 1),
+            util=fmt.percent(f.utilization),
+        )
+    )
+    pool = sorted(
+        (q for q in p.priced_plans if q.design_id in p.eligible_ids and q.design_id != best.design_id),
+        key=lambda q: q.cost.usd_per_gpu_hour,
+    )
+    if not pool:
+        return
+    other = pool[0]
+    doc.paragraph(
+        tr(
+            "export.summary.runner_up",
+            lang,
+            design=names[other.design_id],
+            value=_per_gpu_hour(other, lang),
+            delta=fmt.percent(other.cost.usd_per_gpu_hour / best.cost.usd_per_gpu_hour - 1, 1),
+        )
+    )
+
+
+def _override(doc: HtmlDocument, p: Proposal) -> None:
+    """The design the author proposes instead of the recommended one, and what that costs."""
+    lang, plan, names = p.lang, p.plan, p.names
     proposed, best = p.priced(p.proposed_id), p.priced(p.recommended_id)
     common = {"gpus": fmt.number(plan.gpus), "gpu": plan.gpu_name}
-    if len(p.cost_plans) == 1:
-        doc.paragraph(tr("export.summary.single", lang), style="lead")
-    elif p.proposed_id == p.recommended_id:
-        doc.paragraph(
-            _with_bold(tr("export.summary.recommend", lang, design="\0", **common), names[p.proposed_id]),
-            style="lead",
+    doc.paragraph(
+        _with_bold(tr("export.summary.proposed", lang, design="\0", **common), names[p.proposed_id]),
+        style="lead",
+    )
+    doc.paragraph(
+        tr(
+            "export.summary.override",
+            lang,
+            best=names[best.design_id],
+            delta=fmt.percent(1 - best.cost.usd_per_gpu_hour / proposed.cost.usd_per_gpu_hour, 1),
+            value=_per_gpu_hour(best, lang),
         )
-        f = p.scenario.facility
-        doc.paragraph(
-            tr(
-                "export.summary.rule",
-                lang,
-                count=len(p.cost_plans),
-                value=_per_gpu_hour(best, lang),
-                years=best.cost.years,
-                rate=fmt.percent(best.cost.discount_rate, 1),
-                util=fmt.percent(f.utilization),
-            )
-        )
-        pool = sorted(
-            (q for q in p.priced_plans if q.design_id in p.eligible_ids and q.design_id != best.design_id),
-            key=lambda q: q.cost.usd_per_gpu_hour,
-        )
-        if pool:
-            other = pool[0]
-            doc.paragraph(
-                tr(
-                    "export.summary.runner_up",
-                    lang,
-                    design=names[other.design_id],
-                    value=_per_gpu_hour(other, lang),
-                    delta=fmt.percent(other.cost.usd_per_gpu_hour / best.cost.usd_per_gpu_hour - 1, 1),
-                )
-            )
-    else:
-        doc.paragraph(
-            _with_bold(tr("export.summary.proposed", lang, design="\0", **common), names[p.proposed_id]),
-            style="lead",
-        )
-        doc.paragraph(
-            tr(
-                "export.summary.override",
-                lang,
-                best=names[best.design_id],
-                delta=fmt.percent(1 - best.cost.usd_per_gpu_hour / proposed.cost.usd_per_gpu_hour, 1),
-                value=_per_gpu_hour(best, lang),
-            )
-        )
+    )
+
+
+def _exclusions(doc: HtmlDocument, p: Proposal) -> None:
+    """A warning for every design left out because its racks cannot be cooled."""
+    lang = p.lang
     if not p.eligible_ids and len(p.cost_plans) > 1:
         doc.callout(tr("export.summary.none_eligible", lang), warning=True)
     for q in p.priced_plans:
@@ -367,14 +375,17 @@ def _summary(doc: HtmlDocument, p: Proposal) -> None:
                 tr(
                     "export.summary.excluded",
                     lang,
-                    design=names[q.design_id],
+                    design=p.names[q.design_id],
                     kw=fmt.number(q.cooling.max_rack_kw, 1),
                     limit=f"{q.cooling.cooling_limit_kw_per_rack:g}",
                 ),
                 warning=True,
             )
-    if len(p.cost_plans) > 1:
-        _glance(doc, p)
+
+
+def _key_numbers(doc: HtmlDocument, p: Proposal) -> None:
+    """Headline figures of the proposed design and what bounds its bandwidth."""
+    lang, plan = p.lang, p.plan
     doc.heading(tr("export.summary.key_numbers", lang))
     cards = tables.kpis(plan, lang)
     doc.kpis([(tr(c.key, lang, years=plan.cost.years), c.value) for c in cards])
@@ -392,6 +403,20 @@ def _summary(doc: HtmlDocument, p: Proposal) -> None:
     )
     if not plan.cooling.density_feasible:
         doc.callout(_density_note(plan, lang), warning=True)
+
+
+def _summary(doc: HtmlDocument, p: Proposal) -> None:
+    doc.section(tr("export.sec.summary", p.lang), "summary")
+    if len(p.cost_plans) == 1:
+        doc.paragraph(tr("export.summary.single", p.lang), style="lead")
+    elif p.proposed_id == p.recommended_id:
+        _recommendation(doc, p)
+    else:
+        _override(doc, p)
+    _exclusions(doc, p)
+    if len(p.cost_plans) > 1:
+        _glance(doc, p)
+    _key_numbers(doc, p)
 
 
 GLANCE_COLUMNS = (
