@@ -57,6 +57,7 @@ from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.errors import InputError
 from planner.fabric.network import LEVEL_SCALE_UP, MESSAGE_SIZES_BYTES, SCALE_UP_ALPHA_US
+from planner.i18n.message import msg
 from planner.resolve import resolve
 from planner.units import GIB, gbit_per_s_to_gbyte_per_s
 
@@ -65,7 +66,6 @@ Algorithm = Literal["auto", "ring", "tree", "hierarchical", "in_network", "direc
 Regime = Literal["latency", "bandwidth", "none"]
 
 COLLECTIVES: tuple[Collective, ...] = get_args(Collective)
-ALGORITHMS: tuple[Algorithm, ...] = get_args(Algorithm)
 
 LEVEL_LEAF = "leaf"
 LEVEL_SPINE = "spine"
@@ -127,7 +127,7 @@ class CollectiveFabric:
 
     def __post_init__(self) -> None:
         if not self.levels or self.levels[0].name != LEVEL_SCALE_UP:
-            raise ValueError("levels must start with the scale-up level")
+            raise ValueError(msg("levels must start with the scale-up level"))
 
     @property
     def scale_up(self) -> FabricLevel:
@@ -371,34 +371,20 @@ def collective_time(
     (6400.0, 'scale-up')
     """
     n = fabric.gpus if gpus is None else gpus
-    if not 1 <= n <= fabric.gpus:
-        raise InputError(
-            f"gpus: group of {n} GPUs on a {fabric.gpus}-GPU fabric (allowed: 1 to {fabric.gpus})"
-        )
-    m_max = min(n, fabric.domain_gpus)
-    m = m_max if gpus_per_domain is None else gpus_per_domain
-    if not 1 <= m <= m_max:
-        raise InputError(f"gpus_per_domain: {m} (allowed: 1 to {m_max})")
-    if message_bytes < 0:
-        raise InputError(f"message_bytes: {message_bytes} (allowed: 0 to inf)")
-    if collective not in _APPLICABLE:
-        raise InputError(f"collective: {collective!r} (allowed: {', '.join(COLLECTIVES)})")
+    m = _check_request(
+        fabric=fabric,
+        collective=collective,
+        message_bytes=message_bytes,
+        n=n,
+        gpus_per_domain=gpus_per_domain,
+    )
     if n == 1:
         return CollectiveTime(
             collective, "none", 1, 1, 1, message_bytes, 0.0, 0.0, LEVEL_NONE, LEVEL_SCALE_UP
         )
     group = _group(fabric, n, m)
-    allowed = algorithms_for(fabric=fabric, collective=collective, gpus=n)
-    if algorithm == "auto":
-        candidates = allowed
-    elif algorithm in allowed:
-        candidates = (algorithm,)
-    else:
-        raise InputError(
-            f"algorithm: {algorithm!r} does not apply to {collective} here (allowed: auto, {', '.join(allowed)})"
-        )
     results = []
-    for name in candidates:
+    for name in _candidates(fabric=fabric, collective=collective, n=n, algorithm=algorithm):
         alpha, beta, level = _cost(collective, name, group, message_bytes)
         result = CollectiveTime(
             collective=collective,
@@ -415,6 +401,59 @@ def collective_time(
         results.append(result)
     # the first of equals wins, so ties keep the order of _APPLICABLE
     return min(results, key=lambda t: t.time_s)
+
+
+def _check_request(
+    *,
+    fabric: CollectiveFabric,
+    collective: Collective,
+    message_bytes: float,
+    n: int,
+    gpus_per_domain: int | None,
+) -> int:
+    """Validate a collective request; return its GPUs per domain [count]."""
+    if not 1 <= n <= fabric.gpus:
+        raise InputError(
+            msg(
+                "gpus: group of {n} GPUs on a {total}-GPU fabric (allowed: 1 to {total})",
+                n=n,
+                total=fabric.gpus,
+            )
+        )
+    m_max = min(n, fabric.domain_gpus)
+    m = m_max if gpus_per_domain is None else gpus_per_domain
+    if not 1 <= m <= m_max:
+        raise InputError(msg("gpus_per_domain: {m} (allowed: 1 to {m_max})", m=m, m_max=m_max))
+    if message_bytes < 0:
+        raise InputError(msg("message_bytes: {size} (allowed: 0 to inf)", size=message_bytes))
+    if collective not in _APPLICABLE:
+        raise InputError(
+            msg(
+                "collective: {collective!r} (allowed: {allowed})",
+                collective=collective,
+                allowed=", ".join(COLLECTIVES),
+            )
+        )
+    return m
+
+
+def _candidates(
+    *, fabric: CollectiveFabric, collective: Collective, n: int, algorithm: Algorithm
+) -> tuple[Algorithm, ...]:
+    """The algorithms to time: every applicable one for ``auto``, else the one asked for."""
+    allowed = algorithms_for(fabric=fabric, collective=collective, gpus=n)
+    if algorithm == "auto":
+        return allowed
+    if algorithm in allowed:
+        return (algorithm,)
+    raise InputError(
+        msg(
+            "algorithm: {algorithm!r} does not apply to {collective} here (allowed: auto, {allowed})",
+            algorithm=algorithm,
+            collective=collective,
+            allowed=", ".join(allowed),
+        )
+    )
 
 
 def send_recv_time_s(*, fabric: CollectiveFabric, message_bytes: float, domains_apart: int) -> float:
