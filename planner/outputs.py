@@ -6,11 +6,12 @@ The keys here are an interface other tools rely on (issue "Planning engine, cata
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from planner.engine import Plan
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _r(value: float, digits: int = 3) -> float:
@@ -205,6 +206,8 @@ BOM_COLUMNS = ("id", "category", "description", "quantity", "unit_cost_usd", "to
 
 def bom_frame(plan: Plan) -> pd.DataFrame:
     """The BOM as a tidy table with unit-suffixed columns."""
+    import pandas as pd  # here, not at the top: `planner plan --format json` needs no pandas
+
     rows = [
         (x.id, x.category, x.description, x.quantity, x.unit_cost_usd, x.total_usd, x.source)
         for x in plan.bom
@@ -270,4 +273,6 @@ def plan_summary_row(plan: Plan) -> dict[str, Any]:
 
 def summary_frame(plans: Sequence[Plan]) -> pd.DataFrame:
     """Headline figures of several plans, one row each."""
+    import pandas as pd
+
     return pd.DataFrame([plan_summary_row(p) for p in plans], columns=list(SUMMARY_COLUMNS))

@@ -21,17 +21,24 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from planner.cli import add_scenario_options, catalog_from_args, scenario_from_args
-from planner.compare import DEFAULT_DESIGNS
-from planner.errors import InputError
-from planner.report import proposal
-from planner.report.export.browser import RenderError
-from planner.report.export.pricing import EDITIONS
+from planner.cli.options import (
+    add_command,
+    add_scenario_options,
+    catalog_from_args,
+    design_ids_from_args,
+    scenario_from_args,
+)
+
+if TYPE_CHECKING:
+    from planner.report.proposal import ProposalOptions
 
 OUTPUTS = ("pdf", "csv", "xlsx", "json")
 MAX_LOGO_READ = 10_000_000
+EDITIONS = ("customer", "internal")
+"""``planner.report.export.pricing.EDITIONS``, repeated so that ``--help`` need not import the
+report (Plotly); tests/test_cli_startup.py keeps the two equal."""
 
 
 COMMAND_HELP = "write the proposal PDF, BOM CSV, XLSX workbook and scenario JSON"
@@ -40,7 +47,10 @@ WROTE = "wrote {path} ({size:,} bytes)\n"
 ERROR = "planner: error: {message}\n"
 OPTIONS: Mapping[str, tuple[str, Mapping[str, Any]]] = {
     "lang": ("document language", {"choices": ["zh", "en"], "required": True}),
-    "edition": ("customer or internal", {"choices": list(EDITIONS), "required": True}),
+    "edition": (
+        "which edition: customer (prices only) or internal (costs and margin)",
+        {"choices": list(EDITIONS), "required": True},
+    ),
     "margin": ("margin on cost [fraction] (0 to 3)", {"type": float, "default": 0.15}),
     "discount": ("discount off list price [fraction] (0 to 0.9)", {"type": float, "default": 0.0}),
     "customer": ("customer name (cover, footer, files)", {"default": ""}),
@@ -50,7 +60,7 @@ OPTIONS: Mapping[str, tuple[str, Mapping[str, Any]]] = {
     "date": ("date on the proposal, YYYY-MM-DD (default today)", {}),
     "notes": ("notes for the cover page", {"default": ""}),
     "logo": ("PNG or JPEG logo for the cover", {"metavar": "FILE"}),
-    "designs": ("comma list of designs to compare", {"default": ",".join(DEFAULT_DESIGNS)}),
+    "designs": ("comma list of designs to compare (default: the preset designs)", {}),
     "propose": ("design to detail (default: the rule's choice)", {"metavar": "DESIGN"}),
 }
 """The command line's proposal options: help text (English, like every ``planner`` command) and
@@ -58,7 +68,18 @@ argparse settings."""
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("export", help=COMMAND_HELP)
+    """Register ``planner export``."""
+    parser = add_command(
+        subparsers,
+        "export",
+        help_text=COMMAND_HELP,
+        example_lines=[
+            "planner export --gpus 1024 --lang en --edition customer --pdf proposal.pdf",
+            "planner export --gpus 1024 --lang zh --edition internal --margin 0.15 --customer ACME \\",
+            "    --project 'Pod 1' --logo logo.png --pdf p.pdf --csv bom.csv --xlsx bom.xlsx --json s.json",
+            "planner export --gpus 256 --lang en --edition customer --csv bom.csv   # no browser needed",
+        ],
+    )
     add_scenario_options(parser)
     files = parser.add_argument_group("files (at least one)")
     for kind in OUTPUTS:
@@ -70,6 +91,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _check_writable(option: str, path_text: str) -> Path:
+    from planner.errors import InputError
+
     path = Path(path_text)
     if path.is_dir():
         raise InputError(f"--{option} {path_text}: is a directory; name a file")
@@ -82,6 +105,8 @@ def _check_writable(option: str, path_text: str) -> Path:
 
 
 def _read_logo(path_text: str) -> bytes:
+    from planner.errors import InputError
+
     try:
         with open(path_text, "rb") as handle:
             data = handle.read(MAX_LOGO_READ + 1)
@@ -91,6 +116,8 @@ def _read_logo(path_text: str) -> bytes:
 
 
 def _date(text: str | None) -> dt.date:
+    from planner.errors import InputError
+
     if not text:
         return dt.date.today()
     try:
@@ -99,9 +126,10 @@ def _date(text: str | None) -> dt.date:
         raise InputError(f"--date: use YYYY-MM-DD (got {text!r})") from None
 
 
-def options_from_args(args: argparse.Namespace) -> proposal.ProposalOptions:
+def options_from_args(args: argparse.Namespace) -> ProposalOptions:
     """The proposal options of the command line, validated (one-line :class:`InputError`)."""
-    designs = tuple(d.strip() for d in args.designs.split(",") if d.strip())
+    from planner.report import proposal
+
     data: dict[str, Any] = {
         "lang": args.lang,
         "edition": args.edition,
@@ -112,7 +140,7 @@ def options_from_args(args: argparse.Namespace) -> proposal.ProposalOptions:
         "date": _date(args.date),
         "notes": args.notes,
         "pricing": {"margin": args.margin, "discount": args.discount},
-        "design_ids": designs,
+        "design_ids": design_ids_from_args(args),
         "proposed": args.propose,
         "logo": _read_logo(args.logo) if args.logo else None,
     }
@@ -120,6 +148,11 @@ def options_from_args(args: argparse.Namespace) -> proposal.ProposalOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``planner export``: check the targets and options, build the proposal, write the files."""
+    from planner.errors import InputError
+    from planner.report import proposal
+    from planner.report.export.browser import RenderError
+
     targets = {kind: getattr(args, kind) for kind in OUTPUTS if getattr(args, kind)}
     if not targets:
         raise InputError("export: name at least one file to write: --pdf, --csv, --xlsx or --json")

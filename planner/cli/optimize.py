@@ -1,27 +1,53 @@
-"""``planner optimize``: the same scenario options as ``planner plan`` plus objective and limits."""
+"""``planner optimize``: the same scenario options as ``planner plan`` plus objective and limits.
+
+The solver (PuLP) is imported when the command runs, not when the parser is built.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from planner.cli import add_scenario_options, catalog_from_args, render_plan_table, scenario_from_args
-from planner.optimize.pareto import bandwidth_front, power_front
-from planner.optimize.problem import request_from_data
-from planner.optimize.run import OptimizeResult, optimize
+from planner.cli.options import (
+    add_command,
+    add_format_option,
+    add_scenario_options,
+    catalog_from_args,
+    scenario_from_args,
+)
+from planner.cli.planning import render_plan_table
+
+if TYPE_CHECKING:
+    from planner.optimize.run import OptimizeResult
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser("optimize", help="cheapest BOM under limits, or most GPUs within them")
+    """Register ``planner optimize``."""
+    parser = add_command(
+        sub,
+        "optimize",
+        help_text="cheapest BOM under limits, or most GPUs within them",
+        example_lines=[
+            "planner optimize --gpus 1024 --design ib-ndr",
+            "planner optimize --gpus 1024 --design rail8-npo --objective tco --power-cap-kw 2000",
+            "planner optimize --design ib-ndr --objective max-gpus --budget-usd 50000000",
+            "planner optimize --gpus 512 --design rail4-npo --pareto power --format json",
+        ],
+    )
     add_scenario_options(parser)
-    parser.add_argument("--objective", choices=["capex", "tco", "max-gpus"], default="capex")
+    parser.add_argument(
+        "--objective",
+        choices=["capex", "tco", "max-gpus"],
+        default="capex",
+        help="minimise CAPEX or TCO, or maximise the GPU count within the limits (default capex)",
+    )
     parser.add_argument("--budget-usd", type=float, help="CAPEX ceiling [USD]")
     parser.add_argument("--power-cap-kw", type=float, help="facility power ceiling [kW]")
     parser.add_argument("--max-gpus", type=int, default=16384, help="upper bound for --objective max-gpus")
     parser.add_argument("--pareto", choices=["power", "bandwidth"], help="print a Pareto front instead")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(parser, ["table", "json"])
     parser.set_defaults(handler=run_optimize)
 
 
@@ -49,6 +75,11 @@ def render_result_table(result: OptimizeResult) -> str:
 
 
 def run_optimize(args: argparse.Namespace) -> int:
+    """``planner optimize``: the optimal design, or a Pareto front with ``--pareto``."""
+    from planner.optimize.pareto import bandwidth_front, power_front
+    from planner.optimize.problem import request_from_data
+    from planner.optimize.run import optimize
+
     catalog = catalog_from_args(args)
     scenario = scenario_from_args(args)
     request = request_from_data(_request(args))

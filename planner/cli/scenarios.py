@@ -5,13 +5,7 @@ Subcommands: ``list``, ``show``, ``save``, ``versions``, ``diff``, ``delete``, `
 :func:`planner.store.open_store` picks (``PLANNER_DATABASE_URL``, ``PLANNER_DB_PATH`` or the
 per-user SQLite file), or ``--db FILE`` / ``--database-url URL``.
 
-Examples::
-
-    planner scenarios save --name "Acme 1024" --gpus 1024 --design rail4-npo --customer Acme
-    planner scenarios save --id 3 --expected-version 1 --rack-kw 60     # a new version of 3
-    planner scenarios list --format json
-    planner scenarios diff 3@1 3@2
-    planner scenarios export 3 --output acme.json && planner scenarios import acme.json
+Examples: ``planner scenarios --help`` (:data:`EXAMPLES`).
 
 Bad input and stale saves exit with code 2 and one line on stderr.
 """
@@ -24,27 +18,26 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from planner.cli import add_scenario_options, catalog_from_args, scenario_from_args
-from planner.engine import plan
-from planner.errors import InputError
-from planner.scenario import Scenario, scenario_to_json
-from planner.store import (
-    ConflictError,
-    SavedScenario,
-    ScenarioDiff,
-    ScenarioStore,
-    ScenarioSummary,
-    open_store,
+from planner.cli.options import (
+    Parser,
+    add_command,
+    add_format_option,
+    add_scenario_options,
+    catalog_from_args,
+    scenario_from_args,
+    write,
+    write_json,
 )
-from planner.store.fields import clean_name
+
+if TYPE_CHECKING:
+    from planner.scenario import Scenario
+    from planner.store import SavedScenario, ScenarioDiff, ScenarioStore, ScenarioSummary
 
 EXIT_CONFLICT = 2
 
-Action = Callable[[argparse.Namespace, ScenarioStore], int]
+Action = Callable[[argparse.Namespace, "ScenarioStore"], int]
 
 
 def _positive_int(text: str) -> int:
@@ -69,28 +62,52 @@ def _add_database_options(parser: argparse.ArgumentParser, *, default: Any) -> N
     )
 
 
-def _format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
-    parser.add_argument("--format", choices=list(choices), default=choices[0], help="output format")
-
-
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner scenarios`` on the CLI's subparsers (see ``planner.cli.EXTENSIONS``)."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(
+    """Register ``planner scenarios`` and its subcommands."""
+    parser = add_command(
+        subparsers,
         "scenarios",
-        help="saved scenarios: list, show, save, versions, diff, delete, restore, export, import",
+        help_text="saved scenarios: list, show, save, versions, diff, delete, restore, export, import",
         description="Saved scenarios in a SQLite file (default) or a PostgreSQL database (team).",
+        example_lines=EXAMPLES,
     )
     _add_database_options(parser, default=None)
-    sub = parser.add_subparsers(dest="scenarios_command", required=True, parser_class=type(parser))
+    sub = parser.add_subparsers(dest="scenarios_command", required=True, parser_class=Parser)
+    _add_browse_commands(sub)
+    _add_edit_commands(sub)
+    _add_file_commands(sub)
+    parser.set_defaults(handler=run)
 
-    def command(name: str, action: Action, help_text: str) -> argparse.ArgumentParser:
-        p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=help_text)
-        # The database options work before or after the subcommand.
-        _add_database_options(p, default=argparse.SUPPRESS)
-        p.set_defaults(scenarios_action=action)
-        return p
 
-    p_list = command("list", _list, "list or search saved scenarios, most recently changed first")
+EXAMPLES = (
+    'planner scenarios save --name "Acme 1024" --gpus 1024 --design rail4-npo --customer Acme',
+    "planner scenarios save --id 3 --expected-version 1 --rack-kw 60",
+    "planner scenarios list --format json",
+    "planner scenarios diff 3@1 3@2",
+    "planner scenarios export 3 --output acme.json && planner scenarios import acme.json",
+)
+
+
+def _command(sub: Any, name: str, help_text: str, *example_lines: str) -> argparse.ArgumentParser:
+    """A ``scenarios`` subcommand; its handler is ``ACTIONS[name]``."""
+    p = add_command(sub, name, help_text=help_text, example_lines=example_lines)
+    # The database options work before or after the subcommand.
+    _add_database_options(p, default=argparse.SUPPRESS)
+    return p
+
+
+def _add_id(parser: argparse.ArgumentParser, *, version: str | None = None) -> None:
+    parser.add_argument("id", type=_positive_int, help="id of the saved scenario")
+    if version is not None:
+        parser.add_argument("--version", type=_positive_int, help=version)
+
+
+def _add_browse_commands(sub: Any) -> None:
+    """``list``, ``show``, ``versions`` and ``diff``: read-only."""
+    p_list = _command(
+        sub, "list", "list or search saved scenarios, most recently changed first",
+        "planner scenarios list -q acme", "planner scenarios list --deleted --format csv",
+    )  # fmt: skip
     p_list.add_argument("--query", "-q", default="", help="text in the name, customer or a tag")
     p_list.add_argument("--tag", help="only scenarios with this tag")
     p_list.add_argument("--customer", help="only scenarios whose customer contains this text")
@@ -101,14 +118,39 @@ def add_parser(subparsers: Any) -> None:
     state.add_argument("--all", action="store_const", dest="state", const="all", help="live and deleted")
     p_list.set_defaults(state="active")
     p_list.add_argument("--limit", type=_positive_int, default=200, help="at most this many (1 to 1000)")
-    _format_option(p_list, ["table", "json", "csv"])
+    add_format_option(p_list, ["table", "json", "csv"])
 
-    p_show = command("show", _show, "show one saved scenario (the latest version unless --version)")
-    p_show.add_argument("id", type=_positive_int)
-    p_show.add_argument("--version", type=_positive_int, help="version to open (default: the latest)")
-    _format_option(p_show, ["table", "json"])
+    p_show = _command(
+        sub, "show", "show one saved scenario (the latest version unless --version)",
+        "planner scenarios show 3", "planner scenarios show 3 --version 1 --format json",
+    )  # fmt: skip
+    _add_id(p_show, version="version to open (default: the latest)")
+    add_format_option(p_show, ["table", "json"])
 
-    p_save = command("save", _save, "save a new scenario (--name) or a new version of one (--id)")
+    p_versions = _command(
+        sub, "versions", "list the versions of a saved scenario", "planner scenarios versions 3"
+    )
+    _add_id(p_versions)
+    add_format_option(p_versions, ["table", "json"])
+
+    p_diff = _command(
+        sub,
+        "diff",
+        "compare two versions: changed inputs and how the key results moved "
+        "(REF is ID or ID@VERSION; one ID compares its last two versions)",
+        "planner scenarios diff 3", "planner scenarios diff 3@1 4 --format json",
+    )  # fmt: skip
+    p_diff.add_argument("refs", nargs="+", metavar="REF", help="ID, ID@VERSION; one or two")
+    add_format_option(p_diff, ["table", "json"])
+
+
+def _add_edit_commands(sub: Any) -> None:
+    """``save``, ``delete``, ``restore``, ``rename``, ``duplicate`` and ``tag``."""
+    p_save = _command(
+        sub, "save", "save a new scenario (--name) or a new version of one (--id)",
+        'planner scenarios save --name "Acme 1024" --gpus 1024 --design rail4-npo',
+        "planner scenarios save --id 3 --expected-version 1 --rack-kw 60 --comment 'denser racks'",
+    )  # fmt: skip
     p_save.add_argument("--name", help="name of the scenario (required for a new one)")
     p_save.add_argument("--id", type=_positive_int, help="add a version to this scenario instead")
     p_save.add_argument(
@@ -122,58 +164,57 @@ def add_parser(subparsers: Any) -> None:
     p_save.add_argument("--comment", default="", help="what this version changes")
     p_save.add_argument("--author", default="", help="who saves it")
     add_scenario_options(p_save)
-    _format_option(p_save, ["text", "json"])
+    add_format_option(p_save, ["text", "json"])
 
-    p_versions = command("versions", _versions, "list the versions of a saved scenario")
-    p_versions.add_argument("id", type=_positive_int)
-    _format_option(p_versions, ["table", "json"])
+    help_delete = "move a scenario to the trash (restore brings it back)"
+    _add_id(_command(sub, "delete", help_delete, "planner scenarios delete 3"))
+    help_restore = "bring a scenario back from the trash"
+    _add_id(_command(sub, "restore", help_restore, "planner scenarios restore 3"))
 
-    p_diff = command(
-        "diff",
-        _diff,
-        "compare two versions: changed inputs and how the key results moved "
-        "(REF is ID or ID@VERSION; one ID compares its last two versions)",
+    p_rename = _command(
+        sub, "rename", "rename a scenario (no new version)", 'planner scenarios rename 3 "Acme pod 2"'
     )
-    p_diff.add_argument("refs", nargs="+", metavar="REF", help="ID, ID@VERSION; one or two")
-    _format_option(p_diff, ["table", "json"])
+    _add_id(p_rename)
+    p_rename.add_argument("name", help="the new name")
 
-    p_delete = command("delete", _delete, "move a scenario to the trash (restore brings it back)")
-    p_delete.add_argument("id", type=_positive_int)
+    p_duplicate = _command(
+        sub, "duplicate", "copy a scenario version into a new scenario; prints its id",
+        'planner scenarios duplicate 3 --version 2 --name "Acme what-if"',
+    )  # fmt: skip
+    _add_id(p_duplicate, version="version to copy (default: the latest)")
+    p_duplicate.add_argument("--name", help="name of the copy (default: '<name> (copy)')")
 
-    p_restore = command("restore", _restore, "bring a scenario back from the trash")
-    p_restore.add_argument("id", type=_positive_int)
+    p_tag = _command(
+        sub, "tag", "set a scenario's tags (no new version); no TAG clears them",
+        "planner scenarios tag 3 workshop npo", "planner scenarios tag 3",
+    )  # fmt: skip
+    _add_id(p_tag)
+    p_tag.add_argument("tags", nargs="*", metavar="TAG", help="tags to set (none: clear them)")
 
-    p_export = command("export", _export, "write a scenario version as a JSON export document")
-    p_export.add_argument("id", type=_positive_int)
-    p_export.add_argument("--version", type=_positive_int, help="version (default: the latest)")
+
+def _add_file_commands(sub: Any) -> None:
+    """``export`` and ``import``: JSON export documents."""
+    p_export = _command(
+        sub, "export", "write a scenario version as a JSON export document",
+        "planner scenarios export 3 --output acme.json",
+    )  # fmt: skip
+    _add_id(p_export, version="version (default: the latest)")
     p_export.add_argument("--output", "-o", metavar="FILE", help="file to write (default: stdout)")
 
-    p_import = command("import", _import, "save an exported JSON document as a new scenario; prints its id")
+    p_import = _command(
+        sub, "import", "save an exported JSON document as a new scenario; prints its id",
+        "planner scenarios import acme.json --name 'Acme (from Bob)'", "cat acme.json | planner scenarios import -",
+    )  # fmt: skip
     p_import.add_argument("file", metavar="FILE", help="JSON export document, or - for stdin")
     p_import.add_argument("--name", help="name of the new scenario (default: the document's)")
     p_import.add_argument("--author", default="", help="who imports it")
 
-    p_rename = command("rename", _rename, "rename a scenario (no new version)")
-    p_rename.add_argument("id", type=_positive_int)
-    p_rename.add_argument("name")
-
-    p_duplicate = command(
-        "duplicate", _duplicate, "copy a scenario version into a new scenario; prints its id"
-    )
-    p_duplicate.add_argument("id", type=_positive_int)
-    p_duplicate.add_argument("--version", type=_positive_int, help="version to copy (default: the latest)")
-    p_duplicate.add_argument("--name", help="name of the copy (default: '<name> (copy)')")
-
-    p_tag = command("tag", _tag, "set a scenario's tags (no new version); no TAG clears them")
-    p_tag.add_argument("id", type=_positive_int)
-    p_tag.add_argument("tags", nargs="*", metavar="TAG")
-
-    parser.set_defaults(handler=run)
-
 
 def run(args: argparse.Namespace) -> int:
     """Open the store, run the subcommand, close the store."""
-    action: Action = args.scenarios_action
+    from planner.store import ConflictError, open_store
+
+    action = ACTIONS[args.scenarios_command]
     with open_store(url=args.database_url, path=args.db) as store:
         try:
             return action(args, store)
@@ -192,15 +233,9 @@ def _stamp(value: Any) -> str:
     return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _write(text: str) -> None:
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-
-
-def _write_json(data: Any) -> None:
-    _write(json.dumps(data, indent=2, ensure_ascii=False))
-
-
 def _table(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
+    import pandas as pd
+
     if not rows:
         return "(none)"
     frame = pd.DataFrame(rows, columns=list(columns))
@@ -234,17 +269,19 @@ def _list(args: argparse.Namespace, store: ScenarioStore) -> int:
         query=args.query, tag=args.tag, customer=args.customer, state=args.state, limit=args.limit
     )
     if args.format == "json":
-        _write_json([s.to_dict() for s in found])
+        write_json([s.to_dict() for s in found])
     elif args.format == "csv":
+        import pandas as pd
+
+        from planner.store import ScenarioSummary
+
         rows = [{**s.to_dict(), "tags": ";".join(s.tags)} for s in found]
-        _write(
-            str(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__)).to_csv(index=False))
-        )
+        write(str(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__)).to_csv(index=False)))
     else:
         columns = ["id", "name", "customer", "tags", "version", "gpus", "design", "updated"]
         if args.state != "active":
             columns.append("deleted")
-        _write(_table([_summary_row(s) for s in found], columns))
+        write(_table([_summary_row(s) for s in found], columns))
     return 0
 
 
@@ -262,9 +299,11 @@ def _show_dict(saved: SavedScenario) -> dict[str, Any]:
 
 
 def _show(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.scenario import scenario_to_json
+
     saved = store.load(scenario_id=args.id, version=args.version, include_deleted=True)
     if args.format == "json":
-        _write_json(_show_dict(saved))
+        write_json(_show_dict(saved))
         return 0
     r, v = saved.record, saved.version
     lines = [
@@ -279,12 +318,14 @@ def _show(args: argparse.Namespace, store: ScenarioStore) -> int:
     if r.notes:
         lines.append(f"Notes      {r.notes}")
     lines += ["", scenario_to_json(saved.scenario)]
-    _write("\n".join(lines))
+    write("\n".join(lines))
     return 0
 
 
 def _scenario_on_top_of(base: Scenario, args: argparse.Namespace) -> Scenario:
     """The saved scenario with the command's scenario flags applied (a --scenario file replaces it)."""
+    from planner.scenario import scenario_to_json
+
     if args.scenario:
         return scenario_from_args(args)
     with tempfile.TemporaryDirectory(prefix="planner-") as folder:
@@ -295,6 +336,10 @@ def _scenario_on_top_of(base: Scenario, args: argparse.Namespace) -> Scenario:
 
 
 def _save(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.engine import plan
+    from planner.errors import InputError
+    from planner.store.fields import clean_name
+
     catalog = catalog_from_args(args)
     if args.id is None:
         if args.expected_version is not None:
@@ -336,16 +381,16 @@ def _save(args: argparse.Namespace, store: ScenarioStore) -> int:
             tags=args.tag,
         )
     if args.format == "json":
-        _write_json({"id": saved.id, "version": saved.version.version})
+        write_json({"id": saved.id, "version": saved.version.version})
     else:
-        _write(str(saved.id))
+        write(str(saved.id))
     return 0
 
 
 def _versions(args: argparse.Namespace, store: ScenarioStore) -> int:
     versions = store.versions(scenario_id=args.id)
     if args.format == "json":
-        _write_json([v.to_dict() for v in versions])
+        write_json([v.to_dict() for v in versions])
         return 0
     rows = [
         {
@@ -358,11 +403,13 @@ def _versions(args: argparse.Namespace, store: ScenarioStore) -> int:
         }
         for v in versions
     ]
-    _write(_table(rows, ["version", "saved", "author", "gpus", "design", "comment"]))
+    write(_table(rows, ["version", "saved", "author", "gpus", "design", "comment"]))
     return 0
 
 
 def _parse_ref(text: str) -> tuple[int, int | None]:
+    from planner.errors import InputError
+
     scenario, _, version = text.partition("@")
     try:
         scenario_id = _positive_int(scenario)
@@ -405,6 +452,8 @@ def _render_diff(diff: ScenarioDiff) -> str:
 
 
 def _diff(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.errors import InputError
+
     if len(args.refs) > 2:
         raise InputError("diff: give one or two REFs (ID or ID@VERSION)")
     refs = [_parse_ref(r) for r in args.refs]
@@ -422,24 +471,26 @@ def _diff(args: argparse.Namespace, store: ScenarioStore) -> int:
         left_id=left_id, left_version=left_version, right_id=right_id, right_version=right_version
     )
     if args.format == "json":
-        _write_json(diff.to_dict())
+        write_json(diff.to_dict())
     else:
-        _write(_render_diff(diff))
+        write(_render_diff(diff))
     return 0
 
 
 def _delete(args: argparse.Namespace, store: ScenarioStore) -> int:
     summary = store.delete(scenario_id=args.id)
-    _write(_describe(summary, "moved to the trash:") + f"; undo with: planner scenarios restore {summary.id}")
+    write(_describe(summary, "moved to the trash:") + f"; undo with: planner scenarios restore {summary.id}")
     return 0
 
 
 def _restore(args: argparse.Namespace, store: ScenarioStore) -> int:
-    _write(_describe(store.restore(scenario_id=args.id), "restored"))
+    write(_describe(store.restore(scenario_id=args.id), "restored"))
     return 0
 
 
 def _export(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.errors import InputError
+
     text = store.export_json(scenario_id=args.id, version=args.version)
     if args.output:
         try:
@@ -447,33 +498,52 @@ def _export(args: argparse.Namespace, store: ScenarioStore) -> int:
         except OSError as exc:
             raise InputError(f"export: cannot write {args.output} ({exc.strerror})") from None
     else:
-        _write(text)
+        write(text)
     return 0
 
 
 def _import(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.errors import InputError
+
     source = "stdin" if args.file == "-" else args.file
     try:
         data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as exc:
         raise InputError(f"import: cannot read {args.file} ({exc.strerror})") from None
     saved = store.import_json(text=data, source=source, name=args.name, author=args.author)
-    _write(str(saved.id))
+    write(str(saved.id))
     return 0
 
 
 def _rename(args: argparse.Namespace, store: ScenarioStore) -> int:
-    _write(_describe(store.rename(scenario_id=args.id, name=args.name), "renamed"))
+    write(_describe(store.rename(scenario_id=args.id, name=args.name), "renamed"))
     return 0
 
 
 def _duplicate(args: argparse.Namespace, store: ScenarioStore) -> int:
     saved = store.duplicate(scenario_id=args.id, version=args.version, name=args.name)
-    _write(str(saved.id))
+    write(str(saved.id))
     return 0
 
 
 def _tag(args: argparse.Namespace, store: ScenarioStore) -> int:
     summary = store.set_tags(scenario_id=args.id, tags=args.tags)
-    _write(f"scenario {summary.id} tags: {', '.join(summary.tags) or '(none)'}")
+    write(f"scenario {summary.id} tags: {', '.join(summary.tags) or '(none)'}")
     return 0
+
+
+ACTIONS: dict[str, Action] = {
+    "list": _list,
+    "show": _show,
+    "save": _save,
+    "versions": _versions,
+    "diff": _diff,
+    "delete": _delete,
+    "restore": _restore,
+    "export": _export,
+    "import": _import,
+    "rename": _rename,
+    "duplicate": _duplicate,
+    "tag": _tag,
+}
+"""``planner scenarios <name>`` -> its action."""

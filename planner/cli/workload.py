@@ -19,27 +19,26 @@ import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import pandas as pd
-from pydantic import BaseModel, ValidationError
-
-from planner.catalog import Catalog
-from planner.cli import add_scenario_options, catalog_from_args, scenario_from_args
-from planner.compare import compare
-from planner.engine import Plan, plan
-from planner.errors import InputError, describe_validation_error
-from planner.performance.reliability import Reliability, ReliabilityParams, reliability, reliability_to_dict
-from planner.performance.workload import (
-    TrainingJob,
-    WorkloadEstimate,
-    estimate_workload,
-    workload_frame,
-    workload_to_dict,
+from planner.cli.options import (
+    add_command,
+    add_format_option,
+    add_scenario_options,
+    catalog_from_args,
+    scenario_from_args,
 )
-from planner.scenario import Scenario
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from planner.catalog import Catalog
+    from planner.engine import Plan
+    from planner.performance.reliability import Reliability, ReliabilityParams
+    from planner.performance.workload import TrainingJob, WorkloadEstimate
+    from planner.scenario import Scenario
+
+M = TypeVar("M", bound="BaseModel")
 
 JOB_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
     "params_b": ("--params-b", float, "total parameters [billions] (required)"),
@@ -92,12 +91,22 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the job survives network failures that leave every GPU connected (multi-plane designs)",
     )
-    parser.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    add_format_option(parser, ["table", "json"])
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner workload`` and ``planner reliability`` (see ``planner.cli.EXTENSIONS``)."""
-    workload = subparsers.add_parser("workload", help="LLM training time, cost and energy per design")
+    """Register ``planner workload`` and ``planner reliability``."""
+    workload = add_command(
+        subparsers,
+        "workload",
+        help_text="LLM training time, cost and energy per design",
+        example_lines=[
+            "planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --design ib-ndr --format json",
+            "planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --gpu h100_sxm "
+            "--designs rail4-npo,rail8-npo,ib-ndr",
+            "planner workload --params-b 400 --tokens-b 2000 --gpus 1024 --experts 8 --top-k 2 --precision fp8",
+        ],
+    )
     _add_common(workload)
     _add_options(workload, "model and parallelism", JOB_OPTIONS)
     workload.add_argument(
@@ -108,8 +117,14 @@ def add_parser(subparsers: Any) -> None:
     _add_options(workload, "checkpoints and failures", RELIABILITY_OPTIONS)
     workload.set_defaults(handler=run_workload)
 
-    rel = subparsers.add_parser(
-        "reliability", help="interruptions, checkpoint interval and goodput per design"
+    rel = add_command(
+        subparsers,
+        "reliability",
+        help_text="interruptions, checkpoint interval and goodput per design",
+        example_lines=[
+            "planner reliability --params-b 70 --gpus 1024 --design rail8-npo --network-failover",
+            "planner reliability --checkpoint-gbyte 500 --gpus 512 --designs rail4-npo,ib-ndr --format json",
+        ],
     )
     _add_common(rel)
     rel.add_argument(
@@ -121,6 +136,10 @@ def add_parser(subparsers: Any) -> None:
 
 def _validated(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str]) -> M:
     """Validate options into ``model``; the one-line error names the flag, the field and the range."""
+    from pydantic import ValidationError
+
+    from planner.errors import InputError, describe_validation_error
+
     try:
         return model.model_validate(dict(data))
     except ValidationError as exc:
@@ -136,6 +155,8 @@ def _collect(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
 
 def job_from_args(args: argparse.Namespace) -> TrainingJob:
     """The training job the options describe, validated."""
+    from planner.performance.workload import TrainingJob
+
     data = _collect(args, list(JOB_OPTIONS))
     if args.in_network_reduction:
         data["in_network_reduction"] = True
@@ -144,6 +165,9 @@ def job_from_args(args: argparse.Namespace) -> TrainingJob:
 
 def reliability_params_from_args(args: argparse.Namespace) -> ReliabilityParams:
     """Checkpoint and failure settings from the options, validated."""
+    from planner.errors import InputError
+    from planner.performance.reliability import ReliabilityParams
+
     data = _collect(args, ["params_b", *RELIABILITY_OPTIONS])
     if args.network_failover:
         data["network_failover"] = True
@@ -154,6 +178,9 @@ def reliability_params_from_args(args: argparse.Namespace) -> ReliabilityParams:
 
 
 def _plans(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tuple[Plan, ...]:
+    from planner.compare import compare
+    from planner.engine import plan
+
     if not args.designs:
         return (plan(scenario=scenario, catalog=catalog),)
     design_ids = [d.strip() for d in args.designs.split(",") if d.strip()]
@@ -162,6 +189,10 @@ def _plans(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tu
 
 def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
     """Designs as columns, figures as rows."""
+    import pandas as pd
+
+    from planner.performance.workload import workload_frame
+
     frame = workload_frame(estimates).set_index("design").T
     formats = {
         "step_time_s": "{:.3f}",
@@ -192,6 +223,8 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
 
 def render_reliability_table(results: Sequence[Reliability]) -> str:
     """Headline figures per design, then the failure impacts of each."""
+    import pandas as pd
+
     rows = {
         r.design_id: {
             "GPUs": f"{r.gpus}",
@@ -221,6 +254,10 @@ def render_reliability_table(results: Sequence[Reliability]) -> str:
 
 
 def run_workload(args: argparse.Namespace) -> int:
+    """``planner workload``: training time, cost and energy of the job on each design."""
+    from planner.performance.reliability import ReliabilityParams
+    from planner.performance.workload import estimate_workload, workload_to_dict
+
     job = job_from_args(args)
     rel_data = _collect(args, list(RELIABILITY_OPTIONS))
     rel_data["params_b"] = job.params_b
@@ -246,6 +283,9 @@ def run_workload(args: argparse.Namespace) -> int:
 
 
 def run_reliability(args: argparse.Namespace) -> int:
+    """``planner reliability``: interruptions, checkpoint interval and goodput on each design."""
+    from planner.performance.reliability import reliability, reliability_to_dict
+
     params = reliability_params_from_args(args)
     catalog = catalog_from_args(args)
     scenario = scenario_from_args(args)

@@ -1,0 +1,181 @@
+"""``planner catalog list|validate``: the component catalog, readable in a terminal.
+
+``list`` prints one line per record that fits 120 columns: family, id, name and its key figures
+(long text cut with ``...``). ``--wide`` prints every column untruncated, sources included;
+``--format csv|json`` writes every column for other tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.options import (
+    add_catalog_option,
+    add_command,
+    add_format_option,
+    catalog_from_args,
+    write,
+    write_json,
+)
+
+if TYPE_CHECKING:
+    from planner.catalog.schema import Record
+
+TABLE_WIDTH = 120
+"""Columns a ``catalog list`` table fits in (a common terminal width)."""
+NAME_WIDTH = 32
+"""Widest name before it is cut; ids are never cut (they are what the other options take)."""
+COMMON_FIELDS = ("id", "name", "source", "as_of", "assumption", "reason", "notes")
+"""Fields every record has (``planner.catalog.schema.Record``); the rest are its figures."""
+ROW_COLUMNS = ["family", "id", "name", "figures", "source", "as_of", "assumption", "reason", "notes"]
+"""Columns of ``--format csv|json`` (every field; ``figures`` holds the family's own)."""
+SHORT_TEXT = 20
+"""Text fields up to this length (a vendor, a kind, a unit) count as key figures in the table."""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``planner catalog list`` and ``planner catalog validate``."""
+    parser = add_command(
+        subparsers,
+        "catalog",
+        help_text="list or validate the component catalog",
+        example_lines=[
+            "planner catalog list",
+            "planner catalog list --family switches --wide",
+            "planner catalog list --format csv > catalog.csv",
+            "planner catalog validate --catalog prices.yaml",
+        ],
+    )
+    sub = parser.add_subparsers(
+        dest="catalog_command", required=True, metavar="{list,validate}", parser_class=type(parser)
+    )
+    p_list = add_command(
+        sub,
+        "list",
+        help_text="list catalog records: id, name and key figures (--wide or --format for all columns)",
+        example_lines=["planner catalog list --family gpus", "planner catalog list --format json"],
+    )
+    p_list.add_argument(
+        "--family", help="only this family: gpus, servers, nics, switches, optics, cables, designs, ..."
+    )
+    p_list.add_argument(
+        "--wide", action="store_true", help="table with every column, untruncated (sources included)"
+    )
+    add_catalog_option(p_list)
+    add_format_option(p_list, ["table", "json", "csv"])
+    p_list.set_defaults(handler=run_list)
+    p_validate = add_command(
+        sub,
+        "validate",
+        help_text="check the bundled catalog and any override files",
+        example_lines=["planner catalog validate --catalog prices.yaml --catalog optics.yaml"],
+    )
+    add_catalog_option(p_validate)
+    p_validate.set_defaults(handler=run_validate)
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, str | int):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def figures(record: Record, *, key_only: bool) -> dict[str, Any]:
+    """The record's own fields (beyond :data:`COMMON_FIELDS`) as JSON values.
+
+    ``key_only`` keeps numbers and short text (no flags, translations, ids or nested values):
+    what a reader scans a table for.
+    """
+    data: dict[str, Any] = record.model_dump(mode="json", exclude=set(COMMON_FIELDS))
+    if not key_only:
+        return data
+    return {
+        k: v
+        for k, v in data.items()
+        if (isinstance(v, int | float) and not isinstance(v, bool))
+        or (
+            isinstance(v, str) and len(v) <= SHORT_TEXT and not k.endswith("_id") and not k.startswith("name")
+        )
+    }
+
+
+def _row(family: str, record: Record, *, key_only: bool) -> dict[str, Any]:
+    return {
+        "family": family,
+        "id": record.id,
+        "name": record.name,
+        "figures": figures(record, key_only=key_only),
+        "source": record.source or "",
+        "as_of": record.as_of or "",
+        "assumption": record.assumption,
+        "reason": record.reason or "",
+        "notes": record.notes or "",
+    }
+
+
+def _figures_text(values: Mapping[str, Any]) -> str:
+    return "; ".join(f"{k} {_compact(v)}" for k, v in values.items())
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 3)] + "..."
+
+
+def render_table(rows: Sequence[Mapping[str, Any]], *, wide: bool) -> str:
+    """Aligned columns; unless ``wide``, each line fits :data:`TABLE_WIDTH` columns."""
+    if not rows:
+        return "(no records)"
+    columns = ["family", "id", "name", "figures"] + (["source", "as_of", "assumption"] if wide else [])
+    cells = [[_figures_text(r[c]) if c == "figures" else str(r[c]) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
+    if not wide:
+        widths[2] = min(widths[2], NAME_WIDTH)
+        widths[3] = TABLE_WIDTH - sum(widths[:3]) - 2 * 3
+    lines = [[c.upper() for c in columns], *cells]
+    out = []
+    for line in lines:
+        shown = [_cut(text, widths[i]).ljust(widths[i]) for i, text in enumerate(line)]
+        out.append("  ".join(shown).rstrip())
+    return "\n".join(out)
+
+
+def _csv(rows: Iterable[Mapping[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=ROW_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**r, "figures": _figures_text(r["figures"])} for r in rows)
+    return buffer.getvalue()
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """``planner catalog list``: one row per record, optionally of one family."""
+    catalog = catalog_from_args(args)
+    if args.family is not None:
+        catalog.family(args.family)  # an unknown family is a CatalogError naming the known ones
+    key_only = args.format == "table" and not args.wide
+    rows = [
+        _row(family, r, key_only=key_only) for family, r in catalog.records() if args.family in (None, family)
+    ]
+    if args.format == "json":
+        write_json(rows)
+    elif args.format == "csv":
+        write(_csv(rows))
+    else:
+        write(render_table(rows, wide=args.wide))
+    return 0
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """``planner catalog validate``: loading is the check; prints the record count per family."""
+    from planner.catalog import FAMILIES
+
+    catalog = catalog_from_args(args)
+    write("catalog OK: " + ", ".join(f"{len(catalog.family(f))} {f}" for f in FAMILIES))
+    return 0

@@ -1,0 +1,179 @@
+"""Options and helpers every ``planner`` subcommand shares: the parser class, the scenario options,
+``--format``, and turning parsed options into a scenario and a catalog.
+
+Light on purpose: building the parser imports this module, so it imports only the standard
+library at module level; the engine (pydantic, YAML, pandas) is imported inside the functions
+that run after parsing. See ``docs/architecture.md`` (the CLI sits on top of the engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from planner.catalog import Catalog
+    from planner.scenario import Scenario
+
+EXIT_BAD_INPUT = 2
+"""Exit code of bad input: one line on stderr naming the field and the allowed range."""
+
+MAX_GPUS_TEXT = "1048576"
+"""``planner.scenario.MAX_GPUS`` as shown in help texts (tests/test_cli_startup.py keeps them equal;
+importing the scenario module would load pydantic just to print ``--help``)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit with :data:`EXIT_BAD_INPUT`.
+
+    Examples in ``epilog`` keep their line breaks (:class:`argparse.RawDescriptionHelpFormatter`).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"planner: error: {message}\n")
+
+
+def examples(*lines: str) -> str:
+    """An ``epilog`` listing example command lines."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def add_command(
+    subparsers: Any, name: str, *, help_text: str, example_lines: Sequence[str], **kwargs: Any
+) -> argparse.ArgumentParser:
+    """A subcommand with its one-line help (also its description) and an examples epilog."""
+    kwargs.setdefault("description", help_text)
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=help_text, epilog=examples(*example_lines), **kwargs
+    )
+    return parser
+
+
+def gpu_count(text: str) -> int:
+    """``--gpus``: a whole number of GPUs within the engine's range."""
+    from planner.scenario import MAX_GPUS
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"gpus must be a whole number between 1 and {MAX_GPUS} (got {text!r})"
+        ) from None
+    if not 1 <= value <= MAX_GPUS:
+        raise argparse.ArgumentTypeError(f"gpus must be between 1 and {MAX_GPUS} (got {value})")
+    return value
+
+
+def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
+    """The options that describe a scenario; :func:`scenario_from_args` reads them back."""
+    group = parser.add_argument_group("scenario")
+    group.add_argument(
+        "--gpus", type=gpu_count, help=f"GPU count (1 to {MAX_GPUS_TEXT}; 8-1024 is the focus)"
+    )
+    if design:
+        group.add_argument("--design", help="design preset id (rail4-npo, rail8-npo, ib-ndr, ...)")
+    group.add_argument("--gpu", help="GPU catalog id (default: the design's GPU)")
+    group.add_argument("--server", help="server catalog id (default: the GPU's server)")
+    group.add_argument("--scenario", metavar="FILE", help="scenario YAML/JSON file; flags override it")
+    add_catalog_option(group)
+    group.add_argument("--cooling", help="cooling catalog id (air, direct_liquid, immersion)")
+    group.add_argument("--rack-kw", type=float, help="rack power limit [kW] (5 to 300)")
+    group.add_argument("--currency", choices=["USD", "CNY"], help="report currency")
+
+
+def add_catalog_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--catalog FILE``, repeatable; :func:`catalog_from_args` applies the files."""
+    parser.add_argument(
+        "--catalog",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="catalog override file (YAML/JSON), may be repeated",
+    )
+
+
+def add_designs_option(
+    parser: argparse.ArgumentParser, *, help_text: str = "comma list of design ids"
+) -> None:
+    """``--designs a,b,c``; :func:`design_ids_from_args` reads it (default: the preset designs)."""
+    parser.add_argument("--designs", help=f"{help_text} (default: the preset designs)")
+
+
+def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+    """``--format``, defaulting to the first choice."""
+    parser.add_argument(
+        "--format", choices=list(choices), default=choices[0], help=f"output format (default {choices[0]})"
+    )
+
+
+def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
+    """The ``--designs`` list, or the preset designs when it is not given."""
+    if args.designs is None:
+        from planner.compare import DEFAULT_DESIGNS
+
+        return tuple(DEFAULT_DESIGNS)
+    return tuple(d.strip() for d in args.designs.split(",") if d.strip())
+
+
+def scenario_from_args(args: argparse.Namespace) -> Scenario:
+    """The scenario file (if any) with flags applied on top, validated."""
+    from planner.scenario import load_scenario, scenario_from_data
+
+    data: dict[str, Any] = load_scenario(args.scenario).model_dump() if args.scenario else {}
+    if args.gpus is not None:
+        data["gpus"] = args.gpus
+    if getattr(args, "design", None):
+        data["design_id"] = args.design
+        data["fabric"] = None
+    if args.gpu:
+        data["gpu_id"] = args.gpu
+    if args.server:
+        data["server_id"] = args.server
+    facility = dict(data.get("facility") or {})
+    if args.cooling:
+        facility["cooling_id"] = args.cooling
+    if args.rack_kw is not None:
+        facility["rack_power_limit_kw"] = args.rack_kw
+    if args.currency:
+        facility["currency"] = args.currency
+    if facility:
+        data["facility"] = facility
+    return scenario_from_data(data, source="options")
+
+
+def catalog_from_args(args: argparse.Namespace) -> Catalog:
+    """The bundled catalog with the ``--catalog`` override files applied."""
+    from planner.catalog import load_catalog
+
+    return load_catalog(overrides=args.catalog)
+
+
+def write(text: str) -> None:
+    """Write ``text`` to stdout, ending in exactly one newline."""
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def write_json(data: Any) -> None:
+    """Write ``data`` as indented JSON (non-ASCII kept as is)."""
+    write(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
+    """A data frame as CSV, a JSON list of records, or an aligned text table."""
+    import pandas as pd
+
+    if fmt == "csv":
+        return str(frame.to_csv(index=False)).rstrip("\n")
+    if fmt == "json":
+        return json.dumps(json.loads(frame.to_json(orient="records")), indent=2, ensure_ascii=False)
+    with pd.option_context("display.max_columns", None, "display.width", 200):
+        return str(frame.to_string(index=False, float_format=lambda v: f"{v:,.2f}"))

@@ -1,0 +1,223 @@
+"""``planner plan``, ``planner compare`` and ``planner sweep``: one cluster, one scenario across
+designs, designs across sizes.
+
+``plan --format json`` is an interface other tools rely on: its keys are those of
+:func:`planner.outputs.plan_to_dict`. The engine is imported inside the handlers, so building the
+parser (``planner --help``) stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.options import (
+    MAX_GPUS_TEXT,
+    add_command,
+    add_designs_option,
+    add_format_option,
+    add_scenario_options,
+    catalog_from_args,
+    design_ids_from_args,
+    emit_frame,
+    scenario_from_args,
+    write,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from planner.engine import Plan
+
+FORMATS = ("table", "json", "csv")
+
+
+def _sizes(text: str) -> list[int]:
+    """``8:1024:8`` (start:stop:step, inclusive) or ``8,64,512``."""
+    from planner.scenario import MAX_GPUS
+
+    try:
+        if ":" in text:
+            start, stop, step = (int(x) for x in text.split(":"))
+            if step <= 0 or start <= 0 or stop < start:
+                raise ValueError
+            values = list(range(start, stop + 1, step))
+        else:
+            values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"sizes must be START:STOP:STEP or a comma list of positive whole numbers (got {text!r})"
+        ) from None
+    if not values or any(not 1 <= v <= MAX_GPUS for v in values):
+        raise argparse.ArgumentTypeError(f"sizes must lie between 1 and {MAX_GPUS} (got {text!r})")
+    return values
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``plan``, ``compare`` and ``sweep``."""
+    p_plan = add_command(
+        subparsers,
+        "plan",
+        help_text="plan one cluster: fabric, bandwidth, latency, power, cooling and cost",
+        example_lines=[
+            "planner plan --gpus 1024 --design rail8-npo",
+            "planner plan --gpus 512 --design ib-ndr --cooling direct_liquid --format json",
+            "planner plan --scenario cluster.yaml --rack-kw 60 --currency CNY",
+        ],
+    )
+    add_scenario_options(p_plan)
+    add_format_option(p_plan, FORMATS)
+    p_plan.set_defaults(handler=run_plan)
+
+    p_compare = add_command(
+        subparsers,
+        "compare",
+        help_text="one scenario across designs, with the same GPU",
+        example_lines=[
+            "planner compare --gpus 256",
+            "planner compare --gpus 1024 --designs rail4-npo,ib-ndr --format csv",
+        ],
+    )
+    add_scenario_options(p_compare, design=False)
+    add_designs_option(p_compare)
+    add_format_option(p_compare, FORMATS)
+    p_compare.set_defaults(handler=run_compare)
+
+    p_sweep = add_command(
+        subparsers,
+        "sweep",
+        help_text="designs across cluster sizes, with the crossover points",
+        example_lines=[
+            "planner sweep",
+            "planner sweep --designs rail4-npo,ib-ndr --sizes 8:1024:64 --format csv",
+            "planner sweep --sizes 64,256,1024 --format json",
+        ],
+    )
+    add_scenario_options(p_sweep, design=False)
+    add_designs_option(p_sweep)
+    p_sweep.add_argument(
+        "--sizes",
+        type=_sizes,
+        help=f"START:STOP:STEP (inclusive) or a comma list, each 1 to {MAX_GPUS_TEXT} "
+        "(default 8:1024 in steps of one server)",
+    )
+    add_format_option(p_sweep, FORMATS)
+    p_sweep.set_defaults(handler=run_sweep)
+
+
+def _money(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def render_plan_table(p: Plan) -> str:
+    """A readable text summary of one plan."""
+    from planner.outputs import plan_to_dict
+
+    d = plan_to_dict(p)
+    f, bw, lat, pw, co, cost = d["fabric"], d["bandwidth"], d["latency"], d["power"], d["cooling"], d["cost"]
+    lines = [
+        f"{p.design_name} [{p.design_id}] - {p.gpus} x {p.gpu_name} in {p.nodes} nodes, {p.racks.total} racks",
+        "",
+        f"Fabric      {f['tiers']} tier(s), {f['planes']} plane(s), {f['rails']} rail(s), "
+        f"{f['ports_per_gpu']} x {f['port_speed_gbit_per_s']}G per GPU, oversubscription {f['oversubscription']:g}:1",
+        f"Switches    leaf {f['switches']['leaf']}, spine {f['switches']['spine']}, core {f['switches']['core']}, "
+        f"total {f['switches']['total']}",
+        f"Links       node-leaf {f['links']['node_leaf']}, leaf-spine {f['links']['leaf_spine']}, "
+        f"spine-core {f['links']['spine_core']}; cables {f['cables']}, transceivers/optical ports {f['transceivers']}",
+        f"Bandwidth   {bw['per_gpu_gbit_per_s']:g} Gb/s per GPU; bisection {bw['bisection_tbit_per_s']:g} Tb/s; "
+        f"all-reduce busbw {bw['allreduce_busbw_gbyte_per_s']:.1f} GB/s ({bw['allreduce_bound']}-bound); "
+        f"all-to-all {bw['alltoall_busbw_gbyte_per_s']:.1f} GB/s ({bw['alltoall_bound']}-bound)",
+        f"Latency     {lat['gpu_to_gpu_min_ns']:.0f}-{lat['gpu_to_gpu_ns']:.0f} ns GPU to GPU "
+        f"({lat['min_switch_hops']}-{lat['max_switch_hops']} switch hops); 8 B all-reduce {lat['allreduce_small_us']:.1f} us",
+        f"Power       IT {pw['it_kw']:,.1f} kW (avg {pw['it_avg_kw']:,.1f}); facility {pw['facility_kw']:,.1f} kW at PUE {pw['pue']:g}",
+        f"Cooling     {co['method']}: heat {co['heat_load_kw']:,.1f} kW, liquid {co['liquid_kw']:,.1f} kW, "
+        f"air {co['air_kw']:,.1f} kW, coolant {co['coolant_flow_l_per_min']:,.0f} L/min, CDUs {co['cdus']}",
+        f"Cost        CAPEX {_money(cost['capex_usd'])} USD; OPEX {_money(cost['opex_usd_per_year'])} USD/yr; "
+        f"TCO {cost['years']} yr {_money(cost['tco_usd'])} USD; {cost['usd_per_gpu_hour']:.2f} USD/GPU-hour",
+    ]
+    if p.cost.currency == "CNY":
+        lines.append(
+            f"            CAPEX {_money(cost['capex_cny'])} CNY; TCO {_money(cost['tco_cny'])} CNY "
+            f"(at {cost['usd_to_cny']:g} CNY/USD)"
+        )
+    lines += ["", "Cost by category (USD):"]
+    lines += [f"  {k:<16} {_money(v):>16}" for k, v in cost["by_category_usd"].items() if v]
+    lines += ["", "Notes:"] + [f"  - {n}" for n in d["notes"]]
+    if d["vendor_claims"]:
+        lines += ["", "Vendor claims (not computed, not verified):"]
+        lines += [f"  - {c['text']}" for c in d["vendor_claims"]]
+    return "\n".join(lines)
+
+
+def render_compare_table(frame: pd.DataFrame) -> str:
+    """Designs as columns, metrics as rows, each value formatted for reading."""
+    import pandas as pd
+
+    columns = {}
+    for _, row in frame.iterrows():
+        columns[str(row["design"])] = [
+            f"{v:,.0f}" if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 100) else f"{v:,.2f}"
+            for v in row.drop("design")
+        ]
+    table = pd.DataFrame(columns, index=[c for c in frame.columns if c != "design"])
+    return str(table.to_string())
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    """``planner plan``: one plan as a table, JSON (the contract keys) or one CSV row."""
+    from planner.engine import plan
+
+    result = plan(scenario=scenario_from_args(args), catalog=catalog_from_args(args))
+    if args.format == "json":
+        from planner.outputs import plan_to_dict
+
+        write(json.dumps(plan_to_dict(result), indent=2, ensure_ascii=False))
+    elif args.format == "csv":
+        import pandas as pd
+
+        from planner.outputs import plan_summary_row
+
+        write(emit_frame(pd.DataFrame([plan_summary_row(result)]), "csv"))
+    else:
+        write(render_plan_table(result))
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """``planner compare``: the scenario planned with each design."""
+    from planner.compare import compare
+    from planner.outputs import plan_to_dict, summary_frame
+
+    plans = compare(
+        scenario=scenario_from_args(args),
+        catalog=catalog_from_args(args),
+        design_ids=design_ids_from_args(args),
+    )
+    if args.format == "json":
+        write(json.dumps([plan_to_dict(p) for p in plans], indent=2, ensure_ascii=False))
+    else:
+        frame = summary_frame(plans)
+        write(emit_frame(frame, "csv") if args.format == "csv" else render_compare_table(frame))
+    return 0
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """``planner sweep``: every design at every size; the table ends with the crossovers."""
+    from planner.compare import crossovers, sweep
+
+    frame = sweep(
+        scenario=scenario_from_args(args),
+        catalog=catalog_from_args(args),
+        design_ids=design_ids_from_args(args),
+        sizes=args.sizes,
+    )
+    write(emit_frame(frame, args.format))
+    if args.format == "table":
+        for c in crossovers(frame):
+            sys.stdout.write(
+                f"crossover ({c.metric}): {c.better_before} better up to {c.gpus_before} GPUs, "
+                f"{c.better_after} from {c.gpus_after}\n"
+            )
+    return 0
