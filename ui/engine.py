@@ -170,15 +170,6 @@ def _input_of(exc: PlannerError) -> str | None:
     return inputs.input_of_error(str(exc))
 
 
-def clear_caches() -> None:
-    """Drop every cached result (tests; a new catalog file on disk)."""
-    _plan.clear()
-    _compare.clear()
-    _sweep.clear()
-    _crossovers.clear()
-    _catalog.clear()
-
-
 MONTE_CARLO_SEED = 20250101
 """Fixed seed: the same inputs always show the same percentiles."""
 MONTE_CARLO_SAMPLES = 2000

@@ -42,8 +42,29 @@ def render() -> Slots:
     """
     lang = state.lang()
     catalog = engine.catalog()
-    slots: Slots = {}
     sb = st.sidebar
+    _language_and_presets(sb)
+    sb.markdown(f"**{t('sidebar.scenario')}**")
+    slots: Slots = {"": sb.empty()}
+    _cluster_fields(sb, slots, catalog, lang)
+    shown_defaults = _facility_fields(sb, slots, catalog, lang)
+    with sb.expander(t("sidebar.advanced")):
+        for name, number_format in (
+            ("discount", "%.2f"),
+            ("load", "%.2f"),
+            ("util", "%.2f"),
+            ("pue", "%.2f"),
+            ("fx", "%.4f"),
+        ):
+            draw_key = state.prepare_widget(name)
+            _number(st, name, draw_key, number_format, shown_defaults.get(name))
+            slots[name] = st.empty()
+    sb.caption(t("sidebar.share"))
+    return slots
+
+
+def _language_and_presets(sb: DeltaGenerator) -> None:
+    """The language switch, then one button per preset (the active one highlighted)."""
     sb.segmented_control(
         t("sidebar.language"),
         options=list(inputs.LANGS),
@@ -63,16 +84,20 @@ def render() -> Slots:
             type="primary" if preset.id == active else "secondary",
             width="stretch",
         )
-    sb.markdown(f"**{t('sidebar.scenario')}**")
-    general = sb.empty()
-    slots[""] = general
 
-    def field(name: str, draw: Callable[[str], Any]) -> None:
-        draw(state.prepare_widget(name))
-        slots[name] = sb.empty()
 
+def _field(sb: DeltaGenerator, slots: Slots, name: str, draw: Callable[[str], Any]) -> None:
+    """Draw one input under its widget key, and an empty error slot right below it."""
+    draw(state.prepare_widget(name))
+    slots[name] = sb.empty()
+
+
+def _cluster_fields(sb: DeltaGenerator, slots: Slots, catalog: Catalog, lang: str) -> None:
+    """GPU count, network design and GPU model."""
     spec = inputs.BY_NAME
-    field(
+    _field(
+        sb,
+        slots,
         "gpus",
         lambda key: sb.number_input(
             t("input.gpus"),
@@ -87,7 +112,9 @@ def render() -> Slots:
     designs = list(engine.design_ids())
     _keep_known("design", designs)
     names = {d.id: (d.name_zh if lang == "zh" else d.name) for d in catalog.designs.values()}
-    field(
+    _field(
+        sb,
+        slots,
         "design",
         lambda key: sb.selectbox(
             t("input.design"),
@@ -102,7 +129,9 @@ def render() -> Slots:
     _keep_known("gpu", gpus)
     design = catalog.designs.get(state.value("design"))
     default_gpu = catalog.gpus.get(design.default_gpu_id) if design else None
-    field(
+    _field(
+        sb,
+        slots,
         "gpu",
         lambda key: sb.selectbox(
             t("input.gpu"),
@@ -117,9 +146,17 @@ def render() -> Slots:
             **_on_change("gpu"),
         ),
     )
+
+
+def _facility_fields(sb: DeltaGenerator, slots: Slots, catalog: Catalog, lang: str) -> dict[str, str]:
+    """Cooling, rack power, electricity price, TCO years and currency; returns what an empty
+    optional input falls back to (it depends on the cooling just chosen)."""
+    spec = inputs.BY_NAME
     cooling = sorted(catalog.cooling)
     _keep_known("cooling", cooling)
-    field(
+    _field(
+        sb,
+        slots,
         "cooling",
         lambda key: sb.selectbox(
             t("input.cooling"),
@@ -132,10 +169,12 @@ def render() -> Slots:
             **_on_change("cooling"),
         ),
     )
-    field("rack_kw", lambda key: _number(sb, "rack_kw", key, "%.0f"))
+    _field(sb, slots, "rack_kw", lambda key: _number(sb, "rack_kw", key, "%.0f"))
     shown_defaults = _catalog_defaults(catalog)
-    field("elec", lambda key: _number(sb, "elec", key, "%.3f", shown_defaults.get("elec")))
-    field(
+    _field(sb, slots, "elec", lambda key: _number(sb, "elec", key, "%.3f", shown_defaults.get("elec")))
+    _field(
+        sb,
+        slots,
         "years",
         lambda key: sb.slider(
             t("input.years"),
@@ -146,7 +185,9 @@ def render() -> Slots:
             **_on_change("years"),
         ),
     )
-    field(
+    _field(
+        sb,
+        slots,
         "currency",
         lambda key: sb.segmented_control(
             t("input.currency"),
@@ -158,19 +199,7 @@ def render() -> Slots:
             **_on_change("currency"),
         ),
     )
-    with sb.expander(t("sidebar.advanced")):
-        for name, number_format in (
-            ("discount", "%.2f"),
-            ("load", "%.2f"),
-            ("util", "%.2f"),
-            ("pue", "%.2f"),
-            ("fx", "%.4f"),
-        ):
-            draw_key = state.prepare_widget(name)
-            _number(st, name, draw_key, number_format, shown_defaults.get(name))
-            slots[name] = st.empty()
-    sb.caption(t("sidebar.share"))
-    return slots
+    return shown_defaults
 
 
 def _catalog_defaults(catalog: Catalog) -> dict[str, str]:
@@ -213,4 +242,4 @@ def show_error(slots: Slots, current: engine.Current) -> None:
     if current.error is None:
         return
     slot = slots.get(current.input_name or "", slots[""])
-    slot.error(t("error.input", message=current.error), icon="⚠️")
+    slot.error(t("error.input", message=state.tx(current.error)), icon="⚠️")

@@ -18,7 +18,6 @@ from pydantic import BaseModel
 from planner import Catalog, Plan
 from planner.catalog import FAMILIES
 from planner.compare import Crossover
-from planner.cost import BOM_CATEGORIES
 from planner.engine import price_of
 from planner.i18n import tr, tr_enum
 from planner.outputs import bom_frame, plan_summary_row
@@ -179,17 +178,6 @@ def compare_table(plans: Sequence[Plan], names: Mapping[str, str], lang: str) ->
             row[names[item["design"]]] = metric_value(metric.column, item[metric.column], lang) + star
         rows.append(row)
     return pd.DataFrame(rows).set_index(tr("col.metric", lang))
-
-
-def winner_cells(plans: Sequence[Plan], names: Mapping[str, str], lang: str) -> list[tuple[str, str]]:
-    """(row label, column name) of each winning cell in :func:`compare_table`."""
-    money = money_of(plans[0])
-    frame = summary(plans, money)
-    return [
-        (metric_label(column, money.currency, lang), names[design])
-        for column, designs in winners(frame).items()
-        for design in designs
-    ]
 
 
 def radar_scores(plans: Sequence[Plan]) -> pd.DataFrame:
@@ -397,17 +385,6 @@ def price_changes(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, float]
         if not math.isclose(float(price), float(old["unit_cost_usd"]), rel_tol=1e-12, abs_tol=1e-9):
             changes[str(old["id"])] = max(0.0, float(price))
     return changes
-
-
-def by_category_rows(plan: Plan, lang: str) -> pd.DataFrame:
-    """CAPEX per BOM category in the report currency, largest first."""
-    money = money_of(plan)
-    rows = [
-        (tr_enum("bom_category", c, lang), money(plan.cost.by_category_usd.get(c, 0.0)))
-        for c in BOM_CATEGORIES
-        if plan.cost.by_category_usd.get(c, 0.0) > 0
-    ]
-    return pd.DataFrame(rows, columns=["category", "amount"])
 
 
 def tier_table(plan: Plan, lang: str) -> pd.DataFrame:
