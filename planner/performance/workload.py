@@ -57,9 +57,11 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from planner.catalog import Catalog
+from planner.catalog.schema import Gpu
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError, describe_validation_error
+from planner.i18n.message import msg
 from planner.performance.collectives import (
     CollectiveFabric,
     collective_time,
@@ -98,8 +100,6 @@ FULL_RECOMPUTE_BYTES_PER_TOKEN_PER_HIDDEN = 2.0
 (sequence parallel), Korthikanti et al. 2022, section 5."""
 FULL_RECOMPUTE_COMPUTE_FACTOR = 8.0 / 6.0
 """Full recomputation runs the forward pass twice: 8ND hardware FLOPs for 6ND model FLOPs."""
-FULL_RECOMPUTE_TP_FACTOR = 1.5
-"""... and repeats the forward pass's 2 tensor-parallel collectives per layer (6 instead of 4)."""
 
 
 class TrainingJob(BaseModel):
@@ -156,9 +156,15 @@ class TrainingJob(BaseModel):
     @model_validator(mode="after")
     def _routing(self) -> TrainingJob:
         if self.top_k > self.experts:
-            raise ValueError(f"top_k ({self.top_k}) must not exceed experts ({self.experts})")
+            raise ValueError(
+                msg(
+                    "top_k ({top_k}) must not exceed experts ({experts})",
+                    top_k=self.top_k,
+                    experts=self.experts,
+                )
+            )
         if self.experts == 1 and self.ep not in (None, 1):
-            raise ValueError("ep > 1 needs experts > 1")
+            raise ValueError(msg("ep > 1 needs experts > 1"))
         return self
 
 
@@ -167,7 +173,9 @@ def training_job(data: Mapping[str, Any], *, source: str = "workload") -> Traini
     try:
         return TrainingJob.model_validate(dict(data))
     except ValidationError as exc:
-        raise InputError(f"{source}: {describe_validation_error(exc, model=TrainingJob)}") from None
+        raise InputError(
+            msg("{source}: {error}", source=source, error=describe_validation_error(exc, model=TrainingJob))
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -385,13 +393,32 @@ def _candidates(
     """Every (tp, pp, dp, ep) the job allows on ``gpus`` GPUs; raises when the user's layout cannot be."""
     for name, value in (("tp", job.tp), ("pp", job.pp), ("dp", job.dp)):
         if value is not None and gpus % value:
-            raise InputError(f"{name}: {value} does not divide the {gpus} GPUs of the plan")
+            raise InputError(
+                msg(
+                    "{name}: {value} does not divide the {gpus} GPUs of the plan",
+                    name=name,
+                    value=value,
+                    gpus=gpus,
+                )
+            )
     if job.tp is not None and job.pp is not None and job.dp is not None and job.tp * job.pp * job.dp != gpus:
-        raise InputError(f"dp: tp x pp x dp = {job.tp * job.pp * job.dp}, the plan has {gpus} GPUs")
+        raise InputError(
+            msg(
+                "dp: tp x pp x dp = {product}, the plan has {gpus} GPUs",
+                product=job.tp * job.pp * job.dp,
+                gpus=gpus,
+            )
+        )
     if job.pp is not None and job.pp > shape.layers:
-        raise InputError(f"pp: {job.pp} stages for {shape.layers} layers (allowed: 1 to {shape.layers})")
+        raise InputError(
+            msg(
+                "pp: {pp} stages for {layers} layers (allowed: 1 to {layers})", pp=job.pp, layers=shape.layers
+            )
+        )
     if job.ep is not None and job.experts % job.ep:
-        raise InputError(f"ep: {job.ep} does not divide the {job.experts} experts")
+        raise InputError(
+            msg("ep: {ep} does not divide the {experts} experts", ep=job.ep, experts=job.experts)
+        )
     tps = [job.tp] if job.tp is not None else [t for t in _divisors(gpus) if t <= domain_gpus]
     found: list[tuple[int, int, int, int]] = []
     for tp in tps:
@@ -411,10 +438,145 @@ def _candidates(
             found.extend((tp, pp, dp, ep) for ep in eps)
     if not found and (job.tp, job.pp, job.dp, job.ep) != (None, None, None, None):
         raise InputError(
-            f"tp/pp/dp/ep: no layout with tp={job.tp}, pp={job.pp}, dp={job.dp}, ep={job.ep} on {gpus} GPUs "
-            f"with global_batch_seqs {job.global_batch_seqs} and micro_batch_seqs {job.micro_batch_seqs}"
+            msg(
+                "tp/pp/dp/ep: no layout with tp={tp}, pp={pp}, dp={dp}, ep={ep} on {gpus} GPUs "
+                "with global_batch_seqs {global_batch} and micro_batch_seqs {micro_batch}",
+                tp=job.tp,
+                pp=job.pp,
+                dp=job.dp,
+                ep=job.ep,
+                gpus=gpus,
+                global_batch=job.global_batch_seqs,
+                micro_batch=job.micro_batch_seqs,
+            )
         )
     return found
+
+
+@dataclass(frozen=True)
+class _Micro:
+    """What one micro-batch of one pipeline stage computes and sends."""
+
+    micro_batches: int
+    tokens_per_step: float
+    stage_layers: int
+    compute_s: float
+    """Whole step, every micro-batch [s]."""
+    activation_bytes: float
+    """One micro-batch's bf16 activations at a layer boundary [B]."""
+    dp_per_domain: int
+    """Data-parallel peers inside one scale-up domain [count]."""
+
+
+def _micro(
+    job: TrainingJob,
+    shape: ModelShape,
+    fabric: CollectiveFabric,
+    peak_flops: float,
+    tp: int,
+    pp: int,
+    dp: int,
+) -> _Micro:
+    micro_batches = math.ceil(job.global_batch_seqs / (dp * job.micro_batch_seqs))
+    tokens_per_step = float(micro_batches * dp * job.micro_batch_seqs * job.seq_len)
+    stage_layers = math.ceil(shape.layers / pp)
+    imbalance = stage_layers * pp / shape.layers
+    compute_s = (
+        6.0 * shape.params_active * tokens_per_step / (tp * pp * dp) / (peak_flops * job.mfu) * imbalance
+    )
+    if job.recompute == "full":
+        compute_s *= FULL_RECOMPUTE_COMPUTE_FACTOR
+    domain = fabric.domain_gpus
+    return _Micro(
+        micro_batches=micro_batches,
+        tokens_per_step=tokens_per_step,
+        stage_layers=stage_layers,
+        compute_s=compute_s,
+        activation_bytes=job.seq_len * job.micro_batch_seqs * shape.hidden_size * 2.0,  # bf16
+        # ranks are ordered tp (fastest), then dp, then pp: dp neighbours share a domain when tp < domain
+        dp_per_domain=max(1, min(dp, domain // tp)) if tp < domain else 1,
+    )
+
+
+def _tp_per_micro_s(job: TrainingJob, fabric: CollectiveFabric, tp: int, micro: _Micro) -> float:
+    """Sequence-parallel all-gathers and reduce-scatters of one micro-batch, after overlap [s]."""
+    if tp == 1:
+        return 0.0
+    m_tp = min(tp, fabric.domain_gpus)
+    gather = collective_time(
+        fabric=fabric,
+        collective="all_gather",
+        message_bytes=micro.activation_bytes,
+        gpus=tp,
+        gpus_per_domain=m_tp,
+    )
+    scatter = collective_time(
+        fabric=fabric,
+        collective="reduce_scatter",
+        message_bytes=micro.activation_bytes,
+        gpus=tp,
+        gpus_per_domain=m_tp,
+    )
+    return (
+        micro.stage_layers
+        * TP_COLLECTIVES_PER_LAYER
+        * (gather.time_s + scatter.time_s)
+        * (1 - job.tp_overlap_fraction)
+    )
+
+
+def _ep_per_micro(
+    job: TrainingJob, fabric: CollectiveFabric, tp: int, ep: int, micro: _Micro
+) -> tuple[float, str]:
+    """Expert all-to-alls of one micro-batch [s] and the level that bounds them."""
+    if ep == 1:
+        return 0.0, "none"
+    alltoall = collective_time(
+        fabric=fabric,
+        collective="all_to_all",
+        message_bytes=micro.activation_bytes * job.top_k / tp,
+        gpus=ep,
+        gpus_per_domain=min(ep, micro.dp_per_domain),
+    )
+    return micro.stage_layers * EP_ALLTOALLS_PER_LAYER * alltoall.time_s, alltoall.bound_level
+
+
+def _pp_comm_s(fabric: CollectiveFabric, tp: int, pp: int, dp: int, micro: _Micro) -> float:
+    """Activation sends between pipeline stages, forward and backward [s]."""
+    if pp == 1:
+        return 0.0
+    domains_apart = max(1, math.ceil(tp * dp / fabric.domain_gpus))
+    send_s = send_recv_time_s(
+        fabric=fabric, message_bytes=micro.activation_bytes / tp, domains_apart=domains_apart
+    )
+    return 2 * (pp - 1) * send_s
+
+
+def _dp_comm(
+    shape: ModelShape, fabric: CollectiveFabric, tp: int, pp: int, dp: int, ep: int, micro: _Micro
+) -> tuple[float, str]:
+    """Gradient all-reduces of one step (dense, then expert) [s] and the level bounding the dense one."""
+    if dp == 1:
+        return 0.0, "none"
+    dense = collective_time(
+        fabric=fabric,
+        collective="all_reduce",
+        message_bytes=2.0 * shape.params_dense / (tp * pp),
+        gpus=dp,
+        gpus_per_domain=micro.dp_per_domain,
+    )
+    total_s = dense.time_s
+    expert_dp = dp // ep
+    if expert_dp > 1 and shape.params_expert > 0:
+        expert = collective_time(
+            fabric=fabric,
+            collective="all_reduce",
+            message_bytes=2.0 * shape.params_expert / (tp * pp * ep),
+            gpus=expert_dp,
+            gpus_per_domain=max(1, min(expert_dp, micro.dp_per_domain // ep)),
+        )
+        total_s += expert.time_s
+    return total_s, dense.bound_level
 
 
 def _step(
@@ -428,103 +590,27 @@ def _step(
     ep: int,
     memory_bytes: float,
 ) -> _StepResult:
-    gpus = tp * pp * dp
-    domain = fabric.domain_gpus
-    micro_batches = math.ceil(job.global_batch_seqs / (dp * job.micro_batch_seqs))
-    tokens_per_step = float(micro_batches * dp * job.micro_batch_seqs * job.seq_len)
-    stage_layers = math.ceil(shape.layers / pp)
-    imbalance = stage_layers * pp / shape.layers
-    recompute = job.recompute == "full"
-    compute_s = 6.0 * shape.params_active * tokens_per_step / gpus / (peak_flops * job.mfu) * imbalance
-    if recompute:
-        compute_s *= FULL_RECOMPUTE_COMPUTE_FACTOR
-    per_micro_compute_s = compute_s / micro_batches
-    tokens_per_micro = job.seq_len * job.micro_batch_seqs
-    activation_bytes = tokens_per_micro * shape.hidden_size * 2.0  # bf16
-
-    tp_per_micro_s = 0.0
-    if tp > 1:
-        m_tp = min(tp, domain)
-        gather = collective_time(
-            fabric=fabric,
-            collective="all_gather",
-            message_bytes=activation_bytes,
-            gpus=tp,
-            gpus_per_domain=m_tp,
-        )
-        scatter = collective_time(
-            fabric=fabric,
-            collective="reduce_scatter",
-            message_bytes=activation_bytes,
-            gpus=tp,
-            gpus_per_domain=m_tp,
-        )
-        tp_per_micro_s = (
-            stage_layers
-            * TP_COLLECTIVES_PER_LAYER
-            * (gather.time_s + scatter.time_s)
-            * (1 - job.tp_overlap_fraction)
-        )
-    # ranks are ordered tp (fastest), then dp, then pp: dp neighbours share a domain when tp < domain
-    m_dp = max(1, min(dp, domain // tp)) if tp < domain else 1
-    ep_per_micro_s = 0.0
-    ep_level = "none"
-    if ep > 1:
-        alltoall = collective_time(
-            fabric=fabric,
-            collective="all_to_all",
-            message_bytes=activation_bytes * job.top_k / tp,
-            gpus=ep,
-            gpus_per_domain=min(ep, m_dp),
-        )
-        ep_per_micro_s = stage_layers * EP_ALLTOALLS_PER_LAYER * alltoall.time_s
-        ep_level = alltoall.bound_level
+    micro = _micro(job, shape, fabric, peak_flops, tp, pp, dp)
+    per_micro_compute_s = micro.compute_s / micro.micro_batches
+    tp_per_micro_s = _tp_per_micro_s(job, fabric, tp, micro)
+    ep_per_micro_s, ep_level = _ep_per_micro(job, fabric, tp, ep, micro)
     bubble_s = (pp - 1) / job.virtual_stages * (per_micro_compute_s + tp_per_micro_s + ep_per_micro_s)
-    pp_comm_s = 0.0
-    if pp > 1:
-        domains_apart = max(1, math.ceil(tp * dp / domain))
-        pp_comm_s = (
-            2
-            * (pp - 1)
-            * send_recv_time_s(
-                fabric=fabric, message_bytes=activation_bytes / tp, domains_apart=domains_apart
-            )
-        )
-    dp_total_s = 0.0
-    dp_level = "none"
-    if dp > 1:
-        dense = collective_time(
-            fabric=fabric,
-            collective="all_reduce",
-            message_bytes=2.0 * shape.params_dense / (tp * pp),
-            gpus=dp,
-            gpus_per_domain=m_dp,
-        )
-        dp_total_s, dp_level = dense.time_s, dense.bound_level
-        expert_dp = dp // ep
-        if expert_dp > 1 and shape.params_expert > 0:
-            expert = collective_time(
-                fabric=fabric,
-                collective="all_reduce",
-                message_bytes=2.0 * shape.params_expert / (tp * pp * ep),
-                gpus=expert_dp,
-                gpus_per_domain=max(1, min(expert_dp, m_dp // ep)),
-            )
-            dp_total_s += expert.time_s
-    backward_s = compute_s * (1 - 2.0 / 8.0 if recompute else BACKWARD_SHARE)
+    dp_total_s, dp_level = _dp_comm(shape, fabric, tp, pp, dp, ep, micro)
+    # with full recomputation the backward window also holds the repeated forward (2 of 8 ND)
+    backward_s = micro.compute_s * (1 - 2.0 / 8.0 if job.recompute == "full" else BACKWARD_SHARE)
     dp_exposed_s = exposed_after_overlap_s(
         comm_s=dp_total_s, overlap_fraction=job.dp_overlap_fraction, window_s=backward_s
     )
     step = StepBreakdown(
-        compute_s=compute_s,
-        tp_comm_s=tp_per_micro_s * micro_batches,
-        ep_comm_s=ep_per_micro_s * micro_batches,
+        compute_s=micro.compute_s,
+        tp_comm_s=tp_per_micro_s * micro.micro_batches,
+        ep_comm_s=ep_per_micro_s * micro.micro_batches,
         pp_bubble_s=bubble_s,
-        pp_comm_s=pp_comm_s,
+        pp_comm_s=_pp_comm_s(fabric, tp, pp, dp, micro),
         dp_comm_s=dp_exposed_s,
     )
-    layout = Layout(tp, pp, dp, ep, micro_batches, memory_bytes / 1e9)
-    return _StepResult(layout, step, dp_total_s, dp_level, ep_level, tokens_per_step)
+    layout = Layout(tp, pp, dp, ep, micro.micro_batches, memory_bytes / 1e9)
+    return _StepResult(layout, step, dp_total_s, dp_level, ep_level, micro.tokens_per_step)
 
 
 def estimate_workload(
@@ -574,72 +660,43 @@ def estimate_workload(
     if fabric is None:
         fabric = fabric_from_plan(plan=plan, catalog=catalog, in_network_reduction=job.in_network_reduction)
     peak_flops = r.gpu.bf16_dense_tflops * 1e12 * (FP8_SPEEDUP if job.precision == "fp8" else 1.0)
-    usable_bytes = r.gpu.hbm_gbyte * 1e9 * job.usable_memory_fraction
-    candidates = _candidates(job, shape, plan.gpus, fabric.domain_gpus)
-    if not candidates:
-        raise InfeasibleError(
-            f"global_batch_seqs: {job.global_batch_seqs} sequences cannot be split over {plan.gpus} GPUs "
-            "at any layout; raise the batch or lower micro_batch_seqs"
-        )
-    memory = {c: _memory_bytes(job, shape, *c) for c in candidates}
-    fitting = [c for c in candidates if memory[c] <= usable_bytes]
-    if not fitting:
-        best = min(candidates, key=lambda c: memory[c])
-        raise InfeasibleError(
-            f"memory: no layout fits in {usable_bytes / 1e9:.0f} GB per GPU ({r.gpu.id}); the smallest, "
-            f"tp={best[0]} pp={best[1]} dp={best[2]} ep={best[3]}, needs {memory[best] / 1e9:.0f} GB; "
-            "use more GPUs, a shorter seq_len or a smaller micro_batch_seqs"
-        )
-    results = [_step(job, shape, fabric, peak_flops, *c, memory[c]) for c in fitting]
-    best_result = min(
-        results, key=lambda x: (x.step.total_s, x.layout.pp, x.layout.tp, x.layout.ep)
-    )  # ties: simpler layouts
-    params = reliability_params or ReliabilityParams(params_b=job.params_b)
-    rel = reliability(plan=plan, params=params)
-    step_s = best_result.step.total_s
-    tokens = job.tokens_b * 1e9
-    steps = tokens / best_result.tokens_per_step
-    ideal_s = steps * step_s
-    notes: list[str] = []
+    best, fitting = _best_layout(job, shape, fabric, peak_flops, gpus=plan.gpus, gpu=r.gpu)
+    rel = reliability(plan=plan, params=reliability_params or ReliabilityParams(params_b=job.params_b))
     if rel.goodput <= 0:
         raise InfeasibleError(
-            "goodput: failures and checkpoints leave no useful time (MTBI "
-            f"{rel.mtbi_hours:.2f} h, checkpoint write {rel.checkpoint_write_s:.0f} s); add storage bandwidth "
-            "or lower the failure rate"
+            msg(
+                "goodput: failures and checkpoints leave no useful time (MTBI {mtbi_h:.2f} h, "
+                "checkpoint write {write_s:.0f} s); add storage bandwidth or lower the failure rate",
+                mtbi_h=rel.mtbi_hours,
+                write_s=rel.checkpoint_write_s,
+            )
         )
+    step_s = best.step.total_s
+    tokens = job.tokens_b * 1e9
+    steps = tokens / best.tokens_per_step
+    ideal_s = steps * step_s
     wall_s = ideal_s / rel.goodput
     wall_h = wall_s / 3600.0
     gpu_hours = plan.gpus * wall_h
-    flops = training_flops(params_active=shape.params_active, tokens=tokens)
-    tokens_per_s = best_result.tokens_per_step / step_s
-    achieved = 6.0 * shape.params_active * tokens_per_s / plan.gpus / 1e12
-    if best_result.tokens_per_step != job.global_batch_seqs * job.seq_len:
-        notes.append(
-            f"global batch rounded up to {best_result.tokens_per_step / job.seq_len:,.0f} sequences "
-            f"({best_result.layout.micro_batches} micro-batches x dp {best_result.layout.dp})"
-        )
-    if best_result.layout.tp > fabric.domain_gpus:
-        notes.append(
-            f"tp {best_result.layout.tp} spans more than one scale-up domain: TP traffic crosses the network"
-        )
+    tokens_per_s = best.tokens_per_step / step_s
     return WorkloadEstimate(
         design_id=plan.design_id,
         gpu_id=plan.gpu_id,
         gpus=plan.gpus,
         job=job,
         shape=shape,
-        layout=best_result.layout,
-        step=best_result.step,
-        dp_comm_total_s=best_result.dp_comm_total_s,
-        dp_bound_level=best_result.dp_bound_level,
-        ep_bound_level=best_result.ep_bound_level,
-        layouts_fitting=len(fitting),
-        tokens_per_step=best_result.tokens_per_step,
+        layout=best.layout,
+        step=best.step,
+        dp_comm_total_s=best.dp_comm_total_s,
+        dp_bound_level=best.dp_bound_level,
+        ep_bound_level=best.ep_bound_level,
+        layouts_fitting=fitting,
+        tokens_per_step=best.tokens_per_step,
         tokens_per_s=tokens_per_s,
         steps=steps,
-        training_flops=flops,
+        training_flops=training_flops(params_active=shape.params_active, tokens=tokens),
         peak_tflops_per_gpu=peak_flops / 1e12,
-        achieved_tflops_per_gpu=achieved,
+        achieved_tflops_per_gpu=6.0 * shape.params_active * tokens_per_s / plan.gpus / 1e12,
         time_to_train_ideal_days=ideal_s / 86400.0,
         reliability=rel,
         time_to_train_days=wall_s / 86400.0,
@@ -647,8 +704,74 @@ def estimate_workload(
         energy_mwh=plan.power.facility_avg_kw * wall_h / 1000.0,
         usd_per_gpu_hour=plan.cost.usd_per_gpu_hour,
         cost_to_train_usd=gpu_hours * plan.cost.usd_per_gpu_hour,
-        notes=tuple(notes),
+        notes=_workload_notes(job, fabric, best),
     )
+
+
+def _best_layout(
+    job: TrainingJob,
+    shape: ModelShape,
+    fabric: CollectiveFabric,
+    peak_flops: float,
+    *,
+    gpus: int,
+    gpu: Gpu,
+) -> tuple[_StepResult, int]:
+    """The fastest layout that fits in memory, and how many layouts fit."""
+    usable_bytes = gpu.hbm_gbyte * 1e9 * job.usable_memory_fraction
+    candidates = _candidates(job, shape, gpus, fabric.domain_gpus)
+    if not candidates:
+        raise InfeasibleError(
+            msg(
+                "global_batch_seqs: {global_batch} sequences cannot be split over {gpus} GPUs "
+                "at any layout; raise the batch or lower micro_batch_seqs",
+                global_batch=job.global_batch_seqs,
+                gpus=gpus,
+            )
+        )
+    memory = {c: _memory_bytes(job, shape, *c) for c in candidates}
+    fitting = [c for c in candidates if memory[c] <= usable_bytes]
+    if not fitting:
+        least = min(candidates, key=lambda c: memory[c])
+        raise InfeasibleError(
+            msg(
+                "memory: no layout fits in {usable_gb:.0f} GB per GPU ({gpu}); the smallest, "
+                "tp={tp} pp={pp} dp={dp} ep={ep}, needs {need_gb:.0f} GB; "
+                "use more GPUs, a shorter seq_len or a smaller micro_batch_seqs",
+                usable_gb=usable_bytes / 1e9,
+                gpu=gpu.id,
+                tp=least[0],
+                pp=least[1],
+                dp=least[2],
+                ep=least[3],
+                need_gb=memory[least] / 1e9,
+            )
+        )
+    results = [_step(job, shape, fabric, peak_flops, *c, memory[c]) for c in fitting]
+    # ties: simpler layouts
+    best = min(results, key=lambda x: (x.step.total_s, x.layout.pp, x.layout.tp, x.layout.ep))
+    return best, len(fitting)
+
+
+def _workload_notes(job: TrainingJob, fabric: CollectiveFabric, best: _StepResult) -> tuple[str, ...]:
+    notes: list[str] = []
+    if best.tokens_per_step != job.global_batch_seqs * job.seq_len:
+        notes.append(
+            msg(
+                "global batch rounded up to {sequences:,.0f} sequences ({micro_batches} micro-batches x dp {dp})",
+                sequences=best.tokens_per_step / job.seq_len,
+                micro_batches=best.layout.micro_batches,
+                dp=best.layout.dp,
+            )
+        )
+    if best.layout.tp > fabric.domain_gpus:
+        notes.append(
+            msg(
+                "tp {tp} spans more than one scale-up domain: TP traffic crosses the network",
+                tp=best.layout.tp,
+            )
+        )
+    return tuple(notes)
 
 
 def compare_workload(
