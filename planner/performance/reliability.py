@@ -63,6 +63,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from planner.engine import Plan
 from planner.errors import InputError, describe_validation_error
+from planner.fabric.topology import Topology
+from planner.i18n.message import msg
 from planner.units import ceil_div
 
 HOURS_PER_DAY = 24.0
@@ -184,7 +186,7 @@ class ReliabilityParams(BaseModel):
     @model_validator(mode="after")
     def _size_given(self) -> ReliabilityParams:
         if self.params_b is None and self.checkpoint_gbyte is None:
-            raise ValueError("give params_b or checkpoint_gbyte")
+            raise ValueError(msg("give params_b or checkpoint_gbyte"))
         return self
 
 
@@ -193,7 +195,13 @@ def reliability_params(data: Mapping[str, object], *, source: str = "reliability
     try:
         return ReliabilityParams.model_validate(dict(data))
     except ValidationError as exc:
-        raise InputError(f"{source}: {describe_validation_error(exc, model=ReliabilityParams)}") from None
+        raise InputError(
+            msg(
+                "{source}: {error}",
+                source=source,
+                error=describe_validation_error(exc, model=ReliabilityParams),
+            )
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -315,19 +323,18 @@ def failure_impacts(*, plan: Plan) -> tuple[FailureImpact, ...]:
     tier above keeps another switch.
     """
     topo = plan.topology
-    gpus = plan.gpus
     p = topo.ports_per_gpu
-    planes = topo.planes
-    share = max(1, p // planes) / p
-    leaves_per_plane = max(1, topo.switches_leaf // planes)
+    # a GPU's share of its bandwidth that one plane carries
+    share = max(1, p // topo.planes) / p
+    leaves_per_plane = max(1, topo.switches_leaf // topo.planes)
     ports_per_leaf = ceil_div(topo.endpoints_per_plane, leaves_per_plane)
-    gpus_per_leaf = min(gpus, ceil_div(ports_per_leaf, max(1, p // planes)))
+    gpus_per_leaf = min(plan.gpus, ceil_div(ports_per_leaf, max(1, p // topo.planes)))
     impacts = [
         FailureImpact(
-            "node-leaf link", "link", topo.links_node_leaf, 1, 1.0 / p, 1.0 / topo.links_node_leaf, p > 1
+            msg("node-leaf link"), "link", topo.links_node_leaf, 1, 1.0 / p, 1.0 / topo.links_node_leaf, p > 1
         ),
         FailureImpact(
-            "leaf switch",
+            msg("leaf switch"),
             "switch",
             topo.switches_leaf,
             gpus_per_leaf,
@@ -337,62 +344,68 @@ def failure_impacts(*, plan: Plan) -> tuple[FailureImpact, ...]:
         ),
     ]
     if topo.tiers >= 2:
-        spines_per_plane = max(1, topo.switches_spine // planes)
-        impacts.append(
-            FailureImpact(
-                "leaf-spine link",
-                "link",
-                topo.links_leaf_spine,
-                gpus_per_leaf,
-                share / topo.leaf_up_ports,
-                1.0 / topo.links_leaf_spine,
-                True,
-            )
-        )
-        if topo.tiers == 2:
-            spine_gpus, spine_loss, spine_peers = gpus, share / spines_per_plane, spines_per_plane
-        else:
-            spine_gpus = ceil_div(gpus, max(1, topo.pods_per_plane))
-            spine_loss, spine_peers = share / topo.leaf_up_ports, topo.leaf_up_ports
-        impacts.append(
-            FailureImpact(
-                "spine switch",
-                "switch",
-                topo.switches_spine,
-                spine_gpus,
-                spine_loss,
-                1.0 / topo.switches_spine,
-                spine_peers > 1,
-            )
-        )
+        impacts += _spine_impacts(topo, plan.gpus, share, gpus_per_leaf)
     if topo.tiers == 3:
-        cores_per_plane = max(1, topo.switches_core // planes)
-        pod_uplinks = max(1, topo.links_spine_core // planes // max(1, topo.pods_per_plane))
-        pod_gpus = ceil_div(gpus, max(1, topo.pods_per_plane))
-        impacts.append(
-            FailureImpact(
-                "spine-core link",
-                "link",
-                topo.links_spine_core,
-                pod_gpus,
-                share / pod_uplinks,
-                1.0 / topo.links_spine_core,
-                True,
-            )
-        )
-        impacts.append(
-            FailureImpact(
-                "core switch",
-                "switch",
-                topo.switches_core,
-                gpus,
-                share / cores_per_plane,
-                1.0 / topo.switches_core,
-                cores_per_plane > 1,
-            )
-        )
-    impacts.append(FailureImpact("plane", "plane", planes, gpus, share, 1.0 / planes, share < 1))
+        impacts += _core_impacts(topo, plan.gpus, share)
+    impacts.append(
+        FailureImpact(msg("plane"), "plane", topo.planes, plan.gpus, share, 1.0 / topo.planes, share < 1)
+    )
     return tuple(impacts)
+
+
+def _spine_impacts(topo: Topology, gpus: int, share: float, gpus_per_leaf: int) -> list[FailureImpact]:
+    """A leaf-spine link and a spine switch (two tiers: shared by all; three: by one pod)."""
+    spines_per_plane = max(1, topo.switches_spine // topo.planes)
+    link = FailureImpact(
+        msg("leaf-spine link"),
+        "link",
+        topo.links_leaf_spine,
+        gpus_per_leaf,
+        share / topo.leaf_up_ports,
+        1.0 / topo.links_leaf_spine,
+        True,
+    )
+    if topo.tiers == 2:
+        spine_gpus, spine_loss, spine_peers = gpus, share / spines_per_plane, spines_per_plane
+    else:
+        spine_gpus = ceil_div(gpus, max(1, topo.pods_per_plane))
+        spine_loss, spine_peers = share / topo.leaf_up_ports, topo.leaf_up_ports
+    switch = FailureImpact(
+        msg("spine switch"),
+        "switch",
+        topo.switches_spine,
+        spine_gpus,
+        spine_loss,
+        1.0 / topo.switches_spine,
+        spine_peers > 1,
+    )
+    return [link, switch]
+
+
+def _core_impacts(topo: Topology, gpus: int, share: float) -> list[FailureImpact]:
+    """A spine-core link (one pod's GPUs) and a core switch (every GPU)."""
+    cores_per_plane = max(1, topo.switches_core // topo.planes)
+    pod_uplinks = max(1, topo.links_spine_core // topo.planes // max(1, topo.pods_per_plane))
+    return [
+        FailureImpact(
+            msg("spine-core link"),
+            "link",
+            topo.links_spine_core,
+            ceil_div(gpus, max(1, topo.pods_per_plane)),
+            share / pod_uplinks,
+            1.0 / topo.links_spine_core,
+            True,
+        ),
+        FailureImpact(
+            msg("core switch"),
+            "switch",
+            topo.switches_core,
+            gpus,
+            share / cores_per_plane,
+            1.0 / topo.switches_core,
+            cores_per_plane > 1,
+        ),
+    ]
 
 
 def component_counts(*, plan: Plan) -> ComponentCounts:
@@ -505,6 +518,57 @@ def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
     ``goodput = 1 - delta/tau - (tau/2 + R)/M``.
     """
     impacts = failure_impacts(plan=plan)
+    by_class, per_hour = _class_rates(plan, impacts, params)
+    mtbi_s = 3600.0 / per_hour
+    store = _checkpoint_storage(plan, params)
+    delta_s = store.checkpoint_gbyte / store.write_gbyte_per_s
+    restart_s = params.restart_min * 60.0 + store.checkpoint_gbyte / store.read_gbyte_per_s
+    optimum_s = young_interval_s(checkpoint_write_s=delta_s, mtbi_s=mtbi_s)
+    interval_s = (
+        optimum_s if params.checkpoint_interval_min is None else params.checkpoint_interval_min * 60.0
+    )
+    ckpt, rework, restart = wasted_fractions(
+        interval_s=interval_s, checkpoint_write_s=delta_s, mtbi_s=mtbi_s, restart_s=restart_s
+    )
+    notes = []
+    if delta_s > 0.1 * mtbi_s:
+        notes.append(
+            msg(
+                "checkpoint write ({write_s:,.0f} s) is more than 10 % of the MTBI ({mtbi_s:,.0f} s): "
+                "Young's first-order optimum loses accuracy; add storage bandwidth",
+                write_s=delta_s,
+                mtbi_s=mtbi_s,
+            )
+        )
+    if params.network_failover and plan.topology.ports_per_gpu == 1:
+        notes.append(msg("one port per GPU: a NIC, node-leaf link or leaf failure still stops the job"))
+    return Reliability(
+        design_id=plan.design_id,
+        gpus=plan.gpus,
+        by_class=by_class,
+        interruptions_per_day=per_hour * HOURS_PER_DAY,
+        degradations_per_day=sum(c.degradations_per_day for c in by_class),
+        mtbi_hours=mtbi_s / 3600.0,
+        checkpoint_gbyte=store.checkpoint_gbyte,
+        write_bandwidth_gbyte_per_s=store.write_gbyte_per_s,
+        read_bandwidth_gbyte_per_s=store.read_gbyte_per_s,
+        checkpoint_write_s=delta_s,
+        restart_s=restart_s,
+        optimal_interval_s=optimum_s,
+        checkpoint_interval_s=interval_s,
+        goodput=max(0.0, 1.0 - ckpt - rework - restart),
+        checkpoint_fraction=ckpt,
+        rework_fraction=rework,
+        restart_fraction=restart,
+        failure_impacts=impacts,
+        notes=tuple(notes),
+    )
+
+
+def _class_rates(
+    plan: Plan, impacts: Sequence[FailureImpact], params: ReliabilityParams
+) -> tuple[tuple[ClassRate, ...], float]:
+    """Interruptions and survivable degradations per failure class, and interruptions per hour."""
     all_counts = component_counts(plan=plan)
     stop_counts = _interrupting_counts(plan, impacts, params.network_failover)
     stop_rates = interruptions_per_hour(counts=stop_counts, failure_rate_scale=params.failure_rate_scale)
@@ -520,9 +584,18 @@ def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
         )
         for name, (unit, rate) in FAILURE_CLASSES.items()
     )
-    per_hour = sum(stop_rates.values())
-    degradations = sum(c.degradations_per_day for c in by_class)
-    mtbi_s = 3600.0 / per_hour
+    return by_class, sum(stop_rates.values())
+
+
+@dataclass(frozen=True)
+class _CheckpointStorage:
+    checkpoint_gbyte: float
+    write_gbyte_per_s: float
+    read_gbyte_per_s: float
+
+
+def _checkpoint_storage(plan: Plan, params: ReliabilityParams) -> _CheckpointStorage:
+    """Checkpoint size and the storage bandwidth that writes and reads it (a user figure wins)."""
     checkpoint_gbyte = (
         params.checkpoint_gbyte
         if params.checkpoint_gbyte is not None
@@ -535,44 +608,7 @@ def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
     read_gbyte_per_s = aux.storage_units * aux.storage.read_bandwidth_gbyte_per_s
     if params.write_bandwidth_gbyte_per_s is not None:
         read_gbyte_per_s = max(read_gbyte_per_s, params.write_bandwidth_gbyte_per_s)
-    delta_s = checkpoint_gbyte / write_gbyte_per_s
-    restart_s = params.restart_min * 60.0 + checkpoint_gbyte / read_gbyte_per_s
-    optimum_s = young_interval_s(checkpoint_write_s=delta_s, mtbi_s=mtbi_s)
-    interval_s = (
-        optimum_s if params.checkpoint_interval_min is None else params.checkpoint_interval_min * 60.0
-    )
-    ckpt, rework, restart = wasted_fractions(
-        interval_s=interval_s, checkpoint_write_s=delta_s, mtbi_s=mtbi_s, restart_s=restart_s
-    )
-    notes = []
-    if delta_s > 0.1 * mtbi_s:
-        notes.append(
-            f"checkpoint write ({delta_s:,.0f} s) is more than 10 % of the MTBI ({mtbi_s:,.0f} s): "
-            "Young's first-order optimum loses accuracy; add storage bandwidth"
-        )
-    if params.network_failover and plan.topology.ports_per_gpu == 1:
-        notes.append("one port per GPU: a NIC, node-leaf link or leaf failure still stops the job")
-    return Reliability(
-        design_id=plan.design_id,
-        gpus=plan.gpus,
-        by_class=by_class,
-        interruptions_per_day=per_hour * HOURS_PER_DAY,
-        degradations_per_day=degradations,
-        mtbi_hours=mtbi_s / 3600.0,
-        checkpoint_gbyte=checkpoint_gbyte,
-        write_bandwidth_gbyte_per_s=write_gbyte_per_s,
-        read_bandwidth_gbyte_per_s=read_gbyte_per_s,
-        checkpoint_write_s=delta_s,
-        restart_s=restart_s,
-        optimal_interval_s=optimum_s,
-        checkpoint_interval_s=interval_s,
-        goodput=max(0.0, 1.0 - ckpt - rework - restart),
-        checkpoint_fraction=ckpt,
-        rework_fraction=rework,
-        restart_fraction=restart,
-        failure_impacts=impacts,
-        notes=tuple(notes),
-    )
+    return _CheckpointStorage(checkpoint_gbyte, write_gbyte_per_s, read_gbyte_per_s)
 
 
 def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None = None) -> pd.DataFrame:
@@ -587,7 +623,7 @@ def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None 
     else:
         grid = np.asarray(list(intervals_min), dtype=float)
         if grid.size == 0 or np.any(grid <= 0):
-            raise InputError("intervals_min: every interval must be > 0 (allowed: 0 to inf)")
+            raise InputError(msg("intervals_min: every interval must be > 0 (allowed: 0 to inf)"))
     rows = []
     for minutes in grid:
         ckpt, rework, restart = wasted_fractions(
@@ -652,8 +688,10 @@ def reliability_to_dict(result: Reliability) -> dict[str, object]:
             for i in result.failure_impacts
         ],
         "notes": list(result.notes),
-        "calibration": (
-            f"failure rates calibrated to Llama 3 405B ({LLAMA3_UNEXPECTED_INTERRUPTIONS} unexpected "
-            f"interruptions, {LLAMA3_GPUS} H100, 54 days; arXiv 2407.21783 Table 5)"
+        "calibration": msg(
+            "failure rates calibrated to Llama 3 405B ({interruptions} unexpected "
+            "interruptions, {gpus} H100, 54 days; arXiv 2407.21783 Table 5)",
+            interruptions=LLAMA3_UNEXPECTED_INTERRUPTIONS,
+            gpus=LLAMA3_GPUS,
         ),
     }
