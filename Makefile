@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install run test lint bench clean system-deps i18n
+.PHONY: install run test lint bench clean system-deps i18n screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -25,10 +25,19 @@ lint: install
 system-deps:
 	bash .ci/setup-system.sh
 
+# The tests must leave the checkout as they found it (screenshots go to the ignored artifacts/):
+# .ci/check-clean.sh compares git's view of the tree before and after pytest.
 test: lint system-deps
 	set -e; PG_ENV="$$(bash .ci/start-postgres.sh)"; eval "$$PG_ENV"; \
 	trap 'bash .ci/start-postgres.sh stop' EXIT; \
-	$(BIN)/pytest -q
+	TREE="$$(bash .ci/check-clean.sh snapshot)"; \
+	status=0; $(BIN)/pytest -q || status=$$?; \
+	bash .ci/check-clean.sh compare "$$TREE" || status=1; \
+	exit $$status
+
+# Refresh the README's images in docs/screenshots/ (the tests never write there).
+screenshots: install system-deps
+	$(BIN)/python tests/browser/screenshots.py
 
 # Translations: collect UI keys, msg() templates and catalog prose into locales/messages.pot and
 # add the new ids (untranslated) to each language's PO files.

@@ -1,8 +1,9 @@
-"""Shared fixtures: the bundled catalog and a helper to write temporary catalog files."""
+"""Shared fixtures: the bundled catalog, a helper to write temporary catalog files, and a private
+data folder for the whole run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,18 @@ import yaml
 from planner import Catalog, load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Point ``$XDG_DATA_HOME`` at a temporary folder for the run, subprocesses included, so a
+    test that opens the default scenario store (``planner.store.location.default_db_path``) writes
+    there, not into the developer's own store. Tests that check the default path pass their own
+    environment."""
+    folder = tmp_path_factory.mktemp("xdg-data")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("XDG_DATA_HOME", str(folder))
+        yield folder
 
 
 @pytest.fixture(scope="session")

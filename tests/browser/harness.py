@@ -1,7 +1,8 @@
 """Start the app with ``streamlit run`` and drive it with Playwright and Debian's Chromium.
 
-Shared by the browser tests and ``bench/browser_latency.py``. Never ``playwright install``:
-the browser is the system's ``/usr/bin/chromium`` (``.ci/setup-system.sh`` installs it).
+Shared by the browser tests, ``tests/browser/screenshots.py`` (``make screenshots``, the README's
+images) and ``bench/browser_latency.py``. Never ``playwright install``: the browser is the
+system's ``/usr/bin/chromium`` (``.ci/setup-system.sh`` installs it).
 """
 
 from __future__ import annotations
@@ -10,14 +11,19 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
+
+from planner import Scenario
+from planner.i18n import tr
+from planner.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
@@ -32,6 +38,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
+"""Where the tests' screenshots go: ignored by git, so a test run leaves the checkout as it was."""
+VIEWPORT = {"width": 1440, "height": 900}
+"""Every page is opened at this size (a laptop with a 1440 px wide window); screenshots then grow
+the height to the page's content."""
 
 
 def in_ci() -> bool:
@@ -66,8 +76,23 @@ def _healthy(url: str) -> bool:
 
 
 @contextmanager
-def streamlit_server(log: IO[bytes] | None = None, timeout_s: float = 90.0) -> Iterator[str]:
-    """Run the app on a free port of 127.0.0.1; yield its base URL; stop it afterwards."""
+def streamlit_server(
+    log: IO[bytes] | None = None, timeout_s: float = 90.0, db_path: Path | None = None
+) -> Iterator[str]:
+    """Run the app on a free port of 127.0.0.1; yield its base URL; stop it afterwards.
+
+    The app's scenario store is the SQLite file ``db_path``, or an empty one in a temporary
+    folder: a browser session never writes to the user's own store or into the checkout.
+    """
+    with tempfile.TemporaryDirectory(prefix="planner-browser-") as scratch:
+        store = db_path or Path(scratch) / "scenarios.db"
+        env = {k: v for k, v in os.environ.items() if k != "PLANNER_DATABASE_URL"}
+        with _serve({**env, "PLANNER_DB_PATH": str(store)}, log, timeout_s) as url:
+            yield url
+
+
+@contextmanager
+def _serve(env: Mapping[str, str], log: IO[bytes] | None, timeout_s: float) -> Iterator[str]:
     port = free_port()
     command = [
         sys.executable,
@@ -84,7 +109,9 @@ def streamlit_server(log: IO[bytes] | None = None, timeout_s: float = 90.0) -> I
         "--browser.gatherUsageStats",
         "false",
     ]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=dict(env), stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout_s
@@ -108,7 +135,85 @@ def launch(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-def full_page_screenshot(page: Page, path: Path, width: int = 1440) -> Path:
+def new_context(browser: Browser, timeout_ms: float) -> BrowserContext:
+    """A fresh browser profile with fixed size, locale, time zone and no animations, so the same
+    page looks the same from run to run."""
+    context = browser.new_context(
+        viewport={"width": VIEWPORT["width"], "height": VIEWPORT["height"]},
+        device_scale_factor=1,
+        locale="en-US",
+        timezone_id="UTC",
+        color_scheme="light",
+        reduced_motion="reduce",
+    )
+    context.set_default_timeout(timeout_ms)
+    return context
+
+
+def fill_store(path: Path) -> int:
+    """A few saved scenarios, as a pre-sales team would have them; returns the first one's id."""
+    with open_store(path=path) as store:
+        acme = store.create(
+            name="Acme 1024-card supernode",
+            scenario=Scenario(gpus=1024, design_id="rail8-npo"),
+            customer="Acme AI",
+            tags=["workshop", "q4"],
+            notes="First proposal from the workshop.",
+            author="pre-sales",
+            comment="8 rails, as in the source document",
+        )
+        store.save(
+            scenario_id=acme.id,
+            scenario=Scenario(gpus=1024, design_id="rail4-npo"),
+            expected_version=1,
+            author="pre-sales",
+            comment="customer asked for 4 rails",
+        )
+        store.create(
+            name="Acme InfiniBand baseline",
+            scenario=Scenario(gpus=1024, design_id="ib-ndr"),
+            customer="Acme AI",
+            tags=["baseline"],
+        )
+        store.create(
+            name="Globex 256-card pilot",
+            scenario=Scenario(gpus=256, design_id="rail4-npo"),
+            customer="Globex",
+            tags=["pilot"],
+        )
+        return acme.id
+
+
+def path_of(name: str) -> str:
+    """URL path of a page: the default page (overview) lives at the root."""
+    return "" if name == "overview" else name
+
+
+def run_optimizer(page: Page, lang: str) -> None:
+    """Press the Optimize page's button and wait for the Pareto front to be drawn."""
+    page.get_by_role("button", name=tr("opt.submit", lang), exact=True).click()
+    expect(page.get_by_text(tr("opt.pareto", lang), exact=True)).to_be_visible()
+    expect(page.locator('[data-testid="stPlotlyChart"] .scatterlayer .points path').first).to_be_visible()
+
+
+def open_page(page: Page, base_url: str, name: str, lang: str, scenario_id: int | None = None) -> None:
+    """Open a page and wait until its content is drawn (the optimizer run, the saved scenarios'
+    table, or the first chart); fail on a missing page or a Python exception shown in it."""
+    query = f"lang={lang}" + (f"&scenario={scenario_id}" if scenario_id is not None else "")
+    page.goto(f"{base_url}/{path_of(name)}?{query}")
+    expect(page.locator("h1", has_text=tr(f"page.{name}", lang))).to_be_visible()
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    if name == "optimize":
+        run_optimizer(page, lang)
+    elif name == "scenarios":
+        expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+    elif name not in ("catalog", "assumptions"):
+        expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
+    page.wait_for_timeout(800)  # the last charts and tables settle
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+def full_page_screenshot(page: Page, path: Path, width: int = VIEWPORT["width"]) -> Path:
     """Screenshot of the whole page: Streamlit scrolls inside its main block, so grow the viewport."""
     path.parent.mkdir(parents=True, exist_ok=True)
     height = page.evaluate(
@@ -117,6 +222,6 @@ def full_page_screenshot(page: Page, path: Path, width: int = 1440) -> Path:
     )
     page.set_viewport_size({"width": width, "height": min(max(900, int(height) + 40), 7000)})
     page.wait_for_timeout(800)  # let Plotly re-layout at the new size
-    page.screenshot(path=str(path))
-    page.set_viewport_size({"width": width, "height": 900})
+    page.screenshot(path=str(path), animations="disabled", caret="hide")
+    page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
     return path

@@ -2,7 +2,8 @@
 
 A workshop in miniature: open a shared link, switch to Chinese, change the GPU count, see a
 chart and a KPI update, switch pages, and save a screenshot of every page in both languages to
-``artifacts/screenshots/``. Skipped only when Chromium is missing outside CI; in CI (``CI`` set)
+``artifacts/screenshots/`` (ignored by git; ``make screenshots`` refreshes the README's images).
+Skipped only when Chromium is missing outside CI; in CI (``CI`` set)
 a missing Chromium fails the run.
 """
 
@@ -12,7 +13,15 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from harness import ARTIFACTS, full_page_screenshot, launch, require_chromium, streamlit_server
+from harness import (
+    ARTIFACTS,
+    full_page_screenshot,
+    launch,
+    new_context,
+    open_page,
+    require_chromium,
+    streamlit_server,
+)
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from planner.i18n import tr
@@ -22,11 +31,6 @@ pytestmark = pytest.mark.browser
 PAGES = ("overview", "compare", "scaling", "topology", "bom", "catalog", "assumptions")
 TIMEOUT_MS = 30_000
 expect.set_options(timeout=TIMEOUT_MS)
-
-
-def path(name: str) -> str:
-    """URL path of a page: the default page (overview) lives at the root."""
-    return "" if name == "overview" else name
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +51,8 @@ def browser(base_url: str) -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT_MS)
-    yield tab
+    context = new_context(browser, TIMEOUT_MS)
+    yield context.new_page()
     context.close()
 
 
@@ -123,11 +125,6 @@ def test_bad_input_shows_a_message_next_to_it(base_url: str, page: Page) -> None
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_screenshot_of_every_page(base_url: str, page: Page, lang: str) -> None:
     for name in PAGES:
-        page.goto(f"{base_url}/{path(name)}?lang={lang}")
-        heading(page, tr(f"page.{name}", lang))
-        expect(page.get_by_text("Page not found")).to_have_count(0)
-        if name not in ("catalog", "assumptions"):
-            expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
-        page.wait_for_timeout(500)
+        open_page(page, base_url, name, lang)
         shot = full_page_screenshot(page, ARTIFACTS / f"{lang}_{name}.png")
         assert shot.stat().st_size > 20_000
