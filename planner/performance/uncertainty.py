@@ -36,6 +36,7 @@ from scipy import stats
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InputError, describe_validation_error
+from planner.i18n.message import msg
 from planner.performance.collectives import fabric_from_plan
 from planner.performance.reliability import ReliabilityParams
 from planner.performance.workload import TrainingJob, WorkloadEstimate, estimate_workload
@@ -188,10 +189,20 @@ def tornado(
         swing, largest first (the tornado's order).
     """
     if not 0 < swing_fraction < 1:
-        raise InputError(f"swing_fraction: {swing_fraction} (allowed: 0 to 1, exclusive)")
+        raise InputError(
+            msg(
+                "swing_fraction: {swing_fraction} (allowed: 0 to 1, exclusive)", swing_fraction=swing_fraction
+            )
+        )
     unknown = [i for i in inputs if i not in TORNADO_INPUTS]
     if unknown:
-        raise InputError(f"inputs: unknown {unknown[0]!r} (allowed: {', '.join(TORNADO_INPUTS)})")
+        raise InputError(
+            msg(
+                "inputs: unknown {name!r} (allowed: {allowed})",
+                name=unknown[0],
+                allowed=", ".join(TORNADO_INPUTS),
+            )
+        )
     base_plan, base, params = _base(job, scenario, catalog, reliability_params)
     origin = _evaluate(base=base, base_plan=base_plan, catalog=catalog, params=params, factors={})
     rows = []
@@ -238,7 +249,9 @@ def monte_carlo_spec(data: Mapping[str, Any]) -> MonteCarloSpec:
     try:
         return MonteCarloSpec.model_validate(dict(data))
     except ValidationError as exc:
-        raise InputError(f"monte_carlo: {describe_validation_error(exc, model=MonteCarloSpec)}") from None
+        raise InputError(
+            msg("monte_carlo: {error}", error=describe_validation_error(exc, model=MonteCarloSpec))
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -261,7 +274,9 @@ class MonteCarloResult:
         for p in self.percentiles:
             if p.output == output:
                 return p
-        raise InputError(f"output: unknown {output!r} (allowed: {', '.join(OUTPUTS)})")
+        raise InputError(
+            msg("output: unknown {output!r} (allowed: {allowed})", output=output, allowed=", ".join(OUTPUTS))
+        )
 
 
 def _triangular(spread: float, size: int, rng: np.random.Generator) -> np.ndarray:
