@@ -10,6 +10,7 @@ import pandas as pd
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.outputs import plan_summary_row
 from planner.scenario import Scenario
 
@@ -23,7 +24,11 @@ def _common_gpu(scenario: Scenario, catalog: Catalog, design_ids: Sequence[str])
     first = design_ids[0]
     if first not in catalog.designs:
         raise InputError(
-            f"designs: unknown design id {first!r} (known: {', '.join(sorted(catalog.designs))})"
+            msg(
+                "designs: unknown design id {id} (known: {known})",
+                id=repr(first),
+                known=", ".join(sorted(catalog.designs)),
+            )
         )
     return catalog.designs[first].default_gpu_id
 
@@ -33,7 +38,7 @@ def compare(
 ) -> tuple[Plan, ...]:
     """Plan one scenario on each design, with the same GPU across designs."""
     if not design_ids:
-        raise InputError("designs: name at least one design")
+        raise InputError(msg("designs: name at least one design"))
     gpu_id = _common_gpu(scenario, catalog, design_ids)
     return tuple(
         plan(scenario=scenario.with_updates(design_id=d, gpu_id=gpu_id, fabric=None), catalog=catalog)
@@ -60,7 +65,7 @@ def sweep(
 ) -> pd.DataFrame:
     """Headline figures for every design and size: one row per (design, GPUs)."""
     if not design_ids:
-        raise InputError("designs: name at least one design")
+        raise InputError(msg("designs: name at least one design"))
     gpu_id = _common_gpu(scenario, catalog, design_ids)
     if sizes is None:
         gpu = catalog.gpus.get(gpu_id)
@@ -93,7 +98,7 @@ def crossovers(
 ) -> tuple[Crossover, ...]:
     """Sizes where the better of two designs on ``metric`` changes, for every pair of designs."""
     if metric not in sweep_frame.columns:
-        raise InputError(f"metric: unknown column {metric!r}")
+        raise InputError(msg("metric: unknown column {column}", column=repr(metric)))
     table = sweep_frame.pivot_table(index="gpus", columns="design", values=metric).sort_index()
     designs = list(table.columns)
     found: list[Crossover] = []

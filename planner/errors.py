@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from planner.i18n import error_text
 from planner.i18n.message import Message, msg
 
 
@@ -29,13 +30,6 @@ class CatalogError(PlannerError, ValueError):
 
 class InfeasibleError(PlannerError):
     """No design satisfies the constraints; the message names the binding limit."""
-
-
-def message_of(error: BaseException) -> str:
-    """The message an error was raised with: the :class:`~planner.i18n.message.Message` itself
-    (so a front end can translate it) when there is one, else ``str(error)``."""
-    first = error.args[0] if len(error.args) == 1 else None
-    return first if isinstance(first, Message) else str(error)
 
 
 def joined(parts: Sequence[str]) -> str:
@@ -117,7 +111,7 @@ _PROBLEMS: dict[str, Callable[[Mapping[str, Any]], Message]] = {
     "too_long": lambda c: msg(
         "List should have at most {max_length} items after validation, not {actual_length}", **c
     ),
-    "value_error": lambda c: msg("Value error, {error}", error=message_of(c["error"])),
+    "value_error": lambda c: msg("Value error, {error}", error=error_text(c["error"])),
 }
 
 

@@ -11,8 +11,8 @@ from pathlib import PurePath
 
 from planner import CatalogError
 from planner.catalog import load_catalog_from_data
-from planner.errors import message_of
 from planner.files import CATALOG_FILE, empty_file_error, read_mapping
+from planner.i18n import error_text
 from planner.i18n.message import msg
 
 MAX_UPLOAD_BYTES = 2_000_000
@@ -51,11 +51,11 @@ def read_override(name: str, content: bytes) -> UploadResult:
         if data is None:
             raise empty_file_error(name=name, what=CATALOG_FILE, error=CatalogError)
     except CatalogError as exc:
-        return UploadResult(False, message_of(exc))
+        return UploadResult(False, error_text(exc))
     try:
         load_catalog_from_data(data, name=name)
     except CatalogError as exc:
-        return UploadResult(False, message_of(exc))
+        return UploadResult(False, error_text(exc))
     except Exception as exc:  # an upload must never crash the page, whatever it holds
         detail = f"{type(exc).__name__}: {exc}"
         return UploadResult(False, msg("{file}: cannot be used ({detail})", file=name, detail=detail))

@@ -18,6 +18,7 @@ from planner.catalog import Catalog
 from planner.catalog.schema import Storage, Switch
 from planner.errors import CatalogError
 from planner.fabric.topology import SmallClos, small_clos
+from planner.i18n.message import msg
 from planner.units import ceil_div
 
 
@@ -45,8 +46,9 @@ def _cheapest_switch(catalog: Catalog, *, speed: int, management: bool) -> tuple
         if s.family == "ethernet" and s.management == management and speed in s.radix_by_speed
     ]
     if not candidates:
-        kind = "management" if management else "Ethernet fabric"
-        raise CatalogError(f"catalog: no {kind} switch has {speed}G ports")
+        if management:
+            raise CatalogError(msg("catalog: no management switch has {speed}G ports", speed=speed))
+        raise CatalogError(msg("catalog: no Ethernet fabric switch has {speed}G ports", speed=speed))
     _, _, switch = min(candidates)
     return switch, switch.radix_by_speed[speed]
 

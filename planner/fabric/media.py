@@ -19,6 +19,7 @@ from typing import Literal
 from planner.catalog import Catalog
 from planner.catalog.schema import Cable, Optic
 from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.units import FIBER_PROPAGATION_NS_PER_M, ceil_div
 
 LinkClass = Literal["node_leaf", "leaf_spine", "spine_core"]
@@ -88,8 +89,14 @@ def _reaching_optic(catalog: Catalog, preferred: Optic, length_m: float) -> Opti
     found = _cheapest(candidates)
     if not isinstance(found, Optic):
         raise InputError(
-            f"facility.link_lengths: {length_m:g} m exceeds the reach of {preferred.id} "
-            f"({preferred.max_reach_m:g} m) and no {preferred.kind} optic of the same shape reaches it"
+            msg(
+                "facility.link_lengths: {length_m:g} m exceeds the reach of {optic} ({reach_m:g} m) "
+                "and no {kind} optic of the same shape reaches it",
+                length_m=length_m,
+                optic=preferred.id,
+                reach_m=preferred.max_reach_m,
+                kind=preferred.kind,
+            )
         )
     return found
 
@@ -98,7 +105,7 @@ def _fiber_for(catalog: Catalog, optic: Optic, length_m: float) -> Cable:
     kind = "fiber_mmf" if optic.medium == "mmf" else "fiber_smf"
     found = _cheapest([c for c in catalog.cables.values() if c.kind == kind and c.max_reach_m >= length_m])
     if not isinstance(found, Cable):
-        raise InputError(f"catalog: no {kind} cable reaches {length_m:g} m")
+        raise InputError(msg("catalog: no {kind} cable reaches {length_m:g} m", kind=kind, length_m=length_m))
     return found
 
 
@@ -128,23 +135,50 @@ def _forced(
     if forced_id in catalog.cables:
         cable = catalog.cables[forced_id]
         if not cable.is_copper:
-            raise InputError(f"{field}: {forced_id} is a fiber; name the optic instead")
+            raise InputError(
+                msg("{field}: {id} is a fiber; name the optic instead", field=field, id=forced_id)
+            )
         if integrated:
-            raise InputError(f"{field}: NPO/CPO ports take no copper cable ({forced_id})")
+            raise InputError(
+                msg("{field}: NPO/CPO ports take no copper cable ({id})", field=field, id=forced_id)
+            )
         if cable.max_speed_gbit_per_s < speed_gbit_per_s or cable.max_reach_m < length_m:
             raise InputError(
-                f"{field}: {forced_id} carries {cable.max_speed_gbit_per_s}G over {cable.max_reach_m:g} m, "
-                f"the link needs {speed_gbit_per_s}G over {length_m:g} m"
+                msg(
+                    "{field}: {id} carries {speed}G over {reach_m:g} m, the link needs {need_speed}G over "
+                    "{length_m:g} m",
+                    field=field,
+                    id=forced_id,
+                    speed=cable.max_speed_gbit_per_s,
+                    reach_m=cable.max_reach_m,
+                    need_speed=speed_gbit_per_s,
+                    length_m=length_m,
+                )
             )
         return cable, lower_optic, lower_optic
     optic = catalog.optics[forced_id]
     if optic.speed_gbit_per_s != speed_gbit_per_s or optic.max_reach_m < length_m:
         raise InputError(
-            f"{field}: {forced_id} serves {optic.speed_gbit_per_s}G over {optic.max_reach_m:g} m, "
-            f"the link needs {speed_gbit_per_s}G over {length_m:g} m"
+            msg(
+                "{field}: {id} serves {speed}G over {reach_m:g} m, the link needs {need_speed}G over "
+                "{length_m:g} m",
+                field=field,
+                id=forced_id,
+                speed=optic.speed_gbit_per_s,
+                reach_m=optic.max_reach_m,
+                need_speed=speed_gbit_per_s,
+                length_m=length_m,
+            )
         )
     if integrated != optic.integrated:
-        raise InputError(f"{field}: {forced_id} does not fit the design's {lower_optic.kind} ports")
+        raise InputError(
+            msg(
+                "{field}: {id} does not fit the design's {kind} ports",
+                field=field,
+                id=forced_id,
+                kind=lower_optic.kind,
+            )
+        )
     lower = optic
     if link_class == "node_leaf" and optic.ports_per_module > 1:
         # NIC cages take single-port modules: the same kind and medium, one port each.

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from planner.i18n.message import msg
 from planner.units import GIB, KIB, gbit_per_s_to_gbyte_per_s
 
 SCALE_UP_RING_EFFICIENCY = 0.81
@@ -178,12 +179,23 @@ class Bandwidth:
 
     @property
     def explanation(self) -> str:
-        return (
-            f"all-reduce bounded by the {self.allreduce_bound} level "
-            f"(scale-up {self.scale_up_gbyte_per_s:.0f} GB/s vs network "
-            f"{self.network_gbyte_per_s:.0f} GB/s); all-to-all bounded by the "
-            f"{self.alltoall_bound} level"
+        return msg(
+            "all-reduce bounded by the {allreduce} level (scale-up {scale_up:.0f} GB/s vs network "
+            "{network:.0f} GB/s); all-to-all bounded by the {alltoall} level",
+            allreduce=_level_name(self.allreduce_bound),
+            scale_up=self.scale_up_gbyte_per_s,
+            network=self.network_gbyte_per_s,
+            alltoall=_level_name(self.alltoall_bound),
         )
+
+
+def _level_name(level: str) -> str:
+    """A bound level as a word in a sentence (translatable)."""
+    if level == LEVEL_SCALE_UP:
+        return msg("scale-up")
+    if level == LEVEL_NETWORK:
+        return msg("network")
+    return level
 
 
 def bandwidth(

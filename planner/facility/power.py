@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from planner.catalog import Catalog
 from planner.catalog.schema import Pdu
 from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.units import ceil_div, w_to_kw
 
 POWER_CATEGORIES = (
@@ -98,9 +99,14 @@ def rack_layout(
     per_rack = min(by_power, by_space)
     if per_rack < 1:
         raise InputError(
-            f"facility.rack_power_limit_kw: one server needs {node_kw:.1f} kW and "
-            f"{node_rack_units} U; the rack allows {rack_power_limit_kw:g} kW and "
-            f"{usable_rack_units} U (allowed: {node_kw:.1f} to 300 kW)"
+            msg(
+                "facility.rack_power_limit_kw: one server needs {node_kw:.1f} kW and {node_u} U; "
+                "the rack allows {limit_kw:g} kW and {usable_u} U (allowed: {node_kw:.1f} to 300 kW)",
+                node_kw=node_kw,
+                node_u=node_rack_units,
+                limit_kw=rack_power_limit_kw,
+                usable_u=usable_rack_units,
+            )
         )
     compute_racks = ceil_div(nodes, per_rack)
     usable_infra_u = max(1, int(usable_rack_units * network_fill_fraction))

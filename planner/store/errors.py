@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from planner.errors import InputError, PlannerError
+from planner.i18n.message import msg
 
 if TYPE_CHECKING:
     from planner.scenario import Scenario
@@ -57,9 +58,14 @@ class ConflictError(StoreError):
         self.current_version = current_version
         self.rejected = rejected
         super().__init__(
-            f"scenario {scenario_id} changed since you opened it: you edited version {expected_version} "
-            f"but version {current_version} is the latest. Nothing was saved; save your changes as a new "
-            f"scenario, or reload version {current_version} and apply them again"
+            msg(
+                "scenario {id} changed since you opened it: you edited version {expected} but version "
+                "{current} is the latest. Nothing was saved; save your changes as a new scenario, or "
+                "reload version {current} and apply them again",
+                id=scenario_id,
+                expected=expected_version,
+                current=current_version,
+            )
         )
 
     def __reduce__(self) -> tuple[object, ...]:

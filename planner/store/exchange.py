@@ -27,7 +27,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError, describe_validation_error, with_source
+from planner.i18n import error_text
+from planner.i18n.message import msg
 from planner.scenario import Scenario, scenario_from_data
 from planner.store.fields import clean_customer, clean_name, clean_notes, clean_tags
 from planner.store.records import SavedScenario
@@ -101,23 +103,41 @@ def export_json(saved: SavedScenario, *, exported_at: datetime | None = None) ->
 
 
 def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ValueError(msg("{name} is not a number JSON allows", name=name))
 
 
 def _decode(text: str | bytes, *, source: str) -> Any:
     if len(text) > MAX_IMPORT_BYTES:
-        raise InputError(f"{source}: larger than {MAX_IMPORT_BYTES:,} bytes; not a scenario export")
+        raise InputError(
+            msg(
+                "{source}: larger than {limit:,} bytes; not a scenario export",
+                source=source,
+                limit=MAX_IMPORT_BYTES,
+            )
+        )
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise InputError(f"{source}: not UTF-8 text; expected a scenario JSON file") from None
+            raise InputError(
+                msg("{source}: not UTF-8 text; expected a scenario JSON file", source=source)
+            ) from None
     try:
         return json.loads(text.lstrip("\ufeff"), parse_constant=_reject_constant)
-    except (json.JSONDecodeError, ValueError) as exc:
-        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        where = f" at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        raise InputError(f"{source}: not valid JSON ({detail}{where})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            msg(
+                "{source}: not valid JSON ({detail} at line {line} column {column})",
+                source=source,
+                detail=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from None
+    except ValueError as exc:  # NaN or Infinity, refused by _reject_constant
+        raise InputError(
+            msg("{source}: not valid JSON ({detail})", source=source, detail=error_text(exc))
+        ) from None
 
 
 def _labelled(source: str, build: Callable[[], _T]) -> _T:
@@ -125,7 +145,7 @@ def _labelled(source: str, build: Callable[[], _T]) -> _T:
     try:
         return build()
     except InputError as exc:
-        raise InputError(f"{source}: {exc}") from None
+        raise InputError(with_source(source, error_text(exc))) from None
 
 
 def parse_document(text: str | bytes, *, source: str = "import") -> ScenarioDocument:
@@ -147,25 +167,49 @@ def parse_document(text: str | bytes, *, source: str = "import") -> ScenarioDocu
     """
     data = _decode(text, source=source)
     if not isinstance(data, dict):
-        raise InputError(f"{source}: expected a JSON object (a scenario export), got a {type(data).__name__}")
+        raise InputError(
+            msg(
+                "{source}: expected a JSON object (a scenario export), got a {type}",
+                source=source,
+                type=type(data).__name__,
+            )
+        )
     if not any(marker in data for marker in _ENVELOPE_MARKERS):
         scenario = scenario_from_data(data, source=source)
         return ScenarioDocument(name="", customer="", tags=(), notes="", scenario=scenario)
     if data.get("format") != EXPORT_FORMAT:
-        raise InputError(f"{source}: format: expected {EXPORT_FORMAT!r} (got {data.get('format')!r})")
+        raise InputError(
+            msg(
+                "{source}: format: expected {expected} (got {value})",
+                source=source,
+                expected=repr(EXPORT_FORMAT),
+                value=repr(data.get("format")),
+            )
+        )
     version = data.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise InputError(f"{source}: schema_version: must be a whole number (got {version!r})")
+        raise InputError(
+            msg(
+                "{source}: schema_version: must be a whole number (got {value})",
+                source=source,
+                value=repr(version),
+            )
+        )
     if version != EXPORT_SCHEMA_VERSION:
         raise InputError(
-            f"{source}: schema_version {version} is unknown; this planner reads version "
-            f"{EXPORT_SCHEMA_VERSION} (export it again from this version of the planner)"
+            msg(
+                "{source}: schema_version {version} is unknown; this planner reads version {known} "
+                "(export it again from this version of the planner)",
+                source=source,
+                version=version,
+                known=EXPORT_SCHEMA_VERSION,
+            )
         )
     try:
         envelope = _Envelope.model_validate(data)
     except ValidationError as exc:
-        raise InputError(f"{source}: {describe_validation_error(exc, model=_Envelope)}") from None
-    scenario = scenario_from_data(envelope.scenario, source=f"{source}: scenario")
+        raise InputError(with_source(source, describe_validation_error(exc, model=_Envelope))) from None
+    scenario = scenario_from_data(envelope.scenario, source=with_source(source, msg("scenario")))
     return ScenarioDocument(
         name=_labelled(source, lambda: clean_name(envelope.name)) if envelope.name.strip() else "",
         customer=_labelled(source, lambda: clean_customer(envelope.customer)),

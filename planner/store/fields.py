@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.store.models import AUTHOR_MAX_CHARS, CUSTOMER_MAX_CHARS, NAME_MAX_CHARS, TAG_MAX_CHARS
 
 NOTES_MAX_CHARS = 20_000
@@ -24,23 +25,37 @@ def _has_control_characters(text: str) -> bool:
 
 def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
     if not isinstance(value, str):
-        raise InputError(f"{field}: must be text (got {type(value).__name__})")
+        raise InputError(msg("{field}: must be text (got {type})", field=field, type=type(value).__name__))
     text = value.strip()
     if required and not text:
-        raise InputError(f"{field}: must not be empty")
+        raise InputError(msg("{field}: must not be empty", field=field))
     if len(text) > max_chars:
-        raise InputError(f"{field}: at most {max_chars} characters (got {len(text)})")
+        raise InputError(
+            msg(
+                "{field}: at most {max_chars} characters (got {count})",
+                field=field,
+                max_chars=max_chars,
+                count=len(text),
+            )
+        )
     if _has_control_characters(text):
-        raise InputError(f"{field}: must be one line without control characters")
+        raise InputError(msg("{field}: must be one line without control characters", field=field))
     return text
 
 
 def _multi_line(value: str, *, field: str, max_chars: int) -> str:
     if not isinstance(value, str):
-        raise InputError(f"{field}: must be text (got {type(value).__name__})")
+        raise InputError(msg("{field}: must be text (got {type})", field=field, type=type(value).__name__))
     text = value.strip()
     if len(text) > max_chars:
-        raise InputError(f"{field}: at most {max_chars} characters (got {len(text)})")
+        raise InputError(
+            msg(
+                "{field}: at most {max_chars} characters (got {count})",
+                field=field,
+                max_chars=max_chars,
+                count=len(text),
+            )
+        )
     return text
 
 
@@ -96,22 +111,26 @@ def clean_tags(values: Iterable[str]) -> tuple[str, ...]:
     ('npo', 'workshop')
     """
     if isinstance(values, str):
-        raise InputError("tags: must be a list of tags, not one string")
+        raise InputError(msg("tags: must be a list of tags, not one string"))
     tags = tuple(sorted({clean_tag(v) for v in values}))
     if len(tags) > MAX_TAGS:
-        raise InputError(f"tags: at most {MAX_TAGS} tags (got {len(tags)})")
+        raise InputError(
+            msg("tags: at most {max_tags} tags (got {count})", max_tags=MAX_TAGS, count=len(tags))
+        )
     return tags
 
 
 def check_version_number(value: int, *, field: str = "version") -> int:
     """A version number: a whole number >= 1."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"{field}: must be a whole number >= 1 (got {value!r})")
+        raise InputError(
+            msg("{field}: must be a whole number >= 1 (got {value})", field=field, value=repr(value))
+        )
     return value
 
 
 def check_scenario_id(value: int) -> int:
     """A scenario id: a whole number >= 1."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"scenario id: must be a whole number >= 1 (got {value!r})")
+        raise InputError(msg("scenario id: must be a whole number >= 1 (got {value})", value=repr(value)))
     return value

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.store.fields import check_scenario_id, check_version_number
 
 SCENARIO_PARAM = "scenario"
@@ -53,7 +54,11 @@ def share_query(*, scenario_id: int, version: int | None = None) -> str:
 def _whole_number(raw: str | Sequence[str], *, field: str) -> int:
     text = raw if isinstance(raw, str) else (raw[-1] if raw else "")
     if not text.strip().isdigit() or int(text) < 1:
-        raise InputError(f"share link: {field} must be a whole number >= 1 (got {text!r})")
+        raise InputError(
+            msg(
+                "share link: {field} must be a whole number >= 1 (got {value})", field=field, value=repr(text)
+            )
+        )
     return int(text)
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from planner.errors import InputError
+from planner.i18n.message import msg
 
 ENV_DATABASE_URL = "PLANNER_DATABASE_URL"
 """Environment variable with a database URL (``postgresql://user:password@host:port/db``)."""
@@ -75,7 +76,7 @@ def normalize_url(url: str) -> str:
         parsed = make_url(url.strip())
     except ArgumentError:
         raise InputError(
-            "database URL: not a URL (expected postgresql://user:password@host:port/db)"
+            msg("database URL: not a URL (expected postgresql://user:password@host:port/db)")
         ) from None
     if parsed.drivername in _POSTGRES_DRIVERS:
         parsed = parsed.set(drivername="postgresql+psycopg")
@@ -83,7 +84,10 @@ def normalize_url(url: str) -> str:
         parsed = parsed.set(drivername="sqlite+pysqlite")
     else:
         raise InputError(
-            f"database URL: unsupported database {parsed.drivername!r} (use a PostgreSQL URL or a SQLite file)"
+            msg(
+                "database URL: unsupported database {driver} (use a PostgreSQL URL or a SQLite file)",
+                driver=repr(parsed.drivername),
+            )
         )
     return parsed.render_as_string(hide_password=False)
 

@@ -25,6 +25,7 @@ from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Engine, func, select
 
+from planner.i18n.message import msg
 from planner.store.errors import StoreError
 
 MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
@@ -77,9 +78,14 @@ def upgrade(engine: Engine, *, revision: str = "head") -> None:
         except CommandError as exc:
             found = MigrationContext.configure(connection).get_current_revision()
             raise StoreError(
-                f"the scenario store's schema is at revision {found!r}, which this planner does not know "
-                f"(newest known: {head_revision()!r}); it was probably upgraded by a newer planner: "
-                f"upgrade this one ({exc})"
+                msg(
+                    "the scenario store's schema is at revision {found}, which this planner does not know "
+                    "(newest known: {newest}); it was probably upgraded by a newer planner: upgrade this "
+                    "one ({detail})",
+                    found=repr(found),
+                    newest=repr(head_revision()),
+                    detail=str(exc),
+                )
             ) from None
 
 

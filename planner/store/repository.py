@@ -44,6 +44,8 @@ from sqlalchemy.pool import StaticPool
 
 from planner.catalog import Catalog, load_catalog
 from planner.errors import InputError
+from planner.i18n import error_text
+from planner.i18n.message import msg
 from planner.scenario import Scenario, scenario_from_data
 from planner.store.diff import ScenarioDiff, diff_saved
 from planner.store.errors import (
@@ -137,7 +139,11 @@ def create_store_engine(url: str) -> Engine:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(
-                    f"cannot create the folder of the scenario store {folder}: {exc.strerror}"
+                    msg(
+                        "cannot create the folder of the scenario store {folder}: {reason}",
+                        folder=str(folder),
+                        reason=exc.strerror,
+                    )
                 ) from None
         engine = create_engine(
             url,
@@ -241,7 +247,9 @@ class ScenarioStore:
         try:
             yield
         except (DBAPIError, SQLAlchemyError) as exc:
-            raise StoreError(f"scenario store {self._url}: {_first_line(exc)}") from exc
+            raise StoreError(
+                msg("scenario store {url}: {detail}", url=self._url, detail=_first_line(exc))
+            ) from exc
 
     @contextmanager
     def _reading(self) -> Iterator[Session]:
@@ -280,7 +288,7 @@ class ScenarioStore:
             Who saved this version and why.
         """
         if not isinstance(scenario, Scenario):
-            raise InputError("scenario: must be a planner Scenario")
+            raise InputError(msg("scenario: must be a planner Scenario"))
         label = clean_name(name)
         customer_ = clean_customer(customer)
         tags_ = clean_tags(tags)
@@ -345,7 +353,7 @@ class ScenarioStore:
         check_scenario_id(scenario_id)
         check_version_number(expected_version, field="expected_version")
         if not isinstance(scenario, Scenario):
-            raise InputError("scenario: must be a planner Scenario")
+            raise InputError(msg("scenario: must be a planner Scenario"))
         author_, comment_ = clean_author(author), clean_comment(comment)
         now = _now()
         changes = _label_changes(name=name, customer=customer, notes=notes)
@@ -518,11 +526,17 @@ class ScenarioStore:
             Paging (at most 1000 per call).
         """
         if state not in ("active", "deleted", "all"):
-            raise InputError(f"state: must be active, deleted or all (got {state!r})")
+            raise InputError(msg("state: must be active, deleted or all (got {value})", value=repr(state)))
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIST_LIMIT:
-            raise InputError(f"limit: must be a whole number from 1 to {MAX_LIST_LIMIT} (got {limit!r})")
+            raise InputError(
+                msg(
+                    "limit: must be a whole number from 1 to {max} (got {value})",
+                    max=MAX_LIST_LIMIT,
+                    value=repr(limit),
+                )
+            )
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InputError(f"offset: must be a whole number >= 0 (got {offset!r})")
+            raise InputError(msg("offset: must be a whole number >= 0 (got {value})", value=repr(offset)))
         statement: Select[tuple[ScenarioRow]] = select(ScenarioRow)
         if state == "active":
             statement = statement.where(ScenarioRow.deleted_at.is_(None))
@@ -643,7 +657,9 @@ class ScenarioStore:
             document = parse_document(text, source=source)
             label = clean_name(name) if name is not None else ""
         except InputError as exc:
-            raise ImportRejectedError(f"import rejected, nothing was saved: {exc}") from None
+            raise ImportRejectedError(
+                msg("import rejected, nothing was saved: {problem}", problem=error_text(exc))
+            ) from None
         label = label or document.name or document.scenario.name.strip() or "Imported scenario"
         return self.create(
             name=label[:NAME_MAX_CHARS],
@@ -691,14 +707,20 @@ def _row(session: Session, scenario_id: int) -> ScenarioRow:
         select(ScenarioRow).where(ScenarioRow.id == scenario_id).execution_options(populate_existing=True)
     ).one_or_none()
     if row is None:
-        raise ScenarioNotFoundError(f"no saved scenario with id {scenario_id}")
+        raise ScenarioNotFoundError(msg("no saved scenario with id {id}", id=scenario_id))
     return row
 
 
 def _live_row(session: Session, scenario_id: int) -> ScenarioRow:
     row = _row(session, scenario_id)
     if row.deleted_at is not None:
-        raise ScenarioDeletedError(f"scenario {scenario_id} ({row.name!r}) is in the trash; restore it first")
+        raise ScenarioDeletedError(
+            msg(
+                "scenario {id} ({name}) is in the trash; restore it first",
+                id=scenario_id,
+                name=repr(row.name),
+            )
+        )
     return row
 
 
@@ -707,8 +729,12 @@ def _refusal(session: Session, *, scenario_id: int, expected_version: int, rejec
     row = _live_row(session, scenario_id)  # raises for the first two
     if expected_version > row.current_version:
         return InputError(
-            f"expected_version: scenario {scenario_id} has versions 1 to {row.current_version} "
-            f"(got {expected_version})"
+            msg(
+                "expected_version: scenario {id} has versions 1 to {latest} (got {value})",
+                id=scenario_id,
+                latest=row.current_version,
+                value=expected_version,
+            )
         )
     return ConflictError(
         scenario_id=scenario_id,
@@ -784,13 +810,24 @@ def _load(
     ).one_or_none()
     if version_row is None:
         raise ScenarioNotFoundError(
-            f"scenario {scenario_id} has no version {wanted} (it has versions 1 to {row.current_version})"
+            msg(
+                "scenario {id} has no version {version} (it has versions 1 to {latest})",
+                id=scenario_id,
+                version=wanted,
+                latest=row.current_version,
+            )
         )
-    source = f"scenario {scenario_id} version {wanted}"
+    source = msg("scenario {id} version {version}", id=scenario_id, version=wanted)
     try:
         scenario = scenario_from_data(json.loads(version_row.scenario_json), source=source)
     except (InputError, ValueError) as exc:
-        raise StoreError(f"{source} no longer reads as a scenario with this planner: {exc}") from None
+        raise StoreError(
+            msg(
+                "{source} no longer reads as a scenario with this planner: {problem}",
+                source=source,
+                problem=error_text(exc),
+            )
+        ) from None
     return SavedScenario(
         record=_summaries(session, [row])[0], version=_version_info(version_row), scenario=scenario
     )

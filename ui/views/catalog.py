@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from planner.catalog import FAMILIES
-from planner.i18n import tr_enum
+from planner.i18n import tr_enum, translate
 from planner.report import tables
 from ui import engine, keys, state
 from ui.state import t
@@ -55,7 +55,7 @@ def upload() -> None:
         apply_upload(uploaded.name, uploaded.getvalue())
     result: UploadResult | None = st.session_state.get(keys.UPLOAD_MESSAGE)
     if result is not None and not result.ok:
-        st.error(t("catalog.upload_error", message=result.message), icon="⚠️")
+        st.error(t("catalog.upload_error", message=translate(result.message, state.lang())), icon="⚠️")
     if state.catalog_override():
         name = st.session_state.get(keys.CATALOG_OVERRIDE_NAME, "")
         count = len(result.records) if result is not None and result.ok else 0
