@@ -28,11 +28,6 @@ def gbit_per_s_to_gbyte_per_s(rate_gbit_per_s: float) -> float:
     return rate_gbit_per_s / BITS_PER_BYTE
 
 
-def gbyte_per_s_to_gbit_per_s(rate_gbyte_per_s: float) -> float:
-    """Convert [GB/s] to [Gb/s]."""
-    return rate_gbyte_per_s * BITS_PER_BYTE
-
-
 def w_to_kw(power_w: float) -> float:
     """Convert [W] to [kW]."""
     return power_w / W_PER_KW
