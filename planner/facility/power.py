@@ -61,10 +61,6 @@ class Racks:
     compute_racks: int
     network_racks: int
     nodes_per_rack: int
-    compute_rack_kw: float
-    """Power of a full compute rack [kW]."""
-    network_rack_kw: float
-    """Average power of a network/storage rack [kW]."""
     rack_power_limit_kw: float
     layout: tuple[tuple[str, int, float], ...]
     """(rack kind, count, kW per rack), full compute racks first."""
@@ -126,8 +122,6 @@ def rack_layout(
         compute_racks=compute_racks,
         network_racks=network_racks,
         nodes_per_rack=per_rack,
-        compute_rack_kw=min(per_rack, nodes) * node_kw,
-        network_rack_kw=infra_kw / network_racks,
         rack_power_limit_kw=rack_power_limit_kw,
         layout=tuple(layout),
     )
