@@ -57,7 +57,8 @@ class _Version(argparse.Action):
             text = version("gpu-cluster-planner")
         except PackageNotFoundError:
             text = "unknown (not installed)"
-        parser.exit(0, f"planner {text}\n")
+        sys.stdout.write(f"planner {text}\n")
+        parser.exit(0)
 
 
 def build_parser() -> argparse.ArgumentParser:

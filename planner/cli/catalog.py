@@ -11,6 +11,7 @@ import argparse
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 TABLE_WIDTH = 120
 """Columns a ``catalog list`` table fits in (a common terminal width)."""
+INDENT = 2
+SEPARATOR = "  "
 NAME_WIDTH = 32
 """Widest name before it is cut; ids are never cut (they are what the other options take)."""
 COMMON_FIELDS = ("id", "name", "source", "as_of", "assumption", "reason", "notes")
@@ -90,20 +93,23 @@ def _compact(value: Any) -> str:
 def figures(record: Record, *, key_only: bool) -> dict[str, Any]:
     """The record's own fields (beyond :data:`COMMON_FIELDS`) as JSON values.
 
-    ``key_only`` keeps numbers and short text (no flags, translations, ids or nested values):
+    ``key_only`` keeps numbers, then short text (no flags, translations, ids or nested values):
     what a reader scans a table for.
     """
     data: dict[str, Any] = record.model_dump(mode="json", exclude=set(COMMON_FIELDS))
     if not key_only:
         return data
-    return {
+    # A design's figures sit in its nested fabric parameters: lift them one level.
+    flat = {k: v for k, v in data.items() if not isinstance(v, dict)}
+    for nested in (v for v in data.values() if isinstance(v, dict)):
+        flat |= {k: v for k, v in nested.items() if k not in flat}
+    numbers = {k: v for k, v in flat.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+    texts = {
         k: v
-        for k, v in data.items()
-        if (isinstance(v, int | float) and not isinstance(v, bool))
-        or (
-            isinstance(v, str) and len(v) <= SHORT_TEXT and not k.endswith("_id") and not k.startswith("name")
-        )
+        for k, v in flat.items()
+        if isinstance(v, str) and len(v) <= SHORT_TEXT and not k.endswith("_id") and not k.startswith("name")
     }
+    return numbers | texts
 
 
 def _row(family: str, record: Record, *, key_only: bool) -> dict[str, Any]:
@@ -124,25 +130,40 @@ def _figures_text(values: Mapping[str, Any]) -> str:
     return "; ".join(f"{k} {_compact(v)}" for k, v in values.items())
 
 
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(0, width - 3)] + "..."
+def _width(text: str) -> int:
+    """Terminal columns of ``text``: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _fit(text: str, width: int, *, cut: bool) -> str:
+    """``text`` padded to ``width`` columns; with ``cut``, shortened to fit (ending in ``...``)."""
+    if cut and _width(text) > width:
+        while text and _width(text) > width - 3:
+            text = text[:-1]
+        text += "..."
+    return text + " " * max(0, width - _width(text))
 
 
 def render_table(rows: Sequence[Mapping[str, Any]], *, wide: bool) -> str:
-    """Aligned columns; unless ``wide``, each line fits :data:`TABLE_WIDTH` columns."""
+    """One section per family with aligned columns; unless ``wide``, every line fits
+    :data:`TABLE_WIDTH` columns (names and figures are cut, ids never)."""
     if not rows:
         return "(no records)"
-    columns = ["family", "id", "name", "figures"] + (["source", "as_of", "assumption"] if wide else [])
-    cells = [[_figures_text(r[c]) if c == "figures" else str(r[c]) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
-    if not wide:
-        widths[2] = min(widths[2], NAME_WIDTH)
-        widths[3] = TABLE_WIDTH - sum(widths[:3]) - 2 * 3
-    lines = [[c.upper() for c in columns], *cells]
-    out = []
-    for line in lines:
-        shown = [_cut(text, widths[i]).ljust(widths[i]) for i, text in enumerate(line)]
-        out.append("  ".join(shown).rstrip())
+    columns = ["id", "name", "figures"] + (["source", "as_of", "assumption"] if wide else [])
+    sections: dict[str, list[list[str]]] = {}
+    for r in rows:
+        cells = [_figures_text(r[c]) if c == "figures" else str(r[c]) for c in columns]
+        sections.setdefault(str(r["family"]), []).append(cells)
+    out: list[str] = []
+    for family, lines in sections.items():
+        widths = [max(_width(c), *(_width(line[i]) for line in lines)) for i, c in enumerate(columns)]
+        if not wide:
+            widths[1] = min(widths[1], NAME_WIDTH)
+            widths[2] = TABLE_WIDTH - INDENT - widths[0] - widths[1] - 2 * len(SEPARATOR)
+        out += ([""] if out else []) + [f"{family} ({len(lines)} records)"]
+        for line in [[c.upper() for c in columns], *lines]:
+            shown = SEPARATOR.join(_fit(text, widths[i], cut=not wide) for i, text in enumerate(line))
+            out.append((" " * INDENT + shown).rstrip())
     return "\n".join(out)
 
 
