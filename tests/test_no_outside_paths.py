@@ -41,11 +41,6 @@ def test_no_tracked_file_cites_a_path_outside_the_repository() -> None:
     assert not hits, "cite docs/ or a public source instead:\n" + "\n".join(hits)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="README.md line 10 still cites the private reference folder; README is edited by the "
-    "maintainer only. Once it is fixed this test passes: delete this marker then.",
-)
 def test_readme_cites_no_path_outside_the_repository() -> None:
     assert not _git_grep(README)
 
