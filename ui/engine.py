@@ -30,6 +30,7 @@ from planner import (
 from planner.catalog import load_catalog_from_data
 from planner.compare import Crossover
 from planner.errors import InfeasibleError
+from planner.i18n import error_text
 from planner.optimize import OptimizeResult, optimize, request_from_data
 from planner.optimize.pareto import ParetoPoint, bandwidth_front, power_front
 from planner.performance.collectives import collectives_frame
@@ -141,7 +142,7 @@ def current() -> Current:
         scenario = state.scenario()
         result = plan_for(scenario)
     except PlannerError as exc:
-        message = str(exc)
+        message = error_text(exc)  # keeps the Message, so the page can show it translated
         fallback = ss.get(keys.LAST_GOOD)
         plan_ = scenario_ = None
         if fallback:

@@ -163,7 +163,8 @@ def show_error(slots: Slots, fields: Sequence[FormField], message: str, fallback
     if name is not None and name in slots:
         spec = next(f for f in fields if f.name == name)
         slots[name].error(
-            t("form.error_field", field=t(spec.label_key), message=message), icon=":material/warning:"
+            t("form.error_field", field=t(spec.label_key), message=state.tx(message)),
+            icon=":material/warning:",
         )
     else:
-        fallback.error(t("form.error", message=message), icon=":material/warning:")
+        fallback.error(t("form.error", message=state.tx(message)), icon=":material/warning:")

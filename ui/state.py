@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from planner import PlannerError, Scenario, scenario_from_data
-from planner.i18n import tr
+from planner.i18n import tr, translate
 from planner.store import SavedScenario, parse_share_params, share_params
 from ui import inputs, keys, store
 from ui.presets import BY_ID as PRESETS
@@ -73,6 +73,12 @@ def lang() -> str:
 def t(key: str, **params: Any) -> str:
     """The UI string ``key`` in the session's language."""
     return tr(key, lang(), **params)
+
+
+def tx(text: str) -> str:
+    """An engine text (a note, an error message) in the session's language where it has a
+    translation; as the engine wrote it otherwise (see :func:`planner.i18n.translate`)."""
+    return translate(text, lang())
 
 
 def prices() -> dict[str, float]:

@@ -13,9 +13,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from planner import Plan, PlannerError
+from planner.i18n import error_text
 from planner.report import fmt, tables
 from ui import engine, keys, state
-from ui.state import t
+from ui.state import t, tx
 
 T = TypeVar("T")
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
@@ -45,7 +46,7 @@ def require_plan(title_key: str) -> Plan:
     st.title(t(title_key))
     current = engine.current()
     if current.error is not None:
-        st.error(t("error.page", message=current.error), icon="⚠️")
+        st.error(t("error.page", message=tx(current.error)), icon="⚠️")
     plan = current.plan
     if plan is None:
         st.stop()
@@ -60,7 +61,7 @@ def computed(fn: Callable[..., T], *args: Any) -> T:
     try:
         return fn(*args)
     except PlannerError as exc:
-        st.error(t("error.page", message=str(exc)), icon="⚠️")
+        st.error(t("error.page", message=tx(error_text(exc))), icon="⚠️")
         st.stop()
 
 

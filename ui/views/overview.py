@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from planner import Plan
-from planner.i18n import tr_enum
-from planner.report import fmt, tables
-from planner.scenario import PRODUCT_RANGE_GPUS
+from planner.report import tables
+from planner.report.performance_tables import escape_markdown
 from ui import engine, state
-from ui.state import t
+from ui.state import t, tx
 from ui.widgets import table
 
 
@@ -40,49 +37,13 @@ def scenario_details(plan: Plan) -> None:
 
 
 def notes(plan: Plan) -> None:
-    """Warnings first (rack density, rounding, outside the tuned range), then the model's notes."""
-    lang = state.lang()
-    if not plan.cooling.density_feasible:
-        st.warning(
-            t(
-                "note.density",
-                kw=fmt.number(plan.cooling.max_rack_kw, 1),
-                limit=f"{plan.cooling.cooling_limit_kw_per_rack:g}",
-            ),
-            icon="🌡️",
-        )
-    if plan.gpus != plan.gpus_requested:
-        st.info(
-            t(
-                "note.rounded",
-                requested=fmt.number(plan.gpus_requested),
-                nodes=fmt.number(plan.nodes),
-                per_node=plan.topology.gpus_per_node,
-                gpus=fmt.number(plan.gpus),
-            )
-        )
-    low, high = PRODUCT_RANGE_GPUS
-    if not low <= plan.gpus <= high:
-        st.info(t("note.range", gpus=fmt.number(plan.gpus), low=low, high=high))
-    bw = plan.bandwidth
-    st.info(
-        t(
-            "note.bound",
-            allreduce=tr_enum("level", bw.allreduce_bound, lang),
-            alltoall=tr_enum("level", bw.alltoall_bound, lang),
-            scale_up=fmt.number(bw.scale_up_gbyte_per_s),
-            network=fmt.number(bw.network_gbyte_per_s),
-        )
-    )
-    others = [n for n in plan.notes if not _TRANSLATED_NOTES.search(n)]
-    if others:
-        with st.expander(t("note.engine_notes")):
-            for text in others:
-                st.markdown(f"- {text}")
-
-
-_TRANSLATED_NOTES = re.compile(
-    r"^all-reduce bounded by|^densest rack draws|GPUs rounded up to|range the tool is tuned for"
-)
-"""Engine notes that :func:`notes` redraws in the user's language from the plan's figures; any
-other note is shown as the engine wrote it (English)."""
+    """The engine's notes (rounding, the tuned range, rack density, what bounds the bandwidth ...)
+    in the reader's language; a warning block when a rack cannot be cooled, since the notes then
+    say why and what to change."""
+    if not plan.notes:
+        return
+    lines = "\n".join(f"- {escape_markdown(tx(text))}" for text in plan.notes)
+    if plan.cooling.density_feasible:
+        st.info(lines)
+    else:
+        st.warning(lines, icon="🌡️")
