@@ -39,7 +39,6 @@ class Resolved:
     design_id: str
     design_name: str
     fabric: FabricParams
-    custom_fabric: bool
     gpu: Gpu
     server: Server
     nic: Nic
@@ -163,7 +162,6 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         design_id=f"{design.id}-custom" if custom else design.id,
         design_name=msg("{name} (custom)", name=design.name) if custom else design.name,
         fabric=fabric,
-        custom_fabric=custom,
         gpu=gpu,
         server=server,
         nic=f.nic,

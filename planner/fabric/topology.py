@@ -389,7 +389,6 @@ class SmallClos:
     leaves: int
     spines: int
     cores: int
-    links_endpoint_leaf: int
     links_leaf_spine: int
     links_spine_core: int
 
@@ -411,14 +410,14 @@ def small_clos(*, endpoints: int, radix: int) -> SmallClos:
     (38, 48, 19)
     """
     if endpoints <= 0:
-        return SmallClos(endpoints, radix, 0, 0, 0, 0, 0, 0)
+        return SmallClos(endpoints, radix, 0, 0, 0, 0, 0)
     if endpoints <= radix:
-        return SmallClos(endpoints, radix, 1, 0, 0, endpoints, 0, 0)
+        return SmallClos(endpoints, radix, 1, 0, 0, 0, 0)
     down = radix // 2
     leaves = ceil_div(endpoints, down)
     uplinks = leaves * (radix - down)
     if leaves <= radix:
-        return SmallClos(endpoints, radix, leaves, ceil_div(uplinks, radix), 0, endpoints, uplinks, 0)
+        return SmallClos(endpoints, radix, leaves, ceil_div(uplinks, radix), 0, uplinks, 0)
     pods = ceil_div(leaves, down)
     if pods > radix:
         raise InputError(
@@ -430,5 +429,5 @@ def small_clos(*, endpoints: int, radix: int) -> SmallClos:
             )
         )
     return SmallClos(
-        endpoints, radix, leaves, pods * (radix - down), ceil_div(uplinks, radix), endpoints, uplinks, uplinks
+        endpoints, radix, leaves, pods * (radix - down), ceil_div(uplinks, radix), uplinks, uplinks
     )
