@@ -28,7 +28,7 @@ from planner.fabric.network import (
 from planner.fabric.topology import Topology, build_topology
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
-from planner.i18n.message import msg
+from planner.i18n.message import Message, msg
 from planner.resolve import Resolved, resolve
 from planner.scenario import Scenario
 from planner.units import ceil_div, w_to_kw
@@ -177,12 +177,17 @@ def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
     ]
     for tier in topo.tier_counts:
         model = tier_switch(r, tier.tier)
-        description = msg(_TIER_SWITCH[tier.tier], name=model.name)
+        description = _tier_switch_description(tier.tier, model.name)
         lines.append(_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
     return lines
 
 
-_TIER_SWITCH = {"leaf": "Leaf switch {name}", "spine": "Spine switch {name}", "core": "Core switch {name}"}
+def _tier_switch_description(tier: str, name: str) -> Message:
+    if tier == "leaf":
+        return msg("Leaf switch {name}", name=name)
+    if tier == "spine":
+        return msg("Spine switch {name}", name=name)
+    return msg("Core switch {name}", name=name)
 
 
 def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
@@ -203,8 +208,12 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
         lines.append(_line(r, cable, "cables", description, m.links, cable_unit_cost_usd(cable, m.length_m)))
     for optic_id in sorted(optic_units):
         optic = catalog.optics[optic_id]
-        template = "{name} (ports; {links})" if optic.integrated else "{name} (modules; {links})"
-        description = msg(template, name=optic.name, links=" ".join(optic_where[optic_id]))
+        links = " ".join(optic_where[optic_id])
+        description = (
+            msg("{name} (ports; {links})", name=optic.name, links=links)
+            if optic.integrated
+            else msg("{name} (modules; {links})", name=optic.name, links=links)
+        )
         lines.append(_line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd))
     return lines
 
@@ -289,22 +298,23 @@ def _facility_lines(
     return lines
 
 
-_SERVICES = {
-    "installation_fraction": "Installation and integration ({fraction:.0%} of hardware)",
-    "spares_fraction": "Spare parts ({fraction:.0%} of hardware)",
-}
-
-
 def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
     """Installation and spares, each a catalog fraction of the hardware (cooling excluded)."""
     lines = []
-    for factor_id, template in _SERVICES.items():
-        factor = catalog.cost_factors[factor_id]
+    installation = catalog.cost_factors["installation_fraction"]
+    spares = catalog.cost_factors["spares_fraction"]
+    for factor, description in (
+        (
+            installation,
+            msg("Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value),
+        ),
+        (spares, msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
+    ):
         lines.append(
             BomLine(
-                id=factor_id,
+                id=factor.id,
                 category="services",
-                description=msg(template, fraction=factor.value),
+                description=description,
                 quantity=1,
                 unit_cost_usd=hardware_usd * factor.value,
                 source=factor.source or msg("assumption: {reason}", reason=factor.reason),
