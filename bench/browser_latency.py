@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT))
 
-from harness import launch, streamlit_server  # noqa: E402
+from harness import launch, new_context, streamlit_server  # noqa: E402
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 from planner.i18n import tr  # noqa: E402
@@ -75,8 +75,7 @@ def main() -> int:
     samples: list[float] = []
     with streamlit_server() as url, sync_playwright() as playwright:
         browser = launch(playwright)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
-        page.set_default_timeout(30_000)
+        page = new_context(browser, 30_000).new_page()  # the tests' viewport and profile
         page.goto(f"{url}/{path}?lang={args.lang}")
         expect(page.locator('[data-testid="stMetric"]').first).to_be_visible(timeout=60_000)
         measure(page, sizes[0], args.lang)  # warm-up: imports, first chart render
