@@ -8,9 +8,12 @@ import pytest
 
 from planner import Catalog, Facility, InputError, Scenario, plan
 from planner.cost import BomLine, cost_summary
+from planner.engine import SwitchModels
 from planner.fabric.media import units_on_devices
 from planner.facility.cooling import cooling_summary
 from planner.facility.power import rack_layout
+from planner.i18n import catalogs, error_text, translate
+from planner.i18n.message import Message
 from planner.units import annuity_factor, coolant_flow_l_per_min
 
 
@@ -173,3 +176,33 @@ def test_forced_media_is_checked(catalog: Catalog) -> None:
     short = Facility(link_lengths={"node_leaf_m": 1.0})
     with pytest.raises(InputError, match="NPO/CPO ports take no copper"):
         plan(scenario=Scenario(gpus=64, design_id="rail4-npo", fabric=npo, facility=short), catalog=catalog)
+
+
+def test_plan_names_the_switch_model_of_each_tier(catalog: Catalog) -> None:
+    # same fabric as above: QM9700 leaves under a Q3400 XDR spine layer, two tiers, no core
+    base = catalog.designs["ib-ndr"].fabric
+    fabric = base.model_copy(update={"spine_switch_id": "q3400_xdr"})
+    p = plan(scenario=Scenario(gpus=4096, design_id="ib-ndr", fabric=fabric), catalog=catalog)
+    assert p.switch_models == SwitchModels(leaf_id="qm9700_ndr", spine_id="q3400_xdr", core_id=None)
+    small = plan(scenario=Scenario(gpus=16, design_id="ib-ndr"), catalog=catalog)
+    assert (small.topology.tiers, small.switch_models.spine_id) == (1, None)
+
+
+def test_engine_texts_are_messages_that_read_in_chinese(catalog: Catalog) -> None:
+    # 10 GPUs on 8-GPU servers: rounded up to 2 nodes (16 GPUs), and the note says so
+    p = plan(scenario=Scenario(gpus=10), catalog=catalog)
+    note = p.notes[0]
+    assert note == "10 GPUs rounded up to 2 whole nodes of 8 GPUs = 16 GPUs"
+    assert translate(note, "zh") == "10 张 GPU 向上取整为 2 个整节点，每节点 8 张 GPU，共 16 张 GPU"
+    texts = [line.description for line in p.bom] + [
+        a.text for a in p.assumptions if a.topic.startswith("model.")
+    ]
+    zh = catalogs.engine_strings("zh")
+    untranslated = [t for t in texts if not isinstance(t, Message) or t.template not in zh]
+    assert untranslated == []
+    with pytest.raises(InputError) as caught:
+        plan(scenario=Scenario(gpus=64, price_overrides_usd={"ghost": 1.0}), catalog=catalog)
+    assert (
+        translate(error_text(caught.value), "zh")
+        == "price_overrides_usd.ghost：没有带价格的目录条目使用此 id"
+    )
