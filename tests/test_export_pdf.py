@@ -1,14 +1,16 @@
 """The PDF proposal, opened the way a reader's tools open it (poppler: pdfinfo, pdftotext, pdffonts, pdftoppm).
 
-Two documents are built once per module with the real browser: an English customer edition
-with hostile and multi-script user text, and a Chinese internal edition. Needs Debian's
-Chromium, the Noto CJK fonts and poppler-utils (``make system-deps``).
+Three documents are built once per module with the real browser: an English customer edition
+with hostile and multi-script user text, a Chinese internal edition, and a Chinese customer
+edition of a 1024-GPU rail8-npo cluster (checked for English prose). Needs Debian's Chromium,
+the Noto CJK fonts and poppler-utils (``make system-deps``).
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,9 +44,10 @@ def _poppler(*args: str) -> str:
     return subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout
 
 
-def _build(tmp: Path, name: str, **data: object) -> Built:
+def _build(tmp: Path, name: str, scenario: Scenario | None = None, **data: object) -> Built:
     options = proposal.options_from_data(data)
-    p = proposal.build_proposal(scenario=Scenario(gpus=512), catalog=load_catalog(), options=options)
+    scenario = scenario or Scenario(gpus=512)
+    p = proposal.build_proposal(scenario=scenario, catalog=load_catalog(), options=options)
     path = tmp / f"{name}.pdf"
     path.write_bytes(proposal.render_pdf(p))
     pages = int(re.search(r"^Pages:\s+(\d+)", _poppler("pdfinfo", str(path)), re.MULTILINE).group(1))  # type: ignore[union-attr]
@@ -79,6 +82,18 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Built]]
             author="张三",
             version="1.0",
             pricing={"margin": 0.17, "discount": 0.05},
+        ),
+        "zh_customer": _build(
+            tmp,
+            "zh_customer",
+            Scenario(gpus=1024, design_id="rail8-npo"),
+            lang="zh",
+            edition="customer",
+            customer="北京某某科技有限公司",
+            project="训练集群",
+            author="张三",
+            version="1.0",
+            proposed="rail8-npo",
         ),
     }
     yield built
@@ -232,3 +247,63 @@ def test_recommendation_and_its_rule_are_stated(docs: dict[str, Built]) -> None:
         "\n", " "
     )
     assert "lowest price per GPU-hour" in " ".join(summary.split())
+
+
+# --- no English prose in a Chinese document --------------------------------------------------------
+
+ALLOWED_WORDS = frozenset(
+    # tiers, collectives and fabric terms a Chinese data-centre document keeps in English
+    {"Leaf", "Spine", "Core", "all-reduce", "all-to-all", "All-reduce", "All-to-all", "scale-up"}
+    | {"scale-out", "rail", "rails"}
+    # vendors and product names
+    | {"Biren", "Hearten", "Huawei", "Ascend", "Instinct", "Quantum", "Spectrum", "Broadcom", "Tomahawk"}
+    # units
+    | {"ns", "us", "ms", "mm", "min", "kWh", "kW", "Gb", "GB", "Gbps", "TB"}
+)
+"""Words of the allowed names and units that look like English words (lowercase or Capitalized).
+
+Acronyms, part numbers and mixed-case names (GPU, NPO, USD, CAPEX, InfiniBand, RoCE, QM9700,
+ConnectX-7, BR100) never count as prose, so they need no entry here."""
+_PROSE_WORD = re.compile(r"^[A-Z]?[a-z]+(?:-[a-z]+)*$")
+_EDGE = "()[]{},.;:!?\"'“”‘’·•…*/"
+
+
+def english_runs(text: str) -> list[str]:
+    """Runs of two or more consecutive English prose words that are not allowed names or units.
+
+    A word is a lowercase or Capitalized letters-only token (``fiber``, ``Server``,
+    ``rail-optimized``); a run breaks at anything else: a CJK character, a number, an acronym, a
+    line end, or a gap of two spaces (a table column boundary in ``pdftotext -layout``).
+
+    >>> english_runs("建议采用 InfiniBand NDR 轨道优化胖树，Leaf switch NVIDIA QM9700")
+    []
+    >>> english_runs("服务器 Server without GPUs and fabric NICs  trunk  10 m")
+    ['Server without', 'and fabric']
+    """
+    runs: list[str] = []
+    for line in unicodedata.normalize("NFKC", text).splitlines():
+        for cell in re.split(r"\s{2,}", line):
+            run: list[str] = []
+            for token in [*cell.split(" "), ""]:
+                word = token.strip(_EDGE)
+                if word and _PROSE_WORD.match(word) and len(word) > 1 and word not in ALLOWED_WORDS:
+                    run.append(word)
+                    continue
+                if len(run) >= 2:
+                    runs.append(" ".join(run))
+                run = []
+    return runs
+
+
+def test_the_english_prose_detector_can_fail() -> None:
+    assert english_runs("散热方式 Direct-to-chip liquid cooling (cold plates + CDU)") == [
+        "Direct-to-chip liquid cooling cold plates"
+    ]
+    assert english_runs("0.081 美元/kWh（目录默认值） · 1,024 张 Biren BR100 (OAM)") == []
+
+
+def test_chinese_customer_edition_has_no_english_prose(docs: dict[str, Built]) -> None:
+    """Every sentence, label, BOM line, note, chart title and axis of the zh customer PDF is in
+    Chinese; only names, ids and units stay as they are."""
+    runs = english_runs(docs["zh_customer"].text)
+    assert not runs, f"{len(runs)} English phrases in the Chinese PDF, e.g. {sorted(set(runs))[:40]}"

@@ -35,7 +35,8 @@ from planner import plan as plan_scenario
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.cost import BOM_CATEGORIES
 from planner.errors import InputError, describe_validation_error
-from planner.i18n import tr, tr_enum
+from planner.i18n import tr, tr_enum, translate, translate_text
+from planner.i18n.message import msg
 from planner.report import charts, fmt, tables
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.browser import Browser, ChartSpec, PageSetup, shared_browser
@@ -252,9 +253,27 @@ def _records(p: Proposal) -> list[bom_csv_module.Record]:
     )
 
 
+def _text_cell(value: bom_csv_module.Cell) -> str:
+    """A record's text as it is (a :class:`~planner.i18n.message.Message` stays one)."""
+    return value if isinstance(value, str) else str(value)
+
+
 def _clean(text: str, p: Proposal) -> str:
-    """Text from the catalog as the edition may show it (customer: no price references)."""
-    return text if p.internal else redact_prices(text)
+    """An engine or catalog text in the document's language, as the edition may show it
+    (customer: no price references)."""
+    shown = translate_text(text, p.lang)
+    return shown if p.internal else redact_prices(shown)
+
+
+def _assumption_rows(p: Proposal) -> pd.DataFrame:
+    """The assumptions and sources table, texts translated and cleaned for the edition; rows
+    whose text the customer edition loses entirely are left out."""
+    lang = p.lang
+    frame = tables.assumptions_table(p.plan, lang)
+    text_col, source_col = tr("col.text", lang), tr("col.source", lang)
+    frame[text_col] = [_clean(v, p) for v in frame[text_col]]
+    frame[source_col] = [_clean(v, p) or "—" for v in frame[source_col]]
+    return frame[frame[text_col].str.strip() != ""]
 
 
 # --- document sections ------------------------------------------------------------------------------
@@ -570,7 +589,8 @@ def _bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
     for category in categories:
         lines.append(Row((_category_label(category, lang),), kind="group"))
         for r in (r for r in records if r["category"] == category):
-            cells = [str(r["line"]), str(r["description"]), fmt.number(float(r["quantity"]))]
+            description = translate(_text_cell(r["description"]), lang)
+            cells = [str(r["line"]), description, fmt.number(float(r["quantity"]))]
             if p.internal:
                 cells += [fmt.number(float(r["unit_cost"]), 2), fmt.number(float(r["total_cost"]), 2)]
             cells += [fmt.number(float(r["unit_price"]), 2), fmt.number(float(r["total_price"]), 2)]
@@ -750,11 +770,7 @@ def _assumptions(doc: HtmlDocument, p: Proposal) -> None:
             )
         )
     doc.heading(tr("export.assumptions.list", lang))
-    frame = tables.assumptions_table(plan, lang)
-    text_col, source_col = tr("col.text", lang), tr("col.source", lang)
-    frame[text_col] = [_clean(str(v), p) for v in frame[text_col]]
-    frame[source_col] = [_clean(str(v), p) or "—" for v in frame[source_col]]
-    frame = frame[frame[text_col].str.strip() != ""]
+    frame = _assumption_rows(p)
     counts = tables.assumption_counts(plan)
     caption = tr("assumptions.caption", lang, sources=counts["source"], assumptions=counts["assumption"])
     if not p.internal:
@@ -763,7 +779,7 @@ def _assumptions(doc: HtmlDocument, p: Proposal) -> None:
     notes = [_clean(n, p) for n in plan.notes]
     notes = [n for n in notes if n]
     if notes:
-        doc.heading(tr("note.engine_notes", lang))
+        doc.heading(translate(msg("Further model notes"), lang))
         for note in notes:
             doc.paragraph("• " + note, style="note")
 
@@ -930,11 +946,8 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
         rows=tuple(compare_rows),
     )
     cabling = _frame_sheet(tr("export.sheet.cabling", lang), tables.media_table(plan, p.catalog, lang))
-    assumptions = tables.assumptions_table(plan, lang)
-    for column in (tr("col.text", lang), tr("col.source", lang)):
-        assumptions[column] = [_clean(str(v), p) for v in assumptions[column]]
-    assumptions = assumptions[assumptions[tr("col.text", lang)].str.strip() != ""]
-    return [info, bom, comparison, cabling, _frame_sheet(tr("export.sheet.assumptions", lang), assumptions)]
+    assumptions = _frame_sheet(tr("export.sheet.assumptions", lang), _assumption_rows(p))
+    return [info, bom, comparison, cabling, assumptions]
 
 
 def workbook(p: Proposal) -> bytes:

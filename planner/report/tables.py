@@ -19,7 +19,8 @@ from planner import Catalog, Plan
 from planner.catalog import FAMILIES
 from planner.compare import Crossover
 from planner.engine import price_of
-from planner.i18n import tr, tr_enum
+from planner.i18n import tr, tr_enum, translate
+from planner.i18n.message import msg
 from planner.outputs import bom_frame, plan_summary_row
 from planner.report import fmt
 
@@ -656,7 +657,12 @@ def scenario_rows(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
             tr("scenario.cooling_value", lang, cooling=cooling, pue=f"{plan.power.pue:.2f}"),
         ),
         ("scenario.rack_limit", f"{facility.rack_power_limit_kw:g} kW"),
-        ("scenario.electricity", f"{price:.3f} USD/kWh ({tr(price_origin, lang)})"),
+        (
+            "scenario.electricity",
+            translate(
+                msg("{price} USD/kWh ({origin})", price=f"{price:.3f}", origin=tr(price_origin, lang)), lang
+            ),
+        ),
         (
             "scenario.finance",
             tr(
