@@ -78,13 +78,18 @@ def _field_range(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> t
     return ("-inf" if lo is None else str(lo), "inf" if hi is None else str(hi))
 
 
+def _bound(value: Any) -> Any:
+    """A bound as pydantic prints it: a whole float without its ``.0`` (``le=3000.0`` -> 3000)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 _PROBLEMS: dict[str, Callable[[Mapping[str, Any]], Message]] = {
     # pydantic's English for its common error types, as translatable templates; ``_problem``
     # keeps pydantic's own text whenever a template no longer reproduces it exactly
-    "greater_than": lambda c: msg("Input should be greater than {gt}", gt=c["gt"]),
-    "greater_than_equal": lambda c: msg("Input should be greater than or equal to {ge}", ge=c["ge"]),
-    "less_than": lambda c: msg("Input should be less than {lt}", lt=c["lt"]),
-    "less_than_equal": lambda c: msg("Input should be less than or equal to {le}", le=c["le"]),
+    "greater_than": lambda c: msg("Input should be greater than {gt}", gt=_bound(c["gt"])),
+    "greater_than_equal": lambda c: msg("Input should be greater than or equal to {ge}", ge=_bound(c["ge"])),
+    "less_than": lambda c: msg("Input should be less than {lt}", lt=_bound(c["lt"])),
+    "less_than_equal": lambda c: msg("Input should be less than or equal to {le}", le=_bound(c["le"])),
     "int_parsing": lambda c: msg("Input should be a valid integer, unable to parse string as an integer"),
     "int_type": lambda c: msg("Input should be a valid integer"),
     "int_from_float": lambda c: msg("Input should be a valid integer, got a number with a fractional part"),

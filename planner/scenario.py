@@ -100,7 +100,11 @@ class Scenario(BaseModel):
         return scenario_from_data({**self.model_dump(), **changes})
 
 
-def scenario_from_data(data: Mapping[str, Any], *, source: str = "scenario") -> Scenario:
+_SCENARIO = msg("scenario")
+"""How messages name a scenario that came from no file."""
+
+
+def scenario_from_data(data: Mapping[str, Any], *, source: str = _SCENARIO) -> Scenario:
     """Validate a mapping into a :class:`Scenario`; :class:`InputError` names field and range."""
     try:
         scenario = Scenario.model_validate(dict(data))
