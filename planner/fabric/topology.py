@@ -216,18 +216,7 @@ def build_topology(
     _check_node_fits(q=q, down=down, radix=radix, fabric=fabric)
     spine_k = spine_radix or radix
     core_k = core_radix or spine_k
-    limits = {
-        t: max_nodes(
-            tiers=t,
-            q=q,
-            radix=radix,
-            down=down,
-            rail_optimized=fabric.rail_optimized,
-            spine_radix=spine_k,
-            core_radix=core_k,
-        )
-        for t in (1, 2, 3)
-    }
+    limits = _node_limits(q=q, radix=radix, down=down, fabric=fabric, spine_k=spine_k, core_k=core_k)
     max_gpus_three_tier = limits[3] * gpus_per_node
     if nodes > limits[3]:
         raise InputError(
@@ -269,6 +258,24 @@ def build_topology(
         max_gpus_two_tier=limits[2] * gpus_per_node,
         max_gpus_three_tier=max_gpus_three_tier,
     )
+
+
+def _node_limits(
+    *, q: int, radix: int, down: int, fabric: FabricParams, spine_k: int, core_k: int
+) -> dict[int, int]:
+    """The most nodes (per plane) a fabric of one, two and three tiers holds."""
+    return {
+        t: max_nodes(
+            tiers=t,
+            q=q,
+            radix=radix,
+            down=down,
+            rail_optimized=fabric.rail_optimized,
+            spine_radix=spine_k,
+            core_radix=core_k,
+        )
+        for t in (1, 2, 3)
+    }
 
 
 def _check_node_fits(*, q: int, down: int, radix: int, fabric: FabricParams) -> None:

@@ -650,27 +650,12 @@ def estimate_workload(
         No layout fits in GPU memory; the message gives the smallest requirement found.
     """
     r = resolve(scenario=plan.scenario, catalog=catalog)
-    shape = model_shape(
-        params_b=job.params_b,
-        experts=job.experts,
-        top_k=job.top_k,
-        layers=job.layers,
-        hidden_size=job.hidden_size,
-    )
+    shape = _job_shape(job)
     if fabric is None:
         fabric = fabric_from_plan(plan=plan, catalog=catalog, in_network_reduction=job.in_network_reduction)
     peak_flops = r.gpu.bf16_dense_tflops * 1e12 * (FP8_SPEEDUP if job.precision == "fp8" else 1.0)
     best, fitting = _best_layout(job, shape, fabric, peak_flops, gpus=plan.gpus, gpu=r.gpu)
-    rel = reliability(plan=plan, params=reliability_params or ReliabilityParams(params_b=job.params_b))
-    if rel.goodput <= 0:
-        raise InfeasibleError(
-            msg(
-                "goodput: failures and checkpoints leave no useful time (MTBI {mtbi_h:.2f} h, "
-                "checkpoint write {write_s:.0f} s); add storage bandwidth or lower the failure rate",
-                mtbi_h=rel.mtbi_hours,
-                write_s=rel.checkpoint_write_s,
-            )
-        )
+    rel = _job_reliability(plan, job, reliability_params)
     step_s = best.step.total_s
     tokens = job.tokens_b * 1e9
     steps = tokens / best.tokens_per_step
@@ -706,6 +691,31 @@ def estimate_workload(
         cost_to_train_usd=gpu_hours * plan.cost.usd_per_gpu_hour,
         notes=_workload_notes(job, fabric, best),
     )
+
+
+def _job_shape(job: TrainingJob) -> ModelShape:
+    return model_shape(
+        params_b=job.params_b,
+        experts=job.experts,
+        top_k=job.top_k,
+        layers=job.layers,
+        hidden_size=job.hidden_size,
+    )
+
+
+def _job_reliability(plan: Plan, job: TrainingJob, params: ReliabilityParams | None) -> Reliability:
+    """Interruptions and goodput of ``job`` on ``plan``; a job that never makes progress is refused."""
+    rel = reliability(plan=plan, params=params or ReliabilityParams(params_b=job.params_b))
+    if rel.goodput <= 0:
+        raise InfeasibleError(
+            msg(
+                "goodput: failures and checkpoints leave no useful time (MTBI {mtbi_h:.2f} h, "
+                "checkpoint write {write_s:.0f} s); add storage bandwidth or lower the failure rate",
+                mtbi_h=rel.mtbi_hours,
+                write_s=rel.checkpoint_write_s,
+            )
+        )
+    return rel
 
 
 def _best_layout(
