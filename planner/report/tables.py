@@ -19,7 +19,7 @@ from planner import Catalog, Plan
 from planner.catalog import FAMILIES
 from planner.compare import Crossover
 from planner.engine import price_of
-from planner.i18n import tr, tr_enum, translate
+from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
 from planner.outputs import bom_frame, plan_summary_row
 from planner.report import fmt
@@ -509,7 +509,7 @@ def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
             {
                 tr("col.kind", lang): tr_enum("assumption_kind", a.kind, lang),
                 tr("col.topic", lang): a.topic,
-                tr("col.text", lang): a.text,
+                tr("col.text", lang): translate_text(a.text, lang),
                 tr("col.source", lang): "—" if a.kind == "assumption" else a.source,
             }
             for a in plan.assumptions
