@@ -208,6 +208,42 @@ def test_the_page_rule_can_fail(tmp_path: Path) -> None:
     assert _page_offenders(page) == ["pandas", "planner.engine", "planner.report.export", "planner.store"]
 
 
+LOGIC = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+"""Loops and comprehensions: a page that iterates is computing something ui/views should own."""
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
+
+
+def _page_logic(script: Path) -> list[str]:
+    """The loops and arithmetic in a page, as ``line: code``."""
+    found = []
+    for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+        is_arithmetic = isinstance(node, ast.BinOp | ast.AugAssign) and isinstance(node.op, ARITHMETIC)
+        if isinstance(node, LOGIC) or is_arithmetic:
+            assert isinstance(node, ast.stmt | ast.expr)
+            found.append((node.lineno, node.col_offset, ast.unparse(node).splitlines()[0]))
+    return [f"{line}: {code}" for line, _, code in sorted(found)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_pages_hold_no_loops_and_no_arithmetic(page: Path) -> None:
+    assert _page_logic(page) == []
+
+
+def test_the_logic_rule_can_fail(tmp_path: Path) -> None:
+    page = tmp_path / "page.py"
+    page.write_text(
+        "total = price * 2\nfor row in rows:\n    show(row)\nnames = [r.name for r in rows]\n"
+        "n += 1\nlabel = f'{x}'\n",
+        encoding="utf-8",
+    )
+    assert _page_logic(page) == [
+        "1: price * 2",
+        "2: for row in rows:",
+        "4: [r.name for r in rows]",
+        "5: n += 1",
+    ]
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_pages_are_thin(page: Path) -> None:
     lines = len(page.read_text(encoding="utf-8").splitlines())
