@@ -386,9 +386,11 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
         seen.add(key)
         topic = f"{family}.{record.id}"
         if record.assumption:
-            items.append(Assumption("assumption", topic, f"{record.name}: {record.reason}", "assumption"))
+            reason = msg("{name}: {reason}", name=record.name, reason=record.reason)
+            items.append(Assumption("assumption", topic, reason, "assumption"))
         else:
-            text = record.name + (f" ({record.notes})" if record.notes else "")
+            noted = msg("{name} ({notes})", name=record.name, notes=record.notes)
+            text = noted if record.notes else record.name
             items.append(Assumption("source", topic, text, f"{record.source} ({record.as_of})"))
     return (*items, *_model_assumptions(r))
 

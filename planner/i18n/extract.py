@@ -19,6 +19,7 @@ Running it twice changes nothing the second time (``tests/test_i18n.py`` checks)
 
 from __future__ import annotations
 
+import argparse
 import ast
 import difflib
 import sys
@@ -177,11 +178,13 @@ def merge_ui(lang: str, keys: dict[str, list[str]]) -> bool:
     return _write(path, po.dumps(entries, lang=lang, title=f"UI strings ({lang}), msgid = key."))
 
 
-def merge_data(lang: str, data: dict[str, list[str]]) -> bool:
-    """``catalog.po`` of ``lang``: one entry per data text in data order, translations kept."""
+def merge_data(lang: str, data: dict[str, list[str]], templates: dict[str, list[str]]) -> bool:
+    """``catalog.po`` of ``lang``: one entry per data text in data order, translations kept, then
+    the templates that compose catalog texts (``"{name}: {reason}"``) it also holds."""
     path = _po_path(lang, catalogs.DATA_DOMAIN)
     old = {e.msgid: e for e in _read_entries(path)}
-    gone = {k: e for k, e in old.items() if k not in data and e.msgstr}
+    composing = [po.Entry(k, e.msgstr, notes=templates[k]) for k, e in old.items() if k in templates]
+    gone = {k: e for k, e in old.items() if k not in data and k not in templates and e.msgstr}
     entries = []
     for text, where in data.items():
         entry = old.get(text)
@@ -193,6 +196,7 @@ def merge_data(lang: str, data: dict[str, list[str]]) -> bool:
                 entry = po.Entry(text, msgstr=gone.pop(close[0]).msgstr, fuzzy=True)
         entry.notes = list(where)
         entries.append(entry)
+    entries += [e for e in composing if e.msgid not in data]
     entries += [po.Entry(k, msgstr=e.msgstr, obsolete=True) for k, e in gone.items()]
     title = f"Catalog data prose ({lang}): reason, notes and description of data/*.yaml; msgid = the English text."
     return _write(path, po.dumps(entries, lang=lang, title=title))
@@ -220,8 +224,14 @@ def merge_templates(lang: str, templates: dict[str, list[str]]) -> tuple[list[Pa
     return changed, left_out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Regenerate ``locales/messages.pot`` and merge new ids; print what changed."""
+    parser = argparse.ArgumentParser(
+        prog="python -m planner.i18n.extract",
+        description="Collect UI keys, msg() templates and catalog prose into locales/messages.pot "
+        "and add the ids each language lacks to its PO files (untranslated).",
+    )
+    parser.parse_args(argv)
     keys_found, templates_found = code_ids()
     keys, templates, data = _unique(keys_found), _unique(templates_found), _unique(data_ids())
     changed: list[Path] = []
@@ -229,7 +239,7 @@ def main() -> int:
     if _write(pot, pot_text(keys, templates, data)):
         changed.append(pot)
     changed += [_po_path(lang, "ui") for lang in UI_LANGS if merge_ui(lang, keys)]
-    changed += [_po_path(lang, "catalog") for lang in TARGET_LANGS if merge_data(lang, data)]
+    changed += [_po_path(lang, "catalog") for lang in TARGET_LANGS if merge_data(lang, data, templates)]
     left_out: list[str] = []
     for lang in TARGET_LANGS:
         written, skipped = merge_templates(lang, templates)
@@ -245,4 +255,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
