@@ -40,14 +40,15 @@ def imported_top_levels(files: Iterable[Path]) -> dict[str, str]:
     found: dict[str, str] = {}
     for file in files:
         tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+        where = file.relative_to(ROOT) if file.is_relative_to(ROOT) else file.name
         for node in ast.walk(tree):
-            names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names = [node.module]
+            else:
+                continue
             for name in names:
-                where = file.relative_to(ROOT) if file.is_relative_to(ROOT) else file.name
                 found.setdefault(name.split(".")[0], f"{where}:{node.lineno}")
     return found
 
