@@ -36,7 +36,9 @@ def function_lengths(source: str) -> list[tuple[str, int, int]]:
 
 def test_the_scan_sees_long_and_nested_functions() -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(MAX_LINES))
-    source = f"class A:\n    def short(self):\n        def inner():\n            pass\n\ndef long():\n{body}\n"
+    source = (
+        f"class A:\n    def short(self):\n        def inner():\n            pass\n\ndef long():\n{body}\n"
+    )
     lengths = {name: count for name, _, count in function_lengths(source)}
     # def line + MAX_LINES body lines
     assert lengths == {"A.short": 3, "A.short.inner": 2, "long": MAX_LINES + 1}
