@@ -12,9 +12,11 @@ import re
 import subprocess
 import unicodedata
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import plotly.graph_objects as go
 import pytest
 from PIL import Image
 
@@ -22,7 +24,7 @@ from planner import Scenario, load_catalog
 from planner.i18n import tr
 from planner.report import fmt, proposal
 from planner.report.export import read_bom_csv
-from planner.report.export.browser import shared_browser
+from planner.report.export.browser import ChartSpec, shared_browser
 
 CUSTOMER = "ACME <b>Corp</b> & Sons"
 NOTES = "Line one <img src=x onerror=alert(1)>\nشركة مصر · 株式会社テスト · ООО Ромашка · Ελλάδα"
@@ -307,3 +309,16 @@ def test_chinese_customer_edition_has_no_english_prose(docs: dict[str, Built]) -
     Chinese; only names, ids and units stay as they are."""
     runs = english_runs(docs["zh_customer"].text)
     assert not runs, f"{len(runs)} English phrases in the Chinese PDF, e.g. {sorted(set(runs))[:40]}"
+
+
+def test_one_browser_serves_concurrent_callers(docs: dict[str, Built]) -> None:
+    """Two threads drawing at once through the shared browser each get their own chart back,
+    and the browser stays the same running one (it is started once per process)."""
+    browser = shared_browser()
+    titles = [f"chart-{i}-标题" for i in range(4)]
+    specs = [ChartSpec(go.Figure(layout={"title": {"text": t}}), 400, 300) for t in titles]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        drawn = list(pool.map(lambda spec: browser.images([spec])[0], specs))
+    for title, svg in zip(titles, drawn, strict=True):
+        assert svg.startswith(b"<svg") and title.encode() in svg, title
+    assert shared_browser() is browser and browser.running
