@@ -337,6 +337,12 @@ def test_every_translated_template_keeps_its_placeholders_in_every_file() -> Non
     assert not bad, bad
 
 
+def test_engine_translations_are_not_the_english() -> None:
+    """As for UI strings: a zh template identical to the English is allowed only for names."""
+    same = [t for t, zh in catalogs.engine_strings("zh").items() if t == zh and len(t.split()) > 2]
+    assert not same, f"untranslated: {same}"
+
+
 def test_every_catalog_text_has_a_chinese_translation() -> None:
     table = catalogs.data_texts("zh")
     missing = [f"{d.where}: {d.msgid[:60]!r}" for d in extract.data_ids() if d.msgid not in table]
