@@ -13,17 +13,16 @@ from typing import Any
 
 import pytest
 
-from planner.cli import main
+from planner.cli import run
 
 WriteYaml = Callable[[str, Any], Path]
 
 
 def run_cli(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
+    """``planner ARGS`` in this process (no interpreter start-up): (exit code, stdout, stderr)."""
+    code = run(list(args))
     captured = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 1), captured.out, captured.err
+    return code, captured.out, captured.err
 
 
 def test_plan_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from planner.cli import main
+from planner.cli import run
 from planner.store import EXPORT_FORMAT, open_store
 
 pytest_plugins = ["store_fixtures"]
@@ -25,14 +25,13 @@ Cli = Callable[..., tuple[int, str, str]]
 def cli(db_url: str, capsys: pytest.CaptureFixture[str]) -> Cli:
     """Run ``planner scenarios --database-url URL ARGS...`` in-process: (exit code, stdout, stderr)."""
 
-    def run(*args: str) -> tuple[int, str, str]:
+    def scenarios(*args: str) -> tuple[int, str, str]:
         capsys.readouterr()
-        with pytest.raises(SystemExit) as exited:
-            main(["scenarios", "--database-url", db_url, *args])
+        code = run(["scenarios", "--database-url", db_url, *args])
         captured = capsys.readouterr()
-        return int(exited.value.code or 0), captured.out, captured.err
+        return code, captured.out, captured.err
 
-    return run
+    return scenarios
 
 
 def ok(result: tuple[int, str, str]) -> str:
@@ -213,18 +212,14 @@ def test_export_and_import_files(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_database_options_work_after_the_subcommand(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exited:
-        main(["scenarios", "save", "--name", "After", "--database-url", db_url])
-    assert exited.value.code == 0
+    assert run(["scenarios", "save", "--name", "After", "--database-url", db_url]) == 0
     new_id = int(capsys.readouterr().out)
     with open_store(url=db_url) as store:
         assert store.get(scenario_id=new_id).name == "After"
 
 
 def test_unsupported_database_url_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exited:
-        main(["scenarios", "--database-url", "mysql://u@h/db", "list"])
-    assert exited.value.code == 2
+    assert run(["scenarios", "--database-url", "mysql://u@h/db", "list"]) == 2
     assert "unsupported database 'mysql'" in capsys.readouterr().err
 
 

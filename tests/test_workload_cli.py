@@ -8,17 +8,16 @@ import sys
 
 import pytest
 
-from planner.cli import main
+from planner.cli import run
 
 WORKLOAD = ["workload", "--params-b", "70", "--tokens-b", "1400", "--gpus", "1024", "--gpu", "h100_sxm"]
 RELIABILITY = ["reliability", "--params-b", "70", "--gpus", "1024", "--gpu", "h100_sxm"]
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
+    code = run(argv)
     out, err = capsys.readouterr()
-    return int(exc.value.code or 0), out, err
+    return code, out, err
 
 
 def test_workload_json_has_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
