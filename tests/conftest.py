@@ -3,6 +3,8 @@ data folder for the whole run."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,12 @@ import yaml
 from planner import Catalog, load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis keeps its example database and constants cache in ./.hypothesis by default: keep them
+# out of the checkout, in one folder per machine so a failing example is still replayed next run.
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "gpu-cluster-planner-hypothesis")
+)
 
 
 @pytest.fixture(scope="session", autouse=True)
