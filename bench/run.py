@@ -1,7 +1,8 @@
-"""Benchmarks of the engine, run by hand (`make bench`); medians go into the README.
+"""Benchmarks of the engine and of the CLI's start-up, run by hand (`make bench`); medians go into the README.
 
 Timings use the standard library's ``timeit`` (warm: the catalog is loaded once, as in the app and
-CLI). Never asserted in tests: these machines are shared and noisy.
+CLI); the CLI commands run as whole processes (bench/bench_cli.py). Never asserted in tests:
+these machines are shared and noisy.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_cli import timings as cli_timings
 
 from planner import Scenario, load_catalog, plan, sweep
 
@@ -30,6 +33,8 @@ def case(name: str, repeat: int) -> Callable[[Callable[[], object]], Callable[[]
 
 
 CATALOG = load_catalog()
+CLI_RUNS = 20
+"""Runs of each timed CLI command."""
 
 
 @case("plan, 1024 GPUs, rail8-npo (warm)", 200)
@@ -86,6 +91,11 @@ def main() -> None:
         median_s = statistics.median(times)
         shown = f"{median_s * 1000:.2f} ms"
         print(f"| {name} | {shown} | {repeat} |")
+    # Start-up of the CLI: whole processes, cold imports included (bench/bench_cli.py).
+    timer, results = cli_timings(CLI_RUNS)
+    for label, (median_s, cpu_s) in results:
+        shown = f"{median_s * 1000:.0f} ms (CPU {cpu_s * 1000:.0f} ms)"
+        print(f"| `{label}` (whole process, {timer}) | {shown} | {CLI_RUNS} |")
 
 
 if __name__ == "__main__":
