@@ -33,7 +33,7 @@ snapshot)
     snapshot
     ;;
 compare)
-    before="${2-}"
+    before="$(printf '%s' "${2-}")" # drop trailing newlines, as "$(snapshot)" does
     after="$(snapshot)"
     if [ "$before" != "$after" ]; then
         echo "check-clean: the tests changed the checkout; write into tmp_path or artifacts/ instead:" >&2
