@@ -28,23 +28,32 @@ MAX_GPUS_TEXT = "1048576"
 importing the scenario module would load pydantic just to print ``--help``)."""
 
 
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit with :data:`EXIT_BAD_INPUT`.
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Examples (see :func:`examples`) keep their lines; other descriptions wrap to the terminal."""
 
-    Examples in ``epilog`` keep their line breaks (:class:`argparse.RawDescriptionHelpFormatter`).
-    """
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith(EXAMPLES_HEADING):
+            return super()._fill_text(text, width, indent)
+        return argparse.HelpFormatter._fill_text(self, text, width, indent)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit with :data:`EXIT_BAD_INPUT`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"planner: error: {message}\n")
 
 
+EXAMPLES_HEADING = "examples:\n"
+
+
 def examples(*lines: str) -> str:
-    """An ``epilog`` listing example command lines."""
-    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+    """An ``epilog`` listing example command lines, one a line."""
+    return EXAMPLES_HEADING + "\n".join(f"  {line}" for line in lines)
 
 
 def add_command(

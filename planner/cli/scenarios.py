@@ -72,7 +72,9 @@ def add_parser(subparsers: Any) -> None:
         example_lines=EXAMPLES,
     )
     _add_database_options(parser, default=None)
-    sub = parser.add_subparsers(dest="scenarios_command", required=True, parser_class=Parser)
+    sub = parser.add_subparsers(
+        dest="scenarios_command", required=True, metavar="COMMAND", parser_class=Parser
+    )
     _add_browse_commands(sub)
     _add_edit_commands(sub)
     _add_file_commands(sub)
