@@ -5,7 +5,7 @@ Each function draws one block from engine results; the arithmetic lives in :mod:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -15,6 +15,7 @@ import streamlit as st
 from planner import Plan, PlannerError
 from planner.i18n import error_text
 from planner.report import fmt, tables
+from planner.report.performance_tables import escape_markdown
 from ui import engine, keys, state
 from ui.state import t, tx
 
@@ -108,3 +109,12 @@ def table(frame: pd.DataFrame, *, wide: str | None = None, narrow: tuple[str, ..
     if narrow:
         styler = styler.set_properties(subset=list(narrow), **{"white-space": "nowrap", "min-width": "5em"})
     st.table(styler)
+
+
+def model_notes(notes: Iterable[str]) -> None:
+    """The engine's further notes on a result, each once and in the reader's language
+    (:func:`ui.state.tx`), in an expander below the result."""
+    shown = sorted({escape_markdown(tx(note)) for note in notes})
+    if shown:
+        with st.expander(t("note.engine_notes")):
+            st.markdown("\n".join(f"- {line}" for line in shown))

@@ -13,6 +13,15 @@ existing translation:
   ``data/*.yaml`` -> ``zh/catalog.po``. A text no longer in the data is kept as an obsolete
   (``#~``) entry; a new text close to an obsolete one gets that translation marked fuzzy, which
   counts as untranslated until a translator checks it.
+* Record names, by one rule: **a name is translated iff catalog.po has it.** Every record name
+  is proposed for ``zh/catalog.po`` except the product names listed in
+  :data:`PRODUCT_NAMES_FILE` (``locales/product_names.txt``, reviewed by hand): a name made only
+  of vendor, product line, model and specifications (``NVIDIA Quantum-2 QM9700 (64 x 400G NDR)``,
+  ``NVIDIA H100 SXM5 80 GB``) stays as it is in every language; a name that describes a part in
+  words (``Multimode fiber MPO trunk (OM4)``, ``Broadcom Tomahawk 5 class 51.2T Ethernet switch
+  (generic, 64 x 800G)``) is translated. A new record's name therefore shows up untranslated in
+  ``catalog.po`` (and ``tests/test_i18n.py`` fails) until it is translated or listed as a
+  product name. Designs carry their own ``name_zh`` and are not proposed.
 
 Running it twice changes nothing the second time (``tests/test_i18n.py`` checks).
 """
@@ -34,8 +43,11 @@ TARGET_LANGS = ("zh",)
 """Languages that translate engine templates and catalog prose (English is the source)."""
 UI_LANGS = ("en", "zh")
 CODE_DIRS = ("app.py", "pages", "ui", "planner")
-DATA_FIELDS = ("description", "reason", "notes")
-"""Record fields of ``data/*.yaml`` that the app and the PDF show as prose."""
+DATA_FIELDS = ("name", "description", "reason", "notes")
+"""Record fields of ``data/*.yaml`` that the app and the PDF show as prose (names: see
+:func:`product_names`)."""
+PRODUCT_NAMES_FILE = catalogs.LOCALES / "product_names.txt"
+"""Record names kept as they are in every language, one per line (``#`` starts a comment)."""
 TEMPLATE_DOMAINS: tuple[tuple[str, str], ...] = (
     ("planner/report/", "report"),
     ("ui/upload.py", "engine_data"),
@@ -102,17 +114,35 @@ def code_ids() -> tuple[list[Found], list[Found]]:
     return keys, templates
 
 
+def product_names() -> frozenset[str]:
+    """The reviewed product names of :data:`PRODUCT_NAMES_FILE` (never translated)."""
+    lines = PRODUCT_NAMES_FILE.read_text(encoding="utf-8").splitlines()
+    return frozenset(s for line in lines if (s := line.strip()) and not s.startswith("#"))
+
+
+def _proposed(record: object, field: str, kept: frozenset[str]) -> str | None:
+    """The text of ``field`` when it is prose to translate (names: not a product name, and the
+    record has no ``name_zh`` of its own)."""
+    text = getattr(record, field, None)
+    if not isinstance(text, str) or not text.strip():
+        return None
+    if field == "name" and (text in kept or hasattr(record, "name_zh")):
+        return None
+    return text
+
+
 def data_ids() -> list[Found]:
     """The prose texts of the default catalog, one per distinct text, in family order."""
     from planner.catalog import FAMILIES, load_catalog
 
     catalog = load_catalog()
+    kept = product_names()
     found: list[Found] = []
     for family in FAMILIES:
         for record in catalog.family(family).values():
             for field in DATA_FIELDS:
-                text = getattr(record, field, None)
-                if isinstance(text, str) and text.strip():
+                text = _proposed(record, field, kept)
+                if text is not None:
                     found.append(Found(text, f"{family}.{record.id} {field}"))
     return found
 
@@ -198,7 +228,10 @@ def merge_data(lang: str, data: dict[str, list[str]], templates: dict[str, list[
         entries.append(entry)
     entries += [e for e in composing if e.msgid not in data]
     entries += [po.Entry(k, msgstr=e.msgstr, obsolete=True) for k, e in gone.items()]
-    title = f"Catalog data prose ({lang}): reason, notes and description of data/*.yaml; msgid = the English text."
+    title = (
+        f"Catalog data prose ({lang}): names, reason, notes and description of data/*.yaml; "
+        "msgid = the English text."
+    )
     return _write(path, po.dumps(entries, lang=lang, title=title))
 
 

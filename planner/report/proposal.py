@@ -276,6 +276,23 @@ def _assumption_rows(p: Proposal) -> pd.DataFrame:
     return frame[frame[text_col].str.strip() != ""]
 
 
+def _references_table(frame: pd.DataFrame, source_col: str, *, caption: str) -> Table:
+    """The assumptions and sources table with each source set as a citation.
+
+    A source is a bibliographic reference, the title of a published document ("The Llama 3 Herd
+    of Models", "Foreign Exchange Rates G.5"): a reader looks it up by that title, so it stays in
+    the language it was published in, set apart in a smaller font (:class:`Cell` ``citation``).
+    Rows without a source show a dash, which is no citation.
+    """
+    columns = [str(c) for c in frame.columns]
+    at = columns.index(source_col)
+    rows = [
+        [Cell(v, citation=True) if i == at and v != "—" else v for i, v in enumerate(map(str, row))]
+        for row in frame.itertuples(index=False)
+    ]
+    return Table.of(columns, rows, widths=[10.0, 19.0, 49.0, 22.0], compact=True, caption=caption)
+
+
 # --- document sections ------------------------------------------------------------------------------
 
 
@@ -589,7 +606,7 @@ def _bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
     for category in categories:
         lines.append(Row((_category_label(category, lang),), kind="group"))
         for r in (r for r in records if r["category"] == category):
-            description = translate(_text_cell(r["description"]), lang)
+            description = translate_text(_text_cell(r["description"]), lang)
             cells = [str(r["line"]), description, fmt.number(float(r["quantity"]))]
             if p.internal:
                 cells += [fmt.number(float(r["unit_cost"]), 2), fmt.number(float(r["total_cost"]), 2)]
@@ -775,7 +792,7 @@ def _assumptions(doc: HtmlDocument, p: Proposal) -> None:
     caption = tr("assumptions.caption", lang, sources=counts["source"], assumptions=counts["assumption"])
     if not p.internal:
         caption += " " + tr("export.assumptions.redacted", lang)
-    doc.table(_table(frame, widths=[10.0, 19.0, 49.0, 22.0], compact=True, caption=caption))
+    doc.table(_references_table(frame, tr("col.source", lang), caption=caption))
     notes = [_clean(n, p) for n in plan.notes]
     notes = [n for n in notes if n]
     if notes:

@@ -406,10 +406,14 @@ def tier_table(plan: Plan, lang: str) -> pd.DataFrame:
 
 
 def media_table(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
-    """One row per link class: links, length, medium, cable and optics."""
+    """One row per link class: links, length, medium, cable and optics (record names in the
+    language: a descriptive name is translated, a product name kept, see
+    :mod:`planner.i18n.extract`)."""
 
     def optic_name(optic_id: str | None) -> str:
-        return catalog.optics[optic_id].name if optic_id and optic_id in catalog.optics else "—"
+        if not optic_id or optic_id not in catalog.optics:
+            return "—"
+        return translate_text(catalog.optics[optic_id].name, lang)
 
     rows = []
     for m in plan.media:
@@ -419,7 +423,7 @@ def media_table(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
                 tr("col.links", lang): fmt.number(m.links),
                 tr("col.length_m", lang): f"{m.length_m:g}",
                 tr("col.medium", lang): tr_enum("medium", m.medium, lang),
-                tr("col.cable", lang): catalog.cables[m.cable_id].name
+                tr("col.cable", lang): translate_text(catalog.cables[m.cable_id].name, lang)
                 if m.cable_id in catalog.cables
                 else m.cable_id,
                 tr("col.optics_lower", lang): f"{optic_name(m.lower.optic_id)} × {fmt.number(m.lower.units)}",
@@ -518,11 +522,21 @@ def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
 
 
 PROVENANCE = ("source", "as_of", "assumption", "reason", "notes")
+TRANSLATED_FIELDS = ("name", "description", "reason", "notes")
+"""Record fields shown in the reader's language (the catalog prose of ``catalog.po``); ids,
+figures and sources stay as they are."""
 
 
-def family_records(catalog: Catalog, family: str) -> pd.DataFrame:
-    """Records of one catalog family: id and name, the figures, then where they come from."""
-    rows = [{k: _cell(v) for k, v in r.model_dump().items()} for r in catalog.family(family).values()]
+def family_records(catalog: Catalog, family: str, lang: str) -> pd.DataFrame:
+    """Records of one catalog family: id and name, the figures, then where they come from; names,
+    reasons and notes in ``lang`` (:func:`planner.i18n.translate_text`)."""
+    rows = [
+        {
+            k: translate_text(v, lang) if k in TRANSLATED_FIELDS and isinstance(v, str) else _cell(v)
+            for k, v in r.model_dump().items()
+        }
+        for r in catalog.family(family).values()
+    ]
     frame = pd.DataFrame(rows)
     first = [c for c in ("id", "name") if c in frame]
     last = [c for c in PROVENANCE if c in frame]
@@ -647,7 +661,7 @@ def scenario_rows(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
             tr(
                 "scenario.server_value",
                 lang,
-                name=server.name if server else plan.server_id,
+                name=translate_text(server.name, lang) if server else plan.server_id,
                 nodes=fmt.number(plan.nodes),
                 per_node=plan.topology.gpus_per_node,
             ),

@@ -24,7 +24,7 @@ def family_picker() -> str:
 
 
 def records(family: str) -> None:
-    frame = tables.family_records(engine.catalog(), family)
+    frame = tables.family_records(engine.catalog(), family, state.lang())
     st.caption(t("catalog.records", count=len(frame)))
     st.dataframe(frame, hide_index=True, width="stretch")
 

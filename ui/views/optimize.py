@@ -176,9 +176,7 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
             (found.preset_plan, found.plan), (preset, optimized), engine.catalog(), state.lang()
         )
     )
-    if found.notes:
-        with st.expander(t("note.engine_notes")):
-            st.markdown("\n".join(f"- {n}" for n in found.notes))
+    widgets.model_notes(found.notes)
     left, right = st.columns(2)
     left.button(
         t("opt.load_result"),

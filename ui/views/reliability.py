@@ -154,7 +154,4 @@ def results(plans: tuple[Plan, ...], params: ReliabilityParams) -> None:
     st.subheader(t("rel.classes"))
     st.table(performance_tables.class_rates_table(found, labels, lang).set_index(t("rel.col.class")))
     st.caption(t("rel.calibration"))
-    notes = sorted({n for r in found for n in r.notes})
-    if notes:
-        with st.expander(t("note.engine_notes")):
-            st.markdown("\n".join(f"- {n}" for n in notes))
+    widgets.model_notes(n for r in found for n in r.notes)

@@ -253,10 +253,7 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
         mime="text/csv",
         icon=":material/download:",
     )
-    notes = sorted({n for e in found.estimates for n in (*e.notes, *e.reliability.notes)})
-    if notes:
-        with st.expander(t("note.engine_notes")):
-            st.markdown("\n".join(f"- {n}" for n in notes))
+    widgets.model_notes(n for e in found.estimates for n in (*e.notes, *e.reliability.notes))
 
 
 def starred_table(frame: object) -> None:

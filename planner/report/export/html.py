@@ -59,6 +59,10 @@ class Cell:
     strong: bool = False
     highlight: bool = False
     align: Align | None = None
+    citation: bool = False
+    """A bibliographic reference (the title of a published document): kept in the language it was
+    published in, set smaller, and marked ``data-lang-exempt="citation"`` so a check for prose in
+    the wrong language can tell it from the document's own text."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,7 @@ table.data .center {{ text-align: center; }}
 table.data tr.group td {{ background: #E8EEF9 !important; color: {BRAND}; font-weight: 700; }}
 table.data tr.subtotal td {{ font-weight: 600; border-bottom: 0.35mm solid #9AA5B1; }}
 table.data tr.total td {{ font-weight: 700; background: #E8EEF9 !important; border-top: 0.5mm solid {BRAND}; }}
+table.data td.citation {{ font-size: 7pt; color: #52606D; }}
 table.data td.highlight {{ background: #DCF2E4 !important; font-weight: 600; }}
 .kpis {{ display: grid; grid-template-columns: repeat(3, 1fr); gap: 2.5mm; margin: 0 0 4mm 0; }}
 .kpi {{ border: 0.3mm solid #CBD2D9; border-radius: 1.2mm; padding: 2.2mm 3mm; break-inside: avoid; }}
@@ -292,7 +297,11 @@ class HtmlDocument:
                     classes.append("center")
                 if item.highlight:
                     classes.append("highlight")
+                if item.citation:
+                    classes.append("citation")
                 attr = f' class="{" ".join(classes)}"' if classes else ""
+                if item.citation:
+                    attr += ' data-lang-exempt="citation"'
                 text = f"<strong>{esc(item.text)}</strong>" if item.strong else esc(item.text)
                 cells.append(f"<td{attr}>{text}</td>")
             kind = f' class="{row.kind}"' if row.kind != "body" else ""
