@@ -199,7 +199,7 @@ def chart_figures(p: Proposal) -> list[tuple[str, go.Figure]]:
 def chart_images(p: Proposal, browser: Browser) -> dict[str, str]:
     """Every figure drawn once by the browser, as data URIs keyed by chart name."""
     figures = chart_figures(p)
-    specs = [ChartSpec(fig, CHART_WIDTH_PX, int(fig.layout.height or 400)) for _, fig in figures]
+    specs = [ChartSpec(fig, CHART_WIDTH_PX, int(fig.layout.height or 400), name=key) for key, fig in figures]
     images = browser.images(specs, fmt=CHART_FORMAT, scale=PNG_SCALE)
     mime = "image/svg+xml" if CHART_FORMAT == "svg" else "image/png"
     return {key: image_data_uri(data, mime) for (key, _), data in zip(figures, images, strict=True)}

@@ -1,21 +1,28 @@
-"""One long-lived headless Chromium, through kaleido's public API: chart images and HTML printed to PDF.
+"""One long-lived headless Chromium, driven through choreographer's public API: charts and PDFs.
 
 Starting Chromium costs about 3 s (about 5 s per image when each export starts its own), so one
 :class:`Browser` is started once per process (:func:`shared_browser`) and kept: the CLI exports
 several files with it, the web app serves every session with it. It runs on its own thread with
-its own event loop, inside ``async with kaleido.Kaleido(...)`` (kaleido 1.x's documented way to
-hold a browser open); callers on any thread submit work to that loop, so concurrent exports are
-safe.
+its own event loop, inside ``async with choreographer.Browser(...)`` (choreographer is the Chrome
+DevTools Protocol client kaleido is built on; its documented way to hold a browser open);
+callers on any thread submit work to that loop, so concurrent exports are safe. Two tabs, opened
+with the public ``Browser.create_tab`` and driven with ``Tab.send_command``, serve everything:
 
-Charts are drawn by ``Kaleido.calc_fig`` (public). kaleido reloads its page after every image
-(about 0.1-0.2 s each), so the figures of one proposal are drawn concurrently on
-:data:`CHART_TABS` tabs. Documents are printed in one more tab that the ``Kaleido`` object (a
-``choreographer.Browser``) opens with its public ``create_tab``; the tab prints with the Chrome
-DevTools command ``Page.printToPDF`` sent through choreographer's public ``Tab.send_command``.
-kaleido itself has no call that prints an HTML page (its ``pdf`` format draws one figure), and
-``kaleido.start_sync_server`` is not used: its server only calls ``Kaleido``'s own methods, and
-its ``call_function`` pairs requests with answers through two shared queues, so two sessions
-exporting at once could receive each other's images.
+- The chart tab stays loaded with the plotly.js bundled in the installed ``plotly`` package
+  (``plotly/package_data/plotly.min.js``, the same version the app's figures are written for;
+  no network, no CDN). It is evaluated once when the browser starts; each :meth:`Browser.images`
+  call then sends all its figures in one ``Runtime.evaluate`` of ``Plotly.toImage`` calls, so a
+  proposal's nine charts cost one round trip and no page load (about 0.05 s a chart). kaleido's
+  public ``Kaleido.calc_fig`` reloads its page after every image (about 0.3 s each) and its
+  faster calls are private, so kaleido is not used. Each chart has a deadline in the page and
+  the whole call one in Python: a figure that fails or never finishes is a :class:`RenderError`
+  naming the chart, never a hang, and a tab that stops answering is replaced.
+- The print tab opens the HTML document from a temporary file and prints it with the Chrome
+  DevTools command ``Page.printToPDF`` (kaleido has no call that prints an HTML page).
+
+Chart text is laid out by Chromium with the machine's fonts through fontconfig: the figures ask
+for Noto Sans CJK SC first (:data:`planner.report.charts.FONT`, Debian's ``fonts-noto-cjk``), so
+Chinese titles and labels are measured and drawn with it.
 
 Why Chromium prints the PDF (not reportlab): Debian's CJK fonts (``fonts-noto-cjk``) have
 PostScript (CFF) outlines, which reportlab cannot embed ("postscript outlines are not
@@ -30,6 +37,9 @@ import asyncio
 import atexit
 import base64
 import concurrent.futures
+import contextlib
+import importlib.resources
+import json
 import os
 import shutil
 import tempfile
@@ -45,6 +55,8 @@ T = TypeVar("T")
 ImageFormat = Literal["svg", "png"]
 MM_PER_INCH = 25.4
 A4_MM = (210.0, 297.0)
+CHART_TIMEOUT_S = 30.0
+"""Longest wait for one chart [s]; a proposal's charts take about 0.05 s each on a warm tab."""
 
 
 class RenderError(PlannerError):
@@ -53,11 +65,16 @@ class RenderError(PlannerError):
 
 @dataclass(frozen=True)
 class ChartSpec:
-    """One chart to draw: a Plotly figure (or its dict) and its size on paper [CSS px]."""
+    """One chart to draw: a Plotly figure (or its dict), its size on paper [CSS px] and its name.
+
+    The name (e.g. ``"cost_stack"``) only labels errors; without one a chart is named by its
+    position in the call.
+    """
 
     figure: Any
     width_px: int
     height_px: int
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,7 +112,7 @@ class PageSetup:
 
 
 def chromium_path() -> str | None:
-    """Debian's Chromium (or ``$BROWSER_PATH``); ``None`` lets kaleido search its usual places."""
+    """Debian's Chromium (or ``$BROWSER_PATH``); ``None`` lets choreographer search its usual places."""
     configured = os.environ.get("BROWSER_PATH")
     if configured:
         return configured
@@ -106,8 +123,61 @@ def chromium_path() -> str | None:
     return None
 
 
-CHART_TABS = 2
-"""Tabs kaleido draws charts in at once (kaleido reloads a tab after each image)."""
+def plotly_js() -> str:
+    """The plotly.js bundle shipped in the installed ``plotly`` package (the app's own version)."""
+    bundle = importlib.resources.files("plotly") / "package_data" / "plotly.min.js"
+    try:
+        return bundle.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RenderError(f"chart renderer: cannot read plotly.js from the plotly package ({exc})") from None
+
+
+DRAW_JS = """
+window.plannerDraw = async function (jobs, format, scale, deadlineMs) {
+  const results = [];
+  for (const job of jobs) {
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no image within ${deadlineMs} ms`)), deadlineMs);
+    });
+    const options = {format, width: job.width, height: job.height, scale, imageDataOnly: true};
+    try {
+      results.push({image: await Promise.race([Plotly.toImage(job.figure, options), late])});
+    } catch (error) {
+      results.push({error: String((error && error.message) || error)});
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return results;
+};
+typeof Plotly.toImage === "function";
+"""
+"""Defines ``plannerDraw`` in the chart tab: the charts one after another (Plotly draws each in
+a scratch element it adds to the page, so one at a time keeps them apart), each raced against
+its deadline so a figure whose drawing never settles cannot hold the call."""
+
+
+WARM_UP_JS = (
+    "plannerDraw([{figure: {data: [{type: 'bar', x: ['GPU', '网卡'], y: [1, 2]}],"
+    " layout: {title: {text: 'Warm-up 预热'}}}, width: 400, height: 300}], 'svg', 1, 30000)"
+)
+
+
+def _label(spec: ChartSpec, index: int) -> str:
+    return repr(spec.name) if spec.name else f"#{index + 1}"
+
+
+def _evaluate_error(response: Mapping[str, Any]) -> str | None:
+    """The error of a ``Runtime.evaluate`` answer (protocol error or JavaScript exception)."""
+    if "error" in response:
+        error = response["error"]
+        return str(error.get("message", error) if isinstance(error, Mapping) else error)
+    details = response.get("result", {}).get("exceptionDetails")
+    if details:
+        exception = details.get("exception", {})
+        return str(exception.get("description") or details.get("text") or details)
+    return None
 
 
 class Browser:
@@ -119,7 +189,9 @@ class Browser:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._kaleido: Any = None
+        self._browser: Any = None
+        self._chart_tab: Any = None
+        self._chart_lock: asyncio.Lock | None = None
         self._print_tab: Any = None
         self._print_lock: asyncio.Lock | None = None
         self._closing: asyncio.Event | None = None
@@ -127,12 +199,12 @@ class Browser:
 
     @property
     def running(self) -> bool:
-        return self._kaleido is not None
+        return self._browser is not None
 
     def start(self) -> None:
         """Open the browser and its tabs (about 3 s); nothing when it is already open."""
         with self._lock:
-            if self._kaleido is not None:
+            if self._browser is not None:
                 return
             loop = asyncio.new_event_loop()
             thread = threading.Thread(target=loop.run_forever, name="planner-export-browser", daemon=True)
@@ -141,21 +213,21 @@ class Browser:
             ready: concurrent.futures.Future[Any] = concurrent.futures.Future()
             self._served = asyncio.run_coroutine_threadsafe(self._serve(ready), loop)
             try:
-                self._kaleido = ready.result(timeout=self._timeout_s * 4)
+                self._browser = ready.result(timeout=self._timeout_s * 4)
             except BaseException:
                 self._served.cancel()
                 self._shutdown_loop()
                 raise
 
     async def _serve(self, ready: concurrent.futures.Future[Any]) -> None:
-        """Hold the browser open until :meth:`stop`: the body of ``async with Kaleido()``."""
-        import kaleido
+        """Hold the browser open until :meth:`stop`: the body of ``async with Browser()``."""
+        import choreographer
 
-        self._closing, self._print_lock = asyncio.Event(), asyncio.Lock()
+        self._closing = asyncio.Event()
+        self._chart_lock, self._print_lock = asyncio.Lock(), asyncio.Lock()
         try:
-            async with kaleido.Kaleido(
-                n=CHART_TABS, path=self._path, mathjax=False, timeout=self._timeout_s
-            ) as browser:
+            async with choreographer.Browser(path=self._path, headless=True) as browser:
+                self._chart_tab = await self._open_chart_tab(browser)
                 self._print_tab = await browser.create_tab("about:blank")
                 await self._print_tab.send_command("Page.enable")
                 ready.set_result(browser)
@@ -171,10 +243,31 @@ class Browser:
                 )
             )
 
+    async def _open_chart_tab(self, browser: Any) -> Any:
+        """A blank tab with plotly.js and ``plannerDraw`` evaluated in it."""
+        tab = await browser.create_tab("about:blank")
+        response = await asyncio.wait_for(
+            tab.send_command(
+                "Runtime.evaluate",
+                params={"expression": plotly_js() + "\n;" + DRAW_JS, "returnByValue": True},
+            ),
+            self._timeout_s,
+        )
+        error = _evaluate_error(response)
+        if error is not None or response["result"]["result"].get("value") is not True:
+            raise RenderError(f"chart renderer: plotly.js did not load ({error})")
+        # one throw-away chart with Latin and CJK text: the first drawing in a tab compiles
+        # plotly.js and loads the fonts (about 0.5 s), paid here once rather than by an export
+        await asyncio.wait_for(
+            tab.send_command("Runtime.evaluate", params={"expression": WARM_UP_JS, "awaitPromise": True}),
+            self._timeout_s,
+        )
+        return tab
+
     def stop(self) -> None:
         """Close the browser and its thread (safe to call twice)."""
         with self._lock:
-            if self._kaleido is None:
+            if self._browser is None:
                 return
             try:
                 loop, closing, served = self._loop, self._closing, self._served
@@ -182,7 +275,7 @@ class Browser:
                     loop.call_soon_threadsafe(closing.set)
                     served.result(timeout=self._timeout_s)
             finally:
-                self._kaleido = self._print_tab = None
+                self._browser = self._chart_tab = self._print_tab = None
                 self._shutdown_loop()
 
     def _shutdown_loop(self) -> None:
@@ -194,43 +287,96 @@ class Browser:
         self._loop = self._thread = None
         self._served = self._closing = None
 
-    def _submit(self, coroutine: Coroutine[Any, Any, T]) -> T:
+    def _submit(self, coroutine: Coroutine[Any, Any, T], *, timeout_s: float | None = None) -> T:
         if self._loop is None:
             coroutine.close()
             raise RenderError("chart and PDF renderer: the browser is not running")
         future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-        return future.result(timeout=self._timeout_s * 4)
+        return future.result(timeout=timeout_s if timeout_s is not None else self._timeout_s * 4)
 
     def _require(self) -> None:
-        if self._kaleido is None:
+        if self._browser is None:
             self.start()
 
     def images(
-        self, charts: Sequence[ChartSpec], *, fmt: ImageFormat = "svg", scale: float = 2.0
+        self,
+        charts: Sequence[ChartSpec],
+        *,
+        fmt: ImageFormat = "svg",
+        scale: float = 2.0,
+        timeout_s: float = CHART_TIMEOUT_S,
     ) -> list[bytes]:
-        """Each chart as an SVG (vector) or PNG (``scale`` x its CSS size) image, in order."""
+        """Each chart as an SVG (vector) or PNG (``scale`` x its CSS size) image, in order.
+
+        All charts go to the chart tab in one call; ``timeout_s`` bounds each chart [s].
+        """
+        if not charts:
+            return []
+        jobs = []
+        for index, spec in enumerate(charts):
+            try:
+                figure = _figure_json(spec.figure)
+            except Exception as exc:
+                raise RenderError(
+                    f"chart renderer: chart {_label(spec, index)} is not a Plotly figure "
+                    f"({type(exc).__name__}: {exc})"
+                ) from None
+            jobs.append(f'{{"figure":{figure},"width":{int(spec.width_px)},"height":{int(spec.height_px)}}}')
+        deadline_ms = max(1, round(timeout_s * 1000))
+        expression = f"plannerDraw([{','.join(jobs)}], {json.dumps(fmt)}, {float(scale)!r}, {deadline_ms})"
+        # the page gives up on each chart after timeout_s; the Python side waits that long for
+        # every chart plus the round trip, in case the page itself stops answering
+        wait_s = timeout_s * len(charts) + self._timeout_s
         self._require()
         try:
-            return self._submit(self._draw(charts, fmt, scale))
+            results = self._submit(self._draw(expression, charts, wait_s), timeout_s=wait_s + self._timeout_s)
         except RenderError:
             raise
         except Exception as exc:
             raise RenderError(f"chart renderer: {type(exc).__name__}: {exc}") from None
-
-    async def _draw(self, charts: Sequence[ChartSpec], fmt: ImageFormat, scale: float) -> list[bytes]:
-        browser = self._kaleido
-        if browser is None:
-            raise RenderError("chart renderer: the browser is not running")
-        drawn = await asyncio.gather(
-            *(
-                browser.calc_fig(
-                    chart.figure,
-                    opts={"format": fmt, "width": chart.width_px, "height": chart.height_px, "scale": scale},
+        images = []
+        for index, (spec, result) in enumerate(zip(charts, results, strict=True)):
+            if "error" in result:
+                raise RenderError(
+                    f"chart renderer: cannot draw chart {_label(spec, index)}: {result['error']}"
                 )
-                for chart in charts
+            data = str(result["image"])
+            images.append(data.encode("utf-8") if fmt == "svg" else base64.b64decode(data))
+        return images
+
+    async def _draw(
+        self, expression: str, charts: Sequence[ChartSpec], wait_s: float
+    ) -> list[dict[str, Any]]:
+        if self._chart_lock is None or self._browser is None:
+            raise RenderError("chart renderer: the browser is not running")
+        async with self._chart_lock:
+            if self._chart_tab is None:
+                self._chart_tab = await self._open_chart_tab(self._browser)
+            tab = self._chart_tab
+            command = tab.send_command(
+                "Runtime.evaluate",
+                params={"expression": expression, "awaitPromise": True, "returnByValue": True},
             )
-        )
-        return [bytes(image) for image in drawn]
+            try:
+                response = await asyncio.wait_for(command, wait_s)
+            except TimeoutError:
+                # the page is stuck (a figure drawing for ever): replace the tab on the next call
+                self._chart_tab = None
+                await self._discard(tab)
+                names = ", ".join(_label(spec, i) for i, spec in enumerate(charts))
+                raise RenderError(
+                    f"chart renderer: no answer within {wait_s:.0f} s while drawing chart(s) {names}"
+                ) from None
+            error = _evaluate_error(response)
+            if error is not None:
+                raise RenderError(f"chart renderer: {error}")
+            results: list[dict[str, Any]] = response["result"]["result"]["value"]
+            return results
+
+    async def _discard(self, tab: Any) -> None:
+        # best effort: the tab is abandoned whether or not it closes
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(tab.close(), self._timeout_s)
 
     def print_pdf(self, html: str, *, setup: PageSetup | None = None) -> bytes:
         """The HTML document printed to PDF by the browser."""
@@ -270,6 +416,13 @@ class Browser:
             # leave the tab blank so the temporary document can be deleted
             await self._navigate(tab, "about:blank")
             return response
+
+
+def _figure_json(figure: Any) -> str:
+    """The figure as plotly.js JSON (plotly's encoder: numpy arrays, dates, NaN as null)."""
+    import plotly.io
+
+    return str(plotly.io.to_json(figure, validate=False))
 
 
 _SHARED: Browser | None = None
