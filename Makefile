@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install run test lint bench clean system-deps i18n screenshots
+.PHONY: install run test lint bench clean system-deps i18n screenshots validation
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -43,6 +43,9 @@ screenshots: install system-deps
 # add the new ids (untranslated) to each language's PO files.
 i18n: install
 	$(BIN)/python -m planner.i18n.extract
+
+validation: install
+	$(BIN)/python -m planner.validation.report
 
 bench: install
 	$(BIN)/python bench/run.py

@@ -32,6 +32,7 @@ PAGES = (
     # reference pages last: when the top bar overflows, these are the ones under "more"
     ("catalog", "page.catalog", ":material/inventory_2:"),
     ("assumptions", "page.assumptions", ":material/fact_check:"),
+    ("validation", "page.validation", ":material/verified:"),
 )
 navigation = st.navigation(
     [

@@ -1,0 +1,532 @@
+"""Evaluate the validation cases against the model: predicted vs published, per case.
+
+Each case of :mod:`planner.validation.cases` is turned into engine inputs and evaluated through
+the engine's public entry points only: :func:`planner.engine.plan` for switch counts and
+server power, :mod:`planner.performance.collectives` for bus bandwidth,
+:func:`planner.performance.workload.estimate_workload` for training throughput and memory fit,
+and :func:`planner.performance.reliability.reliability` for interruptions and goodput. Where a
+case needs an input the model cannot take yet (NVLink SHARP, context parallelism, a GPU or
+fabric without a catalog record, ZeRO stages other than 1), the result is ``not_modelled`` with
+the reason, never a number the model did not compute.
+
+Notes
+-----
+Status: ``pass`` when the case agrees (``low (1 - t) <= predicted <= high (1 + t)``), ``fail``
+otherwise. Error: ``(predicted - low) / low`` below the published range, ``(predicted - high) /
+high`` above it, 0 inside it.
+
+Comparisons that need a conversion, each with its reason:
+
+- ``achieved_tflops_per_gpu`` with full recomputation: the Megatron-LM papers count hardware
+  FLOPs (their eq. 3, four passes), the model reports model FLOPs (6ND, three passes), so the
+  prediction is multiplied by 8/6 (:data:`planner.performance.workload.FULL_RECOMPUTE_COMPUTE_FACTOR`);
+- ``fp16`` runs use the BF16 dense peak (the same on A100 and H100 tensor cores);
+- ``allreduce_busbw_gbyte_per_s_per_nic``: busbw / NICs per node. A multi-node ring runs one
+  channel per NIC, each crossing between nodes on its own NIC, so busbw = NICs per node x the
+  per-NIC bandwidth (nccl-tests' ``busBw`` of 2 x 8 H100 at NDR: 8 x 47 GB/s);
+- memory and reliability figures do not depend on the fabric's bandwidth, so a case without a
+  design uses the catalog design whose default GPU is the case's GPU (named in the reason).
+
+References
+----------
+``validation/README.md`` (cases and roles); ``docs/model.md`` (the equations evaluated).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from planner.errors import InfeasibleError, InputError
+from planner.i18n.message import Message, msg
+from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, load_cases
+
+if TYPE_CHECKING:
+    from planner.catalog import Catalog
+    from planner.engine import Plan
+
+Status = Literal["pass", "fail", "not_modelled"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+
+NOMINAL_TOKENS_B = 1000.0
+"""Training tokens given to a job when the case states none [billions]: throughput per step does
+not depend on it (only time to train does)."""
+
+LARGE_MESSAGE_BYTES = 4 * 1024**3
+"""nccl-tests buffer when the case states none: 4 GiB, the end of the usual sweep, where busbw
+reaches its plateau [B]."""
+
+
+SPINE_CORE_M = 50.0
+"""Spine-core cable length of every case [m]: no source states one (see :func:`_plan`)."""
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The model's value for one published figure and how far it is from it."""
+
+    id: str
+    area: Area
+    role: Role
+    quantity: str
+    predicted: float | None
+    """Model value in the case's unit; ``None`` when not modelled."""
+    published: float
+    """Published value (midpoint of a published range)."""
+    published_low: float
+    published_high: float
+    unit: str
+    error_fraction: float | None
+    """Signed relative distance to the nearest end of the published range [-]; 0 inside it."""
+    tolerance: float
+    status: Status
+    reason: str
+    """Why not modelled, or the stand-in and conversions used (empty when none)."""
+    url: str
+    citation: str
+
+
+class _NotModelledError(Exception):
+    """The case needs an input the model cannot take; carries the reason."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class _Value:
+    value: float
+    note: str = ""
+
+
+def error_fraction(*, predicted: float, low: float, high: float) -> float:
+    """Signed relative distance of ``predicted`` to ``[low, high]``; 0 inside.
+
+    >>> error_fraction(predicted=110, low=100, high=100), error_fraction(predicted=47, low=46, high=48)
+    (0.1, 0.0)
+    """
+    if predicted < low:
+        return (predicted - low) / low if low else -math.inf
+    if predicted > high:
+        return (predicted - high) / high if high else math.inf
+    return 0.0
+
+
+# --- engine inputs of a case ------------------------------------------------------------------
+
+
+def _gpu_id(case: ValidationCase, catalog: Catalog) -> str:
+    gpu_id = case.inputs.gpu_id
+    if gpu_id is None:
+        raise _NotModelledError(msg("GPU not in the catalog: {gpu}", gpu=case.inputs.gpu or "not stated"))
+    if gpu_id not in catalog.gpus:
+        raise _NotModelledError(msg("GPU not in the catalog: {gpu}", gpu=gpu_id))
+    return gpu_id
+
+
+def _design_id(case: ValidationCase, catalog: Catalog, *, stand_in: bool) -> tuple[str, str]:
+    """The case's design, or, for figures that do not depend on the fabric, a stand-in design
+    made for the case's GPU or for a GPU of the same server."""
+    design_id = case.inputs.design_id
+    if design_id is not None:
+        if design_id not in catalog.designs:
+            raise _NotModelledError(msg("design not in the catalog: {design}", design=design_id))
+        return design_id, ""
+    if stand_in:
+        gpu_id = _gpu_id(case, catalog)
+        server_id = case.inputs.server_id or catalog.gpus[gpu_id].default_server_id
+        # a design made for this GPU, else one whose GPU sits in the same server (H200 in HGX H100)
+        for design in sorted(catalog.designs.values(), key=lambda d: d.default_gpu_id != gpu_id):
+            if catalog.gpus[design.default_gpu_id].default_server_id == server_id:
+                note = msg(
+                    "stand-in design {design} (the figure does not depend on the fabric)", design=design.id
+                )
+                return design.id, note
+    raise _NotModelledError(
+        msg("fabric without a design preset: {fabric}", fabric=case.inputs.fabric or "not stated")
+    )
+
+
+def _check_nics(case: ValidationCase, catalog: Catalog, design_id: str) -> None:
+    """A case whose NIC count or speed differs from the design's cannot use the design."""
+    fabric = catalog.designs[design_id].fabric
+    i = case.inputs
+    per_node = i.gpus_per_node or 8
+    if i.nics_per_node is not None and i.nics_per_node != per_node * fabric.ports_per_gpu:
+        raise _NotModelledError(
+            msg(
+                "{nics} NIC ports for {gpus} GPUs per server: the design has {ports} port(s) per GPU",
+                nics=i.nics_per_node,
+                gpus=per_node,
+                ports=fabric.ports_per_gpu,
+            )
+        )
+    if i.nic_speed_gbit_per_s is not None and i.nic_speed_gbit_per_s != fabric.port_speed_gbit_per_s:
+        raise _NotModelledError(
+            msg(
+                "{speed:g} Gb/s NIC ports: the design has {design_speed} Gb/s",
+                speed=i.nic_speed_gbit_per_s,
+                design_speed=fabric.port_speed_gbit_per_s,
+            )
+        )
+
+
+def _plan(case: ValidationCase, catalog: Catalog, *, stand_in: bool = False) -> tuple[Plan, str]:
+    """The plan of a case's cluster, and a note naming any stand-in."""
+    from planner.engine import plan
+    from planner.scenario import scenario_from_data
+
+    design_id, note = _design_id(case, catalog, stand_in=stand_in)
+    _check_nics(case, catalog, design_id)
+    gpu_id = _gpu_id(case, catalog)
+    i = case.inputs
+    gpus = i.gpus or (i.nodes or 1) * (i.gpus_per_node or 8)
+    server_id = i.server_id or catalog.gpus[gpu_id].default_server_id
+    data: dict[str, Any] = {"gpus": gpus, "design_id": design_id, "gpu_id": gpu_id, "server_id": server_id}
+    design = catalog.designs[design_id]
+    if i.switch_id is not None and i.switch_id != design.fabric.switch_id:
+        data["fabric"] = design.fabric.model_copy(update={"switch_id": i.switch_id}).model_dump()
+    if i.rail_optimized is not None and i.rail_optimized != design.fabric.rail_optimized:
+        fabric = data.get("fabric") or design.fabric.model_dump()
+        data["fabric"] = {**fabric, "rail_optimized": i.rail_optimized}
+    cooling = catalog.servers[server_id].cooling
+    # the default liquid cooling is refused by air-only servers (DGX A100); the figures compared
+    # here (counts, bandwidth, server power) do not depend on the cooling method
+    data["facility"] = {
+        "cooling_id": "direct_liquid" if "direct_liquid" in cooling else cooling[0],
+        # the sources give no cable lengths; 50 m keeps every tier within multimode reach, so
+        # the 200G SR optic of the HDR design serves three tiers (lengths move latency by ns only)
+        "link_lengths": {"spine_core_m": SPINE_CORE_M},
+    }
+    if i.servers_per_rack:
+        data["facility"]["rack_power_limit_kw"] = 300
+    return plan(scenario=scenario_from_data(data, source=case.id), catalog=catalog), note
+
+
+# --- one evaluator per kind of quantity -------------------------------------------------------
+
+
+def _switch_count(case: ValidationCase, catalog: Catalog) -> _Value:
+    tier = case.quantity.removesuffix("_switches")
+    p, note = _plan(case, catalog)
+    count = next((t.switches for t in p.topology.tier_counts if t.tier == tier), 0)
+    return _Value(float(count), note)
+
+
+def _server_power(case: ValidationCase, catalog: Catalog) -> _Value:
+    p, note = _plan(case, catalog, stand_in=True)
+    return _Value(p.power.node_kw, note)
+
+
+def _rack_power(case: ValidationCase, catalog: Catalog) -> _Value:
+    p, note = _plan(case, catalog, stand_in=True)
+    per_rack = case.inputs.servers_per_rack or p.nodes
+    return _Value(p.power.node_kw * per_rack, note)
+
+
+def _busbw(case: ValidationCase, catalog: Catalog) -> _Value:
+    from planner.performance import collectives
+
+    i = case.inputs
+    algorithm = i.algorithm or "auto"
+    if algorithm not in get_args(collectives.Algorithm):
+        raise _NotModelledError(
+            msg("NCCL algorithm {algorithm} is not in the collective model", algorithm=algorithm)
+        )
+    # one server: the collective stays on NVLink, so any design with the case's GPU stands in
+    p, note = _plan(case, catalog, stand_in=(i.nodes or 0) == 1)
+    fabric = collectives.fabric_from_plan(plan=p, catalog=catalog)
+    t = collectives.collective_time(
+        fabric=fabric,
+        collective=i.collective or "all_reduce",
+        message_bytes=float(i.message_bytes or LARGE_MESSAGE_BYTES),
+        algorithm=algorithm,  # type: ignore[arg-type]
+    )
+    busbw = t.busbw_gbyte_per_s
+    if case.quantity.endswith("_per_nic"):
+        # one ring channel per NIC, each crossing between nodes on its own NIC (module notes)
+        busbw /= i.nics_per_node or p.topology.ports_per_node_per_plane
+    return _Value(busbw, note)
+
+
+def _training_job(case: ValidationCase) -> Any:
+    from planner.performance.workload import training_job
+
+    i = case.inputs
+    if i.cp not in (None, 1):
+        raise _NotModelledError(msg("context parallelism (cp = {cp}) is not in the training model", cp=i.cp))
+    if i.zero_stage not in (None, 1):
+        raise _NotModelledError(
+            msg(
+                "ZeRO stage {stage}: the model always shards the optimizer only (stage 1)", stage=i.zero_stage
+            )
+        )
+    if i.recompute == "none":
+        raise _NotModelledError(msg("no activation recomputation is not in the training model"))
+    if i.params_b is None:
+        raise _NotModelledError(msg("parameter count not stated"))
+    data: dict[str, Any] = {
+        "params_b": i.params_b,
+        "tokens_b": i.tokens_b or NOMINAL_TOKENS_B,
+        "precision": "fp8" if i.precision == "fp8" else "bf16",
+    }
+    optional = {
+        "seq_len": i.seq_len,
+        "global_batch_seqs": i.global_batch_seqs,
+        "micro_batch_seqs": i.micro_batch_seqs,
+        "layers": i.layers,
+        "hidden_size": i.hidden_size,
+        "experts": i.experts,
+        "top_k": i.top_k,
+        "tp": i.tp,
+        "pp": i.pp,
+        "dp": i.dp,
+        "ep": i.ep,
+        "virtual_stages": i.virtual_stages,
+        "recompute": i.recompute,
+    }
+    data.update({k: v for k, v in optional.items() if v is not None})
+    return training_job(data, source=case.id)
+
+
+def _estimate(case: ValidationCase, catalog: Catalog, *, stand_in: bool) -> tuple[Any, str]:
+    from planner.performance.workload import estimate_workload
+
+    job = _training_job(case)
+    p, note = _plan(case, catalog, stand_in=stand_in)
+    return estimate_workload(job=job, plan=p, catalog=catalog), note
+
+
+def _throughput(case: ValidationCase, catalog: Catalog) -> _Value:
+    from planner.performance.workload import FULL_RECOMPUTE_COMPUTE_FACTOR
+
+    if case.inputs.global_batch_seqs is None:
+        raise _NotModelledError(msg("global batch not stated: the pipeline bubble depends on it"))
+    estimate, note = _estimate(case, catalog, stand_in=False)
+    if case.quantity == "model_flops_utilization":
+        return _Value(estimate.end_to_end_mfu, note)
+    tflops = estimate.achieved_tflops_per_gpu
+    if case.inputs.recompute == "full":
+        # the source counts hardware FLOPs (forward pass run twice); the model reports 6ND
+        return _Value(tflops * FULL_RECOMPUTE_COMPUTE_FACTOR, msg("hardware FLOPs (x 8/6)"))
+    return _Value(tflops, note)
+
+
+def _gpu_hours_per_trillion(case: ValidationCase, catalog: Catalog) -> _Value:
+    estimate, note = _estimate(case, catalog, stand_in=False)
+    tokens_t = (case.inputs.tokens_b or NOMINAL_TOKENS_B) / 1000.0
+    return _Value(estimate.gpu_hours / tokens_t, note)
+
+
+def _fits(case: ValidationCase, catalog: Catalog) -> _Value:
+    try:
+        _, note = _estimate(case, catalog, stand_in=True)
+    except InfeasibleError as exc:
+        return _Value(0.0, exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))
+    return _Value(1.0, note)
+
+
+def _memory_per_gpu(case: ValidationCase, catalog: Catalog) -> _Value:
+    if case.inputs.micro_batch_seqs is None:
+        raise _NotModelledError(msg("micro-batch not stated: activation memory depends on it"))
+    estimate, note = _estimate(case, catalog, stand_in=True)
+    return _Value(estimate.layout.memory_gbyte_per_gpu, note)
+
+
+def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
+    raise _NotModelledError(msg("the model reports memory per GPU with activations, not model states alone"))
+
+
+def _reliability(case: ValidationCase, catalog: Catalog) -> Any:
+    from planner.performance.reliability import ReliabilityParams, reliability
+
+    p, note = _plan(case, catalog, stand_in=True)
+    params = ReliabilityParams(params_b=case.inputs.params_b or 1.0)
+    return reliability(plan=p, params=params), note
+
+
+def _interruptions(case: ValidationCase, catalog: Catalog) -> _Value:
+    if case.inputs.duration_h is None:
+        raise _NotModelledError(msg("observation window not stated"))
+    rel, note = _reliability(case, catalog)
+    return _Value(rel.interruptions_per_day * case.inputs.duration_h / 24.0, note)
+
+
+def _goodput(case: ValidationCase, catalog: Catalog) -> _Value:
+    rel, note = _reliability(case, catalog)
+    return _Value(rel.goodput, note)
+
+
+def _fleet_fraction(case: ValidationCase, catalog: Catalog) -> _Value:
+    from planner.performance import reliability
+
+    constant = {
+        "link_failure_fraction_per_month": reliability.HPN_LINK_FAILURE_FRACTION_PER_MONTH,
+        "switch_failure_fraction_per_month": reliability.HPN_TOR_FAILURE_FRACTION_PER_MONTH,
+    }[case.quantity]
+    return _Value(constant, msg("the model's constant, taken from this figure"))
+
+
+EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
+    "spine_switches": _switch_count,
+    "leaf_switches": _switch_count,
+    "core_switches": _switch_count,
+    "server_power_kw": _server_power,
+    "rack_power_kw": _rack_power,
+    "allreduce_busbw_gbyte_per_s": _busbw,
+    "allreduce_busbw_gbyte_per_s_per_nic": _busbw,
+    "achieved_tflops_per_gpu": _throughput,
+    "model_flops_utilization": _throughput,
+    "gpu_hours_per_trillion_tokens": _gpu_hours_per_trillion,
+    "fits_in_hbm": _fits,
+    "memory_per_gpu_gbyte": _memory_per_gpu,
+    "model_state_memory_per_gpu_gbyte": _model_state_memory,
+    "unexpected_interruptions": _interruptions,
+    "interruptions": _interruptions,
+    "goodput_fraction": _goodput,
+    "link_failure_fraction_per_month": _fleet_fraction,
+    "switch_failure_fraction_per_month": _fleet_fraction,
+}
+"""How each quantity is computed; a quantity not listed is reported as not modelled."""
+
+
+def evaluate(case: ValidationCase, *, catalog: Catalog) -> CaseResult:
+    """The model's value for one case, its error and its status.
+
+    Parameters
+    ----------
+    case
+        A published figure with its configuration (:func:`planner.validation.cases.load_cases`).
+    catalog
+        The component catalog (:func:`planner.catalog.load_catalog`).
+
+    Returns
+    -------
+    CaseResult
+        ``pass`` / ``fail`` with the signed relative error, or ``not_modelled`` with the reason
+        (an input the model cannot take, or an engine refusal naming the field).
+    """
+    low, high = case.published_low, case.published_high
+    evaluator = EVALUATORS.get(case.quantity)
+    predicted: float | None = None
+    try:
+        if evaluator is None:
+            raise _NotModelledError(
+                msg("quantity {quantity} is not computed by the model", quantity=case.quantity)
+            )
+        value = evaluator(case, catalog)
+        predicted, reason = value.value, value.note
+    except _NotModelledError as exc:
+        reason = exc.reason
+    except InputError as exc:  # the engine refuses the configuration: say why, with its field
+        reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+    if predicted is None:
+        status: Status = "not_modelled"
+        error = None
+    else:
+        status = "pass" if case.agrees(model_value=predicted) else "fail"
+        error = error_fraction(predicted=predicted, low=low, high=high)
+    return CaseResult(
+        id=case.id,
+        area=case.area,
+        role=case.role,
+        quantity=case.quantity,
+        predicted=predicted,
+        published=(low + high) / 2.0,
+        published_low=low,
+        published_high=high,
+        unit=case.unit,
+        error_fraction=error,
+        tolerance=case.tolerance.relative,
+        status=status,
+        reason=reason,
+        url=case.source.url,
+        citation=case.source.citation,
+    )
+
+
+def run_all(
+    *,
+    catalog: Catalog | None = None,
+    cases: Iterable[ValidationCase] | None = None,
+    area: Area | None = None,
+    role: Role | None = None,
+) -> tuple[CaseResult, ...]:
+    """Evaluate every case (or those of one area and/or role), in case-file order."""
+    if catalog is None:
+        from planner.catalog import load_catalog
+
+        catalog = load_catalog()
+    chosen = load_cases() if cases is None else tuple(cases)
+    return tuple(
+        evaluate(c, catalog=catalog)
+        for c in chosen
+        if (area is None or c.area == area) and (role is None or c.role == role)
+    )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Counts of one role in one area (or all areas when ``area`` is empty)."""
+
+    area: str
+    role: Role
+    passed: int
+    failed: int
+    not_modelled: int
+    median_abs_error: float | None
+    """Median |error| of the evaluated cases [-]; ``None`` when none was evaluated."""
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed + self.not_modelled
+
+
+def summarize(results: Sequence[CaseResult], *, role: Role, area: str = "") -> Summary:
+    """Pass / fail / not-modelled counts and median |error| of one role (never pooled)."""
+    chosen = [r for r in results if r.role == role and (not area or r.area == area)]
+    errors = [abs(r.error_fraction) for r in chosen if r.error_fraction is not None]
+    return Summary(
+        area=area,
+        role=role,
+        passed=sum(r.status == "pass" for r in chosen),
+        failed=sum(r.status == "fail" for r in chosen),
+        not_modelled=sum(r.status == "not_modelled" for r in chosen),
+        median_abs_error=statistics.median(errors) if errors else None,
+    )
+
+
+def summary_line(results: Sequence[CaseResult]) -> Message:
+    """One line: validation counts first, calibration apart."""
+    v = summarize(results, role="validation")
+    c = summarize(results, role="calibration")
+    return msg(
+        "validation: {passed} pass / {failed} fail / {not_modelled} not modelled; "
+        "calibration (fitted, not evidence): {c_passed} pass / {c_failed} fail / {c_not_modelled} not modelled",
+        passed=v.passed,
+        failed=v.failed,
+        not_modelled=v.not_modelled,
+        c_passed=c.passed,
+        c_failed=c.failed,
+        c_not_modelled=c.not_modelled,
+    )
+
+
+__all__ = [
+    "AREAS",
+    "EVALUATORS",
+    "ROLES",
+    "STATUSES",
+    "CaseResult",
+    "Status",
+    "Summary",
+    "error_fraction",
+    "evaluate",
+    "run_all",
+    "summarize",
+    "summary_line",
+]

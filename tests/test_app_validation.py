@@ -1,0 +1,43 @@
+"""Headless test of the Validation page in both languages (``streamlit.testing.v1.AppTest``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from planner import i18n
+from planner.i18n import tr
+from ui import keys
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches() -> Iterator[None]:
+    st.cache_data.clear()
+    i18n.MISSING.clear()
+    yield
+    assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_validation_page_renders(lang: str) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    at.segmented_control(key=keys.widget("lang")).set_value(lang).run()
+    at.switch_page("pages/validation.py").run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.title[0].value == tr("page.validation", lang)
+    summary = next(
+        m.value for m in at.markdown if tr("val.summary", lang).split("{")[0].strip("* ") in m.value
+    )
+    assert summary
+    assert len(at.dataframe) == 2
+    cases = at.dataframe[1].value
+    assert tr("val.status.not_modelled", lang) in set(cases[tr("val.col.status", lang)])
+    assert tr("val.role.calibration", lang) in set(cases[tr("val.col.role", lang)])
