@@ -8,7 +8,7 @@ Pure writers: plans and tables in, bytes out. They know nothing of the web app o
 - :mod:`planner.report.export.xlsx`: workbooks of typed sheets with number formats;
 - :mod:`planner.report.export.scenario_json`: scenario export and import that round-trip exactly;
 - :mod:`planner.report.export.html`: print-ready HTML (cover, sections, tables, figures, footer);
-- :mod:`planner.report.export.browser`: one long-lived headless Chromium (through kaleido) that draws
+- :mod:`planner.report.export.browser`: one long-lived headless Chromium (plotly.js, choreographer) that draws
   chart images and prints HTML to PDF;
 - :mod:`planner.report.export.safety` and :mod:`planner.report.export.names`: escaping, formula-injection
   neutralisation and safe file names.
