@@ -14,17 +14,9 @@ from planner.catalog.schema import Record, Switch
 from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
 from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
+from planner.fabric.collectives import Bandwidth, bandwidth, build_fabric, coefficients, collective_time
 from planner.fabric.media import LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
-from planner.fabric.network import (
-    SCALE_UP_ALPHA_US,
-    SCALE_UP_RING_EFFICIENCY,
-    SERDES_FEC_NS_PER_LINK,
-    Bandwidth,
-    Latency,
-    bandwidth,
-    collective_model,
-    path_latency_ns,
-)
+from planner.fabric.network import Latency, path_latency_ns
 from planner.fabric.topology import Topology, build_topology
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
@@ -345,7 +337,10 @@ def _bom(
     return tuple(x for x in lines if x.quantity > 0)
 
 
-def _latency(r: Resolved, topo: Topology, media: tuple[LinkMedia, ...], small_allreduce_us: float) -> Latency:
+def _paths(
+    r: Resolved, topo: Topology, media: tuple[LinkMedia, ...], serdes_fec_ns_per_link: float
+) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
+    """Latency components [ns] of the shortest (one leaf) and the longest (top tier) path."""
     per_class: dict[str, float] = {m.link_class: m.latency_ns_per_link for m in media}
     order = list(LINK_CLASSES[: topo.tiers])
     worst_links = tuple(per_class[c] for c in order) + tuple(per_class[c] for c in reversed(order))
@@ -356,12 +351,23 @@ def _latency(r: Resolved, topo: Topology, media: tuple[LinkMedia, ...], small_al
         link_latency_ns=worst_links,
         nic_latency_ns=r.nic.latency_ns,
         switch_latency_ns=tuple(x.latency_ns for x in path_switches),
+        serdes_fec_ns_per_link=serdes_fec_ns_per_link,
     )
     best = path_latency_ns(
         link_latency_ns=best_links,
         nic_latency_ns=r.nic.latency_ns,
         switch_latency_ns=(r.switch.latency_ns,),
+        serdes_fec_ns_per_link=serdes_fec_ns_per_link,
     )
+    return best, worst
+
+
+def _latency(
+    topo: Topology,
+    best: tuple[tuple[str, float], ...],
+    worst: tuple[tuple[str, float], ...],
+    small_allreduce_us: float,
+) -> Latency:
     return Latency(
         min_switch_hops=topo.min_switch_hops,
         max_switch_hops=topo.max_switch_hops,
@@ -412,27 +418,6 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
                 node_leaf_m=lengths.node_leaf_m,
                 leaf_spine_m=lengths.leaf_spine_m,
                 spine_core_m=lengths.spine_core_m,
-            ),
-        ),
-        Assumption(
-            "source",
-            "model.scale_up_efficiency",
-            msg(
-                "scale-up ring efficiency {efficiency:.2f} (H100 NVLink ring 365 of 450 GB/s); "
-                "applied to every GPU",
-                efficiency=SCALE_UP_RING_EFFICIENCY,
-            ),
-            "NVIDIA/nccl-tests issue 212",
-        ),
-        chosen(
-            "model.scale_up_alpha",
-            msg("scale-up step latency {alpha_us:g} us (order of NCCL LL steps)", alpha_us=SCALE_UP_ALPHA_US),
-        ),
-        chosen(
-            "model.serdes_fec",
-            msg(
-                "SerDes+FEC latency {latency_ns:g} ns per link (RS-FEC order of magnitude)",
-                latency_ns=SERDES_FEC_NS_PER_LINK,
             ),
         ),
         chosen(
@@ -501,7 +486,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
     bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw)
-    bw, latency = _performance(r, topo, media)
+    bw, latency = _performance(r, catalog, topo, media)
     return Plan(
         scenario=scenario,
         design_id=r.design_id,
@@ -613,27 +598,47 @@ def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power,
     )
 
 
-def _performance(r: Resolved, topo: Topology, media: tuple[LinkMedia, ...]) -> tuple[Bandwidth, Latency]:
-    """Collective bandwidth of the fabric and the GPU-to-GPU latency of its paths."""
+def _performance(
+    r: Resolved, catalog: Catalog, topo: Topology, media: tuple[LinkMedia, ...]
+) -> tuple[Bandwidth, Latency]:
+    """Collective bandwidth of the fabric and the GPU-to-GPU latency of its paths.
+
+    Every bandwidth figure and the 8-byte all-reduce latency come from one
+    :class:`planner.fabric.collectives.CollectiveFabric`, the one Workload and Reliability use.
+    """
     fabric = r.fabric
-    model = collective_model(
+    coeffs = coefficients(catalog)
+    best, worst = _paths(r, topo, media, coeffs.serdes_fec_ns_per_link)
+    tiers = (r.switch, r.spine_switch, r.core_switch)[: topo.tiers]
+    per_gpu_gbit_per_s = fabric.ports_per_gpu * fabric.port_speed_gbit_per_s
+    levels = build_fabric(
         gpus=r.gpus,
         gpus_per_node=r.server.gpus_per_node,
         domain_gpus=fabric.scale_up_domain_gpus,
-        ports_per_gpu=fabric.ports_per_gpu,
-        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
-        nccl_efficiency=r.nic.nccl_efficiency,
+        nodes=topo.nodes,
+        tiers=topo.tiers,
+        radix=topo.radix,
+        leaf_down_ports=topo.leaf_down_ports,
+        ports_per_node_per_plane=topo.ports_per_node_per_plane,
+        rail_optimized=fabric.rail_optimized,
         oversubscription=topo.oversubscription,
-        scale_up_gbyte_per_s=r.gpu.scale_up_bandwidth_gbyte_per_s,
-        alpha_net_us=r.nic.alpha_us,
+        per_gpu_gbit_per_s=per_gpu_gbit_per_s,
+        nccl_efficiency=r.nic.nccl_efficiency,
+        nic_alpha_us=r.nic.alpha_us,
+        scale_up_line_gbyte_per_s=r.gpu.scale_up_bandwidth_gbyte_per_s,
+        nvls_capable=r.gpu.nvls_allreduce,
+        switch_reduces=tuple(s.in_network_reduction for s in tiers),
+        path_min_ns=sum(ns for _, ns in best),
+        path_max_ns=sum(ns for _, ns in worst),
+        max_switch_hops=topo.max_switch_hops,
+        coefficients=coeffs,
+        label=r.design_id,
     )
     bw = bandwidth(
-        model=model,
-        ports_per_gpu=fabric.ports_per_gpu,
-        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
-        oversubscription=topo.oversubscription,
+        fabric=levels, per_gpu_gbit_per_s=per_gpu_gbit_per_s, oversubscription=topo.oversubscription
     )
-    return bw, _latency(r, topo, media, model.allreduce_time_s(message_bytes=8) * 1e6)
+    small = collective_time(fabric=levels, collective="all_reduce", message_bytes=8)
+    return bw, _latency(topo, best, worst, small.time_us)
 
 
 def _notes(r: Resolved, cooling: CoolingResult, bw: Bandwidth) -> tuple[str, ...]:

@@ -36,7 +36,7 @@ from planner import load_catalog
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
 from planner.fabric.media import LINK_CLASSES
-from planner.fabric.network import LEVEL_NETWORK, LEVEL_SCALE_UP
+from planner.fabric.collectives import LEVEL_NETWORK, LEVEL_SCALE_UP
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import STRINGS, catalogs, extract, po, tr, translate, translate_text
 from planner.i18n.message import Message, msg

@@ -1,39 +1,16 @@
-"""Bandwidth and latency: alpha-beta goldens and validation against published NCCL figures."""
+"""Plan bandwidth and latency: goldens, calibration checks against the published NCCL figures
+the coefficients were fitted to, and the path latency breakdown."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
 from planner import Catalog, Scenario, plan
-from planner.fabric.network import SCALE_UP_RING_EFFICIENCY, collective_model
+from planner.catalog import load_catalog
 from planner.units import GIB
-
-
-def test_ring_allreduce_time_golden() -> None:
-    # 16 GPUs, 8 per domain -> g = 2 domains. alpha_up = 1 us, alpha_net = 5 us.
-    # busbw_max = min(450 x 0.81 = 364.5, 8 x 50 GB/s x 0.94 = 376) = 364.5 GB/s.
-    # T = 2 x 7 x 1 us + min(ring 2 x 1 x 5, tree 2 x 1 x 5) us + 2 x 15/16 x 1 GiB / 364.5e9
-    #   = 24 us + 2.0134659e9 / 364.5e9 s = 24e-6 + 5.5239e-3 s.
-    model = collective_model(
-        gpus=16,
-        gpus_per_node=8,
-        domain_gpus=8,
-        ports_per_gpu=1,
-        port_speed_gbit_per_s=400,
-        nccl_efficiency=0.94,
-        oversubscription=1.0,
-        scale_up_gbyte_per_s=450,
-        alpha_net_us=5.0,
-    )
-    expected = 24e-6 + 2 * 15 / 16 * GIB / 364.5e9
-    assert math.isclose(model.allreduce_time_s(message_bytes=GIB), expected, rel_tol=1e-12)
-    assert model.allreduce_bound_level == "scale-up"
-    assert math.isclose(model.scale_up_gbyte_per_s, 450 * SCALE_UP_RING_EFFICIENCY)
-    # all-to-all: per-GPU network 50 x 0.94 = 47 GB/s; of 15/16 sent, 8/16 crosses the network.
-    # bound = (15/16) / max((7/16)/364.5, (8/16)/47) = 47 x 15/8 = 88.125 GB/s
-    assert math.isclose(model.alltoall_bound_gbyte_per_s, 47 * 15 / 8, rel_tol=1e-12)
 
 
 def test_busbw_rises_with_message_size_towards_the_bound(catalog: Catalog) -> None:
@@ -45,11 +22,13 @@ def test_busbw_rises_with_message_size_towards_the_bound(catalog: Catalog) -> No
     assert busbw[-1] < min(p.bandwidth.scale_up_gbyte_per_s, p.bandwidth.network_gbyte_per_s) + 1e-9
 
 
-def test_ndr_nic_busbw_matches_nccl_published_figure(catalog: Catalog) -> None:
+def test_ndr_nic_busbw_calibration_check(catalog: Catalog) -> None:
+    # CALIBRATION CHECK, not validation: the NIC's nccl_efficiency 0.94 was set from this quote.
     # NCCL maintainer, NVIDIA/nccl-tests issue 290: "For NDR @ 400Gbps you should see 46-48GB/s
     # per NIC". With B200 (NVLink5, 900 GB/s per direction) the scale-up level is faster than the
     # network, so the 1 GiB all-reduce busbw on 1024 GPUs is network-bound; per NIC (8 per node)
-    # it must fall in the published 46-48 GB/s range (tolerance: the range itself).
+    # it must fall in the quoted 46-48 GB/s range (bound 8 x 50 x 0.94 / 8 = 47 GB/s, less the
+    # latency term of the NVLS + tree across 128 domains).
     p = plan(scenario=Scenario(gpus=1024, design_id="ib-ndr", gpu_id="b200_hgx"), catalog=catalog)
     assert p.bandwidth.allreduce_bound == "network"
     per_nic = p.bandwidth.allreduce_busbw_gbyte_per_s / 8
@@ -57,23 +36,54 @@ def test_ndr_nic_busbw_matches_nccl_published_figure(catalog: Catalog) -> None:
     assert "bounded by the network level" in p.bandwidth.explanation
 
 
-def test_h100_single_node_ring_matches_nccl_published_figure(catalog: Catalog) -> None:
-    # NVIDIA/nccl-tests issue 212: H100 8-GPU node, NVLink ring all-reduce busbw about 365-370 GB/s.
-    # One node never touches the network: the scale-up level bounds it. Tolerance: 360-372 GB/s
-    # (the published range widened by the 1 GiB latency term, below 1 %).
+def _no_nvls_catalog(tmp_path: Path) -> Catalog:
+    override = tmp_path / "no_nvls.yaml"
+    override.write_text("gpus:\n  - id: h100_sxm\n    nvls_allreduce: false\n", encoding="utf-8")
+    return load_catalog(overrides=[override])
+
+
+def test_h100_node_golden_with_and_without_nvls(catalog: Catalog, tmp_path: Path) -> None:
+    # One 8 x H100 node never touches the network. 1 GiB = 2^30 B, n = m = 8, busbw factor 1.75.
+    # With NVLS (nvls_efficiency 0.61, nvls_alpha_us 10): B_nvls = 0.61 x 450 = 274.5 GB/s,
+    #   T = 10 us + 2^30 / 274.5e9 s = 10 + 3911.628 us = 3921.628 us,
+    #   busbw = 1.75 x 2^30 / 3921.628e-6 / 1e9 = 479.150 GB/s (NVLS picked: ring takes 5169 us).
+    # CALIBRATION CHECK: nvls_efficiency was fitted to NCCL's ~480 GB/s (nccl-tests issue 212).
     p = plan(scenario=Scenario(gpus=8, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=catalog)
+    assert p.bandwidth.allreduce_algorithm == "nvls"
     assert p.bandwidth.allreduce_bound == "scale-up"
-    assert 360.0 <= p.bandwidth.allreduce_busbw_gbyte_per_s <= 372.0
+    assert p.bandwidth.allreduce_busbw_gbyte_per_s == pytest.approx(479.150, abs=1e-3)
+    # Without NVLS (catalog override): ring, B_up = 0.81 x 450 = 364.5 GB/s, alpha 2 x 7 x 1 us,
+    #   T = 14 us + 1.75 x 2^30 / 364.5e9 s = 14 + 5155.139 us = 5169.139 us,
+    #   busbw = 1.75 x 2^30 / 5169.139e-6 / 1e9 = 363.513 GB/s (NCCL ring: 365-370 GB/s, the
+    #   calibration of scale_up_ring_efficiency).
+    ring = plan(
+        scenario=Scenario(gpus=8, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=_no_nvls_catalog(tmp_path)
+    )
+    assert ring.bandwidth.allreduce_algorithm == "ring"
+    assert ring.bandwidth.allreduce_busbw_gbyte_per_s == pytest.approx(363.513, abs=1e-3)
+
+
+def test_scale_up_bound_uses_domain_not_node(catalog: Catalog, tmp_path: Path) -> None:
+    # The old plan model multiplied per-GPU network bandwidth by GPUs per NODE: 16-GPU nodes in
+    # 8-GPU domains reported twice the egress. The network bound is m x B_net with m = the domain.
+    override = tmp_path / "sixteen.yaml"
+    override.write_text("servers:\n  - id: hgx_h100_8gpu\n    gpus_per_node: 16\n", encoding="utf-8")
+    big = load_catalog(overrides=[override])
+    p = plan(scenario=Scenario(gpus=64, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=big)
+    fabric = p.bandwidth.fabric
+    assert fabric.domain_gpus == 8
+    assert p.bandwidth.network_gbyte_per_s == pytest.approx(8 * fabric.levels[1].bandwidth_gbyte_per_s)
 
 
 def test_alltoall_shows_the_rail_difference(catalog: Catalog) -> None:
     # BR100's BLink (256 GB/s per direction) bounds all-reduce for both NPO designs; all-to-all
-    # leaves through the GPU's own ports, so 8 rails give about twice 4 rails.
+    # leaves through the GPU's own ports, so 8 rails give about twice 4 rails. The all-reduce
+    # figures differ only by the per-level alpha of each topology (below 0.1 % at 1 GiB).
     four = plan(scenario=Scenario(gpus=1024, design_id="rail4-npo"), catalog=catalog)
     eight = plan(scenario=Scenario(gpus=1024, design_id="rail8-npo"), catalog=catalog)
     assert four.bandwidth.allreduce_bound == eight.bandwidth.allreduce_bound == "scale-up"
     assert math.isclose(
-        four.bandwidth.allreduce_busbw_gbyte_per_s, eight.bandwidth.allreduce_busbw_gbyte_per_s
+        four.bandwidth.allreduce_busbw_gbyte_per_s, eight.bandwidth.allreduce_busbw_gbyte_per_s, rel_tol=1e-3
     )
     ratio = eight.bandwidth.alltoall_busbw_gbyte_per_s / four.bandwidth.alltoall_busbw_gbyte_per_s
     assert ratio == pytest.approx(2.0, rel=0.02)
@@ -89,7 +99,18 @@ def test_latency_breakdown_sums_and_grows_with_tiers(catalog: Catalog) -> None:
     # NPO ports carry no DSP: per link only 2 + 2 ns of optics versus 60 + 60 ns for pluggables
     nic = catalog.nics["cx7_400g"]
     switch = catalog.switches["qm9700_ndr"]
+    serdes_ns = catalog.sizing_rules["serdes_fec_ns_per_link"].value
     # ib-ndr, 2 tiers, worst path: 4 links (10, 30, 30, 10 m), 3 switches.
     # host/NIC 600 + FEC 4 x 100 + optics 4 x 120 + propagation 80 m x 5 ns + 3 x 130
-    expected = nic.latency_ns + 4 * 100 + 4 * 120 + 80 * 5 + 3 * switch.latency_ns
+    expected = nic.latency_ns + 4 * serdes_ns + 4 * 120 + 80 * 5 + 3 * switch.latency_ns
+    assert serdes_ns == 100.0
     assert small.latency.gpu_to_gpu_ns == pytest.approx(expected)
+
+
+def test_serdes_coefficient_is_overridable(tmp_path: Path) -> None:
+    # serdes_fec_ns_per_link is data: +50 ns per link adds 4 x 50 = 200 ns on the 4-link worst path.
+    override = tmp_path / "serdes.yaml"
+    override.write_text("sizing_rules:\n  - id: serdes_fec_ns_per_link\n    value: 150\n", encoding="utf-8")
+    base = plan(scenario=Scenario(gpus=256, design_id="ib-ndr"), catalog=load_catalog())
+    slower = plan(scenario=Scenario(gpus=256, design_id="ib-ndr"), catalog=load_catalog(overrides=[override]))
+    assert slower.latency.gpu_to_gpu_ns - base.latency.gpu_to_gpu_ns == pytest.approx(200.0)

@@ -62,6 +62,10 @@ class Gpu(Record):
     scale_up_bandwidth_gbyte_per_s: float = Field(
         ge=1, le=20000, description="Scale-up (NVLink/BLink/xGMI) bandwidth per direction [GB/s]."
     )
+    nvls_allreduce: bool = Field(
+        default=False,
+        description="The scale-up switch reduces (NVLink SHARP, NVLS): NVSwitch gen 3+ (H100 class on).",
+    )
     unit_cost_usd: float = Field(ge=0, le=1e6, description="Indicative price of one GPU [USD].")
     default_server_id: str = Field(pattern=SLUG_PATTERN, description="Server platform used by default.")
 
@@ -238,7 +242,8 @@ class Design(Record):
 
 
 class SizingRule(Record):
-    """A rule for an auxiliary fabric or system (storage, management)."""
+    """A rule for an auxiliary fabric or system (storage, management), or a coefficient of the
+    collective model (``data/collectives.yaml``, :mod:`planner.fabric.collectives`)."""
 
     value: float = Field(ge=0, le=100000, description="The rule's value, in the unit below.")
     unit: str = Field(description="Unit of value.")

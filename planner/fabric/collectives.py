@@ -1,0 +1,877 @@
+"""The one collective model: time and busbw of NCCL-style collectives on a cluster's fabric.
+
+Every bandwidth and collective-latency figure the product shows comes from here: the engine's
+``Plan.bandwidth`` (busbw at 1 GiB, the curve over message sizes, the bounds, the 8-byte
+all-reduce latency) and :mod:`planner.performance` (Workload, Reliability, uncertainty).
+
+A fabric is a ladder of levels: the scale-up domain (NVLink, BLink, ...), then the network's
+leaf, spine and core tiers. Each level has an effective bandwidth per GPU (line rate x protocol
+efficiency, divided by the oversubscription above the leaf), a per-step latency alpha, a reach
+(how many contiguous scale-up domains it joins) and, where its switches reduce (NVLink SHARP in
+the NVSwitch, SHARP in an InfiniBand switch), the effective bandwidth of that reduction. A group
+of ``n`` GPUs with ``m`` of them in each scale-up domain spans ``g = ceil(n / m)`` domains and
+climbs to the lowest level that reaches ``g`` domains; its network steps pay that level's alpha,
+and its network bandwidth is the smallest of the levels it crosses.
+
+Notes
+-----
+alpha-beta costs for a message of ``S`` bytes (nccl-tests convention: ``S`` is the whole
+buffer; for all-to-all the buffer one GPU sends), scale-up bandwidth ``B_up``, NVLS bandwidth
+``B_nvls``, network bandwidth ``B_net`` and in-network (SHARP) bandwidth ``B_sharp`` per GPU,
+``alpha_up``, ``alpha_nvls`` and ``alpha_net`` per step::
+
+    all-reduce   ring          2(n-1) alpha_net            + 2(n-1)/n S / B
+                 tree          2 ceil(log2 n) alpha_net    + 2 S / B
+                 hierarchical  2(m-1) alpha_up + 2(g-1) alpha_net + 2(n-1)/n S / B
+                 nvls          alpha_nvls + 2 ceil(log2 g) alpha_net
+                               + max(S / B_nvls, 2(n-1)/n S / (m B_net))
+                 in_network    A_up + 2 alpha_net + max(U, S / (m B_sharp))
+    all-gather,  ring          (n-1) alpha_net             + (n-1)/n S / B
+    reduce-scat. hierarchical  (m-1) alpha_up + (g-1) alpha_net + (n-1)/n S / B
+    broadcast    ring (chain)  (n-1) alpha_net             + S / B
+                 tree          ceil(log2 n) alpha_net      + 2 S / B
+    all-to-all   direct        ceil(log2 n) alpha_net
+                               + max((m-1)/n S / B_up, (n-m)/n S / B_net)
+
+with ``B = min(B_up, m B_net)``: chunks are pipelined through the levels, so the slowest level
+bounds the bandwidth term. In-network reduction reduces inside the domain with the faster of
+ring (``A_up = 2(m-1) alpha_up``, ``U = 2(n-1)/n S / B_up``) and NVLS (``A_up = alpha_nvls``,
+``U = S / B_nvls``), then each GPU sends its ``1/m`` shard to the switch tree once. NVLS: each
+GPU pushes its buffer into the NVSwitch once and receives the reduced result once (multicast),
+so its time does not grow with ``m``; across domains the per-GPU shards go through a tree
+(NCCL's NVLS_TREE). When the whole group sits in one scale-up domain the network terms vanish
+and ``alpha_net`` is ``alpha_up``. ``auto`` takes the algorithm of least time, as NCCL's tuner
+does. busbw = algbw x factor, with the nccl-tests factors: all-reduce ``2(n-1)/n``;
+all-gather, reduce-scatter, all-to-all ``(n-1)/n``; broadcast 1. The level named as bound is
+the one whose bandwidth term is the largest (ties go to the lower level); ``regime`` says
+whether latency or bandwidth dominates the time.
+
+The coefficients (scale-up ring efficiency, scale-up and NVLS step latency, NVLS and SHARP
+efficiency, SerDes+FEC latency) are catalog records (``data/collectives.yaml``), overridable
+with ``--catalog``; see :class:`Coefficients`.
+
+References
+----------
+R. Thakur, R. Rabenseifner, W. Gropp, "Optimization of Collective Communication Operations in
+MPICH", IJHPCA 19(1), 2005 (ring and tree alpha-beta costs). P. Sanders, J. Speck, J. L. Traeff,
+"Two-tree algorithms for full bandwidth broadcast, reduction and scan", Parallel Computing 35,
+2009 (NCCL's double binary tree). R. L. Graham et al., "Scalable Hierarchical Aggregation
+Protocol (SHArP)", COMHPC 2016 (in-network reduction: each GPU sends and receives its data
+once). NVIDIA NCCL 2.17 release notes (NVLink SHARP on NVSwitch systems). NVIDIA nccl-tests
+``doc/PERFORMANCE.md`` (busbw factors).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Literal, get_args
+
+from planner.catalog import Catalog
+from planner.errors import CatalogError, InputError
+from planner.i18n.message import msg
+from planner.units import GIB, KIB, gbit_per_s_to_gbyte_per_s
+
+Collective = Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
+Algorithm = Literal["auto", "ring", "tree", "hierarchical", "nvls", "in_network", "direct"]
+Regime = Literal["latency", "bandwidth", "none"]
+
+COLLECTIVES: tuple[Collective, ...] = get_args(Collective)
+
+MESSAGE_SIZES_BYTES: tuple[int, ...] = tuple(KIB * 2**i for i in range(24))
+"""1 KiB ... 8 GiB in powers of two: the sizes nccl-tests sweeps."""
+
+LEVEL_SCALE_UP = "scale-up"
+LEVEL_NETWORK = "network"
+"""The plan's coarse bound: any of leaf, spine and core."""
+LEVEL_LEAF = "leaf"
+LEVEL_SPINE = "spine"
+LEVEL_CORE = "core"
+LEVEL_NONE = "none"
+"""Bound level of a collective on one GPU (nothing moves)."""
+
+_APPLICABLE: dict[Collective, tuple[Algorithm, ...]] = {
+    "all_reduce": ("ring", "tree", "hierarchical", "nvls", "in_network"),
+    "all_gather": ("ring", "hierarchical"),
+    "reduce_scatter": ("ring", "hierarchical"),
+    "broadcast": ("ring", "tree"),
+    "all_to_all": ("direct",),
+}
+
+
+# --- coefficients (catalog records) ------------------------------------------------------------
+
+COEFFICIENT_IDS = (
+    "scale_up_ring_efficiency",
+    "scale_up_alpha_us",
+    "nvls_efficiency",
+    "nvls_alpha_us",
+    "in_network_efficiency",
+    "serdes_fec_ns_per_link",
+)
+"""Ids of the collective model's records in the catalog's ``sizing_rules`` family."""
+
+
+@dataclass(frozen=True)
+class Coefficients:
+    """The collective model's coefficients, read from the catalog (``data/collectives.yaml``)."""
+
+    scale_up_ring_efficiency: float
+    """Achieved / line rate of a scale-up ring all-reduce [-] (calibrated: 365 of 450 GB/s)."""
+    scale_up_alpha_us: float
+    """Per-step latency of a scale-up collective step [us]."""
+    nvls_efficiency: float
+    """NVLS all-reduce algbw / scale-up line rate per direction [-] (calibrated: 480 GB/s busbw)."""
+    nvls_alpha_us: float
+    """Latency of one NVLS all-reduce inside a domain [us]."""
+    in_network_efficiency: float
+    """SHARP streaming rate / the NIC's NCCL rate [-]."""
+    serdes_fec_ns_per_link: float
+    """SerDes + RS-FEC latency per link [ns]."""
+
+
+def coefficients(catalog: Catalog) -> Coefficients:
+    """The model's coefficients from ``catalog`` (each a ``sizing_rules`` record).
+
+    Raises
+    ------
+    CatalogError
+        A coefficient record is missing; the message names it.
+    """
+    rules = catalog.sizing_rules
+    missing = [name for name in COEFFICIENT_IDS if name not in rules]
+    if missing:
+        raise CatalogError(msg("the collective model needs sizing_rules {ids}", ids=", ".join(missing)))
+    return Coefficients(**{name: rules[name].value for name in COEFFICIENT_IDS})
+
+
+# --- the fabric -------------------------------------------------------------------------------
+
+
+def busbw_factor(*, collective: Collective, gpus: int) -> float:
+    """nccl-tests factor from algorithm bandwidth to bus bandwidth [-].
+
+    >>> busbw_factor(collective="all_reduce", gpus=8)
+    1.75
+    >>> busbw_factor(collective="all_gather", gpus=8)
+    0.875
+    >>> busbw_factor(collective="broadcast", gpus=8)
+    1.0
+    """
+    n = gpus
+    if collective == "all_reduce":
+        return 2 * (n - 1) / n
+    if collective == "broadcast":
+        return 1.0
+    return (n - 1) / n
+
+
+@dataclass(frozen=True)
+class FabricLevel:
+    """One level of the hierarchy as a collective sees it."""
+
+    name: str
+    """``scale-up``, ``leaf``, ``spine`` or ``core``."""
+    reach_domains: int
+    """Contiguous scale-up domains this level joins [count]."""
+    bandwidth_gbyte_per_s: float
+    """Effective bandwidth per GPU through this level [GB/s] (line x efficiency / oversub)."""
+    alpha_us: float
+    """Per-step latency of a collective step that crosses this level [us]."""
+    reduction_gbyte_per_s: float = 0.0
+    """Effective bandwidth per GPU of a reduction in this level's switches [GB/s]: NVLS in the
+    scale-up domain, SHARP in the network; 0 where the switches cannot reduce."""
+
+
+@dataclass(frozen=True)
+class CollectiveFabric:
+    """The levels a collective can use on one cluster; ``levels[0]`` is the scale-up domain."""
+
+    gpus: int
+    domain_gpus: int
+    levels: tuple[FabricLevel, ...]
+    in_network_reduction: bool = False
+    """True when the switches reduce in the network (SHARP) and the user opted in."""
+    label: str = ""
+    nvls_alpha_us: float = 0.0
+    """Latency of one NVLS all-reduce inside a domain [us] (used where the scale-up level reduces)."""
+    notes: tuple[str, ...] = ()
+    """Requested features the hardware lacks (shown with the workload result)."""
+
+    def __post_init__(self) -> None:
+        if not self.levels or self.levels[0].name != LEVEL_SCALE_UP:
+            raise ValueError(msg("levels must start with the scale-up level"))
+
+    @property
+    def scale_up(self) -> FabricLevel:
+        return self.levels[0]
+
+    @property
+    def domains(self) -> int:
+        """Scale-up domains in the cluster [count]."""
+        return max(1, math.ceil(self.gpus / self.domain_gpus))
+
+    @property
+    def nvls(self) -> bool:
+        """True when the scale-up switches reduce (NVLink SHARP)."""
+        return self.scale_up.reduction_gbyte_per_s > 0
+
+    @property
+    def in_network_capable(self) -> bool:
+        """True when every network level's switches reduce (SHARP-class)."""
+        network = self.levels[1:]
+        return bool(network) and all(level.reduction_gbyte_per_s > 0 for level in network)
+
+    def network_path(self, *, domains: int) -> tuple[FabricLevel, ...]:
+        """Network levels crossed by a group spanning ``domains`` contiguous domains."""
+        if domains <= 1:
+            return ()
+        path = []
+        for level in self.levels[1:]:
+            path.append(level)
+            if level.reach_domains >= domains:
+                break
+        return tuple(path)
+
+    def scaled(self, *, network_bandwidth: float = 1.0, scale_up_bandwidth: float = 1.0) -> CollectiveFabric:
+        """A copy with every network (or scale-up) bandwidth multiplied by a factor [-]."""
+
+        def factor(level: FabricLevel) -> float:
+            return scale_up_bandwidth if level.name == LEVEL_SCALE_UP else network_bandwidth
+
+        levels = tuple(
+            replace(
+                level,
+                bandwidth_gbyte_per_s=level.bandwidth_gbyte_per_s * factor(level),
+                reduction_gbyte_per_s=level.reduction_gbyte_per_s * factor(level),
+            )
+            for level in self.levels
+        )
+        return replace(self, levels=levels)
+
+
+def two_level_fabric(
+    *,
+    gpus: int,
+    domain_gpus: int,
+    scale_up_gbyte_per_s: float,
+    network_gbyte_per_s: float,
+    alpha_up_us: float = 1.0,
+    alpha_net_us: float = 5.0,
+    in_network_reduction: bool = False,
+    nvls_gbyte_per_s: float = 0.0,
+    nvls_alpha_us: float = 10.0,
+) -> CollectiveFabric:
+    """A scale-up domain plus one flat network level that reaches every domain.
+
+    The smallest fabric worth computing by hand; tests and examples use it. With
+    ``in_network_reduction`` the leaf reduces at its full bandwidth.
+
+    >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
+    >>> [level.name for level in f.levels], f.domains
+    (['scale-up', 'leaf'], 2)
+    """
+    domains = max(1, math.ceil(gpus / domain_gpus))
+    return CollectiveFabric(
+        gpus=gpus,
+        domain_gpus=domain_gpus,
+        levels=(
+            FabricLevel(LEVEL_SCALE_UP, 1, scale_up_gbyte_per_s, alpha_up_us, nvls_gbyte_per_s),
+            FabricLevel(
+                LEVEL_LEAF,
+                domains,
+                network_gbyte_per_s,
+                alpha_net_us,
+                network_gbyte_per_s if in_network_reduction else 0.0,
+            ),
+        ),
+        in_network_reduction=in_network_reduction,
+        nvls_alpha_us=nvls_alpha_us,
+    )
+
+
+def build_fabric(
+    *,
+    gpus: int,
+    gpus_per_node: int,
+    domain_gpus: int,
+    nodes: int,
+    tiers: int,
+    radix: int,
+    leaf_down_ports: int,
+    ports_per_node_per_plane: int,
+    rail_optimized: bool,
+    oversubscription: float,
+    per_gpu_gbit_per_s: float,
+    nccl_efficiency: float,
+    nic_alpha_us: float,
+    scale_up_line_gbyte_per_s: float,
+    nvls_capable: bool,
+    switch_reduces: tuple[bool, ...],
+    path_min_ns: float,
+    path_max_ns: float,
+    max_switch_hops: int,
+    coefficients: Coefficients,
+    label: str = "",
+) -> CollectiveFabric:
+    """The levels of a planned cluster: scale-up, leaf, and spine/core when the fabric has them.
+
+    Parameters
+    ----------
+    switch_reduces
+        Per tier present (leaf, spine, core): the switch reduces in the network (SHARP).
+    path_min_ns, path_max_ns
+        Shortest (1 switch hop) and longest (``max_switch_hops``) GPU-to-GPU latency [ns].
+
+    Notes
+    -----
+    - scale-up domain: ``min(domain size, GPUs per node)`` GPUs (a domain never spans nodes
+      here); bandwidth = line x ring efficiency; NVLS = line x NVLS efficiency where the GPU's
+      switch supports it;
+    - bandwidth: leaf = ports x speed x NCCL efficiency per GPU; spine and core = leaf /
+      oversubscription (spines are non-blocking upward, see :mod:`planner.fabric.topology`);
+      SHARP = that x the in-network efficiency where the tier's switch reduces;
+    - reach: a leaf joins ``floor(d / q)`` nodes (``d`` leaf down ports, ``q`` ports per node
+      on a plane), or ``d`` nodes when rail-optimized (NCCL's PXN keeps traffic on its rail);
+      a spine joins a pod of ``k/2`` leaves in a three-tier fabric, else every node;
+    - alpha: scale-up from the coefficients; leaf = the NIC's alpha (NCCL's per-step cost,
+      measured on a short path); each higher level adds the extra switch and link latency of
+      its longer path, interpolated on switch hops between the shortest (1 hop) and longest
+      (``2 tiers - 1`` hops) GPU-to-GPU latency.
+    """
+    domain = max(1, min(domain_gpus, gpus_per_node))
+    domains_per_node = max(1, gpus_per_node // domain)
+    q = ports_per_node_per_plane
+    if tiers == 1:
+        nodes_per_leaf = nodes
+    elif rail_optimized:
+        nodes_per_leaf = leaf_down_ports
+    else:
+        nodes_per_leaf = max(1, leaf_down_ports // q)
+    nodes_per_leaf = min(nodes_per_leaf, nodes)
+    leaf_gbyte_per_s = gbit_per_s_to_gbyte_per_s(per_gpu_gbit_per_s) * nccl_efficiency
+    upper_gbyte_per_s = leaf_gbyte_per_s / oversubscription
+    ns_per_extra_hop = (path_max_ns - path_min_ns) / max(1, max_switch_hops - 1)
+    c = coefficients
+
+    def alpha(hops: int) -> float:
+        return nic_alpha_us + (hops - 1) * ns_per_extra_hop / 1000.0
+
+    def sharp(tier: int, bandwidth: float) -> float:
+        reduces = tier < len(switch_reduces) and switch_reduces[tier]
+        return bandwidth * c.in_network_efficiency if reduces else 0.0
+
+    all_domains = nodes * domains_per_node
+    nvls = scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0
+    levels = [
+        FabricLevel(
+            LEVEL_SCALE_UP,
+            1,
+            scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
+            c.scale_up_alpha_us,
+            nvls,
+        ),
+        FabricLevel(
+            LEVEL_LEAF,
+            nodes_per_leaf * domains_per_node,
+            leaf_gbyte_per_s,
+            alpha(1),
+            sharp(0, leaf_gbyte_per_s),
+        ),
+    ]
+    if tiers == 2:
+        levels.append(
+            FabricLevel(LEVEL_SPINE, all_domains, upper_gbyte_per_s, alpha(3), sharp(1, upper_gbyte_per_s))
+        )
+    elif tiers == 3:
+        leaves_per_pod = radix // 2
+        if rail_optimized:
+            nodes_per_pod = max(1, leaves_per_pod // q) * leaf_down_ports
+        else:
+            nodes_per_pod = leaves_per_pod * nodes_per_leaf
+        pod_domains = min(nodes_per_pod, nodes) * domains_per_node
+        levels.append(
+            FabricLevel(LEVEL_SPINE, pod_domains, upper_gbyte_per_s, alpha(3), sharp(1, upper_gbyte_per_s))
+        )
+        levels.append(
+            FabricLevel(LEVEL_CORE, all_domains, upper_gbyte_per_s, alpha(5), sharp(2, upper_gbyte_per_s))
+        )
+    return CollectiveFabric(
+        gpus=gpus,
+        domain_gpus=domain,
+        levels=tuple(levels),
+        label=label,
+        nvls_alpha_us=c.nvls_alpha_us,
+    )
+
+
+def with_options(
+    fabric: CollectiveFabric, *, in_network_reduction: bool = False, nvls: bool | None = None
+) -> CollectiveFabric:
+    """The fabric with SHARP switched on (where every network switch reduces) and NVLS
+    on (``True``, where the GPU supports it), off (``False``) or as the hardware allows (``None``).
+
+    A requested feature the hardware lacks adds a note to ``fabric.notes`` (shown with the
+    workload result) instead of being dropped silently.
+    """
+    notes = list(fabric.notes)
+    if in_network_reduction and not fabric.in_network_capable:
+        notes.append(
+            msg(
+                "in-network reduction (SHARP) requested, but the {design} fabric's switches do not "
+                "reduce in the network: all-reduce uses ring, tree or NVLS",
+                design=fabric.label,
+            )
+        )
+    if nvls and not fabric.nvls:
+        notes.append(
+            msg(
+                "NVLink SHARP (NVLS) requested, but the {design} scale-up domain does not reduce in "
+                "its switches: all-reduce inside the domain uses a ring",
+                design=fabric.label,
+            )
+        )
+    levels = fabric.levels
+    if nvls is False and fabric.nvls:
+        levels = (replace(fabric.scale_up, reduction_gbyte_per_s=0.0), *levels[1:])
+    return replace(
+        fabric,
+        levels=levels,
+        in_network_reduction=in_network_reduction and fabric.in_network_capable,
+        notes=tuple(notes),
+    )
+
+
+# --- one collective ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CollectiveTime:
+    """Time and bandwidth of one collective call."""
+
+    collective: Collective
+    algorithm: str
+    gpus: int
+    gpus_per_domain: int
+    domains: int
+    message_bytes: float
+    latency_s: float
+    """alpha part of the time [s]."""
+    bandwidth_s: float
+    """beta part of the time [s]."""
+    bound_level: str
+    """Level whose bandwidth term is the largest (``none`` on one GPU)."""
+    top_level: str
+    """Highest level the group crosses."""
+
+    @property
+    def time_s(self) -> float:
+        return self.latency_s + self.bandwidth_s
+
+    @property
+    def time_us(self) -> float:
+        return self.time_s * 1e6
+
+    @property
+    def algbw_gbyte_per_s(self) -> float:
+        """Algorithm bandwidth S / T [GB/s]."""
+        return self.message_bytes / self.time_s / 1e9 if self.time_s > 0 else 0.0
+
+    @property
+    def busbw_gbyte_per_s(self) -> float:
+        """nccl-tests bus bandwidth [GB/s]."""
+        if self.gpus == 1:
+            return 0.0
+        return self.algbw_gbyte_per_s * busbw_factor(collective=self.collective, gpus=self.gpus)
+
+    @property
+    def regime(self) -> Regime:
+        if self.time_s == 0:
+            return "none"
+        return "latency" if self.latency_s > self.bandwidth_s else "bandwidth"
+
+
+@dataclass(frozen=True)
+class _Group:
+    n: int
+    m: int
+    g: int
+    alpha_up_s: float
+    alpha_net_s: float
+    alpha_nvls_s: float
+    b_up: float
+    """[B/s]"""
+    b_nvls: float
+    """[B/s]; 0 without NVLS."""
+    b_net: float
+    """[B/s] per GPU; inf when the group stays in one domain."""
+    b_sharp: float
+    """[B/s] per GPU of the slowest reducing network level; 0 when one cannot reduce."""
+    net_level: str
+    top_level: str
+
+
+def _group(fabric: CollectiveFabric, n: int, m: int) -> _Group:
+    g = math.ceil(n / m)
+    up = fabric.scale_up
+    alpha_up_s = up.alpha_us * 1e-6
+    b_up = up.bandwidth_gbyte_per_s * 1e9
+    b_nvls = up.reduction_gbyte_per_s * 1e9
+    alpha_nvls_s = fabric.nvls_alpha_us * 1e-6
+    path = fabric.network_path(domains=g)
+    if not path:
+        return _Group(
+            n,
+            m,
+            g,
+            alpha_up_s,
+            alpha_up_s,
+            alpha_nvls_s,
+            b_up,
+            b_nvls,
+            math.inf,
+            0.0,
+            LEVEL_SCALE_UP,
+            LEVEL_SCALE_UP,
+        )
+    slowest = min(path, key=lambda level: level.bandwidth_gbyte_per_s)  # first (lowest) on ties
+    return _Group(
+        n=n,
+        m=m,
+        g=g,
+        alpha_up_s=alpha_up_s,
+        alpha_net_s=path[-1].alpha_us * 1e-6,
+        alpha_nvls_s=alpha_nvls_s,
+        b_up=b_up,
+        b_nvls=b_nvls,
+        b_net=slowest.bandwidth_gbyte_per_s * 1e9,
+        b_sharp=min(level.reduction_gbyte_per_s for level in path) * 1e9,
+        net_level=slowest.name,
+        top_level=path[-1].name,
+    )
+
+
+def _bandwidth_term(g: _Group, up_s: float, net_s: float) -> tuple[float, str]:
+    """The slower of the pipelined phases and the level it belongs to (ties: the lower)."""
+    if g.g == 1 or up_s >= net_s:
+        return up_s, LEVEL_SCALE_UP
+    return net_s, g.net_level
+
+
+def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) -> tuple[float, float, str]:
+    """(alpha part [s], beta part [s], bound level) of one algorithm."""
+    n, m = g.n, g.m
+    log_n = math.ceil(math.log2(n))
+    if collective == "all_to_all":
+        up_s = (m - 1) / n * size / g.b_up
+        net_s = (n - m) / n * size / g.b_net if g.g > 1 else 0.0
+        beta, level = _bandwidth_term(g, up_s, net_s)
+        return log_n * g.alpha_net_s, beta, level
+    if collective == "all_reduce":
+        factor, steps = 2 * (n - 1) / n, 2
+    elif collective == "broadcast":
+        factor, steps = 1.0, 1
+    else:
+        factor, steps = (n - 1) / n, 1
+    if algorithm == "tree":
+        # a pipelined binary tree moves the whole buffer through each inner node twice
+        factor = 2.0
+    up_s = factor * size / g.b_up
+    net_s = factor * size / (m * g.b_net) if g.g > 1 else 0.0
+    if algorithm == "ring":
+        alpha = steps * (n - 1) * g.alpha_net_s
+    elif algorithm == "tree":
+        alpha = steps * log_n * g.alpha_net_s
+    elif algorithm == "hierarchical":
+        alpha = steps * (m - 1) * g.alpha_up_s + steps * (g.g - 1) * g.alpha_net_s
+    elif algorithm == "nvls":
+        # one push into the NVSwitch and one multicast back, whatever m; shards cross domains by tree
+        alpha = g.alpha_nvls_s + 2 * math.ceil(math.log2(g.g)) * g.alpha_net_s
+        up_s = size / g.b_nvls
+    else:  # in_network: reduce in the domain (ring or NVLS), one trip up and down the switch tree
+        ring_up = (2 * (m - 1) * g.alpha_up_s, up_s)
+        nvls_up = (g.alpha_nvls_s, size / g.b_nvls) if g.b_nvls > 0 else ring_up
+        net_s = size / (m * g.b_sharp)
+        alpha_up, up_s = min((ring_up, nvls_up), key=lambda a_b: a_b[0] + max(a_b[1], net_s))
+        alpha = alpha_up + 2 * g.alpha_net_s
+    beta, level = _bandwidth_term(g, up_s, net_s)
+    return alpha, beta, level
+
+
+def algorithms_for(
+    *, fabric: CollectiveFabric, collective: Collective, gpus: int | None = None
+) -> tuple[Algorithm, ...]:
+    """Algorithms that apply to ``collective`` on ``fabric``: NVLS where the scale-up switches
+    reduce, in-network where enabled and the group crosses the network."""
+    n = fabric.gpus if gpus is None else gpus
+    spans_network = math.ceil(n / min(n, fabric.domain_gpus)) > 1
+
+    def applies(a: Algorithm) -> bool:
+        if a == "in_network":
+            return fabric.in_network_reduction and spans_network
+        if a == "nvls":
+            return fabric.nvls
+        return True
+
+    return tuple(a for a in _APPLICABLE[collective] if applies(a))
+
+
+def collective_time(
+    *,
+    fabric: CollectiveFabric,
+    collective: Collective,
+    message_bytes: float,
+    gpus: int | None = None,
+    gpus_per_domain: int | None = None,
+    algorithm: Algorithm = "auto",
+) -> CollectiveTime:
+    """Time of one collective on a group of GPUs (see the module notes for the equations).
+
+    Parameters
+    ----------
+    fabric
+        The cluster's levels (``Plan.bandwidth.fabric``, or
+        :func:`planner.performance.collectives.fabric_from_plan`).
+    collective
+        ``all_reduce``, ``all_gather``, ``reduce_scatter``, ``all_to_all`` or ``broadcast``.
+    message_bytes
+        Buffer size [B] (nccl-tests convention; per GPU for all-to-all).
+    gpus
+        Group size [count]; default every GPU of the fabric.
+    gpus_per_domain
+        Group members in each scale-up domain [count]; default ``min(gpus, domain size)``
+        (a contiguous group). A data-parallel group beside 8-way tensor parallelism has 1.
+    algorithm
+        ``auto`` takes the fastest applicable algorithm, as NCCL's tuner does.
+
+    Returns
+    -------
+    CollectiveTime
+        Time [s], algbw and busbw [GB/s], the bounding level and the regime.
+
+    Examples
+    --------
+    Ring all-reduce of 1 GB on 16 GPUs in two domains of 8, 300 GB/s scale-up, 50 GB/s per GPU
+    network: B = min(300, 8 x 50) = 300 GB/s; T = 2*15*5 us + 2*15/16 * 1e9 / 300e9 s.
+
+    >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
+    >>> t = collective_time(fabric=f, collective="all_reduce", message_bytes=1e9, algorithm="ring")
+    >>> round(t.time_us, 1), t.bound_level
+    (6400.0, 'scale-up')
+    """
+    n = fabric.gpus if gpus is None else gpus
+    m = _check_request(
+        fabric=fabric,
+        collective=collective,
+        message_bytes=message_bytes,
+        n=n,
+        gpus_per_domain=gpus_per_domain,
+    )
+    if n == 1:
+        return CollectiveTime(
+            collective, "none", 1, 1, 1, message_bytes, 0.0, 0.0, LEVEL_NONE, LEVEL_SCALE_UP
+        )
+    group = _group(fabric, n, m)
+    best: CollectiveTime | None = None
+    for name in _candidates(fabric=fabric, collective=collective, n=n, algorithm=algorithm):
+        alpha, beta, level = _cost(collective, name, group, message_bytes)
+        # the first of equals wins, so ties keep the order of _APPLICABLE
+        if best is None or alpha + beta < best.time_s:
+            best = CollectiveTime(
+                collective=collective,
+                algorithm=name,
+                gpus=n,
+                gpus_per_domain=m,
+                domains=group.g,
+                message_bytes=message_bytes,
+                latency_s=alpha,
+                bandwidth_s=beta,
+                bound_level=level,
+                top_level=group.top_level,
+            )
+    assert best is not None  # every collective has an applicable algorithm
+    return best
+
+
+def _check_request(
+    *,
+    fabric: CollectiveFabric,
+    collective: Collective,
+    message_bytes: float,
+    n: int,
+    gpus_per_domain: int | None,
+) -> int:
+    """Validate a collective request; return its GPUs per domain [count]."""
+    if not 1 <= n <= fabric.gpus:
+        raise InputError(
+            msg(
+                "gpus: group of {n} GPUs on a {total}-GPU fabric (allowed: 1 to {total})",
+                n=n,
+                total=fabric.gpus,
+            )
+        )
+    m_max = min(n, fabric.domain_gpus)
+    m = m_max if gpus_per_domain is None else gpus_per_domain
+    if not 1 <= m <= m_max:
+        raise InputError(msg("gpus_per_domain: {m} (allowed: 1 to {m_max})", m=m, m_max=m_max))
+    if message_bytes < 0:
+        raise InputError(msg("message_bytes: {size} (allowed: 0 to inf)", size=message_bytes))
+    if collective not in _APPLICABLE:
+        raise InputError(
+            msg(
+                "collective: {collective!r} (allowed: {allowed})",
+                collective=collective,
+                allowed=", ".join(COLLECTIVES),
+            )
+        )
+    return m
+
+
+def _candidates(
+    *, fabric: CollectiveFabric, collective: Collective, n: int, algorithm: Algorithm
+) -> tuple[Algorithm, ...]:
+    """The algorithms to time: every applicable one for ``auto``, else the one asked for."""
+    allowed = algorithms_for(fabric=fabric, collective=collective, gpus=n)
+    if algorithm == "auto":
+        return allowed
+    if algorithm in allowed:
+        return (algorithm,)
+    raise InputError(
+        msg(
+            "algorithm: {algorithm!r} does not apply to {collective} here (allowed: auto, {allowed})",
+            algorithm=algorithm,
+            collective=collective,
+            allowed=", ".join(allowed),
+        )
+    )
+
+
+def send_recv_time_s(*, fabric: CollectiveFabric, message_bytes: float, domains_apart: int) -> float:
+    """Point-to-point transfer time [s] between GPUs ``domains_apart`` domains apart.
+
+    Notes
+    -----
+    T = alpha(level) + S / B(level), where the level is the one that joins ``domains_apart + 1``
+    contiguous domains (0 = inside one scale-up domain). Pipeline stages use it.
+
+    >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
+    >>> round(send_recv_time_s(fabric=f, message_bytes=50e6, domains_apart=1) * 1e6)  # 5 + 1000 us
+    1005
+    """
+    path = fabric.network_path(domains=domains_apart + 1)
+    if not path:
+        level = fabric.scale_up
+        return level.alpha_us * 1e-6 + message_bytes / (level.bandwidth_gbyte_per_s * 1e9)
+    slowest = min(level.bandwidth_gbyte_per_s for level in path)
+    return path[-1].alpha_us * 1e-6 + message_bytes / (slowest * 1e9)
+
+
+# --- the plan's bandwidth figures ---------------------------------------------------------------
+
+
+def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[float, float]:
+    """Large-message all-reduce busbw each level allows over the whole fabric [GB/s].
+
+    Notes
+    -----
+    scale-up = ``max(B_up, 2(n-1)/n B_nvls)`` (ring, or NVLS where the switches reduce);
+    network = ``m x B_net`` of the slowest network level (a domain's egress), or, with SHARP
+    on, ``max(m B_net, 2(n-1)/n m B_sharp)``. The busbw of any all-reduce stays below both.
+    """
+    n, m = fabric.gpus, min(fabric.domain_gpus, fabric.gpus)
+    factor = busbw_factor(collective="all_reduce", gpus=n) if n > 1 else 1.0
+    up = fabric.scale_up
+    scale_up = max(up.bandwidth_gbyte_per_s, factor * up.reduction_gbyte_per_s)
+    network_levels = fabric.levels[1:]
+    if not network_levels:
+        return scale_up, math.inf
+    network = m * min(level.bandwidth_gbyte_per_s for level in network_levels)
+    if fabric.in_network_reduction:
+        sharp = m * min(level.reduction_gbyte_per_s for level in network_levels)
+        network = max(network, factor * sharp)
+    return scale_up, network
+
+
+@dataclass(frozen=True)
+class Bandwidth:
+    """Bandwidth figures of one plan, all from its :class:`CollectiveFabric`."""
+
+    per_gpu_gbit_per_s: float
+    bisection_tbit_per_s: float
+    allreduce_busbw_gbyte_per_s: float
+    """busbw of a 1 GiB all-reduce over all GPUs [GB/s]."""
+    allreduce_bound: str
+    """``scale-up`` or ``network``."""
+    alltoall_busbw_gbyte_per_s: float
+    """busbw of a 1 GiB-per-GPU all-to-all over all GPUs [GB/s]."""
+    alltoall_bound: str
+    scale_up_gbyte_per_s: float
+    """All-reduce busbw the scale-up level allows (ring, or NVLS where available) [GB/s]."""
+    network_gbyte_per_s: float
+    """All-reduce busbw the network allows: a domain's egress [GB/s]."""
+    curve: tuple[tuple[int, float, float], ...]
+    """(message size [B], all-reduce busbw [GB/s], all-to-all busbw [GB/s]) per size."""
+    allreduce_algorithm: str
+    """Algorithm the model picks for the 1 GiB all-reduce (``ring``, ``nvls``, ...)."""
+    fabric: CollectiveFabric
+    """The levels every figure above comes from (Workload and Reliability use it too)."""
+
+    @property
+    def explanation(self) -> str:
+        return msg(
+            "all-reduce bounded by the {allreduce} level (scale-up {scale_up:.0f} GB/s vs network "
+            "{network:.0f} GB/s); all-to-all bounded by the {alltoall} level",
+            allreduce=_level_name(self.allreduce_bound),
+            scale_up=self.scale_up_gbyte_per_s,
+            network=self.network_gbyte_per_s,
+            alltoall=_level_name(self.alltoall_bound),
+        )
+
+
+def _level_name(level: str) -> str:
+    """A bound level as a word in a sentence (translatable)."""
+    if level == LEVEL_SCALE_UP:
+        return msg("scale-up")
+    if level == LEVEL_NETWORK:
+        return msg("network")
+    return level
+
+
+def _coarse(level: str) -> str:
+    """``scale-up`` or ``network`` (leaf, spine and core are the network)."""
+    return LEVEL_SCALE_UP if level in (LEVEL_SCALE_UP, LEVEL_NONE) else LEVEL_NETWORK
+
+
+def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscription: float) -> Bandwidth:
+    """Injection, bisection and busbw figures (1 GiB messages) plus the busbw curve.
+
+    Notes
+    -----
+    bisection [Tb/s] = GPUs x per-GPU line rate / 2 / oversubscription / 1000; every busbw is
+    :func:`collective_time` on the whole fabric with ``auto`` (NVLS on where the hardware has
+    it, SHARP off: NCCL's defaults).
+    """
+    n = fabric.gpus
+
+    def busbw(collective: Collective, size: float) -> float:
+        return collective_time(fabric=fabric, collective=collective, message_bytes=size).busbw_gbyte_per_s
+
+    curve = tuple(
+        (size, busbw("all_reduce", size), busbw("all_to_all", size)) for size in MESSAGE_SIZES_BYTES
+    )
+    allreduce = collective_time(fabric=fabric, collective="all_reduce", message_bytes=GIB)
+    alltoall = collective_time(fabric=fabric, collective="all_to_all", message_bytes=GIB)
+    scale_up, network = allreduce_level_bounds_gbyte_per_s(fabric=fabric)
+    return Bandwidth(
+        per_gpu_gbit_per_s=per_gpu_gbit_per_s,
+        bisection_tbit_per_s=n * per_gpu_gbit_per_s / 2 / oversubscription / 1000,
+        allreduce_busbw_gbyte_per_s=allreduce.busbw_gbyte_per_s,
+        allreduce_bound=_coarse(allreduce.bound_level),
+        alltoall_busbw_gbyte_per_s=alltoall.busbw_gbyte_per_s,
+        alltoall_bound=_coarse(alltoall.bound_level),
+        scale_up_gbyte_per_s=scale_up,
+        network_gbyte_per_s=network,
+        curve=curve,
+        allreduce_algorithm=allreduce.algorithm,
+        fabric=fabric,
+    )
