@@ -4,19 +4,26 @@ Every way in — a path on the command line, the bytes of a browser upload — g
 :func:`read_mapping`, so the same bytes give the same data or the same message wherever they
 come from: UTF-8 with or without a byte-order mark, ``.json`` parsed as strict JSON, anything
 else as YAML (``safe_load``, which also reads JSON), and one line naming the file when the bytes
-cannot be decoded or parsed.
+cannot be decoded or parsed. Readers that take JSON only whatever the name (the scenario JSON of
+a proposal, the store's import) use :func:`parse_text` with ``syntax="json"``. Strict JSON
+refuses ``NaN`` and ``Infinity`` (Python's ``json`` would accept them) and a syntax error names
+its line and column.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
 from planner.errors import PlannerError
+from planner.i18n import error_text
 from planner.i18n.message import Message, msg
+
+Syntax = Literal["json", "yaml"]
+"""How a file is parsed: strict JSON, or YAML (which also reads JSON)."""
 
 
 def _first_line(exc: Exception) -> str:
@@ -40,11 +47,44 @@ def read_bytes(source: Path | bytes, *, name: str, what: Message, error: type[Pl
         ) from None
 
 
-def parse_text(content: bytes, *, name: str, error: type[PlannerError]) -> Any:
+def _reject_constant(name: str) -> float:
+    raise ValueError(msg("{name} is not a number JSON allows", name=name))
+
+
+def parse_json(text: str, *, name: str, error: type[PlannerError]) -> Any:
+    """Parse strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` are refused like a syntax error.
+
+    >>> parse_json('{"a": [1,', name="x.json", error=ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: x.json: not valid JSON (Expecting value at line 1 column 10)
+    >>> parse_json('{"a": NaN}', name="x.json", error=ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: x.json: not valid JSON (NaN is not a number JSON allows)
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:  # a ValueError too: caught first
+        raise error(
+            msg(
+                "{source}: not valid JSON ({detail} at line {line} column {column})",
+                source=name,
+                detail=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from None
+    except ValueError as exc:  # NaN or Infinity, refused by _reject_constant
+        raise error(msg("{file}: not valid JSON ({detail})", file=name, detail=error_text(exc))) from None
+
+
+def parse_text(content: bytes, *, name: str, error: type[PlannerError], syntax: Syntax | None = None) -> Any:
     """Decode ``content`` (UTF-8, a leading byte-order mark dropped) and parse it.
 
-    ``name`` decides the syntax: a ``.json`` suffix is parsed as JSON, anything else as YAML.
-    Raises ``error`` naming ``name`` on a decoding or syntax error.
+    ``syntax`` picks the parser; by default ``name`` does: a ``.json`` suffix is parsed as
+    strict JSON (:func:`parse_json`), anything else as YAML. Raises ``error`` naming ``name`` on
+    a decoding or syntax error.
 
     >>> parse_text(b'\\xef\\xbb\\xbf{"gpus": 8}', name="s.json", error=ValueError)
     {'gpus': 8}
@@ -59,12 +99,8 @@ def parse_text(content: bytes, *, name: str, error: type[PlannerError]) -> Any:
         raise error(
             msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=name, offset=exc.start)
         ) from None
-    if PurePath(name).suffix.lower() == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            detail = f"{exc.msg}: line {exc.lineno} column {exc.colno}"
-            raise error(msg("{file}: not valid JSON ({detail})", file=name, detail=detail)) from None
+    if (syntax or ("json" if PurePath(name).suffix.lower() == ".json" else "yaml")) == "json":
+        return parse_json(text, name=name, error=error)
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:

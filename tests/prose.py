@@ -27,6 +27,7 @@ Acronyms, part numbers and mixed-case names (GPU, NPO, USD, CAPEX, InfiniBand, R
 ConnectX-7, BR100) never count as prose, so they need no entry here."""
 _PROSE_WORD = re.compile(r"^[A-Z]?[a-z]+(?:-[a-z]+)*$")
 _EDGE = "()[]{},.;:!?\"'“”‘’·•…*/"
+_CITED_TITLE = re.compile(r"《[^》]*》")
 
 EXEMPT_ATTRIBUTE = 'data-lang-exempt="citation"'
 """What :class:`planner.report.export.html.Cell` writes on a citation (a source's title)."""
@@ -46,9 +47,15 @@ def english_runs(text: str) -> list[str]:
     []
     >>> english_runs("服务器 Server without GPUs and fabric NICs  trunk  10 m")
     ['Server without', 'and fabric']
+
+    A title between Chinese title marks (《Data Center Best Practices》) is a cited document, not
+    prose, and is skipped:
+
+    >>> english_runs("见 NVIDIA《Data Center Best Practices with DGX B200》资料")
+    []
     """
     runs: list[str] = []
-    for line in unicodedata.normalize("NFKC", text).splitlines():
+    for line in _CITED_TITLE.sub(" ", unicodedata.normalize("NFKC", text)).splitlines():
         for cell in re.split(r"\s{2,}", line):
             run: list[str] = []
             for token in [*cell.split(" "), ""]:

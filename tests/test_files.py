@@ -9,7 +9,9 @@ upload and refused by the CLI, and a file that was not UTF-8 crashed the CLI wit
 
 from __future__ import annotations
 
+import ast
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,9 +22,12 @@ from planner.cli import run
 from planner.files import CATALOG_FILE, parse_text, read_mapping
 from planner.i18n import error_text, translate
 from planner.i18n.message import Message
+from planner.report.export.scenario_json import import_scenario_json
 from planner.scenario import load_scenario
+from planner.store.exchange import parse_document
 from ui.upload import read_override
 
+ROOT = Path(__file__).resolve().parents[1]
 BOM = b"\xef\xbb\xbf"
 OVERRIDE_JSON = b'{"gpus": [{"id": "br100", "unit_cost_usd": 9000}]}'
 OVERRIDE_YAML = b"gpus:\n  - id: br100\n    unit_cost_usd: 9000\n"
@@ -145,3 +150,74 @@ def test_file_messages_translate(tmp_path: Path) -> None:
     assert translate(message, "zh") == f"{path}：不是 UTF-8 文本（偏移 0 处的字节无效）"
     empty = read_override("empty.yaml", b"")
     assert translate(empty.message, "zh") == "empty.yaml：组件目录文件为空"
+
+
+# --- one JSON reader: the scenario JSON of a proposal and the store's import read through it -------
+
+JSON_READERS: dict[str, Callable[[bytes], object]] = {
+    "planner.files": lambda data: parse_text(data, name="doc.json", error=InputError),
+    "scenario_json": lambda data: import_scenario_json(data, source="doc.json"),
+    "store import": lambda data: parse_document(data, source="doc.json"),
+}
+
+
+@pytest.mark.parametrize("reader", list(JSON_READERS))
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b'{"gpus": 64, "price_overrides_usd": {"br100": NaN}}', "doc.json: not valid JSON (NaN is not"),
+        (b'{"gpus": Infinity}', "doc.json: not valid JSON (Infinity is not a number JSON allows)"),
+        (b'{"gpus": -Infinity}', "doc.json: not valid JSON (-Infinity is not a number JSON allows)"),
+        # '{"gpus": 64,' then a new line: the value is missing at line 2 column 1
+        (b'{"gpus": 64,\n', "doc.json: not valid JSON (Expecting property name enclosed in double quotes"),
+        (b"\xef\xbb\xbf", "doc.json: not valid JSON (Expecting value at line 1 column 1)"),
+        (b"gpus: 64", "doc.json: not valid JSON (Expecting value at line 1 column 1)"),
+        (b'{"gpus": 64}\xff', "doc.json: not UTF-8 text (invalid byte at offset 12)"),
+    ],
+)
+def test_every_json_reader_refuses_alike(reader: str, content: bytes, expected: str) -> None:
+    """The same bytes give the same one-line message through every reader of JSON documents:
+    NaN and Infinity refused, a syntax error placed by line and column, bad UTF-8 by offset."""
+    with pytest.raises(InputError) as caught:
+        JSON_READERS[reader](content)
+    assert str(caught.value).startswith(expected), str(caught.value)
+    if b"\n" in content:
+        assert str(caught.value).endswith("at line 2 column 1)")
+
+
+def test_strict_json_messages_translate() -> None:
+    with pytest.raises(InputError) as caught:
+        parse_text(b'{"a": 1,', name="doc.json", error=InputError)
+    assert translate(error_text(caught.value), "zh").startswith("doc.json：不是有效的 JSON（")
+    assert "第 1 行第 9 列" in translate(error_text(caught.value), "zh")
+
+
+PARSE_CALLS = {"json.loads", "json.load", "yaml.safe_load", "yaml.load", "yaml.full_load"}
+INTERNAL_JSON = {
+    # the store's own column, written by the store (not a file a user hands over)
+    "planner/store/repository.py",
+    # reformats the JSON pandas just wrote
+    "planner/cli/options.py",
+}
+
+
+def _parse_calls(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in PARSE_CALLS
+    ]
+
+
+def test_planner_has_one_yaml_json_reader() -> None:
+    """Every file a user hands over is parsed by planner.files; only internal round trips
+    (listed, with the reason) parse JSON themselves."""
+    found = [
+        call
+        for path in sorted((ROOT / "planner").rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() not in {"planner/files.py", *INTERNAL_JSON}
+        for call in _parse_calls(path)
+    ]
+    assert not found, f"parse through planner.files instead: {found}"
+    assert _parse_calls(ROOT / "planner" / "files.py"), "the check can fail: files.py parses"

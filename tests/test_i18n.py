@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from prose import english_runs
 
 import planner.i18n
 import planner.report.charts
@@ -32,11 +33,12 @@ import planner.report.fmt
 import planner.report.tables
 import ui.inputs
 import ui.upload
-from planner import load_catalog
+from planner import Plan, PlannerError, Scenario, load_catalog
+from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
-from planner.fabric.media import LINK_CLASSES
 from planner.fabric.collectives import LEVEL_NETWORK, LEVEL_SCALE_UP
+from planner.fabric.media import LINK_CLASSES
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import STRINGS, catalogs, extract, po, tr, translate, translate_text
 from planner.i18n.message import Message, msg
@@ -440,3 +442,81 @@ def test_the_cli_help_reads_no_catalog() -> None:
         "sys.exit(catalogs.domains.cache_info().currsize + ('babel' in sys.modules))\n"
     )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
+
+
+# --- no English prose in the Chinese Assumptions and BOM tables ----------------------------------
+
+
+def _table_plans() -> list[Plan]:
+    """Every design at 1024 GPUs and every GPU at 256 on its default design (combinations the
+    engine refuses are skipped), so most catalog records and engine notes appear."""
+    catalog = load_catalog()
+    scenarios = [Scenario(gpus=1024, design_id=d) for d in catalog.designs]
+    scenarios += [Scenario(gpus=256, gpu_id=g) for g in catalog.gpus]
+    plans = []
+    for scenario in scenarios:
+        try:
+            plans.append(plan_scenario(scenario=scenario, catalog=catalog))
+        except PlannerError:
+            continue
+    return plans
+
+
+def test_assumptions_and_bom_tables_in_chinese_hold_no_english_prose() -> None:
+    """Every cell of the zh Assumptions table and BOM table that a msg() template, a catalog
+    text or a UI key renders has no English phrase (the PDF's detector, tests/prose.py). Cited
+    sources are bibliographic references and stay as published (as in the PDF); the engine's
+    own source notes ("assumption: ...") are messages and are checked."""
+    found: dict[str, str] = {}
+    plans = _table_plans()
+    assert len(plans) >= 5
+    for plan in plans:
+        assumptions = planner.report.tables.assumptions_table(plan, "zh")
+        for column in (tr("col.kind", "zh"), tr("col.text", "zh")):
+            for cell in assumptions[column]:
+                found |= dict.fromkeys(english_runs(str(cell)), f"{plan.design_id} assumptions: {cell}")
+        bom = planner.report.tables.bom_table(plan, "zh")
+        cells = [*bom["category_label"], *bom["description"]]
+        cells += [
+            shown
+            for line, shown in zip(plan.bom, bom["source"], strict=True)
+            if isinstance(line.source, Message)
+        ]
+        for cell in cells:
+            found |= dict.fromkeys(english_runs(str(cell)), f"{plan.design_id} BOM: {cell}")
+    assert not found, f"{len(found)} English phrases:\n" + "\n".join(
+        f"{r!r} in {w}" for r, w in found.items()
+    )
+
+
+def test_the_table_check_can_fail() -> None:
+    """The same tables in English are full of phrases the detector finds."""
+    plan = _table_plans()[0]
+    text = planner.report.tables.assumptions_table(plan, "en")[tr("col.text", "en")]
+    assert sum(len(english_runs(str(cell))) for cell in text) > 10
+
+
+def test_product_names_are_current_and_untranslated() -> None:
+    """The reviewed list of product names (kept in every language) names records that exist,
+    and none of them has a translation (a name is translated iff catalog.po has it)."""
+    catalog = load_catalog()
+    names = {r.name for family in FAMILIES for r in catalog.family(family).values()}
+    kept = extract.product_names()
+    assert kept and kept <= names, sorted(kept - names)
+    assert not kept & set(catalogs.data_texts("zh")), sorted(kept & set(catalogs.data_texts("zh")))
+
+
+def test_descriptive_names_show_in_chinese_and_product_names_as_they_are() -> None:
+    catalog = load_catalog()
+    assert translate_text(catalog.cables["fiber_mmf_mpo"].name, "zh") == "多模光纤 MPO 主干（OM4）"
+    assert translate_text(catalog.switches["qm9700_ndr"].name, "zh") == catalog.switches["qm9700_ndr"].name
+    cabling = planner.report.tables.media_table(
+        plan_scenario(scenario=Scenario(gpus=1024, design_id="rail8-npo"), catalog=catalog), catalog, "zh"
+    )
+    assert "多模光纤 MPO 主干（OM4）" in set(cabling[tr("col.cable", "zh")])
+
+
+def test_a_record_with_its_own_chinese_name_is_translated_by_it() -> None:
+    table = catalogs.data_texts("zh")
+    for design in load_catalog().designs.values():
+        assert table.get(design.name) == design.name_zh, design.id

@@ -21,7 +21,8 @@ existing translation:
   words (``Multimode fiber MPO trunk (OM4)``, ``Broadcom Tomahawk 5 class 51.2T Ethernet switch
   (generic, 64 x 800G)``) is translated. A new record's name therefore shows up untranslated in
   ``catalog.po`` (and ``tests/test_i18n.py`` fails) until it is translated or listed as a
-  product name. Designs carry their own ``name_zh`` and are not proposed.
+  product name. A record with its own ``name_zh`` (a design) is translated by exactly that
+  text (``tests/test_i18n.py`` checks).
 
 Running it twice changes nothing the second time (``tests/test_i18n.py`` checks).
 """
@@ -121,12 +122,11 @@ def product_names() -> frozenset[str]:
 
 
 def _proposed(record: object, field: str, kept: frozenset[str]) -> str | None:
-    """The text of ``field`` when it is prose to translate (names: not a product name, and the
-    record has no ``name_zh`` of its own)."""
+    """The text of ``field`` when it is prose to translate (names: not a product name)."""
     text = getattr(record, field, None)
     if not isinstance(text, str) or not text.strip():
         return None
-    if field == "name" and (text in kept or hasattr(record, "name_zh")):
+    if field == "name" and text in kept:
         return None
     return text
 

@@ -359,10 +359,13 @@ def kpis(plan: Plan, lang: str, previous: Plan | None = None) -> list[Kpi]:
 
 
 def bom_table(plan: Plan, lang: str) -> pd.DataFrame:
-    """The BOM with a translated category column and the report-currency total."""
+    """The BOM with a translated category column and the report-currency total; descriptions
+    and the engine's source notes ("assumption: ...") in ``lang``, cited sources as published."""
     frame = bom_frame(plan)
     money = money_of(plan)
     frame.insert(1, "category_label", [tr_enum("bom_category", c, lang) for c in frame["category"]])
+    frame["description"] = [translate_text(line.description, lang) for line in plan.bom]
+    frame["source"] = [translate_text(line.source, lang) for line in plan.bom]
     frame["total_report"] = frame["total_usd"] * money.per_usd
     frame["editable"] = [
         _price_editable(plan, i, c) for i, c in zip(frame["id"], frame["category"], strict=True)

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.errors import InputError, describe_validation_error, with_source
+from planner.files import parse_text
 from planner.i18n import error_text
 from planner.i18n.message import msg
 from planner.scenario import Scenario, scenario_from_data
@@ -102,12 +103,11 @@ def export_json(saved: SavedScenario, *, exported_at: datetime | None = None) ->
     return json.dumps(export_document(saved, exported_at=exported_at), indent=2, ensure_ascii=False) + "\n"
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(msg("{name} is not a number JSON allows", name=name))
-
-
 def _decode(text: str | bytes, *, source: str) -> Any:
-    if len(text) > MAX_IMPORT_BYTES:
+    """The JSON value of a document (strict JSON by :func:`planner.files.parse_text`), after the
+    size check; a text is read as the UTF-8 it would be in a file."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if len(raw) > MAX_IMPORT_BYTES:
         raise InputError(
             msg(
                 "{source}: larger than {limit:,} bytes; not a scenario export",
@@ -115,29 +115,7 @@ def _decode(text: str | bytes, *, source: str) -> Any:
                 limit=MAX_IMPORT_BYTES,
             )
         )
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InputError(
-                msg("{source}: not UTF-8 text; expected a scenario JSON file", source=source)
-            ) from None
-    try:
-        return json.loads(text.lstrip("\ufeff"), parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            msg(
-                "{source}: not valid JSON ({detail} at line {line} column {column})",
-                source=source,
-                detail=exc.msg,
-                line=exc.lineno,
-                column=exc.colno,
-            )
-        ) from None
-    except ValueError as exc:  # NaN or Infinity, refused by _reject_constant
-        raise InputError(
-            msg("{source}: not valid JSON ({detail})", source=source, detail=error_text(exc))
-        ) from None
+    return parse_text(raw, name=source, error=InputError, syntax="json")
 
 
 def _labelled(source: str, build: Callable[[], _T]) -> _T:

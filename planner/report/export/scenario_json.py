@@ -7,9 +7,9 @@ by ``planner plan --scenario FILE`` and by the web app's upload.
 
 from __future__ import annotations
 
-import json
-
 from planner.errors import InputError
+from planner.files import parse_text
+from planner.i18n.message import msg
 from planner.scenario import Scenario, scenario_from_data, scenario_to_json
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -22,16 +22,24 @@ def export_scenario_json(scenario: Scenario) -> bytes:
 
 
 def import_scenario_json(data: bytes | str, *, source: str = "scenario JSON") -> Scenario:
-    """The scenario in a JSON file; :class:`InputError` names what is wrong."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    """The scenario in a JSON file (strict JSON, read by :func:`planner.files.parse_text`);
+    :class:`InputError` names what is wrong."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if len(raw) > MAX_SCENARIO_BYTES:
-        raise InputError(f"{source}: larger than {MAX_SCENARIO_BYTES:,} bytes ({len(raw):,})")
-    try:
-        parsed = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise InputError(f"{source}: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        raise InputError(
+            msg(
+                "{source}: larger than {limit:,} bytes; not a scenario export",
+                source=source,
+                limit=MAX_SCENARIO_BYTES,
+            )
+        )
+    parsed = parse_text(raw, name=source, error=InputError, syntax="json")
     if not isinstance(parsed, dict):
-        raise InputError(f"{source}: a scenario must be a JSON object of fields")
+        raise InputError(
+            msg(
+                "{source}: expected a JSON object (a scenario export), got a {type}",
+                source=source,
+                type=type(parsed).__name__,
+            )
+        )
     return scenario_from_data(parsed, source=source)
