@@ -316,93 +316,87 @@ def build_fabric(
 ) -> CollectiveFabric:
     """The levels of a planned cluster: scale-up, leaf, and spine/core when the fabric has them.
 
-    Parameters
-    ----------
-    switch_reduces
-        Per tier present (leaf, spine, core): the switch reduces in the network (SHARP).
-    path_min_ns, path_max_ns
-        Shortest (1 switch hop) and longest (``max_switch_hops``) GPU-to-GPU latency [ns].
-
     Notes
     -----
-    - scale-up domain: ``min(domain size, GPUs per node)`` GPUs (a domain never spans nodes
-      here); bandwidth = line x ring efficiency; NVLS = line x NVLS efficiency where the GPU's
-      switch supports it;
-    - bandwidth: leaf = ports x speed x NCCL efficiency per GPU; spine and core = leaf /
+    - scale-up domain: ``min(domain size, GPUs per node)`` GPUs; bandwidth = line x ring
+      efficiency; NVLS = line x NVLS efficiency where the GPU's switch reduces;
+    - network: leaf = ports x speed x NCCL efficiency per GPU; spine and core = leaf /
       oversubscription (spines are non-blocking upward, see :mod:`planner.fabric.topology`);
-      SHARP = that x the in-network efficiency where the tier's switch reduces;
-    - reach: a leaf joins ``floor(d / q)`` nodes (``d`` leaf down ports, ``q`` ports per node
-      on a plane), or ``d`` nodes when rail-optimized (NCCL's PXN keeps traffic on its rail);
-      a spine joins a pod of ``k/2`` leaves in a three-tier fabric, else every node;
-    - alpha: scale-up from the coefficients; leaf = the NIC's alpha (NCCL's per-step cost,
-      measured on a short path); each higher level adds the extra switch and link latency of
-      its longer path, interpolated on switch hops between the shortest (1 hop) and longest
-      (``2 tiers - 1`` hops) GPU-to-GPU latency.
+      SHARP = that x the in-network efficiency where ``switch_reduces`` says the tier's
+      switch reduces; reach: :func:`_reach_nodes`;
+    - alpha: leaf = the NIC's alpha (NCCL's per-step cost, measured on a short path); each
+      higher level adds the extra switch and link latency of its longer path, interpolated on
+      switch hops between ``path_min_ns`` (1 hop) and ``path_max_ns`` (``max_switch_hops``).
     """
     domain = max(1, min(domain_gpus, gpus_per_node))
     domains_per_node = max(1, gpus_per_node // domain)
-    q = ports_per_node_per_plane
-    if tiers == 1:
-        nodes_per_leaf = nodes
-    elif rail_optimized:
-        nodes_per_leaf = leaf_down_ports
-    else:
-        nodes_per_leaf = max(1, leaf_down_ports // q)
-    nodes_per_leaf = min(nodes_per_leaf, nodes)
-    leaf_gbyte_per_s = gbit_per_s_to_gbyte_per_s(per_gpu_gbit_per_s) * nccl_efficiency
-    upper_gbyte_per_s = leaf_gbyte_per_s / oversubscription
-    ns_per_extra_hop = (path_max_ns - path_min_ns) / max(1, max_switch_hops - 1)
     c = coefficients
-
-    def alpha(hops: int) -> float:
-        return nic_alpha_us + (hops - 1) * ns_per_extra_hop / 1000.0
-
-    def sharp(tier: int, bandwidth: float) -> float:
-        reduces = tier < len(switch_reduces) and switch_reduces[tier]
-        return bandwidth * c.in_network_efficiency if reduces else 0.0
-
-    all_domains = nodes * domains_per_node
-    nvls = scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0
+    leaf_gbyte_per_s = gbit_per_s_to_gbyte_per_s(per_gpu_gbit_per_s) * nccl_efficiency
+    ns_per_extra_hop = (path_max_ns - path_min_ns) / max(1, max_switch_hops - 1)
+    reach = _reach_nodes(
+        tiers=tiers,
+        nodes=nodes,
+        radix=radix,
+        leaf_down_ports=leaf_down_ports,
+        ports_per_node_per_plane=ports_per_node_per_plane,
+        rail_optimized=rail_optimized,
+    )
     levels = [
         FabricLevel(
             LEVEL_SCALE_UP,
             1,
             scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
             c.scale_up_alpha_us,
-            nvls,
-        ),
-        FabricLevel(
-            LEVEL_LEAF,
-            nodes_per_leaf * domains_per_node,
-            leaf_gbyte_per_s,
-            alpha(1),
-            sharp(0, leaf_gbyte_per_s),
-        ),
+            scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0,
+        )
     ]
-    if tiers == 2:
+    for tier, (name, nodes_reached) in enumerate(
+        zip((LEVEL_LEAF, LEVEL_SPINE, LEVEL_CORE), reach, strict=False)
+    ):
+        # above the leaf the oversubscription divides; a tier crossed at hop h costs its extra latency
+        bandwidth_gbyte_per_s = leaf_gbyte_per_s if tier == 0 else leaf_gbyte_per_s / oversubscription
+        reduces = tier < len(switch_reduces) and switch_reduces[tier]
         levels.append(
-            FabricLevel(LEVEL_SPINE, all_domains, upper_gbyte_per_s, alpha(3), sharp(1, upper_gbyte_per_s))
-        )
-    elif tiers == 3:
-        leaves_per_pod = radix // 2
-        if rail_optimized:
-            nodes_per_pod = max(1, leaves_per_pod // q) * leaf_down_ports
-        else:
-            nodes_per_pod = leaves_per_pod * nodes_per_leaf
-        pod_domains = min(nodes_per_pod, nodes) * domains_per_node
-        levels.append(
-            FabricLevel(LEVEL_SPINE, pod_domains, upper_gbyte_per_s, alpha(3), sharp(1, upper_gbyte_per_s))
-        )
-        levels.append(
-            FabricLevel(LEVEL_CORE, all_domains, upper_gbyte_per_s, alpha(5), sharp(2, upper_gbyte_per_s))
+            FabricLevel(
+                name,
+                nodes_reached * domains_per_node,
+                bandwidth_gbyte_per_s,
+                nic_alpha_us + 2 * tier * ns_per_extra_hop / 1000.0,
+                bandwidth_gbyte_per_s * c.in_network_efficiency if reduces else 0.0,
+            )
         )
     return CollectiveFabric(
-        gpus=gpus,
-        domain_gpus=domain,
-        levels=tuple(levels),
-        label=label,
-        nvls_alpha_us=c.nvls_alpha_us,
+        gpus=gpus, domain_gpus=domain, levels=tuple(levels), label=label, nvls_alpha_us=c.nvls_alpha_us
     )
+
+
+def _reach_nodes(
+    *,
+    tiers: int,
+    nodes: int,
+    radix: int,
+    leaf_down_ports: int,
+    ports_per_node_per_plane: int,
+    rail_optimized: bool,
+) -> tuple[int, ...]:
+    """Nodes joined by the leaf, and by the spine and core where present [count].
+
+    A leaf joins ``floor(d / q)`` nodes (``d`` leaf down ports, ``q`` ports per node on a
+    plane), or ``d`` nodes when rail-optimized (NCCL's PXN keeps traffic on its rail); a spine
+    joins a pod of ``k/2`` leaves in a three-tier fabric, else every node.
+    """
+    q = ports_per_node_per_plane
+    if tiers == 1:
+        return (nodes,)
+    nodes_per_leaf = min(leaf_down_ports if rail_optimized else max(1, leaf_down_ports // q), nodes)
+    if tiers == 2:
+        return (nodes_per_leaf, nodes)
+    leaves_per_pod = radix // 2
+    if rail_optimized:
+        nodes_per_pod = max(1, leaves_per_pod // q) * leaf_down_ports
+    else:
+        nodes_per_pod = leaves_per_pod * nodes_per_leaf
+    return (nodes_per_leaf, min(nodes_per_pod, nodes), nodes)
 
 
 def with_options(
