@@ -45,7 +45,7 @@ i18n: install
 	$(BIN)/python -m planner.i18n.extract
 
 validation: install
-	$(BIN)/python -m planner.validation.report
+	$(BIN)/python -m planner.report.validation_docs
 
 bench: install
 	$(BIN)/python bench/run.py

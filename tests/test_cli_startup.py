@@ -164,10 +164,10 @@ def test_main_exits_with_the_code_of_run(capsys: pytest.CaptureFixture[str]) -> 
 def test_every_group_is_registered_once() -> None:
     commands = list(_subparsers(build_parser()))
     assert len(commands) == len(set(commands))
-    assert len(COMMAND_GROUPS) == 6
-    assert {"plan", "compare", "sweep", "catalog", "scenarios", "optimize", "workload", "export"} <= set(
-        commands
-    )
+    assert len(COMMAND_GROUPS) == 7
+    assert {
+        "plan", "compare", "sweep", "catalog", "scenarios", "optimize", "workload", "export", "validate"
+    } <= set(commands)  # fmt: skip
 
 
 def test_no_function_in_the_cli_is_longer_than_80_lines() -> None:

@@ -12,7 +12,7 @@ import yaml
 from planner import load_catalog
 from planner.cli import run
 from planner.cli import validate as validate_cli
-from planner.validation import report as validation_report
+from planner.report import validation_docs as validation_report
 from planner.validation.cases import AREAS, ValidationCase, load_cases
 from planner.validation.run import CaseResult, error_fraction, evaluate, run_all, summarize, summary_line
 

@@ -18,8 +18,9 @@ high`` above it, 0 inside it.
 Comparisons that need a conversion, each with its reason:
 
 - ``achieved_tflops_per_gpu`` with full recomputation: the Megatron-LM papers count hardware
-  FLOPs (their eq. 3, four passes), the model reports model FLOPs (6ND, three passes), so the
-  prediction is multiplied by 8/6 (:data:`planner.performance.workload.FULL_RECOMPUTE_COMPUTE_FACTOR`);
+  FLOPs (their eq. 3, four passes), so the estimate's hardware FLOPs are compared
+  (``achieved_hardware_tflops_per_gpu``; an estimate without them: model FLOPs x 8/6,
+  :data:`planner.performance.workload.FULL_RECOMPUTE_COMPUTE_FACTOR`);
 - ``fp16`` runs use the BF16 dense peak (the same on A100 and H100 tensor cores);
 - ``allreduce_busbw_gbyte_per_s_per_nic``: busbw / NICs per node. A multi-node ring runs one
   channel per NIC, each crossing between nodes on its own NIC, so busbw = NICs per node x the
@@ -309,11 +310,14 @@ def _throughput(case: ValidationCase, catalog: Catalog) -> _Value:
     estimate, note = _estimate(case, catalog, stand_in=False)
     if case.quantity == "model_flops_utilization":
         return _Value(estimate.end_to_end_mfu, note)
-    tflops = estimate.achieved_tflops_per_gpu
-    if case.inputs.recompute == "full":
-        # the source counts hardware FLOPs (forward pass run twice); the model reports 6ND
-        return _Value(tflops * FULL_RECOMPUTE_COMPUTE_FACTOR, msg("hardware FLOPs (x 8/6)"))
-    return _Value(tflops, note)
+    if case.inputs.recompute != "full":
+        return _Value(estimate.achieved_tflops_per_gpu, note)
+    # the source counts hardware FLOPs (the forward pass runs twice); estimates that report them
+    # are used as they are, older ones (6ND only) are scaled by 8/6
+    hardware = getattr(estimate, "achieved_hardware_tflops_per_gpu", None)
+    if hardware is None:
+        hardware = estimate.achieved_tflops_per_gpu * FULL_RECOMPUTE_COMPUTE_FACTOR
+    return _Value(float(hardware), msg("hardware FLOPs (with recomputation)"))
 
 
 def _gpu_hours_per_trillion(case: ValidationCase, catalog: Catalog) -> _Value:
