@@ -122,15 +122,11 @@ def _evaluate(
     if all(v == 1.0 for v in job_factors.values()):
         time_days = base.time_to_train_days
     else:
-        layout = base.layout
         job = TrainingJob.model_validate(
             {
                 **base.job.model_dump(),
-                "mfu": min(1.0, base.job.mfu * job_factors["mfu"]),
-                "tp": layout.tp,
-                "pp": layout.pp,
-                "dp": layout.dp,
-                "ep": layout.ep,
+                **base.layout_inputs(),
+                "mfu": min(1.0, base.compute_efficiency * job_factors["mfu"]),
             }
         )
         fabric = fabric_from_plan(

@@ -1,0 +1,84 @@
+"""Training FLOPs of a transformer: projections, attention with its s^2 term, FFN, logits.
+
+Notes
+-----
+Forward FLOPs per token (a multiply-add = 2 FLOP; ``h_kv`` = K width, ``f`` the FFN width,
+``g = 3`` gated else ``2`` FFN matrices, ``k`` experts per token, ``V`` the vocabulary)::
+
+    layer  = 2 h (h + 2 h_kv) + 2 h^2 + 2 g h f k        (QKV, output projection, FFN)
+    attn   = 4 s h                                       (Q K^T and A V over the whole sequence)
+    logits = 2 h V
+
+Model FLOPs = 3 x forward (backward is twice the forward). Hardware FLOPs add what is computed
+again: full recomputation one more forward of every layer (not the logits), selective
+recomputation the attention core. With MHA, ``f = 4 h``, no gate: ``72 B s L h^2 (1 + s / (6h) +
+V / (12 L h))`` model FLOPs and, with full recomputation, ``96 B s L h^2 (1 + s / (6h) + V / (16 L
+h))`` hardware FLOPs: Narayanan et al., SC 2021, arXiv 2104.04473, eq. 3; Korthikanti et al.,
+arXiv 2205.05198, section 6 (MFU vs HFU).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from planner.performance.training.shape import ModelShape
+
+Recompute = Literal["none", "selective", "full"]
+
+
+@dataclass(frozen=True)
+class TokenFlops:
+    """Forward FLOPs of one token [FLOP]."""
+
+    layer_matmul: float
+    """Projections and FFN of one layer."""
+    layer_attention: float
+    """Attention core (``4 s h``) of one layer."""
+    logits: float
+    """Output layer, once per token."""
+
+    @property
+    def layer(self) -> float:
+        return self.layer_matmul + self.layer_attention
+
+
+def token_flops(shape: ModelShape, *, seq_len: int) -> TokenFlops:
+    """Forward FLOPs of one token of a ``seq_len`` sequence (see the module notes).
+
+    >>> from planner.performance.training.shape import model_shape
+    >>> f = token_flops(model_shape(params_b=1.7, layers=24, hidden_size=2304), seq_len=2048)
+    >>> f.layer_matmul == 24 * 2304**2, f.layer_attention == 4 * 2048 * 2304
+    (True, True)
+    """
+    h = shape.hidden_size
+    gates = 3 if shape.gated_mlp else 2
+    matmul = 2.0 * h * (h + 2 * shape.kv_width) + 2.0 * h * h
+    matmul += 2.0 * gates * h * shape.ffn_hidden * shape.ffn_per_token
+    return TokenFlops(layer_matmul=matmul, layer_attention=4.0 * seq_len * h, logits=2.0 * h * shape.vocab)
+
+
+def model_flops_per_token(shape: ModelShape, *, seq_len: int) -> float:
+    """Training model FLOPs per token [FLOP]: 3 x forward, recomputation not counted."""
+    f = token_flops(shape, seq_len=seq_len)
+    return 3.0 * (shape.layers * f.layer + f.logits)
+
+
+def recompute_flops_per_layer_token(flops: TokenFlops, recompute: Recompute) -> float:
+    """Forward FLOPs done again per layer and token by recomputation [FLOP]."""
+    if recompute == "full":
+        return flops.layer
+    if recompute == "selective":
+        return flops.layer_attention
+    return 0.0
+
+
+def training_flops(*, params_active: float, tokens: float) -> float:
+    """Model FLOPs of training by the parameter rule [FLOP]: ``6 P D`` (Kaplan et al.).
+
+    The estimate itself counts attention and logits (:func:`model_flops_per_token`).
+
+    >>> training_flops(params_active=70e9, tokens=1.4e12)  # 6 x 70e9 x 1.4e12
+    5.88e+23
+    """
+    return 6.0 * params_active * tokens

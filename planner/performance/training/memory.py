@@ -1,0 +1,197 @@
+"""Memory per GPU in training: weights, gradients, optimizer, activations, buffers.
+
+Notes
+-----
+States (mixed-precision Adam, Rajbhandari et al., "ZeRO", SC 2020): ``Phi`` parameters per GPU
+(``P_dense / (tp pp) + P_expert / (tp pp ep)``), bf16 weights ``2 Phi``, bf16 gradients ``2 Phi``,
+fp32 master weights and Adam moments ``12 Phi``; ZeRO stage 1 (Megatron's distributed optimizer)
+divides the 12 by the sharding group ``g = dp cp`` (``dp cp / ep`` for expert weights), stage 2
+also the gradients, stage 3 (FSDP) also the weights, which then need two layers gathered.
+
+Activations per layer and micro-batch [B] (Korthikanti et al., arXiv 2205.05198, section 4,
+generalised to GQA, FFN width and gate; ``r = h_kv / h``, ``d = 2`` with dropout else 0,
+``c = 6`` gated FFN else 4; sequence parallelism divides everything by ``t``, without it the
+``(8 + d) s b h`` of norms, masks and the QKV and FFN inputs stay whole, their eq. 4; context
+parallelism divides ``s`` by ``cp``)::
+
+    none       s b h (12 + 4r + d + c f/h) / t + 5 a s^2 b / t
+    selective  s b h (12 + 4r + d + c f/h) / t              (attention core recomputed)
+    full       2 s b h / t  (+ one layer's working set)     (only each layer's input kept)
+
+With MHA, ``f = 4 h``, dropout: ``34 s b h / t + 5 a s^2 b / t`` (their eq. 2 with sequence
+parallelism). The first 1F1B stage holds ``min(pp, M)`` micro-batches of its layers
+(:func:`held_layer_micro_batches`); interleaving multiplies that by ``1 + (pp - 1) / (pp v)``
+(their section 4.2.3). Buffers: the last
+stage's logits of one micro-batch (bf16 and fp32, ``6 s b V / (t cp)``), charged to the same GPU as
+a conservative bound.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from planner.performance.training.flops import Recompute
+from planner.performance.training.shape import ModelShape
+
+ZeroStage = Literal[0, 1, 2, 3]
+
+WEIGHT_BYTES = 2.0
+"""bf16 weights [B per parameter]."""
+GRADIENT_BYTES = 2.0
+"""bf16 gradients [B per parameter]."""
+OPTIMIZER_BYTES = 12.0
+"""fp32 master weights, Adam m and v [B per parameter]."""
+LOGIT_BYTES = 6.0
+"""bf16 logits and their fp32 softmax [B per token per vocabulary entry]."""
+
+
+@dataclass(frozen=True)
+class MemoryBreakdown:
+    """Bytes on the fullest GPU (the first pipeline stage) [B]."""
+
+    weights_bytes: float
+    gradients_bytes: float
+    optimizer_bytes: float
+    activations_bytes: float
+    buffers_bytes: float
+
+    @property
+    def total_bytes(self) -> float:
+        return (
+            self.weights_bytes
+            + self.gradients_bytes
+            + self.optimizer_bytes
+            + self.activations_bytes
+            + self.buffers_bytes
+        )
+
+    def as_gbyte(self) -> dict[str, float]:
+        return {
+            "weights": self.weights_bytes / 1e9,
+            "gradients": self.gradients_bytes / 1e9,
+            "optimizer": self.optimizer_bytes / 1e9,
+            "activations": self.activations_bytes / 1e9,
+            "buffers": self.buffers_bytes / 1e9,
+        }
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """A parallel layout and schedule (GPUs = ``tp cp pp dp``; ``ep`` divides ``dp cp``)."""
+
+    tp: int
+    cp: int
+    pp: int
+    dp: int
+    ep: int
+    v: int
+    micro_batch_seqs: int
+    micro_batches: int
+
+
+def stage_layers(layers: int, pp: int, v: int = 1) -> int:
+    """Layers on the fullest pipeline stage: ``v`` chunks of ``ceil(L / (pp v))`` layers [count].
+
+    >>> stage_layers(126, 16), stage_layers(126, 16, 4)  # 8 x 16 = 128 >= 126; 4 x 2 = 8
+    (8, 8)
+    """
+    return math.ceil(layers / (pp * v)) * v
+
+
+def held_layer_micro_batches(layers: int, pp: int, v: int, micro_batches: int) -> float:
+    """Layer activations of one micro-batch the fullest stage keeps at the 1F1B peak [count].
+
+    Stage ``i`` holds ``min(pp - i, M)`` micro-batches of its layers. Without interleaving,
+    ``L = q pp + r`` puts ``q`` layers on the first ``pp - r`` stages and ``q + 1`` on the rest (the
+    lighter stages first, as Llama 3 does, arXiv 2407.21783 section 3.3.2); interleaving uses
+    ``v`` chunks of ``ceil(L / (pp v))`` layers and the factor ``1 + (pp - 1) / (pp v)``
+    (Korthikanti et al., section 4.2.3).
+
+    >>> held_layer_micro_batches(126, 16, 1, 32)  # 2 stages of 7 (16 x 7), 14 of 8 (14 x 8)
+    112
+    >>> held_layer_micro_batches(96, 8, 2, 64)  # 8 x 12 x (1 + 7 / 16)
+    138.0
+    """
+    in_flight = min(pp, micro_batches)
+    if v > 1:
+        return in_flight * stage_layers(layers, pp, v) * (1 + (pp - 1) / (pp * v))
+    q, r = divmod(layers, pp)
+    if r == 0:
+        return in_flight * q
+    return max(in_flight * q, min(r, micro_batches) * (q + 1))
+
+
+def activation_shares(shape: ModelShape, *, dropout: bool) -> tuple[float, float]:
+    """Per-layer activations in units of ``s b h`` [B]: the part sequence parallelism splits
+    over ``t`` (norms' inputs, dropout masks, the QKV and first FFN inputs: ``8 + d``) and the
+    part tensor parallelism always splits (``4 + 4r + c f / h``); module notes."""
+    ffn = (6.0 if shape.gated_mlp else 4.0) * shape.ffn_hidden * shape.ffn_per_token / shape.hidden_size
+    return 8.0 + (2.0 if dropout else 0.0), 4.0 + 4.0 * shape.kv_width / shape.hidden_size + ffn
+
+
+def activation_bytes_per_layer(
+    shape: ModelShape, *, seq_len: int, micro_batch_seqs: int, tp: int, cp: int,
+    recompute: Recompute, dropout: bool, sequence_parallel: bool = True,
+) -> float:  # fmt: skip
+    """One layer's stored activations for one micro-batch [B] (module notes).
+
+    >>> from planner.performance.training.shape import model_shape
+    >>> s = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
+    >>> a = activation_bytes_per_layer(s, seq_len=2048, micro_batch_seqs=1, tp=8, cp=1,
+    ...                                recompute="none", dropout=True)
+    >>> a == (34 * 2048 * 6144 + 5 * 64 * 2048**2) / 8  # Korthikanti eq. 2 / t
+    True
+    >>> a = activation_bytes_per_layer(s, seq_len=2048, micro_batch_seqs=1, tp=8, cp=1,
+    ...                                recompute="selective", dropout=True, sequence_parallel=False)
+    >>> a == 2048 * 6144 * (10 + 24 / 8)  # their eq. 4 without the attention core
+    True
+    """
+    s = seq_len / cp
+    b = micro_batch_seqs
+    h = shape.hidden_size
+    if recompute == "full":
+        return 2.0 * s * b * h / (tp if sequence_parallel else 1)
+    replicated, split = activation_shares(shape, dropout=dropout)
+    per_sbh = (replicated + split) / tp if sequence_parallel else replicated + split / tp
+    core = 5.0 * shape.heads * s * seq_len * b / tp if recompute == "none" else 0.0
+    return s * b * h * per_sbh + core
+
+
+def params_per_gpu(shape: ModelShape, lay: Parallel) -> tuple[float, float]:
+    """Dense and expert parameters held by one GPU [count]."""
+    return shape.params_dense / (lay.tp * lay.pp), shape.params_expert / (lay.tp * lay.pp * lay.ep)
+
+
+def memory_breakdown(
+    shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
+    dropout: bool = False, sequence_parallel: bool = True,
+) -> MemoryBreakdown:  # fmt: skip
+    """Bytes per GPU on the first pipeline stage (module notes)."""
+    dense, expert = params_per_gpu(shape, lay)
+    group = lay.dp * lay.cp
+    expert_group = max(1, group // lay.ep)
+    sharded = dense / group + expert / expert_group
+    whole = dense + expert
+    held = stage_layers(shape.layers, lay.pp, lay.v)
+    weights = WEIGHT_BYTES * (sharded if zero == 3 else whole)
+    if zero == 3:  # the layer in use and the next one, gathered
+        weights += 2 * WEIGHT_BYTES * whole / held
+    per_layer = activation_bytes_per_layer(
+        shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
+        recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
+    )  # fmt: skip
+    activations = per_layer * held_layer_micro_batches(shape.layers, lay.pp, lay.v, lay.micro_batches)
+    if recompute == "full":  # the layer being recomputed holds its full working set
+        activations += activation_bytes_per_layer(
+            shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
+            recompute="selective", dropout=dropout, sequence_parallel=sequence_parallel,
+        )  # fmt: skip
+    return MemoryBreakdown(
+        weights_bytes=weights,
+        gradients_bytes=GRADIENT_BYTES * (sharded if zero >= 2 else whole),
+        optimizer_bytes=OPTIMIZER_BYTES * (sharded if zero >= 1 else whole),
+        activations_bytes=activations,
+        buffers_bytes=LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp),
+    )

@@ -1,0 +1,281 @@
+"""Step time of one layout: compute at the fitted efficiency, exposed communication, pipeline.
+
+Notes
+-----
+Per optimizer step (``M`` micro-batches of ``b`` sequences per replica, ``F`` peak FLOP/s,
+``eta`` :mod:`~planner.performance.training.efficiency`, ``L_s = v ceil(L / (pp v))`` layers on the
+slowest stage, ``x = 1.5`` with full recomputation else 1)::
+
+    compute = M b s (L_s (3 layer + recomputed) + 3 logits) / (tp cp) / (F eta)
+    TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
+    CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
+    EP      = M L_s x 4 all-to-all of s b h k 2 / (tp cp) B over ep GPUs
+    bubble  = (pp - 1) / v x (compute + TP + CP + EP) / M     (1F1B; interleaved with v chunks)
+    PP p2p  = 2 (pp v - 1) x send/recv of s b h 2 / (tp cp) B  (fill and drain)
+    DP      = T - min(f T, backward)   T = all-reduce of 2 Phi over dp cp GPUs
+              (+ ZeRO-3: 2 M all-gathers of 2 Phi per step)
+    step    = compute + TP + CP + EP + bubble + PP p2p + DP
+
+Sources: Narayanan et al., SC 2021, arXiv 2104.04473 (bubble ``(p - 1) / (v m)``, interleaving
+multiplies p2p by ``v``); Korthikanti et al., arXiv 2205.05198 (sequence-parallel all-gather and
+reduce-scatter, 4 of each per layer; full recomputation repeats the forward's 2 of each);
+Rajbhandari et al., SC 2020 (ZeRO-3 moves ``3 Phi`` instead of ``2 Phi``); Liu et al., "Ring
+Attention", arXiv 2310.01889 (K,V rotate around the context-parallel ring, hidden behind the
+attention core when it is long enough); Lepikhin et al., arXiv 2006.16668 (expert all-to-all).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
+from planner.performance.training.efficiency import EfficiencyCoefficients
+from planner.performance.training.flops import Recompute, recompute_flops_per_layer_token, token_flops
+from planner.performance.training.job import TrainingJob
+from planner.performance.training.memory import (
+    Parallel,
+    ZeroStage,
+    activation_shares,
+    params_per_gpu,
+    stage_layers,
+)
+from planner.performance.training.shape import ModelShape
+
+BACKWARD_SHARE = 2.0 / 3.0
+"""Backward share of training FLOPs (4 of 6): the window the gradient reduction can hide in."""
+TP_COLLECTIVES_PER_LAYER = 4
+"""All-gathers (and as many reduce-scatters) per layer per micro-batch with sequence parallelism:
+2 forward, 2 backward (Korthikanti et al. 2022, section 4.2.2)."""
+EP_ALLTOALLS_PER_LAYER = 4
+"""Dispatch and combine, forward and backward (GShard)."""
+CP_COLLECTIVES_PER_LAYER = 3
+"""K,V gathered in the forward, again in the backward, and their gradients scattered."""
+FULL_RECOMPUTE_COMM_FACTOR = 1.5
+"""Full recomputation repeats the forward's collectives: 6 instead of 4 per layer."""
+
+
+def pipeline_bubble_fraction(*, stages: int, micro_batches: int, virtual_stages: int = 1) -> float:
+    """Idle share of ideal time in a 1F1B pipeline [-]: ``(p - 1) / (v m)``.
+
+    >>> pipeline_bubble_fraction(stages=8, micro_batches=64)
+    0.109375
+    """
+    return (stages - 1) / (virtual_stages * micro_batches)
+
+
+def exposed_after_overlap_s(*, comm_s: float, overlap_fraction: float, window_s: float) -> float:
+    """Communication left on the critical path [s]: ``T - min(f T, window)``.
+
+    Never larger than ``T`` and never decreasing in ``T``.
+
+    >>> exposed_after_overlap_s(comm_s=1.0, overlap_fraction=0.5, window_s=10.0)
+    0.5
+    >>> exposed_after_overlap_s(comm_s=1.0, overlap_fraction=0.9, window_s=0.2)
+    0.8
+    """
+    return comm_s - min(overlap_fraction * comm_s, window_s)
+
+
+@dataclass(frozen=True)
+class StepBreakdown:
+    """Where one optimizer step's time goes [s]; communication is the exposed part."""
+
+    compute_s: float
+    tp_comm_s: float
+    ep_comm_s: float
+    pp_bubble_s: float
+    pp_comm_s: float
+    dp_comm_s: float
+    cp_comm_s: float = 0.0
+
+    @property
+    def total_s(self) -> float:
+        return sum(self.as_dict().values())
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "compute_s": self.compute_s,
+            "tp_comm_s": self.tp_comm_s,
+            "cp_comm_s": self.cp_comm_s,
+            "ep_comm_s": self.ep_comm_s,
+            "pp_bubble_s": self.pp_bubble_s,
+            "pp_comm_s": self.pp_comm_s,
+            "dp_comm_s": self.dp_comm_s,
+        }
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One timed layout."""
+
+    lay: Parallel
+    recompute: Recompute
+    zero: ZeroStage
+    step: StepBreakdown
+    efficiency: float
+    dp_comm_total_s: float
+    dp_bound_level: str
+    ep_bound_level: str
+
+
+class StepModel:
+    """Times layouts of one job on one fabric; collective times are memoised across layouts."""
+
+    def __init__(
+        self, *, job: TrainingJob, shape: ModelShape, fabric: CollectiveFabric, peak_flops: float,
+        efficiency: float | None, coefficients: EfficiencyCoefficients, hbm_byte_per_s: float,
+    ) -> None:  # fmt: skip
+        self.job, self.shape, self.fabric, self.peak_flops = job, shape, fabric, peak_flops
+        self.fixed_efficiency = efficiency
+        self.coefficients = coefficients
+        self.flops_per_byte = peak_flops / hbm_byte_per_s
+        self.flops = token_flops(shape, seq_len=job.seq_len)
+        self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
+
+    def efficiency(self, lay: Parallel) -> float:
+        """Kernel efficiency of a layout's per-GPU GEMMs [-]."""
+        if self.fixed_efficiency is not None:
+            return self.fixed_efficiency
+        h = self.shape.hidden_size
+        flops_per_byte = self.flops_per_byte
+        if not self.job.sequence_parallel:
+            # every TP GPU repeats the norms and dropouts: their share of the element-wise traffic
+            # (taken as their share of the activations) is not divided by tp
+            replicated, split = activation_shares(self.shape, dropout=self.job.dropout)
+            flops_per_byte *= 1 + replicated / (replicated + split) * (lay.tp - 1)
+        return self.coefficients(
+            width=h / lay.tp,
+            model_width=h,
+            tokens=self.job.seq_len * lay.micro_batch_seqs / lay.cp,
+            flops_per_byte=flops_per_byte,
+        )
+
+    def micro_flops(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
+        """Hardware FLOPs of one micro-batch on one GPU of the slowest stage, and its attention core."""
+        f = self.flops
+        per_token = stage_layers(self.shape.layers, lay.pp, lay.v) * (
+            3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)
+        )
+        per_token += 3.0 * f.logits
+        tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
+        return per_token * tokens, 3.0 * f.layer_attention * tokens
+
+    def _collective(self, kind: str, size: float, gpus: int, per_domain: int) -> tuple[float, str]:
+        key = (kind, size, gpus, per_domain)
+        if key not in self._cache:
+            t = collective_time(
+                fabric=self.fabric, collective=kind, message_bytes=size, gpus=gpus,  # type: ignore[arg-type]
+                gpus_per_domain=per_domain,
+            )  # fmt: skip
+            self._cache[key] = (t.time_s, t.bound_level)
+        return self._cache[key]
+
+    def step(self, lay: Parallel, recompute: Recompute, zero: ZeroStage) -> StepResult:
+        """The step breakdown of one layout (module notes)."""
+        eta = self.efficiency(lay)
+        flops, attention = self.micro_flops(lay, recompute)
+        compute_micro = flops / (self.peak_flops * eta)
+        attention_s = attention / (self.peak_flops * eta)
+        tp_s = self._tp_micro_s(lay, recompute)
+        cp_s = self._cp_micro_s(lay, attention_s)
+        ep_s, ep_level = self._ep_micro_s(lay, recompute)
+        per_micro = compute_micro + tp_s + cp_s + ep_s
+        compute_s = compute_micro * lay.micro_batches
+        dp_total, dp_level = self._dp_s(lay, zero)
+        window = compute_s * ((1 - 2.0 / 8.0) if recompute == "full" else BACKWARD_SHARE)
+        step = StepBreakdown(
+            compute_s=compute_s,
+            tp_comm_s=tp_s * lay.micro_batches,
+            cp_comm_s=cp_s * lay.micro_batches,
+            ep_comm_s=ep_s * lay.micro_batches,
+            pp_bubble_s=(lay.pp - 1) / lay.v * per_micro,
+            pp_comm_s=self._pp_s(lay),
+            dp_comm_s=exposed_after_overlap_s(
+                comm_s=dp_total, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
+            ),
+        )
+        return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level)
+
+    def lower_bound_s(self, lay: Parallel, recompute: Recompute) -> float:
+        """Compute and its bubble alone: no layout's step is shorter [s]."""
+        flops, _ = self.micro_flops(lay, recompute)
+        per_micro = flops / (self.peak_flops * self.efficiency(lay))
+        return per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v)
+
+    def _activation_bytes(self, lay: Parallel) -> float:
+        """One micro-batch's bf16 activations at a layer boundary, one context shard [B]."""
+        return self.job.seq_len * lay.micro_batch_seqs * self.shape.hidden_size * 2.0 / lay.cp
+
+    def _tp_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
+        if lay.tp == 1:
+            return 0.0
+        size = self._activation_bytes(lay)
+        per_domain = min(lay.tp, self.fabric.domain_gpus)
+        gather, _ = self._collective("all_gather", size, lay.tp, per_domain)
+        scatter, _ = self._collective("reduce_scatter", size, lay.tp, per_domain)
+        factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
+        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
+        return (
+            layers
+            * TP_COLLECTIVES_PER_LAYER
+            * factor
+            * (gather + scatter)
+            * (1 - self.job.tp_overlap_fraction)
+        )
+
+    def _cp_micro_s(self, lay: Parallel, attention_s: float) -> float:
+        if lay.cp == 1:
+            return 0.0
+        kv = 2.0 * self.job.seq_len * lay.micro_batch_seqs * self.shape.kv_width * 2.0 / lay.tp
+        per_domain = max(1, min(lay.cp, self.fabric.domain_gpus // lay.tp))
+        gather, _ = self._collective("all_gather", kv, lay.cp, per_domain)
+        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
+        comm = layers * CP_COLLECTIVES_PER_LAYER * gather
+        return exposed_after_overlap_s(comm_s=comm, overlap_fraction=1.0, window_s=attention_s)
+
+    def _ep_micro_s(self, lay: Parallel, recompute: Recompute) -> tuple[float, str]:
+        if lay.ep == 1:
+            return 0.0, "none"
+        size = self._activation_bytes(lay) * self.shape.top_k / lay.tp
+        per_domain = min(lay.ep, self._dp_per_domain(lay))
+        t, level = self._collective("all_to_all", size, lay.ep, per_domain)
+        factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
+        return stage_layers(self.shape.layers, lay.pp, lay.v) * EP_ALLTOALLS_PER_LAYER * factor * t, level
+
+    def _pp_s(self, lay: Parallel) -> float:
+        if lay.pp == 1:
+            return 0.0
+        domains_apart = max(1, math.ceil(lay.tp * lay.cp * lay.dp / self.fabric.domain_gpus))
+        send = send_recv_time_s(
+            fabric=self.fabric,
+            message_bytes=self._activation_bytes(lay) / lay.tp,
+            domains_apart=domains_apart,
+        )
+        return 2 * (lay.pp * lay.v - 1) * send
+
+    def _dp_per_domain(self, lay: Parallel) -> int:
+        # ranks are ordered tp (fastest), cp, dp, then pp: dp neighbours share a domain when tp cp < domain
+        inner = lay.tp * lay.cp
+        domain = self.fabric.domain_gpus
+        return max(1, min(lay.dp, domain // inner)) if inner < domain else 1
+
+    def _dp_s(self, lay: Parallel, zero: ZeroStage) -> tuple[float, str]:
+        """Gradient reduction of one step (dense, then expert) [s], and the level bounding the dense one."""
+        group = lay.dp * lay.cp
+        if group == 1:
+            return 0.0, "none"
+        dense, expert = params_per_gpu(self.shape, lay)
+        per_domain = (
+            max(1, min(group, self.fabric.domain_gpus // lay.tp)) if lay.tp < self.fabric.domain_gpus else 1
+        )
+        total, level = self._collective("all_reduce", 2.0 * dense, group, per_domain)
+        if zero == 3:
+            gather, _ = self._collective("all_gather", 2.0 * dense, group, per_domain)
+            total += 2 * lay.micro_batches * gather
+        expert_group = group // lay.ep
+        if expert_group > 1 and expert > 0:
+            expert_per_domain = max(1, min(expert_group, per_domain // lay.ep))
+            t, _ = self._collective("all_reduce", 2.0 * expert, expert_group, expert_per_domain)
+            total += t
+        return total, level

@@ -1,0 +1,214 @@
+"""Layout search: TP x CP x PP x DP x EP x v, micro-batch, recomputation and ZeRO stage under memory.
+
+Notes
+-----
+Pruned in this order: divisibility (``tp cp pp dp = N``, ``tp`` within a scale-up domain, ``pp <=
+L``, ``ep | gcd(dp cp, E)``, ``pp v <= L`` and ``M >= pp`` for interleaving (uneven chunks cost
+the slowest stage ``v ceil(L / (pp v))`` layers), ``cp`` only
+when ``s / cp >= 4096`` and ``s >= 16384``); then memory (:mod:`~planner.performance.training.memory`),
+taking for each recomputation the lowest ZeRO stage that fits (a higher stage is never faster);
+then a lower bound (compute and bubble alone) against the best step found so far; only the rest
+is timed. Ties go to simpler layouts (fewer stages, narrower TP, fewer expert groups).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import get_args
+
+from planner.errors import InputError
+from planner.i18n.message import msg
+from planner.performance.training.flops import Recompute
+from planner.performance.training.job import TrainingJob
+from planner.performance.training.memory import MemoryBreakdown, Parallel, ZeroStage, memory_breakdown
+from planner.performance.training.schedule import StepModel, StepResult
+from planner.performance.training.shape import ModelShape
+
+MICRO_BATCHES = (1, 2, 4, 8)
+"""Micro-batch sizes searched when none is given [sequences]."""
+CP_MIN_SHARD_TOKENS = 4096
+"""Context parallelism is searched only while each shard keeps this many tokens."""
+CP_MIN_SEQ_LEN = 16384
+"""Context parallelism is searched from this sequence length on (Llama 3 used none at 8K)."""
+MAX_VIRTUAL_STAGES = 8
+
+
+def divisors(n: int) -> list[int]:
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return sorted({*small, *(n // d for d in small)})
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A layout with the recomputation and ZeRO stage that make it fit."""
+
+    lay: Parallel
+    recompute: Recompute
+    zero: ZeroStage
+    memory: MemoryBreakdown
+
+
+def check_layout(job: TrainingJob, shape: ModelShape, gpus: int) -> None:
+    """Raise :class:`InputError` when the given parts of the layout cannot be."""
+    for name, value in (("tp", job.tp), ("pp", job.pp), ("dp", job.dp), ("cp", job.cp)):
+        if value is not None and gpus % value:
+            raise InputError(
+                msg(
+                    "{name}: {value} does not divide the {gpus} GPUs of the plan",
+                    name=name,
+                    value=value,
+                    gpus=gpus,
+                )
+            )
+    if job.tp is not None and job.pp is not None and job.dp is not None:
+        product = job.tp * (job.cp or 1) * job.pp * job.dp
+        if product != gpus and job.cp in (None, 1):
+            raise InputError(
+                msg("dp: tp x pp x dp = {product}, the plan has {gpus} GPUs", product=product, gpus=gpus)
+            )
+    if job.pp is not None and job.pp > shape.layers:
+        raise InputError(
+            msg(
+                "pp: {pp} stages for {layers} layers (allowed: 1 to {layers})", pp=job.pp, layers=shape.layers
+            )
+        )
+    if job.ep is not None and job.experts % job.ep:
+        raise InputError(
+            msg("ep: {ep} does not divide the {experts} experts", ep=job.ep, experts=job.experts)
+        )
+
+
+def _cps(job: TrainingJob, gpus: int) -> list[int]:
+    if job.cp is not None:
+        return [job.cp]
+    if job.seq_len < CP_MIN_SEQ_LEN:
+        return [1]
+    return [
+        c for c in divisors(gpus) if c == 1 or (c & (c - 1) == 0 and job.seq_len / c >= CP_MIN_SHARD_TOKENS)
+    ]
+
+
+def structures(
+    job: TrainingJob, shape: ModelShape, gpus: int, domain_gpus: int
+) -> Iterator[tuple[int, int, int, int, int]]:
+    """Every ``(tp, cp, pp, dp, ep)`` the job allows on ``gpus`` GPUs."""
+    tps = [job.tp] if job.tp is not None else [t for t in divisors(gpus) if t <= domain_gpus]
+    for tp in tps:
+        for cp in _cps(job, gpus // tp):
+            rest = gpus // (tp * cp)
+            if rest * tp * cp != gpus:
+                continue
+            pps = [job.pp] if job.pp is not None else [p for p in divisors(rest) if p <= shape.layers]
+            for pp in pps:
+                if rest % pp:
+                    continue
+                dp = rest // pp
+                if (job.dp is not None and dp != job.dp) or dp > job.global_batch_seqs:
+                    continue
+                if job.ep is not None:
+                    eps = [job.ep] if (dp * cp) % job.ep == 0 else []
+                else:
+                    eps = divisors(math.gcd(dp * cp, job.experts))
+                for ep in eps:
+                    yield tp, cp, pp, dp, ep
+
+
+def schedules(
+    job: TrainingJob, shape: ModelShape, tp: int, cp: int, pp: int, dp: int, ep: int
+) -> Iterator[Parallel]:
+    """Micro-batch sizes and interleaving depths of one structure."""
+    mbs = [job.micro_batch_seqs] if job.micro_batch_seqs is not None else list(MICRO_BATCHES)
+    for mb in mbs:
+        if dp * mb > job.global_batch_seqs:
+            continue
+        m = math.ceil(job.global_batch_seqs / (dp * mb))
+        if job.virtual_stages is not None:
+            vs = [job.virtual_stages]
+        elif pp == 1 or m < pp:
+            vs = [1]
+        else:
+            vs = [v for v in range(1, MAX_VIRTUAL_STAGES + 1) if pp * v <= shape.layers]
+        for v in vs:
+            yield Parallel(tp=tp, cp=cp, pp=pp, dp=dp, ep=ep, v=v, micro_batch_seqs=mb, micro_batches=m)
+
+
+def fits(
+    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float
+) -> tuple[list[Fit], MemoryBreakdown]:
+    """For each recomputation, the lowest ZeRO stage that fits; and the smallest need seen."""
+    recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
+    zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
+    found: list[Fit] = []
+    least: MemoryBreakdown | None = None
+    for rc in recomputes:
+        for zero in zeros:
+            mem = memory_breakdown(
+                shape, lay, seq_len=job.seq_len, recompute=rc, zero=zero, dropout=job.dropout,
+                sequence_parallel=job.sequence_parallel,
+            )  # fmt: skip
+            if least is None or mem.total_bytes < least.total_bytes:
+                least = mem
+            if mem.total_bytes <= usable_bytes:
+                found.append(Fit(lay, rc, zero, mem))
+                break
+    assert least is not None
+    return found, least
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    best: StepResult
+    memory: MemoryBreakdown
+    fitting: int
+
+
+def search(
+    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float
+) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
+    """The fastest fitting layout; else the least memory-hungry one; and whether any layout existed."""
+    best: tuple[tuple[float, int, int, int, int], StepResult, MemoryBreakdown] | None = None
+    least: tuple[Parallel, MemoryBreakdown] | None = None
+    fitting = 0
+    any_layout = False
+    for struct in structures(job, shape, gpus, model.fabric.domain_gpus):
+        for lay in schedules(job, shape, *struct):
+            any_layout = True
+            found, need = fits(job, shape, lay, usable_bytes)
+            if least is None or need.total_bytes < least[1].total_bytes:
+                least = (lay, need)
+            fitting += len(found)
+            for fit in found:
+                if best is not None and model.lower_bound_s(lay, fit.recompute) > best[0][0]:
+                    continue
+                result = model.step(lay, fit.recompute, fit.zero)
+                key = (result.step.total_s, lay.pp, lay.tp, lay.cp, lay.ep)
+                if best is None or key < best[0]:
+                    best = (key, result, fit.memory)
+    if best is None:
+        return None, least, any_layout
+    return SearchResult(best[1], best[2], fitting), least, any_layout
+
+
+def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult, usable_bytes: float) -> int:
+    """The largest micro-batch [sequences] that fits with the chosen layout, recomputation and ZeRO stage."""
+    lay = result.lay
+    largest = mb = lay.micro_batch_seqs
+    while lay.dp * mb * 2 <= job.global_batch_seqs:
+        mb *= 2
+        m = math.ceil(job.global_batch_seqs / (lay.dp * mb))
+        trial = Parallel(lay.tp, lay.cp, lay.pp, lay.dp, lay.ep, lay.v, mb, m)
+        mem = memory_breakdown(
+            shape,
+            trial,
+            seq_len=job.seq_len,
+            recompute=result.recompute,
+            zero=result.zero,
+            dropout=job.dropout,
+            sequence_parallel=job.sequence_parallel,
+        )
+        if mem.total_bytes > usable_bytes:
+            break
+        largest = mb
+    return largest
