@@ -666,25 +666,56 @@ def collective_time(
             collective, "none", 1, 1, 1, message_bytes, 0.0, 0.0, LEVEL_NONE, LEVEL_SCALE_UP
         )
     group = _group(fabric, n, m)
-    best: CollectiveTime | None = None
-    for name in _candidates(fabric=fabric, collective=collective, n=n, algorithm=algorithm):
-        alpha, beta, level = _cost(collective, name, group, message_bytes)
-        # the first of equals wins, so ties keep the order of _APPLICABLE
-        if best is None or alpha + beta < best.time_s:
-            best = CollectiveTime(
-                collective=collective,
-                algorithm=name,
-                gpus=n,
-                gpus_per_domain=m,
-                domains=group.g,
-                message_bytes=message_bytes,
-                latency_s=alpha,
-                bandwidth_s=beta,
-                bound_level=level,
-                top_level=group.top_level,
-            )
+    candidates = _candidates(fabric=fabric, collective=collective, n=n, algorithm=algorithm)
+    name, alpha, beta, level = _fastest(collective, candidates, group, message_bytes)
+    return CollectiveTime(
+        collective=collective,
+        algorithm=name,
+        gpus=n,
+        gpus_per_domain=m,
+        domains=group.g,
+        message_bytes=message_bytes,
+        latency_s=alpha,
+        bandwidth_s=beta,
+        bound_level=level,
+        top_level=group.top_level,
+    )
+
+
+def _fastest(
+    collective: Collective, candidates: tuple[Algorithm, ...], group: _Group, size: float
+) -> tuple[Algorithm, float, float, str]:
+    """(algorithm, alpha [s], beta [s], bound level) of the fastest candidate; the first of
+    equals wins, so ties keep the order of ``_APPLICABLE``."""
+    best: tuple[Algorithm, float, float, str] | None = None
+    for name in candidates:
+        alpha, beta, level = _cost(collective, name, group, size)
+        if best is None or alpha + beta < best[1] + best[2]:
+            best = (name, alpha, beta, level)
     assert best is not None  # every collective has an applicable algorithm
     return best
+
+
+def busbw_sweep_gbyte_per_s(
+    *, fabric: CollectiveFabric, collective: Collective, sizes_bytes: tuple[int, ...]
+) -> tuple[float, ...]:
+    """busbw [GB/s] of ``auto`` :func:`collective_time` on the whole fabric at each size.
+
+    The same costs as :func:`collective_time`, with the group and the candidate algorithms
+    worked out once for the sweep (the plan's curve is 24 sizes x 2 collectives).
+    """
+    n = fabric.gpus
+    if n == 1:
+        return tuple(0.0 for _ in sizes_bytes)
+    group = _group(fabric, n, min(n, fabric.domain_gpus))
+    candidates = algorithms_for(fabric=fabric, collective=collective, gpus=n)
+    factor = busbw_factor(collective=collective, gpus=n)
+    out = []
+    for size in sizes_bytes:
+        _, alpha, beta, _ = _fastest(collective, candidates, group, size)
+        time_s = alpha + beta
+        out.append(factor * size / time_s / 1e9 if time_s > 0 else 0.0)
+    return tuple(out)
 
 
 def _check_request(
@@ -846,13 +877,10 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
     it, SHARP off: NCCL's defaults).
     """
     n = fabric.gpus
-
-    def busbw(collective: Collective, size: float) -> float:
-        return collective_time(fabric=fabric, collective=collective, message_bytes=size).busbw_gbyte_per_s
-
-    curve = tuple(
-        (size, busbw("all_reduce", size), busbw("all_to_all", size)) for size in MESSAGE_SIZES_BYTES
-    )
+    sizes = MESSAGE_SIZES_BYTES
+    allreduce_curve = busbw_sweep_gbyte_per_s(fabric=fabric, collective="all_reduce", sizes_bytes=sizes)
+    alltoall_curve = busbw_sweep_gbyte_per_s(fabric=fabric, collective="all_to_all", sizes_bytes=sizes)
+    curve = tuple(zip(sizes, allreduce_curve, alltoall_curve, strict=True))
     allreduce = collective_time(fabric=fabric, collective="all_reduce", message_bytes=GIB)
     alltoall = collective_time(fabric=fabric, collective="all_to_all", message_bytes=GIB)
     scale_up, network = allreduce_level_bounds_gbyte_per_s(fabric=fabric)
