@@ -57,6 +57,8 @@ MM_PER_INCH = 25.4
 A4_MM = (210.0, 297.0)
 CHART_TIMEOUT_S = 30.0
 """Longest wait for one chart [s]; a proposal's charts take about 0.05 s each on a warm tab."""
+ROUND_TRIP_S = 10.0
+"""Allowance [s] for sending a call's figures to the chart tab and its images back."""
 
 
 class RenderError(PlannerError):
@@ -196,6 +198,7 @@ class Browser:
         self._print_lock: asyncio.Lock | None = None
         self._closing: asyncio.Event | None = None
         self._served: concurrent.futures.Future[None] | None = None
+        self._closing_tabs: set[asyncio.Task[None]] = set()
 
     @property
     def running(self) -> bool:
@@ -326,7 +329,7 @@ class Browser:
         expression = f"plannerDraw([{','.join(jobs)}], {json.dumps(fmt)}, {float(scale)!r}, {deadline_ms})"
         # the page gives up on each chart after timeout_s; the Python side waits that long for
         # every chart plus the round trip, in case the page itself stops answering
-        wait_s = timeout_s * len(charts) + self._timeout_s
+        wait_s = timeout_s * len(charts) + ROUND_TRIP_S
         self._require()
         try:
             results = self._submit(self._draw(expression, charts, wait_s), timeout_s=wait_s + self._timeout_s)
@@ -362,7 +365,7 @@ class Browser:
             except TimeoutError:
                 # the page is stuck (a figure drawing for ever): replace the tab on the next call
                 self._chart_tab = None
-                await self._discard(tab)
+                self._discard(tab)
                 names = ", ".join(_label(spec, i) for i, spec in enumerate(charts))
                 raise RenderError(
                     f"chart renderer: no answer within {wait_s:.0f} s while drawing chart(s) {names}"
@@ -373,10 +376,16 @@ class Browser:
             results: list[dict[str, Any]] = response["result"]["result"]["value"]
             return results
 
-    async def _discard(self, tab: Any) -> None:
-        # best effort: the tab is abandoned whether or not it closes
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(tab.close(), self._timeout_s)
+    def _discard(self, tab: Any) -> None:
+        """Close a stuck tab in the background: Chromium answers only once the page is idle."""
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):  # abandoned whether or not it closes
+                await asyncio.wait_for(tab.close(), self._timeout_s)
+
+        task = asyncio.get_running_loop().create_task(close())
+        self._closing_tabs.add(task)  # a reference, so the task is not collected while it runs
+        task.add_done_callback(self._closing_tabs.discard)
 
     def print_pdf(self, html: str, *, setup: PageSetup | None = None) -> bytes:
         """The HTML document printed to PDF by the browser."""
