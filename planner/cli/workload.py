@@ -41,25 +41,45 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound="BaseModel")
 
 JOB_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
-    "params_b": ("--params-b", float, "total parameters [billions] (required)"),
+    "params_b": (
+        "--params-b",
+        float,
+        "total parameters [billions] (required unless --hf-config gives the shape)",
+    ),
     "tokens_b": ("--tokens-b", float, "training tokens [billions] (required)"),
     "seq_len": ("--seq-len", int, "sequence length [tokens] (default 4096)"),
     "global_batch_seqs": ("--global-batch", int, "global batch [sequences] (default 1024)"),
-    "micro_batch_seqs": ("--micro-batch", int, "micro-batch [sequences] (default 1)"),
+    "micro_batch_seqs": ("--micro-batch", int, "micro-batch [sequences] (default: searched, 1-8)"),
     "precision": ("--precision", str, "bf16 or fp8 (default bf16)"),
-    "mfu": ("--mfu", float, "share of dense peak the compute kernels reach (default 0.5)"),
+    "mfu": ("--mfu", float, "share of dense peak the compute kernels reach (default: fitted curve)"),
     "layers": ("--layers", int, "transformer layers (default: derived, h = 128 L)"),
     "hidden_size": ("--hidden", int, "model width (default: derived)"),
+    "heads": ("--heads", int, "attention heads (default h / 128)"),
+    "kv_heads": ("--kv-heads", int, "key/value heads, GQA or MQA (default: the heads)"),
+    "ffn_hidden": ("--ffn-hidden", int, "feed-forward width, per expert for MoE (default 4 h)"),
+    "vocab": ("--vocab", int, "vocabulary size; counts the logits (default: not counted)"),
     "experts": ("--experts", int, "MoE experts per layer (default 1 = dense)"),
     "top_k": ("--top-k", int, "experts per token (default 1)"),
+    "shared_experts": ("--shared-experts", int, "experts every token passes through (default 0)"),
     "tp": ("--tp", int, "tensor-parallel GPUs (default: searched)"),
+    "cp": ("--cp", int, "context-parallel GPUs (default: searched from 16K tokens)"),
     "pp": ("--pp", int, "pipeline stages (default: searched)"),
     "dp": ("--dp", int, "data-parallel replicas (default: searched)"),
     "ep": ("--ep", int, "expert-parallel GPUs (default: searched)"),
-    "virtual_stages": ("--virtual-stages", int, "interleaved pipeline stages per GPU (default 1)"),
+    "virtual_stages": ("--virtual-stages", int, "interleaved pipeline stages per GPU (default: searched)"),
+    "zero_stage": ("--zero-stage", int, "optimizer sharding 0-3; 3 = FSDP (default: searched 1-3)"),
     "dp_overlap_fraction": ("--dp-overlap", float, "share of gradient reduction hidden (default 0.5)"),
     "tp_overlap_fraction": ("--tp-overlap", float, "share of tensor-parallel traffic hidden (default 0)"),
-    "recompute": ("--recompute", str, "selective or full activation recomputation (default selective)"),
+    "recompute": ("--recompute", str, "none, selective, full or auto (default auto: searched)"),
+    "usable_memory_fraction": ("--usable-memory", float, "share of HBM a layout may fill (default 0.9)"),
+}
+JOB_FLAGS: Mapping[str, tuple[str, str]] = {
+    "gated_mlp": ("--gated-mlp", "gated (SwiGLU) feed-forward: three matrices"),
+    "dropout": ("--dropout", "dropout layers keep masks (GPT-3-era models)"),
+    "in_network_reduction": (
+        "--in-network-reduction",
+        "reduce gradients in switches that support it (SHARP)",
+    ),
 }
 RELIABILITY_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
     "checkpoint_gbyte": ("--checkpoint-gbyte", float, "checkpoint size [GB] (default: params x bytes/param)"),
@@ -105,14 +125,24 @@ def add_parser(subparsers: Any) -> None:
             "planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --gpu h100_sxm "
             "--designs rail4-npo,rail8-npo,ib-ndr",
             "planner workload --params-b 400 --tokens-b 2000 --gpus 1024 --experts 8 --top-k 2 --precision fp8",
+            "planner workload --hf-config config.json --tokens-b 15000 --gpus 1024 --seq-len 8192 --tp 8 --pp 16",
         ],
     )
     _add_common(workload)
     _add_options(workload, "model and parallelism", JOB_OPTIONS)
+    for field, (flag, text) in JOB_FLAGS.items():
+        workload.add_argument(flag, dest=field, action="store_true", help=text)
     workload.add_argument(
-        "--in-network-reduction",
-        action="store_true",
-        help="reduce gradients in switches that support it (SHARP)",
+        "--no-sequence-parallel",
+        dest="sequence_parallel",
+        action="store_false",
+        help="norms and dropout stay whole on every TP GPU (Megatron-LM before 2022)",
+    )
+    workload.add_argument(
+        "--hf-config",
+        metavar="FILE",
+        help="Hugging Face config.json: layers, width, heads, KV heads, FFN, vocabulary, experts "
+        "(flags override it)",
     )
     _add_options(workload, "checkpoints and failures", RELIABILITY_OPTIONS)
     workload.set_defaults(handler=run_workload)
@@ -154,13 +184,28 @@ def _collect(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
 
 
 def job_from_args(args: argparse.Namespace) -> TrainingJob:
-    """The training job the options describe, validated."""
+    """The training job the options describe (over ``--hf-config`` when given), validated."""
     from planner.performance.workload import TrainingJob
 
-    data = _collect(args, list(JOB_OPTIONS))
-    if args.in_network_reduction:
-        data["in_network_reduction"] = True
+    data = hf_fields(args.hf_config) if getattr(args, "hf_config", None) else {}
+    data.update(_collect(args, list(JOB_OPTIONS)))
+    data.update({f: True for f in JOB_FLAGS if getattr(args, f, False)})
+    if getattr(args, "sequence_parallel", True) is False:
+        data["sequence_parallel"] = False
     return _validated(TrainingJob, data, {f: flag for f, (flag, _, _) in JOB_OPTIONS.items()})
+
+
+def hf_fields(path: str) -> dict[str, Any]:
+    """Job fields from a Hugging Face ``config.json`` (:mod:`planner.performance.training.hf`)."""
+    from pathlib import Path
+
+    from planner.errors import InputError
+    from planner.files import read_mapping
+    from planner.i18n.message import msg
+    from planner.performance.training.hf import job_fields_from_hf_config
+
+    config = read_mapping(Path(path), what=msg("Hugging Face model config"), error=InputError) or {}
+    return job_fields_from_hf_config(config)
 
 
 def reliability_params_from_args(args: argparse.Namespace) -> ReliabilityParams:
@@ -215,6 +260,16 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
     for e in estimates:
         parts = ", ".join(f"{k.removesuffix('_s')} {v:.3f}" for k, v in e.step.as_dict().items())
         lines.append(f"  {e.design_id}: {parts}; DP bound by {e.dp_bound_level}")
+    lines += ["", "Layout and memory per GPU [GB]:"]
+    for e in estimates:
+        lay = e.layout
+        memory = ", ".join(f"{k} {v:.1f}" for k, v in e.memory.as_gbyte().items())
+        lines.append(
+            f"  {e.design_id}: tp {lay.tp} cp {lay.cp} pp {lay.pp} dp {lay.dp} ep {lay.ep} v {lay.virtual_stages}, "
+            f"micro-batch {lay.micro_batch_seqs} (fits up to {lay.max_micro_batch_seqs}), recompute {lay.recompute}, "
+            f"ZeRO {lay.zero_stage}; {memory}; MFU {e.end_to_end_mfu:.1%}, HFU {e.end_to_end_hfu:.1%}, "
+            f"kernel efficiency {e.compute_efficiency:.1%}"
+        )
     notes = sorted({n for e in estimates for n in (*e.notes, *e.reliability.notes)})
     if notes:
         lines += ["", "Notes:"] + [f"  - {n}" for n in notes]

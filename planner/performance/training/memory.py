@@ -164,20 +164,27 @@ def params_per_gpu(shape: ModelShape, lay: Parallel) -> tuple[float, float]:
     return shape.params_dense / (lay.tp * lay.pp), shape.params_expert / (lay.tp * lay.pp * lay.ep)
 
 
-def memory_breakdown(
-    shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
-    dropout: bool = False, sequence_parallel: bool = True,
-) -> MemoryBreakdown:  # fmt: skip
-    """Bytes per GPU on the first pipeline stage (module notes)."""
+def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[float, float, float]:
+    """Weights, gradients and optimizer states per GPU [B] (module notes)."""
     dense, expert = params_per_gpu(shape, lay)
     group = lay.dp * lay.cp
-    expert_group = max(1, group // lay.ep)
-    sharded = dense / group + expert / expert_group
+    sharded = dense / group + expert / max(1, group // lay.ep)
     whole = dense + expert
-    held = stage_layers(shape.layers, lay.pp, lay.v)
     weights = WEIGHT_BYTES * (sharded if zero == 3 else whole)
     if zero == 3:  # the layer in use and the next one, gathered
-        weights += 2 * WEIGHT_BYTES * whole / held
+        weights += 2 * WEIGHT_BYTES * whole / stage_layers(shape.layers, lay.pp, lay.v)
+    return (
+        weights,
+        GRADIENT_BYTES * (sharded if zero >= 2 else whole),
+        OPTIMIZER_BYTES * (sharded if zero >= 1 else whole),
+    )
+
+
+def activation_and_buffer_bytes(
+    shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, dropout: bool = False,
+    sequence_parallel: bool = True,
+) -> tuple[float, float]:  # fmt: skip
+    """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes)."""
     per_layer = activation_bytes_per_layer(
         shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
         recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
@@ -188,10 +195,16 @@ def memory_breakdown(
             shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
             recompute="selective", dropout=dropout, sequence_parallel=sequence_parallel,
         )  # fmt: skip
-    return MemoryBreakdown(
-        weights_bytes=weights,
-        gradients_bytes=GRADIENT_BYTES * (sharded if zero >= 2 else whole),
-        optimizer_bytes=OPTIMIZER_BYTES * (sharded if zero >= 1 else whole),
-        activations_bytes=activations,
-        buffers_bytes=LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp),
+    return activations, LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
+
+
+def memory_breakdown(
+    shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
+    dropout: bool = False, sequence_parallel: bool = True,
+) -> MemoryBreakdown:  # fmt: skip
+    """Bytes per GPU on the first pipeline stage (module notes)."""
+    weights, gradients, optimizer = state_bytes(shape, lay, zero)
+    activations, buffers = activation_and_buffer_bytes(
+        shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel
     )
+    return MemoryBreakdown(weights, gradients, optimizer, activations, buffers)

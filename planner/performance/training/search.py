@@ -22,7 +22,14 @@ from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.performance.training.flops import Recompute
 from planner.performance.training.job import TrainingJob
-from planner.performance.training.memory import MemoryBreakdown, Parallel, ZeroStage, memory_breakdown
+from planner.performance.training.memory import (
+    MemoryBreakdown,
+    Parallel,
+    ZeroStage,
+    activation_and_buffer_bytes,
+    memory_breakdown,
+    state_bytes,
+)
 from planner.performance.training.schedule import StepModel, StepResult
 from planner.performance.training.shape import ModelShape
 
@@ -47,7 +54,8 @@ class Fit:
     lay: Parallel
     recompute: Recompute
     zero: ZeroStage
-    memory: MemoryBreakdown
+    parts: tuple[float, float, float, float, float]
+    """Weights, gradients, optimizer, activations, buffers [B] (:class:`MemoryBreakdown`)."""
 
 
 def check_layout(job: TrainingJob, shape: ModelShape, gpus: int) -> None:
@@ -136,23 +144,27 @@ def schedules(
 
 def fits(
     job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float
-) -> tuple[list[Fit], MemoryBreakdown]:
-    """For each recomputation, the lowest ZeRO stage that fits; and the smallest need seen."""
+) -> tuple[list[Fit], tuple[float, float, float, float, float]]:
+    """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need."""
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
+    states = {zero: state_bytes(shape, lay, zero) for zero in zeros}
+    totals = {zero: sum(parts) for zero, parts in states.items()}
     found: list[Fit] = []
-    least: MemoryBreakdown | None = None
+    least: tuple[float, float, float, float, float] | None = None
     for rc in recomputes:
+        act = activation_and_buffer_bytes(
+            shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout,
+            sequence_parallel=job.sequence_parallel,
+        )  # fmt: skip
+        act_total = act[0] + act[1]
         for zero in zeros:
-            mem = memory_breakdown(
-                shape, lay, seq_len=job.seq_len, recompute=rc, zero=zero, dropout=job.dropout,
-                sequence_parallel=job.sequence_parallel,
-            )  # fmt: skip
-            if least is None or mem.total_bytes < least.total_bytes:
-                least = mem
-            if mem.total_bytes <= usable_bytes:
-                found.append(Fit(lay, rc, zero, mem))
+            if totals[zero] + act_total <= usable_bytes:
+                found.append(Fit(lay, rc, zero, (*states[zero], *act)))
                 break
+        # the highest ZeRO stage holds the least
+        if least is None or totals[zeros[-1]] + act_total < sum(least):
+            least = (*states[zeros[-1]], *act)
     assert least is not None
     return found, least
 
@@ -167,28 +179,37 @@ class SearchResult:
 def search(
     job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
-    """The fastest fitting layout; else the least memory-hungry one; and whether any layout existed."""
-    best: tuple[tuple[float, int, int, int, int], StepResult, MemoryBreakdown] | None = None
-    least: tuple[Parallel, MemoryBreakdown] | None = None
+    """The fastest fitting layout, how many ``(tp, cp, pp, dp, ep)`` fit with some schedule; else the
+    least memory-hungry layout; and whether any layout existed."""
+    best: tuple[tuple[float, int, int, int, int], StepResult, Fit] | None = None
+    least: tuple[Parallel, tuple[float, float, float, float, float]] | None = None
     fitting = 0
     any_layout = False
+    cheapest: Recompute = "none" if job.recompute == "auto" else job.recompute
     for struct in structures(job, shape, gpus, model.fabric.domain_gpus):
+        counted = False
         for lay in schedules(job, shape, *struct):
             any_layout = True
+            # a counted structure's schedules need no memory check when they cannot be faster
+            if counted and best is not None and model.lower_bound_s(lay, cheapest) > best[0][0]:
+                continue
             found, need = fits(job, shape, lay, usable_bytes)
-            if least is None or need.total_bytes < least[1].total_bytes:
+            if least is None or sum(need) < sum(least[1]):
                 least = (lay, need)
-            fitting += len(found)
+            if found and not counted:
+                fitting += 1
+                counted = True
             for fit in found:
                 if best is not None and model.lower_bound_s(lay, fit.recompute) > best[0][0]:
                     continue
                 result = model.step(lay, fit.recompute, fit.zero)
                 key = (result.step.total_s, lay.pp, lay.tp, lay.cp, lay.ep)
                 if best is None or key < best[0]:
-                    best = (key, result, fit.memory)
+                    best = (key, result, fit)
+    least_memory = None if least is None else (least[0], MemoryBreakdown(*least[1]))
     if best is None:
-        return None, least, any_layout
-    return SearchResult(best[1], best[2], fitting), least, any_layout
+        return None, least_memory, any_layout
+    return SearchResult(best[1], MemoryBreakdown(*best[2].parts), fitting), least_memory, any_layout
 
 
 def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult, usable_bytes: float) -> int:
