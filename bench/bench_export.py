@@ -6,8 +6,9 @@
 Two timings, both on a warm browser (started, and one export run, before timing, as in the web
 app where it stays warm; the cold start is reported separately):
 
-- the proposal's nine charts drawn as SVG (:func:`planner.report.proposal.chart_images`), the
-  part the browser's chart tab does;
+- the proposal's nine charts: built and drawn as SVG (:func:`planner.report.proposal.chart_images`),
+  and drawn only (:meth:`planner.report.export.browser.Browser.images` of the built figures,
+  the part the browser's chart tab does);
 - a full export, what ``planner export --pdf`` and the Proposal page's build do: plan the three
   designs, price them, build the nine charts, draw them, lay out the document and print it to
   PDF.
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from planner import Scenario, load_catalog
 from planner.report import proposal
-from planner.report.export.browser import shared_browser
+from planner.report.export.browser import ChartSpec, shared_browser
 
 
 def _timed(run: Callable[[], object], repeat: int) -> list[float]:
@@ -85,6 +86,13 @@ def main() -> None:
     built = build()
     charts = len(proposal.chart_figures(built))
     chart_times = _timed(lambda: proposal.chart_images(built, browser), repeat)
+    specs = [
+        ChartSpec(fig, proposal.CHART_WIDTH_PX, int(fig.layout.height or 400), name=key)
+        for key, fig in proposal.chart_figures(built)
+    ]
+    draw_times = _timed(
+        lambda: browser.images(specs, fmt=proposal.CHART_FORMAT, scale=proposal.PNG_SCALE), repeat
+    )
     export_times = _timed(export, repeat)
     browser.stop()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -94,7 +102,8 @@ def main() -> None:
     )
     print(f"browser start (once per process): {cold_start:.2f} s")
     where = f"{args.gpus} GPUs, {args.design}, {args.lang}/{args.edition}"
-    print(f"{charts} charts drawn as SVG, {where}: {_summary(chart_times)}")
+    print(f"{charts} charts built and drawn as SVG, {where}: {_summary(chart_times)}")
+    print(f"{charts} charts drawn only (figures built before): {_summary(draw_times)}")
     print(f"full PDF export, {where}, 3 designs, {len(pdf):,} bytes: {_summary(export_times)}")
 
 
