@@ -85,9 +85,23 @@ def _same_gpu(scenario: Scenario, current: Plan) -> Scenario:
     return scenario.with_updates(gpu_id=current.gpu_id)
 
 
+def compared_design_ids(current: Plan) -> tuple[str, ...]:
+    """The presets, plus the current design when it is another catalog design (e.g. ib-hdr).
+
+    Not every catalog design: a design kept for one GPU generation (the validation suite's
+    ib-hdr) need not build on every GPU, and the comparison is about the presets.
+    """
+    known = catalog().designs
+    presets = tuple(d for d in DEFAULT_DESIGNS if d in known)
+    if current.scenario.fabric is None and current.design_id not in presets and current.design_id in known:
+        return (*presets, current.design_id)
+    return presets
+
+
 def compare_plans(scenario: Scenario, current: Plan) -> tuple[Plan, ...]:
-    """Every catalog design on the current GPU, plus the current design when it is custom."""
-    plans = _compare(_same_gpu(scenario, current).model_dump_json(), state.catalog_override(), design_ids())
+    """The compared designs on the current GPU, plus the current design when it is custom."""
+    ids = compared_design_ids(current)
+    plans = _compare(_same_gpu(scenario, current).model_dump_json(), state.catalog_override(), ids)
     return (*plans, current) if current.scenario.fabric is not None else plans
 
 
@@ -99,7 +113,7 @@ def _sweep_key(scenario: Scenario, current: Plan) -> str:
 
 def sweep_frame(scenario: Scenario, current: Plan) -> pd.DataFrame:
     """Headline figures 8 to 1024 GPUs per design (the GPU count is not part of the key)."""
-    return _sweep(_sweep_key(scenario, current), state.catalog_override(), design_ids())
+    return _sweep(_sweep_key(scenario, current), state.catalog_override(), compared_design_ids(current))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -115,7 +129,7 @@ def crossovers_of(
 ) -> dict[str, tuple[Crossover, ...]]:
     """Crossovers of each scaling metric, in its own direction (busbw: higher is better)."""
     key = _sweep_key(scenario, current)
-    return _crossovers(key, state.catalog_override(), design_ids(), tuple(columns))
+    return _crossovers(key, state.catalog_override(), compared_design_ids(current), tuple(columns))
 
 
 @dataclass(frozen=True)
