@@ -37,6 +37,7 @@ Area = Literal["topology", "collectives", "training", "memory", "power", "reliab
 Role = Literal["calibration", "validation"]
 Recompute = Literal["none", "selective", "full"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8"]
+FlopsCounted = Literal["model", "hardware"]
 Collective = Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
 
 AREAS: tuple[Area, ...] = get_args(Area)
@@ -116,6 +117,12 @@ class CaseInputs(_Frozen):
     heads: int | None = Field(default=None, ge=1, description="Attention heads [count].")
     kv_heads: int | None = Field(default=None, ge=1, description="Key/value heads (GQA) [count].")
     ffn_hidden: int | None = Field(default=None, ge=1, description="Feed-forward width [-].")
+    gated_mlp: bool | None = Field(
+        default=None, description="Gated feed-forward (SwiGLU): three matrices instead of two."
+    )
+    dropout: bool | None = Field(
+        default=None, description="Dropout layers on (their masks are stored activations)."
+    )
     vocab: int | None = Field(default=None, ge=1, description="Vocabulary [tokens].")
     experts: int | None = Field(default=None, ge=1, description="Routed experts per MoE layer [count].")
     top_k: int | None = Field(default=None, ge=1, description="Experts each token is routed to [count].")
@@ -149,6 +156,13 @@ class CaseInputs(_Frozen):
         default=None, gt=0, description="Line rate of one scale-out NIC port [Gb/s]."
     )
     duration_h: float | None = Field(default=None, gt=0, description="Observation window [h].")
+    flops_counted: FlopsCounted | None = Field(
+        default=None,
+        description=(
+            "How the source counts a FLOP/s figure: model (what the model needs, e.g. 6ND) or "
+            "hardware (what the GPUs compute, recomputation included)."
+        ),
+    )
 
 
 class ValidationCase(_Frozen):

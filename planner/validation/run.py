@@ -4,10 +4,15 @@ Each case of :mod:`planner.validation.cases` is turned into engine inputs and ev
 the engine's public entry points only: :func:`planner.engine.plan` for switch counts and
 server power, :mod:`planner.performance.collectives` for bus bandwidth,
 :func:`planner.performance.workload.estimate_workload` for training throughput and memory fit,
-and :func:`planner.performance.reliability.reliability` for interruptions and goodput. Where a
-case needs an input the model cannot take yet (NVLink SHARP, context parallelism, a GPU or
-fabric without a catalog record, ZeRO stages other than 1), the result is ``not_modelled`` with
-the reason, never a number the model did not compute.
+the training model's state memory for ZeRO figures, and
+:func:`planner.performance.reliability.reliability` for interruptions and goodput. A training
+case passes every input it states that the training model takes (shape incl. heads, KV heads,
+FFN width, gated FFN, vocabulary, experts; layout tp/cp/pp/dp/ep/v; micro and global batch;
+recomputation; ZeRO stage; sequence parallelism; dropout; precision). Where a case needs an
+input the model cannot take (NVLink SHARP, a GPU or fabric without a catalog record, FP32
+math) or the source leaves out one the figure depends on (global batch, micro-batch, how FLOPs
+were counted), the result is ``not_modelled`` with the reason, never a number the model did
+not compute.
 
 Notes
 -----
@@ -17,10 +22,10 @@ high`` above it, 0 inside it.
 
 Comparisons that need a conversion, each with its reason:
 
-- ``achieved_tflops_per_gpu`` with full recomputation: the Megatron-LM papers count hardware
-  FLOPs (their eq. 3, four passes), so the estimate's hardware FLOPs are compared
-  (``achieved_hardware_tflops_per_gpu``; an estimate without them: model FLOPs x 8/6,
-  :data:`planner.performance.workload.FULL_RECOMPUTE_COMPUTE_FACTOR`);
+- ``achieved_tflops_per_gpu``: the case says how its source counts FLOPs (``flops_counted``).
+  ``hardware`` (Megatron-LM SC21 eq. 3, MT-NLG: recomputed forward passes counted) is compared
+  with the estimate's ``achieved_hardware_tflops_per_gpu``, ``model`` (Llama 3 Table 4, BF16
+  MFU) with ``achieved_tflops_per_gpu``; ``model_flops_utilization`` with ``end_to_end_mfu``;
 - ``fp16`` runs use the BF16 dense peak (the same on A100 and H100 tensor cores);
 - ``allreduce_busbw_gbyte_per_s_per_nic``: busbw / NICs per node. A multi-node ring runs one
   channel per NIC, each crossing between nodes on its own NIC, so busbw = NICs per node x the
@@ -36,6 +41,7 @@ References
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -147,9 +153,10 @@ def _design_id(case: ValidationCase, catalog: Catalog, *, stand_in: bool) -> tup
                     "stand-in design {design} (the figure does not depend on the fabric)", design=design.id
                 )
                 return design.id, note
-    raise _NotModelledError(
-        msg("fabric without a design preset: {fabric}", fabric=case.inputs.fabric or "not stated")
-    )
+    # the fabric's name only (its first clause): the case file keeps the full description, the
+    # reason has to fit one line of `planner validate`
+    fabric = re.split(r"[:,(]", case.inputs.fabric or "not stated", maxsplit=1)[0].strip()
+    raise _NotModelledError(msg("fabric without a design preset: {fabric}", fabric=fabric))
 
 
 def _check_nics(case: ValidationCase, catalog: Catalog, design_id: str) -> None:
@@ -254,41 +261,50 @@ def _busbw(case: ValidationCase, catalog: Catalog) -> _Value:
     return _Value(busbw, note)
 
 
+_PRECISION = {"fp16": "bf16", "bf16": "bf16", "fp8": "fp8"}
+"""Case precision -> training-model precision: FP16 and BF16 share the dense tensor-core peak on
+A100 and H100 (module notes); FP32 math has no peak in the catalog."""
+
+
 def _training_job(case: ValidationCase) -> Any:
+    """The case's training job with every input it states that the training model takes."""
     from planner.performance.workload import training_job
 
     i = case.inputs
-    if i.cp not in (None, 1):
-        raise _NotModelledError(msg("context parallelism (cp = {cp}) is not in the training model", cp=i.cp))
-    if i.zero_stage not in (None, 1):
-        raise _NotModelledError(
-            msg(
-                "ZeRO stage {stage}: the model always shards the optimizer only (stage 1)", stage=i.zero_stage
-            )
-        )
-    if i.recompute == "none":
-        raise _NotModelledError(msg("no activation recomputation is not in the training model"))
     if i.params_b is None:
         raise _NotModelledError(msg("parameter count not stated"))
+    precision = _PRECISION.get(i.precision or "bf16")
+    if precision is None:
+        raise _NotModelledError(msg("{precision} math is not in the training model", precision=i.precision))
     data: dict[str, Any] = {
         "params_b": i.params_b,
         "tokens_b": i.tokens_b or NOMINAL_TOKENS_B,
-        "precision": "fp8" if i.precision == "fp8" else "bf16",
+        "precision": precision,
     }
+    # active_params_b is not passed: the model derives it from the shape (experts, top_k)
     optional = {
         "seq_len": i.seq_len,
         "global_batch_seqs": i.global_batch_seqs,
         "micro_batch_seqs": i.micro_batch_seqs,
         "layers": i.layers,
         "hidden_size": i.hidden_size,
+        "heads": i.heads,
+        "kv_heads": i.kv_heads,
+        "ffn_hidden": i.ffn_hidden,
+        "gated_mlp": i.gated_mlp,
+        "vocab": i.vocab,
         "experts": i.experts,
         "top_k": i.top_k,
         "tp": i.tp,
+        "cp": i.cp,
         "pp": i.pp,
         "dp": i.dp,
         "ep": i.ep,
         "virtual_stages": i.virtual_stages,
+        "sequence_parallel": i.sequence_parallel,
+        "dropout": i.dropout,
         "recompute": i.recompute,
+        "zero_stage": i.zero_stage,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)
@@ -302,22 +318,25 @@ def _estimate(case: ValidationCase, catalog: Catalog, *, stand_in: bool) -> tupl
     return estimate_workload(job=job, plan=p, catalog=catalog), note
 
 
-def _throughput(case: ValidationCase, catalog: Catalog) -> _Value:
-    from planner.performance.workload import FULL_RECOMPUTE_COMPUTE_FACTOR
+def _joined(*notes: str) -> str:
+    return "; ".join(n for n in notes if n)
 
+
+def _throughput(case: ValidationCase, catalog: Catalog) -> _Value:
     if case.inputs.global_batch_seqs is None:
         raise _NotModelledError(msg("global batch not stated: the pipeline bubble depends on it"))
     estimate, note = _estimate(case, catalog, stand_in=False)
     if case.quantity == "model_flops_utilization":
         return _Value(estimate.end_to_end_mfu, note)
-    if case.inputs.recompute != "full":
-        return _Value(estimate.achieved_tflops_per_gpu, note)
-    # the source counts hardware FLOPs (the forward pass runs twice); estimates that report them
-    # are used as they are, older ones (6ND only) are scaled by 8/6
-    hardware = getattr(estimate, "achieved_hardware_tflops_per_gpu", None)
-    if hardware is None:
-        hardware = estimate.achieved_tflops_per_gpu * FULL_RECOMPUTE_COMPUTE_FACTOR
-    return _Value(float(hardware), msg("hardware FLOPs (with recomputation)"))
+    counted = case.inputs.flops_counted
+    if counted is None:  # the two differ by a third under full recomputation: never guess
+        raise _NotModelledError(
+            msg("the source does not say whether its FLOP/s count recomputation (model or hardware FLOPs)")
+        )
+    if counted == "hardware":
+        # Megatron-LM's eq. 3 counts what the GPUs compute, recomputed forward passes included
+        return _Value(estimate.achieved_hardware_tflops_per_gpu, _joined(note, msg("hardware FLOPs")))
+    return _Value(estimate.achieved_tflops_per_gpu, _joined(note, msg("model FLOPs")))
 
 
 def _gpu_hours_per_trillion(case: ValidationCase, catalog: Catalog) -> _Value:
@@ -342,7 +361,23 @@ def _memory_per_gpu(case: ValidationCase, catalog: Catalog) -> _Value:
 
 
 def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
-    raise _NotModelledError(msg("the model reports memory per GPU with activations, not model states alone"))
+    """Weights, gradients and optimizer states per GPU [GB]: the estimate's memory breakdown
+    without activations and buffers. They depend on the parameters, the layout and the ZeRO
+    stage only, so no GPU, plan or memory fit is involved (the ZeRO paper's Figure 1 is
+    arithmetic, and its 120 GB baseline fits no single GPU)."""
+    from planner.performance.training.memory import Parallel, state_bytes
+    from planner.performance.workload import job_shape
+
+    i = case.inputs
+    if i.zero_stage is None:
+        raise _NotModelledError(msg("ZeRO stage not stated"))
+    job = _training_job(case)
+    lay = Parallel(
+        tp=i.tp or 1, cp=i.cp or 1, pp=i.pp or 1, dp=i.dp or 1, ep=i.ep or 1,
+        v=i.virtual_stages or 1, micro_batch_seqs=1, micro_batches=1,
+    )  # fmt: skip
+    states = state_bytes(job_shape(job), lay, i.zero_stage)  # type: ignore[arg-type]
+    return _Value(sum(states) / 1e9)
 
 
 def _reliability(case: ValidationCase, catalog: Catalog) -> Any:
@@ -350,7 +385,7 @@ def _reliability(case: ValidationCase, catalog: Catalog) -> Any:
 
     p, note = _plan(case, catalog, stand_in=True)
     params = ReliabilityParams(params_b=case.inputs.params_b or 1.0)
-    return reliability(plan=p, params=params), note
+    return reliability(plan=p, params=params, catalog=catalog), note
 
 
 def _interruptions(case: ValidationCase, catalog: Catalog) -> _Value:
@@ -366,11 +401,12 @@ def _goodput(case: ValidationCase, catalog: Catalog) -> _Value:
 
 
 def _fleet_fraction(case: ValidationCase, catalog: Catalog) -> _Value:
-    from planner.performance import reliability
+    from planner.performance.reliability import reliability_coefficients
 
+    coef = reliability_coefficients(catalog)
     constant = {
-        "link_failure_fraction_per_month": reliability.HPN_LINK_FAILURE_FRACTION_PER_MONTH,
-        "switch_failure_fraction_per_month": reliability.HPN_TOR_FAILURE_FRACTION_PER_MONTH,
+        "link_failure_fraction_per_month": coef.hpn_link_failure_fraction_per_month,
+        "switch_failure_fraction_per_month": coef.hpn_tor_failure_fraction_per_month,
     }[case.quantity]
     return _Value(constant, msg("the model's constant, taken from this figure"))
 
