@@ -392,7 +392,7 @@ def _reliability(
     params = ReliabilityParams.model_validate_json(params_json)
     out = []
     for p in _plans:
-        result = reliability(plan=p, params=params)
+        result = reliability(plan=p, params=params, catalog=_catalog(override_json))
         out.append((result, goodput_curve(result=result)))
     return tuple(out)
 

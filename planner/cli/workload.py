@@ -344,7 +344,9 @@ def run_reliability(args: argparse.Namespace) -> int:
     params = reliability_params_from_args(args)
     catalog = catalog_from_args(args)
     scenario = scenario_from_args(args)
-    results = tuple(reliability(plan=p, params=params) for p in _plans(args, scenario, catalog))
+    results = tuple(
+        reliability(plan=p, params=params, catalog=catalog) for p in _plans(args, scenario, catalog)
+    )
     if args.format == "json":
         body: Any = (
             reliability_to_dict(results[0]) if not args.designs else [reliability_to_dict(r) for r in results]

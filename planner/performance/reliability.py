@@ -28,8 +28,11 @@ interruptions; its counts are used because they add up to its total.)
 
 Notes
 -----
-- rate_c = count_c / (units_c x 1296 h); rates below are rounded to three significant figures,
-  so the calibration reproduces 419 within 1 % (``tests/test_reliability.py``);
+- rate_c = count_c / (units_c x 1296 h), rounded to three significant figures. The rates, the
+  HPN fractions and the checkpoint defaults are catalog records (``data/reliability.yaml``, each
+  with its derivation), overridable with ``--catalog``; see :data:`COEFFICIENT_IDS`. Reproducing
+  419 from them (within 1 %, ``tests/test_reliability.py``) is a calibration check: the rates
+  were derived from 419, so it checks the wiring, not the model;
 - the Llama 3 network (RoCE, 400 Gb/s per GPU, three-layer Clos) is modelled as a
   non-blocking three-tier fat tree of 64-port 400G switches: 49,152 links and 1,280 switches
   (Meta's exact counts are not public; the split does not change the total);
@@ -61,6 +64,8 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from planner.catalog import Catalog, load_catalog
+from planner.catalog.rules import rule_values
 from planner.engine import Plan
 from planner.errors import InputError, describe_validation_error
 from planner.fabric.topology import Topology
@@ -101,46 +106,68 @@ LLAMA3_NETWORK_LINKS = 49_152
 LLAMA3_NETWORK_SWITCHES = 1_280
 """Same fabric: 512 leaves + 512 spines + 256 cores."""
 
-HPN_LINK_FAILURE_FRACTION_PER_MONTH = 0.00057
-"""Alibaba HPN, SIGCOMM 2024: 0.057 % of NIC-ToR links fail per month."""
-HPN_TOR_FAILURE_FRACTION_PER_MONTH = 0.00051
-"""Alibaba HPN, SIGCOMM 2024: 0.051 % of ToR switches have critical errors per month."""
-
-# Rates [interruptions per 10^6 unit-hours]; 21.233664 = 16,384 GPUs x 1296 h / 1e6,
-# 2.654208 = 2,048 servers x 1296 h / 1e6.
-GPU_RATE_PER_MILLION_H = 12.6
-"""268 / 21.233664 = 12.62 per 10^6 GPU-hours."""
-SOFTWARE_RATE_PER_MILLION_H = 2.97
-"""63 / 21.233664 = 2.967 per 10^6 GPU-hours (software scales with the ranks of the job)."""
-HOST_RATE_PER_MILLION_H = 17.3
-"""46 / 2.654208 = 17.33 per 10^6 server-hours."""
-NIC_RATE_PER_MILLION_H = 0.330
-"""7 / 21.233664 = 0.3297 per 10^6 NIC-port-hours."""
-LINK_RATE_PER_MILLION_H = 0.537
-"""35 / (1296 h x (49,152 + 0.8947 x 1,280)) x 1e6 = 0.5369 per 10^6 link-hours, where
-0.8947 = 0.051 / 0.057 is HPN's ToR-to-link rate ratio. HPN's own link rate is
-0.00057 / 730.5 h = 0.78 per 10^6 h: the same order, an independent check."""
-SWITCH_RATE_PER_MILLION_H = 0.480
-"""0.5369 x 0.8947 = 0.4804 per 10^6 switch-hours."""
-
 FailureClassName = Literal["gpu", "software", "host", "nic", "link", "switch"]
-FAILURE_CLASSES: Mapping[FailureClassName, tuple[str, float]] = {
-    "gpu": ("GPUs", GPU_RATE_PER_MILLION_H),
-    "software": ("GPUs", SOFTWARE_RATE_PER_MILLION_H),
-    "host": ("servers", HOST_RATE_PER_MILLION_H),
-    "nic": ("NIC ports", NIC_RATE_PER_MILLION_H),
-    "link": ("links", LINK_RATE_PER_MILLION_H),
-    "switch": ("switches", SWITCH_RATE_PER_MILLION_H),
+FAILURE_CLASSES: Mapping[FailureClassName, tuple[str, str]] = {
+    "gpu": ("GPUs", "failure_rate_gpu_per_million_h"),
+    "software": ("GPUs", "failure_rate_software_per_million_h"),
+    "host": ("servers", "failure_rate_host_per_million_h"),
+    "nic": ("NIC ports", "failure_rate_nic_per_million_h"),
+    "link": ("links", "failure_rate_link_per_million_h"),
+    "switch": ("switches", "failure_rate_switch_per_million_h"),
 }
-"""class -> (unit counted, calibrated rate [per 10^6 unit-hours])."""
+"""class -> (unit counted, id of its calibrated rate [per 10^6 unit-hours] in ``sizing_rules``)."""
 
-DEFAULT_CHECKPOINT_BYTES_PER_PARAM = 14.0
-"""bf16 weights (2) + fp32 master weights, Adam m and v (12) [B/param]; gradients are not saved
-(mixed-precision Adam, Rajbhandari et al., ZeRO, SC 2020). 405B x 14 B / 16,384 GPUs = 346 MB
-per GPU, inside Llama 3's 1 MB-4 GB per GPU."""
-DEFAULT_RESTART_MIN = 10.0
-"""Assumption: detection, rescheduling on spare nodes and process start take about 10 min; the
-checkpoint read time is added separately. No published figure for Llama 3."""
+HPN_LINK_FRACTION_ID = "hpn_link_failure_fraction_per_month"
+HPN_TOR_FRACTION_ID = "hpn_tor_failure_fraction_per_month"
+CHECKPOINT_BYTES_PER_PARAM_ID = "checkpoint_bytes_per_param"
+RESTART_MIN_ID = "checkpoint_restart_min"
+COEFFICIENT_IDS: tuple[str, ...] = (
+    *(rule_id for _, rule_id in FAILURE_CLASSES.values()),
+    HPN_LINK_FRACTION_ID,
+    HPN_TOR_FRACTION_ID,
+    CHECKPOINT_BYTES_PER_PARAM_ID,
+    RESTART_MIN_ID,
+)
+"""Ids of the reliability model's records in the catalog's ``sizing_rules`` family
+(``data/reliability.yaml``, each with its derivation)."""
+
+
+@dataclass(frozen=True)
+class ReliabilityCoefficients:
+    """The reliability model's coefficients, read from the catalog (``data/reliability.yaml``)."""
+
+    rates_per_million_h: Mapping[FailureClassName, float]
+    """Calibrated interruptions per 10^6 unit-hours of each failure class (calibration: Llama 3)."""
+    hpn_link_failure_fraction_per_month: float
+    """Alibaba HPN: share of NIC-ToR links failing per month [-]."""
+    hpn_tor_failure_fraction_per_month: float
+    """Alibaba HPN: share of ToR switches with critical errors per month [-]."""
+    checkpoint_bytes_per_param: float
+    """Default checkpoint bytes per parameter [B] (mixed-precision Adam, no gradients)."""
+    restart_min: float
+    """Default restart time without the checkpoint read [min] (assumption)."""
+
+
+def reliability_coefficients(catalog: Catalog | None = None) -> ReliabilityCoefficients:
+    """The model's coefficients from ``catalog`` (the bundled catalog when ``None``).
+
+    Raises
+    ------
+    CatalogError
+        A coefficient record is missing; the message names it.
+    """
+    values = rule_values(
+        catalog if catalog is not None else load_catalog(),
+        COEFFICIENT_IDS,
+        needed_by=msg("the reliability model"),
+    )
+    return ReliabilityCoefficients(
+        rates_per_million_h={name: values[rule_id] for name, (_, rule_id) in FAILURE_CLASSES.items()},
+        hpn_link_failure_fraction_per_month=values[HPN_LINK_FRACTION_ID],
+        hpn_tor_failure_fraction_per_month=values[HPN_TOR_FRACTION_ID],
+        checkpoint_bytes_per_param=values[CHECKPOINT_BYTES_PER_PARAM_ID],
+        restart_min=values[RESTART_MIN_ID],
+    )
 
 
 class ReliabilityParams(BaseModel):
@@ -154,17 +181,17 @@ class ReliabilityParams(BaseModel):
     checkpoint_gbyte: float | None = Field(
         default=None, gt=0, le=10_000_000, description="Checkpoint size [GB]; overrides params_b."
     )
-    checkpoint_bytes_per_param: float = Field(
-        default=DEFAULT_CHECKPOINT_BYTES_PER_PARAM,
+    checkpoint_bytes_per_param: float | None = Field(
+        default=None,
         ge=1,
         le=64,
-        description="Checkpoint bytes per parameter [B].",
+        description="Checkpoint bytes per parameter [B]; empty = the catalog's checkpoint_bytes_per_param.",
     )
-    restart_min: float = Field(
-        default=DEFAULT_RESTART_MIN,
+    restart_min: float | None = Field(
+        default=None,
         ge=0,
         le=1440,
-        description="Restart time without the checkpoint read [min].",
+        description="Restart time without the checkpoint read [min]; empty = the catalog's checkpoint_restart_min.",
     )
     failure_rate_scale: float = Field(
         default=1.0, gt=0, le=100, description="Multiplier on every calibrated failure rate [-]."
@@ -234,8 +261,19 @@ LLAMA3_COUNTS = ComponentCounts(
 )
 
 
-def interruptions_per_hour(*, counts: ComponentCounts, failure_rate_scale: float = 1.0) -> dict[str, float]:
+def interruptions_per_hour(
+    *, counts: ComponentCounts, failure_rate_scale: float = 1.0, catalog: Catalog | None = None
+) -> dict[str, float]:
     """Expected interruptions per hour by failure class [1/h].
+
+    Parameters
+    ----------
+    counts
+        Units of each failure class.
+    failure_rate_scale
+        Multiplier on every calibrated rate [-].
+    catalog
+        Where the rates are read (``sizing_rules``); the bundled catalog when ``None``.
 
     Notes
     -----
@@ -245,10 +283,13 @@ def interruptions_per_hour(*, counts: ComponentCounts, failure_rate_scale: float
     >>> round(sum(rates.values()) * LLAMA3_HOURS)  # Llama 3: 419 in 54 days
     419
     """
-    return {
-        name: counts.units(name) * rate / 1e6 * failure_rate_scale
-        for name, (_, rate) in FAILURE_CLASSES.items()
-    }
+    return _per_hour(counts, reliability_coefficients(catalog).rates_per_million_h, failure_rate_scale)
+
+
+def _per_hour(
+    counts: ComponentCounts, rates_per_million_h: Mapping[FailureClassName, float], scale: float
+) -> dict[str, float]:
+    return {name: counts.units(name) * rate / 1e6 * scale for name, rate in rates_per_million_h.items()}
 
 
 def young_interval_s(*, checkpoint_write_s: float, mtbi_s: float) -> float:
@@ -497,7 +538,7 @@ def _interrupting_counts(plan: Plan, impacts: Sequence[FailureImpact], failover:
     )
 
 
-def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
+def reliability(*, plan: Plan, params: ReliabilityParams, catalog: Catalog | None = None) -> Reliability:
     """Interruption rate, MTBI, Young's checkpoint interval and goodput for a job on ``plan``.
 
     Parameters
@@ -506,6 +547,9 @@ def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
         The cluster; the job uses every GPU.
     params
         Checkpoint size, restart time, failure-rate multiplier, failover (see the model).
+    catalog
+        The catalog the plan was made with: the failure rates and the checkpoint defaults are its
+        ``sizing_rules`` records (:data:`COEFFICIENT_IDS`); the bundled catalog when ``None``.
 
     Returns
     -------
@@ -517,12 +561,14 @@ def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
     See the module notes: ``M = 1 / sum(units x rate)``, ``tau* = sqrt(2 delta M)``,
     ``goodput = 1 - delta/tau - (tau/2 + R)/M``.
     """
+    coef = reliability_coefficients(catalog)
     impacts = failure_impacts(plan=plan)
-    by_class, per_hour = _class_rates(plan, impacts, params)
+    by_class, per_hour = _class_rates(plan, impacts, params, coef)
     mtbi_s = 3600.0 / per_hour
-    store = _checkpoint_storage(plan, params)
+    store = _checkpoint_storage(plan, params, coef)
     delta_s = store.checkpoint_gbyte / store.write_gbyte_per_s
-    restart_s = params.restart_min * 60.0 + store.checkpoint_gbyte / store.read_gbyte_per_s
+    restart_min = coef.restart_min if params.restart_min is None else params.restart_min
+    restart_s = restart_min * 60.0 + store.checkpoint_gbyte / store.read_gbyte_per_s
     optimum_s = young_interval_s(checkpoint_write_s=delta_s, mtbi_s=mtbi_s)
     interval_s = (
         optimum_s if params.checkpoint_interval_min is None else params.checkpoint_interval_min * 60.0
@@ -566,23 +612,24 @@ def reliability(*, plan: Plan, params: ReliabilityParams) -> Reliability:
 
 
 def _class_rates(
-    plan: Plan, impacts: Sequence[FailureImpact], params: ReliabilityParams
+    plan: Plan, impacts: Sequence[FailureImpact], params: ReliabilityParams, coef: ReliabilityCoefficients
 ) -> tuple[tuple[ClassRate, ...], float]:
     """Interruptions and survivable degradations per failure class, and interruptions per hour."""
     all_counts = component_counts(plan=plan)
     stop_counts = _interrupting_counts(plan, impacts, params.network_failover)
-    stop_rates = interruptions_per_hour(counts=stop_counts, failure_rate_scale=params.failure_rate_scale)
-    all_rates = interruptions_per_hour(counts=all_counts, failure_rate_scale=params.failure_rate_scale)
+    rates, scale = coef.rates_per_million_h, params.failure_rate_scale
+    stop_rates = _per_hour(stop_counts, rates, scale)
+    all_rates = _per_hour(all_counts, rates, scale)
     by_class = tuple(
         ClassRate(
             failure_class=name,
             unit=unit,
             units=all_counts.units(name),
-            rate_per_million_hours=rate * params.failure_rate_scale,
+            rate_per_million_hours=rates[name] * scale,
             interruptions_per_day=stop_rates[name] * HOURS_PER_DAY,
             degradations_per_day=(all_rates[name] - stop_rates[name]) * HOURS_PER_DAY,
         )
-        for name, (unit, rate) in FAILURE_CLASSES.items()
+        for name, (unit, _) in FAILURE_CLASSES.items()
     )
     return by_class, sum(stop_rates.values())
 
@@ -594,12 +641,19 @@ class _CheckpointStorage:
     read_gbyte_per_s: float
 
 
-def _checkpoint_storage(plan: Plan, params: ReliabilityParams) -> _CheckpointStorage:
+def _checkpoint_storage(
+    plan: Plan, params: ReliabilityParams, coef: ReliabilityCoefficients
+) -> _CheckpointStorage:
     """Checkpoint size and the storage bandwidth that writes and reads it (a user figure wins)."""
+    bytes_per_param = (
+        coef.checkpoint_bytes_per_param
+        if params.checkpoint_bytes_per_param is None
+        else params.checkpoint_bytes_per_param
+    )
     checkpoint_gbyte = (
         params.checkpoint_gbyte
         if params.checkpoint_gbyte is not None
-        else (params.params_b or 0.0) * params.checkpoint_bytes_per_param
+        else (params.params_b or 0.0) * bytes_per_param
     )
     aux = plan.auxiliary
     write_gbyte_per_s = (

@@ -226,7 +226,7 @@ def estimate_workload(
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s, coefficients=efficiency_coefficients(catalog),
         gpu_id=r.gpu.id,
     )  # fmt: skip
-    rel = _job_reliability(plan, job, reliability_params)
+    rel = _job_reliability(plan, job, reliability_params, catalog)
     shape = job_shape(job)
     lay = best.lay
     tokens_per_step = float(lay.micro_batches * lay.dp * lay.micro_batch_seqs * job.seq_len)
@@ -340,9 +340,11 @@ def best_layout(
     return found.best, found.memory, found.fitting, max_mb
 
 
-def _job_reliability(plan: Plan, job: TrainingJob, params: ReliabilityParams | None) -> Reliability:
+def _job_reliability(
+    plan: Plan, job: TrainingJob, params: ReliabilityParams | None, catalog: Catalog
+) -> Reliability:
     """Interruptions and goodput of ``job`` on ``plan``; a job that never makes progress is refused."""
-    rel = reliability(plan=plan, params=params or ReliabilityParams(params_b=job.params_b))
+    rel = reliability(plan=plan, params=params or ReliabilityParams(params_b=job.params_b), catalog=catalog)
     if rel.goodput <= 0:
         raise InfeasibleError(
             msg(
