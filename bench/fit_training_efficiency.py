@@ -6,8 +6,8 @@ Fits ``max_fraction``, ``width_half`` and ``tokens_half`` of ``data/training.yam
 coefficient ``k`` is counted, not fitted) by least squares on the relative error of the estimate
 against every ``calibration`` case of the ``model_flops_utilization`` quantity whose GPU and
 design are in the catalog; prints the fit and the residuals. Validation cases are never used.
-The cases state no global batch: ``8 pp`` micro-batches per replica are assumed (the batch of
-the source's Table 3 for all but the 22B row, which states 4).
+Each case's global batch is the one it states (the source's Table 3); a case without one gets
+``8 pp`` micro-batches per replica.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def predicted_mfu(case: ValidationCase, coefficients: EfficiencyCoefficients) ->
     p, _ = plan_of_case(case, CATALOG)
     gpu = resolve(scenario=p.scenario, catalog=CATALOG).gpu
     job = TrainingJob(
-        params_b=i.params_b, tokens_b=1000, seq_len=i.seq_len, global_batch_seqs=i.dp * 8 * i.pp,
+        params_b=i.params_b, tokens_b=1000, seq_len=i.seq_len, global_batch_seqs=i.global_batch_seqs or i.dp * 8 * i.pp,
         layers=i.layers, hidden_size=i.hidden_size, heads=i.heads, vocab=i.vocab, tp=i.tp, pp=i.pp,
         dp=i.dp, recompute=i.recompute or "auto", dropout=True,
     )  # fmt: skip
