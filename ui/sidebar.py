@@ -21,10 +21,9 @@ Slots = dict[str, DeltaGenerator]
 def _keep_known(name: str, options: list[str]) -> None:
     """A value from an old link or a removed override may not be an option any more."""
     if state.value(name) not in options:
-        st.session_state[keys.URL_PROBLEMS] = [
-            *st.session_state.get(keys.URL_PROBLEMS, []),
-            f"{name}={state.value(name)}",
-        ]
+        problem = f"{name}={state.value(name)}"
+        known = list(st.session_state.get(keys.URL_PROBLEMS, []))
+        st.session_state[keys.URL_PROBLEMS] = known if problem in known else [*known, problem]
         state.set_value(
             name, inputs.BY_NAME[name].default if inputs.BY_NAME[name].default in options else options[0]
         )

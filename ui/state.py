@@ -120,18 +120,31 @@ def prepare_widget(name: str) -> str:
 
 def apply_preset(preset_id: str) -> None:
     """Button callback: load a preset (the user's language and currency stay)."""
-    preset = PRESETS[preset_id]
     kept = {name: value(name) for name in PREFERENCES}
-    st.session_state[keys.INPUTS] = {**inputs.defaults(), **preset.values, **kept}
+    st.session_state[keys.INPUTS] = {**inputs.defaults(), **preset_values(preset_id), **kept}
     set_prices({})
     drop_base()
+    # every input now comes from the preset, so what a link once got wrong no longer applies
+    st.session_state[keys.URL_PROBLEMS] = []
+
+
+def preset_values(preset_id: str) -> dict[str, Any]:
+    """The inputs a preset sets, an unset (``None``) optional input given its widget value.
+
+    A preset writes ``None`` for "the design's default"; the widgets hold their own empty value
+    (``""`` for the GPU), and anything else would be flagged as an unknown option.
+    """
+    return {
+        name: inputs.BY_NAME[name].default if new is None else new
+        for name, new in PRESETS[preset_id].values.items()
+    }
 
 
 def active_preset() -> str | None:
     """The preset the current inputs match, if any."""
     current = values()
-    for preset_id, preset in PRESETS.items():
-        expected = {**inputs.defaults(), **preset.values}
+    for preset_id in PRESETS:
+        expected = {**inputs.defaults(), **preset_values(preset_id)}
         if all(current[k] == v for k, v in expected.items() if k not in PREFERENCES) and not prices():
             return preset_id
     return None
