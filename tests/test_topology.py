@@ -118,8 +118,12 @@ def test_planes_copy_the_fabric() -> None:
 def test_oversubscription_splits_leaf_ports() -> None:
     assert leaf_port_split(radix=64, oversubscription=1.0) == (32, 32)
     assert leaf_port_split(radix=64, oversubscription=3.0) == (48, 16)
-    t = topo(480, oversubscription=3.0)  # 480 / 48 = 10 leaves, 10*16/64 -> 3 spines
-    assert (t.switches_leaf, t.switches_spine, t.oversubscription) == (10, 3, 3.0)
+    # 480 / 48 = 10 leaves, 10*16/64 = 2.5 -> at least 3 spines; 3 does not divide a leaf's
+    # 16 uplinks (5+5+6), so the even-spread rule takes the next divisor: 4 spines, 4 links each
+    # (was 3 before the rule; each spine uses 40 of 64 ports).
+    t = topo(480, oversubscription=3.0)
+    assert (t.switches_leaf, t.switches_spine, t.oversubscription) == (10, 4, 3.0)
+    assert t.links_per_leaf_spine_pair == 4
 
 
 def test_planes_must_divide_ports() -> None:
@@ -132,3 +136,32 @@ def test_small_clos() -> None:
     assert small_clos(endpoints=48, radix=48).switches == 1
     c = small_clos(endpoints=49, radix=48)  # ceil(49 / 24) = 3 leaves; 3 x 24 uplinks / 48 -> 2 spines
     assert (c.leaves, c.spines) == (3, 2)
+
+
+# NVIDIA DGX SuperPOD with DGX B300 systems and Quantum-X800 InfiniBand, reference architecture
+# RA-11339-001 (2025), "DGX SuperPOD Architecture", Table 3 (docs.nvidia.com/dgx-superpod/
+# reference-architecture/scalable-infrastructure-b300-xdr): 72 DGX B300 per SU, 8 rails of one
+# 800G XDR port per GPU, 144-port Q3400 leaves (72 down, 72 up). (SUs, leaves, spines).
+# Leaves per rail = ceil(72 SU / 72); spines = smallest divisor of 72 >= leaves x 72 / 144:
+# 1 SU 8 x 72 / 144 = 4 (18 links per pair); 2 SU 8 (9); 4 SU 16 -> 18 (4 links each, the
+# published figure the plain ceil missed); 8 SU 32 -> 36 (2 each); 18 SU 144 leaves = 72 (1 each).
+XDR_SUPERPOD = [(1, 8, 4), (2, 16, 8), (4, 32, 18), (8, 64, 36), (18, 144, 72)]
+
+
+@pytest.mark.parametrize(("sus", "leaf", "spine"), XDR_SUPERPOD)
+def test_xdr_superpod_spines_spread_leaf_uplinks_evenly(sus: int, leaf: int, spine: int) -> None:
+    f = fabric(family="infiniband", port_speed_gbit_per_s=800, rail_optimized=True)
+    t = build_topology(nodes=72 * sus, gpus_per_node=8, fabric=f, radix=144)
+    assert (t.tiers, t.switches_leaf, t.switches_spine) == (2, leaf, spine)
+    assert t.links_node_leaf == t.links_leaf_spine == 576 * sus
+    assert 72 % spine == 0 and t.links_per_leaf_spine_pair == 72 // spine
+
+
+def test_small_clos_grows_past_three_tiers() -> None:
+    # 32-port in-band switch: k^3/4 = 8192 ports in three tiers; 16,500 need a fourth:
+    # tier i < 4 buys ceil(E / 16^i) blocks of 16^(i-1): 1032, 65 x 16 = 1040, 5 x 256 = 1280;
+    # top = 1280 x 16 / 32 = 640.
+    c = small_clos(endpoints=16_500, radix=32)
+    assert c.switches_by_tier == (1032, 1040, 1280, 640)
+    assert c.links_by_tier == (1032 * 16, 1040 * 16, 1280 * 16)
+    assert small_clos(endpoints=8192, radix=32).tiers == 3

@@ -9,11 +9,16 @@ Per plane, with switch radix ``k`` at the port speed, leaf down ports ``d`` and 
 - one switch per plane when ``E <= k``;
 - two tiers while the leaves fit under one spine layer (``leaves <= k``, i.e. up to ``k*d``
   endpoints, ``k^2/2`` non-blocking); rail-optimized leaves per rail ``= ceil(nodes / d)``,
-  otherwise whole nodes per leaf ``floor(d / q)``; ``spines = ceil(leaves * u / k)``; leaf
-  uplinks are cabled in full so the design ratio holds;
+  otherwise whole nodes per leaf ``floor(d / q)``; leaf uplinks are cabled in full so the
+  design ratio holds, and spread evenly: ``spines`` is the smallest divisor of ``u`` with
+  ``spines >= leaves * u / k``, so every leaf has ``u / spines`` links to every spine (72
+  uplinks of a 144-port leaf over 18 spines at 32 leaves, not 16);
 - three tiers above that: pods of ``k/2`` leaves with ``u`` spines each (every leaf has one
-  uplink to every spine of its pod), spines non-blocking upward, ``cores = ceil(links / k)``,
-  at most ``k`` pods: ``k^3/4`` endpoints for a non-blocking k-ary fat tree.
+  uplink to every spine of its pod), spines non-blocking upward; spine ``j`` of every pod
+  reaches core group ``j`` of ``c`` cores, ``c`` the smallest divisor of ``k/2`` with
+  ``sum over pods of ceil(leaves_in_pod / c) <= k`` (a spine of a partial pod rounds its up
+  links to a multiple of ``c``), ``cores = u c``; at most ``k`` pods: ``k^3/4`` endpoints for
+  a non-blocking k-ary fat tree.
 
 References
 ----------
@@ -83,6 +88,17 @@ class Topology:
     links_spine_core: int
     max_gpus_two_tier: int
     max_gpus_three_tier: int
+    leaves_per_pod: tuple[int, ...] = ()
+    """Leaves of each pod of one plane (one entry, all leaves, for two tiers) [count]."""
+    cores_per_group: int = 0
+    """Cores reached by spine ``j`` of every pod (three tiers) [count per plane]."""
+
+    @property
+    def links_per_leaf_spine_pair(self) -> int:
+        """Links from one leaf to each spine it reaches: ``u / spines`` (two tiers), 1 (three)."""
+        if self.tiers == 2:
+            return self.leaf_up_ports // (self.switches_spine // self.planes)
+        return 1 if self.tiers == 3 else 0
 
     def tier(self, name: TierName) -> TierCount | None:
         """The counts of one tier, or ``None`` when the fabric has no such tier."""
@@ -257,6 +273,8 @@ def build_topology(
         links_spine_core=shape.spine_core_links * planes,
         max_gpus_two_tier=limits[2] * gpus_per_node,
         max_gpus_three_tier=max_gpus_three_tier,
+        leaves_per_pod=shape.leaves_per_pod,
+        cores_per_group=shape.cores_per_group,
     )
 
 
@@ -311,11 +329,43 @@ class _Shape:
     cores: int
     pods: int
     leaf_up_links: int
+    spine_core_links: int = 0
+    leaves_per_pod: tuple[int, ...] = ()
+    cores_per_group: int = 0
 
-    @property
-    def spine_core_links(self) -> int:
-        # each spine has as many core links as leaf links (non-blocking above the leaf)
-        return self.leaf_up_links if self.tiers == 3 else 0
+
+def smallest_divisor_at_least(n: int, minimum: int) -> int:
+    """The smallest divisor of ``n`` that is ``>= minimum`` (``n`` itself when none is smaller).
+
+    The even-spread rule: a switch with ``n`` uplinks reaches ``s`` upper switches with ``n / s``
+    links each only if ``s`` divides ``n``.
+
+    >>> smallest_divisor_at_least(72, 16)
+    18
+    >>> smallest_divisor_at_least(32, 8)
+    8
+    """
+    return next(s for s in range(max(minimum, 1), n + 1) if n % s == 0) if minimum <= n else minimum
+
+
+def split_pods(leaves: int, pod_leaves: int) -> tuple[int, ...]:
+    """Leaves per pod: full pods of ``pod_leaves`` and one partial pod for the rest."""
+    full, rest = divmod(leaves, pod_leaves)
+    return (pod_leaves,) * full + ((rest,) if rest else ())
+
+
+def cores_per_group(pods: tuple[int, ...], *, pod_leaves: int, core_k: int) -> int:
+    """Cores under one spine index: the smallest divisor ``c`` of ``pod_leaves`` whose groups fit.
+
+    Spine ``j`` of a pod with ``m`` leaves has ``ceil(m / c) c`` up links, ``ceil(m / c)`` to each
+    of the ``c`` cores of group ``j``; a core's ports hold ``sum ceil(m / c)`` links.
+    ``c = pod_leaves`` always fits while pods ``<= core_k``.
+    """
+    return next(
+        c
+        for c in range(1, pod_leaves + 1)
+        if pod_leaves % c == 0 and sum(ceil_div(m, c) for m in pods) <= core_k
+    )
 
 
 def _shape(
@@ -332,19 +382,37 @@ def _shape(
     if nodes <= limits[1]:
         return _Shape(tiers=1, leaves=1, spines=0, cores=0, pods=0, leaf_up_links=0)
     leaves = _leaves_per_plane(nodes=nodes, q=q, down=down, rail_optimized=fabric.rail_optimized)
+    return clos_shape(leaves=leaves, up=up, two_tier=nodes <= limits[2], spine_k=spine_k, core_k=core_k)
+
+
+def clos_shape(*, leaves: int, up: int, two_tier: bool, spine_k: int, core_k: int) -> _Shape:
+    """Spines, cores and links above ``leaves`` leaves of ``up`` uplinks, spread evenly."""
     leaf_up_links = leaves * up
-    if nodes <= limits[2]:
-        spines = ceil_div(leaf_up_links, spine_k)
-        return _Shape(tiers=2, leaves=leaves, spines=spines, cores=0, pods=0, leaf_up_links=leaf_up_links)
+    if two_tier:
+        spines = smallest_divisor_at_least(up, ceil_div(leaf_up_links, spine_k))
+        return _Shape(
+            tiers=2,
+            leaves=leaves,
+            spines=spines,
+            cores=0,
+            pods=0,
+            leaf_up_links=leaf_up_links,
+            leaves_per_pod=(leaves,),
+        )
     # pods of spine_k / 2 leaves, each pod with as many spines as a leaf has up ports
-    pods = ceil_div(leaves, spine_k // 2)
+    pod_leaves = spine_k // 2
+    pods = split_pods(leaves, pod_leaves)
+    group = cores_per_group(pods, pod_leaves=pod_leaves, core_k=core_k)
     return _Shape(
         tiers=3,
         leaves=leaves,
-        spines=pods * up,
-        cores=ceil_div(leaf_up_links, core_k),
-        pods=pods,
+        spines=len(pods) * up,
+        cores=up * group,
+        pods=len(pods),
         leaf_up_links=leaf_up_links,
+        spine_core_links=up * sum(ceil_div(m, group) * group for m in pods),
+        leaves_per_pod=pods,
+        cores_per_group=group,
     )
 
 
@@ -389,52 +457,87 @@ def _tier_counts(
 
 @dataclass(frozen=True)
 class SmallClos:
-    """A non-blocking Clos for an auxiliary fabric (storage, management)."""
+    """A non-blocking folded Clos for an auxiliary fabric (storage, management)."""
 
     endpoints: int
     radix: int
-    leaves: int
-    spines: int
-    cores: int
-    links_leaf_spine: int
-    links_spine_core: int
+    switches_by_tier: tuple[int, ...]
+    """Switches of each tier, leaves first [count]."""
+    links_by_tier: tuple[int, ...]
+    """Links between tier ``i`` and ``i + 1`` [count]."""
+
+    @property
+    def tiers(self) -> int:
+        return len(self.switches_by_tier)
+
+    def _at(self, tier: int) -> int:
+        return self.switches_by_tier[tier] if tier < self.tiers else 0
+
+    @property
+    def leaves(self) -> int:
+        return self._at(0)
+
+    @property
+    def spines(self) -> int:
+        return self._at(1)
+
+    @property
+    def cores(self) -> int:
+        """Switches above the spine layer (every upper tier of a fabric of four or more)."""
+        return sum(self.switches_by_tier[2:])
+
+    @property
+    def links_leaf_spine(self) -> int:
+        return self.links_by_tier[0] if self.links_by_tier else 0
+
+    @property
+    def links_spine_core(self) -> int:
+        return sum(self.links_by_tier[1:])
 
     @property
     def switches(self) -> int:
-        return self.leaves + self.spines + self.cores
+        return sum(self.switches_by_tier)
 
 
 def small_clos(*, endpoints: int, radix: int) -> SmallClos:
-    """Switches for ``endpoints`` ports: one switch if they fit, else leaves of k/2 down ports
-    under one spine layer (up to k^2/2), else pods of k/2 leaves and k/2 spines under cores
-    (up to k^3/4).
+    """Switches for ``endpoints`` ports on ``radix``-port switches, growing a tier at a time.
+
+    One switch if they fit; leaves of ``k/2`` down ports under the evenly spread spine and core
+    rules of the compute fabric (:func:`clos_shape`) up to ``k^3/4``; above that a ``t``-tier
+    k-ary fat tree (``2 (k/2)^t`` endpoints): tier ``i < t`` buys whole blocks,
+    ``ceil(E / (k/2)^i) (k/2)^(i-1)`` switches, each with ``k/2`` links up, and the top tier
+    ``ceil(links / k)``. So a management or storage fabric never runs out where the compute
+    fabric fits: it grows a spine, core or further aggregation layer (the count a chassis of the
+    same switch silicon would hold).
 
     >>> c = small_clos(endpoints=100, radix=64)
     >>> (c.leaves, c.spines, c.cores, c.links_leaf_spine)
     (4, 2, 0, 128)
-    >>> c = small_clos(endpoints=600, radix=32)
+    >>> c = small_clos(endpoints=600, radix=32)  # pods 16+16+6 leaves, c = 2 cores per group
     >>> (c.leaves, c.spines, c.cores)
-    (38, 48, 19)
+    (38, 48, 32)
+    >>> small_clos(endpoints=16_500, radix=32).switches_by_tier  # 8,192 < E <= 131,072
+    (1032, 1040, 1280, 640)
     """
     if endpoints <= 0:
-        return SmallClos(endpoints, radix, 0, 0, 0, 0, 0)
+        return SmallClos(endpoints, radix, (), ())
     if endpoints <= radix:
-        return SmallClos(endpoints, radix, 1, 0, 0, 0, 0)
-    down = radix // 2
-    leaves = ceil_div(endpoints, down)
-    uplinks = leaves * (radix - down)
-    if leaves <= radix:
-        return SmallClos(endpoints, radix, leaves, ceil_div(uplinks, radix), 0, uplinks, 0)
-    pods = ceil_div(leaves, down)
-    if pods > radix:
-        raise InputError(
-            msg(
-                "auxiliary fabric: {endpoints} ports exceed a three-tier fabric of {radix}-port "
-                "switches; choose a larger management or storage switch",
-                endpoints=endpoints,
-                radix=radix,
-            )
+        return SmallClos(endpoints, radix, (1,), ())
+    half = radix // 2
+    leaves = ceil_div(endpoints, half)
+    if leaves <= radix * half:
+        shape = clos_shape(
+            leaves=leaves, up=radix - half, two_tier=leaves <= radix, spine_k=radix, core_k=radix
         )
-    return SmallClos(
-        endpoints, radix, leaves, pods * (radix - down), ceil_div(uplinks, radix), uplinks, uplinks
-    )
+        if shape.tiers == 2:
+            return SmallClos(endpoints, radix, (leaves, shape.spines), (shape.leaf_up_links,))
+        return SmallClos(
+            endpoints,
+            radix,
+            (leaves, shape.spines, shape.cores),
+            (shape.leaf_up_links, shape.spine_core_links),
+        )
+    tiers = next(t for t in range(4, 64) if endpoints <= 2 * half**t)
+    below = [ceil_div(endpoints, half**i) * half ** (i - 1) for i in range(1, tiers)]
+    links = [n * half for n in below]
+    return SmallClos(endpoints, radix, (*below, ceil_div(links[-1], radix)), tuple(links))
