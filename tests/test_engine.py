@@ -154,15 +154,16 @@ def test_price_override_of_unknown_id_is_rejected(catalog: Catalog) -> None:
 def test_per_tier_switch_models_and_forced_media(catalog: Catalog) -> None:
     # ib-ndr at 4096 GPUs needs three tiers of 64-port QM9700 (see test_topology). With the
     # 144-port XDR switch (288 x 400G) as spine, one spine layer holds up to 288 leaves:
-    # 128 leaves x 32 uplinks / 288 = 14.2 -> 15 spines, two tiers.
+    # 128 leaves x 32 uplinks / 288 = 14.2 -> at least 15 spines; the even-spread rule takes the
+    # smallest divisor of 32 uplinks >= 15: 16 spines, 2 links from every leaf (was 15), two tiers.
     base = catalog.designs["ib-ndr"].fabric
     fabric = base.model_copy(
         update={"spine_switch_id": "q3400_xdr", "link_media": {"leaf_spine": "osfp_800g_2xdr4"}}
     )
     p = plan(scenario=Scenario(gpus=4096, design_id="ib-ndr", fabric=fabric), catalog=catalog)
-    assert (p.topology.tiers, p.topology.switches_leaf, p.topology.switches_spine) == (2, 128, 15)
+    assert (p.topology.tiers, p.topology.switches_leaf, p.topology.switches_spine) == (2, 128, 16)
     switch_lines = {(line.id, line.quantity) for line in p.bom if line.category == "fabric_switches"}
-    assert switch_lines == {("qm9700_ndr", 128), ("q3400_xdr", 15)}
+    assert switch_lines == {("qm9700_ndr", 128), ("q3400_xdr", 16)}
     assert {m.link_class: m.medium for m in p.media}["leaf_spine"] == "smf"
     assert p.design_id == "ib-ndr-custom"
 
