@@ -22,7 +22,7 @@ SLUG_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 class FabricParams(BaseModel):
     """The compute fabric of one design. Every field is editable in a custom design."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     family: FabricFamily = Field(description="Fabric protocol family: RoCEv2 Ethernet or InfiniBand.")
     ports_per_gpu: int = Field(
@@ -78,7 +78,7 @@ class FabricParams(BaseModel):
 class VendorClaim(BaseModel):
     """A performance claim made by a vendor: shown beside computed figures, never used in them."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     metric: str = Field(description="What the claim is about (e.g. latency_vs_infiniband).")
     text_en: str

@@ -133,11 +133,29 @@ def _problem(kind: str, english: str, context: Mapping[str, Any]) -> str:
     return problem if problem == english else english
 
 
+SHORTEN_CHARS = 80
+"""How much of a value from outside an error message repeats before it is cut."""
+
+
+def shorten(text: str, limit: int = SHORTEN_CHARS) -> str:
+    """``text`` cut to ``limit`` characters plus an ellipsis: an error line echoes what it was
+    given, and a 50 MB name must not become a 50 MB message.
+
+    >>> shorten("x" * 100, 5)
+    'xxxxx…'
+    >>> shorten("short")
+    'short'
+    """
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def _item(field: str, problem: str, given: Any, shown: bool, allowed: tuple[str, str] | None) -> Message:
+    field = shorten(field)
+    value = shorten(repr(given)) if shown else ""
     if not shown and allowed is None:
         return msg("{field}: {problem}", field=field, problem=problem)
     if allowed is None:
-        return msg("{field}: {problem} (got {value})", field=field, problem=problem, value=repr(given))
+        return msg("{field}: {problem} (got {value})", field=field, problem=problem, value=value)
     low, high = allowed
     if not shown:
         return msg(
@@ -147,7 +165,7 @@ def _item(field: str, problem: str, given: Any, shown: bool, allowed: tuple[str,
         "{field}: {problem} (got {value}) (allowed: {low} to {high})",
         field=field,
         problem=problem,
-        value=repr(given),
+        value=value,
         low=low,
         high=high,
     )

@@ -14,12 +14,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.design import SLUG_PATTERN, FabricParams
-from planner.errors import InputError, describe_validation_error, with_source
+from planner.errors import InputError, describe_validation_error, shorten, with_source
 from planner.files import SCENARIO_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
 
 MAX_GPUS = 1_048_576
 """Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""
+
+MAX_PRICE_USD = 1e9
+"""Ceiling of a unit-price override [USD], as in the web app's URL: no catalog part costs more,
+and 1e308 would overflow every sum it enters."""
 
 PRODUCT_RANGE_GPUS = (8, 1024)
 """The range the product centres on; counts above it are accepted with a note."""
@@ -28,7 +32,7 @@ PRODUCT_RANGE_GPUS = (8, 1024)
 class LinkLengths(BaseModel):
     """Cable length per link class [m]; media follow from reach (copper, multimode, single-mode)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     node_leaf_m: float = Field(default=10.0, gt=0, le=2000, description="Node to leaf cable length [m].")
     leaf_spine_m: float = Field(default=30.0, gt=0, le=2000, description="Leaf to spine cable length [m].")
@@ -38,7 +42,7 @@ class LinkLengths(BaseModel):
 class Facility(BaseModel):
     """Site, energy and money: everything outside the cluster's bill of materials."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     rack_power_limit_kw: float = Field(
         default=40.0, ge=5, le=300, description="Power budget of one rack [kW]."
@@ -70,7 +74,7 @@ class Facility(BaseModel):
 class Scenario(BaseModel):
     """One cluster to plan: the boundary object of every engine entry point."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     name: str = Field(default="", max_length=200, description="Free text label.")
     gpus: int = Field(default=1024, ge=1, le=MAX_GPUS, strict=True, description="GPUs requested [count].")
@@ -92,7 +96,7 @@ class Scenario(BaseModel):
     facility: Facility = Field(default_factory=Facility)
     price_overrides_usd: dict[str, float] = Field(
         default_factory=dict,
-        description="Unit price overrides by catalog id [USD]; must be >= 0.",
+        description="Unit price overrides by catalog id [USD]; must be >= 0 and below 1e9.",
     )
 
     def with_updates(self, **changes: Any) -> Scenario:
@@ -110,15 +114,25 @@ def scenario_from_data(data: Mapping[str, Any], *, source: str = _SCENARIO) -> S
         scenario = Scenario.model_validate(dict(data))
     except ValidationError as exc:
         raise InputError(with_source(source, describe_validation_error(exc, model=Scenario))) from None
-    bad_prices = {k: v for k, v in scenario.price_overrides_usd.items() if v < 0}
+    bad_prices = {k: v for k, v in scenario.price_overrides_usd.items() if not 0 <= v < MAX_PRICE_USD}
     if bad_prices:
-        key = sorted(bad_prices)[0]
+        key, value = sorted(bad_prices)[0], bad_prices[sorted(bad_prices)[0]]
+        if value < 0:
+            raise InputError(
+                msg(
+                    "{source}: price_overrides_usd.{key}: must be >= 0 (got {value})",
+                    source=source,
+                    key=shorten(key),
+                    value=value,
+                )
+            )
         raise InputError(
             msg(
-                "{source}: price_overrides_usd.{key}: must be >= 0 (got {value})",
+                "{source}: price_overrides_usd.{key}: must be below {limit} (got {value})",
                 source=source,
-                key=key,
-                value=bad_prices[key],
+                key=shorten(key),
+                limit=f"{MAX_PRICE_USD:g}",
+                value=value,
             )
         )
     return scenario

@@ -6,6 +6,7 @@ Ranges come from the engine's pydantic fields, so the widgets and the engine agr
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from pydantic import BaseModel
 
 from planner import Facility, Scenario
 from planner.design import SLUG_PATTERN
+from planner.errors import shorten
+from planner.scenario import MAX_PRICE_USD
 
 LANGS = ("en", "zh")
 CURRENCIES = ("USD", "CNY")
@@ -60,6 +63,8 @@ class Input:
             value: Any = int(text)
         elif self.kind == "float":
             value = float(text)
+            if not math.isfinite(value):  # NaN would pass the range check below
+                raise ValueError(f"{self.name}: {text[:80]} is not a finite number")
         elif self.kind == "choice":
             if text not in self.options:
                 raise ValueError(f"{self.name}: {text!r} is not one of {', '.join(self.options)}")
@@ -145,16 +150,16 @@ def parse_query(params: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, fl
         try:
             values[name] = spec.parse(str(text))
         except ValueError:
-            problems.append(f"{name}={text}")
+            problems.append(f"{name}={shorten(str(text))}")
     prices: dict[str, float] = {}
     for item in filter(None, str(params.get(PRICES_PARAM, "")).split(",")):
         record_id, _, text = item.partition(":")
         try:
             price = float(text)
-            if not _SLUG.fullmatch(record_id) or price < 0 or not price < 1e9:
+            if not _SLUG.fullmatch(record_id) or not 0 <= price < MAX_PRICE_USD:
                 raise ValueError
         except ValueError:
-            problems.append(f"{PRICES_PARAM}={item}")
+            problems.append(f"{PRICES_PARAM}={shorten(item)}")
             continue
         prices[record_id] = price
     return values, prices, problems

@@ -11,11 +11,13 @@ from pathlib import PurePath
 
 from planner import CatalogError
 from planner.catalog import load_catalog_from_data
-from planner.files import CATALOG_FILE, empty_file_error, read_mapping
+from planner.errors import shorten
+from planner.files import CATALOG_FILE, MAX_FILE_BYTES, empty_file_error, read_mapping
 from planner.i18n import error_text
 from planner.i18n.message import msg
 
-MAX_UPLOAD_BYTES = 2_000_000
+MAX_UPLOAD_BYTES = MAX_FILE_BYTES
+"""Largest upload [bytes]: the reader's limit, so an upload and a ``--catalog`` file agree."""
 SUFFIXES = ("yaml", "yml", "json")
 
 
@@ -41,12 +43,8 @@ def read_override(name: str, content: bytes) -> UploadResult:
     """
     suffix = PurePath(name).suffix.lower().lstrip(".")
     if suffix not in SUFFIXES:
-        return UploadResult(False, msg("{file}: expected a .yaml, .yml or .json file", file=name))
-    if len(content) > MAX_UPLOAD_BYTES:
-        return UploadResult(
-            False, msg("{file}: file larger than {limit} MB", file=name, limit=MAX_UPLOAD_BYTES // 1_000_000)
-        )
-    try:
+        return UploadResult(False, msg("{file}: expected a .yaml, .yml or .json file", file=shorten(name)))
+    try:  # the size, depth and alias limits are the reader's, as for a --catalog file
         data = read_mapping(content, name=name, what=CATALOG_FILE, error=CatalogError)
         if data is None:
             raise empty_file_error(name=name, what=CATALOG_FILE, error=CatalogError)
@@ -57,8 +55,10 @@ def read_override(name: str, content: bytes) -> UploadResult:
     except CatalogError as exc:
         return UploadResult(False, error_text(exc))
     except Exception as exc:  # an upload must never crash the page, whatever it holds
-        detail = f"{type(exc).__name__}: {exc}"
-        return UploadResult(False, msg("{file}: cannot be used ({detail})", file=name, detail=detail))
+        detail = shorten(f"{type(exc).__name__}: {exc}")
+        return UploadResult(
+            False, msg("{file}: cannot be used ({detail})", file=shorten(name), detail=detail)
+        )
     records = tuple(
         (family, str(item.get("id")))
         for family, items in data.items()

@@ -35,7 +35,7 @@ from planner.catalog.schema import (
     Storage,
     Switch,
 )
-from planner.errors import CatalogError, describe_validation_error, joined, with_source
+from planner.errors import CatalogError, describe_validation_error, joined, shorten, with_source
 from planner.files import CATALOG_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
 
@@ -116,11 +116,12 @@ class Catalog:
                 yield family, self.family(family)[record_id]
 
 
-def _read_file(path: Path, *, required: bool = False) -> dict[str, Any]:
+def _read_file(path: Path, *, bundled: bool) -> dict[str, Any]:
     """The mapping in a catalog file; an empty bundled file is no records, an empty user file
-    (``required``) an error, as it is when uploaded (``ui/upload.py``)."""
-    data = read_mapping(path, what=CATALOG_FILE, error=CatalogError)
-    if data is None and required:
+    an error, as it is when uploaded (``ui/upload.py``). Only bundled files may use YAML
+    aliases (see :mod:`planner.files`)."""
+    data = read_mapping(path, what=CATALOG_FILE, error=CatalogError, trusted=bundled)
+    if data is None and not bundled:
         raise empty_file_error(name=str(path), what=CATALOG_FILE, error=CatalogError)
     return data or {}
 
@@ -134,7 +135,7 @@ def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dic
                 msg(
                     "{file}: unknown section {section} (allowed: {known})",
                     file=str(path),
-                    section=repr(family),
+                    section=shorten(repr(family)),
                     known=", ".join(FAMILIES),
                 )
             )
@@ -148,7 +149,9 @@ def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dic
             )
         seen: dict[str, dict[str, Any]] = {}
         for index, item in enumerate(items):
-            if not isinstance(item, dict) or "id" not in item:
+            # an id is text (YAML may read a numeric slug as an int); anything else, such as a
+            # list, would be expanded by str() and could be huge
+            if not isinstance(item, dict) or not isinstance(item.get("id"), str | int):
                 raise CatalogError(
                     msg(
                         "{file}: {family}[{index}] must be a mapping with an 'id'",
@@ -157,7 +160,7 @@ def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dic
                         index=index,
                     )
                 )
-            record_id = str(item["id"])
+            record_id = shorten(str(item["id"]))
             if record_id in seen:
                 raise CatalogError(
                     msg(
@@ -177,7 +180,7 @@ def _validate(path: str, family: str, raw: Mapping[str, Any]) -> Record:
     try:
         return model.model_validate(dict(raw))
     except ValidationError as exc:
-        prefix = f"{family}[{raw.get('id')!s}]."
+        prefix = f"{family}[{shorten(str(raw.get('id')))}]."
         raise CatalogError(
             with_source(path, describe_validation_error(exc, model=model, prefix=prefix))
         ) from None
@@ -261,7 +264,7 @@ def _load_cached(overrides: tuple[str, ...], data_dir: str) -> Catalog:
     merged: dict[str, dict[str, dict[str, Any]]] = {family: {} for family in FAMILIES}
     origin: dict[tuple[str, str], str] = {}
     for path in catalog_files(Path(data_dir)):
-        for family, records in _raw_records(path, _read_file(path)).items():
+        for family, records in _raw_records(path, _read_file(path, bundled=True)).items():
             for record_id, raw in records.items():
                 if record_id in merged[family]:
                     raise CatalogError(
@@ -277,7 +280,7 @@ def _load_cached(overrides: tuple[str, ...], data_dir: str) -> Catalog:
                 origin[(family, record_id)] = str(path)
     for override in overrides:
         path = Path(override)
-        for family, records in _raw_records(path, _read_file(path, required=True)).items():
+        for family, records in _raw_records(path, _read_file(path, bundled=False)).items():
             for record_id, raw in records.items():
                 base = merged[family].get(record_id, {})
                 merged[family][record_id] = {**base, **raw}

@@ -8,6 +8,7 @@ cross-references (a GPU's default server, a design's switch) are checked after l
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -19,7 +20,8 @@ from planner.i18n.message import msg
 class Record(BaseModel):
     """Fields shared by every catalog record."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # NaN passes no range check and inf breaks every sum: numbers from a file are finite
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     id: str = Field(pattern=SLUG_PATTERN, description="Unique slug within the family.")
     name: str = Field(min_length=1, description="Display name.")
@@ -36,8 +38,10 @@ class Record(BaseModel):
     @field_validator("as_of", mode="before")
     @classmethod
     def _date_as_text(cls, value: object) -> object:
-        # YAML reads 2025 as an int and 2024-10-17 as a date; both are meant as text.
-        return value if value is None or isinstance(value, str) else str(value)
+        # YAML reads 2025 as an int and 2024-10-17 as a date; both are meant as text. Anything
+        # else goes to the pattern check as it is: str() of a list could be huge.
+        is_date = isinstance(value, int | dt.date) and not isinstance(value, bool)
+        return str(value) if is_date else value
 
     @model_validator(mode="after")
     def _traceable(self) -> Record:

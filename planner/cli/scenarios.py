@@ -495,8 +495,10 @@ def _export(args: argparse.Namespace, store: ScenarioStore) -> int:
 
     text = store.export_json(scenario_id=args.id, version=args.version)
     if args.output:
+        from planner.atomic import write_text
+
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            write_text(args.output, text)
         except OSError as exc:
             raise InputError(f"export: cannot write {args.output} ({exc.strerror})") from None
     else:

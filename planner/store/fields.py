@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from planner.errors import InputError
+from planner.errors import InputError, shorten
 from planner.i18n.message import msg
 from planner.store.models import AUTHOR_MAX_CHARS, CUSTOMER_MAX_CHARS, NAME_MAX_CHARS, TAG_MAX_CHARS
 
@@ -120,17 +120,35 @@ def clean_tags(values: Iterable[str]) -> tuple[str, ...]:
     return tags
 
 
-def check_version_number(value: int, *, field: str = "version") -> int:
-    """A version number: a whole number >= 1."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+MAX_ID = 2**63 - 1
+"""Largest scenario id or version number: the database's integer column is a signed 64-bit
+integer, and a larger Python int makes the driver raise ``OverflowError``."""
+
+
+def _whole_number(value: int, *, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
         raise InputError(
-            msg("{field}: must be a whole number >= 1 (got {value})", field=field, value=repr(value))
+            msg(
+                "{field}: must be a whole number from 1 to {limit} (got {value})",
+                field=field,
+                limit=MAX_ID,
+                value=shorten(repr(value)),
+            )
         )
     return value
 
 
+def check_version_number(value: int, *, field: str = "version") -> int:
+    """A version number: a whole number from 1 to :data:`MAX_ID`.
+
+    >>> check_version_number(2**63)
+    Traceback (most recent call last):
+    ...
+    planner.errors.InputError: version: must be a whole number from 1 to 9223372036854775807 (got 9223372036854775808)
+    """
+    return _whole_number(value, field=field)
+
+
 def check_scenario_id(value: int) -> int:
-    """A scenario id: a whole number >= 1."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(msg("scenario id: must be a whole number >= 1 (got {value})", value=repr(value)))
-    return value
+    """A scenario id: a whole number from 1 to :data:`MAX_ID`."""
+    return _whole_number(value, field=msg("scenario id"))

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from planner.errors import InputError
+from planner.errors import InputError, shorten
 from planner.i18n.message import msg
-from planner.store.fields import check_scenario_id, check_version_number
+from planner.store.fields import MAX_ID, check_scenario_id, check_version_number
 
 SCENARIO_PARAM = "scenario"
 VERSION_PARAM = "version"
@@ -53,13 +53,20 @@ def share_query(*, scenario_id: int, version: int | None = None) -> str:
 
 def _whole_number(raw: str | Sequence[str], *, field: str) -> int:
     text = raw if isinstance(raw, str) else (raw[-1] if raw else "")
-    if not text.strip().isdigit() or int(text) < 1:
+    # ASCII digits only (str.isdigit takes "²", which int() refuses), at most as many as MAX_ID has
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_ID))):
+        digits = ""
+    if not digits or not 1 <= int(digits) <= MAX_ID:
         raise InputError(
             msg(
-                "share link: {field} must be a whole number >= 1 (got {value})", field=field, value=repr(text)
+                "share link: {field} must be a whole number from 1 to {limit} (got {value})",
+                field=field,
+                limit=MAX_ID,
+                value=shorten(repr(text)),
             )
         )
-    return int(text)
+    return int(digits)
 
 
 def parse_share_params(params: Mapping[str, str | Sequence[str]]) -> ShareRef | None:
@@ -68,7 +75,7 @@ def parse_share_params(params: Mapping[str, str | Sequence[str]]) -> ShareRef | 
     Raises
     ------
     InputError
-        A parameter is present but not a whole number >= 1.
+        A parameter is present but not a whole number from 1 to :data:`MAX_ID` (2**63 - 1).
 
     Examples
     --------
