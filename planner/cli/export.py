@@ -149,6 +149,7 @@ def options_from_args(args: argparse.Namespace) -> ProposalOptions:
 
 def run(args: argparse.Namespace) -> int:
     """``planner export``: check the targets and options, build the proposal, write the files."""
+    from planner.atomic import WriteError, write_all
     from planner.errors import InputError
     from planner.report import proposal
     from planner.report.export.browser import RenderError
@@ -168,10 +169,13 @@ def run(args: argparse.Namespace) -> int:
         except RenderError as exc:
             sys.stderr.write(ERROR.format(message=exc))
             return 1
+    # all files or none: a failed write leaves no half export behind (planner.atomic)
+    kind_of = {path: kind for kind, path in paths.items()}
+    try:
+        write_all({path: contents[kind] for kind, path in paths.items()})
+    except WriteError as exc:
+        kind = kind_of[exc.path]
+        raise InputError(f"--{kind} {exc.path}: cannot write ({exc.strerror}); no file written") from None
     for kind, path in paths.items():
-        try:
-            path.write_bytes(contents[kind])
-        except OSError as exc:
-            raise InputError(f"--{kind} {path}: cannot write ({exc.strerror})") from None
         sys.stdout.write(WROTE.format(path=path, size=len(contents[kind])))
     return 0
