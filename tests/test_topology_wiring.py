@@ -98,7 +98,7 @@ def test_every_port_and_link_is_accounted_for(
     for tc in t.tier_counts:
         assert by_tier[tc.tier] == tc.ports_used
         assert tc.ports_used <= tc.ports_provisioned
-    kinds = Counter()
+    kinds: Counter[tuple[str, str]] = Counter()
     for ((a, _), (b, _)), n in links.items():
         kinds[(a, b)] += n
     assert kinds[("node", "leaf")] == t.links_node_leaf
@@ -107,7 +107,7 @@ def test_every_port_and_link_is_accounted_for(
     # no switch port used twice: per-switch use within the radix, leaf down ports within d
     for (tier, _), n in used.items():
         assert tier == "node" or n <= radix
-    counts = {tc.tier: tc.switches_per_plane for tc in t.tier_counts}
+    counts: dict[str, int] = {tc.tier: tc.switches_per_plane for tc in t.tier_counts}
     assert all(i < counts[tier] for (tier, i) in used if tier != "node")
     # every leaf reaches every spine of its pod with the same number of links
     pair = Counter(n for ((a, _), (b, _)), n in links.items() if (a, b) == ("leaf", "spine"))
