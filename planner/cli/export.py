@@ -61,7 +61,10 @@ OPTIONS: Mapping[str, tuple[str, Mapping[str, Any]]] = {
     "notes": ("notes for the cover page", {"default": ""}),
     "logo": ("PNG or JPEG logo for the cover", {"metavar": "FILE"}),
     "designs": ("comma list of designs to compare (default: the preset designs)", {}),
-    "propose": ("design to detail (default: the rule's choice)", {"metavar": "DESIGN"}),
+    "propose": (
+        "design to detail (default: the scenario's --design; the rule's pick is stated as a recommendation)",
+        {"metavar": "DESIGN"},
+    ),
 }
 """The command line's proposal options: help text (English, like every ``planner`` command) and
 argparse settings."""

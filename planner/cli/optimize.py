@@ -60,15 +60,26 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def render_result_table(result: OptimizeResult) -> str:
+    """The optimizer's answer as text: status, objective in its unit, choices, the preset."""
+    from planner.optimize.run import OBJECTIVE_UNITS
+
     c = result.choices
     media = ", ".join(f"{k} {v}" for k, v in c["media"].items())
+    # a tier the design does not have (no spine, no core) is left out rather than printed as None
+    switches = ", ".join(
+        f"{tier} {c[f'{tier}_switch']}" for tier in ("leaf", "spine", "core") if c[f"{tier}_switch"]
+    )
     saving = "n/a" if result.saving_vs_preset_usd is None else f"{result.saving_vs_preset_usd:,.0f} USD"
+    if result.objective == "max-gpus":
+        against = f"GPUs {result.preset_plan.gpus:,} -> {result.plan.gpus:,}"
+    else:
+        against = f"saving {saving}"
+    gap = "n/a" if result.gap is None else f"{result.gap:.2%}"
     lines = [
-        f"Optimizer   {result.status} ({result.solver}, {result.solve_time_s:.2f} s, gap {result.gap}); "
-        f"objective {result.objective} = {result.objective_value:,.2f}",
-        f"Choices     leaf {c['leaf_switch']}, spine {c['spine_switch']}, core {c['core_switch']}; "
-        f"media {media}; cooling {c['cooling']}",
-        f"vs preset   {result.preset_plan.design_id}: CAPEX {result.preset_plan.cost.capex_usd:,.0f} USD; saving {saving}",
+        f"Optimizer   {result.status} ({result.solver}, {result.solve_time_s:.2f} s, gap {gap}); "
+        f"objective {result.objective} = {result.objective_value:,.0f} {OBJECTIVE_UNITS[result.objective]}",
+        f"Choices     {switches}; media {media}; cooling {c['cooling']}",
+        f"vs preset   {result.preset_plan.design_id}: CAPEX {result.preset_plan.cost.capex_usd:,.0f} USD; {against}",
     ]
     lines += [f"Note        {n}" for n in result.notes]
     return "\n".join(lines) + "\n\n" + render_plan_table(result.plan)

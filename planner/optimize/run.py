@@ -28,6 +28,39 @@ from planner.scenario import Scenario
 
 REPAIR_ROUNDS = 5
 
+OBJECTIVE_UNITS = {"capex": "USD", "tco": "USD", "max-gpus": "GPUs"}
+"""What :attr:`OptimizeResult.objective_value` counts, by objective."""
+
+
+def objective_value(p: Plan, objective: str) -> float:
+    """The objective of ``p`` as the engine computes it: CAPEX [USD], TCO [USD] or GPUs.
+
+    The MILP's own objective is an estimate (modules priced per port, storage as a straight
+    line) and, for ``max-gpus``, counts nodes; the figure reported is the engine's.
+    """
+    if objective == "max-gpus":
+        return float(p.gpus)
+    return float(p.cost.tco_usd if objective == "tco" else p.cost.capex_usd)
+
+
+def fabric_held_note(p: Plan) -> Message:
+    """Why a cost objective can cost more than a point of the bandwidth Pareto front.
+
+    The cost objectives choose switches, media and cooling for the scenario's fabric; its ports
+    per GPU and oversubscription stay as set. The bandwidth front
+    (:func:`planner.optimize.pareto.bandwidth_front`) varies both, so its cheaper points buy
+    less bandwidth per GPU.
+    """
+    topology = p.topology
+    return msg(
+        "this design keeps the scenario's {ports} port(s) of {speed:g}G per GPU and "
+        "{ratio:g}:1 oversubscription; the bandwidth Pareto front also varies ports per GPU and "
+        "oversubscription, so it can list cheaper designs with less bandwidth per GPU",
+        ports=topology.ports_per_gpu,
+        speed=topology.port_speed_gbit_per_s,
+        ratio=topology.oversubscription,
+    )
+
 
 @dataclass(frozen=True)
 class OptimizeResult:
@@ -38,6 +71,8 @@ class OptimizeResult:
     preset_plan: Plan
     objective: str
     objective_value: float
+    """The objective as the engine evaluates the plan returned: CAPEX or TCO [USD], or the
+    GPU count for ``max-gpus`` (:func:`objective_value`); not the MILP's internal estimate."""
     status: str
     solver: str
     solve_time_s: float
@@ -53,6 +88,7 @@ class OptimizeResult:
             "status": self.status,
             "objective": self.objective,
             "objective_value": round(self.objective_value, 2),
+            "objective_unit": OBJECTIVE_UNITS[self.objective],
             "solver": self.solver,
             "solve_time_s": round(self.solve_time_s, 4),
             "gap": self.gap,
@@ -254,6 +290,7 @@ def optimize(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) 
         saving = preset_value - float(getattr(result_plan.cost, metric))
         if not preset_ok:
             notes.append(msg("the preset itself breaks the limits; the saving compares against it anyway"))
+        notes.append(fabric_held_note(result_plan))
     if found.outcome.status == "feasible":
         notes.append(msg("time limit reached: the design is feasible, optimality not proven"))
     return OptimizeResult(
@@ -261,7 +298,7 @@ def optimize(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) 
         scenario=candidate,
         preset_plan=preset,
         objective=request.objective,
-        objective_value=found.objective_value,
+        objective_value=objective_value(result_plan, request.objective),
         status=found.outcome.status,
         solver=found.outcome.solver,
         solve_time_s=found.outcome.solve_time_s,

@@ -1,7 +1,8 @@
 """Proposal assembly: one scenario in, a PDF proposal and its CSV/XLSX/JSON files out (pure: no Streamlit).
 
 A proposal compares designs on the scenario, recommends one by a stated rule, and details the
-proposed design: cover, executive summary, design comparison (table and charts), topology and
+proposed design (the scenario's own design unless the author names another; the rule's pick,
+when it differs, is stated beside it as a recommendation): cover, executive summary, design comparison (table and charts), topology and
 cabling, bill of materials by category, power and cooling, cost and TCO, assumptions, sources
 and vendor claims. The charts are the app's own Plotly figures (:mod:`planner.report.charts`), drawn by
 one long-lived Chromium (:func:`planner.report.export.browser.shared_browser`).
@@ -81,7 +82,10 @@ class ProposalOptions(BaseModel):
     design_ids: tuple[str, ...] = Field(
         default=DEFAULT_DESIGNS, min_length=1, description="Designs compared."
     )
-    proposed: str | None = Field(default=None, description="Design detailed; empty = the rule's choice.")
+    proposed: str | None = Field(
+        default=None,
+        description="Design detailed; empty = the scenario's design (the rule's pick is shown beside it).",
+    )
     logo: bytes | None = Field(default=None, repr=False, description="PNG or JPEG logo for the cover.")
 
 
@@ -142,7 +146,12 @@ class Proposal:
 
 
 def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOptions) -> Proposal:
-    """Plan every compared design (same GPU), price them and pick the design to propose."""
+    """Plan every compared design (same GPU), price them and pick the design to propose.
+
+    The proposed design is ``options.proposed`` or else the scenario's own design, so the
+    cover, BOM, CSV and XLSX detail what the scenario (and its exported JSON) says; the rule's
+    pick (``recommended_id``) is only a recommendation beside it.
+    """
     base = plan_scenario(scenario=scenario, catalog=catalog)
     ids = list(dict.fromkeys(options.design_ids))
     if base.design_id not in ids:
@@ -159,7 +168,7 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
     eligible = tuple(p.design_id for p in priced if p.cooling.density_feasible)
     pool = [p for p in priced if p.design_id in eligible] or list(priced)
     recommended = min(pool, key=lambda p: p.cost.usd_per_gpu_hour).design_id
-    proposed = options.proposed or recommended
+    proposed = options.proposed or base.design_id
     if proposed not in ids:
         raise InputError(
             f"proposed: design {proposed!r} is not among the designs compared ({', '.join(ids)})"
@@ -381,7 +390,7 @@ def _recommendation(doc: HtmlDocument, p: Proposal) -> None:
 
 
 def _override(doc: HtmlDocument, p: Proposal) -> None:
-    """The design the author proposes instead of the recommended one, and what that costs."""
+    """The design proposed when the rule recommends another, and what the recommendation saves."""
     lang, plan, names = p.lang, p.plan, p.names
     proposed, best = p.priced(p.proposed_id), p.priced(p.recommended_id)
     common = {"gpus": fmt.number(plan.gpus), "gpu": plan.gpu_name}
@@ -911,6 +920,7 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
         (tr("export.sheet.edition", lang), tr(f"export.edition.{o.edition}", lang)),
         (tr("export.sheet.language", lang), lang),
         (tr("export.form.proposed", lang), p.names[p.proposed_id]),
+        (tr("export.sheet.recommended", lang), p.names[p.recommended_id]),
         (
             tr("export.meta.scope", lang),
             tr(

@@ -150,19 +150,28 @@ def convert_money(frame: pd.DataFrame, money: Money) -> pd.DataFrame:
     return out
 
 
-def winners(frame: pd.DataFrame) -> dict[str, tuple[str, ...]]:
-    """Per metric with a direction, the design(s) with the best value (ties share the mark)."""
+TIE_TOLERANCE = 0.01
+"""Relative difference [-] within which two designs tie on a metric (1 %): model figures such
+as 205.7 vs 205.4 GB/s or a 0.2 % cost gap are not differences a customer should act on."""
+
+
+def winners(frame: pd.DataFrame, *, tolerance: float = TIE_TOLERANCE) -> dict[str, tuple[str, ...]]:
+    """Per metric with a direction, the design(s) ahead of the rest by more than ``tolerance``.
+
+    The leading group is every design within ``tolerance`` (relative, ``|v - best| <= tolerance
+    x |best|``) of the best value; its members share the mark. When the group holds every
+    design the metric is a tie and nobody is marked.
+    """
     result: dict[str, tuple[str, ...]] = {}
     for metric in COMPARE_METRICS:
         if metric.better is None or len(frame) < 2:
             continue
-        values = frame[metric.column]
+        values = frame[metric.column].astype(float)
         best = values.min() if metric.better == "lower" else values.max()
-        if values.nunique() == 1:
+        leading = [abs(v - best) <= tolerance * abs(best) + 1e-12 for v in values]
+        if all(leading):
             continue
-        result[metric.column] = tuple(
-            frame.loc[[math.isclose(v, best, rel_tol=1e-9) for v in values], "design"]
-        )
+        result[metric.column] = tuple(frame.loc[leading, "design"])
     return result
 
 

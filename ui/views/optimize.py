@@ -161,7 +161,7 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         st.stop()
     found = outcome.result
     if run["scenario"] != plan.scenario.model_dump_json():
-        st.info(t("opt.run_differs", gpus=fmt.number(_run_scenario(run).gpus)), icon=":material/info:")
+        st.info(_differs_text(run, plan), icon=":material/info:")
     _status_cards(found)
     preset, optimized = _labels(found)
     plans = (
@@ -195,6 +195,18 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         icon=":material/download:",
         width="stretch",
     )
+
+
+def _differs_text(run: Mapping[str, str], plan: Plan) -> str:
+    """Why the result is not for the current scenario: a design from it was loaded and is shown
+    as loaded, or the sidebar changed since "Optimize" was pressed."""
+    gpus = fmt.number(_run_scenario(run).gpus)
+    loaded = st.session_state.get(keys.OPT_LOADED)
+    base = state.base_scenario()
+    shows_loaded = base is not None and plan.scenario == scenario_from_data(base)
+    if loaded and state.base_origin().get("kind") == "optimizer" and shows_loaded:
+        return t("opt.run_loaded", gpus=gpus, label=loaded)
+    return t("opt.run_differs", gpus=gpus)
 
 
 def _labels(found: OptimizeResult) -> tuple[str, str]:
@@ -261,8 +273,23 @@ def on_point_selected(chart_key: str, points: tuple[ParetoPoint, ...]) -> None:
     if point is None:
         return
     index = points.index(point)
-    load_design(
-        point.scenario.model_dump_json(), t("opt.point_label", number=_rank(points, index), label=point.label)
+    load_design(point.scenario.model_dump_json(), point_label(points, index))
+
+
+def point_label(points: tuple[ParetoPoint, ...], index: int) -> str:
+    """A Pareto point's name: its number and fabric, and the design whose switches it uses.
+
+    A point of the bandwidth front can have another port count than its design (1 x 200G from
+    the 8-rail design), so the design name alone would describe a different network.
+    """
+    point = points[index]
+    names = tables.design_names(engine.catalog(), state.lang())
+    base = point.scenario.design_id
+    return t(
+        "opt.point_label",
+        number=_rank(points, index),
+        label=point.label,
+        design=names.get(base, base),
     )
 
 

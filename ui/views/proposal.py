@@ -108,8 +108,9 @@ def form() -> None:
     values = _submitted()
     # format functions run outside the script too (AppTest): they close over plain values
     lang_ui = state.lang()
-    by_rule = t("export.form.by_rule")
     names = tables.design_names(engine.catalog(), lang_ui)
+    own = state.value("design")
+    scenario_design = t("export.form.scenario_design", design=names.get(own, own))
     designs = list(engine.design_ids())
     with st.form(FORM):
         st.subheader(t("export.form.title"))
@@ -172,7 +173,7 @@ def form() -> None:
             t("export.form.proposed"),
             proposed_options,
             index=proposed_options.index(values["proposed"]) if values["proposed"] in proposed_options else 0,
-            format_func=lambda d: by_rule if d is None else names.get(d, d),
+            format_func=lambda d: scenario_design if d is None else names.get(d, d),
             key=_field("proposed"),
         )
         st.form_submit_button(
@@ -243,6 +244,11 @@ def preview_and_downloads() -> None:
     except PlannerError as exc:
         st.error(t("export.error", message=str(exc)), icon="⚠️")
         return
+    if p.recommended_id != p.proposed_id:
+        st.info(
+            t("export.form.recommended", design=p.names[p.recommended_id], proposed=p.names[p.proposed_id]),
+            icon=":material/recommend:",
+        )
     st.subheader(t("export.downloads"))
     columns = st.columns(4)
     if built is not None:

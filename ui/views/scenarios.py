@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -54,6 +55,26 @@ def tag_list(text: str) -> list[str]:
 # --- one-time messages -----------------------------------------------------------------------------
 
 
+_DATABASE_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+"""A database URL inside an error message (``postgresql://user@host/db``, ``sqlite:////path``)."""
+
+
+def _public(exc: Exception) -> str:
+    """An error message fit for a customer's screen: any database URL (user, host, file path)
+    replaced by the store's kind, markdown escaped."""
+    return escape_markdown(_DATABASE_URL.sub(t("sc.store_database"), str(exc)))
+
+
+def store_label(backend: str) -> str:
+    """The store as a customer may see it: ``SQLite (local)`` or ``PostgreSQL (team)``, never its
+    URL (a team database URL names its host and user; a local one a file path)."""
+    if backend == "sqlite":
+        return t("sc.backend.sqlite")
+    if backend == "postgresql":
+        return t("sc.backend.postgresql")
+    return t("sc.store_database")
+
+
 def _flash(section: str, kind: str, message: str) -> None:
     st.session_state.setdefault(keys.FLASH, {})[section] = (kind, message)
 
@@ -74,7 +95,7 @@ def _run(section: str, action: Callable[[ScenarioStore], str]) -> None:
     try:
         _flash(section, "success", action(store.store()))
     except PlannerError as exc:
-        _flash(section, "error", t("sc.action_failed", message=escape_markdown(str(exc))))
+        _flash(section, "error", t("sc.action_failed", message=_public(exc)))
 
 
 def _quoted(name: str) -> str:
@@ -96,9 +117,9 @@ def header() -> ScenarioStore:
     try:
         s = store.store()
     except PlannerError as exc:
-        st.error(t("sc.store_error", message=escape_markdown(str(exc))), icon=":material/warning:")
+        st.error(t("sc.store_error", message=_public(exc)), icon=":material/warning:")
         st.stop()
-    st.caption(t("sc.store", backend=s.backend, url=escape_markdown(s.url)))
+    st.caption(t("sc.store", backend=store_label(s.backend)))
     problem = st.session_state.get(keys.SHARE_MESSAGE)
     if problem:
         st.error(t("sc.share_failed", message=escape_markdown(problem)), icon=":material/link:")
@@ -202,7 +223,7 @@ def _save(action: Callable[[ScenarioStore], str], *, raise_conflict: bool = Fals
         if raise_conflict:
             raise
     except PlannerError as exc:
-        st.session_state[keys.SAVE_ERROR] = str(exc)
+        st.session_state[keys.SAVE_ERROR] = _DATABASE_URL.sub(t("sc.store_database"), str(exc))
 
 
 def save_section(plan: Plan) -> None:
@@ -509,7 +530,7 @@ def _update_details(form: str, sid: int) -> None:
                 tags=tag_list(values["tags"]),
             )
     except PlannerError as exc:
-        st.session_state[f"{form}_error"] = str(exc)
+        st.session_state[f"{form}_error"] = _DATABASE_URL.sub(t("sc.store_database"), str(exc))
         return
     opened = state.opened()
     if opened and opened["id"] == sid:
@@ -669,10 +690,10 @@ def _import() -> None:
     try:
         saved = store.store().import_json(text=uploaded.getvalue(), source=uploaded.name)
     except ImportRejectedError as exc:
-        _flash("import", "error", t("sc.import_rejected", message=escape_markdown(str(exc))))
+        _flash("import", "error", t("sc.import_rejected", message=_public(exc)))
         return
     except PlannerError as exc:
-        _flash("import", "error", t("sc.action_failed", message=escape_markdown(str(exc))))
+        _flash("import", "error", t("sc.action_failed", message=_public(exc)))
         return
     st.session_state[keys.PICKED] = saved.id
     _flash("import", "success", t("sc.imported", name=_quoted(saved.record.name), id=saved.id))
