@@ -7,7 +7,7 @@ PDF. :func:`write_all` does the same for the several files of one export: every 
 written first, and only when all are complete are they renamed, so a failure leaves none of
 the new files behind (a failed rename, such as a full disk between two renames, is not
 undone: the files renamed before it stay). A target that is a device or a FIFO
-(``/dev/stdout``) cannot be replaced and is written through, after the others.
+(``/dev/stdout``) cannot be replaced and is written through, before any rename.
 """
 
 from __future__ import annotations
@@ -77,10 +77,10 @@ def write_all(contents: Mapping[Path, bytes]) -> None:
         for real, path in targets.items():
             if real not in special:
                 written[real] = _step(path, _temporary_copy, real, contents[path])
+        for real in special:  # /dev/stdout, a FIFO: nothing to rename over, so write through
+            _step(targets[real], real.write_bytes, contents[targets[real]])
         for real, temporary in written.items():
             _step(targets[real], os.replace, temporary, real)
-        for real in special:  # /dev/stdout, a FIFO: there is nothing to rename over, write through
-            _step(targets[real], real.write_bytes, contents[targets[real]])
     finally:
         for temporary in written.values():
             temporary.unlink(missing_ok=True)  # only those not renamed are still there

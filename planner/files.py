@@ -49,41 +49,50 @@ def _first_line(exc: Exception) -> str:
     return shorten(text.splitlines()[0]) if text else "syntax error"
 
 
-def too_large_error(*, name: str, what: Message, error: type[PlannerError]) -> PlannerError:
-    """The error for a file or upload above :data:`MAX_FILE_BYTES`."""
+def too_large_error(
+    *, name: str, what: Message, error: type[PlannerError], limit: int = MAX_FILE_BYTES
+) -> PlannerError:
+    """The error for a file or upload above ``limit`` [bytes]."""
     return error(
         msg(
             "{file}: {what} larger than {limit} MB",
             file=shorten(name),
             what=what,
-            limit=MAX_FILE_BYTES // 1_000_000,
+            limit=f"{limit / 1_000_000:g}",
         )
     )
 
 
-def read_bytes(source: Path | bytes, *, name: str, what: Message, error: type[PlannerError]) -> bytes:
+def read_bytes(
+    source: Path | bytes,
+    *,
+    name: str,
+    what: Message,
+    error: type[PlannerError],
+    limit: int = MAX_FILE_BYTES,
+) -> bytes:
     """The raw bytes of ``source`` (a path is read; bytes are returned as they are).
 
-    At most :data:`MAX_FILE_BYTES` are read, and only from a regular file: a FIFO or a device
+    At most ``limit`` bytes are read, and only from a regular file: a FIFO or a device
     (``/dev/zero``) is refused by its type, before it is opened (opening a FIFO waits for a
     writer). Raises ``error`` naming ``name`` when the file cannot be read or is too large.
     """
     if isinstance(source, bytes):
-        if len(source) > MAX_FILE_BYTES:
-            raise too_large_error(name=name, what=what, error=error)
+        if len(source) > limit:
+            raise too_large_error(name=name, what=what, error=error, limit=limit)
         return source
     try:
         if not stat.S_ISREG(os.stat(source).st_mode):
             raise error(msg("{file}: not a regular file; name a {what}", file=shorten(name), what=what))
         with open(source, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            data = handle.read(limit + 1)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise error(
             msg("{file}: cannot read {what} ({reason})", file=shorten(name), what=what, reason=reason)
         ) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise too_large_error(name=name, what=what, error=error)
+    if len(data) > limit:
+        raise too_large_error(name=name, what=what, error=error, limit=limit)
     return data
 
 
@@ -194,8 +203,9 @@ def parse_text(
 
     ``syntax`` picks the parser; by default ``name`` does: a ``.json`` suffix is parsed as
     strict JSON (:func:`parse_json`), anything else as YAML. Raises ``error`` naming ``name`` on
-    a decoding or syntax error, on more than :data:`MAX_FILE_BYTES`, on nesting deeper than
-    :data:`MAX_DEPTH` and on a YAML alias (unless ``trusted``: the bundled catalog).
+    a decoding or syntax error, on nesting deeper than :data:`MAX_DEPTH` and on a YAML alias
+    (unless ``trusted``: the bundled catalog). The size is the caller's to bound
+    (:func:`read_bytes`, or its own limit before decoding).
 
     >>> parse_text(b'\\xef\\xbb\\xbf{"gpus": 8}', name="s.json", error=ValueError)
     {'gpus': 8}
@@ -208,8 +218,6 @@ def parse_text(
     ...
     ValueError: s.yaml: YAML aliases are not allowed (line 2)
     """
-    if len(content) > MAX_FILE_BYTES:
-        raise too_large_error(name=name, what=msg("file"), error=error)
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -508,12 +508,22 @@ def _export(args: argparse.Namespace, store: ScenarioStore) -> int:
 
 def _import(args: argparse.Namespace, store: ScenarioStore) -> int:
     from planner.errors import InputError
+    from planner.files import read_bytes
+    from planner.i18n.message import msg
+    from planner.store.exchange import MAX_IMPORT_BYTES
 
     source = "stdin" if args.file == "-" else args.file
-    try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as exc:
-        raise InputError(f"import: cannot read {args.file} ({exc.strerror})") from None
+    # bounded reads: one byte over the limit is enough for the store to refuse the document
+    if args.file == "-":
+        data = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+    else:
+        data = read_bytes(
+            Path(args.file),
+            name=args.file,
+            what=msg("scenario export document"),
+            error=InputError,
+            limit=MAX_IMPORT_BYTES + 1,
+        )
     saved = store.import_json(text=data, source=source, name=args.name, author=args.author)
     write(str(saved.id))
     return 0
