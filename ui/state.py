@@ -16,6 +16,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from planner import PlannerError, Scenario, scenario_from_data
+from planner.errors import shorten
 from planner.i18n import tr, translate
 from planner.store import SavedScenario, parse_share_params, share_params
 from ui import inputs, keys, store
@@ -304,7 +305,7 @@ def _open_share_link(params: Mapping[str, Any]) -> None:
         raw = params.get("scenario", "")
         st.session_state[keys.URL_PROBLEMS] = [
             *st.session_state.get(keys.URL_PROBLEMS, []),
-            f"scenario={raw}",
+            f"scenario={shorten(str(raw))}",
         ]
         st.session_state[keys.SHARE_MESSAGE] = str(exc)
         return
