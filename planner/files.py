@@ -213,7 +213,7 @@ def parse_text(
     Traceback (most recent call last):
     ...
     ValueError: s.yaml: not valid YAML/JSON (while parsing a flow sequence)
-    >>> parse_text(b"a: &x [1]\nb: *x", name="s.yaml", error=ValueError)
+    >>> parse_text(b"a: &x [1]\\nb: *x", name="s.yaml", error=ValueError)
     Traceback (most recent call last):
     ...
     ValueError: s.yaml: YAML aliases are not allowed (line 2)
