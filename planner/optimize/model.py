@@ -26,7 +26,7 @@ from typing import Literal, TypeAlias
 import pulp
 
 from planner.fabric.media import LINK_CLASSES, LinkClass
-from planner.optimize.problem import CoolingOption, Problem
+from planner.optimize.problem import AuxStep, CoolingOption, Problem
 
 ModelObjective = Literal["capex", "tco", "max-gpus", "power"]
 
@@ -88,7 +88,7 @@ def build_model(
     leaf = define_leaves(lp, p, nodes, choice)
     upper = define_spines_and_cores(lp, p, choice, leaf)
     media = define_media(lp, p, nodes, leaf, upper)
-    power = define_power(p, nodes, leaf, upper, media)
+    power = define_power(lp, p, nodes, leaf, upper, media)
     cool = define_cooling(lp, p, nodes, power, media)
     money = define_money(lp, p, nodes, power, media, cool)
     slack = add_limits(lp, p, money.capex, cool.facility_kw, elastic=elastic)
@@ -207,10 +207,12 @@ class _Upper:
     spines: dict[str, pulp.LpVariable]
     cores: dict[str, pulp.LpVariable]
     spine_core_links: pulp.LpVariable
+    spine_split: dict[tuple[str, str, int], pulp.LpVariable]
+    """Two tiers: 1 when leaf model, spine model and spine count ``d`` are the design's."""
 
 
 def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, leaf: _Leaves) -> _Upper:
-    """Step 4: spines (two tiers: all uplinks; three tiers: per pod) and cores reaching every pod."""
+    """Step 4: spines (two tiers: all uplinks spread evenly; three tiers: per pod) and cores."""
     big_leaves, big_links = _big_leaves(p), _big_links(p)
     tiers, y_spine, y_core = choice.tiers, choice.spine, choice.core
     uplinks, all_leaves = leaf.uplinks, leaf.all_leaves
@@ -222,12 +224,9 @@ def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, le
         <= pulp.lpSum(o.radix * y_spine[o.id] for o in p.spine_options) + big_leaves * (1 - tiers[2]),
         "two_tier_spine_reaches_every_leaf",
     )
+    split = _add_two_tier_spines(lp, p, choice, leaf, spines)
     for o in p.spine_options:
         lp += spines[o.id] <= big_links * y_spine[o.id], f"spine_only_if_chosen__{o.id}"
-        lp += (
-            o.radix * spines[o.id] >= uplinks - big_links * (1 - y_spine[o.id]) - big_links * tiers[3],
-            (f"spine_ports_two_tier__{o.id}"),
-        )
         lp += (
             (o.radix // 2) * pods
             >= all_leaves - big_leaves * (1 - y_spine[o.id]) - big_leaves * (1 - tiers[3]),
@@ -248,7 +247,48 @@ def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, le
     )
     spine_core_links = lp.add_variable("spine_core_links", lowBound=0, upBound=big_links, cat=pulp.LpInteger)
     lp += spine_core_links >= uplinks - big_links * (1 - tiers[3]), "spine_core_links"
-    return _Upper(spines, cores, spine_core_links)
+    return _Upper(spines, cores, spine_core_links, split)
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def _add_two_tier_spines(
+    lp: pulp.LpProblem, p: Problem, choice: _Choices, leaf: _Leaves, spines: dict[str, pulp.LpVariable]
+) -> dict[tuple[str, str, int], pulp.LpVariable]:
+    """Two tiers: the engine's even spread, ``spines = d`` for a divisor ``d`` of the leaf's ``u``.
+
+    Every leaf then has ``u / d`` links to every spine (``docs/model.md``, leaf-spine rule); the
+    spine ports must hold all uplinks, ``k_S d >= leaves u``. Cost drives ``d`` to the smallest
+    such divisor, the engine's count. One binary per (leaf model, spine model, divisor).
+    """
+    big_links, tiers = _big_links(p), choice.tiers
+    split = {
+        (lo.id, so.id, d): lp.add_variable(f"spine_split__{lo.id}__{so.id}__{d}", cat=pulp.LpBinary)
+        for lo in p.leaf_options
+        for so in p.spine_options
+        for d in _divisors(lo.up)
+    }
+    lp += pulp.lpSum(split.values()) == tiers[2], "one_spine_split_if_two_tiers"
+    for lo in p.leaf_options:
+        pair_sum = pulp.lpSum(z for (li, _, _), z in split.items() if li == lo.id)
+        lp += pair_sum <= choice.leaf[lo.id], f"spine_split_leaf__{lo.id}"
+    for so in p.spine_options:
+        chosen = {key: z for key, z in split.items() if key[1] == so.id}
+        lp += pulp.lpSum(chosen.values()) <= choice.spine[so.id], f"spine_split_spine__{so.id}"
+        lp += (
+            spines[so.id] >= pulp.lpSum(d * z for (_, _, d), z in chosen.items()),
+            f"spines_even_spread__{so.id}",
+        )
+        for lo in p.leaf_options:
+            pair = {d: z for (li, _, d), z in chosen.items() if li == lo.id}
+            lp += (
+                so.radix * pulp.lpSum(d * z for d, z in pair.items())
+                >= lo.up * leaf.leaves[lo.id] - big_links * (1 - pulp.lpSum(pair.values())),
+                f"spine_ports_two_tier__{lo.id}__{so.id}",
+            )
+    return split
 
 
 @dataclass(frozen=True)
@@ -305,7 +345,9 @@ class _Power:
     big_kw: float
 
 
-def define_power(p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper, media: _Media) -> _Power:
+def define_power(
+    lp: pulp.LpProblem, p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper, media: _Media
+) -> _Power:
     """Step 6: IT power of servers and network racks, with the switch and auxiliary totals."""
     planes = p.planes
     switch_counts = [
@@ -313,12 +355,17 @@ def define_power(p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper, media: 
         (upper.spines, p.spine_options),
         (upper.cores, p.core_options),
     ]
+    all_switches = pulp.lpSum(count for v, _ in switch_counts for count in v.values())
+    aux_steps = _add_aux_steps(lp, p, planes * all_switches)
     switch_power_w = planes * pulp.lpSum(o.power_max_w * v[o.id] for v, opts in switch_counts for o in opts)
     switch_cost = planes * pulp.lpSum(o.unit_cost_usd * v[o.id] for v, opts in switch_counts for o in opts)
     switch_units = planes * pulp.lpSum(o.rack_units * v[o.id] for v, opts in switch_counts for o in opts)
-    aux_cost = p.aux.cost_usd[0] + p.aux.cost_usd[1] * nodes
-    aux_power = p.aux.power_w[0] + p.aux.power_w[1] * nodes
-    aux_units = p.aux.rack_units[0] + p.aux.rack_units[1] * nodes
+    steps = list(aux_steps.items())
+    aux_cost = p.aux.cost_usd[0] + p.aux.cost_usd[1] * nodes + pulp.lpSum(s.cost_usd * z for s, z in steps)
+    aux_power = p.aux.power_w[0] + p.aux.power_w[1] * nodes + pulp.lpSum(s.power_w * z for s, z in steps)
+    aux_units = (
+        p.aux.rack_units[0] + p.aux.rack_units[1] * nodes + pulp.lpSum(s.rack_units * z for s, z in steps)
+    )
     # servers carry the node-end optics; network racks carry switches, switch-end optics, storage
     server_w = p.node_power_w * nodes + planes * media.node_end_power_w
     infra_w = switch_power_w + planes * (media.power_w - media.node_end_power_w) + aux_power
@@ -332,6 +379,25 @@ def define_power(p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper, media: 
         infra_kw=infra_w / 1000.0,
         big_kw=(p.node_power_w * p.nodes_max * 4 + 1e6) / 1000.0,
     )
+
+
+def _add_aux_steps(
+    lp: pulp.LpProblem, p: Problem, fabric_switches: pulp.LpAffineExpression
+) -> dict[AuxStep, pulp.LpVariable]:
+    """The OOB fabric's steps (one BMC port per compute switch): binary ``s_i`` is 1 from its count on.
+
+    ``F <= F_i - 1 + M s_i``, and ``s_i <= s_(i-1)`` (steps are taken in order).
+    """
+    big = _big_links(p) * 3 * p.planes
+    on: dict[AuxStep, pulp.LpVariable] = {}
+    previous: pulp.LpVariable | None = None
+    for step in p.aux_steps:
+        z = lp.add_variable(f"aux_step__{step.fabric_switches}", cat=pulp.LpBinary)
+        lp += fabric_switches <= step.fabric_switches - 1 + big * z, f"aux_step__{step.fabric_switches}"
+        if previous is not None:
+            lp += z <= previous, f"aux_step_order__{step.fabric_switches}"
+        on[step], previous = z, z
+    return on
 
 
 @dataclass(frozen=True)
@@ -358,7 +424,7 @@ def define_cooling(lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, 
     lp += usable_infra_units * network_racks >= power.switch_units + power.aux_units, "network_rack_space"
     for c in p.cooling:
         lp += facility_kw >= c.pue * it_kw - c.pue * big_kw * (1 - w[c.id]), f"facility_power__{c.id}"
-        covered = lp.add_variable(f"cooled_kw__{c.id}", lowBound=0)
+        covered = lp.add_variable(f"cooled_kw__{c.id}", lowBound=0, cat=pulp.LpInteger)
         lp += covered >= it_kw - big_kw * (1 - w[c.id]), f"cooled_kw__{c.id}"
         cooling_cost.append(c.capex_usd_per_kw * covered)
         lp += (

@@ -8,6 +8,7 @@ per link class priced per link, cooling options, per-node power and cost, and th
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,9 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from planner.catalog import Catalog
 from planner.catalog.schema import Cooling, Record
 from planner.errors import InputError, describe_validation_error
-from planner.fabric.auxiliary import size_auxiliary
+from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
 from planner.fabric.media import LINK_CLASSES, LinkClass, MediaOption, media_options
-from planner.fabric.topology import leaf_port_split, max_nodes, ports_per_node_per_plane
+from planner.fabric.topology import (
+    build_topology,
+    leaf_port_split,
+    max_nodes,
+    ports_per_node_per_plane,
+    small_clos,
+)
 from planner.facility.power import pdus_for_rack
 from planner.i18n.message import msg
 from planner.resolve import Resolved, resolve
@@ -95,6 +102,21 @@ class AuxLinear:
 
 
 @dataclass(frozen=True)
+class AuxStep:
+    """What the out-of-band fabric adds once the compute fabric has ``fabric_switches`` switches.
+
+    Every compute switch takes one BMC port on the OOB fabric, whose switch count is a step
+    function of its ports (:func:`planner.fabric.topology.small_clos`).
+    """
+
+    fabric_switches: int
+    """Compute switches over all planes at which this step applies [count]."""
+    cost_usd: float
+    power_w: float
+    rack_units: float
+
+
+@dataclass(frozen=True)
 class Problem:
     """Numbers of one optimization problem."""
 
@@ -123,6 +145,9 @@ class Problem:
     rack_cost_by_cooling: dict[str, float]
     """Rack plus its PDUs [USD], by cooling option (PDUs follow that option's rack limit)."""
     aux: AuxLinear
+    """Storage and management at the fewest compute switches any candidate needs."""
+    aux_steps: tuple[AuxStep, ...]
+    """OOB increments above that (fixed node count only; empty when maximising GPUs)."""
     services_fraction: float
     maintenance_fraction_per_year: float
     space_usd_per_rack_year: float
@@ -194,33 +219,90 @@ def _cooling_options(
     )
 
 
+def _aux_totals(aux: AuxiliaryFabrics) -> tuple[float, float, float]:
+    """Cost [USD], power [W] and rack units of storage and management fabrics."""
+    switches = (
+        (aux.storage_switch, aux.storage_fabric.switches),
+        (aux.inband_switch, aux.inband_fabric.switches),
+        (aux.oob_switch, aux.oob_fabric.switches),
+    )
+    cost = aux.storage_units * aux.storage.unit_cost_usd + sum(s.unit_cost_usd * n for s, n in switches)
+    power = aux.storage_units * aux.storage.power_w + sum(s.power_max_w * n for s, n in switches)
+    space = aux.storage_units * aux.storage.rack_units + sum(s.rack_units * n for s, n in switches)
+    return cost, power, space
+
+
+def _auxiliary(catalog: Catalog, r: Resolved, nodes: int, fabric_switches: int) -> AuxiliaryFabrics:
+    return size_auxiliary(
+        catalog=catalog,
+        storage=r.storage,
+        gpus=nodes * r.server.gpus_per_node,
+        nodes=nodes,
+        fabric_switches=fabric_switches,
+    )
+
+
 def _aux_linear(
     catalog: Catalog, r: Resolved, nodes_lo: int, nodes_hi: int, switches_guess: int
 ) -> AuxLinear:
     """Storage + management cost, power and space at two sizes, as a line through both."""
-    gpn = r.server.gpus_per_node
-
-    def totals(nodes: int) -> tuple[float, float, float]:
-        aux = size_auxiliary(
-            catalog=catalog, storage=r.storage, gpus=nodes * gpn, nodes=nodes, fabric_switches=switches_guess
-        )
-        switches = (
-            (aux.storage_switch, aux.storage_fabric.switches),
-            (aux.inband_switch, aux.inband_fabric.switches),
-            (aux.oob_switch, aux.oob_fabric.switches),
-        )
-        cost = aux.storage_units * aux.storage.unit_cost_usd + sum(s.unit_cost_usd * n for s, n in switches)
-        power = aux.storage_units * aux.storage.power_w + sum(s.power_max_w * n for s, n in switches)
-        space = aux.storage_units * aux.storage.rack_units + sum(s.rack_units * n for s, n in switches)
-        return cost, power, space
-
-    lo, hi = totals(nodes_lo), totals(nodes_hi)
+    lo = _aux_totals(_auxiliary(catalog, r, nodes_lo, switches_guess))
+    hi = _aux_totals(_auxiliary(catalog, r, nodes_hi, switches_guess))
     span = max(1, nodes_hi - nodes_lo)
     lines = []
     for a, b in zip(lo, hi, strict=True):
         slope = (b - a) / span
         lines.append((a - slope * nodes_lo, slope))
     return AuxLinear(cost_usd=lines[0], power_w=lines[1], rack_units=lines[2])
+
+
+def _aux_steps(catalog: Catalog, r: Resolved, nodes: int, switches: tuple[int, int]) -> tuple[AuxStep, ...]:
+    """The OOB fabric's increments as the compute switches grow from ``switches[0]`` to ``[1]``.
+
+    Only the OOB port count depends on the compute switches (one BMC port each), so the OOB
+    fabric is re-sized per switch count; each entry is the increment over the previous count.
+    """
+    low, high = switches
+    base = _auxiliary(catalog, r, nodes, low)
+    oob = base.oob_switch
+    steps = []
+    previous = base.oob_fabric.switches
+    for count in range(low + 1, high + 1):
+        oob_switches = small_clos(
+            endpoints=base.oob_fabric.endpoints + count - low, radix=base.oob_fabric.radix
+        ).switches
+        added = oob_switches - previous
+        if added:
+            steps.append(
+                AuxStep(count, oob.unit_cost_usd * added, oob.power_max_w * added, oob.rack_units * added)
+            )
+        previous = oob_switches
+    return tuple(steps)
+
+
+def _fabric_switch_range(
+    r: Resolved,
+    nodes: int,
+    leaf: tuple[SwitchOption, ...],
+    spine: tuple[SwitchOption, ...],
+    core: tuple[SwitchOption, ...],
+) -> tuple[int, int]:
+    """Fewest and most compute switches (all planes) the engine builds for any candidate mix."""
+    counts = []
+    for lo, sp, co in itertools.product(leaf, spine, core):
+        try:
+            topology = build_topology(
+                nodes=nodes,
+                gpus_per_node=r.server.gpus_per_node,
+                fabric=r.fabric,
+                radix=lo.radix,
+                spine_radix=sp.radix,
+                core_radix=co.radix,
+            )
+        except InputError:
+            continue
+        counts.append(topology.switches_total)
+    return (min(counts), max(counts)) if counts else (0, 0)
 
 
 def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -> Problem:
@@ -240,6 +322,8 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
     spine = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.spine_switch.id)
     core = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.core_switch.id)
     nodes_fixed, nodes_max = _node_range(r, request, q, leaf, spine, core)
+    # the OOB fabric counts every compute switch; maximising GPUs keeps the zero-switch line
+    switches = (0, 0) if nodes_fixed is None else _fabric_switch_range(r, nodes_fixed, leaf, spine, core)
     nics_per_node = gpn * ceil_div(fabric.ports_per_gpu, r.nic.ports)
     factors = catalog.cost_factors
     cooling_options = _cooling_options(
@@ -272,7 +356,8 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
         rack_cost_by_cooling={
             c.id: r.rack.unit_cost_usd + _pdu_cost(catalog, c.rack_limit_kw) for c in cooling_options
         },
-        aux=_aux_linear(catalog, r, 1 if nodes_fixed is None else nodes_fixed, nodes_max, 0),
+        aux=_aux_linear(catalog, r, 1 if nodes_fixed is None else nodes_fixed, nodes_max, switches[0]),
+        aux_steps=() if nodes_fixed is None else _aux_steps(catalog, r, nodes_fixed, switches),
         services_fraction=factors["installation_fraction"].value + factors["spares_fraction"].value,
         maintenance_fraction_per_year=factors["maintenance_fraction_per_year"].value,
         space_usd_per_rack_year=factors["space_usd_per_rack_year"].value,
