@@ -256,21 +256,21 @@ def _aux_linear(
     return AuxLinear(cost_usd=lines[0], power_w=lines[1], rack_units=lines[2])
 
 
-def _aux_steps(catalog: Catalog, r: Resolved, nodes: int, switches: tuple[int, int]) -> tuple[AuxStep, ...]:
-    """The OOB fabric's increments as the compute switches grow from ``switches[0]`` to ``[1]``.
+def _aux_steps(catalog: Catalog, r: Resolved, nodes: int, switches: tuple[int, ...]) -> tuple[AuxStep, ...]:
+    """The OOB fabric's increment at each compute switch count a candidate mix builds.
 
-    Only the OOB port count depends on the compute switches (one BMC port each), so the OOB
-    fabric is re-sized per switch count; each entry is the increment over the previous count.
+    Only the OOB port count depends on the compute switches (one BMC port each). The counts are
+    the engine's for every (leaf, spine, core) model mix, ``switches[0]`` the fewest (already in
+    :class:`AuxLinear`); stepping only there keeps the model small (a handful of binaries, not
+    one per OOB switch) and exact for every design the engine can build.
     """
-    low, high = switches
-    base = _auxiliary(catalog, r, nodes, low)
+    base = _auxiliary(catalog, r, nodes, switches[0])
     oob = base.oob_switch
     steps = []
     previous = base.oob_fabric.switches
-    for count in range(low + 1, high + 1):
-        oob_switches = small_clos(
-            endpoints=base.oob_fabric.endpoints + count - low, radix=base.oob_fabric.radix
-        ).switches
+    for count in switches[1:]:
+        endpoints = base.oob_fabric.endpoints + count - switches[0]
+        oob_switches = small_clos(endpoints=endpoints, radix=base.oob_fabric.radix).switches
         added = oob_switches - previous
         if added:
             steps.append(
@@ -280,15 +280,15 @@ def _aux_steps(catalog: Catalog, r: Resolved, nodes: int, switches: tuple[int, i
     return tuple(steps)
 
 
-def _fabric_switch_range(
+def _fabric_switch_counts(
     r: Resolved,
     nodes: int,
     leaf: tuple[SwitchOption, ...],
     spine: tuple[SwitchOption, ...],
     core: tuple[SwitchOption, ...],
-) -> tuple[int, int]:
-    """Fewest and most compute switches (all planes) the engine builds for any candidate mix."""
-    counts = []
+) -> tuple[int, ...]:
+    """Compute switches (all planes) the engine builds for each candidate mix, ascending, distinct."""
+    counts = set()
     for lo, sp, co in itertools.product(leaf, spine, core):
         try:
             topology = build_topology(
@@ -301,8 +301,8 @@ def _fabric_switch_range(
             )
         except InputError:
             continue
-        counts.append(topology.switches_total)
-    return (min(counts), max(counts)) if counts else (0, 0)
+        counts.add(topology.switches_total)
+    return tuple(sorted(counts)) or (0,)
 
 
 def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -> Problem:
@@ -323,7 +323,7 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
     core = _switch_options(catalog, r, choose=request.choose_switches, fixed_id=r.core_switch.id)
     nodes_fixed, nodes_max = _node_range(r, request, q, leaf, spine, core)
     # the OOB fabric counts every compute switch; maximising GPUs keeps the zero-switch line
-    switches = (0, 0) if nodes_fixed is None else _fabric_switch_range(r, nodes_fixed, leaf, spine, core)
+    switches = (0,) if nodes_fixed is None else _fabric_switch_counts(r, nodes_fixed, leaf, spine, core)
     nics_per_node = gpn * ceil_div(fabric.ports_per_gpu, r.nic.ports)
     factors = catalog.cost_factors
     cooling_options = _cooling_options(
