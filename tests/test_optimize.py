@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 from planner import Catalog, InfeasibleError, InputError, Scenario, load_catalog, plan
 from planner.cli import run
 from planner.optimize import optimize, request_from_data
+from planner.optimize.model import build_model
 from planner.optimize.pareto import bandwidth_front, power_front
 from planner.optimize.problem import prepare
+from planner.optimize.run import solution_scenario
+from planner.optimize.solve import solve, value
 
 WriteYaml = Callable[[str, Any], Path]
 
@@ -111,6 +114,30 @@ def test_brute_force_agrees_with_the_optimizer(catalog: Catalog, design: str, gp
     result = optimize(scenario=scenario, catalog=catalog, request=request_from_data({}))
     assert result.plan.topology.tiers <= 2  # the brute force below enumerates leaf and spine only
     assert result.plan.cost.capex_usd == pytest.approx(_brute_force_min_capex(scenario, catalog), rel=1e-9)
+
+
+def test_milp_counts_and_prices_what_the_engine_builds(write_yaml: WriteYaml) -> None:
+    # 1024 GPUs, ib-ndr, leaf sw_a (64 x 400G: d = u = 32), spine sw_c (100 x 400G):
+    #   leaves 8 rails x ceil(128 / 32) = 32, uplinks 32 x 32 = 1024;
+    #   ceil(1024 / 100) = 11 spines would not spread 32 uplinks evenly; the engine takes the
+    #   smallest divisor of 32 that is >= 11: 16 spines, 2 links from every leaf to every spine.
+    path = write_yaml(
+        "switches.yaml", {"switches": [_switch("sw_a", 64, 10_000), _switch("sw_c", 100, 15_000)]}
+    )
+    catalog = load_catalog(overrides=[path])
+    fabric = catalog.designs["ib-ndr"].fabric.model_copy(
+        update={"switch_id": "sw_a", "spine_switch_id": "sw_c"}
+    )
+    scenario = Scenario(gpus=1024, design_id="ib-ndr", fabric=fabric)
+    request = request_from_data({"choose_switches": False, "choose_media": False, "choose_cooling": False})
+    problem = prepare(scenario=scenario, catalog=catalog, request=request)
+    lp, v = build_model(problem)
+    assert solve(lp, time_limit_s=60).status == "optimal"
+    engine = plan(scenario=solution_scenario(problem, v)[0], catalog=catalog)
+    assert (value(v.leaves["sw_a"]), value(v.spines["sw_c"])) == (32, 16)
+    assert (engine.topology.switches_leaf, engine.topology.switches_spine) == (32, 16)
+    # cooling bought per whole kW and the OOB ports of all 48 switches: the model's CAPEX is the engine's
+    assert value(v.capex) == pytest.approx(engine.cost.capex_usd, rel=1e-9)
 
 
 def test_infeasible_power_cap_is_explained(catalog: Catalog) -> None:
