@@ -7,9 +7,12 @@ Per plane (planes are identical copies, so every count is multiplied by ``planes
 - counts (integers): nodes ``N`` (fixed, or the decision when maximising GPUs), leaves ``L_m``,
   spines ``S_m``, cores ``C_m``, pods ``P``, leaf uplinks ``U``, racks, CDUs;
 - ports: one switch when ``N q <= k``; leaves per rail ``>= N / d_m`` (rail-optimized) or
-  ``>= N / floor(d_m / q)``; ``U = sum u_m L_m``; two tiers: ``sum k_S S >= U`` and
+  ``>= N / floor(d_m / q)``; ``U = sum u_m L_m``; two tiers: spines ``S = d``, a divisor of
+  the leaf's ``u`` (binaries per leaf model, spine model and divisor), ``k_S d >= L u`` and
   ``leaves <= k_S``; three tiers: pods ``P >= leaves / (k_S / 2)``, spines ``= P u``,
   ``k_C C >= U``, ``P <= k_C``; media cost ``= links x cost per link`` (linearised with big-M);
+- auxiliary: storage and management affine in nodes, plus the OOB fabric's steps with the
+  compute switch count (fixed node count); cooling bought per whole kW;
 - limits: rack power and space per cooling method, facility power ``PUE_j x IT <= cap``,
   ``CAPEX <= budget``;
 - objective: CAPEX, TCO, or GPUs (ties broken by CAPEX).
