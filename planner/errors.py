@@ -150,7 +150,6 @@ def shorten(text: str, limit: int = SHORTEN_CHARS) -> str:
 
 
 def _item(field: str, problem: str, given: Any, shown: bool, allowed: tuple[str, str] | None) -> Message:
-    field = shorten(field)
     value = shorten(repr(given)) if shown else ""
     if not shown and allowed is None:
         return msg("{field}: {problem}", field=field, problem=problem)
@@ -183,7 +182,12 @@ def describe_validation_error(
     parts: list[str] = []
     for item in error.errors():
         loc = tuple(item.get("loc", ()))
-        field = prefix + ".".join(str(p) for p in loc) if loc else msg("{prefix}(top level)", prefix=prefix)
+        # each key cut: an unknown key from a file may be megabytes long; the prefix is ours
+        field = (
+            prefix + ".".join(shorten(str(p)) for p in loc)
+            if loc
+            else msg("{prefix}(top level)", prefix=prefix)
+        )
         given = item.get("input")
         shown = not isinstance(given, dict | list)
         kind = str(item.get("type", ""))
