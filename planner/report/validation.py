@@ -51,7 +51,7 @@ def number(value: float | None) -> str:
     """A figure with three significant digits; an em dash when there is none.
 
     >>> number(0.00057), number(418.54), number(None)
-    ('0.00057', '419', '—')
+    ('0.000570', '419', '—')
     """
     if value is None:
         return "—"
