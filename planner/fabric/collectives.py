@@ -68,7 +68,8 @@ from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
 from planner.catalog import Catalog
-from planner.errors import CatalogError, InputError
+from planner.catalog.rules import rule_values
+from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.units import GIB, KIB, gbit_per_s_to_gbyte_per_s
 
@@ -138,11 +139,7 @@ def coefficients(catalog: Catalog) -> Coefficients:
     CatalogError
         A coefficient record is missing; the message names it.
     """
-    rules = catalog.sizing_rules
-    missing = [name for name in COEFFICIENT_IDS if name not in rules]
-    if missing:
-        raise CatalogError(msg("the collective model needs sizing_rules {ids}", ids=", ".join(missing)))
-    return Coefficients(**{name: rules[name].value for name in COEFFICIENT_IDS})
+    return Coefficients(**rule_values(catalog, COEFFICIENT_IDS, needed_by=msg("the collective model")))
 
 
 # --- the fabric -------------------------------------------------------------------------------

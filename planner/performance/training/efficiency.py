@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.errors import CatalogError
+from planner.catalog.rules import rule_values
 from planner.i18n.message import msg
 
 RULES = (
@@ -60,10 +60,5 @@ class EfficiencyCoefficients:
 
 def efficiency_coefficients(catalog: Catalog) -> EfficiencyCoefficients:
     """The coefficients in the catalog; :class:`CatalogError` names a missing one."""
-    missing = [r for r in RULES if r not in catalog.sizing_rules]
-    if missing:
-        raise CatalogError(
-            msg("sizing_rules: {ids} missing (the training model needs them)", ids=", ".join(missing))
-        )
-    values = [catalog.sizing_rules[r].value for r in RULES]
-    return EfficiencyCoefficients(*values)
+    values = rule_values(catalog, RULES, needed_by=msg("the training model"))
+    return EfficiencyCoefficients(*(values[r] for r in RULES))
