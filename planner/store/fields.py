@@ -120,9 +120,11 @@ def clean_tags(values: Iterable[str]) -> tuple[str, ...]:
     return tags
 
 
-MAX_ID = 2**63 - 1
-"""Largest scenario id or version number: the database's integer column is a signed 64-bit
-integer, and a larger Python int makes the driver raise ``OverflowError``."""
+MAX_ID = 2**31 - 1
+"""Largest scenario id or version number: the id and version columns are SQL ``INTEGER``, a
+signed 32-bit integer on PostgreSQL (64-bit on SQLite); the smaller range holds on both, and a
+larger value would make PostgreSQL refuse the query ("integer out of range") or the driver raise
+``OverflowError``."""
 
 
 def _whole_number(value: int, *, field: str) -> int:
@@ -141,10 +143,10 @@ def _whole_number(value: int, *, field: str) -> int:
 def check_version_number(value: int, *, field: str = "version") -> int:
     """A version number: a whole number from 1 to :data:`MAX_ID`.
 
-    >>> check_version_number(2**63)
+    >>> check_version_number(2**31)
     Traceback (most recent call last):
     ...
-    planner.errors.InputError: version: must be a whole number from 1 to 9223372036854775807 (got 9223372036854775808)
+    planner.errors.InputError: version: must be a whole number from 1 to 2147483647 (got 2147483648)
     """
     return _whole_number(value, field=field)
 

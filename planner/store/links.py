@@ -75,7 +75,7 @@ def parse_share_params(params: Mapping[str, str | Sequence[str]]) -> ShareRef | 
     Raises
     ------
     InputError
-        A parameter is present but not a whole number from 1 to :data:`MAX_ID` (2**63 - 1).
+        A parameter is present but not a whole number from 1 to :data:`MAX_ID` (2**31 - 1).
 
     Examples
     --------

@@ -17,6 +17,8 @@ All SQL is built with SQLAlchemy expressions and bound parameters; no text is pa
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -110,9 +112,27 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
     try:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
-        cursor.execute("PRAGMA journal_mode = WAL")  # readers do not wait for a writer
+        _enable_wal(cursor)
     finally:
         cursor.close()
+
+
+def _enable_wal(cursor: Any) -> None:
+    """Switch to write-ahead logging (readers do not wait for a writer).
+
+    Changing the journal mode needs the database to itself and SQLite does not wait for it with
+    the busy handler: when several processes open a new database at once, the loser gets
+    "database is locked" straight away. It retries until the busy timeout instead.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _sqlite_on_begin(connection: Any) -> None:
