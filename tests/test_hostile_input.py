@@ -384,9 +384,7 @@ def test_url_problems_are_cut_and_huge_numbers_do_not_raise() -> None:
 
 @pytest.mark.parametrize("text", [str(2**63), "9" * 30, "9" * 5000, "0", "-1", "²", "1e3", " "])
 def test_share_link_ids_are_bounded(text: str) -> None:
-    with pytest.raises(
-        InputError, match=rf"^share link: scenario must be a whole number from 1 to {MAX_ID}"
-    ):
+    with pytest.raises(InputError, match=rf"^share link: scenario must be a whole number from 1 to {MAX_ID}"):
         parse_share_params({"scenario": text})
 
 
@@ -396,9 +394,7 @@ def test_share_link_at_the_largest_id_parses() -> None:
 
 
 def test_id_checks_name_the_range() -> None:
-    with pytest.raises(
-        InputError, match=rf"^scenario id: must be a whole number from 1 to {MAX_ID}"
-    ):
+    with pytest.raises(InputError, match=rf"^scenario id: must be a whole number from 1 to {MAX_ID}"):
         check_scenario_id(MAX_ID + 1)
     with pytest.raises(InputError, match=r"^version: must be a whole number from 1"):
         check_version_number(2**64)
