@@ -305,6 +305,18 @@ def _references_table(frame: pd.DataFrame, source_col: str, *, caption: str) -> 
 # --- document sections ------------------------------------------------------------------------------
 
 
+def _scope(p: Proposal) -> str:
+    """The cluster in one line (GPUs, servers, racks), for the cover and the workbook's facts."""
+    plan = p.plan
+    return tr(
+        "export.meta.scope_value",
+        p.lang,
+        gpus=fmt.number(plan.gpus),
+        nodes=fmt.number(plan.nodes),
+        racks=fmt.number(plan.racks.total),
+    )
+
+
 def _cover(doc: HtmlDocument, p: Proposal) -> None:
     o, lang, plan = p.options, p.lang, p.plan
     doc.cover(
@@ -320,16 +332,7 @@ def _cover(doc: HtmlDocument, p: Proposal) -> None:
         meta=[
             (tr("export.meta.customer", lang), o.customer),
             (tr("export.meta.project", lang), o.project),
-            (
-                tr("export.meta.scope", lang),
-                tr(
-                    "export.meta.scope_value",
-                    lang,
-                    gpus=fmt.number(plan.gpus),
-                    nodes=fmt.number(plan.nodes),
-                    racks=fmt.number(plan.racks.total),
-                ),
-            ),
+            (tr("export.meta.scope", lang), _scope(p)),
             (tr("export.meta.author", lang), o.author),
             (tr("export.meta.date", lang), _date(o.date, lang)),
             (tr("export.meta.version", lang), o.version),
@@ -921,16 +924,7 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
         (tr("export.sheet.language", lang), lang),
         (tr("export.form.proposed", lang), p.names[p.proposed_id]),
         (tr("export.sheet.recommended", lang), p.names[p.recommended_id]),
-        (
-            tr("export.meta.scope", lang),
-            tr(
-                "export.meta.scope_value",
-                lang,
-                gpus=fmt.number(plan.gpus),
-                nodes=fmt.number(plan.nodes),
-                racks=fmt.number(plan.racks.total),
-            ),
-        ),
+        (tr("export.meta.scope", lang), _scope(p)),
         (tr("export.notes", lang), o.notes),
     ]
     info = Sheet(
