@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import streamlit as st
+from apptest import start
 from streamlit.testing.v1 import AppTest
 
 import planner.report.performance_tables
@@ -70,17 +71,6 @@ def store(db_path: Path) -> Iterator[ScenarioStore]:
     """A second handle on the app's database: another user, or the CLI, working at the same time."""
     with open_store(path=db_path) as handle:
         yield handle
-
-
-def start(page: str | None = None, **query: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=90)
-    at.query_params.update(query)
-    at.run()
-    assert not at.exception, at.exception
-    if page is not None:
-        at.switch_page(f"pages/{page}.py").run()
-        assert not at.exception, at.exception
-    return at
 
 
 def texts(elements: object) -> list[str]:

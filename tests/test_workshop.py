@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import streamlit as st
+from apptest import start
 from streamlit.testing.v1 import AppTest
 
 from planner import PlannerError, Scenario, i18n, load_catalog, plan
@@ -40,17 +41,6 @@ def _fresh_caches() -> Iterator[None]:
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
-
-
-def start(page: str | None = None, **query: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=90)
-    at.query_params.update(query)
-    at.run()
-    assert not at.exception, at.exception
-    if page is not None:
-        at.switch_page(f"pages/{page}.py").run()
-        assert not at.exception, at.exception
-    return at
 
 
 # --- presets: no false link warning ---------------------------------------------------------------
