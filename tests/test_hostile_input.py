@@ -495,3 +495,99 @@ def test_import_from_a_device_is_refused(db_url: str, capsys: pytest.CaptureFixt
         cli(capsys, "scenarios", "--database-url", db_url, "import", "/dev/zero"),
         "/dev/zero: not a regular file; name a scenario export document",
     )
+
+
+# --- import validates by planning, as save does ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scenario", "field"),
+    [
+        ('{"gpus": 16, "design_id": "nope"}', "design_id: unknown designs id 'nope'"),
+        ('{"gpus": 16, "gpu_id": "nope"}', "gpu_id: unknown gpus id 'nope'"),
+        # 1,048,576 = 2**20 GPUs: past the 65,536 of a three-tier fat tree of 64-port switches
+        ('{"gpus": 1048576, "design_id": "ib-ndr"}', "gpus: 1048576 GPUs exceed"),
+        ('{"gpus": 16, "facility": {"cooling_id": "immersion"}}', "facility.cooling_id:"),
+    ],
+)
+def test_import_refuses_what_save_refuses_and_stores_nothing(
+    scenario: str, field: str, tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "s.json", scenario)
+    refused(
+        cli(capsys, "scenarios", "--database-url", db_url, "import", str(path)),
+        "import rejected, nothing was saved",
+        field,
+    )
+    # save refuses the same scenario with the same field named
+    refused(
+        cli(capsys, "scenarios", "--database-url", db_url, "save", "--name", "x", "--scenario", str(path)),
+        field,
+    )
+    code, out, _ = cli(capsys, "scenarios", "--database-url", db_url, "list", "--format", "json")
+    assert code == 0 and out.strip() == "[]"
+
+
+def test_import_of_a_plannable_scenario_still_saves(
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "s.json", '{"gpus": 64, "design_id": "ib-ndr"}')
+    code, out, err = cli(capsys, "scenarios", "--database-url", db_url, "import", str(path))
+    assert (code, out.strip()) == (0, "1"), err
+
+
+def test_import_is_planned_on_the_catalog_given(
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A GPU that only an override file defines imports with that file, and is refused without it."""
+    override = write(
+        tmp_path,
+        "gpus.yaml",
+        (ROOT / "data" / "gpus.yaml")
+        .read_text(encoding="utf-8")
+        .replace("id: h100_sxm", "id: h100_custom", 1),
+    )
+    path = write(tmp_path, "s.json", '{"gpus": 64, "gpu_id": "h100_custom"}')
+    base = ["scenarios", "--database-url", db_url, "import", str(path)]
+    refused(cli(capsys, *base), "gpu_id: unknown gpus id 'h100_custom'")
+    code, out, err = cli(capsys, *base, "--catalog", str(override))
+    assert (code, out.strip()) == (0, "1"), err
+
+
+# --- standard input and other non-regular files ----------------------------------------------------
+
+
+def _plan_on_stdin(stdin: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "planner", "plan", "--format", "json", "--scenario", "/dev/stdin"],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def test_dev_stdin_from_a_pipe_is_refused_without_waiting() -> None:
+    """A pipe is a FIFO: refused by its type, before a read that could block or never end."""
+    with subprocess.Popen(["yes"], stdout=subprocess.PIPE) as endless:
+        try:
+            one_line_exit_2(_plan_on_stdin(endless.stdout), "/dev/stdin: not a regular file")
+        finally:
+            endless.kill()
+
+
+def test_dev_stdin_from_a_regular_file_is_read_with_the_size_limit(tmp_path: Path) -> None:
+    small = write(tmp_path, "s.yaml", "gpus: 64\n")
+    with small.open("rb") as handle:
+        result = _plan_on_stdin(handle)
+    assert result.returncode == 0, result.stderr
+    big = write(tmp_path, "big.yaml", "gpus: 64\n" + "#" * MAX_FILE_BYTES + "\n")
+    with big.open("rb") as handle:
+        one_line_exit_2(_plan_on_stdin(handle), "larger than 2 MB")
+
+
+def test_dev_stdin_from_a_terminal_like_device_is_refused() -> None:
+    with open(os.devnull, "rb") as handle:  # a character device, as a terminal is
+        one_line_exit_2(_plan_on_stdin(handle), "not a regular file")

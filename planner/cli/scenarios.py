@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from planner.cli.options import (
     Parser,
+    add_catalog_option,
     add_command,
     add_format_option,
     add_scenario_options,
@@ -210,6 +211,7 @@ def _add_file_commands(sub: Any) -> None:
     p_import.add_argument("file", metavar="FILE", help="JSON export document, or - for stdin")
     p_import.add_argument("--name", help="name of the new scenario (default: the document's)")
     p_import.add_argument("--author", default="", help="who imports it")
+    add_catalog_option(p_import)  # the import is planned on it, as a save is
 
 
 def run(args: argparse.Namespace) -> int:
@@ -524,7 +526,9 @@ def _import(args: argparse.Namespace, store: ScenarioStore) -> int:
             error=InputError,
             limit=MAX_IMPORT_BYTES + 1,
         )
-    saved = store.import_json(text=data, source=source, name=args.name, author=args.author)
+    saved = store.import_json(
+        text=data, source=source, name=args.name, author=args.author, catalog=catalog_from_args(args)
+    )
     write(str(saved.id))
     return 0
 

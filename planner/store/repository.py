@@ -45,7 +45,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from planner.catalog import Catalog, load_catalog
-from planner.errors import InputError
+from planner.engine import plan
+from planner.errors import InputError, PlannerError, with_source
 from planner.i18n import error_text
 from planner.i18n.message import msg
 from planner.scenario import Scenario, scenario_from_data
@@ -656,12 +657,20 @@ class ScenarioStore:
         return export_json(self.load(scenario_id=scenario_id, version=version, include_deleted=True))
 
     def import_json(
-        self, *, text: str | bytes, source: str = "import", name: str | None = None, author: str = ""
+        self,
+        *,
+        text: str | bytes,
+        source: str = "import",
+        name: str | None = None,
+        author: str = "",
+        catalog: Catalog | None = None,
     ) -> SavedScenario:
         """Save an export document (or a bare scenario object) as a new scenario.
 
-        The whole document is validated first; a malformed or unknown-schema document raises
-        :class:`ImportRejectedError` and changes nothing.
+        The whole document is validated first, then planned exactly as a save is (an unknown
+        design or GPU, a size the design cannot build, a cooling method the server does not
+        support are refused here, not when the scenario is opened); a document that fails
+        either raises :class:`ImportRejectedError` and changes nothing.
 
         Parameters
         ----------
@@ -672,10 +681,13 @@ class ScenarioStore:
         name
             Name of the new scenario; default: the document's name, else the scenario's own
             name, else "Imported scenario".
+        catalog
+            The catalog the scenario is planned on (default: the bundled one).
         """
         try:
             document = parse_document(text, source=source)
             label = clean_name(name) if name is not None else ""
+            _plannable(document.scenario, catalog=catalog or self._bundled_catalog(), source=source)
         except InputError as exc:
             raise ImportRejectedError(
                 msg("import rejected, nothing was saved: {problem}", problem=error_text(exc))
@@ -690,6 +702,14 @@ class ScenarioStore:
             author=author,
             comment=f"imported from {source}"[:2000],
         )
+
+
+def _plannable(scenario: Scenario, *, catalog: Catalog, source: str) -> None:
+    """Plan ``scenario`` as a save would; its error, naming the field, as an :class:`InputError`."""
+    try:
+        plan(scenario=scenario, catalog=catalog)
+    except PlannerError as exc:  # InfeasibleError and CatalogError are refusals of this document too
+        raise InputError(with_source(source, error_text(exc))) from None
 
 
 # -- helpers on a session (one transaction) -------------------------------------------------------
