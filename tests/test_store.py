@@ -46,7 +46,10 @@ STORE_TABLES = {"scenarios", "scenario_versions", "scenario_tags"}
 
 
 def rich_scenario() -> Scenario:
-    """Every kind of field set: explicit fabric, facility, link lengths, price overrides, CJK text."""
+    """Every kind of field set: explicit fabric, facility, link lengths, price overrides, CJK text.
+
+    The ids are the bundled catalog's, so the scenario plans (an import plans what it stores).
+    """
     return scenario_from_data(
         {
             "name": "华为客户 1024 卡超节点",
@@ -58,9 +61,9 @@ def rich_scenario() -> Scenario:
                 "port_speed_gbit_per_s": 200,
                 "planes": 4,
                 "rail_optimized": True,
-                "switch_id": "eth_51t2_npo",
-                "nic_id": "npo_port_200g",
-                "optics_id": "npo_200g",
+                "switch_id": "th5_51t_switch",
+                "nic_id": "npo_nic_200g",
+                "optics_id": "npo_200g_port",
                 "oversubscription": 1.5,
                 "scale_up_domain_gpus": 8,
             },
@@ -73,7 +76,7 @@ def rich_scenario() -> Scenario:
                 "usd_to_cny": 7.1,
                 "link_lengths": {"node_leaf_m": 3.5, "leaf_spine_m": 45.0, "spine_core_m": 120.0},
             },
-            "price_overrides_usd": {"br100": 12345.67, "npo_200g": 0.1},
+            "price_overrides_usd": {"br100": 12345.67, "npo_200g_port": 0.1},
         }
     )
 
