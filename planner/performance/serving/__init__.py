@@ -1,0 +1,9 @@
+"""Inference and serving: TTFT, TPOT, tokens/s and cost per million tokens of a model on a cluster.
+
+One module per concept: ``request`` (the validated input), ``model`` (weight and KV-cache bytes,
+FLOPs per token, from the training package's shape model), ``coefficients`` (``data/serving.yaml``),
+``step`` (prefill and decode step time: roofline plus TP all-reduce and expert all-to-all from the
+one collective model), ``estimate`` (layout, batch, aggregated or disaggregated pools on a plan),
+``sizing`` (the smallest cluster per design that meets the targets) and ``output`` (JSON and
+frames). The equations and their sources are in ``docs/model.md`` (Inference and serving).
+"""

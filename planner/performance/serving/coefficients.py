@@ -1,0 +1,77 @@
+"""The serving model's coefficients (catalog ``sizing_rules`` in ``data/serving.yaml``) and the GPU
+figures it uses, as numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.catalog import Catalog
+from planner.catalog.rules import rule_values
+from planner.i18n.message import msg
+from planner.performance.training.job import FP8_SPEEDUP
+
+RULES = (
+    "serving_prefill_compute_efficiency",
+    "serving_decode_compute_efficiency",
+    "serving_hbm_efficiency",
+    "serving_layer_overhead_us",
+    "serving_workspace_gbyte",
+    "serving_usable_memory_fraction",
+    "serving_fp4_compute_speedup",
+)
+"""Catalog sizing rules holding the coefficients, in the order of :class:`ServingCoefficients`."""
+
+
+@dataclass(frozen=True)
+class ServingCoefficients:
+    """Efficiencies, fixed costs and memory reserves of the serving model."""
+
+    prefill_compute_efficiency: float
+    """Share of dense peak the prefill kernels reach [-]."""
+    decode_compute_efficiency: float
+    """Share of dense peak compute-bound decode steps reach [-]."""
+    hbm_efficiency: float
+    """Achieved / datasheet HBM bandwidth [-]."""
+    layer_overhead_us: float
+    """Fixed time per layer and step [us]."""
+    workspace_gbyte: float
+    """HBM per GPU kept out of the KV cache [GB]."""
+    usable_memory_fraction: float
+    """Share of HBM a serving engine fills [-]."""
+    fp4_compute_speedup: float
+    """Matrix peak with FP4 weights / BF16 peak [-]."""
+
+
+def serving_coefficients(catalog: Catalog) -> ServingCoefficients:
+    """The coefficients in the catalog; :class:`CatalogError` names a missing one."""
+    values = rule_values(catalog, RULES, needed_by=msg("the serving model"))
+    return ServingCoefficients(*(values[r] for r in RULES))
+
+
+@dataclass(frozen=True)
+class GpuFigures:
+    """One GPU as the serving model sees it."""
+
+    gpu_id: str
+    peak_flops: float
+    """Dense matrix peak at the request's weight format [FLOP/s]."""
+    hbm_bytes: float
+    """[B]"""
+    hbm_byte_per_s: float
+    """[B/s]"""
+
+
+def gpu_figures(
+    *, catalog: Catalog, gpu_id: str, precision: str, coefficients: ServingCoefficients
+) -> GpuFigures:
+    """Peak FLOP/s at ``precision`` (BF16 x 1, FP8 x the training model's FP8 speed-up, FP4 x the
+    serving coefficient) and HBM of a catalog GPU."""
+    gpu = catalog.gpus[gpu_id]
+    speedup = {"bf16": 1.0, "fp8": FP8_SPEEDUP, "fp4": coefficients.fp4_compute_speedup}[precision]
+    return GpuFigures(
+        gpu_id=gpu_id,
+        peak_flops=gpu.bf16_dense_tflops * 1e12 * speedup,
+        hbm_bytes=gpu.hbm_gbyte * 1e9,
+        hbm_byte_per_s=gpu.hbm_bandwidth_gbyte_per_s * 1e9,
+    )

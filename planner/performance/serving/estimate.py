@@ -1,0 +1,571 @@
+"""Serving on a planned cluster: layout, batch, TTFT, TPOT, tokens/s, cost per million tokens.
+
+Notes
+-----
+**Aggregated** (prefill and decode on the same instances, prefill first, as continuous batching
+schedules it): the ``B`` sequences of an instance finish ``B / O`` requests per decode step, so
+``a = B / O`` new prompts arrive per step and are prefilled in batches of ``P = max(1, a)``
+prompts::
+
+    TPOT = t_decode(B) + t_prefill(P) x min(1, a)       (prefills stall decoding)
+    TTFT = t_prefill(P) + t_decode(B)                   (a new prompt waits for the running step)
+    tokens/s = instances x B / TPOT                     (output tokens)
+
+**Disaggregated** (separate prefill and decode pools, Splitwise arXiv 2311.18677, DistServe
+arXiv 2401.09670): a prefill instance runs batches of ``P`` prompts (``r_p = P / t_prefill(P)``
+requests/s), a decode instance ``B`` sequences (``r_d = B / (O t_decode(B))``); each request's KV
+cache, ``I x kv`` bytes, moves from the prefill to the decode instance over the fabric
+(:func:`planner.fabric.collectives.send_recv_time_s`, each of the prefill instance's ``tp`` GPUs
+sending its share). The pool sizes ``n_p``, ``n_d`` with ``n_p g_p + n_d g_d <= N`` maximise
+``min(n_p r_p, n_d r_d)``, which sets the ratio for the input/output mix::
+
+    TPOT = t_decode(B)        TTFT = t_prefill(P) + t_kv
+    tokens/s = O min(n_p r_p, n_d r_d)
+
+Per GPU, per MW and per cost: tokens/s / N; tokens/s / (the plan's facility power at full load);
+``USD / 1M tokens = N x (the plan's USD per GPU-hour) / (3600 tokens/s) x 1e6`` (the cost per
+GPU-hour is :func:`planner.cost.cost_summary`'s: CAPEX annuity plus OPEX over the utilised hours).
+
+The batch: given, else the largest that meets the TPOT and TTFT targets (both grow with the
+batch, so a bisection finds it), else the largest the KV cache holds, at most
+:data:`MAX_BATCH_PER_GROUP` per attention group. The layout: given, else the one of most tokens/s
+(ties: the smaller instance).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from planner.catalog import Catalog
+from planner.compare import DEFAULT_DESIGNS, compare
+from planner.engine import Plan
+from planner.errors import InfeasibleError, InputError
+from planner.i18n.message import msg
+from planner.performance.collectives import CollectiveFabric, fabric_from_plan, send_recv_time_s
+from planner.performance.serving.coefficients import GpuFigures, gpu_figures, serving_coefficients
+from planner.performance.serving.model import ServedModel, served_model
+from planner.performance.serving.request import ServingRequest
+from planner.performance.serving.step import Instance, InstanceLayout, StepTime, powers_of_two
+from planner.scenario import Scenario
+
+Mode = Literal["aggregated", "disaggregated"]
+Role = Literal["aggregated", "prefill", "decode"]
+
+MAX_BATCH_PER_GROUP = 2048
+"""Most concurrent sequences one attention group runs [count]: serving engines cap the batch
+(TensorRT-LLM's default ``max_batch_size`` is 2048); assumed for every engine."""
+MAX_DENSE_TP = 64
+"""Largest tensor-parallel group searched for a dense model [count] (beyond one scale-up domain the
+all-reduces cross the network)."""
+PREFILL_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
+"""Prompts per prefill batch searched in a prefill pool [count]."""
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Instances of one layout and their load: the whole cluster, or a prefill or decode pool."""
+
+    role: Role
+    layout: InstanceLayout
+    instances: int
+    batch: int
+    """Sequences per instance (aggregated, decode) or prompts per prefill batch (prefill) [count]."""
+    step: StepTime
+    """The decode step (aggregated, decode) or the prefill batch (prefill)."""
+    weights_gbyte_per_gpu: float
+    kv_cache_gbyte_per_gpu: float
+    """KV-cache capacity per GPU after weights and workspace [GB]."""
+    kv_used_gbyte_per_gpu: float
+    """KV cache the batch fills at its longest (input + output tokens) [GB]."""
+    max_batch: int
+    """Most sequences (prompts) the KV cache holds [count]."""
+    requests_per_s: float
+    """Requests the pool completes per second at this batch [1/s]."""
+
+    @property
+    def gpus(self) -> int:
+        return self.instances * self.layout.gpus
+
+
+@dataclass(frozen=True)
+class ServingEstimate:
+    """The serving estimate of one request on one plan."""
+
+    design_id: str
+    gpu_id: str
+    gpus: int
+    request: ServingRequest
+    model: ServedModel
+    mode: Mode
+    pools: tuple[Pool, ...]
+    decode: StepTime
+    """One decode step at the chosen batch."""
+    prefill: StepTime
+    """One prefill batch (aggregated: the prompts that arrive per step; disaggregated: the pool's batch)."""
+    ttft_s: float
+    tpot_s: float
+    kv_transfer_s: float
+    """KV-cache transfer per request from the prefill to the decode pool [s]; 0 aggregated."""
+    tokens_per_s: float
+    """Output tokens per second of the whole cluster [1/s]."""
+    requests_per_s: float
+    usd_per_gpu_hour: float
+    facility_kw: float
+    batch_limit: str
+    """What stopped the batch: ``given``, ``kv_cache``, ``batch_cap``, ``tpot_slo``, ``ttft_slo``."""
+    layouts_tried: int
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def decode_pool(self) -> Pool:
+        return self.pools[-1]
+
+    @property
+    def batch(self) -> int:
+        """Concurrent sequences per decoding instance [count]."""
+        return self.decode_pool.batch
+
+    @property
+    def tokens_per_s_per_gpu(self) -> float:
+        return self.tokens_per_s / self.gpus
+
+    @property
+    def tokens_per_s_per_mw(self) -> float:
+        return self.tokens_per_s / (self.facility_kw / 1000.0) if self.facility_kw > 0 else 0.0
+
+    @property
+    def usd_per_million_tokens(self) -> float:
+        if self.tokens_per_s <= 0:
+            return float("inf")
+        return self.gpus * self.usd_per_gpu_hour / (self.tokens_per_s * 3600.0) * 1e6
+
+    @property
+    def ep_alltoall_s_per_step(self) -> float:
+        """Expert all-to-all time in one decode step [s]."""
+        return self.decode.ep_s
+
+    @property
+    def ep_alltoall_share(self) -> float:
+        """Share of the decode step spent in the expert all-to-all [-]."""
+        return self.decode.ep_s / self.decode.total_s if self.decode.total_s > 0 else 0.0
+
+    @property
+    def bound(self) -> str:
+        """What bounds the decode step (:attr:`StepTime.bound`)."""
+        return self.decode.bound
+
+    def meets(self, *, ttft_ms: float | None, tpot_ms: float | None) -> bool:
+        """Whether TTFT and TPOT are within the targets (``None``: no target)."""
+        ok_ttft = ttft_ms is None or self.ttft_s * 1e3 <= ttft_ms * (1 + 1e-9)
+        ok_tpot = tpot_ms is None or self.tpot_s * 1e3 <= tpot_ms * (1 + 1e-9)
+        return ok_ttft and ok_tpot
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A layout evaluated at a batch: the figures the search compares."""
+
+    pool: Pool
+    decode: StepTime
+    prefill: StepTime
+    ttft_s: float
+    tpot_s: float
+    batch_limit: str
+
+
+@dataclass(frozen=True)
+class _Context:
+    request: ServingRequest
+    model: ServedModel
+    gpu: GpuFigures
+    fabric: CollectiveFabric
+    gpus: int
+    instance: Callable[[InstanceLayout], Instance]
+
+
+def _context(
+    request: ServingRequest, plan: Plan, catalog: Catalog, fabric: CollectiveFabric | None
+) -> _Context:
+    coefficients = serving_coefficients(catalog)
+    gpu = gpu_figures(
+        catalog=catalog, gpu_id=plan.gpu_id, precision=request.precision, coefficients=coefficients
+    )
+    model = served_model(request)
+    fab = fabric or fabric_from_plan(plan=plan, catalog=catalog)
+    dispatch = 1.0 if request.precision != "bf16" else 2.0
+
+    def instance(layout: InstanceLayout) -> Instance:
+        return Instance(
+            model=model,
+            layout=layout,
+            gpu=gpu,
+            fabric=fab,
+            coefficients=coefficients,
+            dispatch_bytes=dispatch,
+        )
+
+    return _Context(request, model, gpu, fab, plan.gpus, instance)
+
+
+def layouts(*, model: ServedModel, gpus: int, domain_gpus: int, tp: int | None = None,
+            ep: int | None = None) -> tuple[InstanceLayout, ...]:  # fmt: skip
+    """Instance layouts searched on ``gpus`` GPUs (or the one given).
+
+    Dense: ``tp`` = 1, 2, 4, ... up to :data:`MAX_DENSE_TP`. MoE: ``tp`` up to the scale-up domain,
+    ``ep`` = ``tp`` x 1, 2, 4, ... up to the experts (an expert per GPU at least).
+
+    >>> from planner.performance.serving.request import ServingRequest
+    >>> m = served_model(ServingRequest(params_b=47, experts=8, top_k=2))
+    >>> [(lay.tp, lay.ep) for lay in layouts(model=m, gpus=16, domain_gpus=8)][:4]
+    [(1, 1), (1, 2), (1, 4), (1, 8)]
+    """
+    if not model.moe:
+        tps = (tp,) if tp else powers_of_two(min(gpus, MAX_DENSE_TP))
+        return tuple(InstanceLayout(tp=t) for t in tps if t <= gpus)
+    tps = (tp,) if tp else powers_of_two(min(gpus, domain_gpus))
+    out = []
+    for t in tps:
+        eps = (ep,) if ep else tuple(t * k for k in powers_of_two(max(1, min(gpus, model.experts) // t)))
+        out += [InstanceLayout(tp=t, ep=e) for e in eps if e >= t and e % t == 0 and e <= gpus]
+    return tuple(out)
+
+
+def _pool(ctx: _Context, inst: Instance, role: Role, instances: int, batch: int, step: StepTime,
+          requests_per_s: float) -> Pool:  # fmt: skip
+    r = ctx.request
+    tokens_each = r.input_tokens if role == "prefill" else r.input_tokens + r.output_tokens
+    return Pool(
+        role=role, layout=inst.layout, instances=instances, batch=batch, step=step,
+        weights_gbyte_per_gpu=inst.weights_bytes_per_gpu / 1e9,
+        kv_cache_gbyte_per_gpu=max(0.0, inst.kv_capacity_bytes_per_gpu) / 1e9,
+        kv_used_gbyte_per_gpu=inst.kv_bytes_per_gpu(sequences=batch, tokens_each=tokens_each) / 1e9,
+        max_batch=inst.max_batch(tokens_each=tokens_each), requests_per_s=requests_per_s,
+    )  # fmt: skip
+
+
+def _aggregated_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Candidate:
+    r = ctx.request
+    arrivals = batch / r.output_tokens
+    decode = inst.decode_step(batch=batch, context=r.input_tokens + r.output_tokens / 2.0)
+    prefill = inst.prefill(prompts=max(1.0, arrivals), prompt_tokens=r.input_tokens)
+    tpot = decode.total_s + prefill.total_s * min(1.0, arrivals)
+    instances = ctx.gpus // inst.layout.gpus
+    rate = instances * batch / tpot / r.output_tokens
+    pool = _pool(ctx, inst, "aggregated", instances, batch, decode, rate)
+    return _Candidate(pool, decode, prefill, prefill.total_s + decode.total_s, tpot, limit)
+
+
+def _decode_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Candidate:
+    r = ctx.request
+    decode = inst.decode_step(batch=batch, context=r.input_tokens + r.output_tokens / 2.0)
+    rate = batch / decode.total_s / r.output_tokens  # one instance; the pools are sized later
+    pool = _pool(ctx, inst, "decode", 1, batch, decode, rate)
+    return _Candidate(pool, decode, decode, 0.0, decode.total_s, limit)
+
+
+def _best_batch(ctx: _Context, inst: Instance, evaluate: Callable[[_Context, Instance, int, str], _Candidate]
+                ) -> _Candidate | None:  # fmt: skip
+    """The layout at the given batch, or the largest that meets the targets and fits; ``None`` when
+    none fits or none meets them."""
+    r = ctx.request
+    fits = inst.max_batch(tokens_each=r.input_tokens + r.output_tokens)
+    if fits < 1:
+        return None
+    if r.batch is not None:
+        return evaluate(ctx, inst, r.batch, "given") if r.batch <= fits else None
+    cap = MAX_BATCH_PER_GROUP * inst.layout.attention_groups
+    top, limit = (fits, "kv_cache") if fits <= cap else (cap, "batch_cap")
+
+    def ok(c: _Candidate) -> bool:
+        ttft_ok = r.ttft_ms is None or c.ttft_s * 1e3 <= r.ttft_ms
+        return ttft_ok and (r.tpot_ms is None or c.tpot_s * 1e3 <= r.tpot_ms)
+
+    best = evaluate(ctx, inst, top, limit)
+    if ok(best):
+        return best
+    low = evaluate(ctx, inst, 1, "tpot_slo")
+    if not ok(low):
+        return None
+    lo, hi = 1, top  # ok(lo), not ok(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(evaluate(ctx, inst, mid, "tpot_slo")):
+            lo = mid
+        else:
+            hi = mid
+    found = evaluate(ctx, inst, lo, "tpot_slo")
+    miss = evaluate(ctx, inst, hi, "tpot_slo")
+    tpot_missed = r.tpot_ms is not None and miss.tpot_s * 1e3 > r.tpot_ms
+    return (
+        found
+        if tpot_missed
+        else _Candidate(found.pool, found.decode, found.prefill, found.ttft_s, found.tpot_s, "ttft_slo")
+    )
+
+
+def _search(ctx: _Context, evaluate: Callable[[_Context, Instance, int, str], _Candidate]
+            ) -> tuple[_Candidate | None, int]:  # fmt: skip
+    """The candidate of most requests/s over the layouts (ties: the smaller instance): of the
+    whole cluster when aggregated, per GPU of one instance for a decode pool (sized later)."""
+    r = ctx.request
+    found: _Candidate | None = None
+    found_rate = 0.0
+    tried = 0
+    for layout in layouts(
+        model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=r.tp, ep=r.ep
+    ):
+        tried += 1
+        c = _best_batch(ctx, ctx.instance(layout), evaluate)
+        if c is None:
+            continue
+        rate = c.pool.requests_per_s / (c.pool.gpus if c.pool.role == "decode" else 1)
+        if found is None or rate > found_rate * (1 + 1e-9):
+            found, found_rate = c, rate
+    return found, tried
+
+
+def _explain(ctx: _Context, plan: Plan) -> InfeasibleError:
+    """Why no layout serves the request: memory, or which latency target and by how much."""
+    r = ctx.request
+    all_layouts = layouts(
+        model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=r.tp, ep=r.ep
+    )
+    if not all_layouts:
+        return InfeasibleError(
+            msg(
+                "tp/ep: no layout with tp={tp}, ep={ep} on {gpus} GPUs (allowed: powers of two up to the GPUs; "
+                "ep a multiple of tp, at most the experts)",
+                tp=r.tp,
+                ep=r.ep,
+                gpus=ctx.gpus,
+            )
+        )
+    instances = [ctx.instance(lay) for lay in all_layouts]
+    tokens_each = r.input_tokens + r.output_tokens
+    fitting = [i for i in instances if i.max_batch(tokens_each=tokens_each) >= 1]
+    if not fitting:
+        roomiest = max(instances, key=lambda i: i.kv_capacity_bytes_per_gpu)
+        need = roomiest.weights_bytes_per_gpu + roomiest.coefficients.workspace_gbyte * 1e9
+        need += roomiest.kv_bytes_per_gpu(sequences=1, tokens_each=tokens_each)
+        return InfeasibleError(
+            msg(
+                "memory: the model does not fit at any layout on {gpus} GPUs ({gpu}): the roomiest, tp {tp} ep {ep}, "
+                "needs {need:.1f} GB per GPU (weights {weights:.1f} GB, workspace and one sequence's KV cache) "
+                "of {usable:.1f} GB usable, {short:.1f} GB short; use more GPUs, fp8/fp4 weights or shorter sequences",
+                gpus=ctx.gpus,
+                gpu=ctx.gpu.gpu_id,
+                tp=roomiest.layout.tp,
+                ep=roomiest.layout.ep,
+                need=need / 1e9,
+                weights=roomiest.weights_bytes_per_gpu / 1e9,
+                usable=roomiest.usable_bytes_per_gpu / 1e9,
+                short=(need - roomiest.usable_bytes_per_gpu) / 1e9,
+            )
+        )
+    if r.batch is not None:
+        most = max(i.max_batch(tokens_each=tokens_each) for i in fitting)
+        return InfeasibleError(
+            msg(
+                "batch: {batch} sequences of {tokens} tokens do not fit in the KV cache of any layout on {gpus} GPUs "
+                "(at most {most}); lower the batch or the lengths",
+                batch=r.batch,
+                tokens=tokens_each,
+                gpus=ctx.gpus,
+                most=most,
+            )
+        )
+    evaluate = _decode_at if r.disaggregate else _aggregated_at
+    at_one = [evaluate(ctx, i, 1, "tpot_slo") for i in fitting]
+    fastest_tpot = min(at_one, key=lambda c: c.tpot_s)
+    if r.tpot_ms is not None and fastest_tpot.tpot_s * 1e3 > r.tpot_ms:
+        return _slo_error("tpot_ms", r.tpot_ms, fastest_tpot.tpot_s, fastest_tpot, ctx, plan)
+    if r.disaggregate:
+        prefills = [i.prefill(prompts=1, prompt_tokens=r.input_tokens) for i in fitting]
+        best_i = min(range(len(fitting)), key=lambda k: prefills[k].total_s + _kv_transfer_s(ctx, fitting[k]))
+        ttft = prefills[best_i].total_s + _kv_transfer_s(ctx, fitting[best_i])
+        cand = _Candidate(at_one[best_i].pool, at_one[best_i].decode, prefills[best_i], ttft, 0.0, "ttft_slo")
+        return _slo_error("ttft_ms", r.ttft_ms or 0.0, ttft, cand, ctx, plan, step=prefills[best_i])
+    fastest_ttft = min(at_one, key=lambda c: c.ttft_s)
+    return _slo_error(
+        "ttft_ms", r.ttft_ms or 0.0, fastest_ttft.ttft_s, fastest_ttft, ctx, plan, step=fastest_ttft.prefill
+    )
+
+
+def _slo_error(field_name: str, target_ms: float, best_s: float, c: _Candidate, ctx: _Context, plan: Plan,
+               step: StepTime | None = None) -> InfeasibleError:  # fmt: skip
+    s = step or c.decode
+    return InfeasibleError(
+        msg(
+            "{field}: {target:g} ms is below the fastest any layout reaches on {gpus} GPUs of {design}: "
+            "{best:.2f} ms at batch 1 (tp {tp}, ep {ep}; bound by {bound}), {short:.2f} ms short",
+            field=field_name,
+            target=target_ms,
+            gpus=ctx.gpus,
+            design=plan.design_id,
+            best=best_s * 1e3,
+            tp=c.pool.layout.tp,
+            ep=c.pool.layout.ep,
+            bound=s.bound,
+            short=best_s * 1e3 - target_ms,
+        )
+    )
+
+
+def _kv_transfer_s(ctx: _Context, prefill_instance: Instance) -> float:
+    """One request's KV cache from a prefill instance to a decode instance [s] (module notes)."""
+    r = ctx.request
+    total = r.input_tokens * ctx.model.kv_bytes_per_token
+    apart = 1 if ctx.fabric.domains > 1 else 0
+    return send_recv_time_s(
+        fabric=ctx.fabric, message_bytes=total / prefill_instance.layout.tp, domains_apart=apart
+    )
+
+
+def _prefill_pool(ctx: _Context) -> tuple[Pool, StepTime, float] | None:
+    """The prefill layout and batch of most requests/s per GPU within the TTFT target."""
+    r = ctx.request
+    best: tuple[float, Pool, StepTime, float] | None = None
+    for layout in layouts(model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus):
+        inst = ctx.instance(layout)
+        fits = inst.max_batch(tokens_each=r.input_tokens)
+        transfer = _kv_transfer_s(ctx, inst)
+        options = []
+        for prompts in (p for p in PREFILL_BATCHES if p <= fits):
+            step = inst.prefill(prompts=prompts, prompt_tokens=r.input_tokens)
+            if r.ttft_ms is not None and (step.total_s + transfer) * 1e3 > r.ttft_ms:
+                break
+            options.append((prompts / step.total_s / layout.gpus, prompts, step))
+        if not options:
+            continue
+        top = max(o[0] for o in options)
+        per_gpu, prompts, step = next(o for o in options if o[0] >= 0.97 * top)  # smallest near the top
+        if best is None or per_gpu > best[0] * (1 + 1e-9):
+            pool = _pool(ctx, inst, "prefill", 1, prompts, step, prompts / step.total_s)
+            best = (per_gpu, pool, step, transfer)
+    return None if best is None else best[1:]
+
+
+def _split(gpus: int, prefill: Pool, decode: Pool) -> tuple[int, int]:
+    """Prefill and decode instances that maximise the completed requests/s on ``gpus`` GPUs."""
+    gp, gd = prefill.layout.gpus, decode.layout.gpus
+    best = (0.0, 0, 0)
+    for n_p in range(1, (gpus - gd) // gp + 1):
+        n_d = (gpus - n_p * gp) // gd
+        rate = min(n_p * prefill.requests_per_s, n_d * decode.requests_per_s)
+        if n_d >= 1 and rate > best[0]:
+            best = (rate, n_p, n_d)
+    return best[1], best[2]
+
+
+def estimate_serving(
+    *, request: ServingRequest, plan: Plan, catalog: Catalog, fabric: CollectiveFabric | None = None
+) -> ServingEstimate:
+    """TTFT, TPOT, tokens/s, power and cost of serving ``request`` on every GPU of ``plan``.
+
+    Parameters
+    ----------
+    request
+        The model, formats, request mix and targets (:class:`ServingRequest`).
+    plan
+        The cluster (:func:`planner.engine.plan`): GPU, fabric, facility power, USD per GPU-hour.
+    catalog
+        The catalog of the plan (GPU figures and the serving coefficients, ``data/serving.yaml``).
+    fabric
+        Override the plan's collective fabric (sensitivity studies).
+
+    Returns
+    -------
+    ServingEstimate
+        Layout and pools, batch, TTFT and TPOT [s], tokens/s, USD per million tokens (module notes).
+
+    Raises
+    ------
+    InfeasibleError
+        The model fits no layout (which one comes closest and by how many GB), the given batch
+        does not fit, or a latency target is below what any layout reaches at batch 1 (by how
+        many ms, and what bounds it).
+    """
+    ctx = _context(request, plan, catalog, fabric)
+    r = request
+    notes = list(ctx.model.notes)
+    if r.disaggregate:
+        if plan.gpus < 2:
+            raise InputError(
+                msg("disaggregate: needs at least 2 GPUs, one per pool (got {gpus})", gpus=plan.gpus)
+            )
+        # the prefill instance first, on at most all GPUs but one; the decode layout in what is left
+        prefill = _prefill_pool(replace(ctx, gpus=plan.gpus - 1))
+        if prefill is None:
+            raise _explain(ctx, plan)
+        p_pool, p_step, transfer = prefill
+        decode, tried = _search(replace(ctx, gpus=plan.gpus - p_pool.layout.gpus), _decode_at)
+        if decode is None:
+            raise _explain(ctx, plan)
+        n_p, n_d = _split(plan.gpus, p_pool, decode.pool)
+        if n_p < 1 or n_d < 1:
+            raise InfeasibleError(
+                msg(
+                    "disaggregate: {gpus} GPUs hold no prefill instance of {gp} GPUs beside a decode instance "
+                    "of {gd} GPUs; use more GPUs or serve aggregated",
+                    gpus=plan.gpus,
+                    gp=p_pool.layout.gpus,
+                    gd=decode.pool.layout.gpus,
+                )
+            )
+        pools: tuple[Pool, ...] = (
+            _resize(p_pool, n_p),
+            _resize(decode.pool, n_d),
+        )
+        rate = min(pools[0].requests_per_s, pools[1].requests_per_s)
+        ttft, tpot, step, limit = p_step.total_s + transfer, decode.tpot_s, decode.decode, decode.batch_limit
+        prefill_step = p_step
+    else:
+        found, tried = _search(ctx, _aggregated_at)
+        if found is None:
+            raise _explain(ctx, plan)
+        pools = (found.pool,)
+        rate = found.pool.requests_per_s
+        ttft, tpot, step, limit, transfer = found.ttft_s, found.tpot_s, found.decode, found.batch_limit, 0.0
+        prefill_step = found.prefill
+    notes += _notes(ctx, pools)
+    return ServingEstimate(
+        design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=plan.gpus, request=r, model=ctx.model,
+        mode="disaggregated" if r.disaggregate else "aggregated", pools=pools, decode=step,
+        prefill=prefill_step, ttft_s=ttft, tpot_s=tpot, kv_transfer_s=transfer,
+        tokens_per_s=rate * r.output_tokens, requests_per_s=rate, usd_per_gpu_hour=plan.cost.usd_per_gpu_hour,
+        facility_kw=plan.power.facility_kw, batch_limit=limit, layouts_tried=tried, notes=tuple(notes),
+    )  # fmt: skip
+
+
+def _resize(pool: Pool, instances: int) -> Pool:
+    return replace(pool, instances=instances, requests_per_s=pool.requests_per_s * instances)
+
+
+def _notes(ctx: _Context, pools: Sequence[Pool]) -> list[str]:
+    notes: list[str] = []
+    for pool in pools:
+        if pool.layout.tp > ctx.fabric.domain_gpus:
+            notes.append(
+                msg(
+                    "tp {tp} spans more than one scale-up domain: its all-reduces cross the network",
+                    tp=pool.layout.tp,
+                )
+            )
+    idle = ctx.gpus - sum(p.gpus for p in pools)
+    if idle > 0:
+        notes.append(msg("{idle} GPUs left idle: they do not make a whole instance", idle=idle))
+    return notes
+
+
+def compare_serving(
+    *,
+    request: ServingRequest,
+    scenario: Scenario,
+    catalog: Catalog,
+    design_ids: Sequence[str] = DEFAULT_DESIGNS,
+) -> tuple[ServingEstimate, ...]:
+    """The same request on each design, with the same GPU (see :func:`planner.compare.compare`)."""
+    plans = compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
+    return tuple(estimate_serving(request=request, plan=p, catalog=catalog) for p in plans)

@@ -1,0 +1,219 @@
+"""Time of one prefill and one decode step of a model instance, and its memory per GPU.
+
+Notes
+-----
+An instance of the model spans ``n = max(tp, ep)`` GPUs. Attention and the dense weights are
+split over ``tp`` GPUs (tensor parallelism inside the scale-up domain) and replicated over the
+``n / tp`` attention groups, each serving ``B tp / n`` of the instance's ``B`` sequences
+(data-parallel attention, as DeepSeek-V3 serves, arXiv 2412.19437 section 3.4); routed experts are
+split over all ``n = ep`` GPUs (expert parallelism). Per GPU and step of ``T`` tokens::
+
+    bytes    = W_d / tp + f(T) W_e / ep + KV read (decode) or written (prefill)
+    FLOPs    = T x (2 A + L 4 c h) / n
+    t_math   = max(FLOPs / (F eta_c), bytes / (B_hbm eta_hbm))          (roofline)
+    t_tp     = 2 L x all-reduce(T tp / n x h x 2 B, tp GPUs)            (after attention and FFN)
+    t_ep     = L x [all-to-all(T / n x k x h x b_d, ep) + all-to-all(T / n x k x h x 2 B, ep)]
+    t        = t_math + t_tp + t_ep + L x t_layer                       (no overlap)
+
+with ``f(T)`` the share of experts touched (:meth:`ServedModel.experts_touched`), ``b_d`` the
+dispatch bytes (1 with FP8/FP4 weights, whose dispatch is quantised, else 2), ``c`` the context a
+token attends over (decode: ``I + O / 2`` on average; prefill: ``I / 2``, causal). Every collective
+time is :func:`planner.fabric.collectives.collective_time` on the plan's fabric, so a group that
+spans scale-up domains pays the network's bandwidth and latency: this is where 4-rail, 8-rail and
+InfiniBand designs differ.
+
+Memory per GPU: weights ``W_d / tp + W_e / ep``, the workspace, and the KV cache of its sequences
+``B tp / n x (I + O) x kv / min(tp, kv_split)``; the KV capacity is the usable HBM left after
+weights and workspace.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from planner.performance.collectives import CollectiveFabric, collective_time
+from planner.performance.serving.coefficients import GpuFigures, ServingCoefficients
+from planner.performance.serving.model import ACTIVATION_BYTES, ServedModel
+
+BOUND_COMPUTE = "compute"
+BOUND_MEMORY = "memory_bandwidth"
+BOUND_TP = "tp_allreduce"
+BOUND_EP = "ep_alltoall"
+BOUND_OVERHEAD = "overhead"
+
+
+@dataclass(frozen=True)
+class InstanceLayout:
+    """How one model instance is split: ``tp`` GPUs per attention group, ``ep`` expert-parallel GPUs."""
+
+    tp: int
+    ep: int = 1
+
+    @property
+    def gpus(self) -> int:
+        """GPUs of one instance [count]."""
+        return max(self.tp, self.ep)
+
+    @property
+    def attention_groups(self) -> int:
+        """Data-parallel attention groups of ``tp`` GPUs [count]."""
+        return self.gpus // self.tp
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """One step of an instance, its parts and what bounds it."""
+
+    compute_s: float
+    memory_s: float
+    tp_s: float
+    ep_s: float
+    overhead_s: float
+    ep_bound_level: str
+    """Fabric level bounding the all-to-all (``none`` without expert parallelism)."""
+
+    @property
+    def math_s(self) -> float:
+        """Roofline part: the slower of compute and memory [s]."""
+        return max(self.compute_s, self.memory_s)
+
+    @property
+    def total_s(self) -> float:
+        return self.math_s + self.tp_s + self.ep_s + self.overhead_s
+
+    @property
+    def bound(self) -> str:
+        """The largest part: compute, memory bandwidth, TP all-reduce, EP all-to-all or overhead."""
+        parts = {
+            BOUND_COMPUTE if self.compute_s >= self.memory_s else BOUND_MEMORY: self.math_s,
+            BOUND_TP: self.tp_s,
+            BOUND_EP: self.ep_s,
+            BOUND_OVERHEAD: self.overhead_s,
+        }
+        return max(parts, key=lambda k: parts[k])
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A model instance on a fabric: the numbers every step needs."""
+
+    model: ServedModel
+    layout: InstanceLayout
+    gpu: GpuFigures
+    fabric: CollectiveFabric
+    coefficients: ServingCoefficients
+    dispatch_bytes: float
+    """Bytes per element of the expert dispatch [B]."""
+
+    # --- memory -----------------------------------------------------------------------------
+
+    @property
+    def weights_bytes_per_gpu(self) -> float:
+        lay = self.layout
+        return self.model.dense_bytes / lay.tp + self.model.expert_bytes / lay.ep
+
+    @property
+    def usable_bytes_per_gpu(self) -> float:
+        return self.gpu.hbm_bytes * self.coefficients.usable_memory_fraction
+
+    @property
+    def kv_capacity_bytes_per_gpu(self) -> float:
+        """HBM left for the KV cache after weights and workspace [B] (negative: does not fit)."""
+        workspace = self.coefficients.workspace_gbyte * 1e9
+        return self.usable_bytes_per_gpu - self.weights_bytes_per_gpu - workspace
+
+    def kv_bytes_per_gpu(self, *, sequences: float, tokens_each: float) -> float:
+        """KV cache of ``sequences`` of the instance, ``tokens_each`` tokens long, on one GPU [B]."""
+        lay = self.layout
+        per_group = sequences / lay.attention_groups
+        return per_group * tokens_each * self.model.kv_bytes_per_token / self.model.kv_split(lay.tp)
+
+    def max_batch(self, *, tokens_each: int) -> int:
+        """Most sequences of ``tokens_each`` tokens the instance's KV cache holds [count]."""
+        capacity = self.kv_capacity_bytes_per_gpu
+        if capacity <= 0:
+            return 0
+        per_sequence = self.kv_bytes_per_gpu(sequences=1, tokens_each=tokens_each)
+        return int(capacity // per_sequence) if per_sequence > 0 else 1_000_000
+
+    # --- time -------------------------------------------------------------------------------
+
+    def _collectives(self, tokens: float) -> tuple[float, float, str]:
+        """TP all-reduce and EP all-to-all time of one step of ``tokens`` tokens [s], EP bound level."""
+        lay, m = self.layout, self.model
+        layers, h = m.shape.layers, m.shape.hidden_size
+        domain = self.fabric.domain_gpus
+        tp_s = 0.0
+        if lay.tp > 1:
+            size = tokens / lay.attention_groups * h * ACTIVATION_BYTES
+            t = collective_time(
+                fabric=self.fabric, collective="all_reduce", message_bytes=size, gpus=lay.tp,
+                gpus_per_domain=min(lay.tp, domain),
+            )  # fmt: skip
+            tp_s = 2 * layers * t.time_s
+        ep_s, level = 0.0, "none"
+        if m.moe and lay.ep > 1:
+            routed = tokens / lay.gpus * m.top_k * h
+            times = []
+            for element_bytes in (self.dispatch_bytes, ACTIVATION_BYTES):  # dispatch, combine
+                t = collective_time(
+                    fabric=self.fabric, collective="all_to_all", message_bytes=routed * element_bytes,
+                    gpus=lay.ep, gpus_per_domain=min(lay.ep, domain),
+                )  # fmt: skip
+                times.append(t.time_s)
+                level = t.bound_level
+            ep_s = layers * sum(times)
+        return tp_s, ep_s, level
+
+    def _step(self, *, tokens: float, context: float, kv_read_bytes: float, efficiency: float) -> StepTime:
+        m, lay, c = self.model, self.layout, self.coefficients
+        flops = tokens * m.flops_per_token(context=context) / lay.gpus
+        weights = m.dense_bytes / lay.tp + m.experts_touched(tokens=tokens) * m.expert_bytes / lay.ep
+        memory_bytes = weights + kv_read_bytes
+        tp_s, ep_s, level = self._collectives(tokens)
+        return StepTime(
+            compute_s=flops / (self.gpu.peak_flops * efficiency),
+            memory_s=memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency),
+            tp_s=tp_s,
+            ep_s=ep_s,
+            overhead_s=m.shape.layers * c.layer_overhead_us * 1e-6,
+            ep_bound_level=level,
+        )
+
+    def decode_step(self, *, batch: float, context: float) -> StepTime:
+        """One decode step of ``batch`` sequences attending over ``context`` tokens each."""
+        kv = self.kv_bytes_per_gpu(sequences=batch, tokens_each=context)
+        return self._step(
+            tokens=batch,
+            context=context,
+            kv_read_bytes=kv,
+            efficiency=self.coefficients.decode_compute_efficiency,
+        )
+
+    def prefill(self, *, prompts: float, prompt_tokens: int) -> StepTime:
+        """Prefill of ``prompts`` prompts of ``prompt_tokens`` tokens in one batch (KV written)."""
+        tokens = prompts * prompt_tokens
+        kv = self.kv_bytes_per_gpu(sequences=prompts, tokens_each=prompt_tokens)
+        return self._step(
+            tokens=tokens, context=prompt_tokens / 2.0, kv_read_bytes=kv,
+            efficiency=self.coefficients.prefill_compute_efficiency,
+        )  # fmt: skip
+
+
+def ceil_div(a: int, b: int) -> int:
+    """``ceil(a / b)`` for positive integers.
+
+    >>> ceil_div(10, 4)
+    3
+    """
+    return -(-a // b)
+
+
+def powers_of_two(limit: int) -> tuple[int, ...]:
+    """1, 2, 4, ... up to ``limit``.
+
+    >>> powers_of_two(12)
+    (1, 2, 4, 8)
+    """
+    return tuple(2**i for i in range(int(math.log2(max(1, limit))) + 1))
