@@ -9,46 +9,72 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import engine, sidebar, state, widgets
+from ui import engine, history, sidebar, state, workshop
 from ui.state import t
 
 HERE = Path(__file__).resolve().parent
 
 state.init()
-st.set_page_config(page_title=t("app.title"), page_icon=":material/hub:", layout="wide")
-widgets.style()
+history.follow_url()  # the browser's Back/Forward, before anything reads the inputs
+history.record()
+st.set_page_config(
+    page_title=t("app.title"),
+    page_icon=":material/hub:",
+    layout="wide",
+    initial_sidebar_state="collapsed" if state.present() else "auto",
+)
+workshop.style()
+workshop.page_language()
 
-PAGES = (
-    ("overview", "page.overview", ":material/dashboard:"),
-    ("compare", "page.compare", ":material/compare_arrows:"),
-    ("scaling", "page.scaling", ":material/show_chart:"),
-    ("topology", "page.topology", ":material/lan:"),
-    ("bom", "page.bom", ":material/receipt_long:"),
-    ("optimize", "page.optimize", ":material/auto_fix_high:"),
-    ("workload", "page.workload", ":material/model_training:"),
-    ("reliability", "page.reliability", ":material/health_and_safety:"),
-    ("scenarios", "page.scenarios", ":material/folder_open:"),
-    ("proposal", "page.proposal", ":material/description:"),
-    # reference pages last: when the top bar overflows, these are the ones under "more"
-    ("catalog", "page.catalog", ":material/inventory_2:"),
-    ("assumptions", "page.assumptions", ":material/fact_check:"),
-    ("validation", "page.validation", ":material/verified:"),
+SECTIONS = (
+    ("nav.design", ("overview", "compare", "scaling", "topology", "bom")),
+    ("nav.analyse", ("optimize", "workload", "reliability")),
+    ("nav.deliver", ("scenarios", "proposal")),
+    ("nav.reference", ("catalog", "assumptions", "validation")),
 )
-navigation = st.navigation(
-    [
-        st.Page(
-            HERE / "pages" / f"{name}.py",
-            title=t(title),
-            icon=icon,
-            url_path=name,
-            default=name == "overview",
-        )
-        for name, title, icon in PAGES
-    ],
-    position="top",
-)
-st.sidebar.title(t("app.title"))
+ICONS = {
+    "overview": ":material/dashboard:",
+    "compare": ":material/compare_arrows:",
+    "scaling": ":material/show_chart:",
+    "topology": ":material/lan:",
+    "bom": ":material/receipt_long:",
+    "optimize": ":material/auto_fix_high:",
+    "workload": ":material/model_training:",
+    "reliability": ":material/health_and_safety:",
+    "scenarios": ":material/folder_open:",
+    "proposal": ":material/description:",
+    "catalog": ":material/inventory_2:",
+    "assumptions": ":material/fact_check:",
+    "validation": ":material/verified:",
+    "present": ":material/co_present:",
+}
+"""Material Symbols ship with Streamlit (no font is fetched from the internet)."""
+
+
+def page(name: str, *, default: bool = False) -> st.Page:
+    return st.Page(
+        HERE / "pages" / f"{name}.py",
+        title=t(f"page.{name}"),
+        icon=ICONS[name],
+        url_path=name,
+        default=default,
+    )
+
+
+if state.present():
+    # the customer sees one page: the headline figures and the comparison
+    navigation = st.navigation([page("present", default=True)], position="hidden")
+else:
+    navigation = st.navigation(
+        {t(label): [page(name, default=name == "overview") for name in names] for label, names in SECTIONS},
+        position="top",
+    )
+    st.sidebar.title(t("app.title"))
+    workshop.sidebar_controls(st.sidebar)
 slots = sidebar.render()
 sidebar.show_error(slots, engine.current())
 state.write_url()
+history.remember_url(state.last_url())
+workshop.welcome()
+workshop.active_state(navigation.url_path)
 navigation.run()

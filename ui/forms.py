@@ -19,7 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from planner.i18n import tr
 from ui import keys, state
-from ui.inputs import _bounds
+from ui.inputs import _bounds, range_text
 from ui.state import t
 
 Kind = Literal["float", "int", "choice", "radio", "bool", "text", "textarea"]
@@ -117,7 +117,7 @@ def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaG
 
         optional: dict[str, Any] = {"value": None} if spec.optional else {}
         where.number_input(
-            t(spec.label_key),
+            _ranged(spec),
             **optional,
             min_value=number(spec.lo),
             max_value=number(spec.hi),
@@ -128,6 +128,12 @@ def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaG
         )
     slot: DeltaGenerator = where.empty()
     return slot
+
+
+def _ranged(spec: FormField) -> str:
+    """A number field's label with its accepted range (``Rack limit [kW] (5–300)``)."""
+    shown = range_text(spec.lo, spec.hi)
+    return t("input.ranged", label=t(spec.label_key), range=shown) if shown else t(spec.label_key)
 
 
 def draw_group(form: str, fields: Sequence[FormField], where: Any, *, live: bool = True) -> Slots:

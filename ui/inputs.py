@@ -124,6 +124,30 @@ PRICES_PARAM = "prices"
 _SLUG = re.compile(SLUG_PATTERN)
 
 
+def range_text(lo: float | None, hi: float | None) -> str:
+    """The accepted range as a label shows it.
+
+    >>> range_text(1, 65536), range_text(0.001, 2), range_text(0.5, None), range_text(None, None)
+    ('1–65,536', '0.001–2', '≥ 0.5', '')
+    """
+    if lo is not None and hi is not None:
+        return f"{lo:,g}–{hi:,g}"
+    if lo is not None:
+        return f"≥ {lo:,g}"
+    return f"≤ {hi:,g}" if hi is not None else ""
+
+
+def out_of_range(spec: Input, value: Any) -> bool:
+    """True for a typed number outside the input's range (an empty optional input is fine).
+
+    >>> out_of_range(BY_NAME["rack_kw"], 500.0), out_of_range(BY_NAME["pue"], None)
+    (True, False)
+    """
+    if value is None or spec.kind not in ("int", "float"):
+        return False
+    return (spec.lo is not None and value < spec.lo) or (spec.hi is not None and value > spec.hi)
+
+
 def defaults() -> dict[str, Any]:
     """Every input at its default value."""
     return {i.name: i.default for i in INPUTS}

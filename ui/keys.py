@@ -113,3 +113,32 @@ def field(form: str, name: str) -> str:
 def action(name: str, scenario_id: int) -> str:
     """Key of a button acting on one saved scenario (open, duplicate, delete, ...)."""
     return f"scenarios_{name}_{scenario_id}"
+
+
+# --- workshop use: presentation, onboarding, history, display units --------------------------------
+PRESENT = "present"
+"""bool: presentation mode (large type, sidebar collapsed, only what the customer should see);
+the URL carries it as ``present=1``."""
+PRESENT_TOGGLE = "present_toggle"
+WELCOME_DISMISSED = "welcome_dismissed"
+"""bool: the "start here" box was closed (it shows once per session)."""
+WELCOME_CLOSE = "welcome_close"
+HISTORY = "scenario_history"
+"""list[str]: JSON snapshots of the scenario state (inputs without the language, prices, loaded
+scenario), oldest first, bounded; :data:`HISTORY_POS` points at the current one."""
+HISTORY_POS = "scenario_history_pos"
+UNDO = "scenario_undo"
+REDO = "scenario_redo"
+LAST_URL = "last_url"
+"""dict: the query parameters the app last wrote; a different URL on a later run is the browser's
+Back/Forward (or an edited address) and is followed."""
+RANGE_ERRORS = "range_errors"
+"""dict: input name -> the out-of-range value last typed into it (cleared by a valid value)."""
+RESET_SCENARIO_STATE = "reset_scenario_state"
+"""Button: drop the loaded optimizer/saved design and the price overrides in one click."""
+UNITS = "display_units"
+"""dict: the reader's display units: ``bandwidth`` (GB/s, Gb/s), ``power`` (kW, BTU/h), ``money``
+(``short``: k/M or 万/亿; ``full``: every digit)."""
+SAVE_FORM_FOR = "scenarios_save_form_for"
+"""str: identity of the scenario the save form was filled for (the form resets on a change)."""
+HTML_LANG = "html_lang"

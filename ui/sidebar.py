@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from planner import Catalog, Facility
 from planner.i18n import LANGUAGE_NAMES, STRINGS, tr
-from ui import engine, inputs, keys, state
+from ui import engine, inputs, keys, state, workshop
 from ui.presets import PRESETS
 from ui.state import t
 
@@ -58,7 +58,9 @@ def render() -> Slots:
             draw_key = state.prepare_widget(name)
             _number(st, name, draw_key, number_format, shown_defaults.get(name))
             slots[name] = st.empty()
+    workshop.units_controls(sb)
     sb.caption(t("sidebar.share"))
+    show_range_errors(slots)
     return slots
 
 
@@ -99,9 +101,7 @@ def _cluster_fields(sb: DeltaGenerator, slots: Slots, catalog: Catalog, lang: st
         slots,
         "gpus",
         lambda key: sb.number_input(
-            t("input.gpus"),
-            min_value=int(spec["gpus"].lo or 1),
-            max_value=int(spec["gpus"].hi or 65536),
+            ranged_label("gpus"),
             step=int(spec["gpus"].step or 8),
             key=key,
             help=t("help.input.gpus"),
@@ -176,7 +176,7 @@ def _facility_fields(sb: DeltaGenerator, slots: Slots, catalog: Catalog, lang: s
         slots,
         "years",
         lambda key: sb.slider(
-            t("input.years"),
+            ranged_label("years"),
             min_value=int(spec["years"].lo or 1),
             max_value=int(spec["years"].hi or 15),
             key=key,
@@ -222,11 +222,12 @@ def _number(where: Any, name: str, key: str, number_format: str, default: str | 
     # value=None makes an optional field clearable (its state is set before it draws, so the
     # None default does not override it); a required field keeps Streamlit's "min" default.
     optional: dict[str, Any] = {"value": None} if spec.optional else {}
+    # No min/max on the widget: the browser would only draw a red border around a number out of
+    # range; here it reaches state.sync_from_widget, which keeps the last good value and the
+    # sidebar says why (show_range_errors).
     return where.number_input(
-        t(f"input.{name}"),
+        ranged_label(name),
         **optional,
-        min_value=float(spec.lo) if spec.lo is not None else None,
-        max_value=float(spec.hi) if spec.hi is not None else None,
         step=float(spec.step or 1),
         format=number_format,
         key=key,
@@ -236,9 +237,32 @@ def _number(where: Any, name: str, key: str, number_format: str, default: str | 
     )
 
 
+def ranged_label(name: str) -> str:
+    """An input's label with its accepted range: ``Rack power limit [kW] (5–300)``."""
+    spec = inputs.BY_NAME[name]
+    return t("input.ranged", label=t(f"input.{name}"), range=inputs.range_text(spec.lo, spec.hi))
+
+
+def show_range_errors(slots: Slots) -> None:
+    """Under each input a number out of range was typed into: the field, its range, and the value
+    still in use."""
+    for name, typed in dict(st.session_state.get(keys.RANGE_ERRORS) or {}).items():
+        spec = inputs.BY_NAME[name]
+        slots.get(name, slots[""]).error(
+            t(
+                "error.range",
+                field=t(f"input.{name}"),
+                value=f"{typed:,g}",
+                range=inputs.range_text(spec.lo, spec.hi),
+                kept=spec.format(state.value(name)) or "—",
+            ),
+            icon=":material/warning:",
+        )
+
+
 def show_error(slots: Slots, current: engine.Current) -> None:
     """Put the engine's message under the input it names (or at the top of the inputs)."""
     if current.error is None:
         return
     slot = slots.get(current.input_name or "", slots[""])
-    slot.error(t("error.input", message=state.tx(current.error)), icon="⚠️")
+    slot.error(t("error.input", message=state.tx(current.error)), icon=":material/warning:")

@@ -50,6 +50,7 @@ def init() -> None:
     ss[keys.CATALOG_OVERRIDE] = ""
     ss[keys.CATALOG_OVERRIDE_NAME] = ""
     ss[keys.BOM_EDITOR_VERSION] = 0
+    ss[keys.PRESENT] = st.query_params.get(PRESENT_PARAM) == "1"
     _open_share_link(st.query_params.to_dict())
 
 
@@ -107,6 +108,13 @@ def sync_from_widget(name: str) -> None:
     new = st.session_state[keys.widget(name)]
     if name == "lang" and new is None:  # a segmented control can be cleared; keep the language
         return
+    typed = dict(st.session_state.get(keys.RANGE_ERRORS) or {})
+    typed.pop(name, None)
+    if inputs.out_of_range(inputs.BY_NAME[name], new):
+        # keep the last good value; the sidebar names the field and its range under the input
+        st.session_state[keys.RANGE_ERRORS] = {**typed, name: new}
+        return
+    st.session_state[keys.RANGE_ERRORS] = typed
     if name == "design" and new != value(name):
         drop_base()  # a loaded fabric belongs to its design
     set_value(name, new)
@@ -172,8 +180,34 @@ def write_url() -> None:
     """
     wanted = inputs.to_query(values(), prices())
     wanted.update(_share_query())
+    if present():
+        wanted[PRESENT_PARAM] = "1"
     if st.query_params.to_dict() != wanted:
-        st.query_params.from_dict(wanted)
+        st.query_params.from_dict(wanted)  # the browser gets a new history entry: Back works
+    st.session_state[keys.LAST_URL] = wanted
+
+
+def last_url() -> dict[str, str]:
+    """The query parameters :func:`write_url` wrote last."""
+    return dict(st.session_state.get(keys.LAST_URL) or {})
+
+
+PRESENT_PARAM = "present"
+"""URL parameter of presentation mode (``present=1``)."""
+
+
+def present() -> bool:
+    """True in presentation mode (large type, no sidebar, what the customer should see)."""
+    return bool(st.session_state.get(keys.PRESENT, False))
+
+
+def set_present(on: bool) -> None:
+    st.session_state[keys.PRESENT] = bool(on)
+
+
+def toggle_present() -> None:
+    """Button callback: enter or leave presentation mode."""
+    set_present(not present())
 
 
 # --- a scenario loaded whole: optimizer designs, saved scenarios, share links ---------------------
@@ -311,6 +345,7 @@ def _open_share_link(params: Mapping[str, Any]) -> None:
         return
     url_values, url_prices, _ = inputs.parse_query(params)
     open_saved(saved)
+    st.session_state[keys.BASE_ORIGIN]["via"] = "link"  # the banner says it came as a link
     values().update(url_values)
     if inputs.PRICES_PARAM in params:
         set_prices(url_prices)

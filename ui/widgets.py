@@ -23,20 +23,6 @@ T = TypeVar("T")
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 
 
-CSS = """
-<style>
-[data-testid="stMetricValue"] { font-size: 1.75rem; }
-[data-testid="stMetricLabel"] p { font-size: 0.9rem; }
-[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 0.86rem; }
-</style>
-"""
-
-
-def style() -> None:
-    """House style: KPI figures sized to fit five cards per row on a 1280-px projector."""
-    st.html(CSS)  # style only: renders nothing visible
-
-
 def chart(fig: go.Figure, key: str | None = None) -> None:
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)
 
@@ -47,7 +33,7 @@ def require_plan(title_key: str) -> Plan:
     st.title(t(title_key))
     current = engine.current()
     if current.error is not None:
-        st.error(t("error.page", message=tx(current.error)), icon="⚠️")
+        st.error(t("error.page", message=tx(current.error)), icon=":material/warning:")
     plan = current.plan
     if plan is None:
         st.stop()
@@ -62,7 +48,7 @@ def computed(fn: Callable[..., T], *args: Any) -> T:
     try:
         return fn(*args)
     except PlannerError as exc:
-        st.error(t("error.page", message=tx(error_text(exc))), icon="⚠️")
+        st.error(t("error.page", message=tx(error_text(exc))), icon=":material/warning:")
         st.stop()
 
 
@@ -84,7 +70,7 @@ def scenario_line(plan: Plan) -> None:
 def url_problems() -> None:
     problems = st.session_state.get(keys.URL_PROBLEMS) or []
     if problems:
-        st.warning(t("error.url", problems="; ".join(problems)), icon="🔗")
+        st.warning(t("error.url", problems="; ".join(problems)), icon=":material/link:")
 
 
 def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:

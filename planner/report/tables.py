@@ -22,7 +22,7 @@ from planner.engine import price_of
 from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
 from planner.outputs import bom_frame, plan_summary_row
-from planner.report import fmt
+from planner.report import display, fmt
 
 Better = Literal["lower", "higher"] | None
 
@@ -286,14 +286,17 @@ def _delta(
     return ("+" if change > 0 else "-") + shown, color
 
 
-def kpis(plan: Plan, lang: str, previous: Plan | None = None) -> list[Kpi]:
-    """The overview cards: value with unit, and the change since the previous scenario."""
+def kpis(
+    plan: Plan, lang: str, previous: Plan | None = None, *, units: display.DisplayUnits | None = None
+) -> list[Kpi]:
+    """The overview cards: value in the reader's ``units``, and the change since the previous scenario."""
+    shown = units or display.DisplayUnits()
     money = money_of(plan)
     cur = money.currency
     years = plan.cost.years
 
     def m(v: float) -> str:
-        return fmt.money(v, cur, lang)
+        return display.money(v, cur, lang, shown.money)
 
     def exact(v: float) -> str:
         return fmt.money(v, cur, lang, exact=True)
@@ -315,21 +318,21 @@ def kpis(plan: Plan, lang: str, previous: Plan | None = None) -> list[Kpi]:
         (
             "kpi.per_gpu_bw",
             lambda p: p.bandwidth.per_gpu_gbit_per_s,
-            lambda v: f"{fmt.number(v)} Gb/s",
+            lambda v: display.link_rate(v, shown.bandwidth),
             "higher",
             "help.per_gpu_bw",
         ),
         (
             "kpi.allreduce",
             lambda p: p.bandwidth.allreduce_busbw_gbyte_per_s,
-            lambda v: f"{fmt.number(v, 1)} GB/s",
+            lambda v: display.bandwidth(v, shown.bandwidth),
             "higher",
             "help.busbw",
         ),
         (
             "kpi.alltoall",
             lambda p: p.bandwidth.alltoall_busbw_gbyte_per_s,
-            lambda v: f"{fmt.number(v, 1)} GB/s",
+            lambda v: display.bandwidth(v, shown.bandwidth),
             "higher",
             "help.alltoall",
         ),
@@ -343,14 +346,14 @@ def kpis(plan: Plan, lang: str, previous: Plan | None = None) -> list[Kpi]:
         (
             "kpi.it_power",
             lambda p: p.power.it_kw,
-            lambda v: f"{fmt.number(v, 1)} kW",
+            lambda v: display.power(v, shown.power, lang),
             "lower",
             "help.it_power",
         ),
         (
             "kpi.facility_power",
             lambda p: p.power.facility_kw,
-            lambda v: f"{fmt.number(v, 1)} kW",
+            lambda v: display.power(v, shown.power, lang),
             "lower",
             "help.facility_power",
         ),

@@ -55,11 +55,14 @@ def upload() -> None:
         apply_upload(uploaded.name, uploaded.getvalue())
     result: UploadResult | None = st.session_state.get(keys.UPLOAD_MESSAGE)
     if result is not None and not result.ok:
-        st.error(t("catalog.upload_error", message=translate(result.message, state.lang())), icon="⚠️")
+        st.error(
+            t("catalog.upload_error", message=translate(result.message, state.lang())),
+            icon=":material/warning:",
+        )
     if state.catalog_override():
         name = st.session_state.get(keys.CATALOG_OVERRIDE_NAME, "")
         count = len(result.records) if result is not None and result.ok else 0
-        st.success(t("catalog.override_active", name=name, count=count), icon="✅")
+        st.success(t("catalog.override_active", name=name, count=count), icon=":material/check_circle:")
         st.button(t("catalog.remove_override"), key=keys.CLEAR_OVERRIDE, on_click=_clear)
 
 

@@ -7,7 +7,7 @@ import streamlit as st
 from planner import Plan
 from planner.report import tables
 from planner.report.performance_tables import escape_markdown
-from ui import engine, state
+from ui import engine, state, workshop
 from ui.state import t, tx
 from ui.widgets import table
 
@@ -15,7 +15,7 @@ from ui.widgets import table
 def kpi_cards(plan: Plan) -> None:
     """Headline figures with units, and the change since the previous scenario."""
     previous = engine.current().previous
-    cards = tables.kpis(plan, state.lang(), previous)
+    cards = tables.kpis(plan, state.lang(), previous, units=workshop.units())
     start = 0
     for size in tables.KPI_ROW_SIZES:
         row = cards[start : start + size]
@@ -46,4 +46,4 @@ def notes(plan: Plan) -> None:
     if plan.cooling.density_feasible:
         st.info(lines)
     else:
-        st.warning(lines, icon="🌡️")
+        st.warning(lines, icon=":material/thermostat:")

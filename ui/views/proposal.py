@@ -25,7 +25,7 @@ from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS
 from ui import engine, state
-from ui.inputs import LANGS
+from ui.inputs import LANGS, range_text
 from ui.state import t
 
 FORM = "proposal_form"
@@ -143,7 +143,7 @@ def form() -> None:
             key=_field("edition"),
         )
         right.number_input(
-            t("export.form.margin"),
+            t("input.ranged", label=t("export.form.margin"), range=range_text(0.0, 3.0)),
             min_value=0.0,
             max_value=3.0,
             step=0.01,
@@ -152,7 +152,7 @@ def form() -> None:
             key=_field("margin"),
         )
         last.number_input(
-            t("export.form.discount"),
+            t("input.ranged", label=t("export.form.discount"), range=range_text(0.0, 0.9)),
             min_value=0.0,
             max_value=0.9,
             step=0.01,
@@ -224,7 +224,7 @@ def _build(*, scenario: Scenario) -> None:
             pdf = proposal.render_pdf(p)
             seconds = time.perf_counter() - started
     except PlannerError as exc:
-        st.error(t("export.error", message=str(exc)), icon="⚠️")
+        st.error(t("export.error", message=str(exc)), icon=":material/warning:")
         return
     try:
         pages, images = _preview(pdf)
@@ -242,7 +242,7 @@ def preview_and_downloads() -> None:
     try:
         p = _proposal(scenario)
     except PlannerError as exc:
-        st.error(t("export.error", message=str(exc)), icon="⚠️")
+        st.error(t("export.error", message=str(exc)), icon=":material/warning:")
         return
     if p.recommended_id != p.proposed_id:
         st.info(

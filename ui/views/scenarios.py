@@ -184,7 +184,8 @@ def _save_new(scenario_json: str) -> None:
 
 def _save_version(scenario_json: str, scenario_id: int, expected_version: int) -> None:
     forms.commit(FORM, SAVE_FIELDS)
-    values = st.session_state[FORM]
+    values = dict(st.session_state[FORM])
+    values["name"] = values["name"] or str((state.opened() or {}).get("name", ""))  # a reset form
     scenario = scenario_from_data(json.loads(scenario_json))
 
     def save(s: ScenarioStore) -> str:
@@ -226,11 +227,40 @@ def _save(action: Callable[[ScenarioStore], str], *, raise_conflict: bool = Fals
         st.session_state[keys.SAVE_ERROR] = _DATABASE_URL.sub(t("sc.store_database"), str(exc))
 
 
+def _opened_design() -> str | None:
+    """The design of the saved scenario being edited, as it was opened or last saved."""
+    base = state.base_scenario()
+    if state.opened() is None or state.base_origin().get("kind") != "saved" or base is None:
+        return None
+    return str(base.get("design_id"))
+
+
+def _form_for(plan: Plan, switched: bool) -> None:
+    """Start the save form afresh when the scenario is another one: another design, or a
+    different saved scenario. Customer and tags stay (same workshop); name, notes and comment
+    described the other scenario. A form filled by opening a saved scenario stays as it is."""
+    opened = state.opened()
+    identity = f"{opened['id'] if opened else ''}:{plan.design_id}"
+    before = st.session_state.get(keys.SAVE_FORM_FOR)
+    st.session_state[keys.SAVE_FORM_FOR] = identity
+    if before is None or before == identity or (opened and not switched):
+        return
+    kept = {k: v for k, v in st.session_state[FORM].items() if k in ("customer", "tags")}
+    st.session_state[FORM] = {**{f.name: f.default for f in SAVE_FIELDS}, **kept}
+    st.session_state[keys.SAVE_ERROR] = ""
+
+
 def save_section(plan: Plan) -> None:
-    """Save the current scenario as a new one, or as the next version of the open one."""
+    """Save the current scenario as a new one, or as the next version of the open one.
+
+    After a switch to another design, saving as a new scenario is the primary action: the open
+    one keeps what it described, and "save as version N" stays available beside it.
+    """
     st.subheader(t("sc.save"))
     forms.values(FORM, SAVE_FIELDS)
     opened = state.opened()
+    switched = opened is not None and _opened_design() not in (None, plan.design_id)
+    _form_for(plan, switched)
     scenario_json = plan.scenario.model_dump_json()
     with st.form("scenarios_save_widget", border=True):
         top = st.columns(3)
@@ -247,7 +277,7 @@ def save_section(plan: Plan) -> None:
             on_click=_save_new,
             args=(scenario_json,),
             icon=":material/add:",
-            type="secondary" if opened else "primary",
+            type="secondary" if opened and not switched else "primary",
             width="stretch",
         )
         if opened:
@@ -257,9 +287,20 @@ def save_section(plan: Plan) -> None:
                 on_click=_save_version,
                 args=(scenario_json, int(opened["id"]), int(opened["version"])),
                 icon=":material/save:",
-                type="primary",
+                type="secondary" if switched else "primary",
                 width="stretch",
             )
+    if opened and switched:
+        names = tables.design_names(engine.catalog(), state.lang())
+        st.info(
+            t(
+                "sc.switched_design",
+                name=_quoted(opened["name"]),
+                before=names.get(str(_opened_design()), str(_opened_design())),
+                after=names.get(plan.design_id, plan.design_id),
+            ),
+            icon=":material/info:",
+        )
     st.caption(t("sc.save_caption"))
     error = st.session_state.get(keys.SAVE_ERROR)
     if error:

@@ -1,0 +1,88 @@
+"""The reader's display units: bandwidth in GB/s or Gb/s, power in kW or BTU/h, large money
+figures grouped in millions or in 万/亿 (pure: no Streamlit).
+
+The engine computes in one unit per quantity (``*_gbyte_per_s``, ``*_kw``, USD); these helpers
+only change how a figure is written, never what is computed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from planner.report import fmt
+
+BandwidthUnit = Literal["native", "GB/s", "Gb/s"]
+"""``native``: line rates in Gb/s and bus bandwidths in GB/s, as vendors and NCCL write them."""
+PowerUnit = Literal["kW", "BTU/h"]
+MoneyGrouping = Literal["myriad", "million"]
+
+BANDWIDTH_UNITS: tuple[BandwidthUnit, ...] = ("native", "GB/s", "Gb/s")
+POWER_UNITS: tuple[PowerUnit, ...] = ("kW", "BTU/h")
+MONEY_GROUPINGS: tuple[MoneyGrouping, ...] = ("myriad", "million")
+
+BITS_PER_BYTE = 8
+BTU_PER_HOUR_PER_KW = 3412.142
+"""1 kW = 3,412.142 BTU/h (1 BTU = 1,055.056 J, the International Table BTU; NIST SP 811,
+Appendix B.8: 1 W = 3.412 142 BTU_IT/h)."""
+
+
+@dataclass(frozen=True)
+class DisplayUnits:
+    """How figures are written for one reader (defaults: what the engine computes in)."""
+
+    bandwidth: BandwidthUnit = "native"
+    power: PowerUnit = "kW"
+    money: MoneyGrouping = "myriad"
+    """Only Chinese has a choice: 万/亿 (``myriad``) or millions (``million``, as in English)."""
+
+
+def bandwidth(value_gbyte_per_s: float, unit: BandwidthUnit, digits: int = 1) -> str:
+    """A bandwidth given in GB/s, written in ``unit``.
+
+    Equation: ``Gb/s = 8 · GB/s`` (8 bits per byte).
+
+    >>> bandwidth(205.4, "native"), bandwidth(205.4, "GB/s"), bandwidth(205.4, "Gb/s")
+    ('205.4 GB/s', '205.4 GB/s', '1,643 Gb/s')
+    """
+    if unit == "Gb/s":
+        return f"{fmt.number(value_gbyte_per_s * BITS_PER_BYTE)} Gb/s"
+    return f"{fmt.number(value_gbyte_per_s, digits)} GB/s"
+
+
+def link_rate(value_gbit_per_s: float, unit: BandwidthUnit) -> str:
+    """A line rate given in Gb/s, written in ``unit`` (``GB/s = Gb/s / 8``).
+
+    >>> link_rate(400, "native"), link_rate(400, "Gb/s"), link_rate(400, "GB/s")
+    ('400 Gb/s', '400 Gb/s', '50.0 GB/s')
+    """
+    if unit == "GB/s":
+        return f"{fmt.number(value_gbit_per_s / BITS_PER_BYTE, 1)} GB/s"
+    return f"{fmt.number(value_gbit_per_s)} Gb/s"
+
+
+def power(value_kw: float, unit: PowerUnit, lang: str = "en") -> str:
+    """A power given in kW, written in ``unit``; BTU/h (a heat load, for cooling plant sized in
+    it) is grouped like money (``4.14 M BTU/h`` / ``414万 BTU/h``) so it fits a KPI card.
+
+    Equation: ``BTU/h = 3,412.142 · kW`` (see :data:`BTU_PER_HOUR_PER_KW`).
+
+    >>> power(1213.5, "kW"), power(1213.5, "BTU/h"), power(1213.5, "BTU/h", "zh")
+    ('1,213.5 kW', '4.14 M BTU/h', '414万 BTU/h')
+    """
+    if unit == "BTU/h":
+        return f"{fmt.compact(value_kw * BTU_PER_HOUR_PER_KW, lang)} BTU/h"
+    return f"{fmt.number(value_kw, 1)} kW"
+
+
+def money(amount: float, currency: str, lang: str, grouping: MoneyGrouping = "myriad") -> str:
+    """An amount already in ``currency``; Chinese readers may choose millions over 万/亿.
+
+    >>> money(47_151_667, "USD", "zh"), money(47_151_667, "USD", "zh", "million")
+    ('4,715万美元', '47.2 M 美元')
+    >>> money(47_151_667, "USD", "en", "million"), money(950, "CNY", "zh", "million")
+    ('$47.2 M', '950.00 元')
+    """
+    if lang == "zh" and grouping == "million" and abs(amount) >= 1e6:
+        return f"{fmt.compact(amount, 'en')} {fmt.money(0, currency, 'zh').split(' ', 1)[1]}"
+    return fmt.money(amount, currency, lang)

@@ -1,0 +1,242 @@
+"""Workshop use: presentation mode, print layout, page language, the "start here" box, the
+banner of what the app shows besides the sidebar inputs, undo/redo and the display units.
+
+Everything here is offline-safe: the style sheets use the fonts Streamlit ships, and the only
+script sets ``<html lang>`` so screen readers and hyphenation follow the chosen language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from planner.report import display
+from planner.report.performance_tables import escape_markdown
+from ui import history, keys, state
+from ui.state import t
+
+KPI_CSS = """
+[data-testid="stMetricValue"] { font-size: clamp(1.15rem, 1.55vw, 1.75rem); }
+[data-testid="stMetricValue"] > div { white-space: normal; overflow-wrap: anywhere; overflow: visible; }
+[data-testid="stMetricLabel"] p { font-size: 0.9rem; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 0.86rem; }
+"""
+"""KPI values shrink with the window and wrap rather than end in "…" (a 1280-px projector shows
+four or five cards per row)."""
+
+PRINT_CSS = """
+@media print {
+  [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+  [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
+  [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton-primary"],
+  .stButton, .stDownloadButton, .no-print { display: none !important; }
+  [data-testid="stMain"], [data-testid="stMainBlockContainer"], .block-container {
+    max-width: 100% !important; width: 100% !important; padding: 0 !important; margin: 0 !important; }
+  [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflow: visible !important; }
+  .stPlotlyChart, [data-testid="stMetric"], [data-testid="stTable"], [data-testid="stExpander"] {
+    break-inside: avoid; page-break-inside: avoid; overflow: visible !important; }
+  .stPlotlyChart .js-plotly-plot, .stPlotlyChart .main-svg { max-width: 100% !important; }
+  h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
+  h2, [data-testid="stHeadingWithActionElements"]:has(h2) { break-before: page; page-break-before: always; }
+  [data-testid="stHeaderActionElements"] { display: none !important; }
+}
+"""
+"""Printing a page (Ctrl+P): no sidebar, toolbar or buttons, the main column full width, charts
+and cards never cut across pages, each section (``st.header``) on a new page."""
+
+PRESENT_CSS = """
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stToolbar"] {
+  display: none !important; }
+html, [data-testid="stMain"] { font-size: 20px; }
+[data-testid="stMetricValue"] { font-size: clamp(1.6rem, 2.4vw, 2.6rem); }
+[data-testid="stMetricLabel"] p { font-size: 1.1rem; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.05rem; }
+"""
+"""Presentation mode: large type, the sidebar and toolbar out of sight."""
+
+
+def style() -> None:
+    """House style, print style and, in presentation mode, the large type."""
+    extra = PRESENT_CSS if state.present() else ""
+    st.html(f"<style>{KPI_CSS}{PRINT_CSS}{extra}</style>")  # style only: renders nothing visible
+
+
+HTML_LANG = {"en": "en", "zh": "zh-CN"}
+
+
+def page_language() -> None:
+    """Set ``<html lang>`` to the reader's language (Streamlit's page says ``en`` whatever the
+    content); a one-line script, since the document element is outside any element's reach."""
+    code = HTML_LANG[state.lang()]
+    st.session_state[keys.HTML_LANG] = code
+    st.html(
+        f'<script>document.documentElement.lang = "{code}";</script>',
+        unsafe_allow_javascript=True,
+    )
+
+
+# --- the sidebar's workshop controls -------------------------------------------------------------
+
+
+def sidebar_controls(sb: DeltaGenerator) -> None:
+    """Presentation mode, then undo and redo of scenario changes."""
+    sb.button(
+        t("workshop.present"),
+        key=keys.PRESENT_TOGGLE,
+        on_click=state.toggle_present,
+        icon=":material/co_present:",
+        help=t("help.workshop.present"),
+        width="stretch",
+    )
+    left, right = sb.columns(2)
+    left.button(
+        t("workshop.undo"),
+        key=keys.UNDO,
+        on_click=history.undo,
+        disabled=not history.can_undo(),
+        icon=":material/undo:",
+        help=t("help.workshop.undo"),
+        width="stretch",
+    )
+    right.button(
+        t("workshop.redo"),
+        key=keys.REDO,
+        on_click=history.redo,
+        disabled=not history.can_redo(),
+        icon=":material/redo:",
+        help=t("help.workshop.redo"),
+        width="stretch",
+    )
+
+
+def units() -> display.DisplayUnits:
+    """The reader's display units (the engine's own units until chosen)."""
+    chosen = dict(st.session_state.get(keys.UNITS) or {})
+    default = display.DisplayUnits()
+    return display.DisplayUnits(
+        bandwidth=chosen.get("bandwidth", default.bandwidth),
+        power=chosen.get("power", default.power),
+        money=chosen.get("money", default.money),
+    )
+
+
+def _set_unit(name: str) -> None:
+    picked = st.session_state.get(f"{keys.UNITS}_{name}")
+    if picked is not None:
+        st.session_state[keys.UNITS] = {**(st.session_state.get(keys.UNITS) or {}), name: picked}
+
+
+UNIT_CHOICES: dict[str, tuple[str, dict[str, str]]] = {
+    "bandwidth": (
+        "units.bandwidth",
+        {"native": "units.bandwidth.native", "GB/s": "units.bandwidth.gbyte", "Gb/s": "units.bandwidth.gbit"},
+    ),
+    "power": ("units.power", {"kW": "units.power.kw", "BTU/h": "units.power.btu"}),
+    "money": ("units.money", {"myriad": "units.money.myriad", "million": "units.money.million"}),
+}
+"""Display unit -> (label key, option -> option label key)."""
+
+
+def _option_label(labels: dict[str, str]) -> Callable[[str], str]:
+    return lambda option: t(labels[option])
+
+
+def units_controls(sb: DeltaGenerator) -> None:
+    """Bandwidth in GB/s or Gb/s, power in kW or BTU/h and, in Chinese, money in 万/亿 or M."""
+    current = units()
+    shown = ["bandwidth", "power", *(["money"] if state.lang() == "zh" else [])]
+    with sb.expander(t("units.title")):
+        for name in shown:
+            label_key, options = UNIT_CHOICES[name]
+            key = f"{keys.UNITS}_{name}"
+            st.session_state[key] = getattr(current, name)
+            st.segmented_control(
+                t(label_key),
+                options=list(options),
+                format_func=_option_label(options),
+                key=key,
+                required=True,
+                on_change=_set_unit,
+                args=(name,),
+            )
+
+
+# --- above every page: start here, and what is active besides the inputs -------------------------
+
+
+def _dismiss_welcome() -> None:
+    st.session_state[keys.WELCOME_DISMISSED] = True
+
+
+def welcome() -> None:
+    """A short "start here" on the first visit, closed with one click for the session."""
+    if st.session_state.get(keys.WELCOME_DISMISSED) or state.present():
+        return
+    with st.container(border=True, key="welcome_box"):
+        st.markdown(f"**{t('welcome.title')}**")
+        st.markdown(t("welcome.body"))
+        st.button(
+            t("welcome.close"), key=keys.WELCOME_CLOSE, on_click=_dismiss_welcome, icon=":material/close:"
+        )
+
+
+def reset_scenario_state() -> None:
+    """Button callback: back to what the sidebar inputs alone make (no loaded design, catalog
+    prices, no saved scenario being edited)."""
+    state.drop_base()
+    state.set_opened(None)
+    state.set_prices({})
+
+
+def active_state(page: str) -> None:
+    """Name what shapes the scenario beyond the sidebar: a loaded optimizer design, an opened
+    or shared saved scenario, edited unit prices; one click drops all of it.
+
+    The Scenarios page draws its own, fuller banner for a saved scenario.
+    """
+    origin = state.base_origin()
+    kind = origin.get("kind")
+    lines: list[str] = []
+    if kind == "optimizer":
+        lines.append(t("active.optimizer", label=escape_markdown(str(origin.get("label", "")))))
+    elif kind == "saved" and page != "scenarios":
+        key = "active.shared" if origin.get("via") == "link" else "active.saved"
+        lines.append(
+            t(
+                key,
+                name=escape_markdown(str(origin.get("name", ""))),
+                id=origin["id"],
+                version=origin["version"],
+            )
+        )
+    elif kind == "detached":
+        lines.append(t("active.detached", label=escape_markdown(str(origin.get("label", "")))))
+    if state.prices():
+        lines.append(t("active.prices", count=len(state.prices())))
+    if not lines or state.present():
+        return
+    _banner(lines)
+
+
+def _banner(lines: list[str]) -> None:
+    with st.container(border=True, key="active_state"):
+        text, button = st.columns([5, 1], vertical_alignment="center")
+        text.markdown("  \n".join(lines))
+        button.button(
+            t("active.reset"),
+            key=keys.RESET_SCENARIO_STATE,
+            on_click=reset_scenario_state,
+            icon=":material/restart_alt:",
+            help=t("help.active.reset"),
+            width="stretch",
+        )
+
+
+def exit_present_button(where: Any = st) -> None:
+    """Leave presentation mode (the sidebar, with its toggle, is hidden in it)."""
+    where.button(
+        t("workshop.present_exit"), key="present_exit", on_click=state.toggle_present, icon=":material/close:"
+    )
