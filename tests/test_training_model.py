@@ -27,6 +27,7 @@ from planner.performance.training.flops import (
     token_flops,
 )
 from planner.performance.training.memory import Parallel, held_layer_micro_batches, memory_breakdown
+from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
 from planner.performance.workload import TrainingJob, best_layout, estimate_workload, training_job
 from planner.validation import load_cases
@@ -107,13 +108,59 @@ def test_recompute_none_charges_the_attention_core() -> None:
     assert full.activations_bytes == pytest.approx(48 * 2 * 2048 * 6144 / 8 + 34 * 2048 * 6144 / 8)
 
 
+def _layer_efficiency(
+    catalog: Catalog, *, h: int, heads: int, tp: int, kernel: str, recompute: str = "selective"
+) -> float:
+    """Kernel efficiency of one GPT layer on A100 80 GB through the step model (s = 2048, b = 1)."""
+    shape = model_shape(params_b=1, layers=1, hidden_size=h, heads=heads)
+    job = TrainingJob(params_b=1, tokens_b=1, seq_len=2048, global_batch_seqs=1, dropout=True,
+                      attention_kernel=kernel)  # type: ignore[arg-type]  # fmt: skip
+    fabric = two_level_fabric(gpus=8, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=25)
+    model = StepModel(job=job, shape=shape, fabric=fabric, peak_flops=312e12, efficiency=None,
+                      coefficients=efficiency_coefficients(catalog), hbm_byte_per_s=2039e9)  # fmt: skip
+    lay = Parallel(tp=tp, cp=1, pp=1, dp=1, ep=1, v=1, micro_batch_seqs=1, micro_batches=1)
+    return model.efficiency(lay, recompute)  # type: ignore[arg-type]
+
+
 def test_efficiency_rises_with_width(catalog: Catalog) -> None:
-    c = efficiency_coefficients(catalog)
-    a100 = 312e12 / 2039e9
     etas = [
-        c(width=h / 8, model_width=h, tokens=2048, flops_per_byte=a100) for h in (4096, 8192, 16384, 25600)
+        _layer_efficiency(catalog, h=h, heads=h // 128, tp=8, kernel="flash")
+        for h in (4096, 8192, 16384, 25600)
     ]
-    assert etas == sorted(etas) and etas[-1] < c.max_fraction
+    assert etas == sorted(etas) and etas[-1] < efficiency_coefficients(catalog).max_fraction
+
+
+def test_efficiency_follows_the_counted_traffic(catalog: Catalog) -> None:
+    """1 / eta = 1 / eta_mm + (F / B) Q / W, checked by hand for one layer (data/training.yaml values)."""
+    c = efficiency_coefficients(catalog)
+    h, a, s, tp = 2304, 24, 2048, 1  # Megatron-LM SC21 Table 1, 1.7B row
+    # W: 3 x (24 h^2 + 4 s h) forward-and-backward FLOPs plus the recomputed attention core (4 s h)
+    flops = 3 * (24 * h * h + 4 * s * h) + 4 * s * h
+    # Q: three quarters of 72 k h (no full recomputation) plus (8 + 5) x 2 + (14 + 5) bytes per score
+    # (forward twice with the recomputed core, dropout on) for a s score elements per token
+    q = 0.75 * 72 * c.elementwise_bytes * h + ((8 + 5) * 2 + (14 + 5)) * a * s
+    expected = 1 / (1 / c.matmul(width=h / tp, tokens=s) + 312e12 / 2039e9 * q / flops)
+    assert _layer_efficiency(catalog, h=h, heads=a, tp=tp, kernel="materialized") == pytest.approx(expected)
+
+
+def test_materialized_scores_cost_most_where_heads_are_many_and_narrow(catalog: Catalog) -> None:
+    # a s / h^2: 24 x 2048 / 2304^2 = 0.0093 (1.7B) against 160 x 2048 / 25600^2 = 0.0005 (1T)
+    def loss(h: int, heads: int, tp: int) -> float:
+        flash = _layer_efficiency(catalog, h=h, heads=heads, tp=tp, kernel="flash")
+        return 1 - _layer_efficiency(catalog, h=h, heads=heads, tp=tp, kernel="materialized") / flash
+
+    small, large = loss(2304, 24, 1), loss(25600, 160, 8)
+    assert small > 0.25 > 0.05 > large > 0
+
+
+def test_flash_kernel_keeps_no_scores_in_memory() -> None:
+    shape = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
+    lay = Parallel(tp=8, cp=1, pp=1, dp=1, ep=1, v=1, micro_batch_seqs=1, micro_batches=1)
+    common = {"seq_len": 2048, "zero": 1, "dropout": True}
+    none = memory_breakdown(shape, lay, recompute="none", materialized_scores=False, **common)  # type: ignore[arg-type]
+    selective = memory_breakdown(shape, lay, recompute="selective", **common)  # type: ignore[arg-type]
+    # 48 layers x one fp32 statistic per query row and head: 4 a s b / t
+    assert none.activations_bytes - selective.activations_bytes == pytest.approx(48 * 4 * 64 * 2048 / 8)
 
 
 def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> None:
@@ -125,11 +172,16 @@ def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> N
     assert (e.layout.tp, e.layout.pp, e.layout.recompute) == (8, 16, "selective")
     assert e.memory.activations_bytes == pytest.approx(112 * 31.75 * 8192 * 16384 / 8)
     assert e.layout.memory_gbyte_per_gpu <= 80 * 0.9
-    # keeping the attention core too (no recomputation) does not fit
+    # without recomputation a kernel that writes the 5 a s^2 b / t scores to HBM does not fit ...
+    materialized = job.model_copy(update={"recompute": "none", "attention_kernel": "materialized"})
     with pytest.raises(InfeasibleError, match="memory: no layout fits"):
-        estimate_workload(
-            job=job.model_copy(update={"recompute": "none"}), plan=_plan("ib-ndr"), catalog=catalog
-        )
+        estimate_workload(job=materialized, plan=_plan("ib-ndr"), catalog=catalog)
+    # ... a flash kernel does: it keeps one fp32 statistic per row and head, 4 a s b / t
+    flash = estimate_workload(
+        job=job.model_copy(update={"recompute": "none"}), plan=_plan("ib-ndr"), catalog=catalog
+    )
+    assert flash.layout.recompute == "none"
+    assert flash.memory.activations_bytes == pytest.approx(112 * (31.75 * 8192 * 16384 + 4 * 128 * 8192) / 8)
 
 
 SC21 = [c for c in load_cases() if c.id.startswith("megatron-sc21-gpt-")]
@@ -146,7 +198,8 @@ def _sc21_tflops(case_id: str) -> float:
         "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads, "vocab": i.vocab, "tp": i.tp,
         "pp": i.pp, "dp": i.dp, "recompute": "full", "dropout": True,
         # Megatron-LM in 2021 had no sequence parallelism (Korthikanti et al. 2022 introduced it)
-        "sequence_parallel": False,
+        # and wrote the attention scores to HBM (FlashAttention came in 2022)
+        "sequence_parallel": False, "attention_kernel": "materialized",
     })  # fmt: skip
     # the paper counts hardware FLOPs (its eq. 3, recomputation included)
     return estimate_workload(job=job, plan=p, catalog=catalog).achieved_hardware_tflops_per_gpu

@@ -139,6 +139,10 @@ class CaseInputs(_Frozen):
         default=None, ge=1, description="Interleaved pipeline stages per GPU (v) [count]."
     )
     sequence_parallel: bool | None = Field(default=None, description="Megatron sequence parallelism on.")
+    attention_kernel: Literal["flash", "materialized"] | None = Field(
+        default=None,
+        description="Whether the attention scores are written to HBM (before FlashAttention) or not.",
+    )
     recompute: Recompute | None = Field(default=None, description="Activation recomputation.")
     precision: Precision | None = Field(default=None, description="Math precision of the matrix multiplies.")
     zero_stage: int | None = Field(

@@ -1,16 +1,34 @@
-"""Compute efficiency of the training kernels against the per-GPU matrix sizes.
+"""Compute efficiency of the training kernels: matrix units against HBM-bound element-wise work.
 
 Notes
 -----
-``eta = eta_max x w / (w + w_half) x n / (n + n_half) x h / (h + k F / B)`` with ``w = h / tp`` the
-per-GPU GEMM width (tile occupancy), ``n = s b / cp`` the tokens of one micro-batch on one GPU
-(the GEMMs' other dimension) and ``h`` the model width: element-wise work (norms, softmax,
-activations, residuals, dropout) moves ``~ k s h`` bytes through HBM against ``~ s h^2`` matrix
-FLOPs, so its time relative to the GEMMs is ``k (F / B) / h`` with ``F / B`` the GPU's peak FLOP/s
-over its HBM bandwidth (312 TFLOP/s / 2.0 TB/s = 153 FLOP/B on A100, 989 / 3.35 = 295 on H100). A
-saturating form in each, so wider models reach a larger share of peak (Megatron-LM SC21 Table 1 rises from 137 to 163 TFLOP/s per
-A100 from 1.7B to 1T parameters, arXiv 2104.04473). The coefficients are catalog records
-(``data/training.yaml``), fitted only to validation cases whose role is ``calibration``.
+Per token and layer on one GPU, the matrix multiplies run at a share ``eta_mm`` of peak ``F`` and the
+element-wise work moves ``Q`` bytes through HBM at bandwidth ``B`` while the multiplies do ``W``
+FLOPs; the two add up in time, so the share of peak the layer reaches is::
+
+    1 / eta = 1 / eta_mm + (F / B) Q / W
+    eta_mm  = eta_max x w / (w + w_half) x n / (n + n_half)
+
+with ``w = h / tp`` the per-GPU GEMM width (tile occupancy) and ``n = s b / cp`` the tokens of one
+micro-batch on one GPU (the GEMMs' other dimension). ``Q`` has two parts:
+
+- norms, bias-GeLU, bias-dropout-add and residuals: ``72 k h`` bytes when the forward runs twice
+  (full recomputation), three quarters of it otherwise (forward, backward = twice the forward,
+  and the recomputed forward are the four equal shares of the count behind ``k``); divided over
+  ``tp`` GPUs, except the norms and dropouts that every tensor-parallel GPU repeats without
+  sequence parallelism;
+- the attention scores, only where the kernel writes them to HBM (``attention_kernel =
+  "materialized"``: Megatron-LM and DeepSpeed before FlashAttention, 2022): ``a / tp x s`` score
+  elements per token, each moving ``q_fwd`` bytes in the forward, ``q_bwd`` in the backward and
+  ``q_drop`` per pass for the attention dropout, plus one more forward when recomputation (selective
+  or full) repeats the attention core. A fused (flash) kernel keeps them on chip: no bytes.
+
+``F / B`` is the GPU's peak FLOP/s over its HBM bandwidth (312 TFLOP/s / 2.04 TB/s = 153 FLOP/B on
+A100 80 GB). Wider models and longer micro-batches reach a larger share of peak, and models with
+many narrow heads lose more to the scores (Megatron-LM SC21 Table 1: 137 TFLOP/s per A100 at 1.7B,
+163 at 1T, arXiv 2104.04473). ``k`` and the score bytes are counted, not fitted; ``eta_max``,
+``w_half`` and ``n_half`` are fitted only to validation cases whose role is ``calibration``
+(``data/training.yaml``).
 """
 
 from __future__ import annotations
@@ -26,36 +44,68 @@ RULES = (
     "training_efficiency_width_half",
     "training_efficiency_elementwise_bytes",
     "training_efficiency_tokens_half",
+    "training_score_bytes_forward",
+    "training_score_bytes_backward",
+    "training_score_dropout_bytes",
 )
 """Catalog sizing rules holding the coefficients, in the order of :class:`EfficiencyCoefficients`."""
+
+FORWARD_SHARE_OF_ELEMENTWISE = 0.25
+"""Share of the element-wise count ``k`` that is one forward pass: ``k`` counts forward, backward
+(twice the forward) and the recomputed forward."""
 
 
 @dataclass(frozen=True)
 class EfficiencyCoefficients:
-    """Coefficients of the saturating efficiency curve."""
+    """Coefficients of the kernel-efficiency model (module notes)."""
 
     max_fraction: float
     """Efficiency of very wide GEMMs on long micro-batches [-]."""
     width_half: float
     """``h / tp`` at which the per-GPU width term is one half [count]."""
     elementwise_bytes: float
-    """``k``: element-wise HBM traffic per token and layer over the width ``h`` [B]."""
+    """``k``: element-wise HBM traffic per token and layer over ``72 h`` [B], recomputation included."""
     tokens_half: float
     """Tokens per micro-batch per GPU at which the token term is one half [count]."""
+    score_bytes_forward: float = 0.0
+    """HBM bytes per attention-score element in the forward, when the scores are materialised [B]."""
+    score_bytes_backward: float = 0.0
+    """HBM bytes per attention-score element in the backward [B]."""
+    score_dropout_bytes: float = 0.0
+    """HBM bytes per score element of the attention dropout, per pass [B]."""
 
-    def __call__(self, *, width: float, model_width: float, tokens: float, flops_per_byte: float) -> float:
-        """Share of dense peak the kernels reach [-] (module notes).
+    def matmul(self, *, width: float, tokens: float) -> float:
+        """Share of dense peak the matrix multiplies reach [-]: ``eta_mm`` (module notes).
 
         >>> c = EfficiencyCoefficients(0.8, 256, 10, 512)
-        >>> c(width=256, model_width=1000, tokens=512, flops_per_byte=100)  # 0.8 x 1/2 x 1/2 x 1/2
-        0.1
+        >>> c.matmul(width=256, tokens=512)  # 0.8 x 1/2 x 1/2
+        0.2
         """
-        return (
-            self.max_fraction
-            * width / (width + self.width_half)
-            * tokens / (tokens + self.tokens_half)
-            * model_width / (model_width + self.elementwise_bytes * flops_per_byte)
-        )  # fmt: skip
+        return self.max_fraction * width / (width + self.width_half) * tokens / (tokens + self.tokens_half)
+
+    def __call__(self, *, width: float, tokens: float, flops_per_byte: float, bytes_per_flop: float) -> float:
+        """Share of dense peak a layer reaches [-]: ``1 / (1 / eta_mm + (F / B) Q / W)``.
+
+        >>> c = EfficiencyCoefficients(0.8, 256, 10, 512)
+        >>> round(c(width=256, tokens=512, flops_per_byte=100, bytes_per_flop=0.03), 6)  # 1/(5 + 3)
+        0.125
+        """
+        return 1.0 / (1.0 / self.matmul(width=width, tokens=tokens) + flops_per_byte * bytes_per_flop)
+
+    def score_bytes(self, *, dropout: bool, recomputed: bool) -> float:
+        """HBM bytes per materialised score element over one training step of a layer [B].
+
+        >>> EfficiencyCoefficients(0.8, 256, 4, 512, 8.0, 14.0, 5.0).score_bytes(dropout=True, recomputed=True)
+        45.0
+        """
+        forward = self.score_bytes_forward + (self.score_dropout_bytes if dropout else 0.0)
+        backward = self.score_bytes_backward + (self.score_dropout_bytes if dropout else 0.0)
+        return forward * (2 if recomputed else 1) + backward
+
+    def elementwise_bytes_per_width(self, *, full_recompute: bool) -> float:
+        """Element-wise HBM bytes per token and layer over ``h`` [B]: ``72 k`` or three quarters of it."""
+        share = 1.0 if full_recompute else 1.0 - FORWARD_SHARE_OF_ELEMENTWISE
+        return 72.0 * self.elementwise_bytes * share
 
 
 def efficiency_coefficients(catalog: Catalog) -> EfficiencyCoefficients:

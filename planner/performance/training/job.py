@@ -12,6 +12,7 @@ from planner.i18n.message import msg
 
 Precision = Literal["bf16", "fp8"]
 RecomputeChoice = Literal["auto", "none", "selective", "full"]
+AttentionKernel = Literal["flash", "materialized"]
 
 FP8_SPEEDUP = 2.0
 """FP8 dense peak / BF16 dense peak: 1979 / 989 TFLOPS on H100 SXM (NVIDIA datasheet). Applied to
@@ -82,6 +83,13 @@ class TrainingJob(BaseModel):
         default="auto", description="Activation recomputation: none, selective, full; auto = searched."
     )
     dropout: bool = Field(default=False, description="Dropout layers keep their masks (GPT-3-era models).")
+    attention_kernel: AttentionKernel = Field(
+        default="flash",
+        description=(
+            "flash: the attention scores stay on chip (FlashAttention, 2022 on); materialized: they are "
+            "written to HBM (Megatron-LM and DeepSpeed before 2022)."
+        ),
+    )
     sequence_parallel: bool = Field(
         default=True, description="Split norms and dropout over the TP GPUs (Megatron-LM since 2022)."
     )

@@ -14,7 +14,8 @@ generalised to GQA, FFN width and gate; ``r = h_kv / h``, ``d = 2`` with dropout
 ``(8 + d) s b h`` of norms, masks and the QKV and FFN inputs stay whole, their eq. 4; context
 parallelism divides ``s`` by ``cp``)::
 
-    none       s b h (12 + 4r + d + c f/h) / t + 5 a s^2 b / t
+    none       s b h (12 + 4r + d + c f/h) / t + 5 a s^2 b / t  (scores materialised)
+               s b h (12 + 4r + d + c f/h) / t + 4 a s b / t    (flash kernel: one fp32 per row)
     selective  s b h (12 + 4r + d + c f/h) / t              (attention core recomputed)
     full       2 s b h / t  (+ one layer's working set)     (only each layer's input kept)
 
@@ -37,6 +38,9 @@ from planner.performance.training.shape import ModelShape
 
 ZeroStage = Literal[0, 1, 2, 3]
 
+FLASH_STATISTIC_BYTES = 4.0
+"""fp32 log-sum-exp a flash-attention kernel keeps per query row and head for its backward (Dao et
+al., "FlashAttention", arXiv 2205.14135, algorithm 2) [B]."""
 WEIGHT_BYTES = 2.0
 """bf16 weights [B per parameter]."""
 GRADIENT_BYTES = 2.0
@@ -133,7 +137,7 @@ def activation_shares(shape: ModelShape, *, dropout: bool) -> tuple[float, float
 
 def activation_bytes_per_layer(
     shape: ModelShape, *, seq_len: int, micro_batch_seqs: int, tp: int, cp: int,
-    recompute: Recompute, dropout: bool, sequence_parallel: bool = True,
+    recompute: Recompute, dropout: bool, sequence_parallel: bool = True, materialized_scores: bool = True,
 ) -> float:  # fmt: skip
     """One layer's stored activations for one micro-batch [B] (module notes).
 
@@ -155,7 +159,12 @@ def activation_bytes_per_layer(
         return 2.0 * s * b * h / (tp if sequence_parallel else 1)
     replicated, split = activation_shares(shape, dropout=dropout)
     per_sbh = (replicated + split) / tp if sequence_parallel else replicated + split / tp
-    core = 5.0 * shape.heads * s * seq_len * b / tp if recompute == "none" else 0.0
+    if recompute != "none":
+        core = 0.0
+    elif materialized_scores:
+        core = 5.0 * shape.heads * s * seq_len * b / tp
+    else:  # a flash kernel keeps one fp32 softmax statistic per query row and head
+        core = FLASH_STATISTIC_BYTES * shape.heads * s * b / tp
     return s * b * h * per_sbh + core
 
 
@@ -182,12 +191,13 @@ def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[floa
 
 def activation_and_buffer_bytes(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, dropout: bool = False,
-    sequence_parallel: bool = True,
+    sequence_parallel: bool = True, materialized_scores: bool = True,
 ) -> tuple[float, float]:  # fmt: skip
     """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes)."""
     per_layer = activation_bytes_per_layer(
         shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
         recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
+        materialized_scores=materialized_scores,
     )  # fmt: skip
     activations = per_layer * held_layer_micro_batches(shape.layers, lay.pp, lay.v, lay.micro_batches)
     if recompute == "full":  # the layer being recomputed holds its full working set
@@ -200,11 +210,12 @@ def activation_and_buffer_bytes(
 
 def memory_breakdown(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
-    dropout: bool = False, sequence_parallel: bool = True,
+    dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True,
 ) -> MemoryBreakdown:  # fmt: skip
     """Bytes per GPU on the first pipeline stage (module notes)."""
     weights, gradients, optimizer = state_bytes(shape, lay, zero)
     activations, buffers = activation_and_buffer_bytes(
-        shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel
-    )
+        shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
+        materialized_scores=materialized_scores,
+    )  # fmt: skip
     return MemoryBreakdown(weights, gradients, optimizer, activations, buffers)

@@ -3,7 +3,7 @@
 Notes
 -----
 Per optimizer step (``M`` micro-batches of ``b`` sequences per replica, ``F`` peak FLOP/s,
-``eta`` :mod:`~planner.performance.training.efficiency`, ``L_s = v ceil(L / (pp v))`` layers on the
+``eta`` :mod:`~planner.performance.training.efficiency` (it depends on the recomputation), ``L_s = v ceil(L / (pp v))`` layers on the
 slowest stage, ``x = 1.5`` with full recomputation else 1)::
 
     compute = M b s (L_s (3 layer + recomputed) + 3 logits) / (tp cp) / (F eta)
@@ -133,22 +133,29 @@ class StepModel:
         self.flops = token_flops(shape, seq_len=job.seq_len)
         self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
 
-    def efficiency(self, lay: Parallel) -> float:
-        """Kernel efficiency of a layout's per-GPU GEMMs [-]."""
+    def efficiency(self, lay: Parallel, recompute: Recompute) -> float:
+        """Kernel efficiency of a layout's layers [-] (:mod:`~planner.performance.training.efficiency`)."""
         if self.fixed_efficiency is not None:
             return self.fixed_efficiency
-        h = self.shape.hidden_size
-        flops_per_byte = self.flops_per_byte
-        if not self.job.sequence_parallel:
+        c, shape, job = self.coefficients, self.shape, self.job
+        elementwise = c.elementwise_bytes_per_width(full_recompute=recompute == "full") * shape.hidden_size
+        if not job.sequence_parallel:
             # every TP GPU repeats the norms and dropouts: their share of the element-wise traffic
             # (taken as their share of the activations) is not divided by tp
-            replicated, split = activation_shares(self.shape, dropout=self.job.dropout)
-            flops_per_byte *= 1 + replicated / (replicated + split) * (lay.tp - 1)
-        return self.coefficients(
-            width=h / lay.tp,
-            model_width=h,
-            tokens=self.job.seq_len * lay.micro_batch_seqs / lay.cp,
-            flops_per_byte=flops_per_byte,
+            replicated, split = activation_shares(shape, dropout=job.dropout)
+            elementwise *= 1 + replicated / (replicated + split) * (lay.tp - 1)
+        scores = 0.0
+        if job.attention_kernel == "materialized":
+            per_element = c.score_bytes(dropout=job.dropout, recomputed=recompute != "none")
+            scores = per_element * shape.heads * job.seq_len / lay.cp
+        f = self.flops
+        flops = 3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)
+        # bytes and FLOPs per token and layer on one GPU: both divided by tp
+        return c(
+            width=shape.hidden_size / lay.tp,
+            tokens=job.seq_len * lay.micro_batch_seqs / lay.cp,
+            flops_per_byte=self.flops_per_byte,
+            bytes_per_flop=(elementwise + scores) / flops,
         )
 
     def micro_flops(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
@@ -173,7 +180,7 @@ class StepModel:
 
     def step(self, lay: Parallel, recompute: Recompute, zero: ZeroStage) -> StepResult:
         """The step breakdown of one layout (module notes)."""
-        eta = self.efficiency(lay)
+        eta = self.efficiency(lay, recompute)
         flops, attention = self.micro_flops(lay, recompute)
         compute_micro = flops / (self.peak_flops * eta)
         attention_s = attention / (self.peak_flops * eta)
@@ -200,7 +207,7 @@ class StepModel:
     def lower_bound_s(self, lay: Parallel, recompute: Recompute) -> float:
         """Compute and its bubble alone: no layout's step is shorter [s]."""
         flops, _ = self.micro_flops(lay, recompute)
-        per_micro = flops / (self.peak_flops * self.efficiency(lay))
+        per_micro = flops / (self.peak_flops * self.efficiency(lay, recompute))
         return per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v)
 
     def _activation_bytes(self, lay: Parallel) -> float:
