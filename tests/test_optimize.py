@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from planner import Catalog, InfeasibleError, InputError, Scenario, load_catalog, plan
 from planner.cli import run
+from planner.engine import Plan
 from planner.optimize import optimize, request_from_data
 from planner.optimize.model import build_model
 from planner.optimize.pareto import bandwidth_front, power_front
@@ -232,3 +233,43 @@ def test_cli_optimize_json_and_infeasible(capsys: pytest.CaptureFixture[str]) ->
     assert "power_cap_kw" in err
     assert run(["optimize", "--gpus", "64", "--budget-usd", "-5"]) == 2
     assert "budget_usd" in capsys.readouterr().err
+
+
+def test_cli_max_gpus_returns_the_largest_count_every_fabric_fits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """65,536 GPUs on ib-ndr with a budget that never binds: the compute fabric's three-tier limit
+    (64-port switches: 2 x 32^3 = 65,536 GPUs) is the answer, and the storage, in-band and
+    out-of-band fabrics grow with it instead of failing (they used to stop the search)."""
+    args = ["optimize", "--design", "ib-ndr", "--objective", "max-gpus", "--max-gpus", "65536"]
+    assert run([*args, "--budget-usd", "1e12", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["optimizer"]["objective_value"] == 65536 == data["gpus"]
+    assert run([*args, "--budget-usd", "1e12"]) == 0
+    text = capsys.readouterr().out
+    assert "objective max-gpus = 65,536 GPUs" in text
+    assert "GPUs 1,024 -> 65,536" in text
+
+
+def test_max_gpus_stops_where_a_larger_size_is_refused(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine refusing a size (here: any fabric past 2,048 GPUs, as a stand-in for an
+    auxiliary fabric or a facility limit) ends the search at the last size it built."""
+    import planner.optimize.run as run_module
+
+    def refuse_large(*, scenario: Scenario, catalog: Catalog) -> Plan:
+        if scenario.gpus > 2048:
+            raise InfeasibleError("storage fabric: too many ports")
+        return plan(scenario=scenario, catalog=catalog)
+
+    request = request_from_data({"objective": "max-gpus", "budget_usd": 1e12, "max_gpus": 2048})
+    found = optimize(scenario=Scenario(gpus=8, design_id="ib-ndr"), catalog=catalog, request=request)
+    monkeypatch.setattr(run_module, "plan", refuse_large)
+    extended = run_module._extend(
+        run_module._Found(found.plan, found.scenario, 0.0, None, {}, ()),  # type: ignore[arg-type]
+        catalog,
+        request.model_copy(update={"max_gpus": 4096}),
+        4096,
+    )
+    assert found.plan.gpus == extended.plan.gpus == 2048

@@ -17,7 +17,7 @@ import pulp
 
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
-from planner.errors import InfeasibleError, InputError
+from planner.errors import InfeasibleError, PlannerError
 from planner.fabric.media import LINK_CLASSES
 from planner.i18n.message import Message, msg
 from planner.optimize.model import ModelVars, build_model
@@ -351,7 +351,7 @@ def _extend(found: _Found, catalog: Catalog, request: OptimizeRequest, gpus_max:
         try:
             bigger_scenario = best_scenario.with_updates(gpus=best_plan.gpus + step)
             bigger = plan(scenario=bigger_scenario, catalog=catalog)
-        except InputError:
+        except PlannerError:  # a size past some fabric's or facility's limit: the last one fitted
             break
         if _violations(bigger, request):
             break
