@@ -7,3 +7,29 @@ one collective model), ``estimate`` (layout, batch, aggregated or disaggregated 
 ``sizing`` (the smallest cluster per design that meets the targets) and ``output`` (JSON and
 frames). The equations and their sources are in ``docs/model.md`` (Inference and serving).
 """
+
+from planner.performance.serving.estimate import (
+    Pool,
+    ServingEstimate,
+    batch_sweep,
+    compare_serving,
+    estimate_serving,
+)
+from planner.performance.serving.output import serving_frame, serving_to_dict, sizing_to_dict
+from planner.performance.serving.request import ServingRequest, serving_request
+from planner.performance.serving.sizing import SizingResult, size_serving
+
+__all__ = [
+    "Pool",
+    "ServingEstimate",
+    "ServingRequest",
+    "SizingResult",
+    "batch_sweep",
+    "compare_serving",
+    "estimate_serving",
+    "serving_frame",
+    "serving_request",
+    "serving_to_dict",
+    "size_serving",
+    "sizing_to_dict",
+]

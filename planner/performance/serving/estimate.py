@@ -386,7 +386,17 @@ def _explain(ctx: _Context, plan: Plan) -> InfeasibleError:
         best_i = min(range(len(fitting)), key=lambda k: prefills[k].total_s + _kv_transfer_s(ctx, fitting[k]))
         ttft = prefills[best_i].total_s + _kv_transfer_s(ctx, fitting[best_i])
         cand = _Candidate(at_one[best_i].pool, at_one[best_i].decode, prefills[best_i], ttft, 0.0, "ttft_slo")
-        return _slo_error("ttft_ms", r.ttft_ms or 0.0, ttft, cand, ctx, plan, step=prefills[best_i])
+        if r.ttft_ms is not None and ttft * 1e3 > r.ttft_ms:
+            return _slo_error("ttft_ms", r.ttft_ms, ttft, cand, ctx, plan, step=prefills[best_i])
+        smallest = min(i.layout.gpus for i in fitting)
+        return InfeasibleError(
+            msg(
+                "disaggregate: {gpus} GPUs do not hold a prefill and a decode instance that both fit and meet "
+                "the targets (the smallest instance that fits has {smallest} GPUs); use more GPUs or serve aggregated",
+                gpus=ctx.gpus,
+                smallest=smallest,
+            )
+        )
     fastest_ttft = min(at_one, key=lambda c: c.ttft_s)
     return _slo_error(
         "ttft_ms", r.ttft_ms or 0.0, fastest_ttft.ttft_s, fastest_ttft, ctx, plan, step=fastest_ttft.prefill
@@ -423,10 +433,11 @@ def _kv_transfer_s(ctx: _Context, prefill_instance: Instance) -> float:
     )
 
 
-def _prefill_pool(ctx: _Context) -> tuple[Pool, StepTime, float] | None:
-    """The prefill layout and batch of most requests/s per GPU within the TTFT target."""
+def _prefill_options(ctx: _Context) -> list[tuple[float, Pool, StepTime, float]]:
+    """Per prefill layout, the batch of most requests/s per GPU within the TTFT target:
+    (requests/s per GPU, pool of one instance, prefill step, KV transfer [s]), best first."""
     r = ctx.request
-    best: tuple[float, Pool, StepTime, float] | None = None
+    found: list[tuple[float, Pool, StepTime, float]] = []
     for layout in layouts(model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus):
         inst = ctx.instance(layout)
         fits = inst.max_batch(tokens_each=r.input_tokens)
@@ -441,10 +452,20 @@ def _prefill_pool(ctx: _Context) -> tuple[Pool, StepTime, float] | None:
             continue
         top = max(o[0] for o in options)
         per_gpu, prompts, step = next(o for o in options if o[0] >= 0.97 * top)  # smallest near the top
-        if best is None or per_gpu > best[0] * (1 + 1e-9):
-            pool = _pool(ctx, inst, "prefill", 1, prompts, step, prompts / step.total_s)
-            best = (per_gpu, pool, step, transfer)
-    return None if best is None else best[1:]
+        found.append(
+            (per_gpu, _pool(ctx, inst, "prefill", 1, prompts, step, prompts / step.total_s), step, transfer)
+        )
+    return sorted(found, key=lambda o: -o[0])
+
+
+def _disaggregated(ctx: _Context, plan: Plan) -> tuple[Pool, StepTime, float, _Candidate, int]:
+    """The prefill layout of most requests/s per GPU that leaves room for a decode instance, and the
+    best decode layout in the GPUs left: (prefill pool, prefill step, KV transfer [s], decode, tried)."""
+    for _, p_pool, p_step, transfer in _prefill_options(replace(ctx, gpus=plan.gpus - 1)):
+        decode, tried = _search(replace(ctx, gpus=plan.gpus - p_pool.layout.gpus), _decode_at)
+        if decode is not None:
+            return p_pool, p_step, transfer, decode, tried
+    raise _explain(ctx, plan)
 
 
 def _split(gpus: int, prefill: Pool, decode: Pool) -> tuple[int, int]:
@@ -495,14 +516,7 @@ def estimate_serving(
             raise InputError(
                 msg("disaggregate: needs at least 2 GPUs, one per pool (got {gpus})", gpus=plan.gpus)
             )
-        # the prefill instance first, on at most all GPUs but one; the decode layout in what is left
-        prefill = _prefill_pool(replace(ctx, gpus=plan.gpus - 1))
-        if prefill is None:
-            raise _explain(ctx, plan)
-        p_pool, p_step, transfer = prefill
-        decode, tried = _search(replace(ctx, gpus=plan.gpus - p_pool.layout.gpus), _decode_at)
-        if decode is None:
-            raise _explain(ctx, plan)
+        p_pool, p_step, transfer, decode, tried = _disaggregated(ctx, plan)
         n_p, n_d = _split(plan.gpus, p_pool, decode.pool)
         if n_p < 1 or n_d < 1:
             raise InfeasibleError(
@@ -569,3 +583,33 @@ def compare_serving(
     """The same request on each design, with the same GPU (see :func:`planner.compare.compare`)."""
     plans = compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
     return tuple(estimate_serving(request=request, plan=p, catalog=catalog) for p in plans)
+
+
+def batch_sweep(
+    *, estimate: ServingEstimate, plan: Plan, catalog: Catalog, points: int = 12
+) -> list[dict[str, float]]:
+    """TPOT, TTFT and output tokens/s per GPU against the batch, on the estimate's decode layout.
+
+    Batches 1, 2, 4, ... up to the most the KV cache holds (at most ``2^(points-1)``); the same
+    step model as the estimate, so TPOT grows with the batch and tokens/s saturates where the step
+    turns compute-bound.
+    """
+    request = estimate.request.model_copy(update={"batch": None})
+    ctx = _context(request, plan, catalog, None)
+    pool = estimate.decode_pool
+    inst = ctx.instance(pool.layout)
+    evaluate = _decode_at if estimate.mode == "disaggregated" else _aggregated_at
+    top = min(pool.max_batch, MAX_BATCH_PER_GROUP * pool.layout.attention_groups)
+    rows = []
+    for batch in (b for b in (2**i for i in range(points)) if b <= max(1, top)):
+        c = evaluate(ctx, inst, batch, "given")
+        rows.append(
+            {
+                "batch": float(batch),
+                "tpot_ms": c.tpot_s * 1e3,
+                "decode_step_ms": c.decode.total_s * 1e3,
+                "ep_alltoall_ms": c.decode.ep_s * 1e3,
+                "tokens_per_s_per_gpu": batch / c.tpot_s / pool.layout.gpus,
+            }
+        )
+    return rows
