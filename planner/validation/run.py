@@ -302,6 +302,7 @@ def _training_job(case: ValidationCase) -> Any:
         "ep": i.ep,
         "virtual_stages": i.virtual_stages,
         "sequence_parallel": i.sequence_parallel,
+        "attention_kernel": i.attention_kernel,
         "dropout": i.dropout,
         "recompute": i.recompute,
         "zero_stage": i.zero_stage,
@@ -328,6 +329,8 @@ def _throughput(case: ValidationCase, catalog: Catalog) -> _Value:
     estimate, note = _estimate(case, catalog, stand_in=False)
     if case.quantity == "model_flops_utilization":
         return _Value(estimate.end_to_end_mfu, note)
+    if case.quantity == "tokens_per_s":
+        return _Value(estimate.tokens_per_s, note)
     counted = case.inputs.flops_counted
     if counted is None:  # the two differ by a third under full recomputation: never guess
         raise _NotModelledError(
@@ -421,6 +424,7 @@ EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "allreduce_busbw_gbyte_per_s_per_nic": _busbw,
     "achieved_tflops_per_gpu": _throughput,
     "model_flops_utilization": _throughput,
+    "tokens_per_s": _throughput,
     "gpu_hours_per_trillion_tokens": _gpu_hours_per_trillion,
     "fits_in_hbm": _fits,
     "memory_per_gpu_gbyte": _memory_per_gpu,
