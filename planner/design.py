@@ -15,6 +15,8 @@ from planner.i18n.message import msg
 
 Slug = str  # validated by the catalog schema's pattern where records are defined
 FabricFamily = Literal["ethernet", "infiniband"]
+SwitchFamily = Literal["ethernet", "infiniband", "nvlink"]
+"""A switch's family: a scale-out fabric family, or ``nvlink`` for a scale-up switch (tray)."""
 LinkClassName = Literal["node_leaf", "leaf_spine", "spine_core"]
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 
@@ -27,6 +29,30 @@ class FabricParams(BaseModel):
     family: FabricFamily = Field(description="Fabric protocol family: RoCEv2 Ethernet or InfiniBand.")
     ports_per_gpu: int = Field(
         ge=1, le=16, description="Network ports per GPU (the '4-rail' / '8-rail' of the source)."
+    )
+    gpus_per_port: int = Field(
+        default=1,
+        ge=1,
+        le=16,
+        description="GPUs sharing one network port: 2 = half a port per GPU (4 ports for 8 GPUs) [count].",
+    )
+    nics_per_server: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Fabric NICs in one server; empty = one per GPU (or per port group) as the NIC's ports allow.",
+    )
+    ports_per_nic: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description="Ports cabled on each fabric NIC; empty = server ports / NICs.",
+    )
+    planes_per_port: int = Field(
+        default=1,
+        ge=1,
+        le=8,
+        description="Planes one port is split into (a multi-plane NIC: 800G as 2 x 400G on two planes) [count].",
     )
     port_speed_gbit_per_s: int = Field(ge=25, le=1600, description="Speed of one port [Gb/s].")
     planes: int = Field(ge=1, le=16, description="Independent switched networks [count].")
@@ -64,6 +90,22 @@ class FabricParams(BaseModel):
 
     @model_validator(mode="after")
     def _ports_divide_into_planes(self) -> FabricParams:
+        if self.ports_per_gpu > 1 and self.gpus_per_port > 1:
+            raise ValueError(
+                msg(
+                    "gpus_per_port ({gpus}) and ports_per_gpu ({ports}): set one of them above 1, not both",
+                    gpus=self.gpus_per_port,
+                    ports=self.ports_per_gpu,
+                )
+            )
+        if self.port_speed_gbit_per_s % self.planes_per_port:
+            raise ValueError(
+                msg(
+                    "planes_per_port ({planes}) must divide port_speed_gbit_per_s ({gbit})",
+                    planes=self.planes_per_port,
+                    gbit=self.port_speed_gbit_per_s,
+                )
+            )
         if self.ports_per_gpu % self.planes and self.planes % self.ports_per_gpu:
             raise ValueError(
                 msg(

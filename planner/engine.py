@@ -17,11 +17,11 @@ from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
 from planner.fabric.collectives import Bandwidth, bandwidth, build_fabric, coefficients, collective_time
 from planner.fabric.media import LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
 from planner.fabric.network import Latency, path_latency_ns
-from planner.fabric.topology import Topology, build_topology
+from planner.fabric.topology import ServerPorts, Topology, build_topology, server_ports
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
 from planner.i18n.message import Message, msg
-from planner.resolve import Resolved, resolve
+from planner.resolve import Resolved, link_gbit_per_s, resolve
 from planner.scenario import Scenario
 from planner.units import ceil_div, w_to_kw
 
@@ -75,6 +75,8 @@ class Plan:
     claims: tuple[VendorClaim, ...]
     switch_models: SwitchModels
     """The switch model of each tier of the compute fabric."""
+    server_ports: ServerPorts
+    """NICs, ports and links of one server on the compute fabric."""
 
     @property
     def transceivers(self) -> int:
@@ -128,12 +130,13 @@ def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> t
                 link_class=link_class,
                 links=links[link_class],
                 length_m=length_m[link_class],
-                speed_gbit_per_s=r.fabric.port_speed_gbit_per_s,
+                speed_gbit_per_s=link_gbit_per_s(r.fabric),
                 lower_devices=lower_devices,
                 upper_devices=upper_devices,
                 lower_optic=r.node_optic if link_class == "node_leaf" else r.optic,
                 upper_optic=r.optic,
                 forced_id=r.fabric.link_media.get(link_class),
+                links_per_lower_port=r.fabric.planes_per_port if link_class == "node_leaf" else 1,
             )
         )
     return tuple(media)
@@ -469,7 +472,8 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         spine_radix=r.spine_radix,
         core_radix=r.core_radix,
     )
-    nics = r.gpus * ceil_div(r.fabric.ports_per_gpu, r.nic.ports)
+    ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
+    nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
     aux = size_auxiliary(
         catalog=catalog, storage=r.storage, gpus=r.gpus, nodes=r.nodes, fabric_switches=topo.switches_total
@@ -486,7 +490,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
     bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw)
-    bw, latency = _performance(r, catalog, topo, media)
+    bw, latency = _performance(r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0)
     return Plan(
         scenario=scenario,
         design_id=r.design_id,
@@ -512,6 +516,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
         switch_models=_switch_models(r, topo),
+        server_ports=ports,
     )
 
 
@@ -599,7 +604,7 @@ def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power,
 
 
 def _performance(
-    r: Resolved, catalog: Catalog, topo: Topology, media: tuple[LinkMedia, ...]
+    r: Resolved, catalog: Catalog, topo: Topology, media: tuple[LinkMedia, ...], per_gpu_gbit_per_s: float
 ) -> tuple[Bandwidth, Latency]:
     """Collective bandwidth of the fabric and the GPU-to-GPU latency of its paths.
 
@@ -610,7 +615,6 @@ def _performance(
     coeffs = coefficients(catalog)
     best, worst = _paths(r, topo, media, coeffs.serdes_fec_ns_per_link)
     tiers = (r.switch, r.spine_switch, r.core_switch)[: topo.tiers]
-    per_gpu_gbit_per_s = fabric.ports_per_gpu * fabric.port_speed_gbit_per_s
     levels = build_fabric(
         gpus=r.gpus,
         gpus_per_node=r.server.gpus_per_node,

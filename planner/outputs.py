@@ -70,6 +70,12 @@ def _fabric_dict(plan: Plan) -> dict[str, Any]:
         "max_gpus_two_tier": topo.max_gpus_two_tier,
         "max_gpus_three_tier": topo.max_gpus_three_tier,
         "nics": plan.nics,
+        "ports_per_server": plan.server_ports.ports,
+        "gpus_per_port": topo.gpus_per_port,
+        "nics_per_server": plan.nics // plan.nodes,
+        "ports_per_nic": plan.server_ports.ports_per_nic,
+        "planes_per_port": plan.server_ports.planes_per_port,
+        "link_speed_gbit_per_s": plan.server_ports.link_speed_gbit_per_s,
         "switches": {
             "leaf": topo.switches_leaf,
             "spine": topo.switches_spine,

@@ -233,15 +233,19 @@ def _fabric_records(catalog: Catalog, fabric: FabricParams) -> _FabricRecords:
         _radix(fabric, "fabric.core_switch_id", core_switch),
     )
     _check_nic(fabric, nic)
-    for name, o in (("fabric.optics_id", optic), ("fabric.node_optics_id", node_optic)):
-        if o.speed_gbit_per_s != fabric.port_speed_gbit_per_s:
+    # a multi-plane port splits at the node end: the switch ends run at the link speed
+    for name, o, gbit in (
+        ("fabric.optics_id", optic, link_gbit_per_s(fabric)),
+        ("fabric.node_optics_id", node_optic, fabric.port_speed_gbit_per_s),
+    ):
+        if o.speed_gbit_per_s != gbit:
             raise InputError(
                 msg(
                     "{field}: {optic} serves {optic_gbit}G ports, the fabric runs at {fabric_gbit}G",
                     field=name,
                     optic=o.id,
                     optic_gbit=o.speed_gbit_per_s,
-                    fabric_gbit=fabric.port_speed_gbit_per_s,
+                    fabric_gbit=gbit,
                 )
             )
     for link_class, media_id in fabric.link_media.items():
@@ -254,6 +258,11 @@ def _fabric_records(catalog: Catalog, fabric: FabricParams) -> _FabricRecords:
                 )
             )
     return _FabricRecords(nic, switch, spine_switch, core_switch, optic, node_optic, radices)
+
+
+def link_gbit_per_s(fabric: FabricParams) -> int:
+    """Speed of one switch link: the port speed over the planes a port is split into [Gb/s]."""
+    return fabric.port_speed_gbit_per_s // fabric.planes_per_port
 
 
 def _radix(fabric: FabricParams, field: str, chosen: Switch) -> int:
@@ -274,13 +283,13 @@ def _radix(fabric: FabricParams, field: str, chosen: Switch) -> int:
                 "{field}: {switch} is a management switch, not a fabric switch", field=field, switch=chosen.id
             )
         )
-    ports = chosen.radix_by_speed.get(fabric.port_speed_gbit_per_s)
+    ports = chosen.radix_by_speed.get(link_gbit_per_s(fabric))
     if ports is None:
         raise InputError(
             msg(
                 "fabric.port_speed_gbit_per_s: {switch} has no {gbit}G ports (allowed: {speeds})",
                 switch=chosen.id,
-                gbit=fabric.port_speed_gbit_per_s,
+                gbit=link_gbit_per_s(fabric),
                 speeds=", ".join(f"{s}G" for s in sorted(chosen.radix_by_speed)),
             )
         )

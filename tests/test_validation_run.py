@@ -99,8 +99,9 @@ def test_what_the_model_cannot_take_is_not_modelled_never_a_number() -> None:
     assert "B300" in no_gpu.reason
     no_design = evaluate(_case(design_id=None, fabric="XDR, 8 rails"), catalog=catalog)
     assert no_design.status == "not_modelled" and "XDR" in no_design.reason
-    half_nics = evaluate(_case(nics_per_node=4), catalog=catalog)
-    assert half_nics.status == "not_modelled" and "4 NIC ports" in half_nics.reason
+    # 4 ports for 8 GPUs is a design ratio now (gpus_per_port); 3 for 8 divides neither way
+    odd_nics = evaluate(_case(nics_per_node=3), catalog=catalog)
+    assert odd_nics.status == "not_modelled" and "3 NIC ports" in odd_nics.reason
     # Meta's RoCE fabric has no design preset: the reason names the fabric, not the layout
     cp = next(c for c in load_cases() if c.id == "llama3-405b-16384gpu-seq128k")
     assert "fabric without a design preset: Meta RoCE" in evaluate(cp, catalog=catalog).reason

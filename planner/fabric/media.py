@@ -212,11 +212,14 @@ def build_link_media(
     lower_optic: Optic,
     upper_optic: Optic,
     forced_id: str | None = None,
+    links_per_lower_port: int = 1,
 ) -> LinkMedia:
     """Choose media for ``links`` links of one class and count cables and optics.
 
     ``lower`` is the node end (node-leaf) or the lower switch; ``upper`` the switch above.
     ``forced_id`` names a cable (copper) or optic the design insists on for this class.
+    ``links_per_lower_port`` > 1 is a multi-plane port: one lower-end port (and its module)
+    fans out into that many links, one per plane.
     """
     integrated = lower_optic.integrated or upper_optic.integrated
     copper = None if integrated else _copper_for(catalog, speed_gbit_per_s, length_m)
@@ -232,7 +235,9 @@ def build_link_media(
         )
     propagation_ns = FIBER_PROPAGATION_NS_PER_M * length_m
     if copper is not None:
-        empty_lower = LinkEnd(optic_id=None, devices=lower_devices, ports=links, units=0)
+        empty_lower = LinkEnd(
+            optic_id=None, devices=lower_devices, ports=links // links_per_lower_port, units=0
+        )
         empty_upper = LinkEnd(optic_id=None, devices=upper_devices, ports=links, units=0)
         return LinkMedia(
             link_class=link_class,
@@ -249,12 +254,13 @@ def build_link_media(
     upper = _reaching_optic(catalog, upper_optic, length_m)
     fiber = _fiber_for(catalog, upper, length_m)
 
-    def end(optic: Optic, devices: int) -> LinkEnd:
+    def end(optic: Optic, devices: int, ports: int) -> LinkEnd:
         per_module = 1 if optic.integrated else optic.ports_per_module
-        units = units_on_devices(ports=links, devices=devices, ports_per_module=per_module)
-        return LinkEnd(optic_id=optic.id, devices=devices, ports=links, units=units)
+        units = units_on_devices(ports=ports, devices=devices, ports_per_module=per_module)
+        return LinkEnd(optic_id=optic.id, devices=devices, ports=ports, units=units)
 
-    lower_end, upper_end = end(lower, lower_devices), end(upper, upper_devices)
+    lower_end = end(lower, lower_devices, links // links_per_lower_port)
+    upper_end = end(upper, upper_devices, links)
     power_w = lower_end.units * lower.power_w + upper_end.units * upper.power_w + links * fiber.power_w
     medium = upper.kind if upper.integrated else upper.medium
     return LinkMedia(

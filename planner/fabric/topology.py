@@ -92,6 +92,12 @@ class Topology:
     """Leaves of each pod of one plane (one entry, all leaves, for two tiers) [count]."""
     cores_per_group: int = 0
     """Cores reached by spine ``j`` of every pod (three tiers) [count per plane]."""
+    ports_per_server: int = 0
+    """Physical network ports of one server [count]."""
+    gpus_per_port: int = 1
+    """GPUs sharing one port [count]."""
+    planes_per_port: int = 1
+    """Planes each port is split into [count]."""
 
     @property
     def links_per_leaf_spine_pair(self) -> int:
@@ -130,13 +136,13 @@ class Topology:
 
     @property
     def min_switch_hops(self) -> int:
-        """Switches crossed between two GPUs on the same leaf (1)."""
-        return 1
+        """Switches crossed between two GPUs on the same leaf (1; 0 without a fabric)."""
+        return 1 if self.tiers else 0
 
     @property
     def max_switch_hops(self) -> int:
-        """Switches crossed on the longest path: 1, 3 or 5 for one, two or three tiers."""
-        return 2 * self.tiers - 1
+        """Switches crossed on the longest path: 1, 3 or 5 for one, two or three tiers (0 for none)."""
+        return max(0, 2 * self.tiers - 1)
 
 
 def leaf_port_split(*, radix: int, oversubscription: float) -> tuple[int, int]:
@@ -151,9 +157,150 @@ def leaf_port_split(*, radix: int, oversubscription: float) -> tuple[int, int]:
     return down, radix - down
 
 
+@dataclass(frozen=True)
+class ServerPorts:
+    """A server's side of the compute fabric: GPUs, NICs, ports and the links they make."""
+
+    gpus: int
+    """GPUs in the server [count]."""
+    ports: int
+    """Physical network ports: ``gpus * ports_per_gpu / gpus_per_port`` [count]."""
+    nics: int
+    """Fabric NICs [count]."""
+    ports_per_nic: int
+    """Ports cabled on each NIC [count] (the largest where the default spreads them unevenly)."""
+    planes_per_port: int
+    """Planes each port is split into [count]."""
+    port_speed_gbit_per_s: int
+    """Speed of one physical port [Gb/s]."""
+
+    @property
+    def links(self) -> int:
+        """Switch links of the server: ports x planes per port [count]."""
+        return self.ports * self.planes_per_port
+
+    @property
+    def link_speed_gbit_per_s(self) -> int:
+        """Speed of one link, the switch port it lands on: port speed / planes per port [Gb/s]."""
+        return self.port_speed_gbit_per_s // self.planes_per_port
+
+    @property
+    def per_gpu_gbit_per_s(self) -> float:
+        """Scale-out line rate per GPU: ports x port speed / GPUs [Gb/s]."""
+        return self.ports * self.port_speed_gbit_per_s / self.gpus
+
+
+def server_ports(*, gpus_per_node: int, fabric: FabricParams, nic_ports: int) -> ServerPorts:
+    """NICs, ports and links of one server, from the design's independent ratios.
+
+    Notes
+    -----
+    ports ``P = g p / s`` for ``g`` GPUs, ``p`` ports per GPU and ``s`` GPUs per port; links
+    ``P x planes_per_port`` at ``port speed / planes_per_port``. NICs: ``nics_per_server`` when
+    set, else ``P / ports_per_nic`` when that is set, else one NIC per GPU holding its ports
+    (``g ceil(p / nic ports)``, the DGX layout) or, when GPUs share ports,
+    ``ceil(P / nic ports)``.
+
+    >>> sp = server_ports(gpus_per_node=8, fabric=_example(gpus_per_port=2), nic_ports=1)
+    >>> (sp.ports, sp.nics, sp.per_gpu_gbit_per_s)
+    (4, 4, 100.0)
+
+    Raises
+    ------
+    InputError
+        Naming the field whose ratio does not divide.
+    """
+    ports = _port_count(gpus_per_node=gpus_per_node, fabric=fabric)
+    nics, per_nic = _nics(ports=ports, gpus_per_node=gpus_per_node, fabric=fabric, nic_ports=nic_ports)
+    return ServerPorts(
+        gpus_per_node, ports, nics, per_nic, fabric.planes_per_port, fabric.port_speed_gbit_per_s
+    )
+
+
+def _port_count(*, gpus_per_node: int, fabric: FabricParams) -> int:
+    """Physical ports of a server, ``g p / s``; :class:`InputError` when ``s`` does not divide."""
+    if (gpus_per_node * fabric.ports_per_gpu) % fabric.gpus_per_port:
+        raise InputError(
+            msg(
+                "fabric.gpus_per_port: {per_port} GPUs per port do not divide the {gpus} GPUs of a server",
+                per_port=fabric.gpus_per_port,
+                gpus=gpus_per_node,
+            )
+        )
+    return gpus_per_node * fabric.ports_per_gpu // fabric.gpus_per_port
+
+
+def _nics(*, ports: int, gpus_per_node: int, fabric: FabricParams, nic_ports: int) -> tuple[int, int]:
+    """(NICs, ports per NIC) of one server; see :func:`server_ports`."""
+    nics, per_nic = fabric.nics_per_server, fabric.ports_per_nic
+    if nics is None and per_nic is None:
+        if fabric.gpus_per_port == 1:
+            nics = gpus_per_node * ceil_div(fabric.ports_per_gpu, nic_ports)
+        else:
+            nics = ceil_div(ports, nic_ports)
+        return nics, ceil_div(ports, nics)
+    if nics is None:
+        assert per_nic is not None
+        if ports % per_nic:
+            raise InputError(
+                msg(
+                    "fabric.ports_per_nic: {per_nic} ports per NIC do not divide the server's {ports} ports",
+                    per_nic=per_nic,
+                    ports=ports,
+                )
+            )
+        nics = ports // per_nic
+    elif per_nic is None:
+        if ports % nics:
+            raise InputError(
+                msg(
+                    "fabric.nics_per_server: {nics} NICs do not divide the server's {ports} ports",
+                    nics=nics,
+                    ports=ports,
+                )
+            )
+        per_nic = ports // nics
+    elif nics * per_nic != ports:
+        raise InputError(
+            msg(
+                "fabric.nics_per_server: {nics} NICs x {per_nic} ports = {total}, "
+                "the server has {ports} ports",
+                nics=nics,
+                per_nic=per_nic,
+                total=nics * per_nic,
+                ports=ports,
+            )
+        )
+    if per_nic > nic_ports:
+        raise InputError(
+            msg(
+                "fabric.ports_per_nic: {per_nic} ports per NIC, the NIC has {nic_ports}",
+                per_nic=per_nic,
+                nic_ports=nic_ports,
+            )
+        )
+    return nics, per_nic
+
+
+def _example(**changes: object) -> FabricParams:
+    """A one-port-per-GPU HDR fabric with ``changes`` (for the doctests)."""
+    base = {
+        "family": "infiniband",
+        "ports_per_gpu": 1,
+        "port_speed_gbit_per_s": 200,
+        "planes": 1,
+        "rail_optimized": True,
+        "switch_id": "qm8700_hdr",
+        "nic_id": "cx6_hdr_200g",
+        "optics_id": "qsfp112_200g_sr",
+    }
+    return FabricParams.model_validate({**base, **changes})
+
+
 def ports_per_node_per_plane(*, gpus_per_node: int, fabric: FabricParams) -> int:
-    """Ports one node puts on each plane: ``gpus_per_node * ports_per_gpu / planes``."""
-    total = gpus_per_node * fabric.ports_per_gpu
+    """Links one node puts on each plane: ``gpus_per_node * ports_per_gpu / gpus_per_port *
+    planes_per_port / planes``."""
+    total = _port_count(gpus_per_node=gpus_per_node, fabric=fabric) * fabric.planes_per_port
     if total % fabric.planes:
         raise InputError(
             msg(
@@ -207,6 +354,7 @@ def build_topology(
     radix: int,
     spine_radix: int | None = None,
     core_radix: int | None = None,
+    scale_out: bool = True,
 ) -> Topology:
     """Count switches, ports and links per tier for ``nodes`` servers on ``fabric``.
 
@@ -220,6 +368,9 @@ def build_topology(
         Leaf switch ports at the fabric's port speed [count].
     spine_radix, core_radix
         Ports of the spine and core switch models when they differ from the leaf's [count].
+    scale_out
+        ``False`` when the cluster fits one scale-up domain and no fabric is asked for: zero
+        tiers, no switches and no links (the limits are still reported).
 
     Raises
     ------
@@ -245,15 +396,19 @@ def build_topology(
                 gbit=fabric.port_speed_gbit_per_s,
             )
         )
-    shape = _shape(
-        nodes=nodes, q=q, down=down, up=up, limits=limits, fabric=fabric, spine_k=spine_k, core_k=core_k
+    shape = (
+        _shape(
+            nodes=nodes, q=q, down=down, up=up, limits=limits, fabric=fabric, spine_k=spine_k, core_k=core_k
+        )
+        if scale_out
+        else _NO_FABRIC
     )
-    endpoints = nodes * q
+    endpoints = nodes * q if scale_out else 0
     tiers, planes = shape.tiers, fabric.planes
     return Topology(
         tiers=tiers,
         planes=planes,
-        rails=(q if fabric.rail_optimized else 1) * planes,
+        rails=(q if fabric.rail_optimized else 1) * planes if tiers else 0,
         ports_per_gpu=fabric.ports_per_gpu,
         port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
         oversubscription=fabric.oversubscription if tiers > 1 else 1.0,
@@ -262,7 +417,7 @@ def build_topology(
         ports_per_node_per_plane=q,
         endpoints_per_plane=endpoints,
         radix=radix,
-        leaf_down_ports=down if tiers > 1 else radix,
+        leaf_down_ports=down if tiers > 1 else radix if tiers else 0,
         leaf_up_ports=up if tiers > 1 else 0,
         pods_per_plane=shape.pods,
         tier_counts=_tier_counts(
@@ -275,6 +430,9 @@ def build_topology(
         max_gpus_three_tier=max_gpus_three_tier,
         leaves_per_pod=shape.leaves_per_pod,
         cores_per_group=shape.cores_per_group,
+        ports_per_server=_port_count(gpus_per_node=gpus_per_node, fabric=fabric),
+        gpus_per_port=fabric.gpus_per_port,
+        planes_per_port=fabric.planes_per_port,
     )
 
 
@@ -332,6 +490,10 @@ class _Shape:
     spine_core_links: int = 0
     leaves_per_pod: tuple[int, ...] = ()
     cores_per_group: int = 0
+
+
+_NO_FABRIC = _Shape(tiers=0, leaves=0, spines=0, cores=0, pods=0, leaf_up_links=0)
+"""The shape of a cluster that needs no scale-out fabric."""
 
 
 def smallest_divisor_at_least(n: int, minimum: int) -> int:
@@ -420,6 +582,8 @@ def _tier_counts(
     shape: _Shape, *, endpoints: int, planes: int, radix: int, spine_k: int, core_k: int
 ) -> tuple[TierCount, ...]:
     """Switches and used ports of each tier over all planes."""
+    if shape.tiers == 0:
+        return ()
     counts = [
         TierCount(
             tier="leaf",

@@ -159,20 +159,15 @@ def _design_id(case: ValidationCase, catalog: Catalog, *, stand_in: bool) -> tup
     raise _NotModelledError(msg("fabric without a design preset: {fabric}", fabric=fabric))
 
 
-def _check_nics(case: ValidationCase, catalog: Catalog, design_id: str) -> None:
-    """A case whose NIC count or speed differs from the design's cannot use the design."""
+def _nic_fabric(case: ValidationCase, catalog: Catalog, design_id: str) -> dict[str, Any] | None:
+    """The design's fabric with the case's NIC ports per server, or ``None`` when they agree.
+
+    A case with fewer ports than GPUs per server (4 HDR ports for 8 A100s) shares each port
+    between GPUs (``gpus_per_port``); more ports than GPUs give each GPU several ports.
+    """
     fabric = catalog.designs[design_id].fabric
     i = case.inputs
     per_node = i.gpus_per_node or 8
-    if i.nics_per_node is not None and i.nics_per_node != per_node * fabric.ports_per_gpu:
-        raise _NotModelledError(
-            msg(
-                "{nics} NIC ports for {gpus} GPUs per server: the design has {ports} port(s) per GPU",
-                nics=i.nics_per_node,
-                gpus=per_node,
-                ports=fabric.ports_per_gpu,
-            )
-        )
     if i.nic_speed_gbit_per_s is not None and i.nic_speed_gbit_per_s != fabric.port_speed_gbit_per_s:
         raise _NotModelledError(
             msg(
@@ -181,6 +176,22 @@ def _check_nics(case: ValidationCase, catalog: Catalog, design_id: str) -> None:
                 design_speed=fabric.port_speed_gbit_per_s,
             )
         )
+    ports = i.nics_per_node
+    if ports is None or ports == per_node * fabric.ports_per_gpu // fabric.gpus_per_port:
+        return None
+    if per_node % ports == 0:
+        ratio = {"ports_per_gpu": 1, "gpus_per_port": per_node // ports}
+    elif ports % per_node == 0:
+        ratio = {"ports_per_gpu": ports // per_node, "gpus_per_port": 1}
+    else:
+        raise _NotModelledError(
+            msg(
+                "{nics} NIC ports for {gpus} GPUs per server: neither divides the other",
+                nics=ports,
+                gpus=per_node,
+            )
+        )
+    return {**fabric.model_dump(), **ratio, "nics_per_server": None, "ports_per_nic": None}
 
 
 def _plan(case: ValidationCase, catalog: Catalog, *, stand_in: bool = False) -> tuple[Plan, str]:
@@ -189,15 +200,17 @@ def _plan(case: ValidationCase, catalog: Catalog, *, stand_in: bool = False) -> 
     from planner.scenario import scenario_from_data
 
     design_id, note = _design_id(case, catalog, stand_in=stand_in)
-    _check_nics(case, catalog, design_id)
+    nic_fabric = _nic_fabric(case, catalog, design_id)
     gpu_id = _gpu_id(case, catalog)
     i = case.inputs
     gpus = i.gpus or (i.nodes or 1) * (i.gpus_per_node or 8)
     server_id = i.server_id or catalog.gpus[gpu_id].default_server_id
     data: dict[str, Any] = {"gpus": gpus, "design_id": design_id, "gpu_id": gpu_id, "server_id": server_id}
     design = catalog.designs[design_id]
+    if nic_fabric is not None:
+        data["fabric"] = nic_fabric
     if i.switch_id is not None and i.switch_id != design.fabric.switch_id:
-        data["fabric"] = design.fabric.model_copy(update={"switch_id": i.switch_id}).model_dump()
+        data["fabric"] = {**(data.get("fabric") or design.fabric.model_dump()), "switch_id": i.switch_id}
     if i.rail_optimized is not None and i.rail_optimized != design.fabric.rail_optimized:
         fabric = data.get("fabric") or design.fabric.model_dump()
         data["fabric"] = {**fabric, "rail_optimized": i.rail_optimized}
