@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from planner.cli import catalog, export, optimize, planning, scenarios, validate, workload
+from planner.cli import catalog, export, optimize, planning, scenarios, serve, validate, workload
 from planner.cli.options import EXIT_BAD_INPUT, Parser, examples
 
 __all__ = ["COMMAND_GROUPS", "EXIT_BAD_INPUT", "build_parser", "main", "run"]
@@ -29,6 +29,7 @@ COMMAND_GROUPS: tuple[Callable[[Any], None], ...] = (
     scenarios.add_parser,
     optimize.add_parser,
     workload.add_parser,
+    serve.add_parser,
     export.add_parser,
     validate.add_parser,
 )

@@ -1,0 +1,235 @@
+"""``planner serve``: TTFT, TPOT, tokens/s and cost per million tokens of a model on a cluster, or
+(``--size``) the smallest cluster per design that serves a request rate within the targets.
+
+Examples::
+
+    planner serve --gpus 64 --design rail8-npo --gpu h100_sxm --params-b 671 --active-params-b 37 \\
+        --precision fp8 --input-tokens 2048 --output-tokens 512 --format json
+    planner serve --gpus 8 --design ib-ndr --params-b 70 --layers 80 --hidden 8192 --kv-heads 8 \\
+        --precision fp8 --input-tokens 2048 --output-tokens 256 --ttft-ms 500 --tpot-ms 30
+    planner serve --size --requests-per-s 20 --ttft-ms 2000 --tpot-ms 50 --gpu h100_sxm \\
+        --params-b 671 --active-params-b 37 --precision fp8 --input-tokens 2048 --output-tokens 512
+
+Bad input (a target no layout reaches, a model too large for memory at any layout) exits with
+code 2 and one line on stderr naming the bound and by how much.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.options import (
+    add_command,
+    add_format_option,
+    add_scenario_options,
+    catalog_from_args,
+    scenario_from_args,
+    write,
+    write_json,
+)
+
+if TYPE_CHECKING:
+    from planner.performance.serving import ServingEstimate, ServingRequest, SizingResult
+
+OPTIONS: Mapping[str, tuple[str, Any, str]] = {
+    "params_b": ("--params-b", float, "total parameters [billions] (required unless --hf-config gives them)"),
+    "active_params_b": ("--active-params-b", float, "parameters a token passes through, MoE [billions]"),
+    "layers": ("--layers", int, "transformer layers (default: derived)"),
+    "hidden_size": ("--hidden", int, "model width (default: derived)"),
+    "heads": ("--heads", int, "attention heads (default h / 128)"),
+    "kv_heads": ("--kv-heads", int, "key/value heads, GQA (default: the heads, MHA)"),
+    "head_dim": ("--head-dim", int, "width of one head (default h / heads)"),
+    "kv_lora_rank": ("--kv-lora-rank", int, "MLA compressed KV width (DeepSeek: 512); default no MLA"),
+    "ffn_hidden": ("--ffn-hidden", int, "feed-forward width, per expert for MoE (default 4 h)"),
+    "vocab": ("--vocab", int, "vocabulary size (default: not counted)"),
+    "experts": (
+        "--experts",
+        int,
+        "routed experts per layer (default 1; 256 when only --active-params-b is given)",
+    ),
+    "top_k": ("--top-k", int, "experts per token (default 8 for MoE)"),
+    "shared_experts": ("--shared-experts", int, "experts every token passes through (default 0)"),
+    "precision": ("--precision", str, "weights: bf16, fp8 or fp4 (default bf16)"),
+    "kv_precision": ("--kv-precision", str, "KV cache: bf16 or fp8 (default bf16)"),
+    "input_tokens": ("--input-tokens", int, "prompt length [tokens] (default 2048)"),
+    "output_tokens": ("--output-tokens", int, "generated length [tokens] (default 256)"),
+    "batch": (
+        "--batch",
+        int,
+        "concurrent sequences per instance (default: largest that fits and meets the targets)",
+    ),
+    "ttft_ms": ("--ttft-ms", float, "time-to-first-token target [ms]"),
+    "tpot_ms": ("--tpot-ms", float, "time-per-output-token target [ms]"),
+    "requests_per_s": ("--requests-per-s", float, "request rate to size for [1/s] (with --size)"),
+    "tp": ("--tp", int, "tensor-parallel GPUs per instance (default: searched)"),
+    "ep": ("--ep", int, "expert-parallel GPUs per instance (default: searched)"),
+}
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``planner serve``."""
+    serve = add_command(
+        subparsers,
+        "serve",
+        help_text="LLM serving: TTFT, TPOT, tokens/s and cost per million tokens; --size sizes in reverse",
+        example_lines=[
+            "planner serve --gpus 64 --design rail8-npo --gpu h100_sxm --params-b 671 --active-params-b 37 "
+            "--precision fp8 --input-tokens 2048 --output-tokens 512 --format json",
+            "planner serve --gpus 8 --design ib-ndr --params-b 70 --layers 80 --hidden 8192 --kv-heads 8 "
+            "--precision fp8 --ttft-ms 500 --tpot-ms 30",
+            "planner serve --gpus 64 --gpu h100_sxm --designs rail4-npo,rail8-npo,ib-ndr --params-b 671 "
+            "--active-params-b 37 --precision fp8 --disaggregate",
+            "planner serve --size --requests-per-s 20 --ttft-ms 2000 --tpot-ms 50 --gpu h100_sxm --params-b 671 "
+            "--active-params-b 37 --precision fp8 --format json",
+        ],
+    )
+    add_scenario_options(serve)
+    serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
+    group = serve.add_argument_group("model, request mix and targets")
+    for field, (flag, kind, text) in OPTIONS.items():
+        group.add_argument(flag, dest=field, type=kind, help=text)
+    group.add_argument(
+        "--gated-mlp", dest="gated_mlp", action="store_true", help="gated (SwiGLU) feed-forward"
+    )
+    group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
+    group.add_argument("--disaggregate", action="store_true", help="separate prefill and decode pools")
+    sizing = serve.add_argument_group("reverse sizing")
+    sizing.add_argument(
+        "--size",
+        action="store_true",
+        help="smallest cluster per design meeting --requests-per-s and the targets",
+    )
+    sizing.add_argument("--max-gpus", type=int, default=4096, help="largest cluster tried (default 4096)")
+    add_format_option(serve, ["table", "json"])
+    serve.set_defaults(handler=run_serve)
+
+
+def request_from_args(args: argparse.Namespace) -> ServingRequest:
+    """The serving request the options describe (over ``--hf-config`` when given), validated."""
+    from pathlib import Path
+
+    from planner.cli.workload import _validated
+    from planner.errors import InputError
+    from planner.files import read_mapping
+    from planner.i18n.message import msg
+    from planner.performance.serving import ServingRequest
+    from planner.performance.serving.hf import serving_fields_from_hf_config
+
+    data: dict[str, Any] = {}
+    if args.hf_config:
+        config = (
+            read_mapping(Path(args.hf_config), what=msg("Hugging Face model config"), error=InputError) or {}
+        )
+        data = serving_fields_from_hf_config(config)
+    data.update({f: getattr(args, f) for f in OPTIONS if getattr(args, f, None) is not None})
+    if args.gated_mlp:
+        data["gated_mlp"] = True
+    if args.disaggregate:
+        data["disaggregate"] = True
+    if "params_b" not in data:
+        raise InputError("options: --params-b (params_b): give the model size or --hf-config")
+    return _validated(ServingRequest, data, {f: flag for f, (flag, _, _) in OPTIONS.items()})
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """``planner serve``: one design, several side by side, or the reverse sizing."""
+    from planner.cli.options import design_ids_from_args
+    from planner.compare import compare
+    from planner.engine import plan
+    from planner.errors import InfeasibleError, InputError
+    from planner.i18n.message import msg
+    from planner.performance.serving import estimate_serving, serving_to_dict, size_serving, sizing_to_dict
+
+    request = request_from_args(args)
+    catalog = catalog_from_args(args)
+    if args.size:
+        if request.requests_per_s is None:
+            raise InputError("options: --requests-per-s (requests_per_s): --size needs the request rate")
+        if args.max_gpus < 1:
+            raise InputError(f"options: --max-gpus: {args.max_gpus} (allowed: 1 to 1048576)")
+        if args.gpus is None:
+            args.gpus = 8
+        scenario = scenario_from_args(args)
+        design_ids = design_ids_from_args(args) if args.designs or not args.design else (args.design,)
+        results = size_serving(
+            request=request, scenario=scenario, catalog=catalog, design_ids=design_ids, max_gpus=args.max_gpus
+        )
+        if all(r.gpus is None for r in results):
+            raise InfeasibleError(msg("{reasons}", reasons="; ".join(r.reason for r in results)))
+        if args.format == "json":
+            write_json([sizing_to_dict(r) for r in results])
+        else:
+            write(render_sizing_table(results))
+        return 0
+    scenario = scenario_from_args(args)
+    if args.designs:
+        ids = [d.strip() for d in args.designs.split(",") if d.strip()]
+        plans = compare(scenario=scenario, catalog=catalog, design_ids=ids)
+    else:
+        plans = (plan(scenario=scenario, catalog=catalog),)
+    estimates = [estimate_serving(request=request, plan=p, catalog=catalog) for p in plans]
+    if args.format == "json":
+        write_json(
+            serving_to_dict(estimates[0]) if len(estimates) == 1 else [serving_to_dict(e) for e in estimates]
+        )
+    else:
+        write(render_serving_table(estimates))
+    return 0
+
+
+def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
+    """Designs as columns, figures as rows, then the decode step's parts and the notes."""
+    import pandas as pd
+
+    from planner.performance.serving import serving_frame
+
+    frame = serving_frame(estimates).set_index("design").T
+    formats = {
+        "ttft_ms": "{:.1f}",
+        "tpot_ms": "{:.2f}",
+        "tokens_per_s": "{:,.0f}",
+        "tokens_per_s_per_gpu": "{:,.1f}",
+        "tokens_per_s_per_mw": "{:,.0f}",
+        "usd_per_million_tokens": "{:.3f}",
+        "ep_alltoall_ms_per_step": "{:.3f}",
+        "ep_alltoall_share": "{:.1%}",
+    }
+    text = pd.DataFrame(
+        {
+            column: [formats.get(str(row), "{}").format(value) for row, value in frame[column].items()]
+            for column in frame.columns
+        },
+        index=frame.index,
+    ).to_string()
+    lines = [text, "", "Decode step [ms] (compute | memory | TP all-reduce | EP all-to-all | overhead):"]
+    for e in estimates:
+        d = e.decode
+        parts = [d.compute_s, d.memory_s, d.tp_s, d.ep_s, d.overhead_s]
+        pools = ", ".join(
+            f"{p.role} {p.instances} x (tp {p.layout.tp} ep {p.layout.ep}) batch {p.batch}" for p in e.pools
+        )
+        lines.append(f"  {e.design_id}: " + " | ".join(f"{v * 1e3:.3f}" for v in parts) + f"; {pools}")
+    notes = sorted({n for e in estimates for n in e.notes})
+    if notes:
+        lines += ["", "Notes:"] + [f"  - {n}" for n in notes]
+    return "\n".join(lines)
+
+
+def render_sizing_table(results: Sequence[SizingResult]) -> str:
+    """One line per design: the smallest cluster, its layout and figures, what binds."""
+    lines = []
+    for r in results:
+        if r.estimate is None:
+            lines.append(f"{r.design_id}: not met up to the limit: {r.reason}")
+            continue
+        e = r.estimate
+        pools = ", ".join(f"{p.role} {p.instances} x (tp {p.layout.tp} ep {p.layout.ep})" for p in e.pools)
+        lines.append(
+            f"{r.design_id}: {r.gpus} GPUs ({pools}); batch {e.batch}, TTFT {e.ttft_s * 1e3:.1f} ms, "
+            f"TPOT {e.tpot_s * 1e3:.2f} ms, {e.requests_per_s:.2f} requests/s, "
+            f"{e.usd_per_million_tokens:.3f} USD per million tokens; binds: {r.binds}"
+            + (f" ({r.smaller})" if r.smaller else "")
+        )
+    return "\n".join(lines)
