@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -118,3 +120,24 @@ def test_bad_input_in_a_real_process() -> None:
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert "--params-b (params_b)" in proc.stderr
+
+
+def test_attention_kernel_flag_reaches_the_model() -> None:
+    """--attention-kernel materialized charges the scores' HBM traffic: a 1.7B model with 24 heads
+    of 96 is slower per FLOP than with a flash kernel (training/efficiency.py)."""
+    common = ["workload", "--params-b", "1.7", "--layers", "24", "--hidden", "2304", "--heads", "24",
+              "--seq-len", "2048", "--tokens-b", "100", "--gpus", "32", "--gpu", "a100_sxm_80gb",
+              "--cooling", "air", "--design", "ib-ndr", "--tp", "1", "--pp", "1", "--recompute", "full",
+              "--format", "json"]  # fmt: skip
+    speeds = {}
+    for kernel in ("flash", "materialized"):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert run([*common, "--attention-kernel", kernel]) == 0
+        speeds[kernel] = json.loads(out.getvalue())["achieved_tflops_per_gpu"]
+    assert speeds["materialized"] < 0.9 * speeds["flash"]
+
+
+def test_attention_kernel_flag_refuses_other_values(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["workload", "--params-b", "7", "--tokens-b", "100", "--attention-kernel", "sdpa"]) == 2
+    assert "--attention-kernel (attention_kernel)" in capsys.readouterr().err

@@ -71,6 +71,11 @@ JOB_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
     "dp_overlap_fraction": ("--dp-overlap", float, "share of gradient reduction hidden (default 0.5)"),
     "tp_overlap_fraction": ("--tp-overlap", float, "share of tensor-parallel traffic hidden (default 0)"),
     "recompute": ("--recompute", str, "none, selective, full or auto (default auto: searched)"),
+    "attention_kernel": (
+        "--attention-kernel",
+        str,
+        "flash (scores stay on chip) or materialized (scores in HBM, before 2022) (default flash)",
+    ),
     "usable_memory_fraction": ("--usable-memory", float, "share of HBM a layout may fill (default 0.9)"),
 }
 JOB_FLAGS: Mapping[str, tuple[str, str]] = {
