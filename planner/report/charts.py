@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -24,6 +25,7 @@ from planner.report import fmt
 from planner.report.tables import (
     METRICS,
     RADAR_METRICS,
+    TIE_TOLERANCE,
     Money,
     money_of,
     rack_groups,
@@ -34,19 +36,89 @@ from planner.report.tables import (
 FONT = "Noto Sans CJK SC, Noto Sans SC, PingFang SC, Microsoft YaHei, Source Sans Pro, sans-serif"
 DESIGN_COLORS = {"rail4-npo": "#0E9F8E", "rail8-npo": "#2F5FD0", "ib-ndr": "#E3821B"}
 _FALLBACK_COLORS = ("#8E44AD", "#C0392B", "#16A085", "#7F8C8D", "#D35400", "#2C3E50")
-CATEGORY_COLORS = (
-    "#2F5FD0",
-    "#6C8EE0",
-    "#0E9F8E",
-    "#E3821B",
-    "#F2B134",
-    "#A3A3A3",
-    "#8E44AD",
-    "#C27BA0",
-    "#5D6D7E",
-    "#48C9B0",
-    "#D5DBDB",
+PALETTE = (
+    "#0072B2",
+    "#56B4E9",
+    "#009E73",
+    "#E69F00",
+    "#D55E00",
+    "#F0E442",
+    "#CC79A7",
+    "#332288",
+    "#882255",
+    "#000000",
+    "#DDDDDD",
 )
+"""Qualitative colours for categories: the Okabe–Ito set (Okabe & Ito, "Color Universal Design",
+2008) without its black, then indigo, wine and pale grey of Paul Tol's muted scheme
+(https://personal.sron.nl/~pault/) and black. Every pair stays at least 16 CIE76 ΔE apart in
+normal vision and under simulated protan, deutan and tritan vision (``tests/test_charts_readable.py``),
+where the previous blue/teal/orange tints fell to 5."""
+CATEGORY_COLORS = PALETTE
+"""The palette in order, for a chart whose categories have no entry in :data:`CATEGORY_COLOR`."""
+CATEGORY_COLOR: dict[str, str] = {
+    "gpus": PALETTE[0],
+    "servers": PALETTE[1],
+    "nics": PALETTE[2],
+    "fabric_switches": PALETTE[3],
+    "optics": PALETTE[4],
+    "cables": PALETTE[5],
+    "storage": PALETTE[6],
+    "management": PALETTE[7],
+    "racks_power": PALETTE[8],
+    "cooling": PALETTE[9],
+    "services": PALETTE[10],
+}
+"""The one colour of each BOM and power category (``planner.cost.BOM_CATEGORIES``, whose power
+categories are a subset): GPUs are the same blue in the CAPEX stack, the cost bars and the
+power donut."""
+_SAME_AS: dict[str, dict[str, str]] = {
+    "latency_component": {
+        "host_nic": "servers",
+        "serdes_fec": "nics",
+        "optics_and_propagation": "optics",
+        "switches": "fabric_switches",
+    },
+    "failure_class": {
+        "gpu": "gpus",
+        "host": "servers",
+        "nic": "nics",
+        "switch": "fabric_switches",
+        "link": "optics",
+        "software": "storage",
+    },
+}
+"""Categories of other charts drawn in the colour of the hardware they are about."""
+_OWN_COLOR: dict[str, dict[str, str]] = {
+    "step": {
+        "compute": PALETTE[0],
+        "tp_comm": PALETTE[3],
+        "ep_comm": PALETTE[2],
+        "pp_bubble": PALETTE[10],
+        "pp_comm": PALETTE[6],
+        "dp_comm": PALETTE[4],
+    }
+}
+"""Training-step components (idle pipeline bubble in grey, compute in the GPUs' blue)."""
+
+
+def category_color(category: str, group: str = "bom_category") -> str:
+    """The colour of ``category`` in every chart that shows it (one mapping for the whole report).
+
+    ``group`` is ``"bom_category"`` (also the power categories), ``"latency_component"``,
+    ``"failure_class"`` or ``"step"``; an unknown category gets a palette colour from its name.
+
+    >>> category_color("gpus"), category_color("switches", "latency_component")
+    ('#0072B2', '#E69F00')
+    """
+    if group in _OWN_COLOR and category in _OWN_COLOR[group]:
+        return _OWN_COLOR[group][category]
+    key = _SAME_AS.get(group, {}).get(category, category)
+    if key in CATEGORY_COLOR:
+        return CATEGORY_COLOR[key]
+    return PALETTE[sum(map(ord, key)) % len(PALETTE)]
+
+
 TIER_COLORS = {"core": "#8E44AD", "spine": "#2F5FD0", "leaf": "#0E9F8E", "node": "#5D6D7E"}
 
 
@@ -64,7 +136,7 @@ _LEGENDS = {
 def _style(fig: go.Figure, title: str, *, height: int = 380, legend: str | None = "bottom") -> go.Figure:
     """House style: title top left, legend below the plot (never over the title), white theme."""
     fig.update_layout(
-        title={"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 16}},
+        title={"text": title, "x": 0.0, "xanchor": "left", "pad": {"l": 4}, "font": {"size": 16}},
         template="plotly_white",
         font={"family": FONT, "size": 12},
         height=height,
@@ -135,6 +207,198 @@ def _names(plans: Sequence[Plan], names: Mapping[str, str] | None) -> list[str]:
     return [(names or {}).get(p.design_id, p.design_name) for p in plans]
 
 
+# --- series that hide each other -----------------------------------------------------------------
+
+_OVERLAP_DASHES = ("dash", "dashdot", "longdash", "longdashdot")
+_OVERLAP_SYMBOLS = ("circle-open", "square-open", "diamond-open", "triangle-up-open", "x-open")
+_OVERLAP_STYLE_FRACTION = 0.5
+"""Series that agree on at least this share of their points are drawn apart (dash and markers);
+only series that agree on every point are called coincident."""
+
+
+def overlap_fraction(
+    x_a: Sequence[float],
+    y_a: Sequence[float],
+    x_b: Sequence[float],
+    y_b: Sequence[float],
+    *,
+    tolerance: float = TIE_TOLERANCE,
+    span: float | None = None,
+) -> float:
+    """Share of the points of two series drawn on top of each other: same x, and
+    ``|y_a - y_b| <= tolerance * max(|y_a|, |y_b|)`` (the 1 % tie tolerance of the tables), or
+    ``<= tolerance * span`` for an axis that does not start at zero (``span`` = its height).
+
+    Series on different x grids share no point.
+
+    >>> overlap_fraction([1, 2, 3, 4], [100, 200, 300, 400], [1, 2, 3, 4], [100.5, 200, 330, 400])
+    0.75
+    >>> overlap_fraction([1], [98.9], [1], [98.2]), overlap_fraction([1], [98.9], [1], [98.2], span=3.0)
+    (1.0, 0.0)
+    """
+    xs_a, xs_b = [float(v) for v in x_a], [float(v) for v in x_b]
+    if not xs_a or xs_a != xs_b:
+        return 0.0
+    same = sum(
+        abs(float(a) - float(b))
+        <= tolerance * (span if span is not None else max(abs(float(a)), abs(float(b)))) + 1e-12
+        for a, b in zip(y_a, y_b, strict=True)
+    )
+    return same / len(xs_a)
+
+
+_COINCIDE_NOTE = "coincide"
+"""``name`` of the layout annotations that say lines coincide (read back by the alt text)."""
+
+
+def _coincidence_note(names: Sequence[str], lang: str, index: int) -> dict[str, object]:
+    """A grey line above the plot naming series that lie on top of each other."""
+    text = tr("chart.coincide", lang, names=" = ".join(names), tolerance=f"{TIE_TOLERANCE * 100:g}")
+    return {
+        "name": _COINCIDE_NOTE,
+        "text": text,
+        "xref": "paper",
+        "yref": "paper",
+        "x": 0.0,
+        "y": 1.0,
+        "xanchor": "left",
+        "yanchor": "bottom",
+        "yshift": 4 + 17 * index,
+        "showarrow": False,
+        "align": "left",
+        "font": {"size": 11, "color": "#5D6D7E"},
+    }
+
+
+def separate_overlapping(
+    traces: Sequence[go.Scatter], lang: str, *, span: float | None = None
+) -> list[dict[str, object]]:
+    """Make lines that lie on top of each other visible, and say so.
+
+    A trace that overlaps an earlier one (at least half its points within the tie tolerance)
+    gets the next free dash pattern, and every member of such a group gets markers of its own
+    shape (open, so the one below shows through); a group that coincides on every point is
+    named in a note above the plot (returned as layout annotations, one per group).
+    Changes ``traces`` in place.
+    """
+    points = [([*t.x], [*t.y]) for t in traces]
+    group_of: dict[int, int] = {}
+    for j in range(len(traces)):
+        for i in range(j):
+            if overlap_fraction(*points[i], *points[j], span=span) >= _OVERLAP_STYLE_FRACTION:
+                group_of[j] = group_of.get(i, i)
+                group_of.setdefault(i, i)
+                break
+    groups: dict[int, list[int]] = {}
+    for member, root in sorted(group_of.items()):
+        groups.setdefault(root, []).append(member)
+    notes: list[dict[str, object]] = []
+    for members in groups.values():
+        used = {traces[members[0]].line.dash or "solid"}
+        for rank, k in enumerate(members):
+            trace = traces[k]
+            if rank:
+                dash = next((d for d in _OVERLAP_DASHES if d not in used), _OVERLAP_DASHES[rank % 4])
+                used.add(dash)
+                trace.line.dash = dash
+            trace.mode = "lines+markers"
+            trace.marker = {
+                "symbol": _OVERLAP_SYMBOLS[rank % len(_OVERLAP_SYMBOLS)],
+                "size": max(6, 11 - 2 * rank),
+                "color": trace.line.color,
+                "line": {"width": 1.5, "color": trace.line.color},
+                "maxdisplayed": 12,
+            }
+        if all(overlap_fraction(*points[members[0]], *points[k], span=span) == 1.0 for k in members[1:]):
+            notes.append(_coincidence_note([str(traces[k].name) for k in members], lang, len(notes)))
+    return notes
+
+
+def _with_notes(fig: go.Figure, notes: Sequence[dict[str, object]]) -> go.Figure:
+    """Room above the plot for the coincidence notes (after :func:`_style` set the margins)."""
+    if notes:
+        fig.update_layout(annotations=[*fig.layout.annotations, *notes], margin={"t": 50 + 17 * len(notes)})
+    return fig
+
+
+# --- alt text -----------------------------------------------------------------------------------
+
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def _plain(text: object) -> str:
+    """Chart text without Plotly's HTML line breaks and tags."""
+    return " ".join(_TAGS.sub(" ", str(text or "")).split())
+
+
+def _kind(fig: go.Figure) -> str:
+    types = {t.type for t in fig.data}
+    if "scatterpolar" in types:
+        return "radar"
+    if "pie" in types:
+        return "pie"
+    if "bar" in types:
+        return "bar"
+    if any(t.type == "scatter" and "lines" in (t.mode or "lines") for t in fig.data):
+        return "line"
+    return "scatter" if types else "diagram"
+
+
+def _categories(fig: go.Figure) -> list[str]:
+    """The text values on a chart's category axis (bar labels, Monte Carlo rows), in order."""
+    values: list[str] = []
+    for t in fig.data:
+        if t.type == "pie":
+            values += [_plain(v) for v in (t.labels or ())]
+        elif t.type in ("bar", "scatter"):
+            for axis in (t.y, t.x):
+                if axis is not None and len(axis) and all(isinstance(v, str) for v in axis):
+                    values += [_plain(v) for v in axis]
+                    break
+    return list(dict.fromkeys(values))
+
+
+def _axis_titles(fig: go.Figure, letter: str) -> list[str]:
+    """Titles of every visible x (or y) axis, subplots included, once each."""
+    titles: list[str] = []
+    layout = fig.layout
+    for name in sorted(p for p in layout if p == f"{letter}axis" or p.startswith(f"{letter}axis")):
+        axis = layout[name]
+        if axis is not None and axis.visible is not False and axis.title.text:
+            titles.append(_plain(axis.title.text))
+    return list(dict.fromkeys(titles))
+
+
+def figure_alt_text(fig: go.Figure, lang: str = "en") -> str:
+    """One sentence describing ``fig`` for a screen reader (``alt`` of the PDF image, the app's
+    aria label): the kind of chart, its title, its series or categories, its axis titles and any
+    note that lines coincide.
+
+    >>> figure_alt_text(go.Figure(go.Bar(x=["a", "b"], y=[1, 2], name="A"), layout={
+    ...     "title": {"text": "T"}, "yaxis": {"title": {"text": "Power [kW]"}}}))
+    'Bar chart “T”: series: A; categories: a, b; y axis: Power [kW].'
+    >>> figure_alt_text(go.Figure(layout={"title": {"text": "拓扑"}}), "zh")
+    '示意图《拓扑》。'
+    """
+    sep = tr("alt.list_separator", lang)
+    details: list[str] = []
+    named = [_plain(t.name) for t in fig.data if t.name and t.showlegend is not False and t.type != "pie"]
+    if named:
+        details.append(tr("alt.series", lang, names=sep.join(dict.fromkeys(named))))
+    if _kind(fig) != "radar" and (categories := _categories(fig)):
+        details.append(tr("alt.categories", lang, names=sep.join(categories)))
+    for letter, key in (("x", "alt.x_axis"), ("y", "alt.y_axis")):
+        if titles := _axis_titles(fig, letter):
+            details.append(tr(key, lang, title=sep.join(titles)))
+    details += [_plain(a.text) for a in fig.layout.annotations if a.name == _COINCIDE_NOTE]
+    kind, title = tr(f"alt.kind.{_kind(fig)}", lang), _plain(fig.layout.title.text)
+    if not details:
+        return tr("alt.sentence_bare", lang, kind=kind, title=title)
+    return tr(
+        "alt.sentence", lang, kind=kind, title=title, details=tr("alt.detail_separator", lang).join(details)
+    )
+
+
 # --- one plan -------------------------------------------------------------------------------
 
 
@@ -142,24 +406,24 @@ def cost_by_category(plan: Plan, lang: str) -> go.Figure:
     """CAPEX per BOM category (horizontal bars, report currency)."""
     money = money_of(plan)
     items = [
-        (tr_enum("bom_category", c, lang), money(plan.cost.by_category_usd.get(c, 0.0)))
+        (c, tr_enum("bom_category", c, lang), money(plan.cost.by_category_usd.get(c, 0.0)))
         for c in BOM_CATEGORIES
         if plan.cost.by_category_usd.get(c, 0.0) > 0
     ]
-    items.sort(key=lambda x: x[1])
+    items.sort(key=lambda x: x[2])
     fig = go.Figure(
         go.Bar(
-            x=[v for _, v in items],
-            y=[k for k, _ in items],
+            x=[v for _, _, v in items],
+            y=[k for _, k, _ in items],
             orientation="h",
-            marker_color="#2F5FD0",
-            text=[fmt.money(v, money.currency, lang) for _, v in items],
+            marker_color=[category_color(c) for c, _, _ in items],
+            text=[fmt.money(v, money.currency, lang) for _, _, v in items],
             textposition="outside",
             cliponaxis=False,
             hovertemplate="%{y}: %{text}<extra></extra>",
         )
     )
-    top = max((v for _, v in items), default=1.0)
+    top = max((v for _, _, v in items), default=1.0)
     fig.update_xaxes(
         title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)), range=[0, top * 1.22]
     )
@@ -170,17 +434,20 @@ def cost_by_category(plan: Plan, lang: str) -> go.Figure:
 def power_by_category(plan: Plan, lang: str) -> go.Figure:
     """IT power per category at maximum load [kW] (donut)."""
     items = [
-        (tr_enum("power_category", c, lang), plan.power.by_category_kw.get(c, 0.0))
+        (c, tr_enum("power_category", c, lang), plan.power.by_category_kw.get(c, 0.0))
         for c in POWER_CATEGORIES
         if plan.power.by_category_kw.get(c, 0.0) > 0
     ]
     fig = go.Figure(
         go.Pie(
-            labels=[k for k, _ in items],
-            values=[v for _, v in items],
+            labels=[k for _, k, _ in items],
+            values=[v for _, _, v in items],
             hole=0.55,
             sort=False,
-            marker={"colors": CATEGORY_COLORS[: len(items)]},
+            marker={
+                "colors": [category_color(c) for c, _, _ in items],
+                "line": {"color": "white", "width": 1},
+            },
             texttemplate="%{label}<br>%{percent:.1%}",
             textposition="outside",
             hovertemplate="%{label}: %{value:,.1f} kW<extra></extra>",
@@ -196,13 +463,13 @@ def power_by_category(plan: Plan, lang: str) -> go.Figure:
 
 def busbw_curve(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
     """busbw against message size, all-reduce (solid) and all-to-all (dotted), per design."""
-    fig = go.Figure()
+    traces: list[go.Scatter] = []
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
         sizes = [s for s, _, _ in p.bandwidth.curve]
         labels = [_bytes(s) for s in sizes]
         color = design_color(p.design_id, i)
         for column, dash, key in ((1, "solid", "word.allreduce"), (2, "dot", "word.alltoall")):
-            fig.add_trace(
+            traces.append(
                 go.Scatter(
                     x=sizes,
                     y=[row[column] for row in p.bandwidth.curve],
@@ -213,12 +480,14 @@ def busbw_curve(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | Non
                     hovertemplate="%{customdata}: %{y:.1f} GB/s<extra>%{fullData.name}</extra>",
                 )
             )
+    notes = separate_overlapping(traces, lang)
+    fig = go.Figure(data=traces)
     ticks = [2**k for k in range(10, 34, 3)]
     fig.update_xaxes(
         type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
     )
     fig.update_yaxes(title=tr("axis.busbw", lang), rangemode="tozero")
-    return _style(fig, tr("chart.busbw_curve", lang), height=460)
+    return _with_notes(_style(fig, tr("chart.busbw_curve", lang), height=460), notes)
 
 
 def _bytes(size: float) -> str:
@@ -231,21 +500,21 @@ def _bytes(size: float) -> str:
 def latency_breakdown(plan: Plan, lang: str) -> go.Figure:
     """Worst-case one-way GPU-to-GPU latency split into its components [ns]."""
     fig = go.Figure()
-    for i, (component, ns) in enumerate(plan.latency.components_ns):
+    for component, ns in plan.latency.components_ns:
         fig.add_trace(
             go.Bar(
                 x=[ns],
                 y=[tr("word.worst_path", lang, hops=plan.latency.max_switch_hops)],
                 orientation="h",
                 name=tr_enum("latency_component", component, lang),
-                marker_color=CATEGORY_COLORS[i],
+                marker_color=category_color(component, "latency_component"),
                 text=f"{fmt.number(ns)} ns",
                 textposition="inside",
                 hovertemplate="%{fullData.name}: %{x:,.0f} ns<extra></extra>",
             )
         )
     fig.update_layout(barmode="stack")
-    fig.update_xaxes(ticksuffix=" ns")
+    fig.update_xaxes(title=tr("axis.latency_ns", lang), rangemode="tozero")
     fig = _style(
         fig, tr("chart.latency_breakdown", lang, total=fmt.number(plan.latency.gpu_to_gpu_ns)), height=260
     )
@@ -289,7 +558,7 @@ def compare_bars(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | No
         rows=1,
         cols=4,
         subplot_titles=[f"{tr(g, lang)} [{u}]" for (g, _), u in zip(_GROUPS, units, strict=True)],
-        horizontal_spacing=0.07,
+        horizontal_spacing=0.075,
     )
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
         for col, (_, metrics) in enumerate(_GROUPS, start=1):
@@ -313,10 +582,18 @@ def compare_bars(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | No
                 col=col,
             )
     fig.update_layout(barmode="group", bargap=0.25)
-    for col, (_, metrics) in enumerate(_GROUPS, start=1):
+    for col, ((group, metrics), unit) in enumerate(zip(_GROUPS, units, strict=True), start=1):
         top = max(_value(p, column, money) for p in plans for column, _ in metrics)
-        fig.update_yaxes(range=[0, top * 1.3], row=1, col=col)
-    fig.update_yaxes(showticklabels=False)
+        fig.update_yaxes(
+            range=[0, top * 1.3],
+            title={"text": f"{tr(group, lang)} [{unit}]", "standoff": 4, "font": {"size": 11}},
+            showticklabels=True,
+            tickfont={"size": 10},
+            row=1,
+            col=col,
+        )
+        if col == 1:
+            _money_axis(fig, top * 1.2, lang, row=1, col=1)
     fig.update_annotations(font_size=13)
     fig = _style(fig, tr("chart.compare_bars", lang), height=440)
     fig.update_layout(margin={"t": 80})
@@ -328,7 +605,7 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
     money = money_of(plans[0])
     labels = [_wrap(n) for n in _names(plans, names)]
     fig = go.Figure()
-    for i, category in enumerate(BOM_CATEGORIES):
+    for category in BOM_CATEGORIES:
         values = [money(p.cost.by_category_usd.get(category, 0.0)) for p in plans]
         if not any(values):
             continue
@@ -337,7 +614,7 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
                 x=labels,
                 y=values,
                 name=tr_enum("bom_category", category, lang),
-                marker_color=CATEGORY_COLORS[i % len(CATEGORY_COLORS)],
+                marker={"color": category_color(category), "line": {"color": "white", "width": 0.5}},
                 customdata=[fmt.money(v, money.currency, lang) for v in values],
                 hovertemplate="%{x}<br>%{fullData.name}: %{customdata}<extra></extra>",
             )
@@ -359,15 +636,24 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
         title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)),
         range=[0, max(totals) * 1.12],
     )
-    fig.update_xaxes(tickangle=0)
+    fig.update_xaxes(tickangle=0, title=tr_enum("metric", "design", lang))
     _money_axis(fig, max(totals), lang)
     return _style(fig, tr("chart.cost_stack", lang), height=480, legend="right")
 
 
+RADAR_LABEL_WIDTH = 11
+"""Characters per line of a radar axis label (a CJK character counts two): with the short labels
+of ``radar.<metric>`` every label fits in two lines beside a circle of a 380 px column."""
+
+
 def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
-    """Normalised scores (1 = best of the designs shown) on the radar metrics."""
+    """Normalised scores (1 = best of the designs shown) on the radar metrics.
+
+    Axis labels are the short ``radar.<metric>`` names, wrapped; the circle starts at the top and
+    runs clockwise, and the radial ticks sit between the first two axes, clear of every label.
+    """
     scores = radar_scores(plans)
-    axes = [_wrap(tr_enum("metric", c, lang), 12) for c in RADAR_METRICS]
+    axes = [_wrap(tr(f"radar.{c}", lang), RADAR_LABEL_WIDTH) for c in RADAR_METRICS]
     fig = go.Figure()
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
         row = scores.iloc[i]
@@ -377,17 +663,31 @@ def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = No
                 r=[*values, values[0]],
                 theta=[*axes, axes[0]],
                 name=name,
-                line={"color": design_color(p.design_id, i), "width": 2},
+                mode="lines+markers",
+                line={
+                    "color": design_color(p.design_id, i),
+                    "width": 2,
+                    "dash": _OVERLAP_DASHES[(i - 1) % len(_OVERLAP_DASHES)] if i else "solid",
+                },
+                marker={"symbol": _OVERLAP_SYMBOLS[i % len(_OVERLAP_SYMBOLS)], "size": 7},
                 fill="toself",
-                fillcolor=_alpha(design_color(p.design_id, i), 0.12),
+                fillcolor=_alpha(design_color(p.design_id, i), 0.10),
                 hovertemplate="%{theta}: %{r:.2f}<extra>%{fullData.name}</extra>",
             )
         )
+    half_step = 180.0 / len(RADAR_METRICS)
     fig.update_layout(
         polar={
-            "radialaxis": {"range": [0, 1.05], "tickvals": [0.25, 0.5, 0.75, 1.0], "tickfont": {"size": 9}},
-            "angularaxis": {"tickfont": {"size": 11}},
-            "domain": {"x": [0.2, 0.8], "y": [0.06, 0.9]},
+            "radialaxis": {
+                "range": [0, 1.05],
+                "tickvals": [0.5, 1.0],
+                "tickfont": {"size": 9, "color": "#5D6D7E"},
+                "angle": 90 - half_step,
+                "tickangle": 90 - half_step,
+                "showline": False,
+            },
+            "angularaxis": {"tickfont": {"size": 11}, "rotation": 90, "direction": "clockwise"},
+            "domain": {"x": [0.22, 0.78], "y": [0.08, 0.88]},
         }
     )
     return _style(fig, tr("chart.radar", lang), height=480)
@@ -481,11 +781,13 @@ def scaling(
                 hovertemplate=f"{label}<br>{tr('axis.gpus', lang)} %{{x}}: %{{y:,.{digits}f}}<extra></extra>",
             )
         )
+    notes = separate_overlapping(traces, lang)
     marks, shapes = _crossover_marks(frame, column, factor, crossovers, label_of, lang)
     if current_gpus is not None:
         shapes.append(_vline(current_gpus, "#C0392B", "solid"))
     ticks = [8 * 2**k for k in range(8)]
     unit = unit_label(metric, money.currency, lang)
+    title = tr_enum("metric", column, lang)
     fig = go.Figure(
         data=[*traces, *marks],
         layout={
@@ -502,8 +804,7 @@ def scaling(
     )
     if metric.is_money:
         _money_axis(fig, float((frame[column] * factor).max()), lang)
-    title = tr_enum("metric", column, lang)
-    return _style(fig, title, height=330, legend=None)
+    return _with_notes(_style(fig, title, height=330, legend=None), notes)
 
 
 # --- topology and racks -------------------------------------------------------------------------
@@ -779,7 +1080,7 @@ def rack_layout(plan: Plan, lang: str) -> go.Figure:
             annotation_position="top right",
         )
     top = max([*ys, limit, min(cooling_limit, limit * 1.6)])
-    fig.update_yaxes(title="kW", range=[0, math.ceil(top * 1.15)])
+    fig.update_yaxes(title=tr("axis.rack_kw", lang), range=[0, math.ceil(top * 1.15)])
     fig.update_xaxes(title=tr("axis.racks", lang), type="category", tickangle=0 if len(xs) <= 40 else -90)
     title = tr(
         "chart.racks",

@@ -22,12 +22,14 @@ from planner.performance.workload import WorkloadEstimate, step_breakdown_frame
 from planner.report import fmt
 from planner.report.charts import (
     _FALLBACK_COLORS,
-    CATEGORY_COLORS,
     _bytes,
     _nice_step,
     _style,
+    _with_notes,
     _wrap,
+    category_color,
     design_color,
+    separate_overlapping,
 )
 from planner.report.performance_tables import (
     CLASS_KEYS,
@@ -183,7 +185,7 @@ def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str],
     label_of = {e.design_id: label for e, label in zip(estimates, labels, strict=True)}
     y = [label_of[e.design_id] for e in estimates]
     fig = go.Figure()
-    for i, (component, key) in enumerate(STEP_COMPONENTS.items()):
+    for component, key in STEP_COMPONENTS.items():
         rows = frame[frame["component"] == component]
         values = [float(rows[rows["design"] == e.design_id]["time_s"].sum()) for e in estimates]
         if not any(v > 0 for v in values):
@@ -194,7 +196,7 @@ def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str],
                 y=y,
                 orientation="h",
                 name=tr(key, lang),
-                marker_color=CATEGORY_COLORS[i],
+                marker_color=category_color(component, "step"),
                 customdata=[fmt.number(v, 3) for v in values],
                 hovertemplate="%{y}<br>%{fullData.name}: %{customdata} s<extra></extra>",
             )
@@ -221,7 +223,7 @@ def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str],
 def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) -> go.Figure:
     """busbw against message size per design: all-reduce solid, all-to-all dotted (tidy frame of
     :func:`planner.performance.collectives.collectives_frame`)."""
-    fig = go.Figure()
+    traces: list[go.Scatter] = []
     for i, (design, rows) in enumerate(frame.groupby("design", sort=False)):
         name = labels.get(str(design), str(design))
         for collective, dash in (("all_reduce", "solid"), ("all_to_all", "dot")):
@@ -230,7 +232,7 @@ def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) ->
                 continue
             sizes = part["message_bytes"].tolist()
             bound = [tr(LEVEL_KEYS[b], lang) if b in LEVEL_KEYS else str(b) for b in part["bound_level"]]
-            fig.add_trace(
+            traces.append(
                 go.Scatter(
                     x=sizes,
                     y=part["busbw_gbyte_per_s"].tolist(),
@@ -245,12 +247,14 @@ def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) ->
                     ),
                 )
             )
+    notes = separate_overlapping(traces, lang)
+    fig = go.Figure(data=traces)
     ticks = [2**k for k in range(10, 34, 3)]
     fig.update_xaxes(
         type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
     )
     fig.update_yaxes(title=tr("axis.busbw", lang), rangemode="tozero")
-    return _style(fig, tr("wl.chart.collectives", lang), height=460)
+    return _with_notes(_style(fig, tr("wl.chart.collectives", lang), height=460), notes)
 
 
 def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.Figure:
@@ -274,6 +278,10 @@ def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.
                 orientation="h",
                 name=tr(key, lang),
                 marker_color=color,
+                text=[_relative(end, base) for end in ends],
+                textposition="outside",
+                cliponaxis=False,
+                textfont={"size": 10},
                 customdata=[output_value(output, v / factor, money, lang) for v in ends],
                 hovertemplate="%{y}: %{customdata}<extra>%{fullData.name}</extra>",
             )
@@ -289,14 +297,52 @@ def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.
             [base, *(float(v) * factor for v in rows["low"]), *(float(v) * factor for v in rows["high"])]
         )
         span = max(high - low, base * 0.01)
-        fig.update_xaxes(range=[low - span * 0.08, high + span * 0.08])
+        fig.update_xaxes(range=[low - span * 0.2, high + span * 0.2])
     title = tr(
         "wl.chart.tornado",
         lang,
         output=tr(OUTPUT_KEYS[output], lang),
         base=output_value(output, base / factor, money, lang),
     )
-    return _style(fig, title, height=max(280, 130 + 42 * len(names)), legend="right")
+    fig = _style(fig, title, height=max(280, 130 + 42 * len(names)), legend="right")
+    # the x axis is zoomed on the swings, so every bar says how large it is against the base
+    fig.add_annotation(
+        text=tr("wl.tornado.relative_note", lang),
+        xref="paper",
+        yref="paper",
+        x=0.0,
+        y=1.0,
+        xanchor="left",
+        yanchor="bottom",
+        yshift=4,
+        showarrow=False,
+        font={"size": 11, "color": "#5D6D7E"},
+    )
+    fig.update_layout(margin={"t": 70})
+    return fig
+
+
+def _relative(value: float, base: float) -> str:
+    """``value`` against ``base`` as a signed percentage: ``+3.2 %``, ``−0.4 %``.
+
+    >>> _relative(103.2, 100.0), _relative(99.6, 100.0), _relative(5.0, 0.0)
+    ('+3.2 %', '−0.4 %', '')
+    """
+    if base == 0:
+        return ""
+    change = (value - base) / abs(base) * 100.0
+    return f"{'+' if change >= 0 else '−'}{fmt.number(abs(change), 1)} %"
+
+
+def spread_percent(p10: float, p50: float, p90: float) -> float:
+    """Half the P10–P90 width relative to the median [%]: the ``±`` printed beside each range.
+
+    spread = (P90 − P10) / 2 / P50 × 100.
+
+    >>> round(spread_percent(18.8, 19.0, 19.2), 3)
+    1.053
+    """
+    return (p90 - p10) / 2.0 / p50 * 100.0 if p50 else 0.0
 
 
 def monte_carlo_ranges(
@@ -307,24 +353,27 @@ def monte_carlo_ranges(
     *,
     money: Money,
 ) -> go.Figure:
-    """P10-P90 range, P50 and the base case per design, for time to train and cost to train."""
+    """P10-P90 range, P50 and the base case per design, for time to train and cost to train.
+
+    Both axes start at zero, so a range 2 % wide looks 2 % wide, and each range is labelled with
+    its relative spread (:func:`spread_percent`) so narrow ranges can still be compared.
+    """
     outputs = ("time_to_train_days", "cost_to_train_usd")
     labels = [_wrap(label, 22) for label in labels]
     fig = make_subplots(
         rows=1,
         cols=2,
         subplot_titles=[output_label(o, money.currency, lang) for o in outputs],
-        horizontal_spacing=0.06,
+        horizontal_spacing=0.08,
         shared_yaxes=True,
     )
-    costs: list[float] = []
     for col, output in enumerate(outputs, start=1):
         factor = 1.0 if output.endswith("_days") else money.per_usd
+        top = 0.0
         for i, (result, label, design) in enumerate(zip(results, labels, design_ids, strict=True)):
             p = result.percentile(output)
             color = color_of(design, i)
-            if col == 2:
-                costs += [p.p10 * factor, p.p90 * factor]
+            top = max(top, p.p90 * factor)
             fig.add_trace(
                 go.Scatter(
                     x=[p.p10 * factor, p.p90 * factor],
@@ -342,13 +391,17 @@ def monte_carlo_ranges(
                 go.Scatter(
                     x=[p.p10 * factor, p.p50 * factor, p.p90 * factor],
                     y=[label] * 3,
-                    mode="markers",
+                    mode="markers+text",
                     marker={
                         "color": color,
                         "size": [9, 14, 9],
                         "symbol": ["line-ns", "diamond", "line-ns"],
                         "line": {"width": 2, "color": color},
                     },
+                    text=["", "", f"±{fmt.number(spread_percent(p.p10, p.p50, p.p90), 1)} %"],
+                    textposition="middle right",
+                    textfont={"size": 11, "color": "#34495E"},
+                    cliponaxis=False,
                     customdata=[
                         [name, output_value(output, v, money, lang)]
                         for name, v in (("P10", p.p10), ("P50", p.p50), ("P90", p.p90))
@@ -359,17 +412,29 @@ def monte_carlo_ranges(
                 row=1,
                 col=col,
             )
+        high = max(top * 1.22, 1e-9)
+        axis = {"range": [0, high], "title": {"text": output_label(output, money.currency, lang)}}
+        if not output.endswith("_days") and top > 0:
+            step = _nice_step(high, 4)
+            ticks = [step * k for k in range(int(high / step) + 1)]
+            axis |= {"tickvals": ticks, "ticktext": [fmt.compact(v, lang, 4, trim=True) for v in ticks]}
+        fig.update_xaxes(axis, row=1, col=col)
     fig.update_yaxes(autorange="reversed")
-    if costs:
-        low, high = min(costs), max(costs)
-        step = _nice_step(max(high - low, high * 0.01), 4)
-        ticks = [math.floor(low / step) * step + step * i for i in range(int((high - low) / step) + 3)]
-        fig.update_xaxes(
-            tickvals=ticks, ticktext=[fmt.compact(v, lang, 4, trim=True) for v in ticks], row=1, col=2
-        )
     fig.update_annotations(font_size=13)
-    fig = _style(fig, tr("wl.chart.monte_carlo", lang), height=max(260, 140 + 45 * len(results)), legend=None)
-    fig.update_layout(margin={"t": 80})
+    fig = _style(fig, tr("wl.chart.monte_carlo", lang), height=max(280, 170 + 45 * len(results)), legend=None)
+    fig.add_annotation(
+        text=tr("wl.mc.spread_note", lang),
+        xref="paper",
+        yref="paper",
+        x=0.0,
+        y=0.0,
+        xanchor="left",
+        yanchor="top",
+        yshift=-44,
+        showarrow=False,
+        font={"size": 11, "color": "#5D6D7E"},
+    )
+    fig.update_layout(margin={"t": 80, "b": 70})
     return fig
 
 
@@ -380,13 +445,14 @@ def goodput_curves(
     curves: Sequence[pd.DataFrame], results: Sequence[Reliability], labels: Sequence[str], lang: str
 ) -> go.Figure:
     """Goodput against the checkpoint interval per design; Young's optimum marked (◆)."""
-    fig = go.Figure()
+    lines: list[go.Scatter] = []
+    optima: list[go.Scatter] = []
     for i, (curve, result, label) in enumerate(zip(curves, results, labels, strict=True)):
         color = color_of(result.design_id, i)
-        fig.add_trace(
+        lines.append(
             go.Scatter(
-                x=curve["checkpoint_interval_min"],
-                y=curve["goodput"] * 100.0,
+                x=curve["checkpoint_interval_min"].tolist(),
+                y=(curve["goodput"] * 100.0).tolist(),
                 mode="lines",
                 name=label,
                 line={"color": color, "width": 2},
@@ -395,7 +461,7 @@ def goodput_curves(
         )
         best_min = result.optimal_interval_s / 60.0
         best = result.goodput_at(interval_s=result.optimal_interval_s) * 100.0
-        fig.add_trace(
+        optima.append(
             go.Scatter(
                 x=[best_min],
                 y=[best],
@@ -414,21 +480,25 @@ def goodput_curves(
             )
         )
     low = min((float(c["goodput"].min()) for c in curves), default=0.0) * 100.0
+    floor = max(0.0, math.floor(low))
+    # the axis is zoomed on the top of the goodput range: lines coincide within 1 % of its height
+    notes = separate_overlapping(lines, lang, span=100.2 - floor)
+    fig = go.Figure(data=[*lines, *optima])
     shortest = min((float(c["checkpoint_interval_min"].min()) for c in curves), default=1.0)
     longest = max((float(c["checkpoint_interval_min"].max()) for c in curves), default=100.0)
     ticks = [m * 10.0**e for e in range(-2, 6) for m in (1, 2, 5) if shortest <= m * 10.0**e <= longest]
     fig.update_xaxes(
         type="log", title=tr("rel.axis.interval", lang), tickvals=ticks, ticktext=[f"{v:g}" for v in ticks]
     )
-    fig.update_yaxes(title=tr("rel.axis.goodput", lang), range=[max(0.0, math.floor(low)), 100.2])
-    return _style(fig, tr("rel.chart.goodput", lang), height=440)
+    fig.update_yaxes(title=tr("rel.axis.goodput", lang), range=[floor, 100.2])
+    return _with_notes(_style(fig, tr("rel.chart.goodput", lang), height=440), notes)
 
 
 def interruptions_by_class(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> go.Figure:
     """Interruptions per day, stacked by failure class, per design (horizontal bars)."""
     names = [_wrap(label, 18) for label in labels]
     fig = go.Figure()
-    for i, (name, key) in enumerate(CLASS_KEYS.items()):
+    for name, key in CLASS_KEYS.items():
         values = [
             next((c.interruptions_per_day for c in r.by_class if c.failure_class == name), 0.0)
             for r in results
@@ -439,7 +509,7 @@ def interruptions_by_class(results: Sequence[Reliability], labels: Sequence[str]
                 y=names,
                 orientation="h",
                 name=tr(key, lang),
-                marker_color=CATEGORY_COLORS[i],
+                marker_color=category_color(name, "failure_class"),
                 customdata=[fmt.number(v, 3) for v in values],
                 hovertemplate="%{y}<br>%{fullData.name}: %{customdata}<extra></extra>",
             )
