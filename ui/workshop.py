@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from planner.i18n import tr
 from planner.report import display
 from planner.report.performance_tables import escape_markdown
 from ui import history, keys, state
@@ -141,7 +142,8 @@ UNIT_CHOICES: dict[str, tuple[str, dict[str, str]]] = {
 
 
 def _option_label(labels: dict[str, str]) -> Callable[[str], str]:
-    return lambda option: t(labels[option])
+    lang = state.lang()  # bound when drawn, as the sidebar's option labels are
+    return lambda option: tr(labels[option], lang)
 
 
 def units_controls(sb: DeltaGenerator) -> None:

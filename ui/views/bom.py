@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from planner import Plan
@@ -14,7 +15,9 @@ from ui.state import t
 def editor(plan: Plan) -> None:
     """The BOM table; an edited unit price becomes ``Scenario.price_overrides_usd`` and reruns."""
     lang = state.lang()
+    money = tables.money_of(plan)
     frame = tables.bom_table(plan, lang)
+    frame["unit_cost_report"] = frame["unit_cost_usd"] * money.per_usd
     currency = plan.cost.currency
     column_config = {
         "id": None,
@@ -34,6 +37,17 @@ def editor(plan: Plan) -> None:
     }
     if currency == "USD":
         column_config["total_report"] = None
+        column_config["unit_cost_report"] = None
+    else:
+        # prices are edited in the display currency and stored in USD (the catalog's unit)
+        column_config["unit_cost_usd"] = None
+        column_config["unit_cost_report"] = st.column_config.NumberColumn(
+            t("col.unit_price_in", currency=t(f"currency.{currency}")),
+            min_value=0.0,
+            format="localized",
+            help=t("help.unit_price_in", currency=t(f"currency.{currency}"), rate=f"{money.per_usd:.4f}"),
+            required=True,
+        )
     version = int(st.session_state.get(keys.BOM_EDITOR_VERSION, 0))
     edited = st.data_editor(
         frame,
@@ -44,11 +58,20 @@ def editor(plan: Plan) -> None:
         height=38 + 35 * len(frame),
         num_rows="fixed",
     )
-    changes = tables.price_changes(frame, edited)
+    changes = _usd_changes(frame, edited, money) if currency != "USD" else tables.price_changes(frame, edited)
     if changes:
         state.set_prices({**state.prices(), **changes})
         st.rerun()
     st.caption(t("bom.caption"))
+
+
+def _usd_changes(before: pd.DataFrame, after: pd.DataFrame, money: tables.Money) -> dict[str, float]:
+    """Prices edited in the display currency, as the USD overrides the scenario stores."""
+    edited = tables.price_changes(
+        before.assign(unit_cost_usd=before["unit_cost_report"]),
+        after.assign(unit_cost_usd=after["unit_cost_report"]),
+    )
+    return {record_id: price / money.per_usd for record_id, price in edited.items()}
 
 
 def actions(plan: Plan) -> None:

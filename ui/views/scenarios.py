@@ -229,10 +229,8 @@ def _save(action: Callable[[ScenarioStore], str], *, raise_conflict: bool = Fals
 
 def _opened_design() -> str | None:
     """The design of the saved scenario being edited, as it was opened or last saved."""
-    base = state.base_scenario()
-    if state.opened() is None or state.base_origin().get("kind") != "saved" or base is None:
-        return None
-    return str(base.get("design_id"))
+    design = (state.opened() or {}).get("design")
+    return str(design) if design else None
 
 
 def _form_for(plan: Plan, switched: bool) -> None:
