@@ -40,9 +40,11 @@ from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
 from planner.report import charts, fmt, tables
 from planner.report.export import csv as bom_csv_module
-from planner.report.export.browser import Browser, ChartSpec, PageSetup, shared_browser
+from planner.report.export.browser import Browser, ChartSpec, PageSetup, RenderError, shared_browser
 from planner.report.export.html import (
     Cell,
+    ContentsEntry,
+    FooterPart,
     HtmlDocument,
     Row,
     Strong,
@@ -53,7 +55,9 @@ from planner.report.export.html import (
     logo_data_uri,
 )
 from planner.report.export.names import safe_filename
+from planner.report.export.preview import first_pages
 from planner.report.export.pricing import Edition, Pricing, priced_plan, redact_prices
+from planner.report.export.redact import redact_paths
 from planner.report.export.scenario_json import export_scenario_json
 from planner.report.export.xlsx import Column, ColumnKind, Sheet, write_xlsx
 
@@ -269,20 +273,39 @@ def _text_cell(value: bom_csv_module.Cell) -> str:
 
 def _clean(text: str, p: Proposal) -> str:
     """An engine or catalog text in the document's language, as the edition may show it
-    (customer: no price references)."""
+    (customer: no price references, no repository paths or file names)."""
     shown = translate_text(text, p.lang)
-    return shown if p.internal else redact_prices(shown)
+    return shown if p.internal else redact_paths(redact_prices(shown))
+
+
+ANALYSIS_TOPICS = (
+    "sizing_rules.training_",
+    "sizing_rules.serving_",
+    "sizing_rules.checkpoint_",
+    "sizing_rules.failure_rate_",
+    "sizing_rules.hpn_",
+)
+"""Catalog coefficients of the analyses a proposal does not contain (training and serving
+estimates, reliability): their calibration notes are internal model notes, so the customer
+edition leaves them out; the internal edition lists every assumption of the plan."""
 
 
 def _assumption_rows(p: Proposal) -> pd.DataFrame:
-    """The assumptions and sources table, texts translated and cleaned for the edition; rows
-    whose text the customer edition loses entirely are left out."""
+    """The assumptions and sources table, texts translated and cleaned for the edition.
+
+    The customer edition leaves out the rows whose text it loses entirely, the coefficients of
+    analyses the document does not contain (:data:`ANALYSIS_TOPICS`) and the topic column (the
+    catalog's internal record ids).
+    """
     lang = p.lang
     frame = tables.assumptions_table(p.plan, lang)
-    text_col, source_col = tr("col.text", lang), tr("col.source", lang)
+    text_col, source_col, topic_col = tr("col.text", lang), tr("col.source", lang), tr("col.topic", lang)
     frame[text_col] = [_clean(v, p) for v in frame[text_col]]
     frame[source_col] = [_clean(v, p) or "—" for v in frame[source_col]]
-    return frame[frame[text_col].str.strip() != ""]
+    if p.internal:
+        return frame[frame[text_col].str.strip() != ""]
+    shown = (frame[text_col].str.strip() != "") & ~frame[topic_col].str.startswith(ANALYSIS_TOPICS)
+    return frame[shown].drop(columns=[topic_col])
 
 
 def _references_table(frame: pd.DataFrame, source_col: str, *, caption: str) -> Table:
@@ -299,7 +322,8 @@ def _references_table(frame: pd.DataFrame, source_col: str, *, caption: str) -> 
         [Cell(v, citation=True) if i == at and v != "—" else v for i, v in enumerate(map(str, row))]
         for row in frame.itertuples(index=False)
     ]
-    return Table.of(columns, rows, widths=[10.0, 19.0, 49.0, 22.0], compact=True, caption=caption)
+    widths = [10.0, 19.0, 49.0, 22.0] if len(columns) == 4 else [10.0, 62.0, 28.0]
+    return Table.of(columns, rows, widths=widths, compact=True, caption=caption)
 
 
 # --- document sections ------------------------------------------------------------------------------
@@ -317,8 +341,10 @@ def _scope(p: Proposal) -> str:
     )
 
 
-def _cover(doc: HtmlDocument, p: Proposal) -> None:
+def _cover(doc: HtmlDocument, p: Proposal, pages: Sequence[int] | None) -> None:
+    """The cover, with the contents (``pages``: each section's first page, ``None`` = unknown)."""
     o, lang, plan = p.options, p.lang, p.plan
+    numbers: Sequence[int | None] = pages if pages is not None else [None] * len(SECTIONS)
     doc.cover(
         kicker=tr("export.kicker", lang),
         title=_title(p),
@@ -343,6 +369,11 @@ def _cover(doc: HtmlDocument, p: Proposal) -> None:
         logo_uri=logo_data_uri(o.logo) if o.logo else None,
         notes_title=tr("export.notes", lang),
         notes=o.notes,
+        contents_title=tr("export.contents", lang),
+        contents=[
+            ContentsEntry(tr(key, lang), anchor, page)
+            for (key, anchor), page in zip(SECTIONS, numbers, strict=True)
+        ],
     )
 
 
@@ -547,7 +578,8 @@ def _topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
     doc.heading(tr("topology.tiers", lang))
     tier = tables.tier_table(plan, lang)
     doc.table(_table(tier, numeric=list(tier.columns[1:])))
-    doc.heading(tr("export.cabling", lang))
+    # an anchor for the per-port cabling appendix planned for a later release to link to
+    doc.heading(tr("export.cabling", lang), anchor="cabling")
     media = tables.media_table(plan, p.catalog, lang)
     doc.table(
         _table(
@@ -800,8 +832,13 @@ def _assumptions(doc: HtmlDocument, p: Proposal) -> None:
         )
     doc.heading(tr("export.assumptions.list", lang))
     frame = _assumption_rows(p)
-    counts = tables.assumption_counts(plan)
-    caption = tr("assumptions.caption", lang, sources=counts["source"], assumptions=counts["assumption"])
+    kinds = list(frame[tr("col.kind", lang)])  # the rows shown, so the caption counts what it lists
+    caption = tr(
+        "assumptions.caption",
+        lang,
+        sources=kinds.count(tr_enum("assumption_kind", "source", lang)),
+        assumptions=kinds.count(tr_enum("assumption_kind", "assumption", lang)),
+    )
     if not p.internal:
         caption += " " + tr("export.assumptions.redacted", lang)
     doc.table(_references_table(frame, tr("col.source", lang), caption=caption))
@@ -813,10 +850,11 @@ def _assumptions(doc: HtmlDocument, p: Proposal) -> None:
             doc.paragraph("• " + note, style="note")
 
 
-def proposal_html(p: Proposal, images: Mapping[str, str]) -> str:
-    """The whole document as print-ready HTML (``images``: chart data URIs by name)."""
+def proposal_html(p: Proposal, images: Mapping[str, str], *, pages: Sequence[int] | None = None) -> str:
+    """The whole document as print-ready HTML (``images``: chart data URIs by name; ``pages``:
+    the first page of each section for the contents, ``None`` = a contents without numbers)."""
     doc = HtmlDocument(lang="zh-CN" if p.lang == "zh" else "en", title=_title(p))
-    _cover(doc, p)
+    _cover(doc, p, pages)
     _summary(doc, p)
     _compare(doc, p, images)
     _topology(doc, p, images)
@@ -827,39 +865,63 @@ def proposal_html(p: Proposal, images: Mapping[str, str]) -> str:
     return doc.render()
 
 
-SECTION_KEYS = (
-    "export.sec.summary",
-    "export.sec.compare",
-    "export.sec.topology",
-    "export.sec.bom",
-    "export.sec.power",
-    "export.sec.cost",
-    "export.sec.assumptions",
+SECTIONS = (
+    ("export.sec.summary", "summary"),
+    ("export.sec.compare", "compare"),
+    ("export.sec.topology", "topology"),
+    ("export.sec.bom", "bom"),
+    ("export.sec.power", "power"),
+    ("export.sec.cost", "cost"),
+    ("export.sec.assumptions", "assumptions"),
 )
+"""Section title keys and anchors in document order (the contents lists them)."""
+SECTION_KEYS = tuple(key for key, _ in SECTIONS)
 """Section titles in document order (tests check each appears in the PDF)."""
 
 
 def page_setup(p: Proposal) -> PageSetup:
-    """A4 with the footer (title, customer, author, date, version; page x of y) on every page."""
+    """A4 with the footer (title, customer, author, date, version, edition; page x of y) on
+    every page: the date, version, edition and page number are never shortened; a customer or
+    author name is capped, and the title takes the width left (see :class:`FooterPart`)."""
     o, lang = p.options, p.lang
     parts = [
-        _title(p),
-        o.customer,
-        o.author,
-        _date(o.date, lang),
-        f"{tr('export.meta.version', lang)} {o.version}",
+        FooterPart(_title(p), "fill"),
+        FooterPart(o.customer, "capped"),
+        FooterPart(o.author, "capped"),
+        FooterPart(_date(o.date, lang)),
+        FooterPart(f"{tr('export.meta.version', lang)} {o.version}"),
+        FooterPart(tr(f"export.edition.{o.edition}", lang)),
     ]
     return PageSetup(
-        footer_html=footer_template(" · ".join(x for x in parts if x), tr("export.footer_page", lang)),
+        footer_html=footer_template(parts, tr("export.footer_page", lang)),
         header_html=header_template(tr("export.confidential", lang) if p.internal else ""),
     )
 
 
 def render_pdf(p: Proposal, *, browser: Browser | None = None) -> bytes:
-    """The proposal as PDF bytes (charts and printing by the shared long-lived browser)."""
+    """The proposal as PDF bytes (charts and printing by the shared long-lived browser).
+
+    Printed twice: Chromium's printing has no ``target-counter()``, so the first print, with a
+    contents without numbers, is read back (:func:`planner.report.export.preview.first_pages`)
+    to learn where each section starts, and the second fills in the numbers. The contents sits
+    on the fixed-height cover, so the numbers move no other page. Without poppler's
+    ``pdftotext`` the first print is the document: a contents without page numbers.
+    """
     engine = browser or shared_browser()
-    html = proposal_html(p, chart_images(p, engine))
-    return engine.print_pdf(html, setup=page_setup(p))
+    images = chart_images(p, engine)
+    setup = page_setup(p)
+    draft = engine.print_pdf(proposal_html(p, images), setup=setup)
+    try:
+        pages = first_pages(
+            draft,
+            [tr(key, p.lang) for key in SECTION_KEYS],
+            ignore=tr("export.confidential", p.lang) if p.internal else "",
+        )
+    except RenderError:
+        return draft
+    if pages is None:
+        return draft
+    return engine.print_pdf(proposal_html(p, images, pages=pages), setup=setup)
 
 
 # --- files ---------------------------------------------------------------------------------------------

@@ -5,14 +5,19 @@ markup typed by a user (``<b>``, ``<script>``, ``&``) shows as the characters ty
 this module writes tags. :class:`planner.report.export.browser.Browser` prints the result to PDF.
 
 The layout is for A4 portrait: each section starts on a new page, table header rows repeat on
-every page a table spans, rows and figures are never cut across pages, and numbers are
-right-aligned in tabular figures.
+every page a table spans, rows and figures are never cut across pages, a heading stays with what
+follows it, short tables and figures move whole to the next page with their captions, and numbers
+are right-aligned in tabular figures. The cover title breaks only between words (CSS ``hyphens:
+manual``; ``word-break: keep-all`` keeps a Chinese word whole) and is set small enough for its
+longest word to fit (:func:`cover_title_pt`); only an id too long for a line may break anywhere.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -134,25 +139,104 @@ def logo_data_uri(data: bytes) -> str:
     return image_data_uri(data, mime)
 
 
+KEEP_ROWS = 16
+"""A table of at most this many rows moves whole to the next page rather than split (about a
+third of a page); a longer one splits between rows and repeats its header row."""
+COVER_TITLE_WIDTH_MM = 156.0
+"""Width of the cover title [mm]: A4 (210) less the page margins (2 x 15) and the band's padding (2 x 12)."""
+COVER_TITLE_PT = (16.0, 26.0)
+"""Smallest and largest cover title size [pt]."""
+LONG_ID_CHARS = 40
+"""A word of more characters than this is an id (a part number, a file-like name): the only text
+allowed to break inside a word on the cover."""
+PT_PER_MM = 72 / 25.4
+_BREAK = re.compile(r"(?<=-)|\s+")
+
+
+def _em_width(word: str) -> float:
+    """Width of ``word`` [em] in the bold cover face: a wide (CJK) character is 1 em; a Latin
+    character about 0.62 em (Noto Sans Bold averages 0.58 em for mixed case; the margin covers
+    capitals and digits)."""
+    return sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.62 for ch in word)
+
+
+def cover_title_pt(title: str) -> float:
+    """Cover title size [pt]: the largest (at most 26 pt, at least 16 pt) at which the title's
+    longest unbreakable run fits the title width.
+
+    With ``word-break: keep-all`` a line breaks only at spaces and after hyphens, so a run is the
+    text between those; size = width / (run width in em), e.g. a 20-character Chinese run needs
+    156 mm / 20 em = 7.8 mm = 22.1 pt.
+
+    >>> cover_title_pt("GPU cluster network proposal"), cover_title_pt("一二三四五六七八九十一二三四五六七八九十")
+    (26.0, 22.1)
+    """
+    runs = [r for r in _BREAK.split(title) if r]
+    widest = max((_em_width(r) for r in runs if len(r) <= LONG_ID_CHARS), default=0.0)
+    low, high = COVER_TITLE_PT
+    if widest == 0.0:
+        return high
+    return round(max(low, min(high, COVER_TITLE_WIDTH_MM * PT_PER_MM / widest)), 1)
+
+
+def _title_html(title: str) -> str:
+    """The escaped title; words longer than :data:`LONG_ID_CHARS` (ids) may break anywhere."""
+    return " ".join(
+        f'<span class="longid">{esc(word)}</span>' if len(word) > LONG_ID_CHARS else esc(word)
+        for word in title.split(" ")
+    )
+
+
+@dataclass(frozen=True)
+class ContentsEntry:
+    """One line of the contents: a section title, its anchor and its first page (``None``:
+    the page is not known, the line has no number)."""
+
+    title: str
+    anchor: str
+    page: int | None = None
+
+
+def _contents_html(title: str, entries: Sequence[ContentsEntry]) -> str:
+    if not entries:
+        return ""
+    items = "".join(
+        f'<li><a href="#{esc(e.anchor)}">{esc(e.title)}</a>'
+        + (f'<span class="leader"></span><span class="page">{e.page}</span>' if e.page is not None else "")
+        + "</li>"
+        for e in entries
+    )
+    return f'<nav class="contents"><h3>{esc(title)}</h3><ol>{items}</ol></nav>'
+
+
 CSS = f"""
 * {{ box-sizing: border-box; }}
 html {{ -webkit-print-color-adjust: exact; print-color-adjust: exact; }}
 body {{ margin: 0; font-family: {FONT_STACK}; font-size: 9.5pt; line-height: 1.5; color: #1F2933; }}
-.cover {{ height: 258mm; display: flex; flex-direction: column; }}
-.cover .band {{ background: {BRAND}; color: #fff; padding: 14mm 12mm 12mm 12mm; margin-top: 22mm; }}
+.cover {{ min-height: 258mm; display: flex; flex-direction: column; }}
+.cover .band {{ background: {BRAND}; color: #fff; padding: 12mm 12mm 10mm 12mm; margin-top: 12mm; }}
 .cover .brandline {{ display: flex; justify-content: space-between; align-items: flex-start; }}
 .cover .logo {{ max-height: 22mm; max-width: 60mm; object-fit: contain; }}
 .cover .kicker {{ font-size: 10pt; letter-spacing: 0.08em; text-transform: uppercase; opacity: 0.85; }}
-.cover h1 {{ font-size: 26pt; line-height: 1.25; margin: 6mm 0 3mm 0; font-weight: 700; }}
+.cover h1 {{ font-size: 26pt; line-height: 1.25; margin: 6mm 0 3mm 0; font-weight: 700;
+  hyphens: manual; word-break: keep-all; overflow-wrap: normal; line-break: strict; }}
+.cover h1 .longid {{ overflow-wrap: anywhere; word-break: normal; }}
+.cover .contents {{ margin: 7mm 12mm 0 12mm; font-size: 10pt; }}
+.cover .contents h3 {{ margin: 0 0 2mm 0; font-size: 10.5pt; color: #52606D; font-weight: 600; }}
+.cover .contents ol {{ list-style: none; margin: 0; padding: 0; }}
+.cover .contents li {{ display: flex; align-items: baseline; padding: 0.4mm 0; }}
+.cover .contents a {{ color: #1F2933; text-decoration: none; }}
+.cover .contents .leader {{ flex: 1; border-bottom: 0.3mm dotted #9AA5B1; margin: 0 2mm; }}
+.cover .contents .page {{ min-width: 7mm; text-align: right; font-variant-numeric: tabular-nums; }}
 .cover .subtitle {{ font-size: 13pt; opacity: 0.95; }}
-.cover .meta {{ margin: 12mm 12mm 0 12mm; border-collapse: collapse; width: calc(100% - 24mm); font-size: 10.5pt; }}
-.cover .meta th {{ text-align: left; color: #52606D; font-weight: 400; width: 32%; padding: 2.2mm 0;
+.cover .meta {{ margin: 9mm 12mm 0 12mm; border-collapse: collapse; width: calc(100% - 24mm); font-size: 10.5pt; }}
+.cover .meta th {{ text-align: left; color: #52606D; font-weight: 400; width: 32%; padding: 1.6mm 0;
   border-bottom: 0.3mm solid #E4E7EB; vertical-align: top; }}
-.cover .meta td {{ padding: 2.2mm 0; border-bottom: 0.3mm solid #E4E7EB; font-weight: 600; }}
+.cover .meta td {{ padding: 1.6mm 0; border-bottom: 0.3mm solid #E4E7EB; font-weight: 600; }}
 .cover .notes {{ margin: 8mm 12mm 0 12mm; padding: 4mm 5mm; background: #F5F7FA; border-left: 1mm solid {ACCENT};
   font-size: 9.5pt; white-space: normal; }}
 .cover .notes h3 {{ margin: 0 0 1.5mm 0; font-size: 9.5pt; color: #52606D; }}
-.cover .edition {{ margin: auto 12mm 0 12mm; font-size: 9pt; color: #52606D; border-top: 0.3mm solid #CBD2D9; padding-top: 3mm; }}
+.cover .edition {{ margin: auto 12mm 0 12mm; padding-bottom: 1mm; font-size: 9pt; color: #52606D; border-top: 0.3mm solid #CBD2D9; padding-top: 3mm; }}
 .cover .edition strong {{ color: {BRAND}; }}
 .badge {{ display: inline-block; padding: 0.6mm 2.5mm; border-radius: 1mm; font-size: 8.5pt; font-weight: 700;
   background: #FDECEA; color: #B42318; border: 0.3mm solid #F3B5AE; }}
@@ -175,6 +259,7 @@ table.data td {{ padding: 1.3mm 2mm; border-bottom: 0.25mm solid #E4E7EB; vertic
   overflow-wrap: break-word; }}
 table.data.fixed {{ table-layout: fixed; }}
 table.data tr {{ break-inside: avoid; }}
+table.data.keep {{ break-inside: avoid; }}
 table.data tbody tr:nth-child(even) td {{ background: #F8FAFC; }}
 table.data .num {{ text-align: right; }}
 table.data td.num {{ white-space: nowrap; }}
@@ -219,8 +304,11 @@ class HtmlDocument:
         logo_uri: str | None = None,
         notes_title: str = "",
         notes: str = "",
+        contents_title: str = "",
+        contents: Sequence[ContentsEntry] = (),
     ) -> None:
-        """The first page: brand band with title, the proposal's facts, notes and edition."""
+        """The first page: brand band with title, the proposal's facts, the contents, notes and
+        edition."""
         logo = f'<img class="logo" src="{logo_uri}" alt="">' if logo_uri else ""
         rows = "".join(f'<tr><th>{esc(k)}</th><td class="user">{esc(v)}</td></tr>' for k, v in meta if v)
         notes_block = (
@@ -232,8 +320,9 @@ class HtmlDocument:
         self.blocks.append(
             '<div class="cover">'
             f'<div class="band"><div class="brandline"><div class="kicker">{esc(kicker)}</div>{logo}</div>'
-            f'<h1 class="user">{esc(title)}</h1><div class="subtitle user">{esc(subtitle)}</div></div>'
-            f'<table class="meta">{rows}</table>{notes_block}'
+            f'<h1 class="user" style="font-size:{cover_title_pt(title):g}pt">{_title_html(title)}</h1>'
+            f'<div class="subtitle user">{esc(subtitle)}</div></div>'
+            f'<table class="meta">{rows}</table>{_contents_html(contents_title, contents)}{notes_block}'
             f'<div class="edition"><strong>{esc(edition_label)}</strong>{badge}<br>{esc(edition_note)}</div>'
             "</div>"
         )
@@ -249,8 +338,10 @@ class HtmlDocument:
             self.blocks.append("</section>")
             self._open_section = False
 
-    def heading(self, text: str) -> None:
-        self.blocks.append(f"<h3>{esc(text)}</h3>")
+    def heading(self, text: str, *, anchor: str = "") -> None:
+        """A sub-heading; ``anchor`` gives it an id that links and later sections can point to."""
+        ident = f' id="{esc(anchor)}"' if anchor else ""
+        self.blocks.append(f"<h3{ident}>{esc(text)}</h3>")
 
     def paragraph(self, parts: Inline | Sequence[Inline], *, style: Literal["", "lead", "note"] = "") -> None:
         css = f' class="{style}"' if style else ""
@@ -271,6 +362,8 @@ class HtmlDocument:
         css = "data compact" if table.compact else "data"
         if table.widths:
             css += " fixed"
+        if len(table.rows) <= KEEP_ROWS:
+            css += " keep"
         cols = ""
         if table.widths:
             cols = "<colgroup>" + "".join(f'<col style="width:{w:g}%">' for w in table.widths) + "</colgroup>"
@@ -331,10 +424,35 @@ class HtmlDocument:
         )
 
 
-def footer_template(left: str, page_label: str) -> str:
-    """Footer HTML for every page: ``left`` text and ``page_label`` with ``{page}`` and ``{pages}``.
+FOOTER_CAP_MM = 45.0
+"""Widest a ``capped`` footer item may be [mm]: a customer or author name of about 30 Latin or
+17 Chinese characters at 7.5 pt shows in full."""
 
-    >>> "pageNumber" in footer_template("Proposal · v1", "Page {page} of {pages}")
+
+@dataclass(frozen=True)
+class FooterPart:
+    """One item of the footer line and how it fits: ``fixed`` is never shortened (date, version,
+    edition); ``capped`` shows in full up to :data:`FOOTER_CAP_MM` (a typed name); ``fill`` takes
+    the width left (the title) and ends in an ellipsis only when the line is full."""
+
+    text: str
+    fit: Literal["fixed", "capped", "fill"] = "fixed"
+
+
+_FOOTER_FIT = {
+    "fixed": "flex:none",
+    "capped": f"flex:none;max-width:{FOOTER_CAP_MM:g}mm;overflow:hidden;text-overflow:ellipsis",
+    "fill": "flex:0 1 auto;min-width:12mm;overflow:hidden;text-overflow:ellipsis",
+}
+
+
+def footer_template(parts: Sequence[FooterPart], page_label: str) -> str:
+    """Footer HTML for every page: ``parts`` joined by `` · `` on the left and ``page_label``
+    (with ``{page}`` and ``{pages}``) on the right, in one flex row (see :class:`FooterPart`):
+    the page label and the ``fixed`` items always keep their full width.
+
+    >>> html = footer_template([FooterPart("Proposal", "fill"), FooterPart("v1")], "Page {page} of {pages}")
+    >>> "pageNumber" in html and "totalPages" in html and "Proposal" in html
     True
     """
     page_html = (
@@ -342,12 +460,22 @@ def footer_template(left: str, page_label: str) -> str:
         .replace("{page}", '<span class="pageNumber"></span>')
         .replace("{pages}", '<span class="totalPages"></span>')
     )
+    items = []
+    for index, part in enumerate(p for p in parts if p.text):
+        if index:
+            items.append('<span style="flex:none;padding:0 1.2mm">·</span>')
+        items.append(
+            f'<span style="{_FOOTER_FIT[part.fit]};white-space:nowrap;unicode-bidi:plaintext">'
+            f"{esc(part.text)}</span>"
+        )
+    # the margins are padding inside a border-box of the page's width: a margin beside
+    # width:100% would push the page label past the paper's edge
     return (
-        f'<div style="font-family:{esc(FONT_STACK)};font-size:7.5pt;color:#52606D;width:100%;'
-        "margin:0 15mm;padding-top:2mm;border-top:0.3mm solid #CBD2D9;display:flex;"
-        'justify-content:space-between;-webkit-print-color-adjust:exact">'
-        f'<span style="unicode-bidi:plaintext;max-width:80%;overflow:hidden;white-space:nowrap;'
-        f'text-overflow:ellipsis">{esc(left)}</span><span>{page_html}</span></div>'
+        f'<div style="box-sizing:border-box;width:100%;padding:0 15mm;font-family:{esc(FONT_STACK)};'
+        'font-size:7.5pt;color:#52606D;-webkit-print-color-adjust:exact">'
+        '<div style="display:flex;justify-content:space-between;padding-top:2mm;border-top:0.3mm solid #CBD2D9">'
+        f'<span style="display:flex;min-width:0;flex:0 1 auto">{"".join(items)}</span>'
+        f'<span style="flex:none;white-space:nowrap;padding-left:4mm">{page_html}</span></div></div>'
     )
 
 
@@ -356,6 +484,6 @@ def header_template(text: str) -> str:
     if not text:
         return "<span></span>"
     return (
-        f'<div style="font-family:{esc(FONT_STACK)};font-size:7.5pt;color:#B42318;width:100%;margin:0 15mm;'
-        f'text-align:right;font-weight:700">{esc(text)}</div>'
+        f'<div style="box-sizing:border-box;font-family:{esc(FONT_STACK)};font-size:7.5pt;color:#B42318;'
+        f'width:100%;padding:0 15mm;text-align:right;font-weight:700">{esc(text)}</div>'
     )

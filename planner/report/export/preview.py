@@ -1,4 +1,4 @@
-"""Page count and page images of a PDF, with poppler's ``pdfinfo`` and ``pdftoppm``."""
+"""Page count, page images and page texts of a PDF, with poppler's ``pdfinfo``, ``pdftoppm`` and ``pdftotext``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from planner.report.export.browser import RenderError
@@ -55,3 +56,42 @@ def page_images(pdf: bytes, *, first: int = 1, last: int = 2, dpi: int = 60) -> 
             )
         pages = sorted(Path(tmp).glob("page-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
         return [p.read_bytes() for p in pages]
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    """The text of each page, laid out as printed (``pdftotext -layout``)."""
+    result = subprocess.run(
+        [_tool("pdftotext"), "-layout", "-enc", "UTF-8", "-", "-"],
+        input=pdf,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    if result.returncode != 0:
+        raise RenderError(f"PDF preview: pdftotext failed ({result.stderr.decode(errors='replace').strip()})")
+    pages = result.stdout.decode("utf-8", errors="replace").split("\f")
+    return pages[:-1] if pages and not pages[-1].strip() else pages
+
+
+def first_pages(pdf: bytes, titles: Sequence[str], *, after: int = 1, ignore: str = "") -> list[int] | None:
+    """The page (1-based) on which each title first heads a page, past page ``after``.
+
+    A section starts on a new page with its title as the page's first text; ``ignore`` is a
+    header line to look past (the internal edition's confidentiality mark). ``None`` when a
+    title heads no page (the caller then prints no page numbers rather than wrong ones).
+
+    Chromium's printing has no ``target-counter()``, so this reads the printed pages back.
+    """
+    tops = []
+    for text in page_texts(pdf):
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if lines and ignore and lines[0] == ignore:
+            lines = lines[1:]
+        tops.append(lines[0] if lines else "")
+    found = []
+    for title in titles:
+        page = next((i for i, top in enumerate(tops, start=1) if i > after and top.startswith(title)), None)
+        if page is None:
+            return None
+        found.append(page)
+    return found

@@ -108,11 +108,41 @@ def priced_plan(plan: Plan, *, catalog: Catalog, pricing: Pricing) -> Plan:
 _MONEY = re.compile(
     r"(\$|US\$|\bUSD\b|\bCNY\b|\bRMB\b|\bEUR\b|€|¥|￥|美元|人民币|元|"
     r"\bpric(e|es|ed|ing)\b|\bcosts?\b|\bcosting\b|_cost_|_usd\b|\bcents?\b|\bbudget|"
-    r"价格|价|成本|费用|预算)",
+    r"价格|价|成本|费用|预算|美分)",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.;!?。；！？])\s+|(?<=[。；！？])")
-_PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]")
+_OPEN, _CLOSE = "(（", ")）"
+
+
+def _drop_money_brackets(text: str) -> str:
+    """``text`` without the bracketed remarks that mention money, nested ones included.
+
+    A remark is judged whole, with what it encloses: "(Quality A (EIA data). 2022 was 8.3 US
+    cents/kWh.)" goes as one. An unmatched bracket is kept as an ordinary character.
+
+    >>> _drop_money_brackets("US average (Quality A (EIA data). 8.3 US cents/kWh.) in 2023 (EIA)")
+    'US average in 2023 (EIA)'
+    """
+    out: list[str] = []
+    depth, start = 0, 0
+    for index, char in enumerate(text):
+        if char in _OPEN:
+            if depth == 0:
+                out.append(text[start:index])
+                start = index
+            depth += 1
+        elif char in _CLOSE and depth:
+            depth -= 1
+            if depth == 0:
+                group = text[start : index + 1]
+                if mentions_money(group):
+                    out[-1] = out[-1].rstrip()
+                else:
+                    out.append(group[0] + _drop_money_brackets(group[1:-1]) + group[-1])
+                start = index + 1
+    out.append(text[start:])
+    return "".join(out)
 
 
 def mentions_money(text: str) -> bool:
@@ -137,6 +167,6 @@ def redact_prices(text: str) -> str:
     >>> redact_prices("No price found.")
     ''
     """
-    kept_brackets = _PARENTHESES.sub(lambda m: "" if mentions_money(m.group(0)) else m.group(0), text)
+    kept_brackets = _drop_money_brackets(text)
     sentences = [s for s in _SENTENCE_END.split(kept_brackets) if s.strip()]
     return " ".join(s.strip() for s in sentences if not mentions_money(s)).strip()
