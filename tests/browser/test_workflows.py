@@ -1,0 +1,299 @@
+"""The workshop workflows in a real browser, in English and 中文, on a 1280 px projector and a
+1440 px laptop: preset → size → compare → optimize → save → share → export.
+
+One run of the workflow per language and width (module fixtures: one server, one browser, each
+workflow run once and shared by the checks) records what it sees on every step; each check below
+then asserts one kind of finding over the whole run, so a failure names the step and the page:
+
+- a warning or error box right after a preset click;
+- a KPI value cut off by its card (``scrollWidth > clientWidth``);
+- English prose on a 中文 page (``tests/prose.py``);
+- a Python exception box;
+- a request leaving localhost (an air-gapped customer site has no internet; refused here).
+
+The share link is opened in a fresh browser context (another user, no session), and the export
+step downloads the scenario's files from the Proposal page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from harness import ARTIFACTS, fill_store, launch, require_chromium, run_optimizer, streamlit_server
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from walk import (
+    exceptions,
+    heading_of,
+    offsite_requests,
+    overflowing_kpis,
+    settle,
+    untranslated,
+    visible_alerts,
+)
+
+from planner.i18n import LANGUAGE_NAMES, tr
+
+pytestmark = pytest.mark.browser
+
+LANGS = ("en", "zh")
+WIDTHS = (1280, 1440)
+"""A projector and a laptop window."""
+HEIGHT = 900
+TIMEOUT_MS = 60_000
+expect.set_options(timeout=TIMEOUT_MS)
+
+FINDINGS = ARTIFACTS.parent / "workflows"
+"""Each run's findings and step times as JSON (ignored by git, like the screenshots)."""
+
+RUNS = [pytest.param(lang, width, id=f"{lang}-{width}") for lang in LANGS for width in WIDTHS]
+ZH_RUNS = [pytest.param("zh", width, id=f"zh-{width}") for width in WIDTHS]
+
+
+@dataclass
+class Run:
+    """What one workflow run saw, step by step (``"step: finding"``)."""
+
+    lang: str
+    width: int
+    steps: list[str] = field(default_factory=list)
+    """The steps completed, in order."""
+    failure: str = ""
+    """Why the workflow stopped early (a button or a result that never came)."""
+    preset_alerts: list[str] = field(default_factory=list)
+    overflow: list[str] = field(default_factory=list)
+    prose: list[str] = field(default_factory=list)
+    exceptions: list[str] = field(default_factory=list)
+    offsite: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Wall time of each step [s]."""
+    downloads: dict[str, bytes] = field(default_factory=dict)
+
+
+# --- fixtures: one server and one browser for the module, each workflow run once --------------------
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_chromium()
+    db = tmp_path_factory.mktemp("store") / "scenarios.db"
+    fill_store(db)
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    with log_path.open("wb") as log, streamlit_server(log=log, db_path=db) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def workflow(base_url: str, browser: Browser) -> Callable[[str, int], Run]:
+    """``workflow(lang, width)``: the run in that language and width, performed on first use."""
+    done: dict[tuple[str, int], Run] = {}
+
+    def get(lang: str, width: int) -> Run:
+        if (lang, width) not in done:
+            done[lang, width] = perform(browser, base_url, lang, width)
+        return done[lang, width]
+
+    return get
+
+
+def _context(browser: Browser, lang: str, width: int) -> BrowserContext:
+    context = browser.new_context(
+        viewport={"width": width, "height": HEIGHT},
+        device_scale_factor=1,
+        locale="zh-CN" if lang == "zh" else "en-US",
+        timezone_id="UTC",
+        color_scheme="light",
+        reduced_motion="reduce",
+        accept_downloads=True,
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
+
+
+# --- the workflow ----------------------------------------------------------------------------------
+
+
+def kpi(page: Page, key: str, lang: str) -> Locator:
+    """The value of the KPI card labelled ``tr(key, lang)``."""
+    label = re.compile(f"^{re.escape(tr(key, lang))}$")
+    card = page.locator('[data-testid="stMetric"]').filter(
+        has=page.locator('[data-testid="stMetricLabel"]', has_text=label)
+    )
+    return card.locator('[data-testid="stMetricValue"]').first
+
+
+def go(page: Page, base_url: str, name: str, lang: str) -> None:
+    """Open a page the way a user does: its navigation link when shown, else its address with
+    the current scenario (the URL holds it)."""
+    link = page.get_by_role("link", name=heading_of(name, lang), exact=True)
+    if link.count() == 1 and link.is_visible():
+        link.click()
+    else:
+        query = urlsplit(page.url).query
+        page.goto(f"{base_url}/{'' if name == 'overview' else name}?{query}")
+    expect(page.locator("h1", has_text=heading_of(name, lang))).to_be_visible()
+    settle(page)
+
+
+class Recorder:
+    """Checks every step of a run against the page and notes the step's time."""
+
+    def __init__(self, run: Run, page: Page) -> None:
+        self.run, self.page = run, page
+        self.started = time.perf_counter()
+
+    def step(self, name: str) -> None:
+        page, run = self.page, self.run
+        where = f"{name} ({urlsplit(page.url).path or '/'})"
+        run.overflow += [f"{where}: {value}" for value in overflowing_kpis(page)]
+        run.exceptions += [f"{where}: {text}" for text in exceptions(page)]
+        if run.lang == "zh":
+            run.prose += [f"{where}: {phrase}" for phrase in untranslated(page)]
+        run.steps.append(name)
+        run.seconds[name] = round(time.perf_counter() - self.started, 1)
+        self.started = time.perf_counter()
+
+
+def perform(browser: Browser, base_url: str, lang: str, width: int) -> Run:
+    run = Run(lang=lang, width=width)
+    context = _context(browser, lang, width)
+    shared = _context(browser, lang, width)
+    with offsite_requests(context) as offsite, offsite_requests(shared) as offsite_shared:
+        page = context.new_page()
+        try:
+            _steps(run, page, shared, base_url)
+        except Exception as exc:  # the checks below report what was seen until here
+            run.failure = f"after {run.steps[-1] if run.steps else 'start'}: {type(exc).__name__}: {exc}"[
+                :2000
+            ]
+        run.offsite = sorted(set(offsite + offsite_shared))
+    context.close()
+    shared.close()
+    FINDINGS.mkdir(parents=True, exist_ok=True)
+    found = {k: v for k, v in asdict(run).items() if k != "downloads"}
+    (FINDINGS / f"{lang}-{width}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))
+    return run
+
+
+def _steps(run: Run, page: Page, shared: BrowserContext, base_url: str) -> None:
+    lang = run.lang
+    record = Recorder(run, page)
+    page.goto(f"{base_url}/?lang={lang}")
+    expect(page.locator("h1", has_text=heading_of("overview", lang))).to_be_visible()
+    settle(page)
+    record.step("open")
+
+    # presets: a false warning used to appear on every click, growing by one entry each time
+    for preset, gpus in (("rail4_256", "256"), ("rail8_1024", "1,024"), ("rail4_256", "256")):
+        page.get_by_role("button", name=tr(f"preset.{preset}", lang), exact=True).click()
+        expect(kpi(page, "kpi.gpus", lang)).to_have_text(gpus)
+        settle(page)
+        run.preset_alerts += [f"preset {preset}: {alert}" for alert in visible_alerts(page)]
+        record.step(f"preset {preset}")
+
+    # size: 512 GPUs on the preset's design
+    field = page.get_by_role("spinbutton", name=tr("input.gpus", lang))
+    field.fill("512")
+    field.press("Enter")
+    expect(kpi(page, "kpi.gpus", lang)).to_have_text("512")
+    expect(page).to_have_url(re.compile(r"gpus=512"))
+    settle(page)
+    record.step("size 512")
+
+    go(page, base_url, "compare", lang)
+    expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
+    record.step("compare")
+
+    go(page, base_url, "optimize", lang)
+    run_optimizer(page, lang)
+    settle(page)
+    record.step("optimize")
+
+    go(page, base_url, "scenarios", lang)
+    name = f"Workshop {lang} {run.width}"
+    page.get_by_role("textbox", name=re.compile(f"^{re.escape(tr('sc.field.name', lang))}")).fill(name)
+    page.get_by_role("button", name=tr("sc.save_new", lang), exact=True).click()
+    expect(page.locator('[data-testid="stAlertContentSuccess"]').first).to_contain_text(name)
+    code = page.locator('[data-testid="stCode"]', has_text="scenario=").first
+    expect(code).to_be_visible()
+    link = code.inner_text().strip()
+    settle(page)
+    record.step("save")
+
+    # share: another user opens the link in a fresh browser profile
+    started = time.perf_counter()
+    other = shared.new_page()
+    other.goto(link)
+    gpus = "|".join(re.escape(tr("kpi.gpus", one)) for one in LANGS)
+    card = other.locator('[data-testid="stMetric"]').filter(
+        has=other.locator('[data-testid="stMetricLabel"]', has_text=re.compile(f"^({gpus})$"))
+    )
+    expect(card.locator('[data-testid="stMetricValue"]').first).to_have_text("512")
+    run.seconds["share link to KPIs"] = round(time.perf_counter() - started, 1)
+    settle(other)
+    if f"lang={lang}" not in other.url:  # the link names no language: the colleague picks theirs
+        other.get_by_role("radio", name=LANGUAGE_NAMES[lang], exact=True).click()
+        expect(kpi(other, "kpi.gpus", lang)).to_have_text("512")
+        settle(other)
+    Recorder(run, other).step("share link")
+    other.close()
+
+    go(page, base_url, "proposal", lang)
+    for kind in ("csv", "json"):
+        with page.expect_download() as download:
+            page.get_by_role("button", name=tr(f"export.download.{kind}", lang)).click()
+        run.downloads[kind] = Path(download.value.path()).read_bytes()
+    record.step("export")
+
+
+# --- the checks --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "width"), RUNS)
+def test_the_workflow_completes(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
+    run = workflow(lang, width)
+    assert not run.failure, f"steps done: {run.steps}\n{run.failure}"
+    assert run.steps[-1] == "export"
+    scenario = json.loads(run.downloads["json"])
+    assert json.dumps(scenario).count("512"), "the exported scenario is not the one sized in the app"
+    assert run.downloads["csv"].count(b"\n") > 5, "the BOM CSV has no rows"
+    print(f"{lang} {width} px, seconds per step: {run.seconds}")
+
+
+@pytest.mark.parametrize(("lang", "width"), RUNS)
+def test_no_warning_after_a_preset_click(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
+    assert workflow(lang, width).preset_alerts == []
+
+
+@pytest.mark.parametrize(("lang", "width"), RUNS)
+def test_no_kpi_value_is_cut_off(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
+    assert workflow(lang, width).overflow == []
+
+
+@pytest.mark.parametrize(("lang", "width"), ZH_RUNS)
+def test_no_english_prose_in_chinese(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
+    assert workflow(lang, width).prose == []
+
+
+@pytest.mark.parametrize(("lang", "width"), RUNS)
+def test_no_exception_box(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
+    assert workflow(lang, width).exceptions == []
+
+
+@pytest.mark.parametrize(("lang", "width"), RUNS)
+def test_no_request_leaves_localhost(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
+    assert workflow(lang, width).offsite == []

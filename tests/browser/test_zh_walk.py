@@ -1,0 +1,135 @@
+"""Every page of the app in 中文, and the proposal PDF it builds, hold no English prose.
+
+The walk opens each page of ``pages/*.py`` (a page added later is walked too) with ``?lang=zh``
+in Chromium, reads every text node (collapsed expanders included) and fails on English phrases:
+runs of two or more English words that are not names, units, identifiers or product names
+(``tests/prose.py``; catalog product names are listed in ``locales/product_names.txt`` and kept as
+they are). The Optimize page is walked after a run of the optimizer (its notes and Pareto
+labels), the Scenarios page with a saved scenario open (its versions and diff), and the
+Proposal page's PDF is built, downloaded and read with ``pdftotext``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from harness import fill_store, launch, require_chromium, run_optimizer, streamlit_server
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from prose import english_runs
+from walk import (
+    exceptions,
+    heading_of,
+    html_lang,
+    offsite_requests,
+    page_names,
+    page_text,
+    pdf_text,
+    settle,
+    streamlit_chrome,
+    untranslated,
+)
+
+from planner.i18n import tr
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 60_000
+expect.set_options(timeout=TIMEOUT_MS)
+PAGES = page_names()
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """The server's store and the id of its first saved scenario (two versions)."""
+    db = tmp_path_factory.mktemp("store") / "scenarios.db"
+    return db, fill_store(db)
+
+
+@pytest.fixture(scope="module")
+def base_url(saved: tuple[Path, int], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_chromium()
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    with log_path.open("wb") as log, streamlit_server(log=log, db_path=saved[0]) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def context(base_url: str) -> Iterator[BrowserContext]:
+    with sync_playwright() as playwright:
+        browser: Browser = launch(playwright)
+        context = browser.new_context(
+            viewport={"width": 1440, "height": 900},
+            locale="zh-CN",
+            timezone_id="UTC",
+            reduced_motion="reduce",
+            accept_downloads=True,
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        with offsite_requests(context):
+            yield context
+        context.close()
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+def open_zh(page: Page, base_url: str, name: str, saved_id: int) -> None:
+    query = "lang=zh" + (f"&scenario={saved_id}" if name == "scenarios" else "")
+    page.goto(f"{base_url}/{'' if name == 'overview' else name}?{query}")
+    expect(page.locator("h1", has_text=heading_of(name, "zh"))).to_be_visible()
+    settle(page)
+    if name == "optimize":
+        run_optimizer(page, "zh")
+        settle(page)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_in_chinese_has_no_english_prose(
+    page: Page, base_url: str, saved: tuple[Path, int], name: str
+) -> None:
+    open_zh(page, base_url, name, saved[1])
+    assert exceptions(page) == []
+    assert untranslated(page) == []
+
+
+def test_the_walk_can_fail(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
+    """The same page in English is full of English prose: the reader does see the page's text."""
+    page.goto(f"{base_url}/?lang=en")
+    settle(page)
+    assert len(english_runs(page_text(page))) > 5
+
+
+def test_html_lang_follows_the_language(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
+    open_zh(page, base_url, "overview", saved[1])
+    assert html_lang(page).startswith("zh")
+
+
+def test_streamlit_own_texts_are_not_english(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
+    """The file uploader's drop zone (Catalog, Proposal, Scenarios) is drawn by Streamlit."""
+    found: list[str] = []
+    for name in ("catalog", "proposal", "scenarios"):
+        open_zh(page, base_url, name, saved[1])
+        found += [f"{name}: {text}" for text in streamlit_chrome(page)]
+    assert found == []
+
+
+def test_proposal_pdf_in_chinese_has_no_english_prose(
+    page: Page, base_url: str, saved: tuple[Path, int], tmp_path: Path
+) -> None:
+    """The customer edition the Proposal page builds by default, read back with pdftotext."""
+    open_zh(page, base_url, "proposal", saved[1])
+    page.get_by_role("button", name=tr("export.form.build", "zh")).click()
+    button = page.get_by_role("button", name=tr("export.download.pdf", "zh"))
+    expect(button).to_be_visible(timeout=120_000)
+    with page.expect_download() as download:
+        button.click()
+    pdf = tmp_path / "proposal.pdf"
+    download.value.save_as(pdf)
+    text = pdf_text(pdf)
+    assert "GPU" in text
+    assert sorted(set(english_runs(text))) == []

@@ -1,0 +1,157 @@
+"""What the workflow suite and the 中文 page walk look for on every page they open.
+
+Each function reads the page as drawn in Chromium and returns what it found wrong as short
+strings (empty when the page is clean), so a test can collect findings over a whole workflow
+and name every page and step in one failure message.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from harness import ROOT
+from playwright.sync_api import BrowserContext, Page, Route
+from prose import english_runs
+
+from planner.i18n import catalogs
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+"""Where the app may fetch from: an air-gapped customer site has nothing else."""
+
+STREAMLIT_CHROME = (
+    # an accessibility link Streamlit draws off-screen in front of every app (shown on Tab)
+    "Skip to main content",
+    # the file uploader's drop zone: Streamlit has no parameter for these texts
+    "Drag and drop file here",
+    "Drag and drop files here",
+)
+_UPLOAD_LIMIT = re.compile(r"^Limit \d+\s?[KMG]B per file.*$", re.MULTILINE)
+"""The drop zone's size line ("Limit 2MB per file • YAML, JSON"), Streamlit's text too."""
+
+_TEXT_JS = """() => {
+  const SKIPPED = 'script, style, noscript, [data-testid="stIconMaterial"], [data-testid="stException"]';
+  const lines = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(SKIPPED)) continue;
+    const text = node.nodeValue.trim();
+    if (text) lines.push(text);
+  }
+  return lines.join('\\n');
+}"""
+"""Every text node of the page, one per line, collapsed expanders and popovers included (a
+user opens them): ``innerText`` would skip what is not painted. Material icons are ligature
+names (``download``), not prose; an exception box is reported by :func:`exceptions`."""
+
+_OVERFLOW_JS = """() => [...document.querySelectorAll('[data-testid="stMetricValue"]')]
+  .filter((value) => [value, ...value.querySelectorAll('*')]
+    .some((el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1))
+  .map((value) => value.textContent.trim())"""
+"""KPI values whose text is wider than their box: Streamlit cuts them with an ellipsis."""
+
+_ALERTS_JS = """(kinds) => kinds.flatMap((kind) =>
+  [...document.querySelectorAll(`[data-testid="stAlertContent${kind}"]`)]
+    .filter((el) => el.offsetParent !== null)
+    .map((el) => `${kind}: ${el.textContent.trim()}`))"""
+
+
+def page_text(page: Page) -> str:
+    """The page's text, one text node per line, without Streamlit's own untranslatable texts."""
+    text = str(page.evaluate(_TEXT_JS))
+    for chrome in STREAMLIT_CHROME:
+        text = text.replace(chrome, "")
+    return _UPLOAD_LIMIT.sub("", text)
+
+
+def streamlit_chrome(page: Page) -> list[str]:
+    """Streamlit's own English texts on the page (the ones :func:`page_text` leaves out)."""
+    text = str(page.evaluate(_TEXT_JS))
+    found = [chrome for chrome in STREAMLIT_CHROME[1:] if chrome in text]
+    return found + _UPLOAD_LIMIT.findall(text)
+
+
+def untranslated(page: Page) -> list[str]:
+    """English phrases on a 中文 page: runs of prose words that are not names, units or ids
+    (the detector of ``tests/prose.py``, shared with the PDF test)."""
+    return sorted(set(english_runs(page_text(page))))
+
+
+def overflowing_kpis(page: Page) -> list[str]:
+    """KPI values cut off by their card."""
+    return list(page.evaluate(_OVERFLOW_JS))
+
+
+def visible_alerts(page: Page, kinds: tuple[str, ...] = ("Warning", "Error")) -> list[str]:
+    """Warning and error boxes the user sees."""
+    return list(page.evaluate(_ALERTS_JS, list(kinds)))
+
+
+def exceptions(page: Page) -> list[str]:
+    """The text of every Python exception box on the page."""
+    return [text[:300] for text in page.locator('[data-testid="stException"]').all_inner_texts()]
+
+
+def html_lang(page: Page) -> str:
+    return str(page.evaluate("() => document.documentElement.lang"))
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("data", "blob", "about") or parts.hostname in LOCAL_HOSTS
+
+
+@contextmanager
+def offsite_requests(context: BrowserContext) -> Iterator[list[str]]:
+    """Record, and refuse, every request of ``context`` that leaves localhost.
+
+    Refused, not let through: the test machine has no network either, and a request left to time
+    out would slow the page down instead of failing the check.
+    """
+    found: list[str] = []
+
+    def refuse(route: Route) -> None:
+        found.append(route.request.url)
+        route.abort()
+
+    context.route(lambda url: not is_local(url), refuse)
+    yield found
+
+
+def settle(page: Page, quiet_ms: int = 600, timeout_s: float = 60.0) -> None:
+    """Wait until the app has finished its run: Streamlit's status widget ("Running…") has been
+    gone for ``quiet_ms`` and at least one heading is drawn."""
+    page.locator("h1").first.wait_for(state="visible", timeout=timeout_s * 1000)
+    status = page.locator('[data-testid="stStatusWidget"]')
+    deadline = time.monotonic() + timeout_s
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        if status.count() and status.first.is_visible():
+            quiet_since = time.monotonic()
+        elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
+            return
+        page.wait_for_timeout(100)
+    raise TimeoutError(f"the app was still running after {timeout_s:g} s")
+
+
+def page_names() -> list[str]:
+    """Every page of the app, from ``pages/*.py`` (a page added later is walked too)."""
+    return sorted(path.stem for path in (ROOT / "pages").glob("*.py"))
+
+
+def heading_of(name: str, lang: str) -> str:
+    """The page's title in ``lang``, or its name when no ``page.<name>`` key exists."""
+    return catalogs.ui_strings(lang).get(f"page.{name}", name)
+
+
+def pdf_text(pdf: Path) -> str:
+    import subprocess
+
+    return subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
