@@ -7,7 +7,7 @@ coefficient was fitted to it (``calibration``) or not (``validation``): only val
 are evidence of the model's accuracy, because a coefficient tuned to a figure reproduces that
 figure by construction.
 
-Cases live in ``validation/cases/<area>.yaml`` at the project root, each file a mapping with a
+Cases live in ``validation/cases/<area>.yaml`` (or ``<area>-<source>.yaml``) at the project root, each file a mapping with a
 ``cases`` list. Evaluating cases against the model is a separate step; this module only reads
 and checks them.
 
@@ -33,10 +33,10 @@ from planner.errors import CatalogError, describe_validation_error
 from planner.files import read_mapping
 from planner.i18n.message import msg
 
-Area = Literal["topology", "collectives", "training", "memory", "power", "reliability"]
+Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving"]
 Role = Literal["calibration", "validation"]
 Recompute = Literal["none", "selective", "full"]
-Precision = Literal["fp32", "fp16", "bf16", "fp8"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8", "fp4"]
 FlopsCounted = Literal["model", "hardware"]
 Collective = Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
 
@@ -148,6 +148,18 @@ class CaseInputs(_Frozen):
     zero_stage: int | None = Field(
         default=None, ge=0, le=3, description="ZeRO / FSDP sharding stage (0 = none, 1 = optimizer)."
     )
+    input_tokens: int | None = Field(
+        default=None, ge=1, description="Prompt length of a serving run [tokens]."
+    )
+    output_tokens: int | None = Field(
+        default=None, ge=1, description="Generated length of a serving run [tokens]."
+    )
+    concurrent_seqs: int | None = Field(
+        default=None, ge=1, description="Sequences a serving run batches together [count]."
+    )
+    kv_precision: Literal["bf16", "fp8"] | None = Field(
+        default=None, description="KV-cache format of a serving run."
+    )
     collective: Collective | None = Field(default=None, description="nccl-tests collective.")
     algorithm: str | None = Field(
         default=None, description="NCCL algorithm (ring, tree, nvls, nvlstree) when the source names it."
@@ -245,7 +257,8 @@ def _cases_of_file(path: Path) -> list[ValidationCase]:
             case = ValidationCase.model_validate(dict(raw))
         except ValidationError as exc:
             raise CatalogError(describe_validation_error(exc, model=ValidationCase, prefix=where)) from None
-        if case.area != path.stem:
+        # an area may span several files: serving.yaml, serving-<source>.yaml
+        if case.area != path.stem.split("-", 1)[0]:
             raise CatalogError(f"{where}area: {case.area!r} does not match the file name {path.name!r}")
         cases.append(case)
     return cases

@@ -427,6 +427,44 @@ def _fleet_fraction(case: ValidationCase, catalog: Catalog) -> _Value:
     return _Value(constant, msg("the model's constant, taken from this figure"))
 
 
+_SERVING_PRECISION = {"fp16": "bf16", "bf16": "bf16", "fp8": "fp8", "fp4": "fp4"}
+"""Case precision -> serving weight format (FP16 and BF16 weigh the same and share the peak)."""
+
+
+def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
+    """TTFT [ms] or output tokens/s per GPU of one static batch, as serving benchmarks run it
+    (:func:`planner.performance.serving.estimate.static_batch`); within one server the fabric does
+    not matter, so a design with the case's GPU stands in."""
+    from planner.performance.serving.estimate import static_batch
+    from planner.performance.serving.request import serving_request
+
+    i = case.inputs
+    if i.params_b is None or i.input_tokens is None:
+        raise _NotModelledError(msg("parameter count or prompt length not stated"))
+    precision = _SERVING_PRECISION.get(i.precision or "bf16")
+    if precision is None:
+        raise _NotModelledError(
+            msg("{precision} weights are not in the serving model", precision=i.precision)
+        )
+    p, note = _plan(case, catalog, stand_in=True)
+    optional = {
+        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
+        "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
+        "experts": i.experts, "top_k": i.top_k, "tp": i.tp, "ep": i.ep, "kv_precision": i.kv_precision,
+    }  # fmt: skip
+    data: dict[str, Any] = {
+        "params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens,
+        "output_tokens": i.output_tokens or 1, "batch": i.concurrent_seqs or 1,
+    }  # fmt: skip
+    data.update({k: v for k, v in optional.items() if v is not None})
+    try:
+        run = static_batch(request=serving_request(data, source=case.id), plan=p, catalog=catalog)
+    except InfeasibleError as exc:
+        raise _NotModelledError(str(exc)) from None
+    value = run.ttft_s * 1e3 if case.quantity == "ttft_ms" else run.tokens_per_s_per_gpu
+    return _Value(value, _joined(note, msg("static batch")))
+
+
 EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "spine_switches": _switch_count,
     "leaf_switches": _switch_count,
@@ -447,6 +485,8 @@ EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "goodput_fraction": _goodput,
     "link_failure_fraction_per_month": _fleet_fraction,
     "switch_failure_fraction_per_month": _fleet_fraction,
+    "ttft_ms": _serving,
+    "output_tokens_per_s_per_gpu": _serving,
 }
 """How each quantity is computed; a quantity not listed is reported as not modelled."""
 

@@ -613,3 +613,55 @@ def batch_sweep(
             }
         )
     return rows
+
+
+@dataclass(frozen=True)
+class StaticBatch:
+    """One static batch on one instance: every prompt prefilled together, then every token decoded."""
+
+    layout: InstanceLayout
+    batch: int
+    prefill: StepTime
+    decode: StepTime
+    """One decode step at the mean context ``I + O / 2``."""
+    output_tokens: int
+
+    @property
+    def ttft_s(self) -> float:
+        return self.prefill.total_s
+
+    @property
+    def total_s(self) -> float:
+        """Prefill plus ``O`` decode steps [s]."""
+        return self.prefill.total_s + self.output_tokens * self.decode.total_s
+
+    @property
+    def tokens_per_s_per_gpu(self) -> float:
+        """Output tokens per second per GPU of the instance [1/s]."""
+        return self.batch * self.output_tokens / self.total_s / self.layout.gpus
+
+
+def static_batch(*, request: ServingRequest, plan: Plan, catalog: Catalog) -> StaticBatch:
+    """A static batch of ``request.batch`` (default 1) prompts on the request's layout (default the
+    smallest that fits): how benchmarks such as TensorRT-LLM's ``gptSessionBenchmark`` measure.
+
+    Raises
+    ------
+    InfeasibleError
+        The model or the batch fits no layout (the reasons of :func:`estimate_serving`).
+    """
+    ctx = _context(request, plan, catalog, None)
+    batch = request.batch or 1
+    tokens_each = request.input_tokens + request.output_tokens
+    for layout in layouts(
+        model=ctx.model, gpus=plan.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=request.tp, ep=request.ep
+    ):
+        inst = ctx.instance(layout)
+        if inst.max_batch(tokens_each=tokens_each) >= batch:
+            return StaticBatch(
+                layout=layout, batch=batch,
+                prefill=inst.prefill(prompts=batch, prompt_tokens=request.input_tokens),
+                decode=inst.decode_step(batch=batch, context=request.input_tokens + request.output_tokens / 2.0),
+                output_tokens=request.output_tokens,
+            )  # fmt: skip
+    raise _explain(ctx, plan)
