@@ -6,6 +6,7 @@ fitted): the efficiency coefficients in data/training.yaml are fitted to calibra
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from pathlib import Path
@@ -288,3 +289,27 @@ def test_hf_config_and_new_flags_reach_the_model(tmp_path: Path, capsys: pytest.
     assert (layout["zero_stage"], layout["recompute"], layout["virtual_stages"]) == (3, "full", 2)
     steps = pinned["step_breakdown_s"]
     assert isinstance(steps, dict) and steps["cp_comm_s"] >= 0
+
+
+def test_a_gpu_specific_rule_replaces_the_general_one(catalog: Catalog) -> None:
+    general = catalog.sizing_rules["training_efficiency_max_fraction"]
+    specific = general.model_copy(update={"id": "training_efficiency_max_fraction_h100_sxm", "value": 0.7})
+    patched = dataclasses.replace(catalog, sizing_rules={**catalog.sizing_rules, specific.id: specific})
+    assert efficiency_coefficients(patched, gpu_id="h100_sxm").max_fraction == 0.7
+    assert efficiency_coefficients(patched, gpu_id="a100_sxm_80gb").max_fraction == general.value
+    assert efficiency_coefficients(patched).max_fraction == general.value
+
+
+def test_fp8_keeps_the_attention_core_at_bf16_and_pays_for_its_casts(catalog: Catalog) -> None:
+    """FP8 doubles the peak of the projections and FFN only (training/schedule.py, efficiency.py):
+    the step gains less than 2x, and the counted cast traffic lowers the efficiency."""
+    job = TrainingJob(params_b=70, tokens_b=100, seq_len=8192, global_batch_seqs=128, tp=4, pp=8, dp=2,
+                      micro_batch_seqs=1, virtual_stages=5, recompute="full", zero_stage=1)  # fmt: skip
+    bf16 = estimate_workload(job=job, plan=_plan("ib-ndr", 64), catalog=catalog)
+    fp8 = estimate_workload(
+        job=job.model_copy(update={"precision": "fp8"}), plan=_plan("ib-ndr", 64), catalog=catalog
+    )
+    assert bf16.step.compute_s / 2 < fp8.step.compute_s < bf16.step.compute_s
+    assert fp8.compute_efficiency < bf16.compute_efficiency
+    # FP8 keeps 1-byte copies of the linear layers' inputs: less activation memory for the same layout
+    assert fp8.memory.activations_bytes < bf16.memory.activations_bytes

@@ -223,7 +223,8 @@ def estimate_workload(
     peak_flops = r.gpu.bf16_dense_tflops * 1e12 * (FP8_SPEEDUP if job.precision == "fp8" else 1.0)
     best, memory, fitting, max_mb = best_layout(
         job, fabric, peak_flops=peak_flops, gpus=plan.gpus, hbm_gbyte=r.gpu.hbm_gbyte,
-        hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s, coefficients=efficiency_coefficients(catalog),
+        hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
+        coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id),
         gpu_id=r.gpu.id,
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)

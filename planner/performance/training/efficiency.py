@@ -17,6 +17,9 @@ micro-batch on one GPU (the GEMMs' other dimension). ``Q`` has two parts:
   and the recomputed forward are the four equal shares of the count behind ``k``); divided over
   ``tp`` GPUs, except the norms and dropouts that every tensor-parallel GPU repeats without
   sequence parallelism;
+- with FP8 matrix multiplies, the casts of their inputs: ``q_cast`` bytes per element of every
+  matrix-multiply input in the forward (QKV, output projection, the two FFN matrices: ``3 h + f k``)
+  and of every output gradient in the backward (``3 h + 2 h_kv + g' f k``, ``g' = 2`` gated else 1);
 - the attention scores, only where the kernel writes them to HBM (``attention_kernel =
   "materialized"``: Megatron-LM and DeepSpeed before FlashAttention, 2022): ``a / tp x s`` score
   elements per token, each moving ``q_fwd`` bytes in the forward, ``q_bwd`` in the backward and
@@ -47,6 +50,7 @@ RULES = (
     "training_score_bytes_forward",
     "training_score_bytes_backward",
     "training_score_dropout_bytes",
+    "training_fp8_cast_bytes",
 )
 """Catalog sizing rules holding the coefficients, in the order of :class:`EfficiencyCoefficients`."""
 
@@ -73,6 +77,8 @@ class EfficiencyCoefficients:
     """HBM bytes per attention-score element in the backward [B]."""
     score_dropout_bytes: float = 0.0
     """HBM bytes per score element of the attention dropout, per pass [B]."""
+    fp8_cast_bytes: float = 0.0
+    """HBM bytes per element cast to FP8 (with its transposed copy) before a matrix multiply [B]."""
 
     def matmul(self, *, width: float, tokens: float) -> float:
         """Share of dense peak the matrix multiplies reach [-]: ``eta_mm`` (module notes).
@@ -108,7 +114,16 @@ class EfficiencyCoefficients:
         return 72.0 * self.elementwise_bytes * share
 
 
-def efficiency_coefficients(catalog: Catalog) -> EfficiencyCoefficients:
-    """The coefficients in the catalog; :class:`CatalogError` names a missing one."""
+def efficiency_coefficients(catalog: Catalog, *, gpu_id: str = "") -> EfficiencyCoefficients:
+    """The coefficients in the catalog; :class:`CatalogError` names a missing one.
+
+    A rule ``<id>_<gpu_id>`` (e.g. ``training_efficiency_max_fraction_h100_sxm``), where the
+    catalog has one, replaces the general ``<id>`` for that GPU: the matrix units of each GPU
+    generation reach their own share of peak.
+    """
     values = rule_values(catalog, RULES, needed_by=msg("the training model"))
+    for rule_id in RULES:
+        specific = catalog.sizing_rules.get(f"{rule_id}_{gpu_id}") if gpu_id else None
+        if specific is not None:
+            values[rule_id] = specific.value
     return EfficiencyCoefficients(*(values[r] for r in RULES))

@@ -12,7 +12,8 @@ Activations per layer and micro-batch [B] (Korthikanti et al., arXiv 2205.05198,
 generalised to GQA, FFN width and gate; ``r = h_kv / h``, ``d = 2`` with dropout else 0,
 ``c = 6`` gated FFN else 4; sequence parallelism divides everything by ``t``, without it the
 ``(8 + d) s b h`` of norms, masks and the QKV and FFN inputs stay whole, their eq. 4; context
-parallelism divides ``s`` by ``cp``)::
+parallelism divides ``s`` by ``cp``; FP8 matrix multiplies keep 1-byte copies of their inputs,
+:func:`activation_shares`)::
 
     none       s b h (12 + 4r + d + c f/h) / t + 5 a s^2 b / t  (scores materialised)
                s b h (12 + 4r + d + c f/h) / t + 4 a s b / t    (flash kernel: one fp32 per row)
@@ -127,17 +128,34 @@ def held_layer_micro_batches(layers: int, pp: int, v: int, micro_batches: int) -
     return max(in_flight * q, min(r, micro_batches) * (q + 1))
 
 
-def activation_shares(shape: ModelShape, *, dropout: bool) -> tuple[float, float]:
+def activation_shares(shape: ModelShape, *, dropout: bool, fp8: bool = False) -> tuple[float, float]:
     """Per-layer activations in units of ``s b h`` [B]: the part sequence parallelism splits
     over ``t`` (norms' inputs, dropout masks, the QKV and first FFN inputs: ``8 + d``) and the
-    part tensor parallelism always splits (``4 + 4r + c f / h``); module notes."""
-    ffn = (6.0 if shape.gated_mlp else 4.0) * shape.ffn_hidden * shape.ffn_per_token / shape.hidden_size
-    return 8.0 + (2.0 if dropout else 0.0), 4.0 + 4.0 * shape.kv_width / shape.hidden_size + ffn
+    part tensor parallelism always splits (``4 + 4r + c f/h``); module notes.
+
+    With FP8 matrix multiplies the inputs kept for the weight gradients are the FP8 copies, 1 byte
+    instead of 2: the QKV and first FFN inputs (``6 + d``), the output projection's input and the
+    last FFN matrix's (``3 + 4r + (c - 1) f/h``).
+
+    >>> from planner.performance.training.shape import model_shape
+    >>> s = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
+    >>> activation_shares(s, dropout=True), activation_shares(s, dropout=True, fp8=True)
+    ((10.0, 24.0), (8.0, 19.0))
+    """
+    ffn_per_width = shape.ffn_hidden * shape.ffn_per_token / shape.hidden_size
+    ffn = (6.0 if shape.gated_mlp else 4.0) * ffn_per_width
+    replicated = 8.0 + (2.0 if dropout else 0.0)
+    split = 4.0 + 4.0 * shape.kv_width / shape.hidden_size + ffn
+    if fp8:
+        replicated -= 2.0
+        split -= 1.0 + ffn_per_width
+    return replicated, split
 
 
 def activation_bytes_per_layer(
     shape: ModelShape, *, seq_len: int, micro_batch_seqs: int, tp: int, cp: int,
     recompute: Recompute, dropout: bool, sequence_parallel: bool = True, materialized_scores: bool = True,
+    fp8: bool = False,
 ) -> float:  # fmt: skip
     """One layer's stored activations for one micro-batch [B] (module notes).
 
@@ -157,7 +175,7 @@ def activation_bytes_per_layer(
     h = shape.hidden_size
     if recompute == "full":
         return 2.0 * s * b * h / (tp if sequence_parallel else 1)
-    replicated, split = activation_shares(shape, dropout=dropout)
+    replicated, split = activation_shares(shape, dropout=dropout, fp8=fp8)
     per_sbh = (replicated + split) / tp if sequence_parallel else replicated + split / tp
     if recompute != "none":
         core = 0.0
@@ -191,31 +209,31 @@ def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[floa
 
 def activation_and_buffer_bytes(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, dropout: bool = False,
-    sequence_parallel: bool = True, materialized_scores: bool = True,
+    sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
 ) -> tuple[float, float]:  # fmt: skip
     """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes)."""
     per_layer = activation_bytes_per_layer(
         shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
         recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
-        materialized_scores=materialized_scores,
+        materialized_scores=materialized_scores, fp8=fp8,
     )  # fmt: skip
     activations = per_layer * held_layer_micro_batches(shape.layers, lay.pp, lay.v, lay.micro_batches)
     if recompute == "full":  # the layer being recomputed holds its full working set
         activations += activation_bytes_per_layer(
             shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
-            recompute="selective", dropout=dropout, sequence_parallel=sequence_parallel,
+            recompute="selective", dropout=dropout, sequence_parallel=sequence_parallel, fp8=fp8,
         )  # fmt: skip
     return activations, LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
 
 
 def memory_breakdown(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
-    dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True,
+    dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
 ) -> MemoryBreakdown:  # fmt: skip
     """Bytes per GPU on the first pipeline stage (module notes)."""
     weights, gradients, optimizer = state_bytes(shape, lay, zero)
     activations, buffers = activation_and_buffer_bytes(
         shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
-        materialized_scores=materialized_scores,
+        materialized_scores=materialized_scores, fp8=fp8,
     )  # fmt: skip
     return MemoryBreakdown(weights, gradients, optimizer, activations, buffers)

@@ -7,6 +7,7 @@ Per optimizer step (``M`` micro-batches of ``b`` sequences per replica, ``F`` pe
 slowest stage, ``x = 1.5`` with full recomputation else 1)::
 
     compute = M b s (L_s (3 layer + recomputed) + 3 logits) / (tp cp) / (F eta)
+              (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak)
     TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
     EP      = M L_s x 4 all-to-all of s b h k 2 / (tp cp) B over ep GPUs
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
 from planner.performance.training.efficiency import EfficiencyCoefficients
 from planner.performance.training.flops import Recompute, recompute_flops_per_layer_token, token_flops
-from planner.performance.training.job import TrainingJob
+from planner.performance.training.job import FP8_SPEEDUP, TrainingJob
 from planner.performance.training.memory import (
     Parallel,
     ZeroStage,
@@ -119,6 +120,23 @@ class StepResult:
     ep_bound_level: str
 
 
+def fp8_cast_elements(shape: ModelShape, *, full_recompute: bool) -> float:
+    """Elements cast to FP8 per token and layer before matrix multiplies [count] (efficiency notes).
+
+    Forward: the inputs of QKV, the output projection and the two FFN matrices, ``3 h + f k``;
+    backward: their output gradients, ``3 h + 2 h_kv + g' f k`` with ``g' = 2`` gated, else 1; the
+    forward again under full recomputation.
+
+    >>> from planner.performance.training.shape import model_shape
+    >>> fp8_cast_elements(model_shape(params_b=1, layers=1, hidden_size=1024, heads=8), full_recompute=False)
+    16384.0
+    """
+    h, ffn = shape.hidden_size, shape.ffn_hidden * shape.ffn_per_token
+    forward = 3.0 * h + ffn
+    backward = 3.0 * h + 2.0 * shape.kv_width + (2.0 if shape.gated_mlp else 1.0) * ffn
+    return forward * (2 if full_recompute else 1) + backward
+
+
 class StepModel:
     """Times layouts of one job on one fabric; collective times are memoised across layouts."""
 
@@ -130,6 +148,7 @@ class StepModel:
         self.fixed_efficiency = efficiency
         self.coefficients = coefficients
         self.flops_per_byte = peak_flops / hbm_byte_per_s
+        self.attention_slowdown = FP8_SPEEDUP if job.precision == "fp8" else 1.0
         self.flops = token_flops(shape, seq_len=job.seq_len)
         self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
 
@@ -144,6 +163,8 @@ class StepModel:
             # (taken as their share of the activations) is not divided by tp
             replicated, split = activation_shares(shape, dropout=job.dropout)
             elementwise *= 1 + replicated / (replicated + split) * (lay.tp - 1)
+        if job.precision == "fp8":
+            elementwise += c.fp8_cast_bytes * fp8_cast_elements(shape, full_recompute=recompute == "full")
         scores = 0.0
         if job.attention_kernel == "materialized":
             per_element = c.score_bytes(dropout=job.dropout, recomputed=recompute != "none")
@@ -159,14 +180,27 @@ class StepModel:
         )
 
     def micro_flops(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
-        """Hardware FLOPs of one micro-batch on one GPU of the slowest stage, and its attention core."""
+        """Hardware FLOPs of one micro-batch on one GPU of the slowest stage, and of its attention
+        cores (forward, backward and a recomputed forward) [FLOP]."""
         f = self.flops
-        per_token = stage_layers(self.shape.layers, lay.pp, lay.v) * (
-            3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)
-        )
-        per_token += 3.0 * f.logits
+        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
+        per_token = layers * (3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)) + 3.0 * f.logits
+        attention_per_token = layers * f.layer_attention * (3.0 if recompute == "none" else 4.0)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
-        return per_token * tokens, 3.0 * f.layer_attention * tokens
+        return per_token * tokens, attention_per_token * tokens
+
+    def compute_micro_s(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
+        """Compute time of one micro-batch on the slowest stage, and of its attention cores [s].
+
+        With FP8 only the matrix multiplies of the projections, FFN and logits run at the FP8
+        peak; the attention core stays at BF16 (Transformer Engine's FP8 recipe casts the inputs
+        of its linear layers, the fused attention runs in BF16): its FLOPs take ``FP8_SPEEDUP``
+        times longer than the rest.
+        """
+        flops, attention = self.micro_flops(lay, recompute)
+        rate = self.peak_flops * self.efficiency(lay, recompute)
+        attention_s = attention * self.attention_slowdown / rate
+        return (flops - attention) / rate + attention_s, attention_s
 
     def _collective(self, kind: str, size: float, gpus: int, per_domain: int) -> tuple[float, str]:
         key = (kind, size, gpus, per_domain)
@@ -181,9 +215,7 @@ class StepModel:
     def step(self, lay: Parallel, recompute: Recompute, zero: ZeroStage) -> StepResult:
         """The step breakdown of one layout (module notes)."""
         eta = self.efficiency(lay, recompute)
-        flops, attention = self.micro_flops(lay, recompute)
-        compute_micro = flops / (self.peak_flops * eta)
-        attention_s = attention / (self.peak_flops * eta)
+        compute_micro, attention_s = self.compute_micro_s(lay, recompute)
         tp_s = self._tp_micro_s(lay, recompute)
         cp_s = self._cp_micro_s(lay, attention_s)
         ep_s, ep_level = self._ep_micro_s(lay, recompute)
@@ -206,8 +238,7 @@ class StepModel:
 
     def lower_bound_s(self, lay: Parallel, recompute: Recompute) -> float:
         """Compute and its bubble alone: no layout's step is shorter [s]."""
-        flops, _ = self.micro_flops(lay, recompute)
-        per_micro = flops / (self.peak_flops * self.efficiency(lay, recompute))
+        per_micro, _ = self.compute_micro_s(lay, recompute)
         return per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v)
 
     def _activation_bytes(self, lay: Parallel) -> float:

@@ -156,7 +156,7 @@ def fits(
         act = activation_and_buffer_bytes(
             shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout,
             sequence_parallel=job.sequence_parallel,
-            materialized_scores=job.attention_kernel == "materialized",
+            materialized_scores=job.attention_kernel == "materialized", fp8=job.precision == "fp8",
         )  # fmt: skip
         act_total = act[0] + act[1]
         for zero in zeros:
@@ -230,6 +230,7 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
             dropout=job.dropout,
             sequence_parallel=job.sequence_parallel,
             materialized_scores=job.attention_kernel == "materialized",
+            fp8=job.precision == "fp8",
         )
         if mem.total_bytes > usable_bytes:
             break
