@@ -8,6 +8,8 @@ export takes.
 from __future__ import annotations
 
 import base64
+import itertools
+import math
 import re
 import shutil
 import subprocess
@@ -20,12 +22,13 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from planner import Scenario, load_catalog
-from planner.report import proposal
+from planner import Scenario, load_catalog, plan
+from planner.report import charts, proposal, tables
 from planner.report.export.browser import Browser, ChartSpec, RenderError, shared_browser
 
 SVG = "{http://www.w3.org/2000/svg}"
 CJK = re.compile(r"[\u4e00-\u9fff]")
+DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 
 
 def _svg_of(data_uri: str) -> bytes:
@@ -147,3 +150,95 @@ def test_the_browser_is_launched_once_for_many_charts(monkeypatch: pytest.Monkey
     finally:
         browser.stop()
     assert len(launches) == 1
+
+
+# --- radar labels at the widths the app draws the radar --------------------------------------------
+
+_TRANSFORM = re.compile(r"(translate|rotate)\(([^)]*)\)")
+
+
+def _apply(transform: str, x: float, y: float) -> tuple[float, float]:
+    """The point ``(x, y)`` after an SVG ``transform`` list (translate and rotate only)."""
+    for kind, args in reversed(_TRANSFORM.findall(transform or "")):
+        values = [float(v) for v in re.split(r"[\s,]+", args.strip())]
+        if kind == "translate":
+            x, y = x + values[0], y + (values[1] if len(values) > 1 else 0.0)
+            continue
+        angle, cx, cy = math.radians(values[0]), *(values[1:3] if len(values) == 3 else (0.0, 0.0))
+        dx, dy = x - cx, y - cy
+        x, y = (
+            cx + dx * math.cos(angle) - dy * math.sin(angle),
+            cy + dx * math.sin(angle) + dy * math.cos(angle),
+        )
+    return x, y
+
+
+def _font_px(text: ET.Element) -> float:
+    return float(re.search(r"font-size:\s*([\d.]+)px", text.get("style", "")).group(1))  # type: ignore[union-attr]
+
+
+def _text_width(lines: list[str], size: float) -> float:
+    """Conservative width [px]: a CJK character one em, any other 0.62 em."""
+    return max(sum(size if CJK.match(ch) else 0.62 * size for ch in line) for line in lines)
+
+
+def _label_boxes(svg: bytes) -> list[tuple[str, float, float, float, float]]:
+    """``(text, left, top, right, bottom)`` of every radar axis label [px], from the anchor Plotly
+    wrote and :func:`_text_width`."""
+    boxes = []
+    for tick in ET.fromstring(svg).iter(f"{SVG}g"):
+        if tick.get("class") != "angularaxistick":
+            continue
+        (text,) = tick.iter(f"{SVG}text")
+        size = _font_px(text)
+        lines = [_text(t) for t in text.iter(f"{SVG}tspan")] or [_text(text)]
+        width = _text_width(lines, size)
+        x, baseline = _apply(text.get("transform", ""), float(text.get("x", 0)), float(text.get("y", 0)))
+        left = {"start": x, "middle": x - width / 2, "end": x - width}[text.get("text-anchor", "start")]
+        top = baseline - size
+        boxes.append(("/".join(lines), left, top, left + width, top + 1.3 * size * len(lines)))
+    return boxes
+
+
+def _radial_ticks(svg: bytes) -> list[tuple[str, float, float, float]]:
+    """``(text, x, y, reach)`` of every radial tick label: its anchor on the page and a radius
+    that holds the whole label whichever way it is turned [px]."""
+    ticks = []
+    for layer in ET.fromstring(svg).iter(f"{SVG}g"):
+        if "radial-axis" not in (layer.get("class") or ""):
+            continue
+        for text in layer.iter(f"{SVG}text"):
+            x, y = _apply(text.get("transform", ""), float(text.get("x", 0)), float(text.get("y", 0)))
+            x, y = _apply(layer.get("transform", ""), x, y)
+            size = _font_px(text)
+            ticks.append((_text(text), x, y, _text_width([_text(text)], size) + size / 2))
+    return ticks
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_radar_labels_fit_and_do_not_overlap(lang: str) -> None:
+    """At 1280 px the Compare page draws the radar in a 2/5 column (about 380 px wide); in the PDF
+    and on a wide screen it is 600-1280 px. No label may leave the figure or touch another, and
+    the radial tick labels (0.5, 1) must keep clear of each other and of the axis labels."""
+    catalog = load_catalog()
+    plans = [plan(scenario=Scenario(gpus=1024, design_id=d), catalog=catalog) for d in DESIGNS]
+    fig = charts.radar(plans, lang, tables.design_names(catalog, lang, plans))
+    widths = (380, 600, 1280)
+    height = int(fig.layout.height)
+    svgs = shared_browser().images([ChartSpec(fig, w, height, name=f"radar_{w}") for w in widths])
+    for width, svg in zip(widths, svgs, strict=True):
+        boxes = _label_boxes(svg)
+        assert len(boxes) == len(tables.RADAR_METRICS), width
+        for name, left, top, right, bottom in boxes:
+            assert left >= 0 and right <= width and top >= 40 and bottom <= height, (width, name)
+        for a, b in itertools.combinations(boxes, 2):
+            apart = a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2]
+            assert apart, (width, a, b)
+        ticks = _radial_ticks(svg)
+        assert ticks, width
+        for a, b in itertools.combinations(ticks, 2):
+            assert math.dist(a[1:3], b[1:3]) >= max(a[3], b[3]), (width, a, b)
+        for tick, x, y, reach in ticks:
+            for name, left, top, right, bottom in boxes:
+                nearest = (min(max(x, left), right), min(max(y, top), bottom))
+                assert math.dist((x, y), nearest) >= reach, (width, tick, name)
