@@ -164,7 +164,8 @@ def _apply(transform: str, x: float, y: float) -> tuple[float, float]:
         if kind == "translate":
             x, y = x + values[0], y + (values[1] if len(values) > 1 else 0.0)
             continue
-        angle, cx, cy = math.radians(values[0]), *(values[1:3] if len(values) == 3 else (0.0, 0.0))
+        angle = math.radians(values[0])
+        cx, cy = (values[1], values[2]) if len(values) == 3 else (0.0, 0.0)
         dx, dy = x - cx, y - cy
         x, y = (
             cx + dx * math.cos(angle) - dy * math.sin(angle),
@@ -236,8 +237,8 @@ def test_radar_labels_fit_and_do_not_overlap(lang: str) -> None:
             assert apart, (width, a, b)
         ticks = _radial_ticks(svg)
         assert ticks, width
-        for a, b in itertools.combinations(ticks, 2):
-            assert math.dist(a[1:3], b[1:3]) >= max(a[3], b[3]), (width, a, b)
+        for one, other in itertools.combinations(ticks, 2):
+            assert math.dist(one[1:3], other[1:3]) >= max(one[3], other[3]), (width, one, other)
         for tick, x, y, reach in ticks:
             for name, left, top, right, bottom in boxes:
                 nearest = (min(max(x, left), right), min(max(y, top), bottom))
