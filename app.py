@@ -19,7 +19,8 @@ history.follow_url()  # the browser's Back/Forward, before anything reads the in
 history.record()
 st.set_page_config(
     page_title=t("app.title"),
-    page_icon=":material/hub:",
+    # a file, not ":material/hub:": the browser fetches a Material favicon from fonts.gstatic.com
+    page_icon=str(HERE / "ui" / "assets" / "icon.png"),
     layout="wide",
     initial_sidebar_state="collapsed" if state.present() else "auto",
 )
@@ -28,10 +29,11 @@ workshop.page_language()
 
 SECTIONS = (
     ("nav.design", ("overview", "compare", "scaling", "topology", "bom")),
-    ("nav.analyse", ("optimize", "workload", "reliability")),
+    ("nav.analyse", ("optimize", "workload", "serving", "reliability")),
     ("nav.deliver", ("scenarios", "proposal")),
     ("nav.reference", ("catalog", "assumptions", "validation")),
 )
+# Material Symbols ship with Streamlit's static files: no font is fetched from the internet.
 ICONS = {
     "overview": ":material/dashboard:",
     "compare": ":material/compare_arrows:",
@@ -40,6 +42,7 @@ ICONS = {
     "bom": ":material/receipt_long:",
     "optimize": ":material/auto_fix_high:",
     "workload": ":material/model_training:",
+    "serving": ":material/speed:",
     "reliability": ":material/health_and_safety:",
     "scenarios": ":material/folder_open:",
     "proposal": ":material/description:",
@@ -48,7 +51,6 @@ ICONS = {
     "validation": ":material/verified:",
     "present": ":material/co_present:",
 }
-"""Material Symbols ship with Streamlit (no font is fetched from the internet)."""
 
 
 def page(name: str, *, default: bool = False) -> st.Page:

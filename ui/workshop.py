@@ -23,10 +23,12 @@ KPI_CSS = """
 [data-testid="stMetricValue"] { font-size: clamp(1.15rem, 1.55vw, 1.75rem); }
 [data-testid="stMetricValue"] > div { white-space: normal; overflow-wrap: anywhere; overflow: visible; }
 [data-testid="stMetricLabel"] p { font-size: 0.9rem; }
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * { white-space: normal !important;
+  overflow: visible !important; text-overflow: clip !important; }
 [data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 0.86rem; }
 """
-"""KPI values shrink with the window and wrap rather than end in "…" (a 1280-px projector shows
-four or five cards per row)."""
+"""KPI values shrink with the window, and values and labels wrap rather than end in "…" (a 1280-px
+projector shows four or five cards per row)."""
 
 PRINT_CSS = """
 @media print {
