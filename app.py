@@ -27,48 +27,61 @@ st.set_page_config(
 workshop.style()
 workshop.page_language()
 
+# Sections of the top bar, at most five pages each, so every section fits a 1280-px screen (no
+# "N more" overflow). The icons are Material Symbols, shipped in Streamlit's static files. No bare
+# string literals in this script: Streamlit's "magic" would draw them on every page.
 SECTIONS = (
-    ("nav.design", ("overview", "compare", "scaling", "topology", "bom")),
-    ("nav.analyse", ("optimize", "workload", "serving", "reliability")),
-    ("nav.deliver", ("scenarios", "proposal")),
-    ("nav.reference", ("catalog", "assumptions", "validation")),
+    (
+        "nav.design",
+        (
+            ("overview", "page.overview", ":material/dashboard:"),
+            ("compare", "page.compare", ":material/compare_arrows:"),
+            ("scaling", "page.scaling", ":material/show_chart:"),
+            ("topology", "page.topology", ":material/lan:"),
+            ("bom", "page.bom", ":material/receipt_long:"),
+        ),
+    ),
+    (
+        "nav.analyse",
+        (
+            ("optimize", "page.optimize", ":material/auto_fix_high:"),
+            ("workload", "page.workload", ":material/model_training:"),
+            ("serving", "page.serving", ":material/speed:"),
+            ("reliability", "page.reliability", ":material/health_and_safety:"),
+        ),
+    ),
+    (
+        "nav.deliver",
+        (
+            ("scenarios", "page.scenarios", ":material/folder_open:"),
+            ("proposal", "page.proposal", ":material/description:"),
+        ),
+    ),
+    (
+        "nav.reference",
+        (
+            ("catalog", "page.catalog", ":material/inventory_2:"),
+            ("assumptions", "page.assumptions", ":material/fact_check:"),
+            ("validation", "page.validation", ":material/verified:"),
+        ),
+    ),
 )
-# Material Symbols ship with Streamlit's static files: no font is fetched from the internet.
-ICONS = {
-    "overview": ":material/dashboard:",
-    "compare": ":material/compare_arrows:",
-    "scaling": ":material/show_chart:",
-    "topology": ":material/lan:",
-    "bom": ":material/receipt_long:",
-    "optimize": ":material/auto_fix_high:",
-    "workload": ":material/model_training:",
-    "serving": ":material/speed:",
-    "reliability": ":material/health_and_safety:",
-    "scenarios": ":material/folder_open:",
-    "proposal": ":material/description:",
-    "catalog": ":material/inventory_2:",
-    "assumptions": ":material/fact_check:",
-    "validation": ":material/verified:",
-    "present": ":material/co_present:",
-}
+PRESENT = ("present", "page.present", ":material/co_present:")
 
 
-def page(name: str, *, default: bool = False) -> st.Page:
-    return st.Page(
-        HERE / "pages" / f"{name}.py",
-        title=t(f"page.{name}"),
-        icon=ICONS[name],
-        url_path=name,
-        default=default,
-    )
+def page(name: str, title: str, icon: str, *, default: bool = False) -> st.Page:
+    return st.Page(HERE / "pages" / f"{name}.py", title=t(title), icon=icon, url_path=name, default=default)
 
 
 if state.present():
     # the customer sees one page: the headline figures and the comparison
-    navigation = st.navigation([page("present", default=True)], position="hidden")
+    navigation = st.navigation([page(*PRESENT, default=True)], position="hidden")
 else:
     navigation = st.navigation(
-        {t(label): [page(name, default=name == "overview") for name in names] for label, names in SECTIONS},
+        {
+            t(label): [page(*entry, default=entry[0] == "overview") for entry in entries]
+            for label, entries in SECTIONS
+        },
         position="top",
     )
     st.sidebar.title(t("app.title"))

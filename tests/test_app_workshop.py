@@ -53,12 +53,22 @@ def styles(at: AppTest) -> str:
 
 
 def _sections() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The navigation sections of app.py: (label key, page names)."""
     tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "SECTIONS":
-            found: tuple[tuple[str, tuple[str, ...]], ...] = ast.literal_eval(node.value)
-            return found
+            found = ast.literal_eval(node.value)
+            return tuple((label, tuple(entry[0] for entry in entries)) for label, entries in found)
     raise AssertionError("app.py defines no SECTIONS")
+
+
+def test_the_frame_draws_no_stray_text() -> None:
+    """A bare string in app.py is drawn by Streamlit's magic above every page."""
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    strays = [
+        n.lineno for n in tree.body[1:] if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
+    ]
+    assert not strays
 
 
 def test_navigation_groups_every_page_once_in_few_short_sections() -> None:

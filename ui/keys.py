@@ -139,6 +139,8 @@ RESET_SCENARIO_STATE = "reset_scenario_state"
 UNITS = "display_units"
 """dict: the reader's display units: ``bandwidth`` (GB/s, Gb/s), ``power`` (kW, BTU/h), ``money``
 (``short``: k/M or 万/亿; ``full``: every digit)."""
+OPENED_DESIGN = "opened_saved_design"
+"""str: the design of :data:`OPENED` as it was opened or last saved."""
 SAVE_FORM_FOR = "scenarios_save_form_for"
 """str: identity of the scenario the save form was filled for (the form resets on a change)."""
 HTML_LANG = "html_lang"

@@ -358,7 +358,7 @@ def open_saved(saved: SavedScenario) -> None:
         origin={"kind": "saved", "id": saved.id, "version": saved.version.version, "name": saved.record.name},
     )
     set_opened(saved.id, saved.record.version, saved.record.name)
-    st.session_state[keys.OPENED]["design"] = saved.scenario.design_id  # the save form compares it
+    st.session_state[keys.OPENED_DESIGN] = saved.scenario.design_id  # the save form compares it
     st.session_state[keys.SAVE_FORM] = {
         "name": saved.record.name,
         "customer": saved.record.customer,

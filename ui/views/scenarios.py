@@ -229,7 +229,7 @@ def _save(action: Callable[[ScenarioStore], str], *, raise_conflict: bool = Fals
 
 def _opened_design() -> str | None:
     """The design of the saved scenario being edited, as it was opened or last saved."""
-    design = (state.opened() or {}).get("design")
+    design = st.session_state.get(keys.OPENED_DESIGN) if state.opened() else None
     return str(design) if design else None
 
 
