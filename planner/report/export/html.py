@@ -426,7 +426,7 @@ class HtmlDocument:
 
 FOOTER_CAP_MM = 45.0
 """Widest a ``capped`` footer item may be [mm]: a customer or author name of about 30 Latin or
-17 Chinese characters at 7.5 pt shows in full."""
+17 Chinese characters at 7 pt shows in full."""
 
 
 @dataclass(frozen=True)
@@ -463,7 +463,7 @@ def footer_template(parts: Sequence[FooterPart], page_label: str) -> str:
     items = []
     for index, part in enumerate(p for p in parts if p.text):
         if index:
-            items.append('<span style="flex:none;padding:0 1.2mm">·</span>')
+            items.append('<span style="flex:none;padding:0 0.9mm">·</span>')
         items.append(
             f'<span style="{_FOOTER_FIT[part.fit]};white-space:nowrap;unicode-bidi:plaintext">'
             f"{esc(part.text)}</span>"
@@ -472,10 +472,10 @@ def footer_template(parts: Sequence[FooterPart], page_label: str) -> str:
     # width:100% would push the page label past the paper's edge
     return (
         f'<div style="box-sizing:border-box;width:100%;padding:0 15mm;font-family:{esc(FONT_STACK)};'
-        'font-size:7.5pt;color:#52606D;-webkit-print-color-adjust:exact">'
+        'font-size:7pt;color:#52606D;-webkit-print-color-adjust:exact">'
         '<div style="display:flex;justify-content:space-between;padding-top:2mm;border-top:0.3mm solid #CBD2D9">'
         f'<span style="display:flex;min-width:0;flex:0 1 auto">{"".join(items)}</span>'
-        f'<span style="flex:none;white-space:nowrap;padding-left:4mm">{page_html}</span></div></div>'
+        f'<span style="flex:none;white-space:nowrap;padding-left:3mm">{page_html}</span></div></div>'
     )
 
 
