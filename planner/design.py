@@ -82,6 +82,18 @@ class FabricParams(BaseModel):
     scale_up_domain_gpus: int = Field(
         default=8, ge=1, le=1024, description="GPUs joined by the GPU's own links [count]."
     )
+    scale_up_switch_id: str | None = Field(
+        default=None,
+        pattern=SLUG_PATTERN,
+        description="Catalog id of the scale-up switch (tray) joining several servers into one domain; "
+        "empty = the domain sits inside one server.",
+    )
+    scale_up_links_per_gpu: int | None = Field(
+        default=None,
+        ge=1,
+        le=72,
+        description="Scale-up links of one GPU to the domain's switches [count] (NVLink 5: 18).",
+    )
     link_media: dict[LinkClassName, str] = Field(
         default_factory=dict,
         description="Media forced per link class: a cable id (copper) or an optic id; "
@@ -98,6 +110,8 @@ class FabricParams(BaseModel):
                     ports=self.ports_per_gpu,
                 )
             )
+        if self.scale_up_switch_id is not None and self.scale_up_links_per_gpu is None:
+            raise ValueError(msg("scale_up_links_per_gpu: needed when scale_up_switch_id is set"))
         if self.port_speed_gbit_per_s % self.planes_per_port:
             raise ValueError(
                 msg(

@@ -7,7 +7,7 @@ cost, bandwidth, latency); this module only wires them and writes the BOM lines.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Record, Switch
@@ -17,6 +17,7 @@ from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
 from planner.fabric.collectives import Bandwidth, bandwidth, build_fabric, coefficients, collective_time
 from planner.fabric.media import LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
 from planner.fabric.network import Latency, path_latency_ns
+from planner.fabric.scale_up import ScaleUpDomain, in_server_domain, switched_domain
 from planner.fabric.topology import ServerPorts, Topology, build_topology, server_ports
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
@@ -77,6 +78,8 @@ class Plan:
     """The switch model of each tier of the compute fabric."""
     server_ports: ServerPorts
     """NICs, ports and links of one server on the compute fabric."""
+    scale_up: ScaleUpDomain
+    """The scale-up domains: size, servers, switches and links."""
 
     @property
     def transceivers(self) -> int:
@@ -96,7 +99,10 @@ def tier_switch(r: Resolved, tier: str) -> Switch:
 
 def _switch_models(r: Resolved, topo: Topology) -> SwitchModels:
     ids = {t.tier: tier_switch(r, t.tier).id for t in topo.tier_counts}
-    return SwitchModels(leaf_id=ids["leaf"], spine_id=ids.get("spine"), core_id=ids.get("core"))
+    # without a scale-out fabric the leaf model is the one a forced fabric would buy
+    return SwitchModels(
+        leaf_id=ids.get("leaf", r.switch.id), spine_id=ids.get("spine"), core_id=ids.get("core")
+    )
 
 
 _LINK_CLASS_LABEL = {"node_leaf": "node-leaf", "leaf_spine": "leaf-spine", "spine_core": "spine-core"}
@@ -175,6 +181,20 @@ def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
         description = _tier_switch_description(tier.tier, model.name)
         lines.append(_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
     return lines
+
+
+def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
+    """The scale-up switch trays of domains across servers (their copper spine is in the tray price)."""
+    switch = r.scale_up_switch
+    if switch is None:
+        return []
+    description = msg(
+        "Scale-up switch {name} ({per_domain} per {domain}-GPU domain)",
+        name=switch.name,
+        per_domain=scale_up.switches_per_domain,
+        domain=scale_up.domain_gpus,
+    )
+    return [_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
 
 
 def _tier_switch_description(tier: str, name: str) -> Message:
@@ -328,9 +348,11 @@ def _bom(
     racks: Racks,
     cooling: CoolingResult,
     it_kw: float,
+    scale_up: ScaleUpDomain,
 ) -> tuple[BomLine, ...]:
     lines = [
         *_compute_lines(r, topo, nics),
+        *_scale_up_lines(r, scale_up),
         *_media_lines(r, catalog, media),
         *_auxiliary_lines(r, aux),
         *_facility_lines(r, catalog, racks, cooling, it_kw),
@@ -343,7 +365,20 @@ def _bom(
 def _paths(
     r: Resolved, topo: Topology, media: tuple[LinkMedia, ...], serdes_fec_ns_per_link: float
 ) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
-    """Latency components [ns] of the shortest (one leaf) and the longest (top tier) path."""
+    """Latency components [ns] of the shortest (one leaf) and the longest (top tier) path.
+
+    Without a scale-out fabric both are the scale-up path: two links and, in a domain across
+    servers, its switch (inside a server the catalog has no switch latency: links only).
+    """
+    if not topo.tiers:
+        switch_ns = r.scale_up_switch.latency_ns if r.scale_up_switch else 0.0
+        path = path_latency_ns(
+            link_latency_ns=(0.0, 0.0),
+            nic_latency_ns=0.0,
+            switch_latency_ns=(switch_ns,),
+            serdes_fec_ns_per_link=serdes_fec_ns_per_link,
+        )
+        return path, path
     per_class: dict[str, float] = {m.link_class: m.latency_ns_per_link for m in media}
     order = list(LINK_CLASSES[: topo.tiers])
     worst_links = tuple(per_class[c] for c in order) + tuple(per_class[c] for c in reversed(order))
@@ -464,6 +499,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         A scenario field is outside what the design and catalog allow; the message names it.
     """
     r = resolve(scenario=scenario, catalog=catalog)
+    scale_up = _scale_up(r)
     topo = build_topology(
         nodes=r.nodes,
         gpus_per_node=r.server.gpus_per_node,
@@ -471,26 +507,33 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         radix=r.radix,
         spine_radix=r.spine_radix,
         core_radix=r.core_radix,
+        scale_out=r.gpus > scale_up.domain_gpus or scenario.force_scale_out_fabric,
     )
     ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
     nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
     aux = size_auxiliary(
-        catalog=catalog, storage=r.storage, gpus=r.gpus, nodes=r.nodes, fabric_switches=topo.switches_total
+        catalog=catalog,
+        storage=r.storage,
+        gpus=r.gpus,
+        nodes=r.nodes,
+        fabric_switches=topo.switches_total + scale_up.switches,
     )
-    draw = _power_draw(r, catalog, topo, media, nics, aux)
+    draw = _power_draw(r, catalog, topo, media, nics, aux, scale_up)
     power = power_summary(
         by_category_w=draw.by_category_w,
         pue=_pue(r),
         load_factor=scenario.facility.load_factor,
         node_w=draw.server_w / r.nodes,
     )
-    racks = _racks(r, catalog, topo, aux, draw)
+    racks = _racks(r, catalog, topo, aux, draw, scale_up)
     cooling = cooling_summary(
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
-    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw)
-    bw, latency = _performance(r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0)
+    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw, scale_up)
+    bw, latency = _performance(
+        r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
+    )
     return Plan(
         scenario=scenario,
         design_id=r.design_id,
@@ -512,11 +555,29 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         cooling=cooling,
         cost=_cost(r, catalog, bom, power, racks),
         bom=bom,
-        notes=_notes(r, cooling, bw),
+        notes=_notes(r, cooling, bw, topo, scale_up),
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
         switch_models=_switch_models(r, topo),
         server_ports=ports,
+        scale_up=scale_up,
+    )
+
+
+def _scale_up(r: Resolved) -> ScaleUpDomain:
+    """The scale-up domains: inside each server, or across servers on the design's switch trays."""
+    fabric = r.fabric
+    if r.scale_up_switch is None or fabric.scale_up_links_per_gpu is None:
+        return in_server_domain(
+            gpus=r.gpus, gpus_per_node=r.server.gpus_per_node, domain_gpus=fabric.scale_up_domain_gpus
+        )
+    return switched_domain(
+        gpus=r.gpus,
+        gpus_per_node=r.server.gpus_per_node,
+        domain_gpus=fabric.scale_up_domain_gpus,
+        switch=r.scale_up_switch,
+        links_per_gpu=fabric.scale_up_links_per_gpu,
+        scale_up_gbyte_per_s=r.gpu.scale_up_bandwidth_gbyte_per_s,
     )
 
 
@@ -537,9 +598,12 @@ def _power_draw(
     media: tuple[LinkMedia, ...],
     nics: int,
     aux: AuxiliaryFabrics,
+    scale_up: ScaleUpDomain,
 ) -> _Draw:
-    """Maximum power by category, and the part that sits in the servers."""
+    """Maximum power by category, and the part that sits in the servers (with the scale-up
+    switch trays, which sit in the compute racks beside them)."""
     node_end_optics_w = 0.0
+    scale_up_w = scale_up.switches * r.scale_up_switch.power_max_w if r.scale_up_switch else 0.0
     for m in media:
         if m.link_class == "node_leaf" and m.lower.optic_id:
             node_end_optics_w = m.lower.units * catalog.optics[m.lower.optic_id].power_w
@@ -547,7 +611,8 @@ def _power_draw(
         "gpus": r.gpus * r.gpu.tdp_w,
         "servers": r.nodes * r.server.base_power_w,
         "nics": nics * r.nic.power_w,
-        "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts),
+        "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts)
+        + scale_up_w,
         "optics": sum(m.power_w for m in media),
         "storage": aux.storage_units * aux.storage.power_w
         + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
@@ -555,7 +620,13 @@ def _power_draw(
         + aux.oob_fabric.switches * aux.oob_switch.power_max_w,
     }
     # node-end optics plug into the server's NICs, so they load the compute racks
-    server_w = by_category_w["gpus"] + by_category_w["servers"] + by_category_w["nics"] + node_end_optics_w
+    server_w = (
+        by_category_w["gpus"]
+        + by_category_w["servers"]
+        + by_category_w["nics"]
+        + node_end_optics_w
+        + scale_up_w
+    )
     return _Draw(by_category_w, server_w, sum(by_category_w.values()) - server_w)
 
 
@@ -564,8 +635,15 @@ def _pue(r: Resolved) -> float:
     return facility.pue_override if facility.pue_override is not None else r.cooling.pue_default
 
 
-def _racks(r: Resolved, catalog: Catalog, topo: Topology, aux: AuxiliaryFabrics, draw: _Draw) -> Racks:
-    """Compute racks filled to the power limit, network racks holding every switch and storage."""
+def _racks(
+    r: Resolved, catalog: Catalog, topo: Topology, aux: AuxiliaryFabrics, draw: _Draw, scale_up: ScaleUpDomain
+) -> Racks:
+    """Compute racks filled to the power limit, network racks holding every switch and storage.
+
+    A domain across servers (an NVL72 rack) is placed whole: its trays and scale-up switches
+    are one unit, and a rack holds at least one unit even above the facility's power limit
+    (the cooling check then says whether the facility can remove its heat).
+    """
     infra_u = (
         sum(t.switches * tier_switch(r, t.tier).rack_units for t in topo.tier_counts)
         + aux.storage_units * aux.storage.rack_units
@@ -573,16 +651,22 @@ def _racks(r: Resolved, catalog: Catalog, topo: Topology, aux: AuxiliaryFabrics,
         + aux.inband_fabric.switches * aux.inband_switch.rack_units
         + aux.oob_fabric.switches * aux.oob_switch.rack_units
     )
-    return rack_layout(
-        nodes=r.nodes,
-        node_kw=w_to_kw(draw.server_w / r.nodes),
-        node_rack_units=r.server.rack_units,
+    per_unit = scale_up.servers_per_domain if r.scale_up_switch else 1
+    unit_kw = w_to_kw(draw.server_w / r.nodes) * per_unit
+    unit_u = per_unit * r.server.rack_units
+    if r.scale_up_switch is not None:
+        unit_u += scale_up.switches_per_domain * r.scale_up_switch.rack_units
+    racks = rack_layout(
+        nodes=r.nodes // per_unit,
+        node_kw=unit_kw,
+        node_rack_units=unit_u,
         usable_rack_units=r.rack.usable_rack_units,
-        rack_power_limit_kw=r.scenario.facility.rack_power_limit_kw,
+        rack_power_limit_kw=max(r.scenario.facility.rack_power_limit_kw, unit_kw if per_unit > 1 else 0.0),
         infra_kw=w_to_kw(draw.infra_w),
         infra_rack_units=infra_u,
         network_fill_fraction=catalog.sizing_rules["network_rack_fill_fraction"].value,
     )
+    return replace(racks, nodes_per_rack=racks.nodes_per_rack * per_unit)
 
 
 def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power, racks: Racks) -> Cost:
@@ -604,7 +688,12 @@ def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power,
 
 
 def _performance(
-    r: Resolved, catalog: Catalog, topo: Topology, media: tuple[LinkMedia, ...], per_gpu_gbit_per_s: float
+    r: Resolved,
+    catalog: Catalog,
+    topo: Topology,
+    media: tuple[LinkMedia, ...],
+    per_gpu_gbit_per_s: float,
+    scale_up: ScaleUpDomain,
 ) -> tuple[Bandwidth, Latency]:
     """Collective bandwidth of the fabric and the GPU-to-GPU latency of its paths.
 
@@ -618,7 +707,7 @@ def _performance(
     levels = build_fabric(
         gpus=r.gpus,
         gpus_per_node=r.server.gpus_per_node,
-        domain_gpus=fabric.scale_up_domain_gpus,
+        domain_gpus=scale_up.domain_gpus,
         nodes=topo.nodes,
         tiers=topo.tiers,
         radix=topo.radix,
@@ -645,8 +734,19 @@ def _performance(
     return bw, _latency(topo, best, worst, small.time_us)
 
 
-def _notes(r: Resolved, cooling: CoolingResult, bw: Bandwidth) -> tuple[str, ...]:
+def _notes(
+    r: Resolved, cooling: CoolingResult, bw: Bandwidth, topo: Topology, scale_up: ScaleUpDomain
+) -> tuple[str, ...]:
     notes = list(r.notes)
+    if not topo.tiers:
+        notes.append(
+            msg(
+                "{gpus} GPUs fit one {domain}-GPU scale-up domain: no scale-out switches, NICs, links "
+                "or optics are planned (set force_scale_out_fabric to plan them)",
+                gpus=r.gpus,
+                domain=scale_up.domain_gpus,
+            )
+        )
     if not cooling.density_feasible:
         notes.append(
             msg(

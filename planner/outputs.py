@@ -38,6 +38,7 @@ def plan_to_dict(plan: Plan) -> dict[str, Any]:
             for c in plan.claims
         ],
         "fabric": _fabric_dict(plan),
+        "scale_up": _scale_up_dict(plan),
         "auxiliary": {
             "storage_units": plan.auxiliary.storage_units,
             "storage_switches": plan.auxiliary.storage_fabric.switches,
@@ -107,6 +108,23 @@ def _fabric_dict(plan: Plan) -> dict[str, Any]:
         ],
         "transceivers": plan.transceivers,
         "cables": plan.cables,
+    }
+
+
+def _scale_up_dict(plan: Plan) -> dict[str, Any]:
+    """The scale-up domains: size, count, servers per domain, switches and links (0 inside a server)."""
+    su = plan.scale_up
+    return {
+        "domain_gpus": su.domain_gpus,
+        "domains": su.domains,
+        "servers_per_domain": su.servers_per_domain,
+        "switch": su.switch_id,
+        "switches_per_domain": su.switches_per_domain,
+        "switches": su.switches,
+        "links_per_gpu": su.links_per_gpu,
+        "link_gbit_per_s": su.link_gbit_per_s,
+        "links": su.links,
+        "gbyte_per_s_per_gpu": _r(plan.bandwidth.fabric.scale_up.bandwidth_gbyte_per_s),
     }
 
 

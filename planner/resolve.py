@@ -45,6 +45,8 @@ class Resolved:
     switch: Switch
     spine_switch: Switch
     core_switch: Switch
+    scale_up_switch: Switch | None
+    """The switch (tray) joining servers into one scale-up domain; ``None`` inside a server."""
     optic: Optic
     node_optic: Optic
     rack: Rack
@@ -138,7 +140,10 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     )
     rate = _pick(catalog.exchange_rates, "cny", family="exchange_rates", field="exchange rate")
     _check_price_overrides(scenario, catalog)
-    nodes = ceil_div(scenario.gpus, server.gpus_per_node)
+    scale_up_switch = _scale_up_switch(scenario, catalog, fabric)
+    nodes = ceil_div(scenario.gpus, _gpus_per_unit(fabric, server, scale_up_switch)) * (
+        _gpus_per_unit(fabric, server, scale_up_switch) // server.gpus_per_node
+    )
     used: list[tuple[str, Record]] = [
         ("designs", design),
         ("gpus", gpu),
@@ -155,6 +160,8 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     ]
     if f.node_optic.id != f.optic.id:
         used.append(("optics", f.node_optic))
+    if scale_up_switch is not None:
+        used.append(("switches", scale_up_switch))
     custom = scenario.fabric is not None
     return Resolved(
         scenario=scenario,
@@ -168,6 +175,7 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         switch=f.switch,
         spine_switch=f.spine_switch,
         core_switch=f.core_switch,
+        scale_up_switch=scale_up_switch,
         optic=f.optic,
         node_optic=f.node_optic,
         rack=rack,
@@ -180,9 +188,36 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         core_radix=f.radices[2],
         nodes=nodes,
         gpus=nodes * server.gpus_per_node,
-        notes=_sizing_notes(scenario, fabric, server, nodes),
+        notes=_sizing_notes(scenario, fabric, server, nodes, spans_servers=scale_up_switch is not None),
         used=tuple(used),
     )
+
+
+def _scale_up_switch(scenario: Scenario, catalog: Catalog, fabric: FabricParams) -> Switch | None:
+    """The scale-up switch of a domain across servers; a cluster smaller than it is refused."""
+    if fabric.scale_up_switch_id is None:
+        return None
+    switch = _pick(
+        catalog.switches, fabric.scale_up_switch_id, family="switches", field="fabric.scale_up_switch_id"
+    )
+    if scenario.gpus < fabric.scale_up_domain_gpus:
+        raise InputError(
+            msg(
+                "fabric.scale_up_domain_gpus: a domain of {domain} GPUs is larger than the cluster's "
+                "{gpus} GPUs (allowed: at least {domain} GPUs on this design)",
+                domain=fabric.scale_up_domain_gpus,
+                gpus=scenario.gpus,
+            )
+        )
+    return switch
+
+
+def _gpus_per_unit(fabric: FabricParams, server: Server, scale_up_switch: Switch | None) -> int:
+    """GPUs bought at a time: whole scale-up domains across servers (racks), else whole servers."""
+    domain = fabric.scale_up_domain_gpus
+    if scale_up_switch is not None and domain % server.gpus_per_node == 0:
+        return domain
+    return server.gpus_per_node
 
 
 def _compute_records(scenario: Scenario, catalog: Catalog, design: Design) -> tuple[Gpu, Server]:
@@ -318,11 +353,23 @@ def _check_price_overrides(scenario: Scenario, catalog: Catalog) -> None:
             raise InputError(msg("price_overrides_usd.{key}: no priced catalog record has this id", key=key))
 
 
-def _sizing_notes(scenario: Scenario, fabric: FabricParams, server: Server, nodes: int) -> tuple[str, ...]:
+def _sizing_notes(
+    scenario: Scenario, fabric: FabricParams, server: Server, nodes: int, *, spans_servers: bool
+) -> tuple[str, ...]:
     """What the engine changed or could not model about the request."""
     notes: list[str] = []
     gpus = nodes * server.gpus_per_node
-    if gpus != scenario.gpus:
+    if gpus != scenario.gpus and spans_servers:
+        notes.append(
+            msg(
+                "{requested} GPUs rounded up to {domains} whole scale-up domains of {domain} GPUs = {gpus} GPUs",
+                requested=scenario.gpus,
+                domains=gpus // fabric.scale_up_domain_gpus,
+                domain=fabric.scale_up_domain_gpus,
+                gpus=gpus,
+            )
+        )
+    elif gpus != scenario.gpus:
         notes.append(
             msg(
                 "{requested} GPUs rounded up to {nodes} whole nodes of {per_node} GPUs = {gpus} GPUs",
@@ -343,11 +390,11 @@ def _sizing_notes(scenario: Scenario, fabric: FabricParams, server: Server, node
                 high=high,
             )
         )
-    if fabric.scale_up_domain_gpus > server.gpus_per_node:
+    if fabric.scale_up_domain_gpus > server.gpus_per_node and not spans_servers:
         notes.append(
             msg(
                 "scale-up domain of {domain} GPUs capped at the node's {per_node} GPUs "
-                "(scale-up across nodes is not modelled)",
+                "(set fabric.scale_up_switch_id for a domain across servers)",
                 domain=fabric.scale_up_domain_gpus,
                 per_node=server.gpus_per_node,
             )

@@ -93,6 +93,10 @@ class Scenario(BaseModel):
     storage_id: str | None = Field(
         default=None, pattern=SLUG_PATTERN, description="Storage system; empty = first in catalog."
     )
+    force_scale_out_fabric: bool = Field(
+        default=False,
+        description="Plan a scale-out fabric even when the cluster fits one scale-up domain.",
+    )
     facility: Facility = Field(default_factory=Facility)
     price_overrides_usd: dict[str, float] = Field(
         default_factory=dict,

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from planner.design import SLUG_PATTERN, FabricFamily, FabricParams, VendorClaim
+from planner.design import SLUG_PATTERN, FabricFamily, FabricParams, SwitchFamily, VendorClaim
 from planner.i18n.message import msg
 
 
@@ -105,7 +105,7 @@ class Nic(Record):
 
 
 class Switch(Record):
-    family: FabricFamily = Field(description="Fabric family (ethernet, infiniband).")
+    family: SwitchFamily = Field(description="Fabric family (ethernet, infiniband; nvlink = scale-up).")
     capacity_gbit_per_s: int = Field(ge=100, le=1_000_000, description="Switching capacity [Gb/s].")
     radix_by_speed: dict[int, int] = Field(
         min_length=1, description="Port count at each supported port speed {Gb/s: ports}."

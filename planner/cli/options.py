@@ -97,6 +97,11 @@ def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True
     group.add_argument("--cooling", help="cooling catalog id (air, direct_liquid, immersion)")
     group.add_argument("--rack-kw", type=float, help="rack power limit [kW] (5 to 300)")
     group.add_argument("--currency", choices=["USD", "CNY"], help="report currency")
+    group.add_argument(
+        "--force-scale-out-fabric",
+        action="store_true",
+        help="plan a scale-out fabric even when the cluster fits one scale-up domain",
+    )
 
 
 def add_catalog_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -147,6 +152,8 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
         data["gpu_id"] = args.gpu
     if args.server:
         data["server_id"] = args.server
+    if getattr(args, "force_scale_out_fabric", False):
+        data["force_scale_out_fabric"] = True
     facility = dict(data.get("facility") or {})
     if args.cooling:
         facility["cooling_id"] = args.cooling

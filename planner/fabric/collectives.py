@@ -315,28 +315,36 @@ def build_fabric(
 
     Notes
     -----
-    - scale-up domain: ``min(domain size, GPUs per node)`` GPUs; bandwidth = line x ring
-      efficiency; NVLS = line x NVLS efficiency where the GPU's switch reduces;
+    - scale-up domain: ``domain_gpus`` GPUs (the plan's domain: at most a server's GPUs, or
+      whole servers joined by scale-up switches); bandwidth = line x ring efficiency; NVLS =
+      line x NVLS efficiency where the GPU's switch reduces; no network level when ``tiers``
+      is 0 (the cluster is one domain);
     - network: leaf = ports x speed x NCCL efficiency per GPU; spine and core = leaf /
       oversubscription (spines are non-blocking upward, see :mod:`planner.fabric.topology`);
       SHARP = that x the in-network efficiency where ``switch_reduces`` says the tier's
-      switch reduces; reach: :func:`_reach_nodes`;
+      switch reduces; reach: :func:`_reach_nodes` in domains (nodes x domains per node, or
+      nodes / nodes per domain for a domain across servers);
     - alpha: leaf = the NIC's alpha (NCCL's per-step cost, measured on a short path); each
       higher level adds the extra switch and link latency of its longer path, interpolated on
       switch hops between ``path_min_ns`` (1 hop) and ``path_max_ns`` (``max_switch_hops``).
     """
-    domain = max(1, min(domain_gpus, gpus_per_node))
+    domain = max(1, domain_gpus)
     domains_per_node = max(1, gpus_per_node // domain)
+    nodes_per_domain = max(1, domain // gpus_per_node)
     c = coefficients
     leaf_gbyte_per_s = gbit_per_s_to_gbyte_per_s(per_gpu_gbit_per_s) * nccl_efficiency
     ns_per_extra_hop = (path_max_ns - path_min_ns) / max(1, max_switch_hops - 1)
-    reach = _reach_nodes(
-        tiers=tiers,
-        nodes=nodes,
-        radix=radix,
-        leaf_down_ports=leaf_down_ports,
-        ports_per_node_per_plane=ports_per_node_per_plane,
-        rail_optimized=rail_optimized,
+    reach = (
+        ()
+        if tiers == 0
+        else _reach_nodes(
+            tiers=tiers,
+            nodes=nodes,
+            radix=radix,
+            leaf_down_ports=leaf_down_ports,
+            ports_per_node_per_plane=ports_per_node_per_plane,
+            rail_optimized=rail_optimized,
+        )
     )
     levels = [
         FabricLevel(
@@ -356,7 +364,7 @@ def build_fabric(
         levels.append(
             FabricLevel(
                 name,
-                nodes_reached * domains_per_node,
+                max(1, nodes_reached * domains_per_node // nodes_per_domain),
                 bandwidth_gbyte_per_s,
                 nic_alpha_us + 2 * tier * ns_per_extra_hop / 1000.0,
                 bandwidth_gbyte_per_s * c.in_network_efficiency if reduces else 0.0,
@@ -840,6 +848,12 @@ class Bandwidth:
 
     @property
     def explanation(self) -> str:
+        if len(self.fabric.levels) == 1:
+            return msg(
+                "all-reduce and all-to-all stay inside the scale-up domain ({scale_up:.0f} GB/s): "
+                "the cluster has no scale-out fabric",
+                scale_up=self.scale_up_gbyte_per_s,
+            )
         return msg(
             "all-reduce bounded by the {allreduce} level (scale-up {scale_up:.0f} GB/s vs network "
             "{network:.0f} GB/s); all-to-all bounded by the {alltoall} level",
@@ -881,6 +895,8 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
     allreduce = collective_time(fabric=fabric, collective="all_reduce", message_bytes=GIB)
     alltoall = collective_time(fabric=fabric, collective="all_to_all", message_bytes=GIB)
     scale_up, network = allreduce_level_bounds_gbyte_per_s(fabric=fabric)
+    if not math.isfinite(network):
+        network = 0.0  # no network level: the JSON and tables carry 0, the explanation says why
     return Bandwidth(
         per_gpu_gbit_per_s=per_gpu_gbit_per_s,
         bisection_tbit_per_s=n * per_gpu_gbit_per_s / 2 / oversubscription / 1000,

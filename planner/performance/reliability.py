@@ -364,6 +364,8 @@ def failure_impacts(*, plan: Plan) -> tuple[FailureImpact, ...]:
     tier above keeps another switch.
     """
     topo = plan.topology
+    if not topo.tiers:
+        return ()  # one scale-up domain, no scale-out fabric: no network element to lose
     p = topo.ports_per_gpu
     # a GPU's share of its bandwidth that one plane carries
     share = max(1, p // topo.planes) / p
