@@ -139,7 +139,6 @@ def run_serve(args: argparse.Namespace) -> int:
     from planner.compare import compare
     from planner.engine import plan
     from planner.errors import InfeasibleError, InputError
-    from planner.i18n.message import msg
     from planner.performance.serving import estimate_serving, serving_to_dict, size_serving, sizing_to_dict
 
     request = request_from_args(args)
@@ -157,7 +156,7 @@ def run_serve(args: argparse.Namespace) -> int:
             request=request, scenario=scenario, catalog=catalog, design_ids=design_ids, max_gpus=args.max_gpus
         )
         if all(r.gpus is None for r in results):
-            raise InfeasibleError(msg("{reasons}", reasons="; ".join(r.reason for r in results)))
+            raise InfeasibleError("; ".join(r.reason for r in results))
         if args.format == "json":
             write_json([sizing_to_dict(r) for r in results])
         else:
