@@ -35,7 +35,7 @@ PRINT_CSS = """
   [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
   [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
   [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton-primary"],
-  .stButton, .stDownloadButton, .no-print { display: none !important; }
+  .stButton, .stDownloadButton, .st-key-welcome_box, .st-key-active_state { display: none !important; }
   [data-testid="stMain"], [data-testid="stMainBlockContainer"], .block-container {
     max-width: 100% !important; width: 100% !important; padding: 0 !important; margin: 0 !important; }
   [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflow: visible !important; }
