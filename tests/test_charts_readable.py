@@ -429,8 +429,8 @@ def test_no_figure_shows_a_missing_translation_key(figures: tuple[str, dict[str,
 
 
 def test_radar_and_alt_keys_exist_in_both_languages() -> None:
-    keys = {f"radar.{c}" for c in tables.RADAR_METRICS}
-    keys |= {f"alt.kind.{k}" for k in ("bar", "line", "pie", "radar", "scatter", "diagram")}
+    assert set(charts.RADAR_LABEL_KEYS) == set(tables.RADAR_METRICS)
+    keys = {*charts.RADAR_LABEL_KEYS.values(), *charts._KIND_KEYS.values()}
     for key in keys:
         assert set(STRINGS[key]) == {"en", "zh"}, key
 

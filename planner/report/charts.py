@@ -331,6 +331,16 @@ def _plain(text: object) -> str:
     return " ".join(_TAGS.sub(" ", str(text or "")).split())
 
 
+_KIND_KEYS = {
+    "bar": "alt.kind.bar",
+    "line": "alt.kind.line",
+    "pie": "alt.kind.pie",
+    "radar": "alt.kind.radar",
+    "scatter": "alt.kind.scatter",
+    "diagram": "alt.kind.diagram",
+}
+
+
 def _kind(fig: go.Figure) -> str:
     types = {t.type for t in fig.data}
     if "scatterpolar" in types:
@@ -391,7 +401,7 @@ def figure_alt_text(fig: go.Figure, lang: str = "en") -> str:
         if titles := _axis_titles(fig, letter):
             details.append(tr(key, lang, title=sep.join(titles)))
     details += [_plain(a.text) for a in fig.layout.annotations if a.name == _COINCIDE_NOTE]
-    kind, title = tr(f"alt.kind.{_kind(fig)}", lang), _plain(fig.layout.title.text)
+    kind, title = tr(_KIND_KEYS[_kind(fig)], lang), _plain(fig.layout.title.text)
     if not details:
         return tr("alt.sentence_bare", lang, kind=kind, title=title)
     return tr(
@@ -641,19 +651,30 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
     return _style(fig, tr("chart.cost_stack", lang), height=480, legend="right")
 
 
+RADAR_LABEL_KEYS = {
+    "capex_usd": "radar.capex_usd",
+    "tco_usd": "radar.tco_usd",
+    "facility_kw": "radar.facility_kw",
+    "allreduce_busbw_gbyte_per_s": "radar.allreduce_busbw_gbyte_per_s",
+    "alltoall_busbw_gbyte_per_s": "radar.alltoall_busbw_gbyte_per_s",
+    "gpu_to_gpu_ns": "radar.gpu_to_gpu_ns",
+    "switches": "radar.switches",
+    "usd_per_gpu_hour": "radar.usd_per_gpu_hour",
+}
+"""Short axis labels of the radar (its scores have no unit, so the names can be brief)."""
 RADAR_LABEL_WIDTH = 11
 """Characters per line of a radar axis label (a CJK character counts two): with the short labels
-of ``radar.<metric>`` every label fits in two lines beside a circle of a 380 px column."""
+of :data:`RADAR_LABEL_KEYS` every label fits in two lines beside a circle of a 380 px column."""
 
 
 def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
     """Normalised scores (1 = best of the designs shown) on the radar metrics.
 
-    Axis labels are the short ``radar.<metric>`` names, wrapped; the circle starts at the top and
+    Axis labels are the short names of :data:`RADAR_LABEL_KEYS`, wrapped; the circle starts at the top and
     runs clockwise, and the radial ticks sit between the first two axes, clear of every label.
     """
     scores = radar_scores(plans)
-    axes = [_wrap(tr(f"radar.{c}", lang), RADAR_LABEL_WIDTH) for c in RADAR_METRICS]
+    axes = [_wrap(tr(RADAR_LABEL_KEYS[c], lang), RADAR_LABEL_WIDTH) for c in RADAR_METRICS]
     fig = go.Figure()
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
         row = scores.iloc[i]
