@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from planner import Catalog, Plan
-from planner.i18n import tr
+from planner.i18n import tr, translate_text
 from planner.optimize.pareto import ParetoPoint
 from planner.performance.reliability import Reliability
 from planner.performance.uncertainty import MonteCarloResult
@@ -138,7 +138,7 @@ def _media_text(plan: Plan, link_class: str, catalog: Catalog, lang: str) -> str
         kind = tr(f"medium.{media.medium}", lang) if media.medium else "—"
         optic = media.upper.optic_id or media.lower.optic_id
         record = catalog.optics.get(optic) if optic else catalog.cables.get(media.cable_id)
-        return f"{kind} · {record.name}" if record is not None else kind
+        return f"{kind} · {translate_text(record.name, lang)}" if record is not None else kind
     return "—"
 
 
@@ -157,7 +157,10 @@ def choices_table(plans: Sequence[Plan], labels: Sequence[str], catalog: Catalog
         cooling = plan.scenario.facility.cooling_id
         items: list[tuple[str, str]] = [(tr("opt.choice.tiers", lang), fmt.number(tiers))]
         items += [
-            (tr("opt.choice.switch", lang, tier=tr(key, lang)), name if i < tiers else "—")
+            (
+                tr("opt.choice.switch", lang, tier=tr(key, lang)),
+                translate_text(name, lang) if i < tiers else "—",
+            )
             for i, (key, name) in enumerate(switches)
         ]
         items += [

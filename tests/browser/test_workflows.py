@@ -186,6 +186,8 @@ def perform(browser: Browser, base_url: str, lang: str, width: int) -> Run:
     FINDINGS.mkdir(parents=True, exist_ok=True)
     found = {k: v for k, v in asdict(run).items() if k != "downloads"}
     (FINDINGS / f"{lang}-{width}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))
+    for kind, data in run.downloads.items():
+        (FINDINGS / f"{lang}-{width}.{kind}").write_bytes(data)
     return run
 
 
@@ -269,31 +271,38 @@ def test_the_workflow_completes(workflow: Callable[[str, int], Run], lang: str, 
     assert not run.failure, f"steps done: {run.steps}\n{run.failure}"
     assert run.steps[-1] == "export"
     scenario = json.loads(run.downloads["json"])
-    assert json.dumps(scenario).count("512"), "the exported scenario is not the one sized in the app"
+    assert (scenario["gpus"], scenario["design_id"]) == (512, "rail4-npo"), (
+        "not the scenario sized in the app"
+    )
     assert run.downloads["csv"].count(b"\n") > 5, "the BOM CSV has no rows"
     print(f"{lang} {width} px, seconds per step: {run.seconds}")
 
 
 @pytest.mark.parametrize(("lang", "width"), RUNS)
 def test_no_warning_after_a_preset_click(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    assert workflow(lang, width).preset_alerts == []
+    found = workflow(lang, width).preset_alerts
+    assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(("lang", "width"), RUNS)
 def test_no_kpi_value_is_cut_off(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    assert workflow(lang, width).overflow == []
+    found = workflow(lang, width).overflow
+    assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(("lang", "width"), ZH_RUNS)
 def test_no_english_prose_in_chinese(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    assert workflow(lang, width).prose == []
+    found = workflow(lang, width).prose
+    assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(("lang", "width"), RUNS)
 def test_no_exception_box(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    assert workflow(lang, width).exceptions == []
+    found = workflow(lang, width).exceptions
+    assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(("lang", "width"), RUNS)
 def test_no_request_leaves_localhost(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    assert workflow(lang, width).offsite == []
+    found = workflow(lang, width).offsite
+    assert not found, "\n".join(found)

@@ -93,8 +93,9 @@ def test_page_in_chinese_has_no_english_prose(
     page: Page, base_url: str, saved: tuple[Path, int], name: str
 ) -> None:
     open_zh(page, base_url, name, saved[1])
-    assert exceptions(page) == []
-    assert untranslated(page) == []
+    assert not exceptions(page), exceptions(page)
+    found = untranslated(page)
+    assert not found, "\n".join(found)
 
 
 def test_the_walk_can_fail(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
@@ -115,7 +116,7 @@ def test_streamlit_own_texts_are_not_english(page: Page, base_url: str, saved: t
     for name in ("catalog", "proposal", "scenarios"):
         open_zh(page, base_url, name, saved[1])
         found += [f"{name}: {text}" for text in streamlit_chrome(page)]
-    assert found == []
+    assert not found, "\n".join(found)
 
 
 def test_proposal_pdf_in_chinese_has_no_english_prose(
@@ -132,4 +133,5 @@ def test_proposal_pdf_in_chinese_has_no_english_prose(
     download.value.save_as(pdf)
     text = pdf_text(pdf)
     assert "GPU" in text
-    assert sorted(set(english_runs(text))) == []
+    found = sorted(set(english_runs(text)))
+    assert not found, "\n".join(found)

@@ -23,18 +23,15 @@ from planner.i18n import catalogs
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 """Where the app may fetch from: an air-gapped customer site has nothing else."""
 
-STREAMLIT_CHROME = (
-    # an accessibility link Streamlit draws off-screen in front of every app (shown on Tab)
-    "Skip to main content",
-    # the file uploader's drop zone: Streamlit has no parameter for these texts
-    "Drag and drop file here",
-    "Drag and drop files here",
-)
-_UPLOAD_LIMIT = re.compile(r"^Limit \d+\s?[KMG]B per file.*$", re.MULTILINE)
-"""The drop zone's size line ("Limit 2MB per file • YAML, JSON"), Streamlit's text too."""
+SKIP_LINK = "Skip to main content"
+"""An accessibility link Streamlit draws off-screen in front of every app (shown on Tab)."""
+DROPZONE = '[data-testid="stFileUploaderDropzone"]'
+"""The file uploader's drop zone: Streamlit draws its texts ("Upload", "2MB per file • YAML")
+and has no parameter to translate them; :func:`streamlit_chrome` reports them."""
 
 _TEXT_JS = """() => {
-  const SKIPPED = 'script, style, noscript, [data-testid="stIconMaterial"], [data-testid="stException"]';
+  const SKIPPED = 'script, style, noscript, [data-testid="stIconMaterial"], [data-testid="stException"], '
+    + '[data-testid="stFileUploaderDropzone"]';
   const lines = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -63,17 +60,15 @@ _ALERTS_JS = """(kinds) => kinds.flatMap((kind) =>
 
 def page_text(page: Page) -> str:
     """The page's text, one text node per line, without Streamlit's own untranslatable texts."""
-    text = str(page.evaluate(_TEXT_JS))
-    for chrome in STREAMLIT_CHROME:
-        text = text.replace(chrome, "")
-    return _UPLOAD_LIMIT.sub("", text)
+    return str(page.evaluate(_TEXT_JS)).replace(SKIP_LINK, "")
 
 
 def streamlit_chrome(page: Page) -> list[str]:
-    """Streamlit's own English texts on the page (the ones :func:`page_text` leaves out)."""
-    text = str(page.evaluate(_TEXT_JS))
-    found = [chrome for chrome in STREAMLIT_CHROME[1:] if chrome in text]
-    return found + _UPLOAD_LIMIT.findall(text)
+    """English texts Streamlit draws itself in the file uploaders' drop zones."""
+    texts = page.locator(DROPZONE).evaluate_all(
+        "(zones) => zones.map((zone) => zone.innerText.replace(/\\s+/g, ' ').trim())"
+    )
+    return [text for text in texts if re.search("[A-Za-z]{2,}", re.sub(r"[\u4e00-\u9fff]", "", text))]
 
 
 def untranslated(page: Page) -> list[str]:
