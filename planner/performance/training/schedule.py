@@ -151,11 +151,20 @@ class StepModel:
         self.attention_slowdown = FP8_SPEEDUP if job.precision == "fp8" else 1.0
         self.flops = token_flops(shape, seq_len=job.seq_len)
         self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
+        # the search times thousands of layouts that share these few per-GPU shapes
+        self._efficiency: dict[tuple[int, int, int, str], float] = {}
+        self._compute: dict[tuple[int, int, int, int, int, str], tuple[float, float]] = {}
 
     def efficiency(self, lay: Parallel, recompute: Recompute) -> float:
         """Kernel efficiency of a layout's layers [-] (:mod:`~planner.performance.training.efficiency`)."""
         if self.fixed_efficiency is not None:
             return self.fixed_efficiency
+        key = (lay.tp, lay.cp, lay.micro_batch_seqs, recompute)
+        if key not in self._efficiency:
+            self._efficiency[key] = self._efficiency_of(lay, recompute)
+        return self._efficiency[key]
+
+    def _efficiency_of(self, lay: Parallel, recompute: Recompute) -> float:
         c, shape, job = self.coefficients, self.shape, self.job
         elementwise = c.elementwise_bytes_per_width(full_recompute=recompute == "full") * shape.hidden_size
         if not job.sequence_parallel:
@@ -197,10 +206,13 @@ class StepModel:
         of its linear layers, the fused attention runs in BF16): its FLOPs take ``FP8_SPEEDUP``
         times longer than the rest.
         """
-        flops, attention = self.micro_flops(lay, recompute)
-        rate = self.peak_flops * self.efficiency(lay, recompute)
-        attention_s = attention * self.attention_slowdown / rate
-        return (flops - attention) / rate + attention_s, attention_s
+        key = (lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute)
+        if key not in self._compute:
+            flops, attention = self.micro_flops(lay, recompute)
+            rate = self.peak_flops * self.efficiency(lay, recompute)
+            attention_s = attention * self.attention_slowdown / rate
+            self._compute[key] = ((flops - attention) / rate + attention_s, attention_s)
+        return self._compute[key]
 
     def _collective(self, kind: str, size: float, gpus: int, per_domain: int) -> tuple[float, str]:
         key = (kind, size, gpus, per_domain)
