@@ -641,8 +641,9 @@ def _racks(
     """Compute racks filled to the power limit, network racks holding every switch and storage.
 
     A domain across servers (an NVL72 rack) is placed whole: its trays and scale-up switches
-    are one unit, and a rack holds at least one unit even above the facility's power limit
-    (the cooling check then says whether the facility can remove its heat).
+    are one unit (split over the fewest racks whose space holds it), and a rack holds at least
+    one unit even above the facility's power limit (the cooling check then says whether the
+    facility can remove its heat).
     """
     infra_u = (
         sum(t.switches * tier_switch(r, t.tier).rack_units for t in topo.tier_counts)
@@ -651,13 +652,22 @@ def _racks(
         + aux.inband_fabric.switches * aux.inband_switch.rack_units
         + aux.oob_fabric.switches * aux.oob_switch.rack_units
     )
-    per_unit = scale_up.servers_per_domain if r.scale_up_switch else 1
+    per_unit, switches_per_unit = 1, 0
+    if r.scale_up_switch is not None:
+        # a domain taller than a rack (NVL144-class) is split over the fewest racks that hold it
+        domain_u = (
+            scale_up.servers_per_domain * r.server.rack_units
+            + scale_up.switches_per_domain * r.scale_up_switch.rack_units
+        )
+        split = ceil_div(domain_u, r.rack.usable_rack_units)
+        per_unit = ceil_div(scale_up.servers_per_domain, split)
+        switches_per_unit = ceil_div(scale_up.switches_per_domain, split)
     unit_kw = w_to_kw(draw.server_w / r.nodes) * per_unit
     unit_u = per_unit * r.server.rack_units
     if r.scale_up_switch is not None:
-        unit_u += scale_up.switches_per_domain * r.scale_up_switch.rack_units
+        unit_u += switches_per_unit * r.scale_up_switch.rack_units
     racks = rack_layout(
-        nodes=r.nodes // per_unit,
+        nodes=ceil_div(r.nodes, per_unit),
         node_kw=unit_kw,
         node_rack_units=unit_u,
         usable_rack_units=r.rack.usable_rack_units,

@@ -459,8 +459,8 @@ def _check_node_fits(*, q: int, down: int, radix: int, fabric: FabricParams) -> 
     if q > down and q > radix:
         raise InputError(
             msg(
-                "fabric: a node puts {q} ports on each plane but the switch has only {radix} ports "
-                "at {gbit}G; use more planes or a larger switch",
+                "fabric.switch_id: a node puts {q} ports on each plane but the switch has only "
+                "{radix} ports at {gbit}G; use more planes or a larger switch",
                 q=q,
                 radix=radix,
                 gbit=fabric.port_speed_gbit_per_s,
