@@ -31,8 +31,12 @@ SIZING_FORM = "serving_sizing_form"
 SIZING_WIDGET = "serving_sizing_widget"
 SIZING_ASKED = "serving_sizing_asked"
 
-PRECISIONS = {"bf16": "sv.precision.bf16", "fp8": "sv.precision.fp8", "fp4": "sv.precision.fp4"}
-KV_PRECISIONS = {"bf16": "sv.precision.bf16", "fp8": "sv.precision.fp8"}
+PRECISIONS = {
+    "bf16": "sv.precision.bfloat",
+    "fp8": "sv.precision.float_eight",
+    "fp4": "sv.precision.float_four",
+}
+KV_PRECISIONS = {"bf16": "sv.precision.bfloat", "fp8": "sv.precision.float_eight"}
 
 
 def _optional_int(name: str, label_key: str, help_key: str, step: int = 1) -> FormField:
