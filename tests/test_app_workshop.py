@@ -25,6 +25,7 @@ from planner.i18n import STRINGS, tr
 from planner.report import display
 from ui import history, inputs, keys, workshop
 from ui.presets import PRESETS
+from ui.upload import read_override
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -198,6 +199,18 @@ def test_edited_prices_and_a_loaded_design_are_named_and_reset_with_one_click() 
     at.button(key=keys.RESET_SCENARIO_STATE).click().run()
     assert at.session_state[keys.BASE_SCENARIO] == ""
     assert not any("Lowest CAPEX" in m.value for m in at.markdown)
+
+
+def test_an_uploaded_catalog_is_named_and_dropped_with_one_click() -> None:
+    at = start()
+    override = read_override("cheap.json", b'{"gpus": [{"id": "br100", "unit_cost_usd": 9000}]}')
+    at.session_state[keys.CATALOG_OVERRIDE] = override.override_json
+    at.session_state[keys.CATALOG_OVERRIDE_NAME] = "cheap.json"
+    at.run()
+    assert any("cheap\\.json" in m.value for m in at.markdown), "named (escaped for Markdown)"
+    at.button(key=keys.RESET_SCENARIO_STATE).click().run()
+    assert at.session_state[keys.CATALOG_OVERRIDE] == ""
+    assert not any("cheap\\.json" in m.value for m in at.markdown)
 
 
 # --- undo, redo, Back ----------------------------------------------------------------------------------

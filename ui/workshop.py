@@ -188,16 +188,17 @@ def welcome() -> None:
 
 
 def reset_scenario_state() -> None:
-    """Button callback: back to what the sidebar inputs alone make (no loaded design, catalog
-    prices, no saved scenario being edited)."""
+    """Button callback: back to what the sidebar inputs alone make (no loaded design, the
+    bundled catalog and its prices, no saved scenario being edited)."""
     state.drop_base()
     state.set_opened(None)
     state.set_prices({})
+    state.set_catalog_override("", "")
 
 
 def active_state(page: str) -> None:
     """Name what shapes the scenario beyond the sidebar: a loaded optimizer design, an opened
-    or shared saved scenario, edited unit prices; one click drops all of it.
+    or shared saved scenario, edited unit prices, an uploaded catalog; one click drops all of it.
 
     The Scenarios page draws its own, fuller banner for a saved scenario.
     """
@@ -220,6 +221,9 @@ def active_state(page: str) -> None:
         lines.append(t("active.detached", label=escape_markdown(str(origin.get("label", "")))))
     if state.prices():
         lines.append(t("active.prices", count=len(state.prices())))
+    if state.catalog_override():
+        name = str(st.session_state.get(keys.CATALOG_OVERRIDE_NAME) or "")
+        lines.append(t("active.catalog", name=escape_markdown(name)))
     if not lines or state.present():
         return
     _banner(lines)
