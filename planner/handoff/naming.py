@@ -1,0 +1,108 @@
+"""Names of devices, ports and cables: the one place the hand-off convention lives.
+
+Device ids are the NetBox device names and stay the same when the layout changes (they name a
+role and an index, not a rack position), so a tenant-placement feature can keep them:
+
+- ``gpu-node-0001``: server (compute tray) 1, four digits or more;
+- ``nvsw-d01-01``: scale-up switch tray 1 of scale-up domain 1;
+- ``leaf-p1-r3-01``: leaf 1 of rail 3 on plane 1 (rail-optimized); ``leaf-p1-01`` otherwise;
+- ``spine-p1-07`` (two tiers) or ``spine-p1-pod02-07`` (three tiers: spine 7 of pod 2);
+- ``core-p1-05``;
+- ``stor-0001`` (storage unit), ``stor-leaf-01``, ``inband-spine-01``, ``oob-leaf-01``
+  (auxiliary fabric switches by tier).
+
+Ports: ``nic01-p1`` (NIC 1, port 1 of a server), ``nic01-p1/2`` (plane leg 2 of a port split
+over planes), ``swp1`` ... ``swpK`` on switches (down ports first, then up ports).
+Cables: ``NL-000001`` (node-leaf), ``LS-`` (leaf-spine), ``SC-`` (spine-core), numbered in
+wiring order; the label adds both ends with their rack and unit (see :func:`cable_label`).
+"""
+
+from __future__ import annotations
+
+CABLE_PREFIX = {"node_leaf": "NL", "leaf_spine": "LS", "spine_core": "SC"}
+"""Cable id prefix per link class."""
+
+
+def width(count: int, minimum: int) -> int:
+    """Digits for ``count`` items, at least ``minimum`` (ids of one plan sort as text)."""
+    return max(minimum, len(str(count)))
+
+
+def server_id(index: int, *, count: int) -> str:
+    """``gpu-node-0001`` for server ``index`` (0-based) of ``count``."""
+    return f"gpu-node-{index + 1:0{width(count, 4)}d}"
+
+
+def scale_up_switch_id(domain: int, tray: int, *, domains: int) -> str:
+    """``nvsw-d01-01``: tray ``tray`` of scale-up domain ``domain`` (both 0-based)."""
+    return f"nvsw-d{domain + 1:0{width(domains, 2)}d}-{tray + 1:02d}"
+
+
+def leaf_id(*, plane: int, rail: int | None, index: int) -> str:
+    """``leaf-p1-r3-01`` (rail-optimized) or ``leaf-p1-01``; arguments 0-based."""
+    rail_part = f"-r{rail + 1}" if rail is not None else ""
+    return f"leaf-p{plane + 1}{rail_part}-{index + 1:02d}"
+
+
+def spine_id(*, plane: int, pod: int | None, index: int) -> str:
+    """``spine-p1-07`` (two tiers) or ``spine-p1-pod02-07`` (three tiers); arguments 0-based."""
+    pod_part = f"-pod{pod + 1:02d}" if pod is not None else ""
+    return f"spine-p{plane + 1}{pod_part}-{index + 1:02d}"
+
+
+def core_id(*, plane: int, index: int) -> str:
+    """``core-p1-05``; arguments 0-based."""
+    return f"core-p{plane + 1}-{index + 1:02d}"
+
+
+def storage_id(index: int, *, count: int) -> str:
+    """``stor-0001``."""
+    return f"stor-{index + 1:0{width(count, 4)}d}"
+
+
+AUX_TIER_NAMES = ("leaf", "spine", "core")
+
+
+def aux_switch_id(fabric: str, tier: int, index: int) -> str:
+    """``stor-leaf-01``, ``inband-spine-02``, ``oob-t4-01`` (tier 0-based; above core ``t<n>``)."""
+    tier_name = AUX_TIER_NAMES[tier] if tier < len(AUX_TIER_NAMES) else f"t{tier + 1}"
+    return f"{fabric}-{tier_name}-{index + 1:02d}"
+
+
+def nic_port(nic: int, port: int, leg: int | None = None) -> str:
+    """``nic01-p1`` or, for a port split over planes, ``nic01-p1/2``; arguments 0-based."""
+    base = f"nic{nic + 1:02d}-p{port + 1}"
+    return base if leg is None else f"{base}/{leg + 1}"
+
+
+def switch_port(index: int) -> str:
+    """``swp1`` for port ``index`` (0-based)."""
+    return f"swp{index + 1}"
+
+
+def cable_id(link_class: str, number: int) -> str:
+    """``NL-000001`` for the first node-leaf cable (``number`` 1-based)."""
+    return f"{CABLE_PREFIX[link_class]}-{number:06d}"
+
+
+def cable_label(*, cable: str, a: tuple[str, int, str, str], b: tuple[str, int, str, str]) -> str:
+    """The label printed on both ends: ``NL-000001 R01-03.U12 gpu-node-0001:nic01-p1 > ...``.
+
+    ``a`` and ``b`` are ``(rack, position U, device, port)``. Under 100 characters for the
+    plans the planner makes (NetBox's cable label limit).
+    """
+
+    def end(rack: str, unit: int, device: str, port: str) -> str:
+        return f"{rack}.U{unit:02d} {device}:{port}"
+
+    return f"{cable} {end(*a)} > {end(*b)}"
+
+
+def rack_name(row: int, position: int) -> str:
+    """``R01-03``: rack 3 of row 1 (arguments 0-based)."""
+    return f"R{row + 1:02d}-{position + 1:02d}"
+
+
+def row_name(row: int) -> str:
+    """``Row 01`` (a NetBox location)."""
+    return f"Row {row + 1:02d}"

@@ -1,0 +1,527 @@
+"""Device inventory and per-port wiring of a plan's compute fabric.
+
+Notes
+-----
+The rules are those of :func:`planner.fabric.topology.build_topology`, port by port:
+
+- server link ``t`` (``0 .. P x planes_per_port - 1``, ``P`` physical ports) is leg
+  ``t mod planes_per_port`` of port ``floor(t / planes_per_port)``; it lands on plane
+  ``t mod planes`` as the server's link ``u = floor(t / planes)`` of that plane (its rail when
+  leaves are rail-optimized); port ``j`` belongs to GPU ``floor(j s / p)`` (``p`` ports per GPU,
+  ``s`` GPUs per port), so GPU ``i``'s port ``k`` is on plane ``k`` for the NPO designs;
+- servers are spread over the leaves of a rail (or of a plane) in balanced blocks: with ``n``
+  servers on ``L`` leaves the first ``n mod L`` leaves take ``ceil(n / L)``, the rest
+  ``floor(n / L)`` (the even spread the optics count of :func:`planner.fabric.media.units_on_devices`
+  assumes);
+- two tiers: leaf up port ``t`` goes to spine ``t mod S``, ``u / S`` links to every spine;
+- three tiers: leaf up port ``t`` goes to spine ``t`` of its pod; spine ``j`` of a pod with
+  ``m`` leaves sends ``ceil(m / c)`` links to each of the ``c`` cores of group ``j``.
+
+Transceivers: a twin-port module serves two ports of one link class on one device (one NIC at the
+server end), as the BOM counts them; NPO/CPO optics count one per port.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from planner.catalog import Catalog
+from planner.engine import Plan
+from planner.fabric.media import LinkMedia
+from planner.fabric.topology import SmallClos
+from planner.handoff import naming
+from planner.units import ceil_div
+
+ROLES = (
+    "gpu-server",
+    "scale-up-switch",
+    "leaf",
+    "spine",
+    "core",
+    "storage",
+    "storage-switch",
+    "inband-switch",
+    "oob-switch",
+)
+"""Device roles (NetBox device roles of the same slug)."""
+
+GROUP_OF_ROLE = {
+    "gpu-server": "compute",
+    "scale-up-switch": "compute",
+    "leaf": "network",
+    "spine": "network",
+    "core": "network",
+    "storage": "storage",
+    "storage-switch": "storage",
+    "inband-switch": "management",
+    "oob-switch": "management",
+}
+"""Which kind of rack a role sits in."""
+
+
+@dataclass(frozen=True)
+class Device:
+    """One device of the build, named by :mod:`planner.handoff.naming`."""
+
+    device_id: str
+    role: str
+    model_id: str
+    model_name: str
+    rack_units: int
+    power_w: float
+    """Maximum power with the optics plugged into it [W]."""
+    interfaces: tuple[str, ...]
+    """Every network port of the device (NetBox interfaces)."""
+    port_speed_gbit_per_s: int
+    plane: int | None = None
+    """Plane (0-based) of a fabric switch."""
+    rail: int | None = None
+    """Rail within the plane (0-based) of a rail-optimized leaf."""
+
+    @property
+    def group(self) -> str:
+        return GROUP_OF_ROLE[self.role]
+
+
+@dataclass(frozen=True)
+class Link:
+    """One cable of the compute fabric, before the layout gives it a length."""
+
+    link_class: str
+    a_device: str
+    a_port: str
+    b_device: str
+    b_port: str
+    medium: str
+    cable_part: str
+    optic_a: str | None
+    optic_b: str | None
+    a_module: str
+    """Transceiver slot the A port uses (ports of one twin-port module share it)."""
+    b_module: str
+    plane: int
+    rail: int
+    """The server's link index on the plane (its rail on rail-optimized leaves) for node-leaf links;
+    0 above the leaves."""
+    gpu: int | None = None
+    """First GPU (0-based, within the server) behind the port of a node-leaf link."""
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """The inventory and the links of one plan."""
+
+    devices: tuple[Device, ...]
+    links: tuple[Link, ...]
+
+    def device(self, device_id: str) -> Device:
+        return self._by_id[device_id]
+
+    @property
+    def _by_id(self) -> dict[str, Device]:
+        return {d.device_id: d for d in self.devices}
+
+    def transceivers(self) -> dict[str, int]:
+        """Optic units by part: pluggable modules, or ports for NPO/CPO [count]."""
+        modules: dict[str, set[str]] = {}
+        for link in self.links:
+            for optic, module in ((link.optic_a, link.a_module), (link.optic_b, link.b_module)):
+                if optic:
+                    modules.setdefault(optic, set()).add(module)
+        return {optic: len(slots) for optic, slots in sorted(modules.items())}
+
+
+def balanced_block(index: int, *, items: int, bins: int) -> tuple[int, int]:
+    """(bin, position in bin) of item ``index`` when ``items`` fill ``bins`` in balanced blocks.
+
+    The first ``items mod bins`` bins take one more item.
+
+    >>> [balanced_block(i, items=5, bins=2) for i in range(5)]
+    [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]
+    """
+    base, extra = divmod(items, bins)
+    big = extra * (base + 1)
+    if index < big:
+        return divmod(index, base + 1)
+    bin_, position = divmod(index - big, base)
+    return extra + bin_, position
+
+
+@dataclass
+class _Slots:
+    """Transceiver slots: ports of one group (device, class, side) share modules in order."""
+
+    per_module: dict[str, int]
+    used: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def take(self, group: str, optic: str | None, port_key: str, seen: dict[str, str]) -> str:
+        if optic is None:
+            return ""
+        if port_key in seen:
+            return seen[port_key]
+        rank = self.used.get((group, optic), 0)
+        self.used[(group, optic)] = rank + 1
+        slot = f"{group}#{rank // self.per_module[optic]}"
+        seen[port_key] = slot
+        return slot
+
+
+def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
+    """Every device and every compute-fabric cable of ``plan``, port by port.
+
+    Returns
+    -------
+    Wiring
+        Devices in rack order of their group; links in the order node-leaf, leaf-spine,
+        spine-core. Cables equal ``plan.cables`` and transceivers the BOM's optics lines.
+    """
+    fabric = _FabricIds(plan)
+    media = {m.link_class: m for m in plan.media}
+    slots = _Slots({o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()})
+    links = [
+        *_node_leaf_links(plan, fabric, media, slots),
+        *_leaf_spine_links(plan, fabric, media, slots),
+        *_spine_core_links(plan, fabric, media, slots),
+    ]
+    devices = _devices(plan, catalog, fabric, links)
+    return Wiring(devices=tuple(devices), links=tuple(links))
+
+
+class _FabricIds:
+    """Switch ids of the compute fabric by plane, in wiring order."""
+
+    def __init__(self, plan: Plan) -> None:
+        topo = plan.topology
+        self.topo = topo
+        self.rail_leaves = topo.tiers >= 2 and _rail_optimized(plan)
+        leaves = topo.tier("leaf")
+        spines = topo.tier("spine")
+        cores = topo.tier("core")
+        self.leaves_per_plane = leaves.switches_per_plane if leaves else 0
+        self.spines_per_plane = spines.switches_per_plane if spines else 0
+        self.cores_per_plane = cores.switches_per_plane if cores else 0
+        q = topo.ports_per_node_per_plane
+        self.leaves_per_rail = self.leaves_per_plane // q if self.rail_leaves else self.leaves_per_plane
+
+    def leaf(self, plane: int, index: int) -> str:
+        """Leaf ``index`` of a plane (rail-major order when rail-optimized)."""
+        if self.rail_leaves:
+            rail, k = divmod(index, self.leaves_per_rail)
+            return naming.leaf_id(plane=plane, rail=rail, index=k)
+        return naming.leaf_id(plane=plane, rail=None, index=index)
+
+    def leaf_rail(self, index: int) -> int | None:
+        return index // self.leaves_per_rail if self.rail_leaves else None
+
+    def spine(self, plane: int, index: int) -> str:
+        if self.topo.tiers == 3:
+            pod, j = divmod(index, self.topo.leaf_up_ports)
+            return naming.spine_id(plane=plane, pod=pod, index=j)
+        return naming.spine_id(plane=plane, pod=None, index=index)
+
+    def core(self, plane: int, index: int) -> str:
+        return naming.core_id(plane=plane, index=index)
+
+
+def _rail_optimized(plan: Plan) -> bool:
+    """Whether the leaves are per rail: ``rails = q x planes`` then, ``planes`` otherwise (with one
+    link per server and plane the two wirings are the same, and the leaves are named per plane)."""
+    return plan.topology.rails > plan.topology.planes
+
+
+def _node_leaf_links(
+    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
+) -> Iterator[Link]:
+    topo, ports = plan.topology, plan.server_ports
+    if not topo.tiers:
+        return
+    m = media["node_leaf"]
+    q, planes, legs = topo.ports_per_node_per_plane, topo.planes, ports.planes_per_port
+    seen: dict[str, str] = {}
+    number = 0
+    for node in range(plan.nodes):
+        server = naming.server_id(node, count=plan.nodes)
+        for t in range(ports.links):
+            port, leg = divmod(t, legs)
+            nic, nic_port = balanced_block(port, items=ports.ports, bins=ports.nics)
+            plane, u = t % planes, t // planes
+            leaf_index, leaf_port = _leaf_down(ids, node=node, u=u, q=q, nodes=plan.nodes)
+            leaf = ids.leaf(plane, leaf_index)
+            port_name = naming.nic_port(nic, nic_port, leg if legs > 1 else None)
+            number += 1
+            yield Link(
+                link_class="node_leaf",
+                a_device=server,
+                a_port=port_name,
+                b_device=leaf,
+                b_port=naming.switch_port(leaf_port),
+                medium=m.medium,
+                cable_part=m.cable_id,
+                optic_a=m.lower.optic_id,
+                optic_b=m.upper.optic_id,
+                a_module=slots.take(f"{server}/nic{nic}", m.lower.optic_id, f"{server}/{port}", seen),
+                b_module=slots.take(f"{leaf}/down", m.upper.optic_id, f"{leaf}/{leaf_port}", seen),
+                plane=plane,
+                rail=u,
+                gpu=port * topo.gpus_per_port // topo.ports_per_gpu,
+            )
+
+
+def _leaf_down(ids: _FabricIds, *, node: int, u: int, q: int, nodes: int) -> tuple[int, int]:
+    """(leaf index in its plane, down port index) of a server's link ``u`` on a plane."""
+    if ids.topo.tiers == 1:
+        return 0, node * q + u
+    if ids.rail_leaves:
+        k, position = balanced_block(node, items=nodes, bins=ids.leaves_per_rail)
+        return u * ids.leaves_per_rail + k, position
+    k, position = balanced_block(node, items=nodes, bins=ids.leaves_per_plane)
+    return k, position * q + u
+
+
+def _uplink(
+    m: LinkMedia,
+    slots: _Slots,
+    seen: dict[str, str],
+    *,
+    lower: tuple[str, int],
+    upper: tuple[str, int],
+    plane: int,
+) -> Link:
+    """One switch-to-switch link from port ``lower[1]`` of ``lower[0]`` to ``upper``."""
+    (a, a_port), (b, b_port) = lower, upper
+    return Link(
+        link_class=m.link_class,
+        a_device=a,
+        a_port=naming.switch_port(a_port),
+        b_device=b,
+        b_port=naming.switch_port(b_port),
+        medium=m.medium,
+        cable_part=m.cable_id,
+        optic_a=m.lower.optic_id,
+        optic_b=m.upper.optic_id,
+        a_module=slots.take(f"{a}/up", m.lower.optic_id, f"{a}/{a_port}", seen),
+        b_module=slots.take(f"{b}/down", m.upper.optic_id, f"{b}/{b_port}", seen),
+        plane=plane,
+        rail=0,
+    )
+
+
+def _leaf_spine_links(
+    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
+) -> Iterator[Link]:
+    topo = plan.topology
+    if topo.tiers < 2:
+        return
+    m, seen = media["leaf_spine"], {}
+    down, up = topo.leaf_down_ports, topo.leaf_up_ports
+    spines = ids.spines_per_plane
+    for plane in range(topo.planes):
+        first_leaf = 0
+        for pod, pod_leaves in enumerate(topo.leaves_per_pod):
+            for position in range(pod_leaves):
+                leaf = ids.leaf(plane, first_leaf + position)
+                for t in range(up):
+                    if topo.tiers == 2:
+                        spine, spine_port = t % spines, (first_leaf + position) * (up // spines) + t // spines
+                    else:
+                        spine, spine_port = pod * up + t, position
+                    yield _uplink(
+                        m,
+                        slots,
+                        seen,
+                        lower=(leaf, down + t),
+                        upper=(ids.spine(plane, spine), spine_port),
+                        plane=plane,
+                    )
+            first_leaf += pod_leaves
+
+
+def _spine_core_links(
+    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
+) -> Iterator[Link]:
+    topo = plan.topology
+    if topo.tiers < 3:
+        return
+    m, seen = media["spine_core"], {}
+    up, group = topo.leaf_up_ports, topo.cores_per_group
+    spine_tier = topo.tier("spine")
+    assert spine_tier is not None
+    half = spine_tier.ports_per_switch // 2
+    for plane in range(topo.planes):
+        core_offset = 0
+        for pod, pod_leaves in enumerate(topo.leaves_per_pod):
+            per_core = ceil_div(pod_leaves, group)
+            for j in range(up):
+                spine = ids.spine(plane, pod * up + j)
+                for r in range(per_core * group):
+                    g, k = r % group, r // group
+                    yield _uplink(
+                        m,
+                        slots,
+                        seen,
+                        lower=(spine, half + r),
+                        upper=(ids.core(plane, j * group + g), core_offset + k),
+                        plane=plane,
+                    )
+            core_offset += per_core
+
+
+def _optics_w_by_device(links: list[Link], catalog: Catalog) -> dict[str, float]:
+    """Power of the optics plugged into each device [W] (one module counted once)."""
+    modules: dict[tuple[str, str], str] = {}
+    for link in links:
+        for device, optic, module in (
+            (link.a_device, link.optic_a, link.a_module),
+            (link.b_device, link.optic_b, link.b_module),
+        ):
+            if optic:
+                modules[(device, module)] = optic
+    power: dict[str, float] = {}
+    for (device, _), optic in modules.items():
+        power[device] = power.get(device, 0.0) + catalog.optics[optic].power_w
+    return power
+
+
+def _devices(plan: Plan, catalog: Catalog, ids: _FabricIds, links: list[Link]) -> list[Device]:
+    optics_w = _optics_w_by_device(links, catalog)
+    return [
+        *_compute_devices(plan, catalog),
+        *_fabric_switches(plan, catalog, ids, optics_w),
+        *_auxiliary_devices(plan),
+    ]
+
+
+def _compute_devices(plan: Plan, catalog: Catalog) -> list[Device]:
+    """Servers (with GPUs, NICs and node-end optics) and the scale-up switch trays."""
+    server = catalog.servers[plan.server_id]
+    scale_up = plan.scale_up
+    tray = catalog.switches[scale_up.switch_id] if scale_up.switch_id else None
+    tray_w = scale_up.switches * tray.power_max_w if tray else 0.0
+    # the plan's node power carries the trays' share; the trays are listed with their own
+    server_w = plan.power.node_kw * 1000.0 - tray_w / plan.nodes
+    ports = plan.server_ports
+    interfaces = (
+        tuple(
+            naming.nic_port(
+                *balanced_block(j, items=ports.ports, bins=ports.nics),
+                leg if ports.planes_per_port > 1 else None,
+            )
+            for j in range(ports.ports)
+            for leg in range(ports.planes_per_port)
+        )
+        if plan.topology.tiers
+        else ()
+    )
+    devices = [
+        Device(
+            device_id=naming.server_id(n, count=plan.nodes),
+            role="gpu-server",
+            model_id=server.id,
+            model_name=server.name,
+            rack_units=server.rack_units,
+            power_w=server_w,
+            interfaces=interfaces,
+            port_speed_gbit_per_s=ports.link_speed_gbit_per_s,
+        )
+        for n in range(plan.nodes)
+    ]
+    if tray is not None:
+        devices += [
+            Device(
+                device_id=naming.scale_up_switch_id(d, k, domains=scale_up.domains),
+                role="scale-up-switch",
+                model_id=tray.id,
+                model_name=tray.name,
+                rack_units=tray.rack_units,
+                power_w=tray.power_max_w,
+                interfaces=(),
+                port_speed_gbit_per_s=scale_up.link_gbit_per_s,
+            )
+            for d in range(scale_up.domains)
+            for k in range(scale_up.switches_per_domain)
+        ]
+    return devices
+
+
+def _fabric_switches(
+    plan: Plan, catalog: Catalog, ids: _FabricIds, optics_w: dict[str, float]
+) -> list[Device]:
+    """Leaves, spines and cores of every plane, with the optics on their ports."""
+    topo, models = plan.topology, plan.switch_models
+    model_of = {"leaf": models.leaf_id, "spine": models.spine_id, "core": models.core_id}
+    name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
+    devices = []
+    for tier in topo.tier_counts:
+        model_id = model_of[tier.tier]
+        assert model_id is not None
+        switch = catalog.switches[model_id]
+        interfaces = tuple(naming.switch_port(i) for i in range(tier.ports_per_switch))
+        for plane in range(topo.planes):
+            for index in range(tier.switches_per_plane):
+                device_id = name_of[tier.tier](plane, index)
+                devices.append(
+                    Device(
+                        device_id=device_id,
+                        role=tier.tier,
+                        model_id=switch.id,
+                        model_name=switch.name,
+                        rack_units=switch.rack_units,
+                        power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
+                        interfaces=interfaces,
+                        port_speed_gbit_per_s=plan.server_ports.link_speed_gbit_per_s,
+                        plane=plane,
+                        rail=ids.leaf_rail(index) if tier.tier == "leaf" else None,
+                    )
+                )
+    return devices
+
+
+def _auxiliary_devices(plan: Plan) -> list[Device]:
+    """Storage units, and the storage, in-band and out-of-band switches by tier."""
+    aux = plan.auxiliary
+    storage = aux.storage
+    devices = [
+        Device(
+            device_id=naming.storage_id(i, count=aux.storage_units),
+            role="storage",
+            model_id=storage.id,
+            model_name=storage.name,
+            rack_units=storage.rack_units,
+            power_w=storage.power_w,
+            interfaces=tuple(f"eth{p + 1}" for p in range(storage.network_ports)),
+            port_speed_gbit_per_s=storage.port_speed_gbit_per_s,
+        )
+        for i in range(aux.storage_units)
+    ]
+    speeds = {
+        "storage-switch": storage.port_speed_gbit_per_s,
+        "inband-switch": max(aux.inband_switch.radix_by_speed),
+        "oob-switch": min(aux.oob_switch.radix_by_speed),
+    }
+    for role, prefix, switch, clos in (
+        ("storage-switch", "stor", aux.storage_switch, aux.storage_fabric),
+        ("inband-switch", "inband", aux.inband_switch, aux.inband_fabric),
+        ("oob-switch", "oob", aux.oob_switch, aux.oob_fabric),
+    ):
+        speed = speeds[role]
+        interfaces = tuple(naming.switch_port(i) for i in range(switch.radix_by_speed[speed]))
+        devices += [
+            Device(
+                device_id=naming.aux_switch_id(prefix, tier, index),
+                role=role,
+                model_id=switch.id,
+                model_name=switch.name,
+                rack_units=switch.rack_units,
+                power_w=switch.power_max_w,
+                interfaces=interfaces,
+                port_speed_gbit_per_s=speed,
+            )
+            for tier, count in enumerate(_tiers(clos))
+            for index in range(count)
+        ]
+    return devices
+
+
+def _tiers(clos: SmallClos) -> tuple[int, ...]:
+    return clos.switches_by_tier
