@@ -15,3 +15,7 @@ found = engine.crossovers_of(plan.scenario, plan)
 names = tables.design_names(engine.catalog(), lang(), ())
 st.caption(t("scaling.caption", gpu=plan.gpu_name, gpus=plan.gpus))
 view.scaling_charts(frame, found, names, plan)
+skipped = engine.sweep_skipped(plan.scenario, plan)
+if len(skipped):  # sizes a design cannot build are listed, not dropped silently
+    st.warning(t("scaling.skipped", sizes=int(skipped["sizes"].sum())))
+    st.dataframe(skipped, hide_index=True)

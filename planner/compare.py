@@ -1,20 +1,33 @@
-"""Designs side by side, sweeps over sizes, and crossovers between designs."""
+"""Designs side by side, sweeps over sizes, and crossovers between designs.
+
+A sweep reports the sizes a design cannot build and goes on with the others
+(:class:`SkippedSizes`). A refusal that names the design's largest count (the ``max_gpus`` of
+the three-tier limit in :func:`planner.fabric.topology.build_topology`, "allowed: 1 to N") holds
+for every larger size, so those sizes are skipped without planning each; any other refusal skips
+only its size. The pairs actually planned are bounded by :data:`MAX_SWEEP_PLANS`: at 3-8 ms a
+plan (2-core machine), 4,096 plans take 15-30 s.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
-from planner.errors import InputError
-from planner.i18n.message import msg
+from planner.errors import InputError, PlannerError
+from planner.i18n import error_text
+from planner.i18n.message import Message, msg
 from planner.outputs import plan_summary_row
 from planner.scenario import Scenario
 
 DEFAULT_DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
+
+MAX_SWEEP_PLANS = 4096
+"""Most (design, size) pairs one sweep plans [count]; the default sweep plans 3 x 128 = 384."""
 
 
 def _common_gpu(scenario: Scenario, catalog: Catalog, design_ids: Sequence[str]) -> str:
@@ -56,28 +69,214 @@ def default_sizes(*, gpus_per_node: int = 8, low: int = 8, high: int = 1024) -> 
     return tuple(range(first, high + 1, gpus_per_node))
 
 
+@dataclass(frozen=True, kw_only=True)
+class SkippedSizes:
+    """Sizes of one design a sweep could not plan, for one reason (a run of sizes)."""
+
+    design_id: str
+    gpus_from: int
+    """Smallest skipped size of the run [GPUs]."""
+    gpus_to: int
+    """Largest skipped size of the run [GPUs]."""
+    sizes: int
+    """Sizes in the run [count]."""
+    reason: str
+    """The engine's refusal of the first size of the run (a :class:`Message` when it was one)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "design": self.design_id,
+            "gpus_from": self.gpus_from,
+            "gpus_to": self.gpus_to,
+            "sizes": self.sizes,
+            "reason": str(self.reason),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sweep:
+    """A sweep's rows (one per design and planned size) and the sizes it skipped."""
+
+    frame: pd.DataFrame
+    """Headline figures: one row per (design, GPUs) that could be planned."""
+    skipped: tuple[SkippedSizes, ...]
+    """Runs of sizes the engine refused, in design order."""
+
+    def skipped_frame(self) -> pd.DataFrame:
+        """The skipped runs as a table (design, gpus_from, gpus_to, sizes, reason); the reason
+        stays the engine's :class:`Message`, so a front end can show it translated."""
+        columns = ["design", "gpus_from", "gpus_to", "sizes", "reason"]
+        rows = [(s.design_id, s.gpus_from, s.gpus_to, s.sizes, s.reason) for s in self.skipped]
+        return pd.DataFrame(rows, columns=columns)
+
+
+def _size_limit(error: PlannerError, size: int) -> int | None:
+    """The design's largest count when ``error`` refuses ``size`` for exceeding it, else ``None``.
+
+    Only a refusal that names ``max_gpus`` below ``size`` counts: the three-tier limit of the
+    fabric holds for every larger size too (a bigger cluster needs more leaves, never fewer).
+    """
+    text = error_text(error)
+    limit = text.params.get("max_gpus") if isinstance(text, Message) else None
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit < size else None
+
+
+def _template(reason: str) -> str:
+    return reason.template if isinstance(reason, Message) else reason
+
+
+def _runs(design_id: str, outcomes: list[tuple[int, str | None]]) -> list[SkippedSizes]:
+    """Runs of sizes refused one after the other (in sweep order) with the same template;
+    ``outcomes`` holds each size with its refusal, ``None`` when it was planned."""
+    runs: list[list[tuple[int, str]]] = []
+    previous: str | None = None
+    for size, reason in outcomes:
+        if reason is not None:
+            if previous is not None and _template(previous) == _template(reason):
+                runs[-1].append((size, reason))
+            else:
+                runs.append([(size, reason)])
+        previous = reason
+    return [
+        SkippedSizes(
+            design_id=design_id,
+            gpus_from=min(size for size, _ in run),
+            gpus_to=max(size for size, _ in run),
+            sizes=len(run),
+            reason=run[0][1],
+        )
+        for run in runs
+    ]
+
+
+def _check_designs(catalog: Catalog, design_ids: Sequence[str]) -> None:
+    if not design_ids:
+        raise InputError(msg("designs: name at least one design"))
+    for design_id in design_ids:
+        if design_id not in catalog.designs:
+            # one unknown id is the caller's mistake, not a size to skip
+            raise InputError(
+                msg(
+                    "designs: unknown design id {id} (known: {known})",
+                    id=repr(design_id),
+                    known=", ".join(sorted(catalog.designs)),
+                )
+            )
+
+
+@dataclass(frozen=True)
+class _DesignWork:
+    """What a sweep plans for one design after planning its largest size."""
+
+    base: Scenario
+    """The sweep's scenario on this design."""
+    todo: list[int]
+    """Sizes to plan one by one [GPUs]."""
+    above_limit: SkippedSizes | None
+    """The sizes above the design's largest count, skipped without planning each."""
+    largest_plan: Plan | None
+    """The plan of the largest size, when it could be built."""
+
+
+def _probe(base: Scenario, catalog: Catalog, wanted: list[int], largest: int) -> _DesignWork:
+    """Plan the largest size; when it exceeds the design's largest count, cut the sizes there."""
+    try:
+        return _DesignWork(
+            base, wanted, None, plan(scenario=base.with_updates(gpus=largest), catalog=catalog)
+        )
+    except PlannerError as exc:
+        limit = _size_limit(exc, largest)
+        if limit is None:  # refused for another reason: each size is tried and reported on its own
+            return _DesignWork(base, wanted, None, None)
+        above = [size for size in wanted if size > limit]
+        reason = error_text(exc)
+        if min(above) != largest:  # the run's reason names its first size, as a skipped size's does
+            try:
+                plan(scenario=base.with_updates(gpus=min(above)), catalog=catalog)
+            except PlannerError as first:
+                reason = error_text(first)
+        skipped = SkippedSizes(
+            design_id=base.design_id,
+            gpus_from=min(above),
+            gpus_to=max(above),
+            sizes=len(above),
+            reason=reason,
+        )
+        return _DesignWork(base, [size for size in wanted if size <= limit], skipped, None)
+
+
 def sweep(
     *,
     scenario: Scenario,
     catalog: Catalog,
     design_ids: Sequence[str] = DEFAULT_DESIGNS,
     sizes: Sequence[int] | None = None,
-) -> pd.DataFrame:
-    """Headline figures for every design and size: one row per (design, GPUs)."""
-    if not design_ids:
-        raise InputError(msg("designs: name at least one design"))
+) -> Sweep:
+    """Headline figures for every design and size, and the sizes a design cannot build.
+
+    Each design's largest size is planned first: when it is refused for exceeding the design's
+    largest count, every size above that count is skipped in one run with that reason. The
+    remaining (design, size) pairs are planned one by one; a refused size is skipped with its
+    reason and the sweep goes on.
+
+    Raises
+    ------
+    InputError
+        No design named, an unknown design id, more than :data:`MAX_SWEEP_PLANS` pairs to plan,
+        or no size of any design could be planned (the first refusal, e.g. a cooling method the
+        server does not support).
+    """
+    _check_designs(catalog, design_ids)
     gpu_id = _common_gpu(scenario, catalog, design_ids)
     if sizes is None:
         gpu = catalog.gpus.get(gpu_id)
         per_node = catalog.servers[gpu.default_server_id].gpus_per_node if gpu else 8
         sizes = default_sizes(gpus_per_node=per_node)
     base = scenario.with_updates(gpu_id=gpu_id, fabric=None)
-    rows = []
-    for design_id in design_ids:
-        for size in sizes:
-            p = plan(scenario=base.with_updates(design_id=design_id, gpus=int(size)), catalog=catalog)
+    wanted = [int(size) for size in sizes]
+    if not wanted:
+        raise InputError(msg("sizes: name at least one size"))
+    largest = max(wanted)
+    work = [_probe(base.with_updates(design_id=d), catalog, wanted, largest) for d in design_ids]
+    planned = sum(len(w.todo) for w in work)
+    if planned > MAX_SWEEP_PLANS:
+        raise InputError(
+            msg(
+                "sizes: this sweep would plan {plans:,} design-size pairs ({sizes:,} sizes, {designs} "
+                "designs, each up to its largest buildable size), more than the {limit:,} a sweep "
+                "plans; use a step {every} times larger, or fewer designs",
+                plans=planned,
+                sizes=len(wanted),
+                designs=len(design_ids),
+                limit=MAX_SWEEP_PLANS,
+                every=-(-planned // MAX_SWEEP_PLANS),
+            )
+        )
+    rows: list[dict[str, Any]] = []
+    skipped: list[SkippedSizes] = []
+    first_error: PlannerError | None = None
+    for w in work:
+        outcomes: list[tuple[int, str | None]] = []
+        for size in w.todo:
+            try:
+                if w.largest_plan is not None and size == largest:
+                    p = w.largest_plan
+                else:
+                    p = plan(scenario=w.base.with_updates(gpus=size), catalog=catalog)
+            except PlannerError as exc:
+                first_error = first_error or exc
+                outcomes.append((size, error_text(exc)))
+                continue
             rows.append(plan_summary_row(p))
-    return pd.DataFrame(rows)
+            outcomes.append((size, None))
+        skipped += _runs(w.base.design_id, outcomes)
+        if w.above_limit:
+            skipped.append(w.above_limit)
+    if not rows:
+        if first_error is not None:
+            raise first_error
+        raise InputError(skipped[0].reason)  # every size above every design's limit
+    return Sweep(frame=pd.DataFrame(rows), skipped=tuple(skipped))
 
 
 @dataclass(frozen=True)

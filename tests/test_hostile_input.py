@@ -591,3 +591,46 @@ def test_dev_stdin_from_a_regular_file_is_read_with_the_size_limit(tmp_path: Pat
 def test_dev_stdin_from_a_terminal_like_device_is_refused() -> None:
     with open(os.devnull, "rb") as handle:  # a character device, as a terminal is
         one_line_exit_2(_plan_on_stdin(handle), "not a regular file")
+
+
+# --- sweeps go on past sizes a design cannot build --------------------------------------------------
+
+
+def test_a_huge_sweep_is_refused_up_front_with_the_bound_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """1:200000:1 used to plan for 32 s and then fail at the first unbuildable size; the count
+    of plans is now known after one probe per design and refused in one line."""
+    refused(
+        cli(capsys, "sweep", "--sizes", "1:200000:1"),
+        "more than the 4,096 a sweep plans",
+        "use a step",
+    )
+
+
+@pytest.mark.parametrize("fmt", ["json", "table", "csv"])
+def test_a_sweep_past_a_design_limit_lists_the_skipped_sizes(
+    fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ib-ndr stops at 65,536 GPUs (three tiers of 64-port switches: 2 x 32^3); 98,304 and
+    # 131,072 cannot be built and are reported, 64 and 65,536 are planned
+    code, out, err = cli(
+        capsys, "sweep", "--designs", "ib-ndr", "--sizes", "64,65536,98304,131072", "--format", fmt
+    )
+    assert code == 0, err
+    if fmt == "json":
+        import json
+
+        data = json.loads(out)
+        assert [row["gpus"] for row in data["sweep"]] == [64, 65536]
+        (skip,) = data["skipped"]
+        assert (skip["design"], skip["gpus_from"], skip["gpus_to"], skip["sizes"]) == (
+            "ib-ndr",
+            98304,
+            131072,
+            2,
+        )
+        assert "three-tier limit" in skip["reason"]
+    elif fmt == "table":
+        assert "skipped ib-ndr: 2 size(s) from 98,304 to 131,072 GPUs: gpus: 98304 GPUs exceed" in out
+    else:
+        assert len(out.strip().splitlines()) == 3  # header and two rows: the CSV stays one table
+        assert err.startswith("planner: note: skipped ib-ndr: 2 size(s) from 98,304 to 131,072 GPUs")

@@ -28,9 +28,9 @@ from planner import (
     sweep,
 )
 from planner.catalog import load_catalog_from_data
-from planner.compare import Crossover
+from planner.compare import Crossover, Sweep
 from planner.errors import InfeasibleError
-from planner.i18n import error_text
+from planner.i18n import error_text, translate
 from planner.optimize import OptimizeResult, optimize, request_from_data
 from planner.optimize.pareto import ParetoPoint, bandwidth_front, power_front
 from planner.performance.collectives import collectives_frame
@@ -60,7 +60,7 @@ def _compare(scenario_json: str, override_json: str, design_ids: tuple[str, ...]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _sweep(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) -> pd.DataFrame:
+def _sweep(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) -> Sweep:
     scenario = scenario_from_data(json.loads(scenario_json))
     return sweep(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids)
 
@@ -113,14 +113,22 @@ def _sweep_key(scenario: Scenario, current: Plan) -> str:
 
 def sweep_frame(scenario: Scenario, current: Plan) -> pd.DataFrame:
     """Headline figures 8 to 1024 GPUs per design (the GPU count is not part of the key)."""
-    return _sweep(_sweep_key(scenario, current), state.catalog_override(), compared_design_ids(current))
+    return _sweep(_sweep_key(scenario, current), state.catalog_override(), compared_design_ids(current)).frame
+
+
+def sweep_skipped(scenario: Scenario, current: Plan) -> pd.DataFrame:
+    """The sizes of the Scaling page's sweep a design cannot build, with the reason in the
+    session's language (design, gpus_from, gpus_to, sizes, reason); empty when all were planned."""
+    key = _sweep_key(scenario, current)
+    frame = _sweep(key, state.catalog_override(), compared_design_ids(current)).skipped_frame()
+    return frame.assign(reason=[translate(reason, state.lang()) for reason in frame["reason"]])
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _crossovers(
     scenario_json: str, override_json: str, design_ids: tuple[str, ...], columns: tuple[str, ...]
 ) -> dict[str, tuple[Crossover, ...]]:
-    frame = _sweep(scenario_json, override_json, design_ids)
+    frame = _sweep(scenario_json, override_json, design_ids).frame
     return {c: crossovers(frame, metric=c, lower_is_better=METRICS[c].better != "higher") for c in columns}
 
 

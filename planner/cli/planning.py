@@ -24,6 +24,7 @@ from planner.cli.options import (
     emit_frame,
     scenario_from_args,
     write,
+    write_json,
 )
 
 if TYPE_CHECKING:
@@ -204,20 +205,36 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    """``planner sweep``: every design at every size; the table ends with the crossovers."""
+    """``planner sweep``: every design at every size it can build; the sizes it cannot are listed.
+
+    JSON is ``{"sweep": [rows], "skipped": [runs]}``; CSV is the rows (a parser reads one
+    table), the skipped runs going to stderr as notes; the table ends with the skipped runs and
+    the crossovers.
+    """
     from planner.compare import crossovers, sweep
 
-    frame = sweep(
+    result = sweep(
         scenario=scenario_from_args(args),
         catalog=catalog_from_args(args),
         design_ids=design_ids_from_args(args),
         sizes=args.sizes,
     )
-    write(emit_frame(frame, args.format))
-    if args.format == "table":
-        for c in crossovers(frame):
-            sys.stdout.write(
-                f"crossover ({c.metric}): {c.better_before} better up to {c.gpus_before} GPUs, "
-                f"{c.better_after} from {c.gpus_after}\n"
-            )
+    if args.format == "json":
+        rows = json.loads(result.frame.to_json(orient="records"))
+        write_json({"sweep": rows, "skipped": [s.to_dict() for s in result.skipped]})
+        return 0
+    write(emit_frame(result.frame, args.format))
+    lines = [
+        f"skipped {s.design_id}: {s.sizes:,} size(s) from {s.gpus_from:,} to {s.gpus_to:,} GPUs: {s.reason}"
+        for s in result.skipped
+    ]
+    if args.format == "csv":
+        sys.stderr.write("".join(f"planner: note: {line}\n" for line in lines))
+        return 0
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+    for c in crossovers(result.frame):
+        sys.stdout.write(
+            f"crossover ({c.metric}): {c.better_before} better up to {c.gpus_before} GPUs, "
+            f"{c.better_after} from {c.gpus_after}\n"
+        )
     return 0
