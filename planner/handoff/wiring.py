@@ -177,7 +177,7 @@ def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
         spine-core. Cables equal ``plan.cables`` and transceivers the BOM's optics lines.
     """
     fabric = _FabricIds(plan)
-    media = {m.link_class: m for m in plan.media}
+    media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
     slots = _Slots({o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()})
     links = [
         *_node_leaf_links(plan, fabric, media, slots),
@@ -313,7 +313,7 @@ def _leaf_spine_links(
     topo = plan.topology
     if topo.tiers < 2:
         return
-    m, seen = media["leaf_spine"], {}
+    m, seen = media["leaf_spine"], dict[str, str]()
     down, up = topo.leaf_down_ports, topo.leaf_up_ports
     spines = ids.spines_per_plane
     for plane in range(topo.planes):
@@ -343,7 +343,7 @@ def _spine_core_links(
     topo = plan.topology
     if topo.tiers < 3:
         return
-    m, seen = media["spine_core"], {}
+    m, seen = media["spine_core"], dict[str, str]()
     up, group = topo.leaf_up_ports, topo.cores_per_group
     spine_tier = topo.tier("spine")
     assert spine_tier is not None

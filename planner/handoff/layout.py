@@ -1,0 +1,339 @@
+"""Racks in rows: every device in a rack unit, racks on a floor grid, cable lengths from it.
+
+Notes
+-----
+- Compute racks hold ``plan.racks.nodes_per_rack`` servers (a scale-up domain across servers
+  stays together, with its switch trays in the middle of the rack), stacked from U1.
+- Network racks hold the fabric switches, then storage and its switches, then the management
+  switches, first fit in that order, each rack up to the network fill fraction of its usable
+  height (``data/sizing_rules``) and the rack power limit; a rack's kind is the group with the
+  most units in it (network, storage or management).
+- Rows hold ``floor(row length / rack width)`` racks; the network rows sit in the middle of the
+  compute rows so that the longest node-leaf run is about half the hall. Rows face each other in
+  pairs: a cold aisle between rows ``2k`` and ``2k + 1``, a hot aisle after.
+- Cable length: in one rack, the height between the two units plus the slack; between racks,
+  each end rises to the tray above its rack (``(rack U - top U of the device) x 44.45 mm +
+  tray height``), runs along the floor grid (``|dx| + |dy|``, trays run along and across rows),
+  plus the slack; rounded up to a whole metre (cables are ordered by the metre or longer).
+
+1 U = 44.45 mm (EIA-310). 600 mm wide, 1200 mm deep racks and 1.2 m aisles are the common
+data-hall grid (ASHRAE TC 9.9 hot/cold aisle practice); all are inputs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.catalog import Catalog
+from planner.engine import Plan
+from planner.errors import InputError, describe_validation_error
+from planner.handoff import naming
+from planner.handoff.wiring import Device, Wiring
+from planner.i18n.message import msg
+from planner.units import ceil_div
+
+RACK_UNIT_M = 0.04445
+"""Height of one rack unit [m] (EIA-310: 1.75 in)."""
+
+KINDS = ("compute", "network", "storage", "management")
+
+
+class LayoutParams(BaseModel):
+    """Floor inputs of the layout (all lengths in metres)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    row_length_m: float = Field(default=12.0, gt=0, le=500, description="Longest row the room allows [m].")
+    max_rows: int | None = Field(default=None, ge=1, le=500, description="Rows the room holds; empty = any.")
+    rack_width_m: float = Field(default=0.6, ge=0.3, le=1.5, description="Rack width [m].")
+    rack_depth_m: float = Field(default=1.2, ge=0.6, le=2.0, description="Rack depth [m].")
+    cold_aisle_m: float = Field(default=1.2, ge=0.6, le=5.0, description="Cold aisle width [m].")
+    hot_aisle_m: float = Field(default=1.2, ge=0.6, le=5.0, description="Hot aisle width [m].")
+    tray_height_m: float = Field(
+        default=0.3, ge=0, le=3.0, description="Cable tray height above the rack top [m]."
+    )
+    slack_m: float = Field(default=1.5, ge=0, le=20.0, description="Service loop per cable [m].")
+
+
+def layout_params_from_data(data: Mapping[str, Any]) -> LayoutParams:
+    """Validate layout inputs; :class:`InputError` names the field as ``layout.<name>``."""
+    try:
+        return LayoutParams.model_validate(dict(data))
+    except ValidationError as exc:
+        raise InputError(describe_validation_error(exc, model=LayoutParams, prefix="layout.")) from None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A device in a rack: its lowest unit (1-based) and height."""
+
+    device_id: str
+    position_u: int
+    rack_units: int
+
+    @property
+    def top_u(self) -> int:
+        return self.position_u + self.rack_units - 1
+
+
+@dataclass(frozen=True)
+class RackPlan:
+    """One rack on the floor."""
+
+    name: str
+    kind: str
+    row: int
+    slot: int
+    x_m: float
+    y_m: float
+    front: str
+    """Direction the front faces: ``"+y"`` or ``"-y"`` (towards its cold aisle)."""
+    placements: tuple[Placement, ...]
+    rack_units: int
+    usable_rack_units: int
+    power_kw: float
+    power_limit_kw: float
+
+    @property
+    def used_u(self) -> int:
+        return sum(p.rack_units for p in self.placements)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Racks in rows for one plan."""
+
+    params: LayoutParams
+    racks: tuple[RackPlan, ...]
+    rows: int
+    racks_per_row: int
+    notes: tuple[str, ...]
+
+    def location(self) -> dict[str, tuple[RackPlan, Placement]]:
+        """Rack and placement of every device, by device id."""
+        return {p.device_id: (rack, p) for rack in self.racks for p in rack.placements}
+
+    def row_kinds(self) -> tuple[str, ...]:
+        """Kind of each row: ``compute`` or the kind of its first rack."""
+        kinds = ["compute"] * self.rows
+        for rack in reversed(self.racks):
+            kinds[rack.row] = rack.kind
+        return tuple(kinds)
+
+
+def racks_per_row(params: LayoutParams) -> int:
+    """Racks one row holds; :class:`InputError` naming ``layout.row_length_m`` when none fits."""
+    count = int(params.row_length_m / params.rack_width_m + 1e-9)
+    if count < 1:
+        raise InputError(
+            msg(
+                "layout.row_length_m: a {length_m:g} m row holds no {width_m:g} m wide rack "
+                "(allowed: {width_m:g} to 500 m)",
+                length_m=params.row_length_m,
+                width_m=params.rack_width_m,
+            )
+        )
+    return count
+
+
+def build_layout(*, plan: Plan, catalog: Catalog, wiring: Wiring, params: LayoutParams) -> Layout:
+    """Place every device of ``wiring`` in a rack and the racks in rows.
+
+    Raises
+    ------
+    InputError
+        ``layout.row_length_m`` when a row holds no rack, ``layout.max_rows`` when the racks need
+        more rows than the room has.
+    """
+    per_row = racks_per_row(params)
+    rack = catalog.racks[plan.scenario.facility.rack_id]
+    compute = _compute_racks(plan, wiring)
+    fill = catalog.sizing_rules["network_rack_fill_fraction"].value
+    infra = _infra_racks(
+        [d for d in wiring.devices if d.group != "compute"],
+        capacity_u=max(1, int(rack.usable_rack_units * fill)),
+        limit_kw=plan.racks.rack_power_limit_kw,
+    )
+    notes = []
+    if len(infra) != plan.racks.network_racks:
+        notes.append(
+            msg(
+                "the layout needs {layout} network racks, the plan counts {plan}",
+                layout=len(infra),
+                plan=plan.racks.network_racks,
+            )
+        )
+    compute_rows = ceil_div(len(compute), per_row)
+    infra_rows = ceil_div(len(infra), per_row)
+    rows = compute_rows + infra_rows
+    if params.max_rows is not None and rows > params.max_rows:
+        raise InputError(
+            msg(
+                "layout.max_rows: {racks} racks need {rows} rows of {per_row} racks, the room holds "
+                "{max_rows} (allowed: at least {rows}, or a longer layout.row_length_m)",
+                racks=len(compute) + len(infra),
+                rows=rows,
+                per_row=per_row,
+                max_rows=params.max_rows,
+            )
+        )
+    devices = {d.device_id: d for d in wiring.devices}
+    ordered = _row_order(compute, infra, per_row=per_row, middle=compute_rows // 2)
+    racks = tuple(
+        _rack_plan(
+            contents,
+            devices,
+            params,
+            rack_u=rack.rack_units,
+            usable_u=rack.usable_rack_units,
+            limit_kw=plan.racks.rack_power_limit_kw,
+            row=row,
+            slot=slot,
+        )
+        for row, slot, contents in ordered
+    )
+    return Layout(params=params, racks=racks, rows=rows, racks_per_row=per_row, notes=tuple(notes))
+
+
+def _compute_racks(plan: Plan, wiring: Wiring) -> list[list[Device]]:
+    """Servers per rack as the plan places them, a domain's switch trays with its servers."""
+    servers = [d for d in wiring.devices if d.role == "gpu-server"]
+    trays = [d for d in wiring.devices if d.role == "scale-up-switch"]
+    per_rack = plan.racks.nodes_per_rack
+    scale_up = plan.scale_up
+    if not trays:
+        return [servers[i : i + per_rack] for i in range(0, len(servers), per_rack)]
+    spd, tpd = scale_up.servers_per_domain, scale_up.switches_per_domain
+    racks: list[list[Device]] = []
+    if per_rack >= spd:
+        domains_per_rack = per_rack // spd
+        for first in range(0, scale_up.domains, domains_per_rack):
+            chosen = range(first, min(first + domains_per_rack, scale_up.domains))
+            racks.append(
+                _middle(
+                    [s for d in chosen for s in servers[d * spd : (d + 1) * spd]],
+                    [t for d in chosen for t in trays[d * tpd : (d + 1) * tpd]],
+                )
+            )
+        return racks
+    split = ceil_div(spd, per_rack)
+    tray_chunk = ceil_div(tpd, split)
+    for d in range(scale_up.domains):
+        for part in range(split):
+            domain_servers = servers[d * spd : (d + 1) * spd][part * per_rack : (part + 1) * per_rack]
+            domain_trays = trays[d * tpd : (d + 1) * tpd][part * tray_chunk : (part + 1) * tray_chunk]
+            racks.append(_middle(domain_servers, domain_trays))
+    return racks
+
+
+def _middle(servers: list[Device], trays: list[Device]) -> list[Device]:
+    """Servers below and above, switch trays between them (the NVL72 rack's order)."""
+    half = (len(servers) + 1) // 2
+    return [*servers[:half], *trays, *servers[half:]]
+
+
+def _infra_racks(devices: Sequence[Device], *, capacity_u: int, limit_kw: float) -> list[list[Device]]:
+    """First fit in inventory order under the fill height and the power limit."""
+    racks: list[list[Device]] = []
+    used: list[tuple[int, float]] = []
+    for device in devices:
+        kw = device.power_w / 1000.0
+        for i, (u, p) in enumerate(used):
+            if u + device.rack_units <= capacity_u and p + kw <= limit_kw + 1e-9:
+                racks[i].append(device)
+                used[i] = (u + device.rack_units, p + kw)
+                break
+        else:
+            racks.append([device])
+            used.append((device.rack_units, kw))
+    return racks
+
+
+def _row_order(
+    compute: list[list[Device]], infra: list[list[Device]], *, per_row: int, middle: int
+) -> list[tuple[int, int, list[Device]]]:
+    """(row, slot, devices) of every rack: compute rows with the infrastructure rows at ``middle``."""
+    placed: list[tuple[int, int, list[Device]]] = []
+    before = compute[: middle * per_row]
+    after = compute[middle * per_row :]
+    row = 0
+    for group in (before, infra, after):
+        for i in range(0, len(group), per_row):
+            placed += [(row, slot, contents) for slot, contents in enumerate(group[i : i + per_row])]
+            row += 1
+    return placed
+
+
+def _row_y_m(row: int, params: LayoutParams) -> float:
+    """Centre line of ``row`` [m]: rows one rack deep, cold aisles after even rows, hot after odd."""
+    pairs, odd = divmod(row, 2)
+    pitch_pair = 2 * params.rack_depth_m + params.cold_aisle_m + params.hot_aisle_m
+    offset = odd * (params.rack_depth_m + params.cold_aisle_m)
+    return pairs * pitch_pair + offset + params.rack_depth_m / 2
+
+
+def _rack_plan(
+    contents: list[Device],
+    devices: Mapping[str, Device],
+    params: LayoutParams,
+    *,
+    rack_u: int,
+    usable_u: int,
+    limit_kw: float,
+    row: int,
+    slot: int,
+) -> RackPlan:
+    placements = []
+    position = 1
+    for device in contents:
+        placements.append(Placement(device.device_id, position, device.rack_units))
+        position += device.rack_units
+    units: dict[str, int] = {}
+    for device in contents:
+        units[device.group] = units.get(device.group, 0) + device.rack_units
+    kind = max(KINDS, key=lambda k: (units.get(k, 0), -KINDS.index(k)))
+    return RackPlan(
+        name=naming.rack_name(row, slot),
+        kind=kind,
+        row=row,
+        slot=slot,
+        x_m=(slot + 0.5) * params.rack_width_m,
+        y_m=_row_y_m(row, params),
+        front="+y" if row % 2 == 0 else "-y",
+        placements=tuple(placements),
+        rack_units=rack_u,
+        usable_rack_units=usable_u,
+        power_kw=sum(devices[p.device_id].power_w for p in placements) / 1000.0,
+        power_limit_kw=limit_kw,
+    )
+
+
+def cable_length_m(
+    a: tuple[RackPlan, Placement], b: tuple[RackPlan, Placement], params: LayoutParams
+) -> float:
+    """Length of one cable between two placed devices, rounded up to a whole metre [m].
+
+    >>> p = LayoutParams()
+    >>> r1 = RackPlan("R01-01", "compute", 0, 0, 0.3, 0.6, "+y", (), 42, 42, 0.0, 40.0)
+    >>> r2 = RackPlan("R01-04", "network", 0, 3, 2.1, 0.6, "+y", (), 42, 42, 0.0, 40.0)
+    >>> # rises (42 - 2) x 0.04445 + 0.3 = 2.078 and (42 - 40) x 0.04445 + 0.3 = 0.389,
+    >>> # along the row 1.8, slack 1.5: 5.767 -> 6 m
+    >>> cable_length_m((r1, Placement("a", 1, 2)), (r2, Placement("b", 40, 1)), p)
+    6.0
+    """
+    (rack_a, at_a), (rack_b, at_b) = a, b
+    if rack_a.name == rack_b.name:
+        middle_a = at_a.position_u + at_a.rack_units / 2
+        middle_b = at_b.position_u + at_b.rack_units / 2
+        length = abs(middle_a - middle_b) * RACK_UNIT_M + params.slack_m
+    else:
+        rise_a = (rack_a.rack_units - at_a.top_u) * RACK_UNIT_M + params.tray_height_m
+        rise_b = (rack_b.rack_units - at_b.top_u) * RACK_UNIT_M + params.tray_height_m
+        run = abs(rack_a.x_m - rack_b.x_m) + abs(rack_a.y_m - rack_b.y_m)
+        length = rise_a + rise_b + run + params.slack_m
+    return float(max(1, math.ceil(length - 1e-9)))
