@@ -2,17 +2,21 @@
 
 A proposal compares designs on the scenario, recommends one by a stated rule, and details the
 proposed design (the scenario's own design unless the author names another; the rule's pick,
-when it differs, is stated beside it as a recommendation): cover, executive summary, design comparison (table and charts), topology and
-cabling, bill of materials by category, power and cooling, cost and TCO, assumptions, sources
-and vendor claims. The charts are the app's own Plotly figures (:mod:`planner.report.charts`), drawn by
-one long-lived Chromium (:func:`planner.report.export.browser.shared_browser`).
+when it differs, is stated beside it as a recommendation): cover with the contents (the page of
+each section, learnt from a first print: :func:`render_pdf`), executive summary, design
+comparison (table and charts), topology and cabling, bill of materials by category, power and
+cooling, cost and TCO, assumptions, sources and vendor claims. The charts are the app's own
+Plotly figures (:mod:`planner.report.charts`), drawn by one long-lived Chromium
+(:func:`planner.report.export.browser.shared_browser`).
 
 Editions
 --------
 - *customer*: every money figure is the offered price (cost x (1 + margin) x (1 - discount));
   the charts and tables are built from :func:`planner.report.export.pricing.priced_plan`, so the cost
-  plan never reaches the document, and sources and assumptions are stripped of price
-  references (:func:`planner.report.export.pricing.redact_prices`);
+  plan never reaches the document; sources and assumptions are stripped of price references
+  (:func:`planner.report.export.pricing.redact_prices`) and of the repository's paths and file
+  names (:func:`planner.report.export.redact.redact_paths`), and the coefficients of analyses
+  the document does not contain are left out (:data:`ANALYSIS_TOPICS`);
 - *internal*: figures at cost, plus the commercial terms (cost, margin, list price, discount,
   offered price, gross profit).
 
@@ -33,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner import Catalog, Plan, Scenario
 from planner import plan as plan_scenario
+from planner.catalog import FAMILIES
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.cost import BOM_CATEGORIES
 from planner.errors import InputError, describe_validation_error
@@ -293,9 +298,10 @@ edition leaves them out; the internal edition lists every assumption of the plan
 def _assumption_rows(p: Proposal) -> pd.DataFrame:
     """The assumptions and sources table, texts translated and cleaned for the edition.
 
-    The customer edition leaves out the rows whose text it loses entirely, the coefficients of
-    analyses the document does not contain (:data:`ANALYSIS_TOPICS`) and the topic column (the
-    catalog's internal record ids).
+    The customer edition leaves out the rows whose text it loses entirely and the coefficients
+    of analyses the document does not contain (:data:`ANALYSIS_TOPICS`), and names each row's
+    topic by its catalog family ("Servers", "Optics") rather than by the catalog's internal
+    record id (``servers.biren_hearten_8oam``).
     """
     lang = p.lang
     frame = tables.assumptions_table(p.plan, lang)
@@ -304,8 +310,15 @@ def _assumption_rows(p: Proposal) -> pd.DataFrame:
     frame[source_col] = [_clean(v, p) or "—" for v in frame[source_col]]
     if p.internal:
         return frame[frame[text_col].str.strip() != ""]
-    shown = (frame[text_col].str.strip() != "") & ~frame[topic_col].str.startswith(ANALYSIS_TOPICS)
-    return frame[shown].drop(columns=[topic_col])
+    shown = frame[(frame[text_col].str.strip() != "") & ~frame[topic_col].str.startswith(ANALYSIS_TOPICS)]
+    return shown.assign(**{topic_col: [_topic_label(t, lang) for t in shown[topic_col]]})
+
+
+def _topic_label(topic: str, lang: str) -> str:
+    """The reader's name of an assumption's topic: its catalog family, or the model's own choices
+    (``model.link_lengths``)."""
+    family = topic.partition(".")[0]
+    return tr(f"family.{family}", lang) if family in FAMILIES else tr("family.model", lang)
 
 
 def _references_table(frame: pd.DataFrame, source_col: str, *, caption: str) -> Table:
@@ -322,8 +335,7 @@ def _references_table(frame: pd.DataFrame, source_col: str, *, caption: str) -> 
         [Cell(v, citation=True) if i == at and v != "—" else v for i, v in enumerate(map(str, row))]
         for row in frame.itertuples(index=False)
     ]
-    widths = [10.0, 19.0, 49.0, 22.0] if len(columns) == 4 else [10.0, 62.0, 28.0]
-    return Table.of(columns, rows, widths=widths, compact=True, caption=caption)
+    return Table.of(columns, rows, widths=[10.0, 19.0, 49.0, 22.0], compact=True, caption=caption)
 
 
 # --- document sections ------------------------------------------------------------------------------
