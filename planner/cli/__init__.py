@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from planner.cli import catalog, export, optimize, planning, scenarios, serve, validate, workload
+from planner.cli import catalog, export, handoff, optimize, planning, scenarios, serve, validate, workload
 from planner.cli.options import EXIT_BAD_INPUT, Parser, examples
 
 __all__ = ["COMMAND_GROUPS", "EXIT_BAD_INPUT", "build_parser", "main", "run"]
@@ -31,6 +31,7 @@ COMMAND_GROUPS: tuple[Callable[[Any], None], ...] = (
     workload.add_parser,
     serve.add_parser,
     export.add_parser,
+    handoff.add_parser,
     validate.add_parser,
 )
 """Every subcommand group, in the order ``planner --help`` lists them."""

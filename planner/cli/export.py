@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from planner.cli import handoff
 from planner.cli.options import (
     add_command,
     add_scenario_options,
@@ -46,10 +47,10 @@ FILE_HELP = "write the {kind} file here"
 WROTE = "wrote {path} ({size:,} bytes)\n"
 ERROR = "planner: error: {message}\n"
 OPTIONS: Mapping[str, tuple[str, Mapping[str, Any]]] = {
-    "lang": ("document language", {"choices": ["zh", "en"], "required": True}),
+    "lang": ("document language (required with --pdf, --csv, --xlsx or --json)", {"choices": ["zh", "en"]}),
     "edition": (
-        "which edition: customer (prices only) or internal (costs and margin)",
-        {"choices": list(EDITIONS), "required": True},
+        "which edition: customer (prices only) or internal (costs and margin); required with the proposal files",
+        {"choices": list(EDITIONS)},
     ),
     "margin": ("margin on cost [fraction] (0 to 3)", {"type": float, "default": 0.15}),
     "discount": ("discount off list price [fraction] (0 to 0.9)", {"type": float, "default": 0.0}),
@@ -81,12 +82,15 @@ def add_parser(subparsers: Any) -> None:
             "planner export --gpus 1024 --lang zh --edition internal --margin 0.15 --customer ACME \\",
             "    --project 'Pod 1' --logo logo.png --pdf p.pdf --csv bom.csv --xlsx bom.xlsx --json s.json",
             "planner export --gpus 256 --lang en --edition customer --csv bom.csv   # no browser needed",
+            "planner export --gpus 1024 --design rail8-npo --cabling cables.csv --elevations elev/ \\",
+            "    --netbox-dir netbox/ --drawio cluster.drawio   # hand-off to the build team",
         ],
     )
     add_scenario_options(parser)
     files = parser.add_argument_group("files (at least one)")
     for kind in OUTPUTS:
         files.add_argument(f"--{kind}", metavar="FILE", help=FILE_HELP.format(kind=kind.upper()))
+    handoff.add_handoff_files(parser)
     details = parser.add_argument_group("proposal")
     for name, (text, settings) in OPTIONS.items():
         details.add_argument(f"--{name}", help=text, **settings)
@@ -152,15 +156,23 @@ def options_from_args(args: argparse.Namespace) -> ProposalOptions:
 
 def run(args: argparse.Namespace) -> int:
     """``planner export``: check the targets and options, build the proposal, write the files."""
-    from planner.atomic import WriteError, write_all
     from planner.errors import InputError
     from planner.report import proposal
     from planner.report.export.browser import RenderError
 
     targets = {kind: getattr(args, kind) for kind in OUTPUTS if getattr(args, kind)}
-    if not targets:
-        raise InputError("export: name at least one file to write: --pdf, --csv, --xlsx or --json")
+    if not targets and not handoff.wants_handoff(args):
+        raise InputError(
+            "export: name at least one file to write: --pdf, --csv, --xlsx, --json, --cabling, "
+            "--cabling-xlsx, --elevations, --netbox-dir or --drawio"
+        )
+    for name in ("lang", "edition"):
+        if targets and getattr(args, name) is None:
+            raise InputError(f"export: --{name} is required with --pdf, --csv, --xlsx or --json")
     paths = {kind: _check_writable(kind, text) for kind, text in targets.items()}
+    extra = handoff.handoff_contents(args, _check_writable) if handoff.wants_handoff(args) else {}
+    if not targets:
+        return _write(extra, {})
     options = options_from_args(args)
     p = proposal.build_proposal(
         scenario=scenario_from_args(args), catalog=catalog_from_args(args), options=options
@@ -172,13 +184,20 @@ def run(args: argparse.Namespace) -> int:
         except RenderError as exc:
             sys.stderr.write(ERROR.format(message=exc))
             return 1
-    # all files or none: a failed write leaves no half export behind (planner.atomic)
+    return _write({**{path: contents[kind] for kind, path in paths.items()}, **extra}, paths)
+
+
+def _write(contents: Mapping[Path, bytes], paths: Mapping[str, Path]) -> int:
+    """All files or none: a failed write leaves no half export behind (planner.atomic)."""
+    from planner.atomic import WriteError, write_all
+    from planner.errors import InputError
+
     kind_of = {path: kind for kind, path in paths.items()}
     try:
-        write_all({path: contents[kind] for kind, path in paths.items()})
+        write_all(contents)
     except WriteError as exc:
-        kind = kind_of[exc.path]
-        raise InputError(f"--{kind} {exc.path}: cannot write ({exc.strerror}); no file written") from None
-    for kind, path in paths.items():
-        sys.stdout.write(WROTE.format(path=path, size=len(contents[kind])))
+        where = f"--{kind_of[exc.path]} {exc.path}" if exc.path in kind_of else str(exc.path)
+        raise InputError(f"{where}: cannot write ({exc.strerror}); no file written") from None
+    for path, data in contents.items():
+        sys.stdout.write(WROTE.format(path=path, size=len(data)))
     return 0

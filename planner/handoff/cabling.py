@@ -136,15 +136,16 @@ def cabling(*, wiring: Wiring, layout: Layout, catalog: Catalog) -> tuple[Cable,
     return tuple(cables)
 
 
-def reach_m(link: Link, catalog: Catalog) -> float:
-    """Longest cable the link's medium carries: the cable's reach and each optic's [m]."""
-    reaches = [catalog.cables[link.cable_part].max_reach_m]
-    reaches += [catalog.optics[o].max_reach_m for o in (link.optic_a, link.optic_b) if o]
+def reach_m(link: Link, catalog: Catalog) -> tuple[float, str]:
+    """Longest cable the link's medium carries [m] (the shortest of the cable's and each optic's
+    reach), and the part that sets it."""
+    reaches = [(catalog.cables[link.cable_part].max_reach_m, link.cable_part)]
+    reaches += [(catalog.optics[o].max_reach_m, o) for o in (link.optic_a, link.optic_b) if o]
     return min(reaches)
 
 
 def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -> None:
-    limit = reach_m(link, catalog)
+    limit, part = reach_m(link, catalog)
     if length_m > limit:
         raise InputError(
             msg(
@@ -155,7 +156,7 @@ def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -
                 cable=cable_id,
                 length_m=length_m,
                 reach_m=limit,
-                part=link.cable_part,
+                part=part,
             )
         )
 

@@ -1,0 +1,175 @@
+"""``planner layout`` and the hand-off files of ``planner export`` (cabling plan, elevations,
+NetBox import files, draw.io).
+
+::
+
+    planner layout --gpus 1024 --design rail8-npo --row-length-m 9.6
+    planner export --gpus 1024 --design rail8-npo --cabling cables.csv --elevations elev/ \\
+        --netbox-dir netbox/ --drawio cluster.drawio
+
+Bad layout input (a row shorter than one rack, more rows than the room holds, a cable the
+layout makes longer than its medium reaches) exits 2 with one line naming the field.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.options import (
+    add_command,
+    add_format_option,
+    add_scenario_options,
+    catalog_from_args,
+    scenario_from_args,
+    write,
+    write_json,
+)
+
+if TYPE_CHECKING:
+    from planner.handoff.cabling import Handoff
+    from planner.handoff.layout import LayoutParams
+
+HANDOFF_FILES = ("cabling", "cabling_xlsx", "drawio")
+"""File options of ``planner export`` that the hand-off writes (besides the two folders)."""
+HANDOFF_DIRS = ("elevations", "netbox_dir")
+
+LAYOUT_OPTIONS: dict[str, tuple[str, str]] = {
+    "row_length_m": ("--row-length-m", "longest row the room allows [m] (default 12)"),
+    "max_rows": ("--max-rows", "rows the room holds (default: any)"),
+    "rack_width_m": ("--rack-width-m", "rack width [m] (default 0.6)"),
+    "slack_m": ("--slack-m", "service loop per cable [m] (default 1.5)"),
+}
+"""Layout fields settable on the command line: option and help text."""
+
+
+def add_layout_options(parser: argparse.ArgumentParser) -> None:
+    """The floor options; :func:`layout_from_args` reads them back."""
+    group = parser.add_argument_group("layout")
+    for field, (option, text) in LAYOUT_OPTIONS.items():
+        group.add_argument(option, dest=field, type=int if field == "max_rows" else float, help=text)
+
+
+def add_handoff_files(parser: argparse.ArgumentParser) -> None:
+    """``--cabling``, ``--cabling-xlsx``, ``--elevations``, ``--netbox-dir`` and ``--drawio``."""
+    group = parser.add_argument_group("hand-off to the build team")
+    group.add_argument("--cabling", metavar="FILE", help="cabling plan CSV, one row per cable")
+    group.add_argument("--cabling-xlsx", metavar="FILE", help="cabling plan XLSX (cables, racks, totals)")
+    group.add_argument("--elevations", metavar="DIR", help="rack-elevation SVGs, one per rack type")
+    group.add_argument("--netbox-dir", metavar="DIR", help="NetBox import CSVs and device-type YAMLs")
+    group.add_argument("--drawio", metavar="FILE", help="draw.io file: logical topology and one rack row")
+    add_layout_options(parser)
+
+
+def layout_from_args(args: argparse.Namespace) -> LayoutParams:
+    from planner.handoff.layout import layout_params_from_data
+
+    data = {f: getattr(args, f) for f in LAYOUT_OPTIONS if getattr(args, f, None) is not None}
+    return layout_params_from_data(data)
+
+
+def wants_handoff(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name, None) for name in (*HANDOFF_FILES, *HANDOFF_DIRS))
+
+
+def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
+    """The hand-off of the scenario options, and the catalog it used."""
+    from planner import plan
+    from planner.handoff.cabling import build_handoff
+
+    params = layout_from_args(args)
+    catalog = catalog_from_args(args)
+    p = plan(scenario=scenario_from_args(args), catalog=catalog)
+    return build_handoff(plan=p, catalog=catalog, params=params), catalog
+
+
+def _folder(option: str, text: str) -> Path:
+    from planner.errors import InputError
+
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise InputError(f"--{option} {text}: is a file; name a folder")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"--{option} {text}: folder {parent} does not exist")
+    return path
+
+
+def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, bytes]:
+    """Every hand-off file the options ask for, by target path (folders are created)."""
+    from planner.handoff.drawio import drawio_file
+    from planner.handoff.elevation import elevation_svg, rack_types
+    from planner.handoff.netbox import netbox_files
+    from planner.handoff.tables import cabling_csv
+    from planner.report.export.cabling import cabling_xlsx
+
+    files = {
+        name: check_file(name.replace("_", "-"), getattr(args, name))
+        for name in HANDOFF_FILES
+        if getattr(args, name)
+    }
+    folders = {
+        name: _folder(name.replace("_", "-"), getattr(args, name))
+        for name in HANDOFF_DIRS
+        if getattr(args, name)
+    }
+    handoff, catalog = build_from_args(args)
+    writers = {"cabling": cabling_csv, "cabling_xlsx": cabling_xlsx, "drawio": drawio_file}
+    contents: dict[Path, bytes] = {path: writers[name](handoff) for name, path in files.items()}
+    if "elevations" in folders:
+        for rack_type in rack_types(handoff.layout, handoff.wiring):
+            svg = elevation_svg(rack_type, handoff.wiring)
+            contents[folders["elevations"] / f"{rack_type.key}.svg"] = svg.encode("utf-8")
+    if "netbox_dir" in folders:
+        for name, data in netbox_files(handoff, catalog).items():
+            contents[folders["netbox_dir"] / name] = data
+    for path in contents:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return contents
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``planner layout``."""
+    parser = add_command(
+        subparsers,
+        "layout",
+        help_text="racks in rows: every device in a rack unit, kW and U per rack, cable lengths",
+        example_lines=[
+            "planner layout --gpus 1024 --design rail8-npo",
+            "planner layout --gpus 256 --design ib-ndr --row-length-m 6 --format csv",
+        ],
+    )
+    add_scenario_options(parser)
+    add_layout_options(parser)
+    add_format_option(parser, ["table", "csv", "json"])
+    parser.set_defaults(handler=run_layout)
+
+
+def run_layout(args: argparse.Namespace) -> int:
+    """``planner layout``: the racks, then the cable lengths per link class."""
+    import pandas as pd
+
+    from planner.cli.options import emit_frame
+    from planner.handoff.cabling import length_summary
+    from planner.handoff.tables import rack_rows
+
+    handoff, _ = build_from_args(args)
+    racks, lengths = rack_rows(handoff), length_summary(handoff)
+    if args.format == "json":
+        layout = handoff.layout
+        write_json(
+            {
+                "rows": layout.rows,
+                "racks_per_row": layout.racks_per_row,
+                "racks": racks,
+                "cable_lengths": lengths,
+                "notes": [str(n) for n in layout.notes],
+            }
+        )
+        return 0
+    write(emit_frame(pd.DataFrame(racks), args.format))
+    if args.format == "table" and lengths:
+        write("")
+        write(emit_frame(pd.DataFrame(lengths), "table"))
+    return 0

@@ -1,0 +1,118 @@
+"""Front elevations of rack types as SVG: every device at its units, U and kW used vs limits.
+
+A rack type is the sequence of (model, height) from U1 up with its kind: racks that differ only
+in device names share one drawing (the first rack of the type is drawn, with its names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from planner.handoff.layout import Layout, RackPlan
+from planner.handoff.wiring import Wiring
+
+UNIT_PX = 18
+"""Height of one rack unit in the drawing [px]."""
+WIDTH_PX = 300
+MARGIN_PX = 30
+HEADER_PX = 48
+
+FILL = {
+    "gpu-server": "#cfe3f7",
+    "scale-up-switch": "#f7dccf",
+    "leaf": "#d5efd0",
+    "spine": "#b9e0b1",
+    "core": "#9fd095",
+    "storage": "#efe3b8",
+    "storage-switch": "#e6d79a",
+    "inband-switch": "#ddd0ee",
+    "oob-switch": "#cbbbe6",
+}
+
+
+@dataclass(frozen=True)
+class RackType:
+    """Racks with the same devices in the same units."""
+
+    key: str
+    """``compute-1``, ``network-2`` ...: kind and a number in order of first appearance."""
+    kind: str
+    racks: tuple[str, ...]
+    example: RackPlan
+
+
+def rack_types(layout: Layout, wiring: Wiring) -> tuple[RackType, ...]:
+    """The distinct rack types of a layout, in rack order."""
+    devices = {d.device_id: d for d in wiring.devices}
+    found: dict[tuple[object, ...], list[RackPlan]] = {}
+    for rack in layout.racks:
+        shape = (
+            rack.kind,
+            tuple((devices[p.device_id].model_id, p.position_u, p.rack_units) for p in rack.placements),
+        )
+        found.setdefault(shape, []).append(rack)
+    counters: dict[str, int] = {}
+    types = []
+    for (kind, _), racks in found.items():
+        kind_text = str(kind)
+        counters[kind_text] = counters.get(kind_text, 0) + 1
+        types.append(
+            RackType(
+                key=f"{kind_text}-{counters[kind_text]}",
+                kind=kind_text,
+                racks=tuple(r.name for r in racks),
+                example=racks[0],
+            )
+        )
+    return tuple(types)
+
+
+def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "") -> str:
+    """One rack type's front view; device boxes never overlap (each owns its units).
+
+    The header line gives the units and kW used against the usable height and the power limit.
+    """
+    rack = rack_type.example
+    devices = {d.device_id: d for d in wiring.devices}
+    height = HEADER_PX + rack.rack_units * UNIT_PX + 2 * MARGIN_PX
+    width = WIDTH_PX + 2 * MARGIN_PX
+    top = HEADER_PX + MARGIN_PX
+    heading = (
+        title
+        or f"{rack_type.key}: {', '.join(rack_type.racks[:4])}{' ...' if len(rack_type.racks) > 4 else ''}"
+    )
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" data-rack-type="{escape(rack_type.key)}">',
+        f'<text x="{MARGIN_PX}" y="20" font-size="13" font-weight="bold">{escape(heading)}</text>',
+        f'<text x="{MARGIN_PX}" y="38" font-size="11">{rack.used_u}/{rack.usable_rack_units} U, '
+        f"{rack.power_kw:.1f}/{rack.power_limit_kw:g} kW, {len(rack_type.racks)} racks</text>",
+        f'<rect x="{MARGIN_PX}" y="{top}" width="{WIDTH_PX}" height="{rack.rack_units * UNIT_PX}" '
+        'fill="#fafafa" stroke="#333" stroke-width="2"/>',
+    ]
+    for u in range(1, rack.rack_units + 1):
+        y = top + (rack.rack_units - u) * UNIT_PX
+        parts.append(
+            f'<text x="{MARGIN_PX - 4}" y="{y + UNIT_PX - 5}" font-size="9" text-anchor="end">{u}</text>'
+        )
+    for placement in rack.placements:
+        device = devices[placement.device_id]
+        y = top + (rack.rack_units - placement.top_u) * UNIT_PX
+        h = placement.rack_units * UNIT_PX
+        label = f"{device.device_id}  {device.model_name}"
+        parts.append(
+            f'<g class="device" data-device="{escape(device.device_id)}" data-u="{placement.position_u}" '
+            f'data-height-u="{placement.rack_units}">'
+            f'<rect x="{MARGIN_PX + 2}" y="{y + 1}" width="{WIDTH_PX - 4}" height="{h - 2}" '
+            f'fill="{FILL[device.role]}" stroke="#555"/>'
+            f'<text x="{MARGIN_PX + 8}" y="{y + min(h, UNIT_PX) / 2 + 4}" font-size="10">'
+            f"{escape(_fit(label))}</text></g>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _fit(text: str, limit: int = 48) -> str:
+    """Shorten a label to ``limit`` characters so it stays inside its box."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

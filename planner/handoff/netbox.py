@@ -1,0 +1,207 @@
+"""NetBox import files: CSVs for its bulk import and device types in the device-type library format.
+
+Field names are those of NetBox's bulk-import forms (NetBox 4.x, ``dcim/forms/bulk_import.py``;
+https://netboxlabs.com/docs/netbox/en/stable/ "Bulk import"): sites, locations (one per row of
+racks), racks, manufacturers, device roles, devices, interfaces and cables. Device types are YAML
+files in the format of the community device-type library
+(https://github.com/netbox-community/devicetype-library, ``schema/devicetype.json``), with their
+interfaces, so NetBox creates every device's interfaces from the type.
+
+Import order: sites, locations, racks, manufacturers, device_roles, the device-type YAMLs
+(Device Types > Import), devices, cables. ``interfaces.csv`` lists the same interfaces the
+types create, for checks and for devices created without templates: do not import it after the
+YAMLs (NetBox would refuse the duplicates).
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from planner.catalog import Catalog
+from planner.handoff.cabling import Handoff
+from planner.handoff.tables import csv_bytes
+from planner.handoff.wiring import Device
+
+SITE = "gpu-cluster"
+STATUS = "planned"
+
+SITE_FIELDS = ("name", "slug", "status")
+LOCATION_FIELDS = ("site", "name", "slug", "status")
+RACK_FIELDS = ("site", "location", "name", "status", "width", "u_height")
+MANUFACTURER_FIELDS = ("name", "slug")
+ROLE_FIELDS = ("name", "slug", "color")
+DEVICE_FIELDS = (
+    "name",
+    "role",
+    "manufacturer",
+    "device_type",
+    "status",
+    "site",
+    "location",
+    "rack",
+    "position",
+    "face",
+)
+INTERFACE_FIELDS = ("device", "name", "type", "speed")
+CABLE_FIELDS = (
+    "side_a_device",
+    "side_a_type",
+    "side_a_name",
+    "side_b_device",
+    "side_b_type",
+    "side_b_name",
+    "type",
+    "status",
+    "label",
+    "length",
+    "length_unit",
+)
+
+ROLE_COLORS = {
+    "gpu-server": "2196f3",
+    "scale-up-switch": "ff5722",
+    "leaf": "4caf50",
+    "spine": "388e3c",
+    "core": "1b5e20",
+    "storage": "ffc107",
+    "storage-switch": "ff9800",
+    "inband-switch": "9c27b0",
+    "oob-switch": "673ab7",
+}
+
+_ETHERNET = {
+    1: "1000base-t",
+    10: "10gbase-x-sfpp",
+    25: "25gbase-x-sfp28",
+    100: "100gbase-x-qsfp28",
+    200: "200gbase-x-qsfp56",
+    400: "400gbase-x-osfp",
+    800: "800gbase-x-osfp",
+    1600: "1600gbase-x-osfp",
+}
+_INFINIBAND = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
+_CABLE_TYPE = {
+    "fiber_mmf": "mmf",
+    "fiber_smf": "smf",
+    "dac": "dac-passive",
+    "acc": "dac-active",
+    "aec": "dac-active",
+}
+"""NetBox cable type per catalog cable kind."""
+
+
+def slug(text: str) -> str:
+    """A NetBox slug: lower case letters, digits, ``-`` and ``_``.
+
+    >>> slug("NVIDIA Quantum-2 QM9700")
+    'nvidia-quantum-2-qm9700'
+    """
+    return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-") or "x"
+
+
+def manufacturer(model_name: str) -> str:
+    """The maker as the first word of the catalog name (the catalog has no maker field)."""
+    return model_name.split()[0]
+
+
+def interface_type(device: Device, family: str) -> str:
+    """NetBox interface type of a device's ports: by fabric family and speed, else ``other``."""
+    speed = device.port_speed_gbit_per_s
+    if family == "infiniband" and device.role in ("gpu-server", "leaf", "spine", "core"):
+        return _INFINIBAND.get(speed, "other")
+    return _ETHERNET.get(speed, "other")
+
+
+def _family(handoff: Handoff, catalog: Catalog) -> str:
+    return catalog.switches[handoff.plan.switch_models.leaf_id].family
+
+
+def device_type_yaml(device: Device, family: str) -> dict[str, object]:
+    """One device type in the device-type library's format, with its interfaces."""
+    kind = interface_type(device, family)
+    return {
+        "manufacturer": manufacturer(device.model_name),
+        "model": device.model_name,
+        "slug": slug(f"{manufacturer(device.model_name)}-{device.model_id}"),
+        "u_height": device.rack_units,
+        "is_full_depth": True,
+        "interfaces": [{"name": name, "type": kind} for name in device.interfaces],
+    }
+
+
+def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
+    """File name (relative to the NetBox folder) to content."""
+    layout, wiring = handoff.layout, handoff.wiring
+    family = _family(handoff, catalog)
+    where = layout.location()
+    rows = sorted({r.row for r in layout.racks})
+    files = {
+        "sites.csv": csv_bytes(SITE_FIELDS, [(SITE, slug(SITE), STATUS)]),
+        "locations.csv": csv_bytes(LOCATION_FIELDS, [(SITE, _row(r), slug(_row(r)), STATUS) for r in rows]),
+        "racks.csv": csv_bytes(
+            RACK_FIELDS, [(SITE, _row(r.row), r.name, STATUS, 19, r.rack_units) for r in layout.racks]
+        ),
+    }
+    types: dict[str, Device] = {}
+    for device in wiring.devices:
+        types.setdefault(device.model_id, device)
+    makers = sorted({manufacturer(d.model_name) for d in types.values()})
+    files["manufacturers.csv"] = csv_bytes(MANUFACTURER_FIELDS, [(m, slug(m)) for m in makers])
+    roles = sorted({d.role for d in wiring.devices})
+    files["device_roles.csv"] = csv_bytes(ROLE_FIELDS, [(r, r, ROLE_COLORS[r]) for r in roles])
+    for device in types.values():
+        data = device_type_yaml(device, family)
+        name = f"device-types/{slug(manufacturer(device.model_name))}/{data['slug']}.yaml"
+        files[name] = yaml.safe_dump(data, sort_keys=False, allow_unicode=True).encode("utf-8")
+    files["devices.csv"] = csv_bytes(
+        DEVICE_FIELDS,
+        [
+            (
+                d.device_id,
+                d.role,
+                manufacturer(d.model_name),
+                d.model_name,
+                STATUS,
+                SITE,
+                _row(where[d.device_id][0].row),
+                where[d.device_id][0].name,
+                where[d.device_id][1].position_u,
+                "front",
+            )
+            for d in wiring.devices
+        ],
+    )
+    files["interfaces.csv"] = csv_bytes(
+        INTERFACE_FIELDS,
+        [
+            (d.device_id, name, interface_type(d, family), d.port_speed_gbit_per_s * 1_000_000)
+            for d in wiring.devices
+            for name in d.interfaces
+        ],
+    )
+    files["cables.csv"] = csv_bytes(
+        CABLE_FIELDS,
+        [
+            (
+                c.a_device,
+                "dcim.interface",
+                c.a_port,
+                c.b_device,
+                "dcim.interface",
+                c.b_port,
+                _CABLE_TYPE[catalog.cables[c.cable_part].kind],
+                STATUS,
+                c.label,
+                f"{c.length_m:g}",
+                "m",
+            )
+            for c in handoff.cables
+        ],
+    )
+    return files
+
+
+def _row(row: int) -> str:
+    return f"Row {row + 1:02d}"
