@@ -69,21 +69,31 @@ SECTIONS = (
 PRESENT = ("present", "page.present", ":material/co_present:")
 
 
-def page(name: str, title: str, icon: str, *, default: bool = False) -> st.Page:
-    return st.Page(HERE / "pages" / f"{name}.py", title=t(title), icon=icon, url_path=name, default=default)
-
-
-if state.present():
-    # the customer sees one page: the headline figures and the comparison
-    navigation = st.navigation([page(*PRESENT, default=True)], position="hidden")
-else:
-    navigation = st.navigation(
-        {
-            t(label): [page(*entry, default=entry[0] == "overview") for entry in entries]
-            for label, entries in SECTIONS
-        },
-        position="top",
+def page(name: str, title: str, icon: str, *, default: bool = False, hidden: bool = False) -> st.Page:
+    return st.Page(
+        HERE / "pages" / f"{name}.py",
+        title=t(title),
+        icon=icon,
+        url_path=name,
+        default=default,
+        visibility="hidden" if hidden else "visible",
     )
+
+
+pages = {
+    t(label): [page(*entry, default=entry[0] == "overview") for entry in entries]
+    for label, entries in SECTIONS
+}
+# the presentation page is always known (so entering or leaving the mode never meets "page not
+# found"), never listed: the mode is a toggle, and the URL says present=1
+presentation = page(*PRESENT, hidden=True)
+pages[t(SECTIONS[-1][0])].append(presentation)
+navigation = st.navigation(pages, position="hidden" if state.present() else "top")
+if state.present() and navigation.url_path != PRESENT[0]:
+    st.switch_page(presentation)  # the customer sees the headline figures and the comparison
+if not state.present() and navigation.url_path == PRESENT[0]:
+    st.switch_page(pages[t(SECTIONS[0][0])][0])
+if not state.present():
     st.sidebar.title(t("app.title"))
     workshop.sidebar_controls(st.sidebar)
 slots = sidebar.render()

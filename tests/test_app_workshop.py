@@ -104,6 +104,18 @@ def test_presentation_mode_shows_the_kpis_and_the_comparison_in_large_type() -> 
     assert at.title[0].value == tr("page.overview", "en")
 
 
+def test_presentation_mode_is_entered_and_left_from_any_page() -> None:
+    """Every page stays registered (the presentation page hidden), so no "page not found"."""
+    at = start("compare")
+    at.button(key=keys.PRESENT_TOGGLE).click().run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == tr("page.present", "en")
+    at.button(key="present_exit").click().run()
+    assert not at.exception, at.exception
+    assert at.title[0].value != tr("page.present", "en")
+    assert at.button(key=keys.PRESENT_TOGGLE), "the sidebar's controls are back"
+
+
 def test_a_present_link_opens_in_presentation_mode() -> None:
     at = start(present="1", gpus="256")
     assert at.title[0].value == tr("page.present", "en")
