@@ -101,9 +101,16 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-") or "x"
 
 
-def manufacturer(model_name: str) -> str:
-    """The maker as the first word of the catalog name (the catalog has no maker field)."""
-    return model_name.split()[0]
+GENERIC = "Generic"
+"""Maker of a catalog record whose figures are assumed (a switch class, not a product)."""
+
+
+def manufacturer(device: Device, catalog: Catalog) -> str:
+    """The maker: the first word of the catalog name of a sourced product (the catalog has no
+    maker field), :data:`GENERIC` for an assumed one."""
+    families = (catalog.servers, catalog.switches, catalog.storage)
+    record = next(f[device.model_id] for f in families if device.model_id in f)
+    return GENERIC if record.assumption else device.model_name.split()[0]
 
 
 def interface_type(device: Device, family: str) -> str:
@@ -118,13 +125,13 @@ def _family(handoff: Handoff, catalog: Catalog) -> str:
     return catalog.switches[handoff.plan.switch_models.leaf_id].family
 
 
-def device_type_yaml(device: Device, family: str) -> dict[str, object]:
+def device_type_yaml(device: Device, family: str, maker: str) -> dict[str, object]:
     """One device type in the device-type library's format, with its interfaces."""
     kind = interface_type(device, family)
     return {
-        "manufacturer": manufacturer(device.model_name),
+        "manufacturer": maker,
         "model": device.model_name,
-        "slug": slug(f"{manufacturer(device.model_name)}-{device.model_id}"),
+        "slug": slug(device.model_id.replace("_", "-")),
         "u_height": device.rack_units,
         "is_full_depth": True,
         "interfaces": [{"name": name, "type": kind} for name in device.interfaces],
@@ -147,13 +154,14 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
     types: dict[str, Device] = {}
     for device in wiring.devices:
         types.setdefault(device.model_id, device)
-    makers = sorted({manufacturer(d.model_name) for d in types.values()})
+    maker = {model_id: manufacturer(d, catalog) for model_id, d in types.items()}
+    makers = sorted(set(maker.values()))
     files["manufacturers.csv"] = csv_bytes(MANUFACTURER_FIELDS, [(m, slug(m)) for m in makers])
     roles = sorted({d.role for d in wiring.devices})
     files["device_roles.csv"] = csv_bytes(ROLE_FIELDS, [(r, r, ROLE_COLORS[r]) for r in roles])
     for device in types.values():
-        data = device_type_yaml(device, family)
-        name = f"device-types/{slug(manufacturer(device.model_name))}/{data['slug']}.yaml"
+        data = device_type_yaml(device, family, maker[device.model_id])
+        name = f"device-types/{slug(maker[device.model_id])}/{data['slug']}.yaml"
         files[name] = yaml.safe_dump(data, sort_keys=False, allow_unicode=True).encode("utf-8")
     files["devices.csv"] = csv_bytes(
         DEVICE_FIELDS,
@@ -161,7 +169,7 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
             (
                 d.device_id,
                 d.role,
-                manufacturer(d.model_name),
+                maker[d.model_id],
                 d.model_name,
                 STATUS,
                 SITE,
