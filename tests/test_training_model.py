@@ -115,7 +115,7 @@ def _layer_efficiency(
     """Kernel efficiency of one GPT layer on A100 80 GB through the step model (s = 2048, b = 1)."""
     shape = model_shape(params_b=1, layers=1, hidden_size=h, heads=heads)
     job = TrainingJob(params_b=1, tokens_b=1, seq_len=2048, global_batch_seqs=1, dropout=True,
-                      attention_kernel=kernel)  # type: ignore[arg-type]  # fmt: skip
+                      attention_kernel=kernel)  # fmt: skip
     fabric = two_level_fabric(gpus=8, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=25)
     model = StepModel(job=job, shape=shape, fabric=fabric, peak_flops=312e12, efficiency=None,
                       coefficients=efficiency_coefficients(catalog), hbm_byte_per_s=2039e9)  # fmt: skip
