@@ -1,7 +1,11 @@
 """Cached engine calls: one computation per distinct (scenario, catalog override).
 
-Keys are the scenario's JSON and the override's canonical JSON, so equal inputs hit the cache
-whatever widget produced them. Errors are not cached (they are cheap and must show every time).
+Keys are the canonical JSON of the scenario (:func:`canonical_json`) and of the override, so
+equal inputs hit the cache whatever widget, file or link produced them. The caches are the
+server's, shared by every session and bounded (``max_entries``): twenty sessions opening the same
+scenario compute its plan once (Streamlit holds one compute lock per key, so the others wait for
+that result instead of computing it again; ``bench/load_sessions.py`` measures it). Errors are
+not cached (they are cheap and must show every time).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
+from pydantic import BaseModel
 
 from planner import (
     DEFAULT_DESIGNS,
@@ -39,6 +44,20 @@ from planner.performance.uncertainty import MonteCarloResult, MonteCarloSpec, mo
 from planner.performance.workload import TrainingJob, WorkloadEstimate, estimate_workload
 from planner.report.tables import METRICS, SCALING_METRICS
 from ui import inputs, keys, state
+
+
+def canonical_json(model: BaseModel) -> str:
+    """The cache key of an input model: its JSON with sorted keys and no spaces, so equal inputs
+    are one key (one computation shared by every session) whatever order their mappings were
+    filled in (price overrides from the form, a file or a share link).
+
+    >>> a = Scenario(price_overrides_usd={"h100_sxm": 1.0, "br100": 2.0})
+    >>> canonical_json(a) == canonical_json(Scenario(price_overrides_usd={"br100": 2.0, "h100_sxm": 1.0}))
+    True
+    """
+    return json.dumps(
+        model.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -71,7 +90,7 @@ def catalog() -> Catalog:
 
 
 def plan_for(scenario: Scenario) -> Plan:
-    return _plan(scenario.model_dump_json(), state.catalog_override())
+    return _plan(canonical_json(scenario), state.catalog_override())
 
 
 def design_ids() -> tuple[str, ...]:
@@ -101,14 +120,14 @@ def compared_design_ids(current: Plan) -> tuple[str, ...]:
 def compare_plans(scenario: Scenario, current: Plan) -> tuple[Plan, ...]:
     """The compared designs on the current GPU, plus the current design when it is custom."""
     ids = compared_design_ids(current)
-    plans = _compare(_same_gpu(scenario, current).model_dump_json(), state.catalog_override(), ids)
+    plans = _compare(canonical_json(_same_gpu(scenario, current)), state.catalog_override(), ids)
     return (*plans, current) if current.scenario.fabric is not None else plans
 
 
 def _sweep_key(scenario: Scenario, current: Plan) -> str:
     """The sweep ignores the GPU count: pin it so that changing the count reuses the sweep."""
     pinned = _same_gpu(scenario, current).with_updates(gpus=inputs.BY_NAME["gpus"].default)
-    return pinned.model_dump_json()
+    return canonical_json(pinned)
 
 
 def sweep_frame(scenario: Scenario, current: Plan) -> pd.DataFrame:
@@ -263,7 +282,7 @@ def analysis_plans(scenario: Scenario, current: Plan) -> tuple[Plan, ...]:
 
 
 def _key(plans: Sequence[Plan]) -> tuple[str, ...]:
-    return tuple(p.scenario.model_dump_json() for p in plans)
+    return tuple(canonical_json(p.scenario) for p in plans)
 
 
 @dataclass(frozen=True)
@@ -299,7 +318,7 @@ def workload(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParam
     """The job on each plan (:func:`planner.performance.workload.estimate_workload`, as ``compare_workload``
     does, but one design's error does not hide the others)."""
     override = state.catalog_override()
-    return _workload(_key(plans), override, job.model_dump_json(), params.model_dump_json(), plans, catalog())
+    return _workload(_key(plans), override, canonical_json(job), canonical_json(params), plans, catalog())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -343,10 +362,10 @@ def _tornado(
 def tornado_of(plan: Plan, job: TrainingJob, params: ReliabilityParams) -> Tornado:
     """±20 % swings of TCO, time and cost to train on one design."""
     return _tornado(
-        plan.scenario.model_dump_json(),
+        canonical_json(plan.scenario),
         state.catalog_override(),
-        job.model_dump_json(),
-        params.model_dump_json(),
+        canonical_json(job),
+        canonical_json(params),
         catalog(),
     )
 
@@ -383,8 +402,8 @@ def monte_carlo_of(
     return _monte_carlo(
         _key(plans),
         state.catalog_override(),
-        job.model_dump_json(),
-        params.model_dump_json(),
+        canonical_json(job),
+        canonical_json(params),
         plans,
         catalog(),
     )
@@ -409,4 +428,4 @@ def reliability_of(
     plans: tuple[Plan, ...], params: ReliabilityParams
 ) -> tuple[tuple[Reliability, pd.DataFrame], ...]:
     """Interruptions, checkpointing and goodput per design, with the goodput curve of each."""
-    return _reliability(_key(plans), state.catalog_override(), params.model_dump_json(), plans)
+    return _reliability(_key(plans), state.catalog_override(), canonical_json(params), plans)
