@@ -187,7 +187,7 @@ def perform(browser: Browser, base_url: str, lang: str, width: int) -> Run:
     found = {k: v for k, v in asdict(run).items() if k != "downloads"}
     (FINDINGS / f"{lang}-{width}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))
     for kind, data in run.downloads.items():
-        (FINDINGS / f"{lang}-{width}.{kind}").write_bytes(data)
+        (FINDINGS / f"{lang}-{width}-download.{kind}").write_bytes(data)
     return run
 
 
@@ -226,7 +226,7 @@ def _steps(run: Run, page: Page, shared: BrowserContext, base_url: str) -> None:
     record.step("optimize")
 
     go(page, base_url, "scenarios", lang)
-    name = f"Workshop {lang} {run.width}"
+    name = f"ACME-{lang}-{run.width}"  # a name, not prose: the prose check reads it back
     page.get_by_role("textbox", name=re.compile(f"^{re.escape(tr('sc.field.name', lang))}")).fill(name)
     page.get_by_role("button", name=tr("sc.save_new", lang), exact=True).click()
     expect(page.locator('[data-testid="stAlertContentSuccess"]').first).to_contain_text(name)
@@ -262,6 +262,14 @@ def _steps(run: Run, page: Page, shared: BrowserContext, base_url: str) -> None:
     record.step("export")
 
 
+def reached(run: Run, step: str) -> Run:
+    """``run``, if it got as far as ``step``; else the check cannot be made (skipped: the
+    workflow test fails and says why)."""
+    if step not in run.steps:
+        pytest.skip(f"the {run.lang} {run.width} px workflow stopped before {step!r}")
+    return run
+
+
 # --- the checks --------------------------------------------------------------------------------------
 
 
@@ -280,19 +288,19 @@ def test_the_workflow_completes(workflow: Callable[[str, int], Run], lang: str, 
 
 @pytest.mark.parametrize(("lang", "width"), RUNS)
 def test_no_warning_after_a_preset_click(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    found = workflow(lang, width).preset_alerts
+    found = reached(workflow(lang, width), "preset rail4_256").preset_alerts
     assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(("lang", "width"), RUNS)
 def test_no_kpi_value_is_cut_off(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    found = workflow(lang, width).overflow
+    found = reached(workflow(lang, width), "open").overflow
     assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(("lang", "width"), ZH_RUNS)
 def test_no_english_prose_in_chinese(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    found = workflow(lang, width).prose
+    found = reached(workflow(lang, width), "open").prose
     assert not found, "\n".join(found)
 
 
@@ -304,5 +312,5 @@ def test_no_exception_box(workflow: Callable[[str, int], Run], lang: str, width:
 
 @pytest.mark.parametrize(("lang", "width"), RUNS)
 def test_no_request_leaves_localhost(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
-    found = workflow(lang, width).offsite
+    found = reached(workflow(lang, width), "open").offsite
     assert not found, "\n".join(found)

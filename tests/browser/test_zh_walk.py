@@ -11,6 +11,7 @@ Proposal page's PDF is built, downloaded and read with ``pdftotext``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from walk import (
     settle,
     streamlit_chrome,
     untranslated,
+    without_citations,
 )
 
 from planner.i18n import tr
@@ -105,11 +107,21 @@ def test_the_walk_can_fail(page: Page, base_url: str, saved: tuple[Path, int]) -
     assert len(english_runs(page_text(page))) > 5
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="ui/ (workshop layout): <html lang> stays 'en' in 中文 mode; app.py must set it per language",
+)
 def test_html_lang_follows_the_language(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
     open_zh(page, base_url, "overview", saved[1])
     assert html_lang(page).startswith("zh")
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="ui/ (Proposal page): Streamlit's logo drop zone shows 'Upload' and "
+    "'2MB per file • PNG, JPG', and the date input's screen-reader text 'Selected Date: …' "
+    "follows <html lang> ('en'), in 中文",
+)
 def test_streamlit_own_texts_are_not_english(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
     """The file uploader's drop zone (Catalog, Proposal, Scenarios) is drawn by Streamlit."""
     found: list[str] = []
@@ -133,5 +145,21 @@ def test_proposal_pdf_in_chinese_has_no_english_prose(
     download.value.save_as(pdf)
     text = pdf_text(pdf)
     assert "GPU" in text
-    found = sorted(set(english_runs(text)))
+    found = sorted(set(english_runs(without_citations(text))))
     assert not found, "\n".join(found)
+
+
+def test_an_input_error_in_chinese_has_no_english_prose(page: Page, base_url: str) -> None:
+    """An out-of-range rack power limit: the message under the input names the field and the
+    allowed range in Chinese (not "facility.rack_power_limit_kw: …")."""
+    page.goto(f"{base_url}/?lang=zh")
+    settle(page)
+    label = re.compile(f"^{re.escape(tr('input.rack_kw', 'zh'))}")
+    field = page.get_by_role("spinbutton", name=label)
+    field.fill("5")
+    field.press("Enter")
+    error = page.locator('[data-testid="stSidebar"] [data-testid="stAlertContentError"]').first
+    expect(error).to_be_visible()
+    text = error.inner_text()
+    assert re.search(r"[\u4e00-\u9fff]", text), text
+    assert english_runs(text) == [], text

@@ -8,6 +8,7 @@ and name every page and step in one failure message.
 from __future__ import annotations
 
 import re
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from harness import ROOT
 from playwright.sync_api import BrowserContext, Page, Route
 from prose import english_runs
 
-from planner.i18n import catalogs
+from planner.i18n import catalogs, tr
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 """Where the app may fetch from: an air-gapped customer site has nothing else."""
@@ -28,6 +29,9 @@ SKIP_LINK = "Skip to main content"
 DROPZONE = '[data-testid="stFileUploaderDropzone"]'
 """The file uploader's drop zone: Streamlit draws its texts ("Upload", "2MB per file • YAML")
 and has no parameter to translate them; :func:`streamlit_chrome` reports them."""
+_DATE_DESCRIPTION = re.compile(r"^Selected Date: .*$", re.MULTILINE)
+"""The date input's screen-reader description, in the language of the page's ``<html lang>``;
+:func:`streamlit_chrome` reports it too."""
 
 _TEXT_JS = """() => {
   const SKIPPED = 'script, style, noscript, [data-testid="stIconMaterial"], [data-testid="stException"], '
@@ -60,14 +64,16 @@ _ALERTS_JS = """(kinds) => kinds.flatMap((kind) =>
 
 def page_text(page: Page) -> str:
     """The page's text, one text node per line, without Streamlit's own untranslatable texts."""
-    return str(page.evaluate(_TEXT_JS)).replace(SKIP_LINK, "")
+    return _DATE_DESCRIPTION.sub("", str(page.evaluate(_TEXT_JS)).replace(SKIP_LINK, ""))
 
 
 def streamlit_chrome(page: Page) -> list[str]:
-    """English texts Streamlit draws itself in the file uploaders' drop zones."""
+    """English texts Streamlit draws itself: the file uploaders' drop zones and the date
+    inputs' screen-reader descriptions."""
     texts = page.locator(DROPZONE).evaluate_all(
         "(zones) => zones.map((zone) => zone.innerText.replace(/\\s+/g, ' ').trim())"
     )
+    texts += _DATE_DESCRIPTION.findall(str(page.evaluate(_TEXT_JS)))
     return [text for text in texts if re.search("[A-Za-z]{2,}", re.sub(r"[\u4e00-\u9fff]", "", text))]
 
 
@@ -145,8 +151,33 @@ def heading_of(name: str, lang: str) -> str:
 
 
 def pdf_text(pdf: Path) -> str:
-    import subprocess
-
+    """The PDF's text as ``pdftotext -layout`` lays it out (pages split by form feeds)."""
     return subprocess.run(
         ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
     ).stdout
+
+
+_SOURCES_HEADER = re.compile(r"\S+\s{2,}\S+\s{2,}\S+\s{2,}(" + re.escape(tr("col.source", "zh")) + r")\s*$")
+
+
+def without_citations(text: str) -> str:
+    """``text`` of a 中文 proposal without the source column of its assumptions table.
+
+    A citation (a document's title, publisher and note) is not the document's prose
+    (``tests/prose.py``): the PDF test hides those cells before printing, and the walk, reading the
+    PDF the app hands out, drops the column right of the table's "来源" header on each page.
+
+    >>> print(without_citations("类型  主题  内容  来源\\n假设  电价  按年计  Annual report, 2024"))
+    类型  主题  内容
+    假设  电价  按年计
+    """
+    kept: list[str] = []
+    for page in text.split("\f"):
+        column: int | None = None
+        for line in page.splitlines():
+            header = _SOURCES_HEADER.search(line)
+            if header:
+                column = header.start(1)
+            kept.append(line[:column].rstrip() if column is not None else line)
+        kept.append("\f")
+    return "\n".join(kept[:-1])
