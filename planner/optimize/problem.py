@@ -24,13 +24,14 @@ from planner.fabric.topology import (
     leaf_port_split,
     max_nodes,
     ports_per_node_per_plane,
+    server_ports,
     small_clos,
 )
 from planner.facility.power import pdus_for_rack
 from planner.i18n.message import msg
 from planner.resolve import Resolved, resolve
 from planner.scenario import MAX_GPUS, Scenario
-from planner.units import ceil_div, present_value_factor
+from planner.units import present_value_factor
 
 Objective = Literal["capex", "tco", "max-gpus"]
 PRICED_FAMILIES = ("gpus", "servers", "nics", "switches", "optics", "cables", "racks", "pdus", "storage")
@@ -324,7 +325,8 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
     nodes_fixed, nodes_max = _node_range(r, request, q, leaf, spine, core)
     # the OOB fabric counts every compute switch; maximising GPUs keeps the zero-switch line
     switches = (0,) if nodes_fixed is None else _fabric_switch_counts(r, nodes_fixed, leaf, spine, core)
-    nics_per_node = gpn * ceil_div(fabric.ports_per_gpu, r.nic.ports)
+    server = server_ports(gpus_per_node=gpn, fabric=fabric, nic_ports=r.nic.ports)
+    nics_per_node = server.nics
     factors = catalog.cost_factors
     cooling_options = _cooling_options(
         catalog, r, choose=request.choose_cooling, rack_kw=facility.rack_power_limit_kw
@@ -338,7 +340,7 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
         nodes_max=nodes_max,
         gpus_per_node=gpn,
         ports_per_node_per_plane=q,
-        ports_per_node=gpn * fabric.ports_per_gpu,
+        ports_per_node=server.links,
         planes=fabric.planes,
         rail_optimized=fabric.rail_optimized,
         leaf_options=leaf,
