@@ -1,0 +1,125 @@
+"""The tenant set: who rents how many GPUs, with which isolation and which guarantees.
+
+A tenant file (YAML or JSON, read by :mod:`planner.files`) is a list of tenants, or a mapping
+with the list under ``tenants``::
+
+    - {name: training, gpus: 512, isolation: plane, bandwidth_gbit_per_s_per_gpu: 400}
+    - {name: research, gpus: 128, isolation: shared, storage_gbyte_per_s: 20}
+
+Isolation levels (docs/model.md, "Multi-tenant supernode"):
+
+- ``shared``: GPUs given in port-sized groups, switches shared, bandwidth by QoS weights;
+- ``leaf``: whole leaf groups (every leaf the tenant's servers reach is its own);
+- ``plane``: whole planes of the scale-out fabric (every switch of the plane is its own);
+- ``domain``: whole scale-up domains (no other tenant inside its NVLink/NVSwitch domain).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.errors import InputError, describe_validation_error, shorten
+from planner.files import parse_text, read_bytes
+from planner.i18n.message import msg
+
+Isolation = Literal["shared", "leaf", "plane", "domain"]
+ISOLATIONS: tuple[str, ...] = ("shared", "leaf", "plane", "domain")
+
+MAX_TENANTS = 256
+"""Most tenants in one set [count]: one per leaf group of the largest two-tier plans."""
+
+TENANT_FILE = msg("tenant file")
+"""``what`` of a tenant file, for the file reader's messages."""
+
+
+class Tenant(BaseModel):
+    """One tenant of the cluster."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    name: str = Field(min_length=1, max_length=64, description="Tenant name, unique in the set.")
+    gpus: int = Field(ge=1, le=1_048_576, strict=True, description="GPUs rented [count].")
+    isolation: Isolation = Field(default="shared", description="shared, leaf, plane or domain.")
+    bandwidth_gbit_per_s_per_gpu: float = Field(
+        default=0.0, ge=0, le=100_000, description="Guaranteed scale-out bandwidth per GPU [Gb/s]."
+    )
+    storage_gbyte_per_s: float = Field(
+        default=0.0, ge=0, le=1_000_000, description="Guaranteed storage read bandwidth [GB/s]."
+    )
+
+
+class TenantSet(BaseModel):
+    """Tenants in the order the user gave them (names unique)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tenants: tuple[Tenant, ...] = Field(min_length=1, max_length=MAX_TENANTS)
+
+    @property
+    def gpus(self) -> int:
+        """GPUs the tenants ask for [count]."""
+        return sum(t.gpus for t in self.tenants)
+
+
+def tenants_from_data(data: Any, *, source: str = "tenants") -> TenantSet:
+    """Validate parsed data (a list, or ``{tenants: [...]}``); one-line :class:`InputError`.
+
+    >>> tenants_from_data([{"name": "a", "gpus": 8}]).tenants[0].isolation
+    'shared'
+    >>> tenants_from_data([{"name": "a", "gpus": 8, "isolation": "rack"}])
+    Traceback (most recent call last):
+    ...
+    planner.errors.InputError: tenants: tenants.0.isolation: ...
+    """
+    items = data.get("tenants") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise InputError(msg("{source}: a list of tenants is required", source=source))
+    try:
+        tenant_set = TenantSet(tenants=tuple(items))
+    except ValidationError as exc:
+        raise InputError(
+            msg(
+                "{source}: {problem}",
+                source=source,
+                problem=describe_validation_error(exc, prefix="tenants."),
+            )
+        ) from None
+    seen: set[str] = set()
+    for index, tenant in enumerate(tenant_set.tenants):
+        if tenant.name in seen:
+            raise InputError(
+                msg(
+                    "{source}: tenants.{index}.name: duplicate name {name}",
+                    source=source,
+                    index=index,
+                    name=shorten(repr(tenant.name)),
+                )
+            )
+        seen.add(tenant.name)
+    return tenant_set
+
+
+def load_tenants(source: Path | bytes, *, name: str | None = None) -> TenantSet:
+    """Read and validate a tenant file (a path, or an upload's bytes named ``name``)."""
+    label = name if name is not None else str(source)
+    content = read_bytes(source, name=label, what=TENANT_FILE, error=InputError)
+    data = parse_text(content, name=label, error=InputError)
+    if data is None:
+        raise InputError(msg("{file}: the {what} is empty", file=shorten(label), what=TENANT_FILE))
+    return tenants_from_data(data, source=shorten(label))
+
+
+def check_fits(tenant_set: TenantSet, *, cluster_gpus: int, source: str = "tenants") -> None:
+    """:class:`InputError` naming ``gpus`` when the tenants ask for more GPUs than the cluster has."""
+    if tenant_set.gpus > cluster_gpus:
+        raise InputError(
+            msg(
+                "{source}: gpus: the tenants ask for {asked} GPUs, the cluster has {gpus}",
+                source=source,
+                asked=tenant_set.gpus,
+                gpus=cluster_gpus,
+            )
+        )
