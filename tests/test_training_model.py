@@ -27,6 +27,7 @@ from planner.performance.training.flops import (
     recompute_flops_per_layer_token,
     token_flops,
 )
+from planner.performance.training.hf import job_fields_from_hf_config
 from planner.performance.training.memory import Parallel, held_layer_micro_batches, memory_breakdown
 from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
@@ -313,3 +314,32 @@ def test_fp8_keeps_the_attention_core_at_bf16_and_pays_for_its_casts(catalog: Ca
     assert fp8.compute_efficiency < bf16.compute_efficiency
     # FP8 keeps 1-byte copies of the linear layers' inputs: less activation memory for the same layout
     assert fp8.memory.activations_bytes < bf16.memory.activations_bytes
+
+
+QWEN3_235B_CONFIG = {  # Hugging Face config.json of Qwen3-235B-A22B (the fields read)
+    "num_hidden_layers": 94, "hidden_size": 4096, "num_attention_heads": 64, "num_key_value_heads": 4,
+    "head_dim": 128, "moe_intermediate_size": 1536, "num_experts": 128,
+    "num_experts_per_tok": 8, "vocab_size": 151936, "hidden_act": "silu", "tie_word_embeddings": False,
+}  # fmt: skip
+
+
+def test_heads_wider_than_the_model_set_the_attention_sizes() -> None:
+    f = job_fields_from_hf_config(QWEN3_235B_CONFIG)
+    # 94 x (4096 x (8192 + 2 x 512) + 8192 x 4096 + 128 x 3 x 4096 x 1536) + 2 x 151936 x 4096
+    # = 235.04e9 (the norms' few million not counted; the model card says 235B)
+    assert f["head_dim"] == 128 and f["experts"] == 128 and round(f["params_b"], 2) == 235.04
+    shape = model_shape(params_b=f["params_b"], layers=94, hidden_size=4096, heads=64, kv_heads=4, head_dim=128,
+                        ffn_hidden=1536, gated_mlp=True, experts=128, top_k=8, vocab=151936)  # fmt: skip
+    assert (shape.q_width, shape.kv_width) == (8192, 512)
+    flops = token_flops(shape, seq_len=4096)
+    assert flops.layer_matmul == 2 * 4096 * (8192 + 1024) + 2 * 8192 * 4096 + 2 * 3 * 4096 * 1536 * 8
+    assert flops.layer_attention == 4 * 4096 * 8192
+    # the dense part (attention and embeddings) from the shape, not the 4 h^2 : 8 h^2 E rule:
+    # 94 x 71.3M + 1.24G = 7.95G of 235.1G; active = dense + 8/128 of the experts = 22.2G (the A22B)
+    assert shape.params_dense == pytest.approx(7.95e9, rel=0.01)
+    assert shape.params_active == pytest.approx(22.2e9, rel=0.01)
+
+
+def test_without_head_dim_the_heads_split_the_width_exactly() -> None:
+    shape = model_shape(params_b=70)  # width 9064, 71 heads: not a whole number of columns each
+    assert shape.q_width == shape.hidden_size == 9064 and shape.kv_width == 9064

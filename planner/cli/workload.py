@@ -56,6 +56,7 @@ JOB_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
     "hidden_size": ("--hidden", int, "model width (default: derived)"),
     "heads": ("--heads", int, "attention heads (default h / 128)"),
     "kv_heads": ("--kv-heads", int, "key/value heads, GQA or MQA (default: the heads)"),
+    "head_dim": ("--head-dim", int, "width of one attention head (default: hidden / heads)"),
     "ffn_hidden": ("--ffn-hidden", int, "feed-forward width, per expert for MoE (default 4 h)"),
     "vocab": ("--vocab", int, "vocabulary size; counts the logits (default: not counted)"),
     "experts": ("--experts", int, "MoE experts per layer (default 1 = dense)"),

@@ -277,7 +277,7 @@ def job_shape(job: TrainingJob) -> ModelShape:
     return model_shape(
         params_b=job.params_b, experts=job.experts, top_k=job.top_k, layers=job.layers,
         hidden_size=job.hidden_size, heads=job.heads, kv_heads=job.kv_heads, ffn_hidden=job.ffn_hidden,
-        gated_mlp=job.gated_mlp, vocab=job.vocab, shared_experts=job.shared_experts,
+        gated_mlp=job.gated_mlp, vocab=job.vocab, shared_experts=job.shared_experts, head_dim=job.head_dim,
     )  # fmt: skip
 
 

@@ -116,6 +116,7 @@ class CaseInputs(_Frozen):
     hidden_size: int | None = Field(default=None, ge=1, description="Model width [-].")
     heads: int | None = Field(default=None, ge=1, description="Attention heads [count].")
     kv_heads: int | None = Field(default=None, ge=1, description="Key/value heads (GQA) [count].")
+    head_dim: int | None = Field(default=None, ge=8, description="Width of one attention head [count].")
     ffn_hidden: int | None = Field(default=None, ge=1, description="Feed-forward width [-].")
     gated_mlp: bool | None = Field(
         default=None, description="Gated feed-forward (SwiGLU): three matrices instead of two."

@@ -303,6 +303,7 @@ def _training_job(case: ValidationCase) -> Any:
         "hidden_size": i.hidden_size,
         "heads": i.heads,
         "kv_heads": i.kv_heads,
+        "head_dim": i.head_dim,
         "ffn_hidden": i.ffn_hidden,
         "gated_mlp": i.gated_mlp,
         "vocab": i.vocab,

@@ -5,8 +5,10 @@ Notes
 Forward FLOPs per token (a multiply-add = 2 FLOP; ``h_kv`` = K width, ``f`` the FFN width,
 ``g = 3`` gated else ``2`` FFN matrices, ``k`` experts per token, ``V`` the vocabulary)::
 
-    layer  = 2 h (h + 2 h_kv) + 2 h^2 + 2 g h f k        (QKV, output projection, FFN)
-    attn   = 4 s h                                       (Q K^T and A V over the whole sequence)
+    layer  = 2 h (q + 2 h_kv) + 2 q h + 2 g h f k        (QKV, output projection, FFN)
+    attn   = 4 s q                                       (Q K^T and A V over the whole sequence)
+
+(``q = heads x head width``, ``h`` unless the heads are wider together than the model)
     logits = 2 h V
 
 Model FLOPs = 3 x forward (backward is twice the forward). Hardware FLOPs add what is computed
@@ -51,11 +53,11 @@ def token_flops(shape: ModelShape, *, seq_len: int) -> TokenFlops:
     >>> f.layer_matmul == 24 * 2304**2, f.layer_attention == 4 * 2048 * 2304
     (True, True)
     """
-    h = shape.hidden_size
+    h, q = shape.hidden_size, shape.q_width
     gates = 3 if shape.gated_mlp else 2
-    matmul = 2.0 * h * (h + 2 * shape.kv_width) + 2.0 * h * h
+    matmul = 2.0 * h * (q + 2 * shape.kv_width) + 2.0 * q * h
     matmul += 2.0 * gates * h * shape.ffn_hidden * shape.ffn_per_token
-    return TokenFlops(layer_matmul=matmul, layer_attention=4.0 * seq_len * h, logits=2.0 * h * shape.vocab)
+    return TokenFlops(layer_matmul=matmul, layer_attention=4.0 * seq_len * q, logits=2.0 * h * shape.vocab)
 
 
 def model_flops_per_token(shape: ModelShape, *, seq_len: int) -> float:

@@ -3,19 +3,22 @@
 Notes
 -----
 Keys mapped (the first present wins): ``num_hidden_layers`` -> layers, ``hidden_size``,
-``num_attention_heads`` -> heads, ``num_key_value_heads`` -> kv_heads, ``intermediate_size`` ->
+``num_attention_heads`` -> heads, ``num_key_value_heads`` -> kv_heads, ``head_dim``, ``intermediate_size`` ->
 FFN width (``moe_intermediate_size`` for MoE experts), ``vocab_size``,
-``num_local_experts`` / ``n_routed_experts`` -> experts, ``num_experts_per_tok`` -> top_k,
+``num_local_experts`` / ``n_routed_experts`` / ``num_experts`` -> experts, ``num_experts_per_tok`` -> top_k,
 ``n_shared_experts``. A gated FFN is assumed when ``hidden_act`` is ``silu`` or ``swiglu`` (Llama,
 Mistral, Qwen, DeepSeek). Parameters, when not given:
-``P = L (h (h + 2 h_kv) + h^2 + g h f E') + V h (2 unless tie_word_embeddings)`` with ``g = 3``
-gated else 2 and ``E'`` the experts (routed + shared) per layer.
+``P = L (h (q + 2 h_kv) + q h + g h f E') + V h (2 unless tie_word_embeddings)`` with ``g = 3``
+gated else 2, ``q = heads x head_dim`` and ``E'`` the experts (routed + shared) per layer
+(:func:`~planner.performance.training.shape.layer_params`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from planner.performance.training.shape import layer_params
 
 GATED_ACTIVATIONS = frozenset({"silu", "swiglu", "swish"})
 """``hidden_act`` values of gated (SwiGLU) FFNs."""
@@ -34,12 +37,13 @@ def job_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
     >>> f["kv_heads"], f["gated_mlp"], round(f["params_b"], 2)  # Llama 3 8B
     (8, True, 8.03)
     """
-    experts = _first(config, "num_local_experts", "n_routed_experts")
+    experts = _first(config, "num_local_experts", "n_routed_experts", "num_experts")
     fields: dict[str, Any] = {
         "layers": _first(config, "num_hidden_layers", "n_layer", "num_layers"),
         "hidden_size": _first(config, "hidden_size", "n_embd", "d_model"),
         "heads": _first(config, "num_attention_heads", "n_head"),
         "kv_heads": _first(config, "num_key_value_heads"),
+        "head_dim": _first(config, "head_dim"),
         "ffn_hidden": _first(config, "moe_intermediate_size") if experts else None,
         "vocab": _first(config, "vocab_size"),
         "experts": experts,
@@ -62,10 +66,13 @@ def _params(fields: Mapping[str, Any], *, tied: bool) -> float | None:
     if not layers or not h:
         return None
     heads = fields.get("heads") or max(1, h // 128)
-    kv_width = (fields.get("kv_heads") or heads) * h // heads
-    ffn = fields.get("ffn_hidden") or 4 * h
-    ffn_copies = (fields.get("experts") or 1) + (fields.get("shared_experts") or 0)
-    gates = 3 if fields.get("gated_mlp") else 2
-    per_layer = h * (h + 2 * kv_width) + h * h + gates * h * ffn * ffn_copies
+    head_dim, kv_heads = fields.get("head_dim"), fields.get("kv_heads") or heads
+    dense, routed = layer_params(
+        hidden_size=h,
+        q_width=heads * head_dim if head_dim else h,
+        kv_width=kv_heads * head_dim if head_dim else kv_heads * h // heads,
+        ffn_hidden=fields.get("ffn_hidden") or 4 * h, gated_mlp=bool(fields.get("gated_mlp")),
+        experts=fields.get("experts") or 1, shared_experts=fields.get("shared_experts") or 0,
+    )  # fmt: skip
     vocab = fields.get("vocab") or 0
-    return float(layers * per_layer + vocab * h * (1 if tied else 2))
+    return float(layers * (dense + routed) + vocab * h * (1 if tied else 2))

@@ -48,6 +48,9 @@ class TrainingJob(BaseModel):
     kv_heads: int | None = Field(
         default=None, ge=1, le=4096, description="KV heads (GQA/MQA); empty = heads."
     )
+    head_dim: int | None = Field(
+        default=None, ge=8, le=4096, description="Width of one attention head; empty = h / heads."
+    )
     ffn_hidden: int | None = Field(default=None, ge=1, le=10_000_000, description="FFN width; empty = 4 h.")
     gated_mlp: bool = Field(default=False, description="Gated (SwiGLU) feed-forward: three matrices.")
     vocab: int | None = Field(default=None, ge=1, le=10_000_000, description="Vocabulary; empty = no logits.")

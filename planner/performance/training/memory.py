@@ -144,11 +144,13 @@ def activation_shares(shape: ModelShape, *, dropout: bool, fp8: bool = False) ->
     """
     ffn_per_width = shape.ffn_hidden * shape.ffn_per_token / shape.hidden_size
     ffn = (6.0 if shape.gated_mlp else 4.0) * ffn_per_width
+    q_per_width = shape.q_width / shape.hidden_size
     replicated = 8.0 + (2.0 if dropout else 0.0)
-    split = 4.0 + 4.0 * shape.kv_width / shape.hidden_size + ffn
+    # Q and the output projection's input (q wide), K and V (h_kv wide), bf16
+    split = 4.0 * q_per_width + 4.0 * shape.kv_width / shape.hidden_size + ffn
     if fp8:
         replicated -= 2.0
-        split -= 1.0 + ffn_per_width
+        split -= q_per_width + ffn_per_width
     return replicated, split
 
 

@@ -123,17 +123,17 @@ class StepResult:
 def fp8_cast_elements(shape: ModelShape, *, full_recompute: bool) -> float:
     """Elements cast to FP8 per token and layer before matrix multiplies [count] (efficiency notes).
 
-    Forward: the inputs of QKV, the output projection and the two FFN matrices, ``3 h + f k``;
-    backward: their output gradients, ``3 h + 2 h_kv + g' f k`` with ``g' = 2`` gated, else 1; the
-    forward again under full recomputation.
+    Forward: the inputs of QKV, the output projection and the two FFN matrices, ``2 h + q + f k``;
+    backward: their output gradients, ``2 h + q + 2 h_kv + g' f k`` with ``g' = 2`` gated, else 1;
+    the forward again under full recomputation.
 
     >>> from planner.performance.training.shape import model_shape
     >>> fp8_cast_elements(model_shape(params_b=1, layers=1, hidden_size=1024, heads=8), full_recompute=False)
     16384.0
     """
-    h, ffn = shape.hidden_size, shape.ffn_hidden * shape.ffn_per_token
-    forward = 3.0 * h + ffn
-    backward = 3.0 * h + 2.0 * shape.kv_width + (2.0 if shape.gated_mlp else 1.0) * ffn
+    h, q, ffn = shape.hidden_size, shape.q_width, shape.ffn_hidden * shape.ffn_per_token
+    forward = 2.0 * h + q + ffn
+    backward = 2.0 * h + q + 2.0 * shape.kv_width + (2.0 if shape.gated_mlp else 1.0) * ffn
     return forward * (2 if full_recompute else 1) + backward
 
 
