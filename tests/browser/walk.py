@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -20,6 +20,7 @@ from playwright.sync_api import BrowserContext, Page, Route
 from prose import english_runs
 
 from planner.i18n import catalogs, tr
+from planner.store import open_store
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 """Where the app may fetch from: an air-gapped customer site has nothing else."""
@@ -77,10 +78,29 @@ def streamlit_chrome(page: Page) -> list[str]:
     return [text for text in texts if re.search("[A-Za-z]{2,}", re.sub(r"[\u4e00-\u9fff]", "", text))]
 
 
-def untranslated(page: Page) -> list[str]:
+def untranslated(page: Page, user_texts: Iterable[str] = ()) -> list[str]:
     """English phrases on a 中文 page: runs of prose words that are not names, units or ids
-    (the detector of ``tests/prose.py``, shared with the PDF test)."""
-    return sorted(set(english_runs(page_text(page))))
+    (the detector of ``tests/prose.py``, shared with the PDF test).
+
+    ``user_texts`` are what users typed (a saved scenario's name, notes, version comments): shown
+    as written, in whatever language they were written, so they are left out.
+    """
+    text = page_text(page)
+    for typed in sorted(user_texts, key=len, reverse=True):
+        text = text.replace(typed, "") if typed.strip() else text
+    return sorted(set(english_runs(text)))
+
+
+def user_texts(db: Path) -> list[str]:
+    """Everything users typed into the scenario store at ``db``."""
+    with open_store(path=db) as store:
+        texts: list[str] = []
+        for saved in store.list_scenarios(state="all"):
+            texts += [saved.name, saved.customer, saved.notes, *saved.tags]
+            texts += [v.comment for v in store.versions(scenario_id=saved.id)] + [
+                v.author for v in store.versions(scenario_id=saved.id)
+            ]
+        return [t for t in texts if t]
 
 
 def overflowing_kpis(page: Page) -> list[str]:
@@ -126,8 +146,9 @@ def offsite_requests(context: BrowserContext) -> Iterator[list[str]]:
 
 def settle(page: Page, quiet_ms: int = 600, timeout_s: float = 60.0) -> None:
     """Wait until the app has finished its run: Streamlit's status widget ("Running…") has been
-    gone for ``quiet_ms`` and at least one heading is drawn."""
-    page.locator("h1").first.wait_for(state="visible", timeout=timeout_s * 1000)
+    gone for ``quiet_ms`` and the page title is in the document."""
+    # attached, not visible: presentation mode hides the page title for the large figures
+    page.locator("h1").first.wait_for(state="attached", timeout=timeout_s * 1000)
     status = page.locator('[data-testid="stStatusWidget"]')
     deadline = time.monotonic() + timeout_s
     quiet_since = time.monotonic()
