@@ -164,9 +164,10 @@ def test_main_exits_with_the_code_of_run(capsys: pytest.CaptureFixture[str]) -> 
 def test_every_group_is_registered_once() -> None:
     commands = list(_subparsers(build_parser()))
     assert len(commands) == len(set(commands))
-    assert len(COMMAND_GROUPS) == 9
+    assert len(COMMAND_GROUPS) == 10
     assert {
-        "plan", "compare", "sweep", "catalog", "scenarios", "optimize", "workload", "serve", "export", "layout", "validate"
+        "plan", "compare", "sweep", "catalog", "scenarios", "optimize", "workload", "serve", "export", "layout", "validate",
+        "tenants",
     } <= set(commands)  # fmt: skip
 
 

@@ -18,7 +18,18 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from planner.cli import catalog, export, handoff, optimize, planning, scenarios, serve, validate, workload
+from planner.cli import (
+    catalog,
+    export,
+    handoff,
+    optimize,
+    planning,
+    scenarios,
+    serve,
+    tenants,
+    validate,
+    workload,
+)
 from planner.cli.options import EXIT_BAD_INPUT, Parser, examples
 
 __all__ = ["COMMAND_GROUPS", "EXIT_BAD_INPUT", "build_parser", "main", "run"]
@@ -32,6 +43,7 @@ COMMAND_GROUPS: tuple[Callable[[Any], None], ...] = (
     serve.add_parser,
     export.add_parser,
     handoff.add_parser,
+    tenants.add_parser,
     validate.add_parser,
 )
 """Every subcommand group, in the order ``planner --help`` lists them."""

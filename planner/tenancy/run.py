@@ -30,20 +30,28 @@ def cost_inputs(p: Plan) -> CostInputs:
     )
 
 
-def place_on_plan(*, plan: Plan, catalog: Catalog, tenants: TenantSet) -> Placement:
-    """``tenants`` on ``plan``; :class:`InputError` naming ``gpus`` when they ask for more GPUs
-    than the plan has."""
-    check_fits(tenants, cluster_gpus=plan.gpus)
+def place_on_plan(*, plan: Plan, catalog: Catalog, tenants: TenantSet, source: str = "tenants") -> Placement:
+    """``tenants`` on ``plan``; :class:`InputError` naming ``source`` and ``gpus`` when they ask for
+    more GPUs than the plan has."""
+    check_fits(tenants, cluster_gpus=plan.gpus, source=source)
     return place(view=fabric_view(plan=plan, catalog=catalog), tenants=tenants, cost=cost_inputs(plan))
 
 
-def place_scenario(*, scenario: Scenario, catalog: Catalog, tenants: TenantSet) -> Placement:
+def place_scenario(
+    *, scenario: Scenario, catalog: Catalog, tenants: TenantSet, source: str = "tenants"
+) -> Placement:
     """Plan ``scenario`` and place ``tenants`` on it."""
-    return place_on_plan(plan=plan(scenario=scenario, catalog=catalog), catalog=catalog, tenants=tenants)
+    p = plan(scenario=scenario, catalog=catalog)
+    return place_on_plan(plan=p, catalog=catalog, tenants=tenants, source=source)
 
 
 def compare_designs(
-    *, scenario: Scenario, catalog: Catalog, tenants: TenantSet, designs: Sequence[str] = COMPARE_DESIGNS
+    *,
+    scenario: Scenario,
+    catalog: Catalog,
+    tenants: TenantSet,
+    designs: Sequence[str] = COMPARE_DESIGNS,
+    source: str = "tenants",
 ) -> tuple[Placement, ...]:
     """The same tenant set on each design (same GPU count and inputs otherwise)."""
     return tuple(
@@ -51,6 +59,7 @@ def compare_designs(
             scenario=scenario.model_copy(update={"design_id": d, "fabric": None}),
             catalog=catalog,
             tenants=tenants,
+            source=source,
         )
         for d in designs
     )

@@ -72,21 +72,28 @@ def tenants_from_data(data: Any, *, source: str = "tenants") -> TenantSet:
     >>> tenants_from_data([{"name": "a", "gpus": 8, "isolation": "rack"}])
     Traceback (most recent call last):
     ...
-    planner.errors.InputError: tenants: tenants.0.isolation: ...
+    planner.errors.InputError: tenants: tenants.0.isolation: Input should be 'shared', 'leaf', 'plane' or 'domain' (got 'rack')
     """
     items = data.get("tenants") if isinstance(data, dict) else data
-    if not isinstance(items, list):
-        raise InputError(msg("{source}: a list of tenants is required", source=source))
-    try:
-        tenant_set = TenantSet(tenants=tuple(items))
-    except ValidationError as exc:
+    if not isinstance(items, list) or not items:
+        raise InputError(msg("{source}: tenants: a list of at least one tenant is required", source=source))
+    if len(items) > MAX_TENANTS:
         raise InputError(
             msg(
-                "{source}: {problem}",
+                "{source}: tenants: at most {limit} tenants (got {count})",
                 source=source,
-                problem=describe_validation_error(exc, prefix="tenants."),
+                limit=MAX_TENANTS,
+                count=len(items),
             )
-        ) from None
+        )
+    tenants = []
+    for index, item in enumerate(items):
+        try:
+            tenants.append(Tenant.model_validate(item))
+        except ValidationError as exc:
+            problem = describe_validation_error(exc, model=Tenant, prefix=f"tenants.{index}.")
+            raise InputError(msg("{source}: {problem}", source=source, problem=problem)) from None
+    tenant_set = TenantSet(tenants=tuple(tenants))
     seen: set[str] = set()
     for index, tenant in enumerate(tenant_set.tenants):
         if tenant.name in seen:

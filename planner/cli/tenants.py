@@ -1,0 +1,197 @@
+"""``planner tenants place|compare|simulate``: a tenant set on the planned fabric, the same set
+across designs, and a job-mix simulation (docs/model.md, "Multi-tenant supernode").
+
+::
+
+    planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml --format json
+    planner tenants compare --gpus 1024 --tenants tenants.yaml --designs rail8-npo,ib-ndr
+    planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 \\
+        --policy topology --preempt --seed 1 --format json
+
+A bad tenant file (more GPUs than the cluster, an unknown isolation, a negative bandwidth, a
+duplicate name) or trace exits 2 with one line naming the field; nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from planner.cli.options import (
+    Parser,
+    add_command,
+    add_designs_option,
+    add_format_option,
+    add_scenario_options,
+    catalog_from_args,
+    scenario_from_args,
+    write,
+    write_json,
+)
+
+POLICIES = ("first-fit", "topology")
+"""``planner.tenancy.simulate.POLICIES``, repeated so that ``--help`` imports no engine module."""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``planner tenants`` and its subcommands."""
+    parser = add_command(
+        subparsers,
+        "tenants",
+        help_text="multi-tenant supernode: place tenants, compare designs, simulate a job mix",
+        example_lines=[
+            "planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml --format json",
+            "planner tenants compare --gpus 1024 --tenants tenants.yaml",
+            "planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 "
+            "--policy topology --seed 1",
+        ],
+    )
+    sub = parser.add_subparsers(dest="tenants_command", required=True, metavar="COMMAND", parser_class=Parser)
+    place = add_command(
+        sub,
+        "place",
+        help_text="place a tenant set on the planned fabric: servers, switches, guarantees, price",
+        example_lines=["planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml"],
+    )
+    _tenant_options(place)
+    add_format_option(place, ["table", "json"])
+    place.set_defaults(handler=run_place)
+    compare = add_command(
+        sub,
+        "compare",
+        help_text="the same tenant set on several designs side by side",
+        example_lines=[
+            "planner tenants compare --gpus 1024 --tenants tenants.yaml --designs rail8-npo,ib-ndr"
+        ],
+    )
+    _tenant_options(compare, design=False)
+    add_designs_option(compare)
+    add_format_option(compare, ["table", "json"])
+    compare.set_defaults(handler=run_compare)
+    _add_simulate(sub)
+
+
+def _tenant_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
+    add_scenario_options(parser, design=design)
+    parser.add_argument(
+        "--tenants",
+        metavar="FILE",
+        required=True,
+        help="tenant file (YAML/JSON list of {name, gpus, isolation: shared|leaf|plane|domain, "
+        "bandwidth_gbit_per_s_per_gpu, storage_gbyte_per_s})",
+    )
+
+
+def _add_simulate(sub: Any) -> None:
+    simulate = add_command(
+        sub,
+        "simulate",
+        help_text="discrete-event simulation of a job stream: utilisation, queueing delay, fragmentation",
+        example_lines=[
+            "planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 --policy first-fit",
+            "planner tenants simulate --gpus 256 --design ib-ndr --trace jobs.csv --policy topology --preempt",
+        ],
+    )
+    add_scenario_options(simulate)
+    source = simulate.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--trace", metavar="FILE", help="CSV trace: arrival_s, gpus, duration_s[, priority 0|1] per job"
+    )
+    source.add_argument(
+        "--synthetic", action="store_true", help="synthetic jobs (shape of the Philly trace study)"
+    )
+    simulate.add_argument("--jobs", type=int, default=10000, help="synthetic jobs (default 10000)")
+    simulate.add_argument(
+        "--load", type=float, default=0.8, help="offered load of the synthetic jobs (default 0.8)"
+    )
+    simulate.add_argument("--policy", choices=POLICIES, default="topology", help="allocation policy")
+    simulate.add_argument("--preempt", action="store_true", help="high-priority jobs may stop normal ones")
+    simulate.add_argument("--seed", type=int, default=1, help="random seed of the synthetic jobs (default 1)")
+    add_format_option(simulate, ["table", "json"])
+    simulate.set_defaults(handler=run_simulate)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from planner.tenancy.tenants import load_tenants
+
+    return load_tenants(Path(args.tenants))
+
+
+def run_place(args: argparse.Namespace) -> int:
+    from planner.tenancy.run import place_scenario, placement_to_dict
+
+    tenants = _load(args)
+    placement = place_scenario(
+        scenario=scenario_from_args(args),
+        catalog=catalog_from_args(args),
+        tenants=tenants,
+        source=args.tenants,
+    )
+    if args.format == "json":
+        write_json(placement_to_dict(placement))
+    else:
+        write(_place_table(placement))
+    return 0
+
+
+def _place_table(placement: Any) -> str:
+    import pandas as pd
+
+    from planner.cli.options import emit_frame
+    from planner.tenancy.run import summary_rows
+
+    lines = [
+        emit_frame(pd.DataFrame(summary_rows(placement)), "table"),
+        f"design {placement.design_id}: {placement.cluster_gpus} GPUs, {placement.free_gpus} free, "
+        f"{placement.stranded_gpus} stranded, {placement.stranded_ports} stranded ports, "
+        f"fragmentation {placement.fragmentation:.2f}",
+    ]
+    lines += [f"unmet: {u.name} {u.field} short by {u.shortfall:g}" for u in placement.unmet]
+    return "\n".join(lines)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from planner.cli.options import design_ids_from_args, emit_frame
+    from planner.tenancy.run import COMPARE_DESIGNS, compare_designs, comparison_rows, placement_to_dict
+
+    tenants = _load(args)
+    designs = design_ids_from_args(args) if args.designs else COMPARE_DESIGNS
+    placements = compare_designs(
+        scenario=scenario_from_args(args),
+        catalog=catalog_from_args(args),
+        tenants=tenants,
+        designs=designs,
+        source=args.tenants,
+    )
+    if args.format == "json":
+        write_json({"designs": [placement_to_dict(p) for p in placements]})
+    else:
+        import pandas as pd
+
+        write(emit_frame(pd.DataFrame(comparison_rows(placements)), "table"))
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from planner import plan
+    from planner.tenancy.fabric import fabric_view
+    from planner.tenancy.jobs import read_trace_csv, synthetic_jobs
+    from planner.tenancy.simulate import SimCluster, simulate
+
+    catalog = catalog_from_args(args)
+    p = plan(scenario=scenario_from_args(args), catalog=catalog)
+    cluster = SimCluster.of(fabric_view(plan=p, catalog=catalog))
+    if args.trace:
+        jobs = read_trace_csv(Path(args.trace), cluster_gpus=cluster.gpus)
+    else:
+        jobs = synthetic_jobs(count=args.jobs, cluster_gpus=cluster.gpus, seed=args.seed, load=args.load)
+    result = simulate(cluster=cluster, jobs=jobs, policy=args.policy, preempt=args.preempt)
+    if args.format == "json":
+        write_json(result.to_dict())
+    else:
+        data = result.to_dict()
+        delay = data.pop("queue_delay_s")
+        rows = [*data.items(), *((f"queue_delay_s.{k}", v) for k, v in delay.items())]
+        write("\n".join(f"{k:<22} {v:,.3f}" if isinstance(v, float) else f"{k:<22} {v}" for k, v in rows))
+    return 0
