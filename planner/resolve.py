@@ -24,7 +24,7 @@ from planner.catalog.schema import (
 from planner.design import FabricParams
 from planner.errors import InputError
 from planner.i18n.message import msg
-from planner.scenario import PRODUCT_RANGE_GPUS, Scenario
+from planner.scenario import PRODUCT_RANGE_GPUS, Facility, Scenario
 from planner.units import ceil_div
 
 R = TypeVar("R", bound=Record)
@@ -106,6 +106,36 @@ _PRICED_FAMILIES = (
 )
 
 
+def _cooling(catalog: Catalog, cooling_id: str, server: Server) -> tuple[Cooling, tuple[str, ...]]:
+    """The cooling record and, when the default cooling does not suit the server, a note.
+
+    The default cooling (``Facility().cooling_id``) gives way to the server's first supported kind
+    (DGX A100 is air-cooled only), with a note; any other cooling the server cannot take is an
+    error naming the field.
+    """
+    cooling = _pick(catalog.cooling, cooling_id, family="cooling", field="facility.cooling_id")
+    if cooling.kind in server.cooling:
+        return cooling, ()
+    substitute = next((c for _, c in sorted(catalog.cooling.items()) if c.kind == server.cooling[0]), None)
+    if cooling_id != Facility().cooling_id or substitute is None:
+        raise InputError(
+            msg(
+                "facility.cooling_id: {server} supports {supported} cooling, not {kind}",
+                server=server.id,
+                supported=", ".join(server.cooling),
+                kind=cooling.kind,
+            )
+        )
+    note = msg(
+        "{server} takes {supported} cooling only: {used} is used instead of the default {default}",
+        server=server.id,
+        supported=", ".join(server.cooling),
+        used=substitute.id,
+        default=cooling_id,
+    )
+    return substitute, (note,)
+
+
 def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     """Look up every record the scenario names and derive node and GPU counts.
 
@@ -120,16 +150,7 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     f = _fabric_records(catalog, fabric)
     facility = scenario.facility
     rack = _pick(catalog.racks, facility.rack_id, family="racks", field="facility.rack_id")
-    cooling = _pick(catalog.cooling, facility.cooling_id, family="cooling", field="facility.cooling_id")
-    if cooling.kind not in server.cooling:
-        raise InputError(
-            msg(
-                "facility.cooling_id: {server} supports {supported} cooling, not {kind}",
-                server=server.id,
-                supported=", ".join(server.cooling),
-                kind=cooling.kind,
-            )
-        )
+    cooling, cooling_notes = _cooling(catalog, facility.cooling_id, server)
     storage_id = scenario.storage_id or sorted(catalog.storage)[0]
     storage = _pick(catalog.storage, storage_id, family="storage", field="storage_id")
     energy = _pick(
@@ -188,7 +209,8 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         core_radix=f.radices[2],
         nodes=nodes,
         gpus=nodes * server.gpus_per_node,
-        notes=_sizing_notes(scenario, fabric, server, nodes, spans_servers=scale_up_switch is not None),
+        notes=cooling_notes
+        + _sizing_notes(scenario, fabric, server, nodes, spans_servers=scale_up_switch is not None),
         used=tuple(used),
     )
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from planner import Catalog, Facility, InputError, Scenario, plan
+from planner import Catalog, Facility, InputError, Scenario, load_catalog, plan
 from planner.cost import BomLine, cost_summary
 from planner.engine import SwitchModels
 from planner.fabric.media import units_on_devices
@@ -207,3 +207,17 @@ def test_engine_texts_are_messages_that_read_in_chinese(catalog: Catalog) -> Non
         translate(error_text(caught.value), "zh")
         == "price_overrides_usd.ghost：没有带价格的目录条目使用此 id"
     )
+
+
+def test_default_cooling_gives_way_to_an_air_only_server() -> None:
+    """DGX A100 takes air cooling only: the default direct-liquid cooling is replaced, with a note;
+    a cooling the user chose that the server cannot take stays an error naming the field."""
+    catalog = load_catalog()
+    p = plan(scenario=Scenario(gpus=64, design_id="ib-hdr"), catalog=catalog)
+    assert p.scenario.facility.cooling_id == "direct_liquid"
+    assert any("air is used instead of the default direct_liquid" in n for n in p.notes)
+    chosen = Scenario(gpus=64, design_id="ib-hdr", facility=Facility(cooling_id="immersion"))
+    with pytest.raises(
+        InputError, match=r"facility\.cooling_id: dgx_a100_8gpu supports air cooling, not immersion"
+    ):
+        plan(scenario=chosen, catalog=catalog)
