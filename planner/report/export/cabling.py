@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from planner.handoff.cabling import CABLING_COLUMNS, Handoff
+from planner.i18n import tr
 from planner.handoff.tables import RACK_COLUMNS, rack_rows, totals_against_bom
 from planner.report.export.xlsx import Column, ColumnKind, Sheet, write_xlsx
 
@@ -14,20 +15,21 @@ _NUMERIC: dict[str, ColumnKind] = {
 }
 
 
-def cabling_xlsx(handoff: Handoff) -> bytes:
-    """Three sheets: ``Cables`` (the CSV's columns), ``Racks`` and ``Totals vs BOM``."""
+def cabling_xlsx(handoff: Handoff, lang: str = "en") -> bytes:
+    """Three sheets: cables (the CSV's columns, which stay English: they are an interface),
+    racks, and the totals against the BOM; sheet names in ``lang``."""
     cables = Sheet(
-        title="Cables",
+        title=tr("cabling.sheet.cables", lang),
         columns=tuple(Column(c, c, _NUMERIC.get(c, "text")) for c in CABLING_COLUMNS),
         rows=tuple(dict(zip(CABLING_COLUMNS, c.row(), strict=True)) for c in handoff.cables),
     )
     racks = Sheet(
-        title="Racks",
+        title=tr("cabling.sheet.racks", lang),
         columns=tuple(Column(c, c, "text" if c in ("rack", "kind") else "number") for c in RACK_COLUMNS),
         rows=tuple(rack_rows(handoff)),
     )
     totals = Sheet(
-        title="Totals vs BOM",
+        title=tr("cabling.sheet.totals", lang),
         columns=(
             Column("kind", "kind"),
             Column("part", "part"),
@@ -36,4 +38,4 @@ def cabling_xlsx(handoff: Handoff) -> bytes:
         ),
         rows=tuple(totals_against_bom(handoff)),
     )
-    return write_xlsx((cables, racks, totals), title=f"Cabling plan {handoff.plan.design_id}")
+    return write_xlsx((cables, racks, totals), title=tr("cabling.title", lang, design=handoff.plan.design_id))
