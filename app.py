@@ -55,6 +55,7 @@ SECTIONS = (
         (
             ("scenarios", "page.scenarios", ":material/folder_open:"),
             ("proposal", "page.proposal", ":material/description:"),
+            ("layout", "page.layout", ":material/view_column:"),
         ),
     ),
     (

@@ -1,0 +1,61 @@
+"""The Layout page (AppTest): renders in both languages with the floor plan, one elevation per rack
+type and the five hand-off downloads; a row too short for a rack shows the one-line error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from planner import i18n
+from planner.i18n import tr
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches() -> Iterator[None]:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    i18n.MISSING.clear()
+    yield
+    assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
+
+
+def open_page(lang: str, design: str = "ib-ndr") -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    at.query_params.update({"lang": lang, "gpus": "256", "design": design})
+    at.run()
+    at.switch_page("pages/layout.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(e.proto.body for e in at.get("html"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_shows_rows_elevations_and_downloads(lang: str) -> None:
+    at = open_page(lang)
+    assert at.title[0].value == tr("page.layout", lang)
+    headers = [h.value for h in at.subheader]
+    for key in ("layout.floor", "layout.elevations", "layout.downloads", "layout.lengths"):
+        assert tr(key, lang) in headers
+    html = _html(at)
+    assert html.count('class="elevation"') >= 2  # compute and network racks at least
+    assert 'class="floor-plan"' in html and 'data-rack="R01-01"' in html
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert len(labels) == 5
+    assert tr("layout.download_netbox", lang) in labels
+    assert [m.label for m in at.metric][:2] == [tr("layout.racks", lang), tr("layout.rows", lang)]
+
+
+def test_a_row_shorter_than_a_rack_names_the_field() -> None:
+    at = open_page("en")
+    at.number_input(key="layout_row_length_m").set_value(0.5).run()
+    assert not at.exception
+    assert any("layout.row_length_m" in e.value for e in at.error)

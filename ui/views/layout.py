@@ -1,0 +1,192 @@
+"""Layout page: racks in rows (a floor plan), one elevation per rack type, and the hand-off
+downloads (cabling plan CSV/XLSX, elevations, NetBox import files, draw.io)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pandas as pd
+import streamlit as st
+
+from planner import Plan
+from planner.handoff.cabling import Handoff, build_handoff, length_summary
+from planner.handoff.drawio import drawio_file
+from planner.handoff.elevation import elevation_svg, floor_svg, rack_types
+from planner.handoff.layout import LayoutParams, layout_params_from_data
+from planner.handoff.netbox import netbox_files
+from planner.handoff.tables import cabling_csv, rack_rows
+from planner.report.export.cabling import cabling_xlsx
+from ui import engine, state, widgets
+from ui.state import t, tx
+
+ROW_LENGTH = "layout_row_length_m"
+MAX_ROWS = "layout_max_rows"
+KIND_KEYS = {
+    "compute": "layout.kind.compute",
+    "network": "layout.kind.network",
+    "storage": "layout.kind.storage",
+    "management": "layout.kind.management",
+}
+LINK_KEYS = {
+    "node_leaf": "layout.link.node_leaf",
+    "leaf_spine": "layout.link.leaf_spine",
+    "spine_core": "layout.link.spine_core",
+}
+COLUMN_KEYS = {
+    "rack": "layout.col.rack",
+    "row": "layout.col.row",
+    "kind": "layout.col.kind",
+    "devices": "layout.col.devices",
+    "used_u": "layout.col.used_u",
+    "usable_u": "layout.col.usable_u",
+    "power_kw": "layout.col.power_kw",
+    "power_limit_kw": "layout.col.power_limit_kw",
+    "link_class": "layout.col.link_class",
+    "cables": "layout.col.cables",
+    "min_m": "layout.col.min_m",
+    "mean_m": "layout.col.mean_m",
+    "max_m": "layout.col.max_m",
+    "plan_m": "layout.col.plan_m",
+}
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _handoff(scenario_json: str, override_json: str, params_json: str) -> Handoff:
+    from planner.scenario import scenario_from_data
+
+    del override_json  # part of the key: the plan below was made with it
+    scenario = scenario_from_data(json.loads(scenario_json))
+    return build_handoff(
+        plan=engine.plan_for(scenario),
+        catalog=engine.catalog(),
+        params=layout_params_from_data(json.loads(params_json)),
+    )
+
+
+def floor_inputs() -> LayoutParams:
+    """Row length and the rows the room holds (0 = any)."""
+    left, right = st.columns(2)
+    length = left.number_input(
+        t("layout.row_length_m"), min_value=0.1, max_value=500.0, value=12.0, step=0.6, key=ROW_LENGTH
+    )
+    rows = right.number_input(
+        t("layout.max_rows"),
+        min_value=0,
+        max_value=500,
+        value=0,
+        step=1,
+        key=MAX_ROWS,
+        help=t("layout.max_rows_help"),
+    )
+    data: dict[str, object] = {"row_length_m": float(length)}
+    if rows:
+        data["max_rows"] = int(rows)
+    return LayoutParams.model_validate(data)
+
+
+def handoff(plan: Plan, params: LayoutParams) -> Handoff:
+    """The cached hand-off of the plan; a bad layout input shows its one-line error and stops."""
+    scenario_json = engine.canonical_json(plan.scenario)
+    return widgets.computed(_handoff, scenario_json, state.catalog_override(), params.model_dump_json())
+
+
+def summary(h: Handoff) -> None:
+    cells = st.columns(4)
+    values = (
+        ("layout.racks", len(h.layout.racks)),
+        ("layout.rows", h.layout.rows),
+        ("layout.devices", len(h.wiring.devices)),
+        ("layout.cables", len(h.cables)),
+    )
+    for cell, (key, value) in zip(cells, values, strict=True):
+        cell.metric(t(key), f"{value:,}", border=True)
+    for note in h.layout.notes:
+        st.warning(tx(note))
+
+
+def rows(h: Handoff) -> None:
+    """The floor plan and the rack table."""
+    st.subheader(t("layout.floor"))
+    names = {kind: t(key) for kind, key in KIND_KEYS.items()}
+    st.html(f'<div class="floor-plan" style="overflow-x:auto">{floor_svg(h.layout, kind_names=names)}</div>')
+    st.caption(t("layout.floor_caption", per_row=h.layout.racks_per_row))
+    frame = pd.DataFrame(rack_rows(h))
+    frame["kind"] = frame["kind"].map(names)
+    headers = {column: t(key) for column, key in COLUMN_KEYS.items()}
+    st.dataframe(frame.rename(columns=headers), hide_index=True, width="stretch")
+    lengths = pd.DataFrame(length_summary(h))
+    if not lengths.empty:
+        st.subheader(t("layout.lengths"))
+        lengths["link_class"] = lengths["link_class"].map({c: t(k) for c, k in LINK_KEYS.items()})
+        st.dataframe(lengths.rename(columns=headers), hide_index=True)
+        st.caption(t("layout.lengths_caption"))
+
+
+def elevations(h: Handoff) -> None:
+    """One front view per rack type, three to a line."""
+    st.subheader(t("layout.elevations"))
+    types = rack_types(h.layout, h.wiring)
+    for start in range(0, len(types), 3):
+        for cell, rack_type in zip(st.columns(3), types[start : start + 3], strict=False):
+            title = t(
+                "layout.rack_type",
+                kind=t(KIND_KEYS[rack_type.kind]),
+                name=rack_type.key,
+                count=len(rack_type.racks),
+            )
+            with cell:
+                st.html(f'<div class="elevation">{elevation_svg(rack_type, h.wiring, title=title)}</div>')
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(files.items()):
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _files(scenario_json: str, override_json: str, params_json: str, lang: str) -> dict[str, bytes]:
+    """The download files of one hand-off, built once per inputs and language."""
+    h = _handoff(scenario_json, override_json, params_json)
+    svgs = {
+        f"{rt.key}.svg": elevation_svg(rt, h.wiring).encode("utf-8") for rt in rack_types(h.layout, h.wiring)
+    }
+    return {
+        "csv": cabling_csv(h),
+        "xlsx": cabling_xlsx(h, lang),
+        "elevations": _zip(svgs),
+        "netbox": _zip(netbox_files(h, engine.catalog())),
+        "drawio": drawio_file(h),
+    }
+
+
+def downloads(h: Handoff, params: LayoutParams) -> None:
+    """Cabling plan CSV and XLSX, elevations, NetBox files and the draw.io file."""
+    st.subheader(t("layout.downloads"))
+    stem = f"{h.plan.design_id}_{h.plan.gpus}gpu"
+    files = _files(
+        engine.canonical_json(h.plan.scenario),
+        state.catalog_override(),
+        params.model_dump_json(),
+        state.lang(),
+    )
+    items = (
+        ("layout.download_cabling_csv", files["csv"], f"cabling_{stem}.csv", "text/csv"),
+        (
+            "layout.download_cabling_xlsx",
+            files["xlsx"],
+            f"cabling_{stem}.xlsx",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        ),
+        ("layout.download_elevations", files["elevations"], f"elevations_{stem}.zip", "application/zip"),
+        ("layout.download_netbox", files["netbox"], f"netbox_{stem}.zip", "application/zip"),
+        ("layout.download_drawio", files["drawio"], f"{stem}.drawio", "application/xml"),
+    )
+    cells = st.columns(len(items))
+    for cell, (key, data, name, mime) in zip(cells, items, strict=True):
+        cell.download_button(t(key), data=data, file_name=name, mime=mime, icon=":material/download:")
+    st.caption(t("layout.downloads_caption"))
