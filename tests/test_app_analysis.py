@@ -34,7 +34,7 @@ from planner.optimize.pareto import bandwidth_front
 from planner.report import fmt
 from planner.report.performance_tables import escape_markdown, pareto_choice
 from planner.store import ScenarioStore, open_store
-from ui import inputs, keys
+from ui import inputs, keys, widgets
 from ui.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -625,3 +625,14 @@ def test_unreachable_store_stops_only_this_page(monkeypatch: pytest.MonkeyPatch)
     assert any("unsupported database" in e for e in texts(at.error))
     at.switch_page("pages/overview.py").run()
     assert not at.exception and at.metric
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_chart_is_described_for_screen_readers(lang: str) -> None:
+    """ui/widgets.chart follows each figure with its figure_alt_text, hidden from sight only."""
+    at = start("scaling", lang=lang)
+    notes = [m.value for m in at.markdown if 'role="note"' in m.value]
+    assert notes and len(notes) == len(at.get("plotly_chart"))
+    assert all(widgets.SCREEN_READER_ONLY in n for n in notes)
+    if lang == "zh":
+        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in n) for n in notes)

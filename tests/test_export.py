@@ -10,6 +10,7 @@ import csv
 import doctest
 import io
 import math
+from html import escape as html_escape
 from types import ModuleType
 
 import openpyxl
@@ -29,7 +30,7 @@ from planner import Catalog, InputError, Scenario, load_catalog, plan
 from planner.catalog import load_catalog_from_data
 from planner.design import FabricParams
 from planner.i18n import tr
-from planner.report import proposal
+from planner.report import charts, proposal
 from planner.report.export import (
     Column,
     Pricing,
@@ -448,3 +449,17 @@ def test_the_browser_module_imports_without_starting_anything() -> None:
     assert (
         planner.report.export.browser.chromium_path() is None or planner.report.export.browser.chromium_path()
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_chart_in_the_proposal_carries_its_alt_text(catalog: Catalog, lang: str) -> None:
+    """The PDF's images describe themselves (charts.figure_alt_text) for screen readers."""
+    options = proposal.options_from_data({"lang": lang})
+    p = proposal.build_proposal(scenario=Scenario(gpus=64), catalog=catalog, options=options)
+    figures = dict(proposal.chart_figures(p))
+    images = {key: f"data:,{key}" for key in figures}
+    alts = {key: charts.figure_alt_text(fig, p.lang) for key, fig in figures.items()}
+    html = proposal.proposal_html(p, images, alt_texts=alts)
+    for key in figures:
+        assert f'src="data:,{key}"' in html
+        assert f'alt="{html_escape(alts[key])}"' in html and alts[key]

@@ -5,6 +5,7 @@ Each function draws one block from engine results; the arithmetic lives in :mod:
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -14,7 +15,7 @@ import streamlit as st
 
 from planner import Plan, PlannerError
 from planner.i18n import error_text
-from planner.report import fmt, tables
+from planner.report import charts, fmt, tables
 from planner.report.performance_tables import escape_markdown
 from ui import engine, keys, state
 from ui.state import t, tx
@@ -23,8 +24,19 @@ T = TypeVar("T")
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 
 
+SCREEN_READER_ONLY = (
+    "position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;"
+    "clip:rect(0,0,0,0);white-space:nowrap;border:0"
+)
+"""Inline style that hides a text from sight but not from screen readers."""
+
+
 def chart(fig: go.Figure, key: str | None = None) -> None:
+    """The figure, followed by its one-sentence description for screen readers (the canvas has
+    no text of its own)."""
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)
+    alt = html.escape(charts.figure_alt_text(fig, state.lang()))
+    st.markdown(f'<p role="note" style="{SCREEN_READER_ONLY}">{alt}</p>', unsafe_allow_html=True)
 
 
 def require_plan(title_key: str) -> Plan:

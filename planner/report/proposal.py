@@ -216,11 +216,18 @@ def chart_figures(p: Proposal) -> list[tuple[str, go.Figure]]:
 
 def chart_images(p: Proposal, browser: Browser) -> dict[str, str]:
     """Every figure drawn once by the browser, as data URIs keyed by chart name."""
+    return chart_images_and_alt_texts(p, browser)[0]
+
+
+def chart_images_and_alt_texts(p: Proposal, browser: Browser) -> tuple[dict[str, str], dict[str, str]]:
+    """Every figure drawn once by the browser (data URIs) and its one-sentence description (the
+    image's ``alt`` text, :func:`planner.report.charts.figure_alt_text`), keyed by chart name."""
     figures = chart_figures(p)
     specs = [ChartSpec(fig, CHART_WIDTH_PX, int(fig.layout.height or 400), name=key) for key, fig in figures]
     images = browser.images(specs, fmt=CHART_FORMAT, scale=PNG_SCALE)
     mime = "image/svg+xml" if CHART_FORMAT == "svg" else "image/png"
-    return {key: image_data_uri(data, mime) for (key, _), data in zip(figures, images, strict=True)}
+    uris = {key: image_data_uri(data, mime) for (key, _), data in zip(figures, images, strict=True)}
+    return uris, {key: charts.figure_alt_text(fig, p.lang) for key, fig in figures}
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -862,10 +869,17 @@ def _assumptions(doc: HtmlDocument, p: Proposal) -> None:
             doc.paragraph("• " + note, style="note")
 
 
-def proposal_html(p: Proposal, images: Mapping[str, str], *, pages: Sequence[int] | None = None) -> str:
+def proposal_html(
+    p: Proposal,
+    images: Mapping[str, str],
+    *,
+    pages: Sequence[int] | None = None,
+    alt_texts: Mapping[str, str] | None = None,
+) -> str:
     """The whole document as print-ready HTML (``images``: chart data URIs by name; ``pages``:
     the first page of each section for the contents, ``None`` = a contents without numbers)."""
-    doc = HtmlDocument(lang="zh-CN" if p.lang == "zh" else "en", title=_title(p))
+    alt_by_uri = {images[key]: text for key, text in (alt_texts or {}).items() if key in images}
+    doc = HtmlDocument(lang="zh-CN" if p.lang == "zh" else "en", title=_title(p), alt_texts=alt_by_uri)
     _cover(doc, p, pages)
     _summary(doc, p)
     _compare(doc, p, images)
@@ -920,9 +934,9 @@ def render_pdf(p: Proposal, *, browser: Browser | None = None) -> bytes:
     ``pdftotext`` the first print is the document: a contents without page numbers.
     """
     engine = browser or shared_browser()
-    images = chart_images(p, engine)
+    images, alt_texts = chart_images_and_alt_texts(p, engine)
     setup = page_setup(p)
-    draft = engine.print_pdf(proposal_html(p, images), setup=setup)
+    draft = engine.print_pdf(proposal_html(p, images, alt_texts=alt_texts), setup=setup)
     try:
         pages = first_pages(
             draft,
@@ -933,7 +947,7 @@ def render_pdf(p: Proposal, *, browser: Browser | None = None) -> bytes:
         return draft
     if pages is None:
         return draft
-    return engine.print_pdf(proposal_html(p, images, pages=pages), setup=setup)
+    return engine.print_pdf(proposal_html(p, images, pages=pages, alt_texts=alt_texts), setup=setup)
 
 
 # --- files ---------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import base64
 import io
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -289,6 +289,8 @@ class HtmlDocument:
     lang: str
     title: str
     blocks: list[str] = field(default_factory=list)
+    alt_texts: Mapping[str, str] = field(default_factory=dict)
+    """Image URI -> its ``alt`` text (one sentence for a screen reader)."""
     _open_section: bool = False
 
     def cover(
@@ -406,8 +408,9 @@ class HtmlDocument:
 
     def figure(self, image_uri: str, *, caption: str = "", width_pct: float = 100.0) -> None:
         cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
+        alt = esc(self.alt_texts.get(image_uri, ""))
         self.blocks.append(
-            f'<figure><img src="{image_uri}" style="width:{width_pct:g}%" alt="">{cap}</figure>'
+            f'<figure><img src="{image_uri}" style="width:{width_pct:g}%" alt="{alt}">{cap}</figure>'
         )
 
     def columns(self, left: HtmlDocument, right: HtmlDocument) -> None:
