@@ -28,6 +28,7 @@ AREA_SYMBOLS = {
     "memory": "triangle-up",
     "power": "star",
     "reliability": "hexagon",
+    "serving": "cross",
 }
 AREA_KEYS = {
     "topology": "val.area.topology",
@@ -36,6 +37,7 @@ AREA_KEYS = {
     "memory": "val.area.memory",
     "power": "val.area.power",
     "reliability": "val.area.reliability",
+    "serving": "val.area.serving",
 }
 ROLE_KEYS = {"validation": "val.role.validation", "calibration": "val.role.calibration"}
 STATUS_KEYS = {
