@@ -32,8 +32,8 @@ class FabricView:
     tiers: int
     gpus_per_port: int
     """GPUs sharing one scale-out port: the smallest unit a shared tenant is given [count]."""
-    links: tuple[tuple[tuple[tuple[int, str], ...], ...], ...]
-    """Per server, per GPU: the (plane, leaf id) of every link that carries its traffic."""
+    links: tuple[tuple[tuple[tuple[int, str, str], ...], ...], ...]
+    """Per server, per GPU: the (plane, leaf id, leaf port) of every link that carries its traffic."""
     leaf_group: tuple[int, ...]
     """Per server: its leaf group (servers reaching the same leaves), numbered from 0."""
     group_pod: tuple[int, ...]
@@ -84,13 +84,13 @@ def fabric_view(*, plan: Plan, catalog: Catalog) -> FabricView:
     gpn = topo.gpus_per_node
     servers = tuple(naming.server_id(n, count=plan.nodes) for n in range(plan.nodes))
     index = {s: i for i, s in enumerate(servers)}
-    per_gpu: list[list[list[tuple[int, str]]]] = [[[] for _ in range(gpn)] for _ in servers]
+    per_gpu: list[list[list[tuple[int, str, str]]]] = [[[] for _ in range(gpn)] for _ in servers]
     leaf_spines: dict[str, set[str]] = {}
     for link in wiring.links:
         if link.link_class == "node_leaf":
             first = link.gpu or 0
             for g in range(first, min(gpn, first + topo.gpus_per_port)):
-                per_gpu[index[link.a_device]][g].append((link.plane, link.b_device))
+                per_gpu[index[link.a_device]][g].append((link.plane, link.b_device, link.b_port))
         elif link.link_class == "leaf_spine":
             leaf_spines.setdefault(link.a_device, set()).add(link.b_device)
     groups, pods = _groups(per_gpu, leaf_spines)
@@ -134,7 +134,7 @@ def fabric_view(*, plan: Plan, catalog: Catalog) -> FabricView:
 
 
 def _groups(
-    per_gpu: list[list[list[tuple[int, str]]]], leaf_spines: dict[str, set[str]]
+    per_gpu: list[list[list[tuple[int, str, str]]]], leaf_spines: dict[str, set[str]]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Leaf group of each server (same set of leaves) and pod of each group (same spines)."""
     group_of_key: dict[tuple[str, ...], int] = {}
@@ -142,7 +142,7 @@ def _groups(
     groups: list[int] = []
     pods: list[int] = []
     for gpus in per_gpu:
-        leaves = tuple(sorted({leaf for links in gpus for _, leaf in links}))
+        leaves = tuple(sorted({leaf for links in gpus for _, leaf, _ in links}))
         if leaves not in group_of_key:
             group_of_key[leaves] = len(group_of_key)
             spines = tuple(sorted({s for leaf in leaves for s in leaf_spines.get(leaf, ())}))

@@ -70,6 +70,10 @@ class TenantPlacement:
     opex_share_usd_per_year: float
     usd_per_gpu_hour: float
     """Its yearly cost share per GPU it asked for [USD/GPU-hour]."""
+    gpu_slots: tuple[str, ...] = ()
+    """Its GPUs, ``<server id>/gpu<n>`` (n from 0)."""
+    ports: tuple[str, ...] = ()
+    """Leaf down ports its guarantee rests on, ``<leaf id>:<port>`` (links on its usable planes)."""
 
 
 @dataclass(frozen=True)
@@ -290,7 +294,7 @@ def _switch_gpus(view: FabricView, slots: Sequence[tuple[int, int]], planes: set
     """GPUs (slot numbers) with a link or path through each leaf, spine and plane (``p<n>``)."""
     touched: dict[str, set[int]] = {}
     for n, (s, g) in enumerate(slots):
-        for p, leaf in view.links[s][g]:
+        for p, leaf, _ in view.links[s][g]:
             if p in planes:
                 touched.setdefault(leaf, set()).add(n)
                 touched.setdefault(f"p{p + 1}", set()).add(n)
@@ -317,7 +321,7 @@ def _summarise(state: _State, ts: Sequence[Tenant], cost: CostInputs) -> Placeme
         spread = view.oversubscription if groups > 1 else 1.0
         ceiling = view.per_plane_gbit_per_s * len(planes) / spread if slots else 0.0
         guaranteed = min(tenant.bandwidth_gbit_per_s_per_gpu, ceiling)
-        if tenant.bandwidth_gbit_per_s_per_gpu > ceiling + 1e-9 and slots:
+        if tenant.bandwidth_gbit_per_s_per_gpu > ceiling + 1e-9:
             state.unmet.append(
                 Unmet(
                     tenant.name, "bandwidth_gbit_per_s_per_gpu", tenant.bandwidth_gbit_per_s_per_gpu - ceiling
@@ -421,6 +425,10 @@ def _tenant_result(
         capex_share_usd=capex,
         opex_share_usd_per_year=opex,
         usd_per_gpu_hour=rate,
+        gpu_slots=tuple(f"{view.servers[s]}/gpu{g}" for s, g in slots),
+        ports=tuple(
+            sorted({f"{leaf}:{port}" for s, g in slots for p, leaf, port in view.links[s][g] if p in planes})
+        ),
     )
 
 
@@ -446,7 +454,7 @@ def _charge_links(state: _State, ts: Sequence[Tenant]) -> tuple[list[int], int, 
     for s, gpus in enumerate(view.links):
         for g, links in enumerate(gpus):
             owner = state.owner[s][g]
-            for p, _ in links:
+            for p, _, _ in links:
                 total += 1
                 plane_owner = state.plane_owner[p]
                 dark = plane_owner != FREE and plane_owner != owner

@@ -334,21 +334,24 @@ class _Run:
 
     def _schedule(self, now: float) -> None:
         smallest_failed = math.inf
-        started: list[int] = []
-        for n, (_, _, i) in enumerate(self.queue[:SCAN_WINDOW]):
+        started: set[int] = set()
+        for _, _, i in self.queue[:SCAN_WINDOW]:
             gpus = self.jobs[i].gpus
-            if gpus >= smallest_failed or not self.cluster.total_free:
+            may_preempt = self.preempt and self.jobs[i].priority > 0
+            # whether a job fits is monotone in its size under both policies: skip the larger ones
+            if not may_preempt and (gpus >= smallest_failed or not self.cluster.total_free):
                 continue
             placement = self.cluster.allocate(gpus)
-            if placement is None and self.preempt and self.jobs[i].priority > 0:
+            if placement is None and may_preempt:
                 placement = self._preempt_for(gpus, now)
             if placement is None:
-                smallest_failed = gpus
+                smallest_failed = min(smallest_failed, gpus)
                 continue
             self._start(i, placement, now)
-            started.append(n)
-        for n in reversed(started):
-            del self.queue[n]
+            started.add(i)
+        if started:
+            # by job, not by position: a preempted job may have been queued in between
+            self.queue = [entry for entry in self.queue if entry[2] not in started]
 
     def _preempt_for(self, gpus: int, now: float) -> list[tuple[int, int]] | None:
         """Stop normal jobs, latest started first, until ``gpus`` fit; ``None`` (nothing stopped)
