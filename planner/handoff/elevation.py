@@ -85,9 +85,9 @@ def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "") -> st
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" data-rack-type="{escape(rack_type.key)}">',
-        f'<text x="{MARGIN_PX}" y="20" font-size="13" font-weight="bold">{escape(heading)}</text>',
+        f'<text x="{MARGIN_PX}" y="20" font-size="13" font-weight="bold">{escape(_fit(heading, 40))}</text>',
         f'<text x="{MARGIN_PX}" y="38" font-size="11">{rack.used_u}/{rack.usable_rack_units} U, '
-        f"{rack.power_kw:.1f}/{rack.power_limit_kw:g} kW, {len(rack_type.racks)} racks</text>",
+        f"{rack.power_kw:.1f}/{rack.power_limit_kw:.1f} kW, {len(rack_type.racks)} racks</text>",
         f'<rect x="{MARGIN_PX}" y="{top}" width="{WIDTH_PX}" height="{rack.rack_units * UNIT_PX}" '
         'fill="#fafafa" stroke="#333" stroke-width="2"/>',
     ]
@@ -116,3 +116,44 @@ def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "") -> st
 def _fit(text: str, limit: int = 48) -> str:
     """Shorten a label to ``limit`` characters so it stays inside its box."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+FLOOR_PX_PER_M = 40
+"""Scale of the floor plan [px per metre]."""
+KIND_FILL = {"compute": "#cfe3f7", "network": "#b9e0b1", "storage": "#efe3b8", "management": "#ddd0ee"}
+
+
+def floor_svg(layout: Layout, *, kind_names: dict[str, str] | None = None) -> str:
+    """The racks on the floor, seen from above: one box per rack, coloured by kind, fronts marked.
+
+    ``kind_names`` gives the legend text of each kind (the reader's language).
+    """
+    names = kind_names or {k: k for k in KIND_FILL}
+    scale = FLOOR_PX_PER_M
+    width_m = max((r.x_m for r in layout.racks), default=0.0) + layout.params.rack_width_m
+    depth_m = max((r.y_m for r in layout.racks), default=0.0) + layout.params.rack_depth_m
+    width, height = int(width_m * scale) + 2 * MARGIN_PX, int(depth_m * scale) + 2 * MARGIN_PX + 24
+    w, d = layout.params.rack_width_m * scale, layout.params.rack_depth_m * scale
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">'
+    ]
+    for i, (kind, fill) in enumerate(KIND_FILL.items()):
+        left = MARGIN_PX + i * 110
+        parts.append(
+            f'<rect x="{left}" y="6" width="12" height="12" fill="{fill}" stroke="#555"/>'
+            f'<text x="{left + 16}" y="16" font-size="11">{escape(names.get(kind, kind))}</text>'
+        )
+    for rack in layout.racks:
+        x = MARGIN_PX + (rack.x_m * scale - w / 2)
+        y = MARGIN_PX + 24 + (rack.y_m * scale - d / 2)
+        front_y = y + d - 3 if rack.front == "+y" else y
+        parts.append(
+            f'<g class="rack" data-rack="{rack.name}"><rect x="{x:.1f}" y="{y:.1f}" width="{w - 2:.1f}" '
+            f'height="{d:.1f}" fill="{KIND_FILL[rack.kind]}" stroke="#555"/>'
+            f'<rect x="{x:.1f}" y="{front_y:.1f}" width="{w - 2:.1f}" height="3" fill="#1565c0"/>'
+            f'<text x="{x + (w - 2) / 2:.1f}" y="{y + d / 2 + 3:.1f}" font-size="7" text-anchor="middle">'
+            f"{escape(rack.name[1:])}</text></g>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
