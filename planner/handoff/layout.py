@@ -6,7 +6,7 @@ Notes
   stays together, with its switch trays in the middle of the rack), stacked from U1.
 - Network racks hold the fabric switches, then storage and its switches, then the management
   switches, first fit in that order, each rack up to the network fill fraction of its usable
-  height (``data/sizing_rules``) and the rack power limit; a rack's kind is the group with the
+  height (``data/sizing.yaml``) and the rack power limit; a rack's kind is the group with the
   most units in it (network, storage or management).
 - Rows hold ``floor(row length / rack width)`` racks; the network rows sit in the middle of the
   compute rows so that the longest node-leaf run is about half the hall. Rows face each other in

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from planner.handoff.cabling import CABLING_COLUMNS, Handoff
-from planner.i18n import tr
 from planner.handoff.tables import RACK_COLUMNS, rack_rows, totals_against_bom
+from planner.i18n import tr
 from planner.report.export.xlsx import Column, ColumnKind, Sheet, write_xlsx
 
 _NUMERIC: dict[str, ColumnKind] = {
