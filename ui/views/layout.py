@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
@@ -148,45 +149,55 @@ def _zip(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _files(scenario_json: str, override_json: str, params_json: str, lang: str) -> dict[str, bytes]:
-    """The download files of one hand-off, built once per inputs and language."""
+@st.cache_data(show_spinner=False, max_entries=16)
+def _file(kind: str, scenario_json: str, override_json: str, params_json: str, lang: str) -> bytes:
+    """One download file of a hand-off, built when first asked for (the XLSX of a 1024-GPU
+    rail8-npo plan takes seconds), then cached."""
     h = _handoff(scenario_json, override_json, params_json)
-    svgs = {
-        f"{rt.key}.svg": elevation_svg(rt, h.wiring).encode("utf-8") for rt in rack_types(h.layout, h.wiring)
-    }
-    return {
-        "csv": cabling_csv(h),
-        "xlsx": cabling_xlsx(h, lang),
-        "elevations": _zip(svgs),
-        "netbox": _zip(netbox_files(h, engine.catalog())),
-        "drawio": drawio_file(h),
-    }
+    if kind == "csv":
+        return cabling_csv(h)
+    if kind == "xlsx":
+        return cabling_xlsx(h, lang)
+    if kind == "elevations":
+        svgs = {
+            f"{rt.key}.svg": elevation_svg(rt, h.wiring).encode("utf-8")
+            for rt in rack_types(h.layout, h.wiring)
+        }
+        return _zip(svgs)
+    if kind == "netbox":
+        return _zip(netbox_files(h, engine.catalog()))
+    return drawio_file(h)
 
 
 def downloads(h: Handoff, params: LayoutParams) -> None:
-    """Cabling plan CSV and XLSX, elevations, NetBox files and the draw.io file."""
+    """Cabling plan CSV and XLSX, elevations, NetBox files and the draw.io file, each built on click."""
     st.subheader(t("layout.downloads"))
     stem = f"{h.plan.design_id}_{h.plan.gpus}gpu"
-    files = _files(
+    inputs = (
         engine.canonical_json(h.plan.scenario),
         state.catalog_override(),
         params.model_dump_json(),
         state.lang(),
     )
+
+    def deferred(kind: str) -> Callable[[], bytes]:
+        return lambda: _file(kind, *inputs)
+
     items = (
-        ("layout.download_cabling_csv", files["csv"], f"cabling_{stem}.csv", "text/csv"),
+        ("layout.download_cabling_csv", "csv", f"cabling_{stem}.csv", "text/csv"),
         (
             "layout.download_cabling_xlsx",
-            files["xlsx"],
+            "xlsx",
             f"cabling_{stem}.xlsx",
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         ),
-        ("layout.download_elevations", files["elevations"], f"elevations_{stem}.zip", "application/zip"),
-        ("layout.download_netbox", files["netbox"], f"netbox_{stem}.zip", "application/zip"),
-        ("layout.download_drawio", files["drawio"], f"{stem}.drawio", "application/xml"),
+        ("layout.download_elevations", "elevations", f"elevations_{stem}.zip", "application/zip"),
+        ("layout.download_netbox", "netbox", f"netbox_{stem}.zip", "application/zip"),
+        ("layout.download_drawio", "drawio", f"{stem}.drawio", "application/xml"),
     )
     cells = st.columns(len(items))
-    for cell, (key, data, name, mime) in zip(cells, items, strict=True):
-        cell.download_button(t(key), data=data, file_name=name, mime=mime, icon=":material/download:")
+    for cell, (key, kind, name, mime) in zip(cells, items, strict=True):
+        cell.download_button(
+            t(key), data=deferred(kind), file_name=name, mime=mime, icon=":material/download:"
+        )
     st.caption(t("layout.downloads_caption"))
