@@ -141,3 +141,26 @@ def comparison_rows(placements: Sequence[Placement]) -> list[dict[str, Any]]:
         for p in placements
         for t in p.tenants
     ]
+
+
+def ownership_grid(
+    placement: Placement,
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    """Who owns each server's links on each plane: (servers, planes, rows of tenant numbers).
+
+    Row ``p`` (plane ``p<p+1>``), column ``s`` (server) holds the index of the tenant whose GPUs on
+    that server use the plane, -1 for none (free, or dark under another tenant's plane). Servers
+    shared by several tenants show the first one.
+    """
+    servers = sorted({slot.split("/")[0] for t in placement.tenants for slot in t.gpu_slots})
+    planes = sorted({p for t in placement.tenants for p in t.planes}, key=lambda p: int(p[1:]))
+    column = {s: i for i, s in enumerate(servers)}
+    row = {p: i for i, p in enumerate(planes)}
+    grid = [[-1] * len(servers) for _ in planes]
+    for index, tenant in enumerate(placement.tenants):
+        for slot in tenant.gpu_slots:
+            for p in tenant.planes:
+                cell = grid[row[p]]
+                if cell[column[slot.split("/")[0]]] == -1:
+                    cell[column[slot.split("/")[0]]] = index
+    return tuple(servers), tuple(planes), tuple(tuple(r) for r in grid)

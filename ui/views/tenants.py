@@ -1,0 +1,279 @@
+"""Tenants page blocks: the tenant table editor, the placement summary, per-tenant cards, the
+placement on the fabric (who owns which server links on which plane), the same tenant set on other
+designs, and the job-mix simulation with a progress bar."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from planner import Plan, PlannerError
+from planner.catalog import Catalog
+from planner.i18n import error_text
+from planner.report import fmt
+from planner.scenario import scenario_from_data
+from planner.tenancy.fabric import fabric_view
+from planner.tenancy.jobs import synthetic_jobs
+from planner.tenancy.place import Placement
+from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid, place_on_plan
+from planner.tenancy.simulate import POLICIES, SimCluster, SimResult, simulate
+from planner.tenancy.tenants import ISOLATIONS, TenantSet, tenants_from_data
+from ui import engine, state, widgets
+from ui.state import t, tx
+
+TABLE_KEY = "tenants_table"
+SIM_KEY = "tenants_simulation"
+COLUMNS = ("name", "gpus", "isolation", "bandwidth_gbit_per_s_per_gpu", "storage_gbyte_per_s")
+EXAMPLE = (
+    ("foundation", 0.5, "plane", 400.0, 100.0),
+    ("finetune", 0.25, "leaf", 400.0, 50.0),
+    ("inference", 0.125, "domain", 200.0, 0.0),
+    ("research", 0.125, "shared", 100.0, 0.0),
+)
+"""The starting table: the README's four tenants, as shares of the cluster's GPUs."""
+
+
+def _example(gpus: int) -> pd.DataFrame:
+    rows = [(name, max(1, int(gpus * share)), iso, bw, sto) for name, share, iso, bw, sto in EXAMPLE]
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows of the editor as tenant data: empty cells left out (the defaults apply), whole floats
+    as integers (the editor hands back floats once a cell was empty)."""
+    out = []
+    for row in frame.to_dict("records"):
+        item = {
+            str(k): v
+            for k, v in row.items()
+            if v is not None and not (isinstance(v, float) and math.isnan(v))
+        }
+        if isinstance(item.get("gpus"), float) and float(item["gpus"]).is_integer():
+            item["gpus"] = int(item["gpus"])
+        if item:
+            out.append(item)
+    return out
+
+
+def editor(plan: Plan) -> TenantSet | None:
+    """The tenant table; ``None`` (with the problem shown) when it does not validate."""
+    st.subheader(t("tn.editor"))
+    frame = st.data_editor(
+        _example(plan.gpus),
+        num_rows="dynamic",
+        width="stretch",
+        key=f"{TABLE_KEY}_{plan.gpus}",
+        column_config={
+            "name": st.column_config.TextColumn(t("tn.col.name"), required=True, max_chars=64),
+            "gpus": st.column_config.NumberColumn(t("tn.col.gpus"), min_value=1, step=1, required=True),
+            "isolation": st.column_config.SelectboxColumn(
+                t("tn.col.isolation"), options=list(ISOLATIONS), required=True, help=t("tn.help.isolation")
+            ),
+            "bandwidth_gbit_per_s_per_gpu": st.column_config.NumberColumn(
+                t("tn.col.bandwidth"), min_value=0.0
+            ),
+            "storage_gbyte_per_s": st.column_config.NumberColumn(t("tn.col.storage"), min_value=0.0),
+        },
+    )
+    try:
+        return tenants_from_data(_records(frame), source=t("tn.table"))
+    except PlannerError as exc:
+        st.error(tx(error_text(exc)), icon=":material/warning:")
+        return None
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _placements(
+    scenario_json: str, override_json: str, tenants_json: str, designs: tuple[str, ...], _catalog: Catalog
+) -> tuple[Placement, ...]:
+    del override_json  # part of the cache key: the catalog it names is ``_catalog``
+    tenants = tenants_from_data(json.loads(tenants_json))
+    base = json.loads(scenario_json)
+    out = []
+    for design in designs:
+        scenario = scenario_from_data({**base, "design_id": design, "fabric": None})
+        out.append(place_on_plan(plan=engine.plan_for(scenario), catalog=_catalog, tenants=tenants))
+    return tuple(out)
+
+
+def placements(plan: Plan, tenants: TenantSet | None) -> tuple[Placement, ...]:
+    """The tenant set on the current design first, then on the other compared designs."""
+    if tenants is None:
+        return ()
+    designs = (plan.design_id, *(d for d in COMPARE_DESIGNS if d != plan.design_id))
+    return widgets.computed(
+        _placements,
+        engine.canonical_json(plan.scenario),
+        state.catalog_override(),
+        tenants.model_dump_json(),
+        designs,
+        engine.catalog(),
+    )
+
+
+def summary(placed: tuple[Placement, ...]) -> None:
+    """Cluster figures of the current design and every guarantee not met."""
+    if not placed:
+        return
+    p = placed[0]
+    st.subheader(t("tn.summary"))
+    figures = (
+        ("tn.kpi.free", fmt.number(p.free_gpus)),
+        ("tn.kpi.stranded_gpus", fmt.number(p.stranded_gpus)),
+        ("tn.kpi.stranded_ports", fmt.number(p.stranded_ports)),
+        ("tn.kpi.fragmentation", f"{p.fragmentation:.0%}"),
+        ("tn.kpi.tenants_per_leaf", fmt.number(p.max_tenants_per_leaf)),
+    )
+    for column, (key, value) in zip(st.columns(len(figures)), figures, strict=True):
+        column.metric(t(key), value, help=t(f"{key}.help"))
+    if not p.unmet:
+        st.success(t("tn.all_met"))
+    for u in p.unmet:
+        st.warning(
+            t("tn.unmet", name=u.name, field=t(f"tn.field.{u.field}"), shortfall=f"{u.shortfall:,.4g}")
+        )
+
+
+def cards(placed: tuple[Placement, ...]) -> None:
+    """One card per tenant: what it got, what it is guaranteed, what one failure takes, its price."""
+    if not placed:
+        return
+    st.subheader(t("tn.cards"))
+    columns = st.columns(min(3, len(placed[0].tenants)))
+    for n, tenant in enumerate(placed[0].tenants):
+        with columns[n % len(columns)].container(border=True):
+            st.markdown(f"**{tenant.name}** · {t(f'tn.isolation.{tenant.isolation}')}")
+            a, b = st.columns(2)
+            a.metric(t("tn.card.gpus"), f"{fmt.number(tenant.allocated_gpus)} / {fmt.number(tenant.gpus)}")
+            b.metric(t("tn.card.price"), f"{tenant.usd_per_gpu_hour:.2f}")
+            a.metric(t("tn.card.guaranteed"), f"{tenant.guaranteed_gbit_per_s_per_gpu:,.0f}")
+            b.metric(t("tn.card.hops"), str(tenant.worst_hops))
+            st.caption(
+                t(
+                    "tn.card.detail",
+                    servers=fmt.number(len(tenant.servers)),
+                    switches=fmt.number(len(tenant.switches)),
+                    planes=", ".join(tenant.planes) or "-",
+                    racks=fmt.number(len(tenant.racks)),
+                    best=f"{tenant.best_effort_gbit_per_s_per_gpu:,.0f}",
+                    leaf=fmt.number(tenant.blast_radius_gpus["leaf"]),
+                    spine=fmt.number(tenant.blast_radius_gpus["spine"]),
+                    plane=fmt.number(tenant.blast_radius_gpus["plane"]),
+                    capex=fmt.number(round(tenant.capex_share_usd)),
+                )
+            )
+
+
+def fabric_map(placed: tuple[Placement, ...]) -> None:
+    """Servers (columns) by plane (rows), coloured by the tenant whose traffic the links carry."""
+    if not placed or not placed[0].tenants:
+        return
+    servers, planes, grid = ownership_grid(placed[0])
+    if not planes:
+        return
+    names = [tenant.name for tenant in placed[0].tenants]
+    hover = [[names[c] if c >= 0 else t("tn.map.dark") for c in row] for row in grid]
+    fig = go.Figure(
+        go.Heatmap(
+            z=[[c if c >= 0 else None for c in row] for row in grid],
+            x=list(servers),
+            y=list(planes),
+            text=hover,
+            hovertemplate="%{x} · %{y}: %{text}<extra></extra>",
+            colorscale="Viridis",
+            showscale=False,
+        )
+    )
+    fig.update_layout(
+        title=t("tn.map.title"),
+        xaxis={"title": t("tn.map.servers"), "showticklabels": False},
+        yaxis={"title": t("tn.map.planes")},
+        height=200 + 20 * len(planes),
+    )
+    st.subheader(t("tn.map"))
+    widgets.chart(fig, key="tenants_map")
+    st.caption(t("tn.map.caption"))
+
+
+def comparison(placed: tuple[Placement, ...]) -> None:
+    """The same tenant set on each design, one row per design and tenant."""
+    if len(placed) < 2:
+        return
+    st.subheader(t("tn.compare"))
+    frame = pd.DataFrame(comparison_rows(placed))
+    frame["isolation"] = [t(f"tn.isolation.{i}") for i in frame["isolation"]]
+    widgets.table(frame.rename(columns={c: t(f"tn.cmp.{c}") for c in frame.columns}))
+
+
+def simulation(plan: Plan) -> None:
+    """The job-mix form; on submit both policies run with a progress bar, and the charts follow."""
+    st.subheader(t("tn.sim"))
+    st.caption(t("tn.sim.caption"))
+    with st.form("tenants_sim_form"):
+        a, b, c, d = st.columns(4)
+        jobs = a.number_input(t("tn.sim.jobs"), min_value=100, max_value=50_000, value=10_000, step=1000)
+        load = b.slider(t("tn.sim.load"), min_value=0.1, max_value=1.5, value=0.9, step=0.05)
+        seed = c.number_input(t("tn.sim.seed"), min_value=0, max_value=2**31 - 1, value=1, step=1)
+        preempt = d.checkbox(t("tn.sim.preempt"))
+        submitted = st.form_submit_button(t("tn.sim.run"))
+    if submitted:
+        st.session_state[SIM_KEY] = _run(plan, int(jobs), float(load), int(seed), bool(preempt))
+    results: dict[str, SimResult] | None = st.session_state.get(SIM_KEY)
+    if results:
+        _sim_results(results)
+
+
+def _run(plan: Plan, jobs: int, load: float, seed: int, preempt: bool) -> dict[str, SimResult]:
+    cluster = SimCluster.of(widgets.computed(lambda: fabric_view(plan=plan, catalog=engine.catalog())))
+    stream = widgets.computed(
+        lambda: synthetic_jobs(count=jobs, cluster_gpus=cluster.gpus, seed=seed, load=load)
+    )
+    bar = st.progress(0.0, text=t("tn.sim.running"))
+    out = {}
+    for n, policy in enumerate(POLICIES):
+
+        def advance(done: float, n: int = n) -> None:
+            bar.progress(min(1.0, (n + done) / len(POLICIES)), text=t("tn.sim.running"))
+
+        out[policy] = simulate(cluster=cluster, jobs=stream, policy=policy, preempt=preempt, progress=advance)
+    bar.empty()
+    return out
+
+
+def _sim_results(results: dict[str, SimResult]) -> None:
+    rows = [
+        {
+            t("tn.sim.policy"): t(f"tn.policy.{policy}"),
+            t("tn.sim.utilization"): f"{r.utilization:.1%}",
+            t("tn.sim.p50"): f"{r.queue_delay_s['p50']:,.0f}",
+            t("tn.sim.p95"): f"{r.queue_delay_s['p95']:,.0f}",
+            t("tn.sim.p99"): f"{r.queue_delay_s['p99']:,.0f}",
+            t("tn.sim.fragmentation"): f"{r.fragmentation:.1%}",
+            t("tn.sim.spanning"): fmt.number(r.spanning_jobs),
+            t("tn.sim.preemptions"): fmt.number(r.preemptions),
+        }
+        for policy, r in results.items()
+    ]
+    widgets.table(pd.DataFrame(rows))
+    for index, (metric, key) in enumerate(
+        (("busy", "tn.sim.chart.utilization"), ("frag", "tn.sim.chart.fragmentation"))
+    ):
+        fig = go.Figure()
+        for policy, r in results.items():
+            fig.add_trace(
+                go.Scatter(
+                    x=[s[0] / 3600 for s in r.series],
+                    y=[s[1] if metric == "busy" else s[2] for s in r.series],
+                    mode="lines",
+                    name=t(f"tn.policy.{policy}"),
+                )
+            )
+        fig.update_layout(
+            title=t(key), xaxis={"title": t("tn.sim.hours")}, yaxis={"tickformat": ".0%", "range": [0, 1]}
+        )
+        widgets.chart(fig, key=f"tenants_sim_{index}")
