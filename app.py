@@ -48,6 +48,7 @@ SECTIONS = (
             ("workload", "page.workload", ":material/model_training:"),
             ("serving", "page.serving", ":material/speed:"),
             ("reliability", "page.reliability", ":material/health_and_safety:"),
+            ("tenants", "page.tenants", ":material/groups:"),
         ),
     ),
     (
