@@ -15,8 +15,8 @@ from planner.i18n.message import msg
 
 Slug = str  # validated by the catalog schema's pattern where records are defined
 FabricFamily = Literal["ethernet", "infiniband"]
-SwitchFamily = Literal["ethernet", "infiniband", "nvlink"]
-"""A switch's family: a scale-out fabric family, or ``nvlink`` for a scale-up switch (tray)."""
+SwitchFamily = Literal["ethernet", "infiniband", "nvlink", "scale_up"]
+"""A switch's family: a scale-out fabric family, or ``nvlink`` / ``scale_up`` (UB, optical) for a scale-up switch."""
 LinkClassName = Literal["node_leaf", "leaf_spine", "spine_core"]
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 

@@ -105,7 +105,9 @@ class Nic(Record):
 
 
 class Switch(Record):
-    family: SwitchFamily = Field(description="Fabric family (ethernet, infiniband; nvlink = scale-up).")
+    family: SwitchFamily = Field(
+        description="Fabric family (ethernet, infiniband; nvlink or scale_up = a scale-up switch)."
+    )
     capacity_gbit_per_s: int = Field(ge=100, le=1_000_000, description="Switching capacity [Gb/s].")
     radix_by_speed: dict[int, int] = Field(
         min_length=1, description="Port count at each supported port speed {Gb/s: ports}."
@@ -117,6 +119,54 @@ class Switch(Record):
     unit_cost_usd: float = Field(ge=0, le=1e7, description="Indicative price of one switch [USD].")
     in_network_reduction: bool = Field(default=False, description="Reduces in the switch (SHARP-class).")
     management: bool = Field(default=False, description="A management/storage-class switch.")
+    kind: Literal["packet", "circuit"] = Field(
+        default="packet",
+        description="Packet switch (buffers, switches every packet: latency_ns per hop) or optical "
+        "circuit switch (mirrors steer light port to port: no buffering, no per-hop switching latency, "
+        "rate-transparent; circuits are set when a job starts).",
+    )
+    reconfiguration_ms: float | None = Field(
+        default=None,
+        gt=0,
+        le=60000,
+        description="Time to set a new circuit map [ms] (circuit switches only).",
+    )
+    scale_up_attach: Literal["gpu", "server"] = Field(
+        default="gpu",
+        description="What one scale-up switch connects: every GPU of the domain (NVLink switch tray), "
+        "or every server, whose GPUs first meet on the server's board (UB L2 switch behind on-board L1 "
+        "switches; an optical circuit switch joining servers).",
+    )
+    twin_rack: bool = Field(
+        default=False,
+        description="Half of the ports go to the GPUs of its own rack, half to its twin switch in the "
+        "partner rack: two racks form one domain (NVL36x2).",
+    )
+
+    def ports_at(self, speed_gbit_per_s: int) -> int | None:
+        """Ports usable at a link speed [count]; ``None`` where the switch has no such port.
+
+        A circuit switch steers light whatever its bit rate, so its port count holds at any speed.
+        """
+        if self.kind == "circuit":
+            return max(self.radix_by_speed.values())
+        return self.radix_by_speed.get(speed_gbit_per_s)
+
+    @model_validator(mode="after")
+    def _circuit_switch_fields(self) -> Switch:
+        if self.kind == "circuit":
+            if self.reconfiguration_ms is None:
+                raise ValueError(msg("kind circuit needs reconfiguration_ms"))
+            if self.latency_ns != 0 or self.in_network_reduction or self.twin_rack:
+                raise ValueError(
+                    msg(
+                        "kind circuit: latency_ns must be 0 (no per-hop switching), "
+                        "in_network_reduction and twin_rack false"
+                    )
+                )
+        elif self.reconfiguration_ms is not None:
+            raise ValueError(msg("reconfiguration_ms is for kind circuit only"))
+        return self
 
     @model_validator(mode="after")
     def _radix_within_capacity(self) -> Switch:

@@ -16,11 +16,34 @@ GB200 NVL72: ``D = 72``, ``L = 18`` NVLink 5 links of 50 GB/s per direction (900
 switch trays of 2 NVLink switch chips x 72 ports = 144 ports: ``S = 72 x 18 / 144 = 9`` trays,
 1,296 links, two links from every GPU to every tray.
 
+Three variants follow from the switch record (``docs/model.md``, "Rack-scale and optical
+scale-up systems"):
+
+- **Attached per server** (``scale_up_attach: server``): the server's GPUs first meet on its
+  board (on-board switches or a mesh), and the domain's switches see ``U = D / g`` servers with
+  ``P = g L`` links each; a switch needs ``U`` ports. CloudMatrix 384: 48 nodes x 112 links on
+  48-port UB L2 switches, ``S = 112``.
+- **Twin racks** (``twin_rack``): half of a switch's ``k`` ports face its own rack's GPUs, half
+  its twin in the partner rack; each half of ``D / 2`` GPUs is sized on ``k / 2`` ports and the
+  domain has twice the switches and ``D L / 2`` switch-to-switch links (NVL36x2: 18 trays).
+- **Circuit switches** (``kind: circuit``): rate-transparent, so the port count holds at any
+  link speed; a circuit adds no switching hop, and circuits are set per job.
+
+In every variant the switch count per domain is the smallest divisor of ``P`` that is at least
+``ceil(U P / k)``, so every unit reaches every switch with the same number of links.
+
 References
 ----------
 NVIDIA GB200 NVL72 product page and "NVIDIA GB200 NVL72 Delivers Trillion-Parameter LLM
 Training and Real-Time Inference" (NVIDIA technical blog, 2024-03-18): 72 Blackwell GPUs in
 one NVLink domain, 18 compute trays, 9 NVLink switch trays, 1.8 TB/s NVLink per GPU.
+NVIDIA GB200 NVL Multi-Node Tuning Guide, "Understanding Your Grace-Blackwell Systems"
+(docs.nvidia.com, 2025-04): the 36x2 configuration, 9 x 2RU compute trays and 9 NVLink switch
+trays per rack. Zuo et al., "Serving Large Language Models on Huawei CloudMatrix384"
+(arXiv 2506.12708, 2025-06): 48 nodes of 8 Ascend 910C, seven on-board L1 UB switches per node,
+L2 UB switches in seven sub-planes, 392 GB/s per NPU. Poutievski et al., "Mission Apollo:
+Landing Optical Circuit Switching at Datacenter Scale" (arXiv 2208.10041, 2022-08): Palomar,
+a 136 x 136-port 3D-MEMS optical circuit switch with millisecond switching.
 """
 
 from __future__ import annotations
@@ -31,6 +54,9 @@ from planner.catalog.schema import Switch
 from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.units import ceil_div
+
+SCALE_UP_FAMILIES = ("nvlink", "scale_up")
+"""Switch families that can join a scale-up domain."""
 
 
 @dataclass(frozen=True)
@@ -51,10 +77,25 @@ class ScaleUpDomain:
     """Links from one GPU to the domain's switches [count] (0 inside a server)."""
     link_gbit_per_s: int = 0
     """Speed of one scale-up link per direction [Gb/s]."""
+    switch_links_per_domain: int = 0
+    """Switch-to-switch links of one domain [count] (twin racks: ``D L / 2``; else 0)."""
+    switch_hops: int = 0
+    """Packet-switch hops on the longest GPU-to-GPU path inside a domain [count]: 1 through one
+    switch tray, 2 across twin racks, +2 for on-board switches of a server-attached domain, 0 for
+    circuits (light passes an optical circuit switch without being switched)."""
+    circuit_switched: bool = False
+    """The domain's switches are optical circuit switches: circuits are set per job."""
+    reconfiguration_ms: float = 0.0
+    """Time to set a job's circuits [ms] (0 for packet switches)."""
 
     @property
     def spans_servers(self) -> bool:
         return self.switch_id is not None
+
+    @property
+    def switch_links(self) -> int:
+        """Switch-to-switch scale-up links of the cluster [count]."""
+        return self.domains * self.switch_links_per_domain
 
     @property
     def switches(self) -> int:
@@ -101,6 +142,7 @@ def switched_domain(
         Naming the field: a domain that is not whole servers, a link speed the switch lacks, a
         switch with fewer ports than the domain has GPUs, links that do not spread evenly.
     """
+    halves = 2 if switch.twin_rack else 1
     if domain_gpus % gpus_per_node:
         raise InputError(
             msg(
@@ -109,7 +151,17 @@ def switched_domain(
                 per_node=gpus_per_node,
             )
         )
-    if switch.family != "nvlink":
+    if domain_gpus % (gpus_per_node * halves):
+        raise InputError(
+            msg(
+                "fabric.scale_up_domain_gpus: {switch} joins two racks; {domain} GPUs are not two "
+                "equal halves of whole {per_node}-GPU servers",
+                switch=switch.id,
+                domain=domain_gpus,
+                per_node=gpus_per_node,
+            )
+        )
+    if switch.family not in SCALE_UP_FAMILIES:
         raise InputError(
             msg(
                 "fabric.scale_up_switch_id: {switch} is an {family} switch, not a scale-up (nvlink) switch",
@@ -118,7 +170,7 @@ def switched_domain(
             )
         )
     link_gbit = round(scale_up_gbyte_per_s * 8 / links_per_gpu)
-    radix = switch.radix_by_speed.get(link_gbit)
+    radix = switch.ports_at(link_gbit)
     if radix is None:
         raise InputError(
             msg(
@@ -131,7 +183,13 @@ def switched_domain(
                 speeds=", ".join(f"{s}G" for s in sorted(switch.radix_by_speed)),
             )
         )
-    if radix < domain_gpus:
+    per_server = switch.scale_up_attach == "server"
+    # a switch faces the units of its half of the domain with k / halves ports
+    units = domain_gpus // (gpus_per_node if per_server else 1) // halves
+    links_per_unit = links_per_gpu * (gpus_per_node if per_server else 1)
+    ports = radix // halves
+    if ports < units:
+        limit = ports * halves * (gpus_per_node if per_server else 1)
         raise InputError(
             msg(
                 "fabric.scale_up_switch_id: {switch} has {radix} ports; every GPU of a {domain}-GPU "
@@ -140,23 +198,55 @@ def switched_domain(
                 radix=radix,
                 domain=domain_gpus,
             )
-        )
-    per_domain = ceil_div(domain_gpus * links_per_gpu, radix)
-    if links_per_gpu % per_domain:
-        raise InputError(
-            msg(
-                "fabric.scale_up_links_per_gpu: {links} links per GPU do not spread evenly over "
-                "{switches} scale-up switches",
-                links=links_per_gpu,
-                switches=per_domain,
+            if limit == radix
+            else msg(
+                "fabric.scale_up_switch_id: {switch} gives {ports} ports to {units} {unit}s of a "
+                "{domain}-GPU domain (allowed: domains up to {limit} GPUs)",
+                switch=switch.id,
+                ports=ports,
+                units=units,
+                unit="server" if per_server else "GPU",
+                domain=domain_gpus,
+                limit=limit,
             )
         )
+    per_half = switches_spread_evenly(units=units, links_per_unit=links_per_unit, ports=ports)
+    circuit = switch.kind == "circuit"
+    hops = 0 if circuit else halves + (2 if per_server else 0)
     return ScaleUpDomain(
         domain_gpus=domain_gpus,
         domains=ceil_div(gpus, domain_gpus),
         servers_per_domain=domain_gpus // gpus_per_node,
         switch_id=switch.id,
-        switches_per_domain=per_domain,
+        switches_per_domain=per_half * halves,
         links_per_gpu=links_per_gpu,
         link_gbit_per_s=link_gbit,
+        switch_links_per_domain=domain_gpus * links_per_gpu // 2 if halves == 2 else 0,
+        switch_hops=hops,
+        circuit_switched=circuit,
+        reconfiguration_ms=switch.reconfiguration_ms or 0.0,
     )
+
+
+def switches_spread_evenly(*, units: int, links_per_unit: int, ports: int) -> int:
+    """Switches so that every unit reaches every switch with the same number of links [count].
+
+    The smallest divisor ``S`` of ``P`` (``links_per_unit``) with ``S >= ceil(U P / k)``: ``U P``
+    links over switches of ``k`` ports, ``P / S`` links from every unit to every switch.
+
+    >>> switches_spread_evenly(units=72, links_per_unit=18, ports=144)  # NVL72: 9 trays
+    9
+    >>> switches_spread_evenly(units=64, links_per_unit=96, ports=136)  # TPU v4: 48 OCS
+    48
+    """
+    least = ceil_div(units * links_per_unit, ports)
+    return next(s for s in range(least, links_per_unit + 1) if links_per_unit % s == 0)
+
+
+def scale_up_path_latency_ns(*, domain: ScaleUpDomain, switch_latency_ns: float) -> float:
+    """Switching latency of the longest GPU-to-GPU path inside a domain [ns]: hops x per-hop.
+
+    On-board switches of a server-attached domain are taken at the domain switch's latency
+    (an assumption: the same switch silicon class). A circuit-switched domain has 0 hops.
+    """
+    return domain.switch_hops * switch_latency_ns
