@@ -5,8 +5,9 @@ in Chromium, reads every text node (collapsed expanders included) and fails on E
 runs of two or more English words that are not names, units, identifiers or product names
 (``tests/prose.py``; catalog product names are listed in ``locales/product_names.txt`` and kept as
 they are). The Optimize page is walked after a run of the optimizer (its notes and Pareto
-labels), the Scenarios page with a saved scenario open (its versions and diff), and the
-Proposal page's PDF is built, downloaded and read with ``pdftotext``.
+labels), the Scenarios page with a saved scenario open (its versions and diff), the
+presentation page in presentation mode (``present=1``; without it the app leaves that page), and
+the Proposal page's PDF is built, downloaded and read with ``pdftotext``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from prose import english_runs
 from walk import (
     exceptions,
     heading_of,
-    html_lang,
     offsite_requests,
     page_names,
     page_text,
@@ -82,7 +82,7 @@ def page(context: BrowserContext) -> Page:
 
 
 def open_zh(page: Page, base_url: str, name: str, saved_id: int) -> None:
-    query = "lang=zh" + (f"&scenario={saved_id}" if name == "scenarios" else "")
+    query = "lang=zh" + {"scenarios": f"&scenario={saved_id}", "present": "&present=1"}.get(name, "")
     page.goto(f"{base_url}/{'' if name == 'overview' else name}?{query}")
     expect(page.locator("h1", has_text=heading_of(name, "zh"))).to_be_attached()
     settle(page)
@@ -108,13 +108,12 @@ def test_the_walk_can_fail(page: Page, base_url: str, saved: tuple[Path, int]) -
     assert len(english_runs(page_text(page))) > 5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/ (workshop layout): <html lang> stays 'en' in 中文 mode; app.py must set it per language",
-)
 def test_html_lang_follows_the_language(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
     open_zh(page, base_url, "overview", saved[1])
-    assert html_lang(page).startswith("zh")
+    # the app sets it from a script after the page is drawn: wait for it
+    expect(page.locator("html")).to_have_attribute("lang", re.compile("^zh"), timeout=10_000)
+    page.goto(f"{base_url}/?lang=en")
+    expect(page.locator("html")).to_have_attribute("lang", re.compile("^en"), timeout=10_000)
 
 
 def test_streamlit_own_texts_are_not_english(page: Page, base_url: str, saved: tuple[Path, int]) -> None:

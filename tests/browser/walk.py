@@ -118,10 +118,6 @@ def exceptions(page: Page) -> list[str]:
     return [text[:300] for text in page.locator('[data-testid="stException"]').all_inner_texts()]
 
 
-def html_lang(page: Page) -> str:
-    return str(page.evaluate("() => document.documentElement.lang"))
-
-
 def is_local(url: str) -> bool:
     parts = urlsplit(url)
     return parts.scheme in ("data", "blob", "about") or parts.hostname in LOCAL_HOSTS
