@@ -28,6 +28,7 @@ from ui.state import t, tx
 
 TABLE_KEY = "tenants_table"
 SIM_KEY = "tenants_simulation"
+SIM_ASKED = "tenants_simulation_asked"
 COLUMNS = ("name", "gpus", "isolation", "bandwidth_gbit_per_s_per_gpu", "storage_gbyte_per_s")
 EXAMPLE = (
     ("foundation", 0.5, "plane", 400.0, 100.0),
@@ -220,12 +221,18 @@ def simulation(plan: Plan) -> None:
         load = b.slider(t("tn.sim.load"), min_value=0.1, max_value=1.5, value=0.9, step=0.05)
         seed = c.number_input(t("tn.sim.seed"), min_value=0, max_value=2**31 - 1, value=1, step=1)
         preempt = d.checkbox(t("tn.sim.preempt"))
-        submitted = st.form_submit_button(t("tn.sim.run"))
-    if submitted:
+        # a flag set by the callback, not the button's value: the app may rerun before the page
+        # is reached (URL and history bookkeeping), and a button is true for one run only
+        st.form_submit_button(t("tn.sim.run"), on_click=_ask)
+    if st.session_state.pop(SIM_ASKED, False):
         st.session_state[SIM_KEY] = _run(plan, int(jobs), float(load), int(seed), bool(preempt))
     results: dict[str, SimResult] | None = st.session_state.get(SIM_KEY)
     if results:
         _sim_results(results)
+
+
+def _ask() -> None:
+    st.session_state[SIM_ASKED] = True
 
 
 def _run(plan: Plan, jobs: int, load: float, seed: int, preempt: bool) -> dict[str, SimResult]:
