@@ -27,8 +27,8 @@ st.set_page_config(
 workshop.style()
 workshop.page_language()
 
-# Sections of the top bar, at most five pages each, so every section fits a 1280-px screen (no
-# "N more" overflow). The icons are Material Symbols, shipped in Streamlit's static files. No bare
+# Sections of the navigation bar, at most five pages each, all links shown (one click to any
+# page at 1280 px). The icons are Material Symbols, shipped in Streamlit's static files. No bare
 # string literals in this script: Streamlit's "magic" would draw them on every page.
 SECTIONS = (
     (
@@ -90,7 +90,8 @@ pages = {
 # found"), never listed: the mode is a toggle, and the URL says present=1
 presentation = page(*PRESENT, hidden=True)
 pages[t(SECTIONS[-1][0])].append(presentation)
-navigation = st.navigation(pages, position="hidden" if state.present() else "top")
+# the app draws its own bar (workshop.navigation_bar): every page one click away at 1280 px
+navigation = st.navigation(pages, position="hidden")
 if state.present() and navigation.url_path != PRESENT[0]:
     st.switch_page(presentation)  # the customer sees the headline figures and the comparison
 if not state.present() and navigation.url_path == PRESENT[0]:
@@ -102,6 +103,8 @@ slots = sidebar.render()
 sidebar.show_error(slots, engine.current())
 state.write_url()
 history.remember_url(state.last_url())
+if not state.present():
+    workshop.navigation_bar(pages)
 workshop.welcome()
 workshop.active_state(navigation.url_path)
 navigation.run()

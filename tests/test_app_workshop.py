@@ -84,6 +84,27 @@ def test_navigation_groups_every_page_once_in_few_short_sections() -> None:
         assert tr(label, "zh") != tr(label, "en") and re.search(r"[\u4e00-\u9fff]", tr(label, "zh"))
 
 
+def test_every_page_is_one_click_away() -> None:
+    """No drop-down and no "N more": the app's own bar links every listed page, in its section's
+    order, under the section name (Streamlit's top bar is hidden); none in presentation mode."""
+    app = (ROOT / "app.py").read_text(encoding="utf-8")
+    assert 'st.navigation(pages, position="hidden")' in app and 'position="top"' not in app
+    for lang in ("en", "zh"):
+        at = start(lang=lang)
+        links = [(link.proto.label, link.proto.page) for link in at.get("page_link")]
+        expected = [
+            (tr(f"page.{name}", lang), "" if name == "overview" else name)
+            for _, names in _sections()
+            for name in names
+        ]
+        assert links == expected, links
+        labels = [m.value for m in at.markdown]
+        assert all(tr(label, lang) in labels for label, _ in _sections()), "section names shown"
+    at = start(present="1")
+    assert not at.get("page_link"), "the customer sees no navigation"
+    assert ".st-key-nav_bar { display: none !important; }" in workshop.NAV_CSS, "never printed"
+
+
 # --- presentation mode and print ---------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ script sets ``<html lang>`` so screen readers and hyphenation follow the chosen 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -64,7 +64,7 @@ html, [data-testid="stMain"] { font-size: 20px; }
 def style() -> None:
     """House style, print style and, in presentation mode, the large type."""
     extra = PRESENT_CSS if state.present() else ""
-    st.html(f"<style>{KPI_CSS}{PRINT_CSS}{extra}</style>")  # style only: renders nothing visible
+    st.html(f"<style>{KPI_CSS}{NAV_CSS}{PRINT_CSS}{extra}</style>")  # style only: renders nothing visible
 
 
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
@@ -79,6 +79,38 @@ def page_language() -> None:
         f'<script>document.documentElement.lang = "{code}";</script>',
         unsafe_allow_javascript=True,
     )
+
+
+NAV_CSS = """
+.st-key-nav_bar { margin-top: -2.5rem; }
+.st-key-nav_bar [data-testid="stPageLink"] a { padding: 0 0.4rem; }
+.st-key-nav_bar [data-testid="stMarkdown"] p { font-size: 0.78rem; letter-spacing: 0.04em;
+  text-transform: uppercase; color: rgba(49, 51, 63, 0.65); margin: 0; }
+@media print { .st-key-nav_bar { display: none !important; } }
+"""
+"""The navigation bar: compact links, section names in small capitals, pulled up into the
+space Streamlit keeps for its own top bar (hidden here), never printed."""
+
+NAV_LABEL_WIDTH_PX = 100
+"""Section names in one column ("REFERENCE" in small capitals is about 85 px wide)."""
+
+
+def navigation_bar(sections: Mapping[str, Sequence[st.Page]]) -> None:
+    """Every page one click away: one row per section, its name then all its page links, so a
+    1280-px projector shows every page at once (a row wraps only on a narrower screen).
+
+    Streamlit's top bar turns sections into drop-down menus (two clicks) and a flat top bar
+    hides pages under "N more"; its sidebar list would push the scenario inputs below the fold.
+    """
+    with st.container(gap=None, key="nav_bar"):
+        for index, (label, pages) in enumerate(sections.items()):
+            with st.container(
+                horizontal=True, gap="small", vertical_alignment="center", key=f"nav_section_{index}"
+            ):
+                st.markdown(label, width=NAV_LABEL_WIDTH_PX)
+                for page in pages:
+                    if page.visibility != "hidden":
+                        st.page_link(page)
 
 
 # --- the sidebar's workshop controls -------------------------------------------------------------
@@ -221,7 +253,7 @@ def active_state(page: str) -> None:
         lines.append(t("active.detached", label=escape_markdown(str(origin.get("label", "")))))
     if state.prices():
         lines.append(t("active.prices", count=len(state.prices())))
-    if state.catalog_override():
+    if state.has_catalog_override():
         name = str(st.session_state.get(keys.CATALOG_OVERRIDE_NAME) or "")
         lines.append(t("active.catalog", name=escape_markdown(name)))
     if not lines or state.present():
