@@ -198,14 +198,24 @@ def switched_domain(
                 radix=radix,
                 domain=domain_gpus,
             )
-            if limit == radix
+            if limit == radix and halves == 1
             else msg(
-                "fabric.scale_up_switch_id: {switch} gives {ports} ports to {units} {unit}s of a "
-                "{domain}-GPU domain (allowed: domains up to {limit} GPUs)",
+                "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} servers of a "
+                "{domain}-GPU domain; every server needs a link to every scale-up switch (allowed: "
+                "domains up to {limit} GPUs)",
                 switch=switch.id,
                 ports=ports,
                 units=units,
-                unit="server" if per_server else "GPU",
+                domain=domain_gpus,
+                limit=limit,
+            )
+            if per_server
+            else msg(
+                "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} GPUs of each "
+                "rack of a {domain}-GPU domain (allowed: domains up to {limit} GPUs)",
+                switch=switch.id,
+                ports=ports,
+                units=units,
                 domain=domain_gpus,
                 limit=limit,
             )
