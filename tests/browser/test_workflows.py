@@ -177,9 +177,8 @@ def perform(browser: Browser, base_url: str, lang: str, width: int) -> Run:
         try:
             _steps(run, page, shared, base_url)
         except Exception as exc:  # the checks below report what was seen until here
-            run.failure = f"after {run.steps[-1] if run.steps else 'start'}: {type(exc).__name__}: {exc}"[
-                :2000
-            ]
+            where = run.steps[-1] if run.steps else "start"
+            run.failure = f"after {where}: {type(exc).__name__}: {exc}"[:2000]
         run.offsite = sorted(set(offsite + offsite_shared))
     context.close()
     shared.close()
