@@ -38,6 +38,41 @@ EXAMPLE = (
 )
 """The starting table: the README's four tenants, as shares of the cluster's GPUs."""
 
+ISOLATION_KEYS = {
+    "shared": "tn.isolation.shared",
+    "leaf": "tn.isolation.leaf",
+    "plane": "tn.isolation.plane",
+    "domain": "tn.isolation.domain",
+}
+FIELD_KEYS = {
+    "gpus": "tn.field.gpus",
+    "bandwidth_gbit_per_s_per_gpu": "tn.field.bandwidth_gbit_per_s_per_gpu",
+    "storage_gbyte_per_s": "tn.field.storage_gbyte_per_s",
+    "isolation": "tn.field.isolation",
+}
+"""Label of each field an unmet guarantee names (:class:`planner.tenancy.place.Unmet`)."""
+POLICY_KEYS = {"first-fit": "tn.policy.first_fit", "topology": "tn.policy.topology"}
+KPIS = (
+    ("tn.kpi.free", "tn.kpi.free.help"),
+    ("tn.kpi.stranded_gpus", "tn.kpi.stranded_gpus.help"),
+    ("tn.kpi.stranded_ports", "tn.kpi.stranded_ports.help"),
+    ("tn.kpi.fragmentation", "tn.kpi.fragmentation.help"),
+    ("tn.kpi.tenants_per_leaf", "tn.kpi.tenants_per_leaf.help"),
+)
+COMPARE_COLUMNS = {
+    "design": "tn.cmp.design",
+    "tenant": "tn.cmp.tenant",
+    "isolation": "tn.cmp.isolation",
+    "allocated_gpus": "tn.cmp.allocated_gpus",
+    "guaranteed_gbit_per_s_per_gpu": "tn.cmp.guaranteed_gbit_per_s_per_gpu",
+    "worst_hops": "tn.cmp.worst_hops",
+    "usd_per_gpu_hour": "tn.cmp.usd_per_gpu_hour",
+    "stranded_gpus": "tn.cmp.stranded_gpus",
+    "stranded_ports": "tn.cmp.stranded_ports",
+    "unmet": "tn.cmp.unmet",
+}
+"""Header of each column of :func:`planner.tenancy.run.comparison_rows`."""
+
 
 def _example(gpus: int) -> pd.DataFrame:
     rows = [(name, max(1, int(gpus * share)), iso, bw, sto) for name, share, iso, bw, sto in EXAMPLE]
@@ -123,21 +158,19 @@ def summary(placed: tuple[Placement, ...]) -> None:
         return
     p = placed[0]
     st.subheader(t("tn.summary"))
-    figures = (
-        ("tn.kpi.free", fmt.number(p.free_gpus)),
-        ("tn.kpi.stranded_gpus", fmt.number(p.stranded_gpus)),
-        ("tn.kpi.stranded_ports", fmt.number(p.stranded_ports)),
-        ("tn.kpi.fragmentation", f"{p.fragmentation:.0%}"),
-        ("tn.kpi.tenants_per_leaf", fmt.number(p.max_tenants_per_leaf)),
+    values = (
+        fmt.number(p.free_gpus),
+        fmt.number(p.stranded_gpus),
+        fmt.number(p.stranded_ports),
+        f"{p.fragmentation:.0%}",
+        fmt.number(p.max_tenants_per_leaf),
     )
-    for column, (key, value) in zip(st.columns(len(figures)), figures, strict=True):
-        column.metric(t(key), value, help=t(f"{key}.help"))
+    for column, (key, help_key), value in zip(st.columns(len(KPIS)), KPIS, values, strict=True):
+        column.metric(t(key), value, help=t(help_key))
     if not p.unmet:
         st.success(t("tn.all_met"))
     for u in p.unmet:
-        st.warning(
-            t("tn.unmet", name=u.name, field=t(f"tn.field.{u.field}"), shortfall=f"{u.shortfall:,.4g}")
-        )
+        st.warning(t("tn.unmet", name=u.name, field=t(FIELD_KEYS[u.field]), shortfall=f"{u.shortfall:,.4g}"))
 
 
 def cards(placed: tuple[Placement, ...]) -> None:
@@ -148,7 +181,7 @@ def cards(placed: tuple[Placement, ...]) -> None:
     columns = st.columns(min(3, len(placed[0].tenants)))
     for n, tenant in enumerate(placed[0].tenants):
         with columns[n % len(columns)].container(border=True):
-            st.markdown(f"**{tenant.name}** · {t(f'tn.isolation.{tenant.isolation}')}")
+            st.markdown(f"**{tenant.name}** · {t(ISOLATION_KEYS[tenant.isolation])}")
             a, b = st.columns(2)
             a.metric(t("tn.card.gpus"), f"{fmt.number(tenant.allocated_gpus)} / {fmt.number(tenant.gpus)}")
             b.metric(t("tn.card.price"), f"{tenant.usd_per_gpu_hour:.2f}")
@@ -207,8 +240,8 @@ def comparison(placed: tuple[Placement, ...]) -> None:
         return
     st.subheader(t("tn.compare"))
     frame = pd.DataFrame(comparison_rows(placed))
-    frame["isolation"] = [t(f"tn.isolation.{i}") for i in frame["isolation"]]
-    widgets.table(frame.rename(columns={c: t(f"tn.cmp.{c}") for c in frame.columns}))
+    frame["isolation"] = [t(ISOLATION_KEYS[i]) for i in frame["isolation"]]
+    widgets.table(frame.rename(columns={c: t(COMPARE_COLUMNS[c]) for c in frame.columns}))
 
 
 def simulation(plan: Plan) -> None:
@@ -255,7 +288,7 @@ def _run(plan: Plan, jobs: int, load: float, seed: int, preempt: bool) -> dict[s
 def _sim_results(results: dict[str, SimResult]) -> None:
     rows = [
         {
-            t("tn.sim.policy"): t(f"tn.policy.{policy}"),
+            t("tn.sim.policy"): t(POLICY_KEYS[policy]),
             t("tn.sim.utilization"): f"{r.utilization:.1%}",
             t("tn.sim.p50"): f"{r.queue_delay_s['p50']:,.0f}",
             t("tn.sim.p95"): f"{r.queue_delay_s['p95']:,.0f}",
@@ -277,7 +310,7 @@ def _sim_results(results: dict[str, SimResult]) -> None:
                     x=[s[0] / 3600 for s in r.series],
                     y=[s[1] if metric == "busy" else s[2] for s in r.series],
                     mode="lines",
-                    name=t(f"tn.policy.{policy}"),
+                    name=t(POLICY_KEYS[policy]),
                 )
             )
         fig.update_layout(
