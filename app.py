@@ -9,11 +9,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import engine, history, sidebar, state, workshop
+from ui import auth, engine, history, sidebar, state, workshop
 from ui.state import t
 
 HERE = Path(__file__).resolve().parent
 
+auth.gate(state.lang())  # with sign-in configured, nothing runs for a visitor who is not signed in
 state.init()
 history.follow_url()  # the browser's Back/Forward, before anything reads the inputs
 history.record()
@@ -99,6 +100,7 @@ if not state.present() and navigation.url_path == PRESENT[0]:
 if not state.present():
     st.sidebar.title(t("app.title"))
     workshop.sidebar_controls(st.sidebar)
+    auth.user_box(st.sidebar, state.lang())
 slots = sidebar.render()
 sidebar.show_error(slots, engine.current())
 state.write_url()
@@ -107,4 +109,5 @@ if not state.present():
     workshop.navigation_bar(pages)
 workshop.welcome()
 workshop.active_state(navigation.url_path)
+auth.guard_page(navigation.url_path, state.lang())  # a role's pages, checked on the server
 navigation.run()

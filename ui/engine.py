@@ -32,6 +32,7 @@ from planner import (
     scenario_from_data,
     sweep,
 )
+from planner.access import priced_catalog, read_catalog_view_key
 from planner.catalog import load_catalog_from_data
 from planner.compare import Crossover, Sweep
 from planner.errors import InfeasibleError
@@ -61,10 +62,13 @@ def canonical_json(model: BaseModel) -> str:
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
-def _catalog(override_json: str) -> Catalog:
-    if not override_json:
-        return load_catalog()
-    return load_catalog_from_data(json.loads(override_json), name="upload")
+def _catalog(view_key: str) -> Catalog:
+    # the key is state.catalog_override(): the upload, and the price factor of a priced session
+    override_json, price_factor = read_catalog_view_key(view_key)
+    loaded = (
+        load_catalog_from_data(json.loads(override_json), name="upload") if override_json else load_catalog()
+    )
+    return loaded if price_factor is None else priced_catalog(catalog=loaded, price_factor=price_factor)
 
 
 @st.cache_data(show_spinner=False, max_entries=512)

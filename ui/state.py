@@ -16,10 +16,11 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from planner import PlannerError, Scenario, scenario_from_data
+from planner.access import Permission, catalog_view_key
 from planner.errors import shorten
 from planner.i18n import tr, translate
 from planner.store import SavedScenario, parse_share_params, share_params
-from ui import inputs, keys, store
+from ui import auth, inputs, keys, store
 from ui.presets import BY_ID as PRESETS
 from ui.presets import PREFERENCES
 
@@ -84,18 +85,30 @@ def tx(text: str) -> str:
 
 
 def prices() -> dict[str, float]:
+    """The price overrides (internal unit costs [USD]): none for a role without internal costs,
+    whatever the URL or a loaded scenario carried."""
+    if not auth.can(Permission.INTERNAL_COST):
+        return {}
     result: dict[str, float] = st.session_state[keys.PRICES]
     return result
 
 
 def set_prices(new: dict[str, float]) -> None:
-    st.session_state[keys.PRICES] = dict(new)
+    st.session_state[keys.PRICES] = dict(new) if auth.can(Permission.INTERNAL_COST) else {}
     st.session_state[keys.BOM_EDITOR_VERSION] += 1
 
 
 def catalog_override() -> str:
-    """Canonical JSON of the uploaded catalog override, or ``""`` for the bundled catalog."""
-    return str(st.session_state.get(keys.CATALOG_OVERRIDE, ""))
+    """The session's catalog as every engine call's cache key: the uploaded override's canonical
+    JSON (``""`` for the bundled catalog), marked priced for a role without internal costs
+    (:func:`planner.access.catalog_view_key`), so such a session plans on selling prices only."""
+    uploaded = str(st.session_state.get(keys.CATALOG_OVERRIDE, ""))
+    return catalog_view_key(override_json=uploaded, price_factor=auth.price_factor())
+
+
+def has_catalog_override() -> bool:
+    """Whether a catalog override was uploaded in this session."""
+    return bool(st.session_state.get(keys.CATALOG_OVERRIDE, ""))
 
 
 def set_catalog_override(override_json: str, name: str) -> None:

@@ -8,6 +8,8 @@ Three tables:
   :class:`planner.scenario.Scenario` writes, so it reads back exactly; rows are never edited in
   place (so no JSON change tracking is needed).
 - ``scenario_tags``: free labels, lower-case, several per scenario.
+- ``audit_log``: one row per save, import, export, delete and restore: who, what, when
+  (migration ``0002``, which also gave ``scenarios`` its ``owner`` and ``team``).
 
 The schema is created and upgraded by the Alembic migrations in ``planner/store/migrations``; a
 test checks that these models and the migrations agree.
@@ -36,6 +38,12 @@ CUSTOMER_MAX_CHARS = 200
 TAG_MAX_CHARS = 50
 AUTHOR_MAX_CHARS = 200
 DESIGN_ID_MAX_CHARS = 100
+OWNER_MAX_CHARS = 200
+TEAM_MAX_CHARS = 100
+ROLE_MAX_CHARS = 20
+ACTION_MAX_CHARS = 20
+LOCAL_OWNER = "local"
+"""Owner of scenarios saved without sign-in (and of those saved before owners existed)."""
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -85,6 +93,10 @@ class ScenarioRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    owner: Mapped[str] = mapped_column(String(OWNER_MAX_CHARS), index=True, server_default=LOCAL_OWNER)
+    """The user who created it (an e-mail or subject; ``local`` without sign-in)."""
+    team: Mapped[str] = mapped_column(String(TEAM_MAX_CHARS), index=True, server_default="")
+    """The team it is shared with; ``""``: its owner only (and admins)."""
 
 
 class VersionRow(Base):
@@ -113,3 +125,21 @@ class TagRow(Base):
 
     scenario_id: Mapped[int] = mapped_column(ForeignKey("scenarios.id", ondelete="CASCADE"), primary_key=True)
     tag: Mapped[str] = mapped_column(String(TAG_MAX_CHARS), primary_key=True, index=True)
+
+
+class AuditRow(Base):
+    """One recorded action on the store or an export: who, what, when. Rows are only added."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012 - SQLAlchemy's declarative hook
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    actor: Mapped[str] = mapped_column(String(OWNER_MAX_CHARS), index=True)
+    """Who did it (the signed-in user, or ``local``)."""
+    role: Mapped[str] = mapped_column(String(ROLE_MAX_CHARS))
+    action: Mapped[str] = mapped_column(String(ACTION_MAX_CHARS))
+    scenario_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The scenario acted on (no foreign key: the record outlives any clean-up of scenarios)."""
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    detail: Mapped[str] = mapped_column(Text)

@@ -35,6 +35,10 @@ class ScenarioSummary:
     updated_at: datetime
     deleted_at: datetime | None
     """When it was moved to the trash; ``None`` while it is live."""
+    owner: str = "local"
+    """Who created it (``local``: saved without sign-in)."""
+    team: str = ""
+    """The team it is shared with (``""``: its owner only)."""
 
     @property
     def deleted(self) -> bool:
@@ -55,6 +59,8 @@ class ScenarioSummary:
             "created_at": iso(self.created_at),
             "updated_at": iso(self.updated_at),
             "deleted_at": iso(self.deleted_at),
+            "owner": self.owner,
+            "team": self.team,
         }
 
 
@@ -104,3 +110,32 @@ class SavedScenario:
     def is_latest(self) -> bool:
         """Whether the opened version is the latest one."""
         return self.version.version == self.record.version
+
+
+@dataclass(frozen=True, kw_only=True)
+class AuditEntry:
+    """One line of the audit log: who did what, when."""
+
+    id: int
+    at: datetime
+    actor: str
+    """The user (an e-mail or subject; ``local`` without sign-in)."""
+    role: str
+    action: str
+    """``save``, ``import``, ``export``, ``delete``, ``restore`` or an export of the app (``export``)."""
+    scenario_id: int | None
+    version: int | None
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {
+            "id": self.id,
+            "at": iso(self.at),
+            "actor": self.actor,
+            "role": self.role,
+            "action": self.action,
+            "scenario_id": self.scenario_id,
+            "version": self.version,
+            "detail": self.detail,
+        }

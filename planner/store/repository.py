@@ -16,6 +16,8 @@ All SQL is built with SQLAlchemy expressions and bound parameters; no text is pa
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import sqlite3
 import time
@@ -44,6 +46,17 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from planner.access import (
+    LOCAL_IDENTITY,
+    AccessDeniedError,
+    Identity,
+    Permission,
+    may_delete,
+    may_read,
+    may_write,
+    require,
+    strip_internal_pricing,
+)
 from planner.catalog import Catalog, load_catalog
 from planner.engine import plan
 from planner.errors import InputError, PlannerError, with_source
@@ -72,8 +85,15 @@ from planner.store.fields import (
 )
 from planner.store.location import display_url, resolve_database_url
 from planner.store.migrate import WRITE_OPTION, upgrade
-from planner.store.models import NAME_MAX_CHARS, ScenarioRow, TagRow, VersionRow
-from planner.store.records import SavedScenario, ScenarioSummary, VersionInfo
+from planner.store.models import (
+    NAME_MAX_CHARS,
+    TEAM_MAX_CHARS,
+    AuditRow,
+    ScenarioRow,
+    TagRow,
+    VersionRow,
+)
+from planner.store.records import AuditEntry, SavedScenario, ScenarioSummary, VersionInfo
 
 SCENARIO_FORMAT_VERSION = 1
 """Layout of the scenario JSON in ``scenario_versions.scenario_json``."""
@@ -88,6 +108,9 @@ MAX_LIST_LIMIT = 1000
 
 ScenarioState = Literal["active", "deleted", "all"]
 """Which scenarios a list shows: live ones, the trash, or both."""
+
+AUDIT_ACTIONS = frozenset({"save", "import", "export", "delete", "restore"})
+"""What the audit log records (``export``: a scenario file, a proposal, a BOM file)."""
 
 
 def _now() -> datetime:
@@ -225,8 +248,9 @@ class ScenarioStore:
     :class:`ConflictError` for a stale save and :class:`StoreError` when the database fails.
     """
 
-    def __init__(self, *, engine: Engine, migrate: bool = True) -> None:
+    def __init__(self, *, engine: Engine, migrate: bool = True, actor: Identity = LOCAL_IDENTITY) -> None:
         self._engine = engine
+        self._actor = actor
         self._url = display_url(engine.url.render_as_string(hide_password=False))
         self._reads = sessionmaker(engine, expire_on_commit=False)
         self._writes = sessionmaker(engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False)
@@ -251,6 +275,109 @@ class ScenarioStore:
     def engine(self) -> Engine:
         """The SQLAlchemy engine (for migrations and tests)."""
         return self._engine
+
+    @property
+    def actor(self) -> Identity:
+        """Who this handle acts for: the owner of what it creates, the name in the audit log."""
+        return self._actor
+
+    def as_user(self, *, identity: Identity) -> ScenarioStore:
+        """This store (same database and connections) acting for ``identity``: it lists and
+        opens only what :func:`planner.access.may_read` allows, owns what it creates, strips
+        internal prices for roles without internal costs and records every save and export as
+        ``identity``. Closing it closes the shared connections."""
+        scoped = copy.copy(self)
+        scoped._actor = identity
+        return scoped
+
+    # -- access ----------------------------------------------------------------------------------
+
+    def _need(self, permission: Permission, what: str) -> None:
+        require(identity=self._actor, permission=permission, what=what)
+
+    def _readable(self, row: ScenarioRow) -> ScenarioRow:
+        self._need(Permission.SCENARIOS, "saved scenarios")
+        if not may_read(identity=self._actor, owner=row.owner, team=row.team):
+            raise AccessDeniedError(
+                msg("scenario {id}: not shared with {user}", id=row.id, user=self._actor.user)
+            )
+        return row
+
+    def _writable(self, row: ScenarioRow) -> ScenarioRow:
+        self._readable(row)
+        if not may_write(identity=self._actor, owner=row.owner, team=row.team):  # pragma: no cover
+            raise AccessDeniedError(
+                msg("scenario {id}: not shared with {user}", id=row.id, user=self._actor.user)
+            )
+        return row
+
+    def _visible(self) -> ColumnElement[bool] | None:
+        """The rows this actor may list; ``None``: every row."""
+        self._need(Permission.SCENARIOS, "saved scenarios")
+        if self._actor.can(Permission.ALL_SCENARIOS):
+            return None
+        teams = [team for team in self._actor.teams if team]
+        mine = ScenarioRow.owner == self._actor.user
+        return or_(mine, ScenarioRow.team.in_(teams)) if teams else mine
+
+    def _shown(self, saved: SavedScenario) -> SavedScenario:
+        """``saved`` as the actor may see it (no internal prices for roles without costs)."""
+        scenario = strip_internal_pricing(identity=self._actor, scenario=saved.scenario)
+        return saved if scenario is saved.scenario else dataclasses.replace(saved, scenario=scenario)
+
+    def _team(self, team: str | None) -> str:
+        wanted = self._actor.team if team is None else " ".join(str(team).split())[:TEAM_MAX_CHARS]
+        if wanted and wanted not in self._actor.teams and not self._actor.can(Permission.ALL_SCENARIOS):
+            raise AccessDeniedError(
+                msg("team: {user} is not a member of {team}", user=self._actor.user, team=repr(wanted))
+            )
+        return wanted
+
+    def _audit(
+        self,
+        session: Session,
+        *,
+        action: str,
+        scenario_id: int | None = None,
+        version: int | None = None,
+        detail: str = "",
+    ) -> None:
+        if action not in AUDIT_ACTIONS:
+            raise InputError(
+                msg(
+                    "action: must be one of {known} (got {value})",
+                    known=", ".join(sorted(AUDIT_ACTIONS)),
+                    value=repr(action),
+                )
+            )
+        session.add(
+            AuditRow(
+                at=_now(),
+                actor=self._actor.user,
+                role=self._actor.role,
+                action=action,
+                scenario_id=scenario_id,
+                version=version,
+                detail=str(detail)[:2000],
+            )
+        )
+
+    def record(
+        self, *, action: str, detail: str, scenario_id: int | None = None, version: int | None = None
+    ) -> None:
+        """Add a line to the audit log (the app's exports: a proposal, a BOM file)."""
+        with self._writing() as session:
+            self._audit(session, action=action, scenario_id=scenario_id, version=version, detail=detail)
+
+    def audit_log(self, *, limit: int = 200, offset: int = 0) -> tuple[AuditEntry, ...]:
+        """The audit log, newest first; an admin sees everyone's lines, others their own."""
+        _check_paging(limit=limit, offset=offset)
+        statement = select(AuditRow)
+        if not self._actor.can(Permission.ALL_SCENARIOS):
+            statement = statement.where(AuditRow.actor == self._actor.user)
+        statement = statement.order_by(AuditRow.id.desc()).limit(limit).offset(offset)
+        with self._reading() as session:
+            return tuple(_audit_entry(row) for row in session.scalars(statement))
 
     def close(self) -> None:
         """Close the database connections."""
@@ -294,6 +421,7 @@ class ScenarioStore:
         notes: str = "",
         author: str = "",
         comment: str = "",
+        team: str | None = None,
     ) -> SavedScenario:
         """Save a new scenario as its version 1 ("save as new").
 
@@ -307,9 +435,35 @@ class ScenarioStore:
             Who it is for, free labels (lower-cased), free notes.
         author, comment
             Who saved this version and why.
+        team
+            The team it is shared with (default: the actor's first team; ``""``: nobody). The
+            actor (:meth:`as_user`) becomes its owner.
         """
+        return self._insert(
+            name=name, scenario=scenario, customer=customer, tags=tags, notes=notes, author=author,
+            comment=comment, team=team, action="save",
+        )  # fmt: skip
+
+    def _insert(
+        self,
+        *,
+        name: str,
+        scenario: Scenario,
+        customer: str,
+        tags: Iterable[str],
+        notes: str,
+        author: str,
+        comment: str,
+        team: str | None,
+        action: str,
+        keep_prices: bool = False,
+    ) -> SavedScenario:
+        self._need(Permission.SCENARIOS, "save")
         if not isinstance(scenario, Scenario):
             raise InputError(msg("scenario: must be a planner Scenario"))
+        if not keep_prices:  # a role without internal costs cannot set them
+            scenario = strip_internal_pricing(identity=self._actor, scenario=scenario)
+        team_ = self._team(team)
         label = clean_name(name)
         customer_ = clean_customer(customer)
         tags_ = clean_tags(tags)
@@ -325,13 +479,16 @@ class ScenarioStore:
                 created_at=now,
                 updated_at=now,
                 deleted_at=None,
+                owner=self._actor.user,
+                team=team_,
             )
             session.add(row)
             session.flush()
             session.add(_version_row(row.id, 1, scenario, author=author_, comment=comment_, at=now))
             session.add_all(TagRow(scenario_id=row.id, tag=tag) for tag in tags_)
+            self._audit(session, action=action, scenario_id=row.id, version=1, detail=comment_ or label)
             session.flush()
-            return _load(session, scenario_id=row.id, version=1)
+            return self._shown(_load(session, scenario_id=row.id, version=1))
 
     def save(
         self,
@@ -380,7 +537,16 @@ class ScenarioStore:
         changes = _label_changes(name=name, customer=customer, notes=notes)
         tags_ = None if tags is None else clean_tags(tags)
         new_version = expected_version + 1
+        self._need(Permission.SCENARIOS, "save")
         with self._writing() as session:
+            current = session.get(ScenarioRow, scenario_id)
+            if current is not None:
+                self._writable(current)
+                if not self._actor.can(Permission.INTERNAL_COST):
+                    # a role without internal costs never saw the price overrides: keep them
+                    scenario = scenario.model_copy(
+                        update={"price_overrides_usd": _price_overrides(session, current)}
+                    )
             result = session.execute(
                 update(ScenarioRow)
                 .where(
@@ -410,7 +576,8 @@ class ScenarioStore:
                 ) from None
             if tags_ is not None:
                 _replace_tags(session, scenario_id, tags_)
-            return _load(session, scenario_id=scenario_id, version=new_version)
+            self._audit(session, action="save", scenario_id=scenario_id, version=new_version, detail=comment_)
+            return self._shown(_load(session, scenario_id=scenario_id, version=new_version))
 
     def update_details(
         self,
@@ -429,7 +596,7 @@ class ScenarioStore:
         changes = _label_changes(name=name, customer=customer, notes=notes)
         tags_ = None if tags is None else clean_tags(tags)
         with self._writing() as session:
-            row = _live_row(session, scenario_id)
+            row = self._writable(_live_row(session, scenario_id))
             for field, value in changes.items():
                 setattr(row, field, value)
             row.updated_at = _now()
@@ -455,7 +622,11 @@ class ScenarioStore:
         """
         source = self.load(scenario_id=scenario_id, version=version, include_deleted=True)
         copy_name = name if name is not None else f"{source.record.name} (copy)"[:NAME_MAX_CHARS]
-        return self.create(
+        if not self._actor.can(Permission.INTERNAL_COST):  # the copy keeps the original's prices
+            with self._reading() as session:
+                raw = _load(session, scenario_id=scenario_id, version=version, include_deleted=True)
+            source = dataclasses.replace(source, scenario=raw.scenario)
+        return self._insert(
             name=copy_name,
             scenario=source.scenario,
             customer=source.record.customer,
@@ -463,12 +634,17 @@ class ScenarioStore:
             notes=source.record.notes,
             author=author,
             comment=f"copy of scenario {source.id} version {source.version.version}",
+            team=None,
+            action="save",
+            keep_prices=True,
         )
 
     # -- trash -----------------------------------------------------------------------------------
 
     def delete(self, *, scenario_id: int) -> ScenarioSummary:
-        """Move a scenario to the trash (soft delete; every version is kept). Idempotent."""
+        """Move a scenario to the trash (soft delete; every version is kept). Idempotent.
+
+        Only its owner or an admin may (:func:`planner.access.may_delete`)."""
         return self._set_deleted(scenario_id, _now())
 
     def restore(self, *, scenario_id: int) -> ScenarioSummary:
@@ -478,9 +654,16 @@ class ScenarioStore:
     def _set_deleted(self, scenario_id: int, stamp: datetime | None) -> ScenarioSummary:
         check_scenario_id(scenario_id)
         with self._writing() as session:
-            row = _row(session, scenario_id)
+            row = self._readable(_row(session, scenario_id))
+            if not may_delete(identity=self._actor, owner=row.owner):
+                raise AccessDeniedError(
+                    msg("scenario {id}: only its owner {owner} or an admin may delete or restore it",
+                        id=scenario_id, owner=row.owner)
+                )  # fmt: skip
             if (row.deleted_at is None) != (stamp is None):
                 row.deleted_at = stamp
+                action = "delete" if stamp is not None else "restore"
+                self._audit(session, action=action, scenario_id=scenario_id, detail=row.name)
                 session.flush()
             return _summaries(session, [row])[0]
 
@@ -502,19 +685,21 @@ class ScenarioStore:
         if version is not None:
             check_version_number(version)
         with self._reading() as session:
-            return _load(session, scenario_id=scenario_id, version=version, include_deleted=include_deleted)
+            self._readable(_row(session, scenario_id))
+            saved = _load(session, scenario_id=scenario_id, version=version, include_deleted=include_deleted)
+        return self._shown(saved)
 
     def get(self, *, scenario_id: int) -> ScenarioSummary:
         """The summary of one scenario, deleted or not."""
         check_scenario_id(scenario_id)
         with self._reading() as session:
-            return _summaries(session, [_row(session, scenario_id)])[0]
+            return _summaries(session, [self._readable(_row(session, scenario_id))])[0]
 
     def versions(self, *, scenario_id: int) -> tuple[VersionInfo, ...]:
         """Every version of a scenario, oldest first (also for a scenario in the trash)."""
         check_scenario_id(scenario_id)
         with self._reading() as session:
-            _row(session, scenario_id)
+            self._readable(_row(session, scenario_id))
             rows = session.scalars(
                 select(VersionRow).where(VersionRow.scenario_id == scenario_id).order_by(VersionRow.version)
             )
@@ -548,17 +733,11 @@ class ScenarioStore:
         """
         if state not in ("active", "deleted", "all"):
             raise InputError(msg("state: must be active, deleted or all (got {value})", value=repr(state)))
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIST_LIMIT:
-            raise InputError(
-                msg(
-                    "limit: must be a whole number from 1 to {max} (got {value})",
-                    max=MAX_LIST_LIMIT,
-                    value=repr(limit),
-                )
-            )
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InputError(msg("offset: must be a whole number >= 0 (got {value})", value=repr(offset)))
+        _check_paging(limit=limit, offset=offset)
         statement: Select[tuple[ScenarioRow]] = select(ScenarioRow)
+        visible = self._visible()
+        if visible is not None:
+            statement = statement.where(visible)
         if state == "active":
             statement = statement.where(ScenarioRow.deleted_at.is_(None))
         elif state == "deleted":
@@ -587,23 +766,29 @@ class ScenarioStore:
             return _summaries(session, list(session.scalars(statement)))
 
     def tags(self) -> tuple[str, ...]:
-        """Every tag in use on a live scenario, sorted (for a filter)."""
+        """Every tag in use on a live scenario the actor may see, sorted (for a filter)."""
+        visible = self._visible()
         with self._reading() as session:
             rows = session.scalars(
                 select(TagRow.tag)
                 .join(ScenarioRow, ScenarioRow.id == TagRow.scenario_id)
-                .where(ScenarioRow.deleted_at.is_(None))
+                .where(ScenarioRow.deleted_at.is_(None), *(() if visible is None else (visible,)))
                 .distinct()
                 .order_by(TagRow.tag)
             )
             return tuple(rows)
 
     def customers(self) -> tuple[str, ...]:
-        """Every non-empty customer name of a live scenario, sorted (for a filter)."""
+        """Every non-empty customer name of a live scenario the actor may see, sorted."""
+        visible = self._visible()
         with self._reading() as session:
             rows = session.scalars(
                 select(ScenarioRow.customer)
-                .where(ScenarioRow.deleted_at.is_(None), ScenarioRow.customer != "")
+                .where(
+                    ScenarioRow.deleted_at.is_(None),
+                    ScenarioRow.customer != "",
+                    *(() if visible is None else (visible,)),
+                )
                 .distinct()
                 .order_by(ScenarioRow.customer)
             )
@@ -653,8 +838,17 @@ class ScenarioStore:
     # -- import and export -----------------------------------------------------------------------
 
     def export_json(self, *, scenario_id: int, version: int | None = None) -> str:
-        """One version of a scenario as an export document (JSON text; see :mod:`.exchange`)."""
-        return export_json(self.load(scenario_id=scenario_id, version=version, include_deleted=True))
+        """One version of a scenario as an export document (JSON text; see :mod:`.exchange`).
+
+        For a role without internal costs the document has no price overrides. The export is
+        recorded in the audit log."""
+        saved = self.load(scenario_id=scenario_id, version=version, include_deleted=True)
+        with self._writing() as session:
+            self._audit(
+                session, action="export", scenario_id=saved.id, version=saved.version.version,
+                detail="scenario JSON",
+            )  # fmt: skip
+        return export_json(saved)
 
     def import_json(
         self,
@@ -693,7 +887,7 @@ class ScenarioStore:
                 msg("import rejected, nothing was saved: {problem}", problem=error_text(exc))
             ) from None
         label = label or document.name or document.scenario.name.strip() or "Imported scenario"
-        return self.create(
+        return self._insert(
             name=label[:NAME_MAX_CHARS],
             scenario=document.scenario,
             customer=document.customer,
@@ -701,6 +895,8 @@ class ScenarioStore:
             notes=document.notes,
             author=author,
             comment=f"imported from {source}"[:2000],
+            team=None,
+            action="import",
         )
 
 
@@ -712,7 +908,44 @@ def _plannable(scenario: Scenario, *, catalog: Catalog, source: str) -> None:
         raise InputError(with_source(source, error_text(exc))) from None
 
 
+def _check_paging(*, limit: int, offset: int) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIST_LIMIT:
+        raise InputError(
+            msg(
+                "limit: must be a whole number from 1 to {max} (got {value})",
+                max=MAX_LIST_LIMIT,
+                value=repr(limit),
+            )
+        )
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InputError(msg("offset: must be a whole number >= 0 (got {value})", value=repr(offset)))
+
+
+def _audit_entry(row: AuditRow) -> AuditEntry:
+    return AuditEntry(
+        id=row.id,
+        at=row.at,
+        actor=row.actor,
+        role=row.role,
+        action=row.action,
+        scenario_id=row.scenario_id,
+        version=row.version,
+        detail=row.detail,
+    )
+
+
 # -- helpers on a session (one transaction) -------------------------------------------------------
+
+
+def _price_overrides(session: Session, row: ScenarioRow) -> dict[str, float]:
+    """The price overrides of a scenario's latest version (internal unit costs [USD])."""
+    text = session.scalars(
+        select(VersionRow.scenario_json).where(
+            VersionRow.scenario_id == row.id, VersionRow.version == row.current_version
+        )
+    ).one_or_none()
+    found = json.loads(text).get("price_overrides_usd") if text else None
+    return {str(k): float(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
 def _version_row(
@@ -835,6 +1068,8 @@ def _summaries(session: Session, rows: Sequence[ScenarioRow]) -> tuple[ScenarioS
             created_at=r.created_at,
             updated_at=r.updated_at,
             deleted_at=r.deleted_at,
+            owner=r.owner,
+            team=r.team,
         )
         for r in rows
     )

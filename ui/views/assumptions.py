@@ -7,9 +7,11 @@ import json
 import streamlit as st
 
 from planner import Plan
+from planner.access import Permission
 from planner.i18n import tr_enum
 from planner.report import tables
-from ui import keys, state
+from planner.report.export.pricing import redact_prices
+from ui import auth, keys, state
 from ui.state import t
 from ui.widgets import table
 
@@ -17,6 +19,8 @@ from ui.widgets import table
 def assumptions(plan: Plan) -> None:
     lang = state.lang()
     frame = tables.assumptions_table(plan, lang)
+    if not auth.can(Permission.INTERNAL_COST):  # the sources quote the unit costs
+        frame[t("col.text")] = frame[t("col.text")].map(redact_prices)
     kinds = {"all": t("assumptions.all"), "assumption": tr_enum("assumption_kind", "assumption", lang)}
     kinds["source"] = tr_enum("assumption_kind", "source", lang)
     choice = st.segmented_control(

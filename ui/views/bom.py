@@ -6,9 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from planner import Plan
+from planner.access import Permission
 from planner.outputs import bom_frame
 from planner.report import tables
-from ui import keys, state
+from ui import auth, keys, state
 from ui.state import t
 
 
@@ -27,7 +28,12 @@ def editor(plan: Plan) -> None:
         "description": st.column_config.TextColumn(t("col.description"), disabled=True, width="large"),
         "quantity": st.column_config.NumberColumn(t("col.quantity"), disabled=True, format="localized"),
         "unit_cost_usd": st.column_config.NumberColumn(
-            t("col.unit_price_usd"), min_value=0.0, format="dollar", help=t("help.unit_price"), required=True
+            t("col.unit_price_usd"),
+            min_value=0.0,
+            format="dollar",
+            help=t("help.unit_price"),
+            required=True,
+            disabled=not auth.can(Permission.INTERNAL_COST),  # prices are set by the commercial role
         ),
         "total_usd": st.column_config.NumberColumn(t("col.total_usd"), disabled=True, format="localized"),
         "total_report": st.column_config.NumberColumn(

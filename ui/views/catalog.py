@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from planner.access import Permission
 from planner.catalog import FAMILIES
 from planner.i18n import tr_enum, translate
 from planner.report import tables
-from ui import engine, keys, state
+from ui import auth, engine, keys, state
 from ui.state import t
 from ui.upload import SUFFIXES, UploadResult, read_override
 
@@ -38,6 +39,7 @@ def field_reference(family: str) -> None:
 
 def apply_upload(name: str, content: bytes) -> UploadResult:
     """Validate an upload; on success make it the session's catalog override."""
+    auth.require_permission(Permission.CATALOG_OVERRIDE, what="catalog override")
     result = read_override(name, content)
     if result.ok:
         state.set_catalog_override(result.override_json, name)
@@ -48,6 +50,9 @@ def apply_upload(name: str, content: bytes) -> UploadResult:
 def upload() -> None:
     """The override uploader: errors shown here, the page keeps working."""
     st.subheader(t("catalog.upload"))
+    if not auth.can(Permission.CATALOG_OVERRIDE):
+        st.caption(t("auth.catalog_refused"))
+        return
     st.caption(t("catalog.upload_caption"))
     uploaded = st.file_uploader(t("catalog.upload_label"), type=list(SUFFIXES), key=keys.UPLOAD)
     if uploaded is not None and st.session_state.get(keys.UPLOAD_SEEN) != uploaded.file_id:
@@ -59,7 +64,7 @@ def upload() -> None:
             t("catalog.upload_error", message=translate(result.message, state.lang())),
             icon=":material/warning:",
         )
-    if state.catalog_override():
+    if state.has_catalog_override():
         name = st.session_state.get(keys.CATALOG_OVERRIDE_NAME, "")
         count = len(result.records) if result is not None and result.ok else 0
         st.success(t("catalog.override_active", name=name, count=count), icon=":material/check_circle:")

@@ -24,7 +24,7 @@ from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS
-from ui import engine, state
+from ui import auth, engine, state
 from ui.inputs import LANGS, range_text
 from ui.state import t
 
@@ -54,7 +54,8 @@ class BuiltPdf:
 def _defaults() -> dict[str, Any]:
     return {
         "lang": state.lang(),
-        "edition": "customer",
+        # a link may ask for an edition (?edition=internal); the build checks the role (auth.proposal_terms)
+        "edition": str(st.query_params.get("edition", "customer")),
         "customer": "",
         "project": "",
         "author": "",
@@ -202,7 +203,7 @@ def _key(scenario: Scenario) -> str:
 
 
 def _proposal(scenario: Scenario) -> proposal.Proposal:
-    data = {**_submitted(), "logo": st.session_state.get(LOGO)}
+    data = auth.proposal_terms({**_submitted(), "logo": st.session_state.get(LOGO)})
     options = proposal.options_from_data(data)
     return proposal.build_proposal(scenario=scenario, catalog=engine.catalog(), options=options)
 

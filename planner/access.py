@@ -1,0 +1,389 @@
+"""Who may see what: roles, their permissions, the role from an OpenID Connect identity, and the
+customer's (priced) view of the catalog.
+
+Four roles, each with everything the one before it has (see ``docs/architecture.md``, "Sign-in
+and roles"):
+
+========== =====================================================================================
+viewer     customer-facing numbers only: selling prices on the customer pages, the customer
+           edition of the proposal; no saved scenarios
+architect  every page and the saved scenarios of their own and their teams, still at selling
+           prices (customer edition)
+commercial internal costs: unit costs, price overrides, margins, the internal edition
+admin      catalog overrides, every team's scenarios and the audit log
+========== =====================================================================================
+
+With sign-in off (the laptop default) the one user is :data:`LOCAL_IDENTITY`, an admin: the app
+behaves as it always has.
+
+Roles that may not see internal costs never receive them: their sessions plan on
+:func:`priced_catalog`, whose every hardware price is the offered price (cost x price factor),
+so each page, chart, table and download built from those plans shows selling prices without
+knowing about roles.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.catalog import Catalog
+from planner.errors import InputError, PlannerError, describe_validation_error
+from planner.i18n.message import msg
+from planner.scenario import Scenario
+
+Role = Literal["viewer", "architect", "commercial", "admin"]
+ROLES: tuple[Role, ...] = get_args(Role)
+"""The roles, least privileged first (each holds every permission of the ones before it)."""
+
+LOCAL_USER = "local"
+"""Owner of scenarios saved with sign-in off (and of rows that existed before owners did)."""
+
+
+class Permission(StrEnum):
+    """What a role may do or see."""
+
+    PRICES = "prices"
+    """Selling prices and the customer edition of the proposal."""
+    ALL_PAGES = "all_pages"
+    """Every page of the app (a viewer sees the customer-facing ones)."""
+    SCENARIOS = "scenarios"
+    """Save, open, import and export the scenarios of one's own and one's teams."""
+    INTERNAL_COST = "internal_cost"
+    """Unit costs, price overrides, margins, discounts and the internal edition."""
+    CATALOG_OVERRIDE = "catalog_override"
+    """Upload a catalog override."""
+    ALL_SCENARIOS = "all_scenarios"
+    """Every team's scenarios, and the audit log."""
+
+
+_ADDED: Mapping[Role, frozenset[Permission]] = {
+    "viewer": frozenset({Permission.PRICES}),
+    "architect": frozenset({Permission.ALL_PAGES, Permission.SCENARIOS}),
+    "commercial": frozenset({Permission.INTERNAL_COST}),
+    "admin": frozenset({Permission.CATALOG_OVERRIDE, Permission.ALL_SCENARIOS}),
+}
+
+
+def _cumulative() -> dict[Role, frozenset[Permission]]:
+    held: frozenset[Permission] = frozenset()
+    out: dict[Role, frozenset[Permission]] = {}
+    for role in ROLES:
+        held = held | _ADDED[role]
+        out[role] = held
+    return out
+
+
+GRANTS: Mapping[Role, frozenset[Permission]] = _cumulative()
+"""The permissions of each role.
+
+>>> sorted(GRANTS["commercial"] - GRANTS["architect"])
+[<Permission.INTERNAL_COST: 'internal_cost'>]
+"""
+
+VIEWER_PAGES: frozenset[str] = frozenset(
+    {"overview", "compare", "scaling", "topology", "proposal", "present"}
+)
+"""Pages a role without :attr:`Permission.ALL_PAGES` may open (url paths): the customer-facing
+ones. The BOM, the analyses, the catalog and the saved scenarios are for architects."""
+
+
+class AccessDeniedError(PlannerError, PermissionError):
+    """The signed-in user's role does not allow what was asked; nothing was shown or changed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Identity:
+    """Who is using the planner."""
+
+    user: str
+    """Stable id: the e-mail address, else the ``sub`` claim; :data:`LOCAL_USER` when signed out."""
+    name: str
+    """Name to show."""
+    role: Role
+    teams: tuple[str, ...] = ()
+    """Teams the user belongs to (scenarios saved to one of them are shared with its members)."""
+    signed_in: bool = False
+
+    def can(self, permission: Permission) -> bool:
+        """Whether this identity's role holds ``permission``."""
+        return permission in GRANTS[self.role]
+
+    @property
+    def team(self) -> str:
+        """The team new scenarios are shared with: the first of :attr:`teams`, or none (``""``)."""
+        return self.teams[0] if self.teams else ""
+
+
+LOCAL_IDENTITY = Identity(user=LOCAL_USER, name=LOCAL_USER, role="admin")
+"""The one user of a planner without sign-in: an admin, so nothing changes for a laptop."""
+
+
+_REFUSALS: Mapping[Permission, str] = {
+    Permission.PRICES: "{what}: not available to the {role} role",
+    Permission.ALL_PAGES: "{what}: this page is not available to the {role} role; ask an architect",
+    Permission.SCENARIOS: "{what}: saved scenarios are not available to the {role} role",
+    Permission.INTERNAL_COST: (
+        "{what}: internal costs, margins and the internal edition are for the commercial role; "
+        "your role is {role}"
+    ),
+    Permission.CATALOG_OVERRIDE: "{what}: only an admin may override the catalog; your role is {role}",
+    Permission.ALL_SCENARIOS: "{what}: only an admin may see every team's records; your role is {role}",
+}
+
+
+def require(*, identity: Identity, permission: Permission, what: str) -> None:
+    """Raise :class:`AccessDeniedError` unless ``identity`` holds ``permission``.
+
+    >>> require(identity=LOCAL_IDENTITY, permission=Permission.INTERNAL_COST, what="edition")
+    >>> viewer = Identity(user="v@example.com", name="V", role="viewer", signed_in=True)
+    >>> require(identity=viewer, permission=Permission.INTERNAL_COST, what="edition=internal")
+    Traceback (most recent call last):
+    ...
+    planner.access.AccessDeniedError: edition=internal: internal costs, margins and the internal edition are for the commercial role; your role is viewer
+    """
+    if not identity.can(permission):
+        raise AccessDeniedError(msg(_REFUSALS[permission], what=what, role=identity.role))
+
+
+def check_edition(*, identity: Identity, edition: str) -> None:
+    """Refuse the internal edition (of a proposal, a BOM file) to roles without internal costs."""
+    if edition != "customer":
+        require(identity=identity, permission=Permission.INTERNAL_COST, what=f"edition={edition}")
+
+
+def may_open_page(*, identity: Identity, page: str) -> bool:
+    """Whether ``identity`` may open the page at url path ``page``."""
+    return identity.can(Permission.ALL_PAGES) or page in VIEWER_PAGES
+
+
+# -- sharing of saved scenarios --------------------------------------------------------------------
+
+
+def may_read(*, identity: Identity, owner: str, team: str) -> bool:
+    """A saved scenario is read by its owner, the members of its team, and admins.
+
+    >>> a = Identity(user="a@x", name="A", role="architect", teams=("emea",), signed_in=True)
+    >>> may_read(identity=a, owner="b@x", team="emea"), may_read(identity=a, owner="b@x", team="apac")
+    (True, False)
+    """
+    if not identity.can(Permission.SCENARIOS):
+        return False
+    if identity.can(Permission.ALL_SCENARIOS) or owner == identity.user:
+        return True
+    return bool(team) and team in identity.teams
+
+
+def may_write(*, identity: Identity, owner: str, team: str) -> bool:
+    """Team members edit a shared scenario (new versions, labels) as its owner does."""
+    return may_read(identity=identity, owner=owner, team=team)
+
+
+def may_delete(*, identity: Identity, owner: str) -> bool:
+    """Only the owner (or an admin) moves a scenario to the trash or restores it."""
+    return identity.can(Permission.SCENARIOS) and (
+        owner == identity.user or identity.can(Permission.ALL_SCENARIOS)
+    )
+
+
+def strip_internal_pricing(*, identity: Identity, scenario: Scenario) -> Scenario:
+    """``scenario`` as ``identity`` may see it: without the price overrides (internal unit
+    costs) unless the role holds :attr:`Permission.INTERNAL_COST`."""
+    if identity.can(Permission.INTERNAL_COST) or not scenario.price_overrides_usd:
+        return scenario
+    return scenario.model_copy(update={"price_overrides_usd": {}})
+
+
+# -- the customer's view of the catalog ------------------------------------------------------------
+
+HARDWARE_PRICE_FIELDS: frozenset[str] = frozenset(
+    {"unit_cost_usd", "chassis_cost_usd", "cost_usd_per_m", "capex_usd_per_kw", "cdu_unit_cost_usd"}
+)
+"""Catalog fields that are what the seller pays for hardware [USD, USD/m, USD/kW]; the priced
+view multiplies them by the price factor."""
+
+PASS_THROUGH_MONEY_FIELDS: frozenset[str] = frozenset({"usd_per_kwh", "per_usd"})
+"""Money fields that are not the seller's costs (the customer pays the utility; an exchange
+rate), kept as they are, as :func:`planner.report.export.pricing.priced_plan` keeps them."""
+
+
+def priced_catalog(*, catalog: Catalog, price_factor: float) -> Catalog:
+    """``catalog`` with every hardware price at the offered price, cost x ``price_factor``.
+
+    Equation: offered unit price = unit cost x (1 + margin) x (1 - discount), the same factor as
+    :attr:`planner.report.export.pricing.Pricing.price_factor`; energy prices, exchange rates
+    and cost fractions (installation, spares, maintenance) are unchanged, so installation and
+    maintenance follow the priced hardware as they follow the cost.
+
+    >>> from planner.catalog import load_catalog
+    >>> bundled = load_catalog()
+    >>> priced = priced_catalog(catalog=bundled, price_factor=1.15)
+    >>> gpu = next(iter(bundled.gpus))
+    >>> round(priced.gpus[gpu].unit_cost_usd / bundled.gpus[gpu].unit_cost_usd, 6)
+    1.15
+    """
+    if not 0 < price_factor <= 10:
+        raise InputError(
+            msg("price_factor: must be above 0 and at most 10 (got {value})", value=price_factor)
+        )
+    families: dict[str, Any] = {}
+    for name in catalog.__dataclass_fields__:
+        records = getattr(catalog, name)
+        families[name] = {
+            record_id: _priced_record(record, price_factor) for record_id, record in records.items()
+        }
+    return type(catalog)(**families)
+
+
+def _priced_record(record: BaseModel, price_factor: float) -> BaseModel:
+    update = {
+        field: getattr(record, field) * price_factor
+        for field in type(record).model_fields
+        if field in HARDWARE_PRICE_FIELDS
+    }
+    return record.model_copy(update=update) if update else record
+
+
+_PRICED_PREFIX = "priced:"
+
+
+def catalog_view_key(*, override_json: str, price_factor: float | None) -> str:
+    """One string naming a session's catalog: the uploaded override (canonical JSON, ``""`` for
+    the bundled catalog) and, for a priced view, its price factor. Cache keys of every engine call
+    include it, so a priced session never shares a cached result with a cost session.
+
+    >>> catalog_view_key(override_json="", price_factor=None)
+    ''
+    >>> read_catalog_view_key(catalog_view_key(override_json='{"gpus": {}}', price_factor=1.15))
+    ('{"gpus": {}}', 1.15)
+    """
+    if price_factor is None:
+        return override_json
+    return f"{_PRICED_PREFIX}{json.dumps(price_factor)}:{override_json}"
+
+
+def read_catalog_view_key(key: str) -> tuple[str, float | None]:
+    """The override JSON and the price factor (``None``: at cost) of :func:`catalog_view_key`."""
+    if not key.startswith(_PRICED_PREFIX):
+        return key, None
+    factor, _, override_json = key[len(_PRICED_PREFIX) :].partition(":")
+    return override_json, float(factor)
+
+
+# -- the role from an OpenID Connect identity -------------------------------------------------------
+
+
+class RoleMapping(BaseModel):
+    """How the identity provider's claims give a role and teams.
+
+    The claim named :attr:`role_claim` (a string or a list, e.g. Keycloak's ``roles`` or Entra
+    ID's ``groups``) is read; each value is a role name itself or a key of :attr:`groups`; the
+    highest role found wins, and a user with none gets :attr:`default_role`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role_claim: str = Field(default="roles", min_length=1, max_length=100)
+    team_claim: str = Field(default="teams", min_length=1, max_length=100)
+    groups: dict[str, Role] = Field(default_factory=dict)
+    default_role: Role = "viewer"
+
+
+ENV_ROLE_CLAIM = "PLANNER_ROLE_CLAIM"
+ENV_TEAM_CLAIM = "PLANNER_TEAM_CLAIM"
+ENV_ROLE_MAP = "PLANNER_ROLE_MAP"
+ENV_DEFAULT_ROLE = "PLANNER_DEFAULT_ROLE"
+
+
+def mapping_from_env(env: Mapping[str, str]) -> RoleMapping:
+    """The :class:`RoleMapping` of the environment.
+
+    ``PLANNER_ROLE_CLAIM`` (default ``roles``), ``PLANNER_TEAM_CLAIM`` (default ``teams``),
+    ``PLANNER_ROLE_MAP`` (``group=role`` pairs separated by commas, e.g.
+    ``pre-sales=architect,finance=commercial``) and ``PLANNER_DEFAULT_ROLE`` (default ``viewer``).
+
+    >>> mapping_from_env({"PLANNER_ROLE_MAP": "finance=commercial, ops = admin"}).groups
+    {'finance': 'commercial', 'ops': 'admin'}
+    """
+    data: dict[str, Any] = {}
+    for variable, field in ((ENV_ROLE_CLAIM, "role_claim"), (ENV_TEAM_CLAIM, "team_claim")):
+        if env.get(variable, "").strip():
+            data[field] = env[variable].strip()
+    if env.get(ENV_DEFAULT_ROLE, "").strip():
+        data["default_role"] = env[ENV_DEFAULT_ROLE].strip()
+    groups: dict[str, str] = {}
+    for pair in env.get(ENV_ROLE_MAP, "").split(","):
+        if not pair.strip():
+            continue
+        group, sep, role = pair.partition("=")
+        if not sep or not group.strip():
+            raise InputError(
+                msg(
+                    "{variable}: expected group=role pairs separated by commas (got {value})",
+                    variable=ENV_ROLE_MAP,
+                    value=repr(pair.strip()),
+                )
+            )
+        groups[group.strip()] = role.strip()
+    data["groups"] = groups
+    try:
+        return RoleMapping.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(
+            msg(
+                "role mapping from the environment: {problem}",
+                problem=describe_validation_error(exc, model=RoleMapping),
+            )
+        ) from None
+
+
+def _values(claim: Any) -> list[str]:
+    if isinstance(claim, str):
+        return [part for part in claim.replace(",", " ").split() if part]
+    if isinstance(claim, list | tuple):
+        return [str(item) for item in claim if isinstance(item, str | int)]
+    return []
+
+
+def role_from_claims(*, claims: Mapping[str, Any], mapping: RoleMapping) -> Role:
+    """The highest role named by the claims (directly or through :attr:`RoleMapping.groups`).
+
+    >>> m = RoleMapping(groups={"finance": "commercial"})
+    >>> role_from_claims(claims={"roles": ["finance", "viewer"]}, mapping=m)
+    'commercial'
+    >>> role_from_claims(claims={"sub": "x"}, mapping=m)
+    'viewer'
+    """
+    found: list[Role] = [mapping.default_role]
+    for value in _values(claims.get(mapping.role_claim)):
+        if value in ROLES:
+            found.append(value)  # type: ignore[arg-type,unused-ignore]  # a Role, checked above
+        elif value in mapping.groups:
+            found.append(mapping.groups[value])
+    return max(found, key=ROLES.index)
+
+
+def identity_from_claims(*, claims: Mapping[str, Any], mapping: RoleMapping) -> Identity:
+    """The :class:`Identity` of a signed-in user's ID-token claims.
+
+    >>> identity_from_claims(claims={"sub": "u1", "email": "ann@example.com", "roles": "architect",
+    ...                              "teams": ["emea"]}, mapping=RoleMapping())
+    Identity(user='ann@example.com', name='ann@example.com', role='architect', teams=('emea',), signed_in=True)
+    """
+    user = str(claims.get("email") or claims.get("sub") or "").strip()
+    if not user:
+        raise AccessDeniedError(msg("sign-in: the identity provider gave neither an email nor a subject"))
+    name = str(claims.get("name") or user)
+    teams = tuple(dict.fromkeys(_values(claims.get(mapping.team_claim))))
+    return Identity(
+        user=user[:200],
+        name=name[:200],
+        role=role_from_claims(claims=claims, mapping=mapping),
+        teams=tuple(team[:100] for team in teams),
+        signed_in=True,
+    )

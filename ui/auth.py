@@ -1,0 +1,165 @@
+"""Sign-in and roles in the web app: Streamlit's own OpenID Connect login (``st.login``,
+``st.user``) and the guards every page goes through.
+
+Sign-in is off unless Streamlit finds an ``[auth]`` section in its secrets: ``.streamlit/secrets.toml``
+beside ``app.py``, or the file named by ``STREAMLIT_SECRETS_FILES`` (a mounted secret in a
+container). With it off, the one user is :data:`planner.access.LOCAL_IDENTITY`, an admin, and the
+app behaves as it always has. The role comes from the ID token's claims through
+:func:`planner.access.mapping_from_env` (``PLANNER_ROLE_CLAIM``, ``PLANNER_TEAM_CLAIM``,
+``PLANNER_ROLE_MAP``, ``PLANNER_DEFAULT_ROLE``). What each role may see is decided in
+:mod:`planner.access`; this module only asks Streamlit who is there.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import streamlit as st
+
+from planner.access import (
+    LOCAL_IDENTITY,
+    Identity,
+    Permission,
+    check_edition,
+    identity_from_claims,
+    mapping_from_env,
+    may_open_page,
+    require,
+)
+from planner.errors import PlannerError
+from planner.i18n import error_text, tr, translate
+from planner.report.export.pricing import Pricing
+
+ROLE_KEYS = {
+    "viewer": "auth.role.viewer",
+    "architect": "auth.role.architect",
+    "commercial": "auth.role.commercial",
+    "admin": "auth.role.admin",
+}
+"""UI key of each role's name."""
+
+PRICE_FACTOR = Pricing().price_factor
+"""Offered price per unit of cost that roles without internal costs see everywhere: the default
+terms of the proposal (15 % margin, no discount)."""
+
+
+def _auth_section() -> dict[str, Any]:
+    try:
+        section = st.secrets.get("auth")
+    except (FileNotFoundError, KeyError):  # no secrets file at all: sign-in is off
+        return {}
+    return dict(section) if section else {}
+
+
+def sign_in_enabled() -> bool:
+    """Whether an ``[auth]`` section configures Streamlit's OpenID Connect login."""
+    section = _auth_section()
+    return bool(section.get("client_id") or any(isinstance(v, dict) for v in section.values()))
+
+
+def _provider() -> str | None:
+    """The named provider (``[auth.NAME]``) when there is exactly one, else the flat ``[auth]``."""
+    named = [key for key, value in _auth_section().items() if isinstance(value, dict)]
+    return named[0] if len(named) == 1 else None
+
+
+def identity() -> Identity:
+    """Who is using this session; :class:`planner.access.AccessDeniedError` when signed out."""
+    if not sign_in_enabled():
+        return LOCAL_IDENTITY
+    if not st.user.is_logged_in:
+        require(identity=_signed_out(), permission=Permission.PRICES, what="sign-in")
+    return identity_from_claims(claims=st.user.to_dict(), mapping=mapping_from_env(os.environ))
+
+
+def _signed_out() -> Identity:
+    # a role-less stand-in that holds nothing: every guard refuses it
+    return Identity(user="", name="", role="viewer", signed_in=False)
+
+
+def can(permission: Permission) -> bool:
+    """Whether this session's user holds ``permission`` (``False`` when signed out)."""
+    try:
+        return identity().can(permission)
+    except PlannerError:
+        return False
+
+
+def price_factor() -> float | None:
+    """``None`` when this session sees internal costs, else the offered-price factor its
+    catalog is priced at (:func:`planner.access.priced_catalog`)."""
+    return None if can(Permission.INTERNAL_COST) else PRICE_FACTOR
+
+
+def gate(lang: str) -> Identity:
+    """The frame's first guard: without sign-in, the local admin; with it, the signed-in user,
+    or the sign-in screen (and nothing else) for a visitor."""
+    if not sign_in_enabled():
+        return LOCAL_IDENTITY
+    if not st.user.is_logged_in:
+        st.title(tr("app.title", lang))
+        st.info(tr("auth.sign_in_needed", lang), icon=":material/lock:")
+        st.button(
+            tr("auth.sign_in", lang),
+            key="auth_sign_in",
+            on_click=st.login,
+            args=_login_args(),
+            type="primary",
+        )
+        st.stop()
+    try:
+        who = identity()
+    except PlannerError as exc:
+        st.error(translate(error_text(exc), lang), icon=":material/block:")
+        st.button(tr("auth.sign_out", lang), key="auth_sign_out_refused", on_click=st.logout)
+        st.stop()
+    return who
+
+
+def _login_args() -> tuple[str, ...]:
+    provider = _provider()
+    return () if provider is None else (provider,)
+
+
+def user_box(container: Any, lang: str) -> None:
+    """The signed-in user, their role and a sign-out button (nothing with sign-in off)."""
+    if not sign_in_enabled() or not st.user.is_logged_in:
+        return
+    who = identity()
+    container.caption(tr("auth.signed_in_as", lang, name=who.name, role=tr(ROLE_KEYS[who.role], lang)))
+    container.button(
+        tr("auth.sign_out", lang), key="auth_sign_out", on_click=st.logout, icon=":material/logout:"
+    )
+
+
+def guard_page(page: str, lang: str) -> None:
+    """Stop a page the user's role may not open, with a message (the server never runs it)."""
+    who = identity()
+    if not may_open_page(identity=who, page=page):
+        st.error(tr("auth.page_refused", lang, role=tr(ROLE_KEYS[who.role], lang)), icon=":material/block:")
+        st.stop()
+
+
+def refuse(exc: PlannerError, lang: str) -> None:
+    """Show a refusal (an :class:`planner.access.AccessDeniedError`) in the reader's language."""
+    st.error(translate(error_text(exc), lang), icon=":material/block:")
+
+
+def proposal_terms(data: dict[str, Any]) -> dict[str, Any]:
+    """The proposal's details as this session may build them.
+
+    A role without internal costs gets the customer edition only (an internal edition asked for
+    by the form or the URL raises :class:`planner.access.AccessDeniedError`), and no terms of its
+    own: its catalog is already at selling prices, so margin and discount are zero on top of it.
+    """
+    who = identity()
+    check_edition(identity=who, edition=str(data.get("edition", "customer")))
+    if who.can(Permission.INTERNAL_COST):
+        return data
+    return {**data, "pricing": {"margin": 0.0, "discount": 0.0}}
+
+
+def require_permission(permission: Permission, *, what: str) -> None:
+    """:func:`planner.access.require` for this session's user (signed out: refused)."""
+    require(identity=identity(), permission=permission, what=what)
