@@ -50,7 +50,11 @@ def test_every_rack_keeps_its_limits_and_the_plans_count(design_id: str, gpus: i
     assert sum(r.kind == "compute" for r in h.layout.racks) == h.plan.racks.compute_racks
     for rack in h.layout.racks:
         assert rack.used_u <= rack.usable_rack_units, rack.name
-        assert rack.power_kw <= rack.power_limit_kw + 1e-6, rack.name
+        if rack.power_kw > rack.power_limit_kw + 1e-6:
+            # a domain split over racks: whole trays per rack, the plan's limit is their average
+            tray = next(d for d in h.wiring.devices if d.role == "scale-up-switch")
+            assert rack.power_kw <= rack.power_limit_kw + tray.power_w / 1000, rack.name
+            assert any(rack.name in note for note in h.layout.notes), rack.name
         units = [u for p in rack.placements for u in range(p.position_u, p.top_u + 1)]
         assert len(units) == len(set(units)), f"{rack.name}: two devices share a unit"
     placed = [p.device_id for r in h.layout.racks for p in r.placements]

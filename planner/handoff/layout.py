@@ -33,7 +33,7 @@ from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.errors import InputError, describe_validation_error
 from planner.handoff import naming
-from planner.handoff.wiring import Device, Wiring
+from planner.handoff.wiring import Device, Wiring, balanced_block
 from planner.i18n.message import msg
 from planner.units import ceil_div
 
@@ -197,6 +197,17 @@ def build_layout(*, plan: Plan, catalog: Catalog, wiring: Wiring, params: Layout
         )
         for row, slot, contents in ordered
     )
+    notes += [
+        msg(
+            "rack {rack} draws {rack_kw:.1f} kW, above the plan's {limit_kw:.1f} kW: the plan spreads the "
+            "scale-up switch trays' power evenly over a domain's racks, a rack holds whole trays",
+            rack=r.name,
+            rack_kw=r.power_kw,
+            limit_kw=r.power_limit_kw,
+        )
+        for r in racks
+        if r.power_kw > r.power_limit_kw + 1e-6
+    ]
     return Layout(params=params, racks=racks, rows=rows, racks_per_row=per_row, notes=tuple(notes))
 
 
@@ -222,12 +233,15 @@ def _compute_racks(plan: Plan, wiring: Wiring) -> list[list[Device]]:
             )
         return racks
     split = ceil_div(spd, per_rack)
-    tray_chunk = ceil_div(tpd, split)
     for d in range(scale_up.domains):
+        domain_trays = trays[d * tpd : (d + 1) * tpd]
+        # trays in balanced blocks over the racks of the domain (the plan spreads their power evenly)
+        by_part: list[list[Device]] = [[] for _ in range(split)]
+        for k, tray in enumerate(domain_trays):
+            by_part[balanced_block(k, items=tpd, bins=split)[0]].append(tray)
         for part in range(split):
             domain_servers = servers[d * spd : (d + 1) * spd][part * per_rack : (part + 1) * per_rack]
-            domain_trays = trays[d * tpd : (d + 1) * tpd][part * tray_chunk : (part + 1) * tray_chunk]
-            racks.append(_middle(domain_servers, domain_trays))
+            racks.append(_middle(domain_servers, by_part[part]))
     return racks
 
 
