@@ -105,7 +105,40 @@ def add_parsers(subparsers: Any) -> None:
         "(default 8:1024 in steps of one server)",
     )
     add_format_option(p_sweep, FORMATS)
+    _add_grid_options(p_sweep)
     p_sweep.set_defaults(handler=run_sweep)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (got {text!r})")
+    return value
+
+
+def _add_grid_options(parser: argparse.ArgumentParser) -> None:
+    """The grid form of ``sweep`` (docs/deploy.md): any scenario fields, on Dask, to Parquet."""
+    group = parser.add_argument_group(
+        "grid sweep",
+        "planner sweep --grid GRID.yaml --out FILE.parquet [--workers N | --scheduler ADDRESS]: "
+        "every point of the grid planned on dask.distributed, one Parquet row per point",
+    )
+    group.add_argument(
+        "--grid", metavar="GRID.yaml", help="grid file: dotted scenario field -> list or {start, stop, step}"
+    )
+    group.add_argument("--out", metavar="FILE.parquet", help="Parquet file to write (required with --grid)")
+    where = group.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers", type=_positive, help="worker processes of the local Dask cluster (default: one per CPU)"
+    )
+    where.add_argument(
+        "--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://host:8786"
+    )
+    group.add_argument("--batch-points", type=_positive, help="points per Dask task (default 500)")
+    group.add_argument("--yes", action="store_true", help="plan a grid of more than 1e9 points")
 
 
 def _money(value: float) -> str:
@@ -211,6 +244,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     table), the skipped runs going to stderr as notes; the table ends with the skipped runs and
     the crossovers.
     """
+    if args.grid is not None or args.out is not None:
+        return run_grid_sweep(args)
     from planner.compare import crossovers, sweep
 
     result = sweep(
@@ -237,4 +272,37 @@ def run_sweep(args: argparse.Namespace) -> int:
             f"crossover ({c.metric}): {c.better_before} better up to {c.gpus_before} GPUs, "
             f"{c.better_after} from {c.gpus_after}\n"
         )
+    return 0
+
+
+def run_grid_sweep(args: argparse.Namespace) -> int:
+    """``planner sweep --grid``: every point of a grid on Dask, one Parquet row per point.
+
+    The summary (points, refused points, workers, plans per second) goes to stdout, the
+    progress bar to stderr.
+    """
+    from pathlib import Path
+
+    from planner.errors import InputError
+    from planner.sweep import MAX_POINTS, ProgressBar, SweepJob, load_grid, run_sweep
+    from planner.sweep.run import BATCH_POINTS
+
+    if args.grid is None or args.out is None:
+        raise InputError("--grid and --out go together: planner sweep --grid GRID.yaml --out FILE.parquet")
+    if args.sizes is not None or args.designs is not None:
+        raise InputError("--sizes/--designs do not apply to --grid: put gpus and design_id in the grid")
+    scenario, catalog = scenario_from_args(args), catalog_from_args(args)
+    grid = load_grid(args.grid, base=scenario, catalog=catalog, max_points=None if args.yes else MAX_POINTS)
+    result = run_sweep(
+        job=SweepJob(grid=grid, base=scenario.model_dump(), catalog=catalog),
+        out=Path(args.out),
+        workers=args.workers,
+        scheduler=args.scheduler,
+        batch_points=args.batch_points or BATCH_POINTS,
+        progress=ProgressBar(sys.stderr),
+    )
+    write(
+        f"{result.points:,} points ({result.errors:,} refused by the engine) on {result.workers} "
+        f"worker(s) in {result.seconds:,.1f} s, {result.plans_per_s:,.0f} plans/s -> {result.out}"
+    )
     return 0

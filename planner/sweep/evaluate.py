@@ -1,0 +1,74 @@
+"""One batch of grid points planned in one process: the unit of work a Dask task runs.
+
+Each point is one call of :func:`planner.engine.plan`, and its row is the point's grid values
+followed by :func:`planner.outputs.plan_to_dict` (the ``planner plan --format json`` object)
+flattened with dots, so a row's figures are exactly those of ``planner plan`` for that scenario.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from planner.catalog import Catalog
+from planner.engine import plan
+from planner.errors import PlannerError
+from planner.outputs import plan_to_dict
+from planner.scenario import scenario_from_data
+from planner.sweep.grid import Grid, scenario_data
+
+POINT = "point"
+"""Column of the point's index in the grid (0-based, the order of :meth:`Grid.point`)."""
+
+ERROR = "error"
+"""Column of the engine's message for a point it refuses (an infeasible size); empty otherwise."""
+
+
+@dataclass(frozen=True)
+class SweepJob:
+    """What every task needs: the grid, the base scenario (``model_dump()``) and the catalog."""
+
+    grid: Grid
+    base: Mapping[str, Any]
+    catalog: Catalog
+
+
+def flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Scalar leaves of nested mappings as ``("a.b.c", value)``; lists are left out.
+
+    The lists of ``plan --format json`` (notes, assumptions, vendor claims, media, BOM) are
+    text and tables per plan, not figures to compare across a sweep.
+
+    >>> dict(flatten({"cost": {"capex_usd": 1.0, "by": {"gpus": 2}}, "notes": ["x"], "gpus": 8}))
+    {'cost.capex_usd': 1.0, 'cost.by.gpus': 2, 'gpus': 8}
+    """
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            yield from flatten(value, f"{name}.")
+        elif not isinstance(value, list | tuple):
+            yield name, value
+
+
+def point_row(job: SweepJob, index: int) -> dict[str, Any]:
+    """The row of point ``index``: its index, grid values, error and flattened plan figures.
+
+    A grid field that is also a plan key (``gpus``) keeps the plan's meaning (the count after
+    rounding up to whole servers); the requested count is the plan's ``gpus_requested``.
+    """
+    point = job.grid.point(index)
+    row: dict[str, Any] = {POINT: index, **point, ERROR: ""}
+    try:
+        scenario = scenario_from_data(scenario_data(job.base, point))
+        figures = plan_to_dict(plan(scenario=scenario, catalog=job.catalog))
+    except PlannerError as exc:
+        row[ERROR] = str(exc)
+        return row
+    row.update(flatten(figures))
+    return row
+
+
+def evaluate_batch(job: SweepJob, start: int, stop: int) -> list[dict[str, Any]]:
+    """Rows of points ``start`` to ``stop - 1``, in order."""
+    return [point_row(job, i) for i in range(start, stop)]
