@@ -343,6 +343,37 @@ def test_page_forms_show_their_ranges() -> None:
     assert ranged, [w.label for w in at.number_input]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_page_form_number_out_of_range_is_explained_and_not_applied(lang: str) -> None:
+    """Not only a red border: the field, its range, the typed value and the value still used."""
+    at = start("workload", lang=lang)
+    key = keys.field(keys.WORKLOAD_FORM, "seq_len")
+    at.number_input(key=key).set_value(64).run()
+    assert not at.exception, at.exception
+    label = tr("wl.field.seq_len", lang)
+    found = [e.value for e in at.error if label in e.value]
+    assert found, [e.value for e in at.error]
+    # TrainingJob.seq_len accepts 128 to 2**20 = 1,048,576 tokens; the default 4,096 stays
+    assert "128–1,048,576" in found[0] and "64" in found[0] and "4,096" in found[0]
+    assert at.session_state[keys.WORKLOAD_FORM]["seq_len"] == 4096
+    assert at.number_input(key=key).value == 4096, "the widget shows the value in use"
+    at.number_input(key=key).set_value(8192).run()
+    assert not [e for e in at.error if label in e.value]
+    assert at.session_state[keys.WORKLOAD_FORM]["seq_len"] == 8192
+
+
+def test_a_submitted_form_explains_an_out_of_range_number() -> None:
+    """The optimizer's limits are an ``st.form``: checked when submitted."""
+    at = start("optimize")
+    at.number_input(key=keys.field(keys.OPT_FORM, "max_gpus")).set_value(0)
+    at.button(key=keys.OPT_SUBMIT).click().run()
+    assert not at.exception, at.exception
+    label = tr("opt.field.max_gpus", "en")
+    [message] = [e.value for e in at.error if label in e.value]
+    assert "1–1,048,576" in message and ": 0 " in message
+    assert at.session_state[keys.OPT_FORM]["max_gpus"] == 16384
+
+
 # --- display units ----------------------------------------------------------------------------------------
 
 

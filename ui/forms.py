@@ -19,7 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from planner.i18n import tr
 from ui import keys, state
-from ui.inputs import _bounds, range_text
+from ui.inputs import _bounds, plain_number, range_text
 from ui.state import t
 
 Kind = Literal["float", "int", "choice", "radio", "bool", "text", "textarea"]
@@ -65,8 +65,33 @@ def values(form: str, fields: Sequence[FormField], seed: Mapping[str, Any] | Non
     return current
 
 
-def _sync(form: str, name: str) -> None:
-    st.session_state[form][name] = st.session_state[keys.field(form, name)]
+def out_of_range(spec: FormField, value: Any) -> bool:
+    """True for a typed number outside the field's range (an empty optional field is fine).
+
+    >>> out_of_range(FormField("tp", "l", "h", "int", lo=1, hi=64), 128)
+    True
+    >>> out_of_range(FormField("tp", "l", "h", "int", lo=1, hi=64, optional=True), None)
+    False
+    """
+    if value is None or spec.kind not in ("int", "float"):
+        return False
+    return (spec.lo is not None and value < spec.lo) or (spec.hi is not None and value > spec.hi)
+
+
+def _accept(form: str, spec: FormField, value: Any) -> None:
+    """Take a widget's value, or keep the last good one and remember what was typed (the form
+    says why under the field, as the sidebar does)."""
+    typed = dict(st.session_state.get(keys.FORM_RANGE_ERRORS) or {})
+    typed.pop((form, spec.name), None)
+    if out_of_range(spec, value):
+        typed[(form, spec.name)] = value
+    else:
+        st.session_state[form][spec.name] = value
+    st.session_state[keys.FORM_RANGE_ERRORS] = typed
+
+
+def _sync(form: str, spec: FormField) -> None:
+    _accept(form, spec, st.session_state[keys.field(form, spec.name)])
 
 
 def commit(form: str, fields: Sequence[FormField]) -> None:
@@ -74,7 +99,23 @@ def commit(form: str, fields: Sequence[FormField]) -> None:
     for f in fields:
         key = keys.field(form, f.name)
         if key in st.session_state:
-            st.session_state[form][f.name] = st.session_state[key]
+            _accept(form, f, st.session_state[key])
+
+
+def range_error(form: str, spec: FormField) -> str | None:
+    """The message for a number typed out of range into this field: the field, the typed value,
+    the accepted range and the value still in use; ``None`` when there is none."""
+    typed = dict(st.session_state.get(keys.FORM_RANGE_ERRORS) or {}).get((form, spec.name))
+    if typed is None:
+        return None
+    kept = st.session_state[form].get(spec.name)
+    return t(
+        "error.range",
+        field=t(spec.label_key),
+        value=plain_number(typed),
+        range=range_text(spec.lo, spec.hi),
+        kept="—" if kept is None else plain_number(kept),
+    )
 
 
 def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaGenerator:
@@ -84,7 +125,7 @@ def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaG
     lang = state.lang()
     common: dict[str, Any] = {"key": key, "help": t(spec.help_key)}
     if live:
-        common.update(on_change=_sync, args=(form, spec.name))
+        common.update(on_change=_sync, args=(form, spec))
     if spec.kind == "bool":
         where.toggle(t(spec.label_key), **common)
     elif spec.kind in ("text", "textarea"):
@@ -116,17 +157,20 @@ def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaG
             return None if x is None else int(x) if integer else float(x)
 
         optional: dict[str, Any] = {"value": None} if spec.optional else {}
+        # No min/max on the widget: the browser would only draw a red border around a number out
+        # of range; here it reaches _accept, which keeps the last good value and says why.
         where.number_input(
             _ranged(spec),
             **optional,
-            min_value=number(spec.lo),
-            max_value=number(spec.hi),
             step=number(spec.step or 1),
             format=spec.number_format,
             placeholder=t(spec.placeholder_key) if spec.placeholder_key else None,
             **common,
         )
     slot: DeltaGenerator = where.empty()
+    problem = range_error(form, spec)
+    if problem is not None:
+        slot.error(problem, icon=":material/warning:")
     return slot
 
 

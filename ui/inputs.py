@@ -124,17 +124,31 @@ PRICES_PARAM = "prices"
 _SLUG = re.compile(SLUG_PATTERN)
 
 
+def plain_number(value: float) -> str:
+    """A bound or a typed number with every digit of a whole number (``:g`` would write
+    ``1.04858e+06`` for 2**20) and at most six significant digits otherwise.
+
+    >>> plain_number(1_048_576), plain_number(1e12), plain_number(0.001), plain_number(2.5)
+    ('1,048,576', '1,000,000,000,000', '0.001', '2.5')
+    """
+    if float(value).is_integer() and abs(value) < 1e18:
+        return f"{int(value):,}"
+    return f"{value:,.6g}"
+
+
 def range_text(lo: float | None, hi: float | None) -> str:
     """The accepted range as a label shows it.
 
     >>> range_text(1, 65536), range_text(0.001, 2), range_text(0.5, None), range_text(None, None)
     ('1–65,536', '0.001–2', '≥ 0.5', '')
+    >>> range_text(128, 2**20)
+    '128–1,048,576'
     """
     if lo is not None and hi is not None:
-        return f"{lo:,g}–{hi:,g}"
+        return f"{plain_number(lo)}–{plain_number(hi)}"
     if lo is not None:
-        return f"≥ {lo:,g}"
-    return f"≤ {hi:,g}" if hi is not None else ""
+        return f"≥ {plain_number(lo)}"
+    return f"≤ {plain_number(hi)}" if hi is not None else ""
 
 
 def out_of_range(spec: Input, value: Any) -> bool:
