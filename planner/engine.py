@@ -15,7 +15,7 @@ from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
 from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
 from planner.fabric.collectives import Bandwidth, bandwidth, build_fabric, coefficients, collective_time
-from planner.fabric.media import LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
+from planner.fabric.media import FABRIC_LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
 from planner.fabric.network import Latency, path_latency_ns
 from planner.fabric.scale_up import ScaleUpDomain, in_server_domain, switched_domain
 from planner.fabric.topology import ServerPorts, Topology, build_topology, server_ports
@@ -93,8 +93,13 @@ class Plan:
 
 
 def tier_switch(r: Resolved, tier: str) -> Switch:
-    """The switch model of one tier (leaf, spine or core)."""
-    return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch}[tier]
+    """The switch model of one tier (leaf, spine, core, or top: the core model one tier up)."""
+    return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch, "top": r.core_switch}[tier]
+
+
+def _tier_switches(r: Resolved, tiers: int) -> tuple[Switch, ...]:
+    """The switch model of each tier bottom up, for a fabric of ``tiers`` tiers."""
+    return (r.switch, r.spine_switch, r.core_switch, r.core_switch)[:tiers]
 
 
 def _switch_models(r: Resolved, topo: Topology) -> SwitchModels:
@@ -105,7 +110,12 @@ def _switch_models(r: Resolved, topo: Topology) -> SwitchModels:
     )
 
 
-_LINK_CLASS_LABEL = {"node_leaf": "node-leaf", "leaf_spine": "leaf-spine", "spine_core": "spine-core"}
+_LINK_CLASS_LABEL = {
+    "node_leaf": "node-leaf",
+    "leaf_spine": "leaf-spine",
+    "spine_core": "spine-core",
+    "core_top": "core-top",
+}
 
 
 def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> tuple[LinkMedia, ...]:
@@ -114,19 +124,23 @@ def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> t
         "node_leaf": (nics, topo.switches_leaf),
         "leaf_spine": (topo.switches_leaf, topo.switches_spine),
         "spine_core": (topo.switches_spine, topo.switches_core),
+        "core_top": (topo.switches_core, topo.switches_top),
     }
     links = {
         "node_leaf": topo.links_node_leaf,
         "leaf_spine": topo.links_leaf_spine,
         "spine_core": topo.links_spine_core,
+        "core_top": topo.links_core_top,
     }
+    # core-top links run between network rows like spine-core links: the same length
     length_m = {
         "node_leaf": lengths.node_leaf_m,
         "leaf_spine": lengths.leaf_spine_m,
         "spine_core": lengths.spine_core_m,
+        "core_top": lengths.spine_core_m,
     }
     media = []
-    for link_class in LINK_CLASSES:
+    for link_class in FABRIC_LINK_CLASSES:
         if links[link_class] == 0:
             continue
         lower_devices, upper_devices = devices[link_class]
@@ -202,6 +216,8 @@ def _tier_switch_description(tier: str, name: str) -> Message:
         return msg("Leaf switch {name}", name=name)
     if tier == "spine":
         return msg("Spine switch {name}", name=name)
+    if tier == "top":
+        return msg("Top-tier switch {name} (fourth tier)", name=name)
     return msg("Core switch {name}", name=name)
 
 
@@ -380,10 +396,10 @@ def _paths(
         )
         return path, path
     per_class: dict[str, float] = {m.link_class: m.latency_ns_per_link for m in media}
-    order = list(LINK_CLASSES[: topo.tiers])
+    order = list(FABRIC_LINK_CLASSES[: topo.tiers])
     worst_links = tuple(per_class[c] for c in order) + tuple(per_class[c] for c in reversed(order))
     best_links = (per_class["node_leaf"], per_class["node_leaf"])
-    tier_switches = (r.switch, r.spine_switch, r.core_switch)[: topo.tiers]
+    tier_switches = _tier_switches(r, topo.tiers)
     path_switches = tier_switches + tuple(reversed(tier_switches[:-1]))
     worst = path_latency_ns(
         link_latency_ns=worst_links,
@@ -713,7 +729,7 @@ def _performance(
     fabric = r.fabric
     coeffs = coefficients(catalog)
     best, worst = _paths(r, topo, media, coeffs.serdes_fec_ns_per_link)
-    tiers = (r.switch, r.spine_switch, r.core_switch)[: topo.tiers]
+    tiers = _tier_switches(r, topo.tiers)
     levels = build_fabric(
         gpus=r.gpus,
         gpus_per_node=r.server.gpus_per_node,

@@ -70,6 +70,7 @@ def _fabric_dict(plan: Plan) -> dict[str, Any]:
         "endpoints_per_plane": topo.endpoints_per_plane,
         "max_gpus_two_tier": topo.max_gpus_two_tier,
         "max_gpus_three_tier": topo.max_gpus_three_tier,
+        "max_gpus_four_tier": topo.max_gpus_four_tier,
         "nics": plan.nics,
         "ports_per_server": plan.server_ports.ports,
         "gpus_per_port": topo.gpus_per_port,
@@ -88,6 +89,8 @@ def _fabric_dict(plan: Plan) -> dict[str, Any]:
             "leaf_spine": topo.links_leaf_spine,
             "spine_core": topo.links_spine_core,
         },
+        # the fourth tier beside the three-tier keys (whose dicts keep their shape): 0 below four
+        "top_tier": {"switches": topo.switches_top, "links_core_top": topo.links_core_top},
         "ports": {
             t.tier: {"provisioned": t.ports_provisioned, "used": t.ports_used, "free": t.ports_free}
             for t in topo.tier_counts

@@ -26,7 +26,8 @@ def test_131072_gpus_plan_on_an_ethernet_preset(catalog: Catalog) -> None:
     )  # ceil((16,384 nodes + 263 storage units) / 16) = ceil(16,647 / 16)
 
 
-def test_ib_ndr_beyond_three_tiers_names_the_compute_fabric(catalog: Catalog) -> None:
-    # 64-port NDR, rail-optimized: 64 pods x 32 leaves / 8 rails x 32 nodes x 8 GPUs = 65,536 GPUs.
-    with pytest.raises(InputError, match=r"three-tier limit of this design \(65536 GPUs with 64-port"):
-        plan(scenario=Scenario(gpus=131_072, design_id="ib-ndr"), catalog=catalog)
+def test_ib_hdr_beyond_four_tiers_names_the_compute_fabric(catalog: Catalog) -> None:
+    # 40-port HDR, rail-optimized: 40 blocks x 20 pods x 20 leaves / 8 rails x 20 nodes x 8 GPUs
+    # = 320,000 GPUs (ib-ndr now plans 131,072 GPUs in four tiers: tests/test_scale_out.py).
+    with pytest.raises(InputError, match=r"four-tier limit of this design \(320000 GPUs with 40-port"):
+        plan(scenario=Scenario(gpus=1_048_576, design_id="ib-hdr"), catalog=catalog)

@@ -98,7 +98,7 @@ BAD_ARGS = [
     (["plan", "--gpus", "-8"], "gpus must be between 1 and 1048576"),
     (["plan", "--gpus", "8.5"], "gpus must be a whole number between 1 and 1048576"),
     (["plan", "--gpus", "many"], "gpus must be a whole number"),
-    (["plan", "--gpus", "1000000", "--design", "ib-ndr"], "three-tier limit"),
+    (["plan", "--gpus", "1000000", "--design", "ib-hdr"], "four-tier limit"),
     (["plan", "--gpus", "64", "--design", "nope"], "design_id: unknown designs id 'nope'"),
     (["plan", "--gpus", "64", "--gpu", "nope"], "gpu_id: unknown gpus id 'nope'"),
     (["plan", "--gpus", "64", "--rack-kw", "1"], "rack_power_limit_kw"),

@@ -78,18 +78,22 @@ def _counting_plans(monkeypatch: pytest.MonkeyPatch, refuse: set[int] | None = N
 def test_sizes_above_the_design_limit_are_skipped_in_one_run_without_planning_each(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # ib-ndr on 64-port switches holds 2 x 32^3 = 65,536 GPUs in three tiers
+    # ib-hdr on 40-port switches holds 40 x 20 x 20 leaves / 8 rails x 20 nodes x 8 GPUs =
+    # 320,000 GPUs in four tiers
     calls = _counting_plans(monkeypatch)
     result = sweep(
-        scenario=Scenario(), catalog=catalog, design_ids=["ib-ndr"], sizes=[64, 65536, 65544, 131072, 1048576]
+        scenario=Scenario(),
+        catalog=catalog,
+        design_ids=["ib-hdr"],
+        sizes=[64, 320000, 320008, 640000, 1048576],
     )
-    assert list(result.frame["gpus"]) == [64, 65536]
+    assert list(result.frame["gpus"]) == [64, 320000]
     (run,) = result.skipped
-    assert (run.design_id, run.gpus_from, run.gpus_to, run.sizes) == ("ib-ndr", 65544, 1048576, 3)
-    assert "exceed the three-tier limit of this design (65536 GPUs" in run.reason
+    assert (run.design_id, run.gpus_from, run.gpus_to, run.sizes) == ("ib-hdr", 320008, 1048576, 3)
+    assert "exceed the four-tier limit of this design (320000 GPUs" in run.reason
     # the largest size, the first refused one (for its message), then only the buildable ones
-    assert calls == [1048576, 65544, 64, 65536]
-    assert run.reason.startswith("gpus: 65544 GPUs exceed")
+    assert calls == [1048576, 320008, 64, 320000]
+    assert run.reason.startswith("gpus: 320008 GPUs exceed")
     assert list(result.skipped_frame().columns) == ["design", "gpus_from", "gpus_to", "sizes", "reason"]
 
 

@@ -505,8 +505,8 @@ def test_import_from_a_device_is_refused(db_url: str, capsys: pytest.CaptureFixt
     [
         ('{"gpus": 16, "design_id": "nope"}', "design_id: unknown designs id 'nope'"),
         ('{"gpus": 16, "gpu_id": "nope"}', "gpu_id: unknown gpus id 'nope'"),
-        # 1,048,576 = 2**20 GPUs: past the 65,536 of a three-tier fat tree of 64-port switches
-        ('{"gpus": 1048576, "design_id": "ib-ndr"}', "gpus: 1048576 GPUs exceed"),
+        # 1,048,576 = 2**20 GPUs: past the 320,000 of a four-tier fat tree of 40-port switches
+        ('{"gpus": 1048576, "design_id": "ib-hdr"}', "gpus: 1048576 GPUs exceed"),
         ('{"gpus": 16, "facility": {"cooling_id": "immersion"}}', "facility.cooling_id:"),
     ],
 )
@@ -610,27 +610,27 @@ def test_a_huge_sweep_is_refused_up_front_with_the_bound_named(capsys: pytest.Ca
 def test_a_sweep_past_a_design_limit_lists_the_skipped_sizes(
     fmt: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # ib-ndr stops at 65,536 GPUs (three tiers of 64-port switches: 2 x 32^3); 98,304 and
-    # 131,072 cannot be built and are reported, 64 and 65,536 are planned
+    # ib-hdr stops at 320,000 GPUs (four tiers of 40-port switches, rail-optimized); 320,008 and
+    # 640,000 cannot be built and are reported, 64 and 320,000 are planned
     code, out, err = cli(
-        capsys, "sweep", "--designs", "ib-ndr", "--sizes", "64,65536,98304,131072", "--format", fmt
+        capsys, "sweep", "--designs", "ib-hdr", "--sizes", "64,320000,320008,640000", "--format", fmt
     )
     assert code == 0, err
     if fmt == "json":
         import json
 
         data = json.loads(out)
-        assert [row["gpus"] for row in data["sweep"]] == [64, 65536]
+        assert [row["gpus"] for row in data["sweep"]] == [64, 320000]
         (skip,) = data["skipped"]
         assert (skip["design"], skip["gpus_from"], skip["gpus_to"], skip["sizes"]) == (
-            "ib-ndr",
-            98304,
-            131072,
+            "ib-hdr",
+            320008,
+            640000,
             2,
         )
-        assert "three-tier limit" in skip["reason"]
+        assert "four-tier limit" in skip["reason"]
     elif fmt == "table":
-        assert "skipped ib-ndr: 2 size(s) from 98,304 to 131,072 GPUs: gpus: 98304 GPUs exceed" in out
+        assert "skipped ib-hdr: 2 size(s) from 320,008 to 640,000 GPUs: gpus: 320008 GPUs exceed" in out
     else:
         assert len(out.strip().splitlines()) == 3  # header and two rows: the CSV stays one table
-        assert err.startswith("planner: note: skipped ib-ndr: 2 size(s) from 98,304 to 131,072 GPUs")
+        assert err.startswith("planner: note: skipped ib-hdr: 2 size(s) from 320,008 to 640,000 GPUs")

@@ -55,8 +55,26 @@ def test_three_tier_limit_is_k_cubed_over_four() -> None:
     assert (t.tiers, t.switches_leaf, t.switches_spine, t.switches_core) == (3, 2048, 2048, 1024)
     assert t.switches_total == 5 * K * K // 4
     assert t.max_switch_hops == 5
-    with pytest.raises(InputError, match=r"three-tier limit .*allowed: 1 to 65536"):
-        topo(K**3 // 4 + 1)
+    # one more endpoint needs a fourth tier (docs/model.md, "Four tiers")
+    assert topo(K**3 // 4 + 1).tiers == 4
+
+
+def test_four_tier_limit_is_k_to_the_fourth_over_eight() -> None:
+    # k^4/8 = 2,097,152 endpoints: 64 blocks x 32 pods x 32 leaves = 65,536 leaves and as many
+    # spines and cores; top groups of t = 32 (one per block): 32 x 32 x 32 = 32,768 top switches,
+    # (2 x 4 - 1) (k/2)^3 = 7 x 32,768 = 229,376 switches (a 4-level k-ary fat tree).
+    t = topo(K**4 // 8)
+    assert (t.tiers, t.switches_leaf, t.switches_spine, t.switches_core, t.switches_top) == (
+        4,
+        65536,
+        65536,
+        65536,
+        32768,
+    )
+    assert t.switches_total == 7 * (K // 2) ** 3
+    assert t.max_switch_hops == 7
+    with pytest.raises(InputError, match=r"four-tier limit .*allowed: 1 to 2097152"):
+        topo(K**4 // 8 + 1)
 
 
 # NVIDIA DGX SuperPOD reference architecture (DGX B200, "DGX SuperPOD Architecture" table,

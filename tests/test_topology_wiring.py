@@ -1,7 +1,8 @@
 """Rule test: the counted Clos can be cabled exactly, every leaf reaching every spine equally.
 
 From a :class:`Topology`, wire one plane explicitly (node ports to leaves, leaf uplinks to the
-spines of their pod, spine uplinks to their core group) and check that every port count the
+spines of their pod, spine uplinks to their core group, and in four tiers core uplinks to their
+top group) and check that every port count the
 builder reports is accounted for, no switch port is used twice (per-switch use <= radix) and the
 even-spread rule of docs/model.md (topology section) holds.
 """
@@ -39,6 +40,8 @@ def wire_plane(t: Topology) -> Counter[tuple[Port, Port]]:
             for spine in range(spines):
                 links[(("leaf", leaf), ("spine", spine))] += t.leaf_up_ports // spines
         return links
+    if t.tiers == 4:
+        return _wire_four_tiers(t, links)
     group = t.cores_per_group
     first = 0
     for pod, pod_leaves in enumerate(t.leaves_per_pod):
@@ -50,6 +53,30 @@ def wire_plane(t: Topology) -> Counter[tuple[Port, Port]]:
             for c in range(group):
                 per_core = -(-pod_leaves // group)
                 links[(("spine", pod * t.leaf_up_ports + j), ("core", j * group + c))] += per_core
+    return links
+
+
+def _wire_four_tiers(t: Topology, links: Counter[tuple[Port, Port]]) -> Counter[tuple[Port, Port]]:
+    """Leaves to the spines of their pod, spines to their core group in their block, cores to
+    their top group (docs/model.md, "Four tiers")."""
+    up, group, tops = t.leaf_up_ports, t.cores_per_group, t.tops_per_group
+    cores_per_block = up * group
+    first_leaf = pod = 0
+    for block, pods_in_block in enumerate(t.pods_per_block):
+        for _ in range(pods_in_block):
+            pod_leaves = t.leaves_per_pod[pod]
+            for leaf in range(first_leaf, first_leaf + pod_leaves):
+                for j in range(up):
+                    links[(("leaf", leaf), ("spine", pod * up + j))] += 1
+            for j in range(up):
+                for x in range(group):
+                    links[(("spine", pod * up + j), ("core", block * cores_per_block + j * group + x))] += 1
+            first_leaf += pod_leaves
+            pod += 1
+        for index in range(cores_per_block):
+            for y in range(tops):
+                per_top = -(-pods_in_block // tops)
+                links[(("core", block * cores_per_block + index), ("top", index * tops + y))] += per_top
     return links
 
 
@@ -104,6 +131,7 @@ def test_every_port_and_link_is_accounted_for(
     assert kinds[("node", "leaf")] == t.links_node_leaf
     assert kinds[("leaf", "spine")] == t.links_leaf_spine
     assert kinds[("spine", "core")] == t.links_spine_core
+    assert kinds[("core", "top")] == t.links_core_top
     # no switch port used twice: per-switch use within the radix, leaf down ports within d
     for (tier, _), n in used.items():
         assert tier == "node" or n <= radix
@@ -113,8 +141,70 @@ def test_every_port_and_link_is_accounted_for(
     pair = Counter(n for ((a, _), (b, _)), n in links.items() if (a, b) == ("leaf", "spine"))
     if t.tiers >= 2:
         assert set(pair) == {t.links_per_leaf_spine_pair}
-        pod_spines = counts["spine"] // max(len(t.leaves_per_pod), 1) if t.tiers == 3 else counts["spine"]
+        pod_spines = counts["spine"] // max(len(t.leaves_per_pod), 1) if t.tiers >= 3 else counts["spine"]
         for leaf in range(counts["leaf"]):
             reached = [b for (a, b) in links if a == ("leaf", leaf)]
             assert len(reached) == pod_spines
         assert t.leaf_up_ports % pod_spines == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    radix=st.sampled_from([8, 12, 16]),
+    fill=st.floats(0.0, 1.0),
+    gpus_per_node=st.sampled_from([1, 2, 4]),
+    rail_optimized=st.booleans(),
+    oversubscription=st.sampled_from([1.0, 3.0]),
+)
+def test_four_tiers_account_for_every_port_and_spread_evenly(
+    radix: int, fill: float, gpus_per_node: int, rail_optimized: bool, oversubscription: float
+) -> None:
+    """Between the three- and four-tier limits of small radices: the same accounting, and every
+    spine reaches every core of its block's group, every core every top switch of its group,
+    with equal link counts."""
+    base = fabric_params(rail_optimized=rail_optimized, oversubscription=oversubscription)
+    try:
+        probe = build_topology(nodes=1, gpus_per_node=gpus_per_node, fabric=base, radix=radix)
+    except InputError:
+        return  # a node too wide for a leaf at this radix
+    low = probe.max_gpus_three_tier // gpus_per_node + 1
+    high = probe.max_gpus_four_tier // gpus_per_node
+    nodes = low + int(fill * (high - low))
+    t = build_topology(nodes=nodes, gpus_per_node=gpus_per_node, fabric=base, radix=radix)
+    assert t.tiers == 4 and t.max_switch_hops == 7
+    links = wire_plane(t)
+    used = used_ports(links)
+    by_tier: Counter[str] = Counter()
+    for (tier, _), n in used.items():
+        by_tier[tier] += n
+    for tc in t.tier_counts:
+        assert by_tier[tc.tier] == tc.ports_used
+        assert tc.ports_used <= tc.ports_provisioned
+    assert all(n <= radix for (tier, _), n in used.items() if tier != "node")
+    counts = {tc.tier: tc.switches_per_plane for tc in t.tier_counts}
+    assert all(i < counts[tier] for (tier, i) in used if tier != "node")
+    assert {n for ((a, _), (b, _)), n in links.items() if (a, b) == ("spine", "core")} == {1}
+    core_top: dict[int, list[int]] = {}
+    for (a, b), n in links.items():
+        if (a[0], b[0]) == ("core", "top"):
+            core_top.setdefault(a[1], []).append(n)
+    assert sorted(core_top) == list(range(counts["core"]))
+    for reached in core_top.values():
+        assert len(reached) == t.tops_per_group and len(set(reached)) == 1
+    assert sum(sum(v) for v in core_top.values()) == t.links_core_top
+
+
+def fabric_params(*, rail_optimized: bool, oversubscription: float) -> FabricParams:
+    return FabricParams.model_validate(
+        {
+            "family": "infiniband",
+            "ports_per_gpu": 1,
+            "port_speed_gbit_per_s": 400,
+            "planes": 1,
+            "rail_optimized": rail_optimized,
+            "switch_id": "sw",
+            "nic_id": "nic",
+            "optics_id": "opt",
+            "oversubscription": oversubscription,
+        }
+    )

@@ -22,8 +22,12 @@ from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.units import FIBER_PROPAGATION_NS_PER_M, ceil_div
 
-LinkClass = Literal["node_leaf", "leaf_spine", "spine_core"]
+LinkClass = Literal["node_leaf", "leaf_spine", "spine_core", "core_top"]
 LINK_CLASSES: tuple[LinkClass, ...] = ("node_leaf", "leaf_spine", "spine_core")
+"""The link classes of fabrics up to three tiers (what the optimizer and the link lengths cover)."""
+FABRIC_LINK_CLASSES: tuple[LinkClass, ...] = (*LINK_CLASSES, "core_top")
+"""Every link class bottom up; ``core_top`` joins cores to the top switches of a four-tier fabric
+and takes the spine-core cable length."""
 
 
 @dataclass(frozen=True)

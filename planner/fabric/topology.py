@@ -18,13 +18,21 @@ Per plane, with switch radix ``k`` at the port speed, leaf down ports ``d`` and 
   reaches core group ``j`` of ``c`` cores, ``c`` the smallest divisor of ``k/2`` with
   ``sum over pods of ceil(leaves_in_pod / c) <= k`` (a spine of a partial pod rounds its up
   links to a multiple of ``c``), ``cores = u c``; at most ``k`` pods: ``k^3/4`` endpoints for
-  a non-blocking k-ary fat tree.
+  a non-blocking k-ary fat tree;
+- four tiers above that: blocks of ``k/2`` pods; in a block, spine ``j`` of every pod has one
+  link to each of the ``k/2`` cores of group ``j`` (``u k/2`` cores per block, each with one
+  down link per pod of its block); core ``(j, x)`` of every block reaches top group ``(j, x)``
+  of ``t`` top switches, ``t`` the smallest divisor of ``k/2`` with
+  ``sum over blocks of ceil(pods_in_block / t) <= k`` (the three-tier rule one level up),
+  ``tops = u (k/2) t``; at most ``k`` blocks: ``k^4/8`` leaves' worth of endpoints.
 
 References
 ----------
 Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data Center Network Architecture",
 SIGCOMM 2008 (k-ary fat tree: k^3/4 hosts, 5k^2/4 switches). NVIDIA DGX SuperPOD reference
-architectures (rail-optimized leaves, rails meeting at the spine).
+architectures (rail-optimized leaves, rails meeting at the spine). Leiserson, "Fat-trees:
+universal networks for hardware-efficient supercomputing", IEEE Trans. Computers C-34(10), 1985
+(a fat tree of any height); ``docs/model.md``, "Four tiers".
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.units import ceil_div
 
-TierName = Literal["leaf", "spine", "core"]
+TierName = Literal["leaf", "spine", "core", "top"]
 
 
 @dataclass(frozen=True)
@@ -98,13 +106,21 @@ class Topology:
     """GPUs sharing one port [count]."""
     planes_per_port: int = 1
     """Planes each port is split into [count]."""
+    links_core_top: int = 0
+    """Links between cores and top switches, all planes (four tiers) [count]."""
+    max_gpus_four_tier: int = 0
+    """Largest GPU count a four-tier fabric of these switches holds [count]."""
+    pods_per_block: tuple[int, ...] = ()
+    """Pods of each core block of one plane (four tiers) [count]."""
+    tops_per_group: int = 0
+    """Top switches reached by core ``(j, x)`` of every block (four tiers) [count per plane]."""
 
     @property
     def links_per_leaf_spine_pair(self) -> int:
-        """Links from one leaf to each spine it reaches: ``u / spines`` (two tiers), 1 (three)."""
+        """Links from one leaf to each spine it reaches: ``u / spines`` (two tiers), 1 (three, four)."""
         if self.tiers == 2:
             return self.leaf_up_ports // (self.switches_spine // self.planes)
-        return 1 if self.tiers == 3 else 0
+        return 1 if self.tiers >= 3 else 0
 
     def tier(self, name: TierName) -> TierCount | None:
         """The counts of one tier, or ``None`` when the fabric has no such tier."""
@@ -127,12 +143,16 @@ class Topology:
         return self._switches("core")
 
     @property
+    def switches_top(self) -> int:
+        return self._switches("top")
+
+    @property
     def switches_total(self) -> int:
         return sum(t.switches for t in self.tier_counts)
 
     @property
     def links_total(self) -> int:
-        return self.links_node_leaf + self.links_leaf_spine + self.links_spine_core
+        return self.links_node_leaf + self.links_leaf_spine + self.links_spine_core + self.links_core_top
 
     @property
     def min_switch_hops(self) -> int:
@@ -141,7 +161,7 @@ class Topology:
 
     @property
     def max_switch_hops(self) -> int:
-        """Switches crossed on the longest path: 1, 3 or 5 for one, two or three tiers (0 for none)."""
+        """Switches crossed on the longest path: 1, 3, 5 or 7 for one to four tiers (0 for none)."""
         return max(0, 2 * self.tiers - 1)
 
 
@@ -334,13 +354,18 @@ def max_nodes(
     """Largest node count a fabric of ``tiers`` tiers holds (per plane; planes are copies).
 
     One switch holds ``radix // q`` nodes; one spine layer at most ``spine_radix`` leaves (each
-    spine reaches every leaf); cores at most ``core_radix`` pods of ``spine_radix / 2`` leaves.
+    spine reaches every leaf); cores at most ``core_radix`` pods of ``spine_radix / 2`` leaves;
+    top switches (the core model) at most ``core_radix`` blocks of ``core_radix / 2`` such pods.
     """
     spine_radix = spine_radix or radix
     core_radix = core_radix or spine_radix
     if tiers == 1:
         return radix // q
-    max_leaves = spine_radix if tiers == 2 else core_radix * (spine_radix // 2)
+    max_leaves = {
+        2: spine_radix,
+        3: core_radix * (spine_radix // 2),
+        4: core_radix * (core_radix // 2) * (spine_radix // 2),
+    }[tiers]
     if rail_optimized:
         return (max_leaves // q) * down
     return max_leaves * (down // q)
@@ -376,7 +401,7 @@ def build_topology(
     ------
     InputError
         When a node's ports on one plane do not fit a leaf, or the fabric would need more than
-        three tiers (the message gives the largest GPU count the switch supports).
+        four tiers (the message gives the largest GPU count the switch supports).
     """
     q = ports_per_node_per_plane(gpus_per_node=gpus_per_node, fabric=fabric)
     down, up = leaf_port_split(radix=radix, oversubscription=fabric.oversubscription)
@@ -384,14 +409,14 @@ def build_topology(
     spine_k = spine_radix or radix
     core_k = core_radix or spine_k
     limits = _node_limits(q=q, radix=radix, down=down, fabric=fabric, spine_k=spine_k, core_k=core_k)
-    max_gpus_three_tier = limits[3] * gpus_per_node
-    if nodes > limits[3]:
+    max_gpus_four_tier = limits[4] * gpus_per_node
+    if nodes > limits[4]:
         raise InputError(
             msg(
-                "gpus: {gpus} GPUs exceed the three-tier limit of this design "
+                "gpus: {gpus} GPUs exceed the four-tier limit of this design "
                 "({max_gpus} GPUs with {radix}-port switches at {gbit}G; allowed: 1 to {max_gpus})",
                 gpus=nodes * gpus_per_node,
-                max_gpus=max_gpus_three_tier,
+                max_gpus=max_gpus_four_tier,
                 radix=radix,
                 gbit=fabric.port_speed_gbit_per_s,
             )
@@ -427,19 +452,23 @@ def build_topology(
         links_leaf_spine=shape.leaf_up_links * planes,
         links_spine_core=shape.spine_core_links * planes,
         max_gpus_two_tier=limits[2] * gpus_per_node,
-        max_gpus_three_tier=max_gpus_three_tier,
+        max_gpus_three_tier=limits[3] * gpus_per_node,
         leaves_per_pod=shape.leaves_per_pod,
         cores_per_group=shape.cores_per_group,
         ports_per_server=_port_count(gpus_per_node=gpus_per_node, fabric=fabric),
         gpus_per_port=fabric.gpus_per_port,
         planes_per_port=fabric.planes_per_port,
+        links_core_top=shape.core_top_links * planes,
+        max_gpus_four_tier=max_gpus_four_tier,
+        pods_per_block=shape.pods_per_block,
+        tops_per_group=shape.tops_per_group,
     )
 
 
 def _node_limits(
     *, q: int, radix: int, down: int, fabric: FabricParams, spine_k: int, core_k: int
 ) -> dict[int, int]:
-    """The most nodes (per plane) a fabric of one, two and three tiers holds."""
+    """The most nodes (per plane) a fabric of one to four tiers holds."""
     return {
         t: max_nodes(
             tiers=t,
@@ -450,7 +479,7 @@ def _node_limits(
             spine_radix=spine_k,
             core_radix=core_k,
         )
-        for t in (1, 2, 3)
+        for t in (1, 2, 3, 4)
     }
 
 
@@ -490,6 +519,10 @@ class _Shape:
     spine_core_links: int = 0
     leaves_per_pod: tuple[int, ...] = ()
     cores_per_group: int = 0
+    tops: int = 0
+    core_top_links: int = 0
+    pods_per_block: tuple[int, ...] = ()
+    tops_per_group: int = 0
 
 
 _NO_FABRIC = _Shape(tiers=0, leaves=0, spines=0, cores=0, pods=0, leaf_up_links=0)
@@ -544,7 +577,44 @@ def _shape(
     if nodes <= limits[1]:
         return _Shape(tiers=1, leaves=1, spines=0, cores=0, pods=0, leaf_up_links=0)
     leaves = _leaves_per_plane(nodes=nodes, q=q, down=down, rail_optimized=fabric.rail_optimized)
+    if nodes > limits[3]:
+        return four_tier_shape(leaves=leaves, up=up, spine_k=spine_k, core_k=core_k)
     return clos_shape(leaves=leaves, up=up, two_tier=nodes <= limits[2], spine_k=spine_k, core_k=core_k)
+
+
+def four_tier_shape(*, leaves: int, up: int, spine_k: int, core_k: int) -> _Shape:
+    """Spines, cores and top switches above ``leaves`` leaves of ``up`` uplinks (four tiers).
+
+    Pods of ``spine_k / 2`` leaves with ``up`` spines; blocks of ``core_k / 2`` pods. A spine has
+    one link to each of the ``g = spine_k / 2`` cores of its group in its block (cabled in full,
+    as leaf uplinks are); core ``(j, x)`` of a block with ``b`` pods has ``ceil(b / t) t`` up links,
+    ``ceil(b / t)`` to each of the ``t`` top switches of group ``(j, x)``.
+
+    >>> s = four_tier_shape(leaves=4096, up=32, spine_k=64, core_k=64)  # 131,072 NDR endpoints
+    >>> (s.spines, s.cores, s.tops, s.tops_per_group)
+    (4096, 4096, 2048, 2)
+    """
+    pod_leaves, block_pods = spine_k // 2, core_k // 2
+    pods = split_pods(leaves, pod_leaves)
+    blocks = split_pods(len(pods), block_pods)
+    group = spine_k // 2
+    tops_per_group = cores_per_group(blocks, pod_leaves=block_pods, core_k=core_k)
+    cores_per_block = up * group
+    return _Shape(
+        tiers=4,
+        leaves=leaves,
+        spines=len(pods) * up,
+        cores=len(blocks) * cores_per_block,
+        pods=len(pods),
+        leaf_up_links=leaves * up,
+        spine_core_links=len(pods) * up * group,
+        leaves_per_pod=pods,
+        cores_per_group=group,
+        tops=cores_per_block * tops_per_group,
+        core_top_links=cores_per_block * sum(ceil_div(b, tops_per_group) * tops_per_group for b in blocks),
+        pods_per_block=blocks,
+        tops_per_group=tops_per_group,
+    )
 
 
 def clos_shape(*, leaves: int, up: int, two_tier: bool, spine_k: int, core_k: int) -> _Shape:
@@ -605,7 +675,7 @@ def _tier_counts(
                 up_ports_used=shape.spine_core_links * planes,
             )
         )
-    if shape.tiers == 3:
+    if shape.tiers >= 3:
         counts.append(
             TierCount(
                 tier="core",
@@ -613,6 +683,17 @@ def _tier_counts(
                 switches=shape.cores * planes,
                 ports_per_switch=core_k,
                 down_ports_used=shape.spine_core_links * planes,
+                up_ports_used=shape.core_top_links * planes,
+            )
+        )
+    if shape.tiers == 4:
+        counts.append(
+            TierCount(
+                tier="top",
+                switches_per_plane=shape.tops,
+                switches=shape.tops * planes,
+                ports_per_switch=core_k,
+                down_ports_used=shape.core_top_links * planes,
                 up_ports_used=0,
             )
         )
