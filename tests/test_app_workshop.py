@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from planner import Scenario, i18n
 from planner.i18n import STRINGS, tr
-from planner.report import display
+from planner.report import display, tables
 from ui import history, inputs, keys, workshop
 from ui.presets import PRESETS
 from ui.upload import read_override
@@ -390,6 +390,44 @@ def test_unit_toggles_change_the_kpis_not_the_plan() -> None:
     assert gbit == pytest.approx(8 * gbyte, abs=1)  # 8 bits per byte
     assert after[tr("kpi.it_power", "en")].endswith("BTU/h")
     assert before[tr("kpi.capex", "en")] == after[tr("kpi.capex", "en")]
+
+
+def _chart_titles(at: AppTest) -> str:
+    """Every chart's axis and subplot titles (the Plotly JSON the app sends)."""
+    return "\n".join(c.proto.spec.replace("\\u002f", "/") for c in at.get("plotly_chart"))  # JSON escapes "/"
+
+
+def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
+    at = start("compare")
+    capex_label = tables.metric_label("capex_usd", "USD", "en")
+    before = at.table[0].value
+    assert "[Gb/s]" not in _chart_titles(at) and "BTU/h" not in _chart_titles(at)
+    at.segmented_control(key=f"{keys.UNITS}_bandwidth").set_value("Gb/s").run()
+    at.segmented_control(key=f"{keys.UNITS}_power").set_value("BTU/h").run()
+    assert not at.exception, at.exception
+    after = at.table[0].value
+    rows = list(after.index)
+    busbw = tables.metric_label("allreduce_busbw_gbyte_per_s", "USD", "en")
+    assert busbw.endswith("[GB/s]") and busbw.replace("[GB/s]", "[Gb/s]") in rows
+    assert tables.metric_label("it_kw", "USD", "en").replace("[kW]", "[BTU/h]") in rows
+    design = after.columns[0]
+    gbyte = float(before.loc[busbw, design].rstrip(" ★").replace(",", ""))
+    gbit = float(after.loc[busbw.replace("[GB/s]", "[Gb/s]"), design].rstrip(" ★").replace(",", ""))
+    assert gbit == pytest.approx(8 * gbyte, abs=0.5)  # 8 bits per byte
+    assert before.loc[capex_label, design] == after.loc[capex_label, design], "money unchanged"
+    titles = _chart_titles(at)
+    assert "busbw [Gb/s]" in titles, "the busbw curve's axis"
+    assert "[BTU/h]" in titles and "[Gb/s]" in titles, "the grouped bars' panels"
+
+
+def test_chinese_tables_group_money_as_chosen() -> None:
+    at = start("compare", lang="zh")
+    capex = tables.metric_label("capex_usd", "USD", "zh")
+    cell = at.table[0].value.loc[capex].iloc[0]
+    assert "万" in cell or "亿" in cell, cell
+    at.segmented_control(key=f"{keys.UNITS}_money").set_value("million").run()
+    cell = at.table[0].value.loc[capex].iloc[0]
+    assert cell.rstrip(" ★").endswith(" M"), cell
 
 
 def test_chinese_readers_choose_between_myriads_and_millions() -> None:

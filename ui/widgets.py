@@ -17,7 +17,7 @@ from planner import Plan, PlannerError
 from planner.i18n import error_text
 from planner.report import charts, fmt, tables
 from planner.report.performance_tables import escape_markdown
-from ui import engine, keys, state
+from ui import engine, keys, state, workshop
 from ui.state import t, tx
 
 T = TypeVar("T")
@@ -87,7 +87,7 @@ def url_problems() -> None:
 
 def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
     lang = state.lang()
-    frame = tables.compare_table(plans, names, lang)
+    frame = tables.compare_table(plans, names, lang, units=workshop.units())
 
     def highlight(cell: object) -> str:
         return "background-color: #DCF2E4; font-weight: 600" if str(cell).endswith("★") else ""

@@ -21,7 +21,7 @@ from planner.cost import BOM_CATEGORIES
 from planner.fabric.media import LinkMedia
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import tr, tr_enum
-from planner.report import fmt
+from planner.report import display, fmt
 from planner.report.tables import (
     METRICS,
     RADAR_METRICS,
@@ -471,8 +471,16 @@ def power_by_category(plan: Plan, lang: str) -> go.Figure:
     return _style(fig, tr("chart.power_by_category", lang), legend=None)
 
 
-def busbw_curve(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
-    """busbw against message size, all-reduce (solid) and all-to-all (dotted), per design."""
+def busbw_curve(
+    plans: Sequence[Plan],
+    lang: str,
+    names: Mapping[str, str] | None = None,
+    *,
+    units: display.DisplayUnits | None = None,
+) -> go.Figure:
+    """busbw against message size, all-reduce (solid) and all-to-all (dotted), per design;
+    in GB/s or, as the reader chose, Gb/s (``units``)."""
+    factor, symbol = display.scale("GB/s", units or display.DisplayUnits())
     traces: list[go.Scatter] = []
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
         sizes = [s for s, _, _ in p.bandwidth.curve]
@@ -482,12 +490,12 @@ def busbw_curve(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | Non
             traces.append(
                 go.Scatter(
                     x=sizes,
-                    y=[row[column] for row in p.bandwidth.curve],
+                    y=[row[column] * factor for row in p.bandwidth.curve],
                     name=f"{name} · {tr(key, lang)}",
                     mode="lines",
                     line={"color": color, "dash": dash, "width": 2},
                     customdata=labels,
-                    hovertemplate="%{customdata}: %{y:.1f} GB/s<extra>%{fullData.name}</extra>",
+                    hovertemplate=f"%{{customdata}}: %{{y:,.1f}} {symbol}<extra>%{{fullData.name}}</extra>",
                 )
             )
     notes = separate_overlapping(traces, lang)
@@ -496,7 +504,10 @@ def busbw_curve(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | Non
     fig.update_xaxes(
         type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
     )
-    fig.update_yaxes(title=tr("axis.busbw", lang), rangemode="tozero")
+    fig.update_yaxes(
+        title=display.retitle(tr("axis.busbw", lang), "GB/s", units or display.DisplayUnits()),
+        rangemode="tozero",
+    )
     return _with_notes(_style(fig, tr("chart.busbw_curve", lang), height=460), notes)
 
 
@@ -546,7 +557,7 @@ _GROUPS = (
 )
 
 
-def _value(plan: Plan, column: str, money: Money) -> float:
+def _value(plan: Plan, column: str, money: Money, units: display.DisplayUnits | None = None) -> float:
     values = {
         "capex_usd": money(plan.cost.capex_usd),
         "tco_usd": money(plan.cost.tco_usd),
@@ -557,22 +568,36 @@ def _value(plan: Plan, column: str, money: Money) -> float:
         "gpu_to_gpu_min_ns": plan.latency.gpu_to_gpu_min_ns,
         "gpu_to_gpu_ns": plan.latency.gpu_to_gpu_ns,
     }
-    return values[column]
+    unit = "kW" if column.endswith("_kw") else "GB/s" if "gbyte" in column else ""
+    return values[column] * display.scale(unit, units or display.DisplayUnits())[0]
 
 
-def compare_bars(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
-    """Grouped bars per design in four panels: cost, power, bandwidth, latency."""
+def compare_bars(
+    plans: Sequence[Plan],
+    lang: str,
+    names: Mapping[str, str] | None = None,
+    *,
+    units: display.DisplayUnits | None = None,
+) -> go.Figure:
+    """Grouped bars per design in four panels: cost, power, bandwidth, latency; power and
+    bandwidth in the reader's ``units`` (kW or BTU/h, GB/s or Gb/s)."""
     money = money_of(plans[0])
-    units = (tr(f"currency.{money.currency}", lang), "kW", "GB/s", "ns")
+    shown = units or display.DisplayUnits()
+    units_of = (
+        tr(f"currency.{money.currency}", lang),
+        display.scale("kW", shown)[1],
+        display.scale("GB/s", shown)[1],
+        "ns",
+    )
     fig = make_subplots(
         rows=1,
         cols=4,
-        subplot_titles=[f"{tr(g, lang)} [{u}]" for (g, _), u in zip(_GROUPS, units, strict=True)],
+        subplot_titles=[f"{tr(g, lang)} [{u}]" for (g, _), u in zip(_GROUPS, units_of, strict=True)],
         horizontal_spacing=0.075,
     )
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
         for col, (_, metrics) in enumerate(_GROUPS, start=1):
-            values = [_value(p, column, money) for column, _ in metrics]
+            values = [_value(p, column, money, shown) for column, _ in metrics]
             fig.add_trace(
                 go.Bar(
                     x=[tr(key, lang) for _, key in metrics],
@@ -581,7 +606,12 @@ def compare_bars(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | No
                     legendgroup=name,
                     showlegend=col == 1,
                     marker_color=design_color(p.design_id, i),
-                    text=[fmt.compact(v, lang) if col == 1 else fmt.significant(v) for v in values],
+                    text=[
+                        fmt.compact(v, display.money_grouping_lang(lang, shown))
+                        if col == 1 or v >= 1e5
+                        else fmt.significant(v)
+                        for v in values
+                    ],
                     textposition="outside",
                     textangle=-90,
                     textfont={"size": 11},
@@ -592,8 +622,8 @@ def compare_bars(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | No
                 col=col,
             )
     fig.update_layout(barmode="group", bargap=0.25)
-    for col, ((group, metrics), unit) in enumerate(zip(_GROUPS, units, strict=True), start=1):
-        top = max(_value(p, column, money) for p in plans for column, _ in metrics)
+    for col, ((group, metrics), unit) in enumerate(zip(_GROUPS, units_of, strict=True), start=1):
+        top = max(_value(p, column, money, shown) for p in plans for column, _ in metrics)
         fig.update_yaxes(
             range=[0, top * 1.3],
             title={"text": f"{tr(group, lang)} [{unit}]", "standoff": 4, "font": {"size": 11}},
@@ -602,8 +632,8 @@ def compare_bars(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | No
             row=1,
             col=col,
         )
-        if col == 1:
-            _money_axis(fig, top * 1.2, lang, row=1, col=1)
+        if col == 1 or unit == "BTU/h":  # grouped ticks (k/M or 万/亿), not Plotly's SI prefixes
+            _money_axis(fig, top * 1.2, display.money_grouping_lang(lang, shown), row=1, col=col)
     fig.update_annotations(font_size=13)
     fig = _style(fig, tr("chart.compare_bars", lang), height=440)
     fig.update_layout(margin={"t": 80})
@@ -779,14 +809,17 @@ def scaling(
     names: Mapping[str, str] | None = None,
     crossovers: Sequence[Crossover] = (),
     current_gpus: int | None = None,
+    units: display.DisplayUnits | None = None,
 ) -> go.Figure:
-    """One metric over GPU counts, a line per design; crossovers marked (sweep frame in USD).
+    """One metric over GPU counts, a line per design; crossovers marked (sweep frame in USD);
+    bandwidth and power in the reader's ``units``.
 
     Traces and shapes are collected and handed to Plotly once: a Scaling page draws seven of
     these on every rerun, and per-call ``add_trace``/``add_vline`` validation dominated its time.
     """
     metric = METRICS[column]
-    factor = money.per_usd if metric.is_money else 1.0
+    shown = units or display.DisplayUnits()
+    factor = money.per_usd if metric.is_money else display.scale(metric.unit, shown)[0]
     digits = max(metric.digits, 2 if metric.is_money else 0)
     label_of = dict(names or {})
     traces: list[go.Scatter] = []
@@ -808,6 +841,7 @@ def scaling(
         shapes.append(_vline(current_gpus, "#C0392B", "solid"))
     ticks = [8 * 2**k for k in range(8)]
     unit = unit_label(metric, money.currency, lang)
+    unit = unit if metric.is_money else display.scale(unit, shown)[1]
     title = tr_enum("metric", column, lang)
     fig = go.Figure(
         data=[*traces, *marks],
@@ -824,7 +858,7 @@ def scaling(
         },
     )
     if metric.is_money:
-        _money_axis(fig, float((frame[column] * factor).max()), lang)
+        _money_axis(fig, float((frame[column] * factor).max()), display.money_grouping_lang(lang, shown))
     return _with_notes(_style(fig, title, height=330, legend=None), notes)
 
 

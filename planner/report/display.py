@@ -86,3 +86,44 @@ def money(amount: float, currency: str, lang: str, grouping: MoneyGrouping = "my
     if lang == "zh" and grouping == "million" and abs(amount) >= 1e6:
         return f"{fmt.compact(amount, 'en')} {fmt.money(0, currency, 'zh').split(' ', 1)[1]}"
     return fmt.money(amount, currency, lang)
+
+
+def scale(unit: str, units: DisplayUnits) -> tuple[float, str]:
+    """Factor and symbol that show a quantity the engine gives in ``unit`` in the reader's units
+    (tables and charts multiply by the factor; anything else is shown as computed).
+
+    Equations: ``Gb/s = 8 · GB/s``; ``BTU/h = 3,412.142 · kW`` (:data:`BTU_PER_HOUR_PER_KW`).
+
+    >>> scale("GB/s", DisplayUnits(bandwidth="Gb/s")), scale("Gb/s", DisplayUnits(bandwidth="GB/s"))
+    ((8, 'Gb/s'), (0.125, 'GB/s'))
+    >>> scale("kW", DisplayUnits(power="BTU/h")), scale("GB/s", DisplayUnits()), scale("ns", DisplayUnits())
+    ((3412.142, 'BTU/h'), (1.0, 'GB/s'), (1.0, 'ns'))
+    """
+    if unit == "GB/s" and units.bandwidth == "Gb/s":
+        return BITS_PER_BYTE, "Gb/s"
+    if unit == "Gb/s" and units.bandwidth == "GB/s":
+        return 1 / BITS_PER_BYTE, "GB/s"
+    if unit == "kW" and units.power == "BTU/h":
+        return BTU_PER_HOUR_PER_KW, "BTU/h"
+    return 1.0, unit
+
+
+def retitle(title: str, unit: str, units: DisplayUnits) -> str:
+    """An axis or column title whose unit is in brackets, with the reader's unit in them.
+
+    >>> retitle("busbw [GB/s]", "GB/s", DisplayUnits(bandwidth="Gb/s"))
+    'busbw [Gb/s]'
+    >>> retitle("IT power [kW]", "kW", DisplayUnits(power="BTU/h")), retitle("x [kW]", "kW", DisplayUnits())
+    ('IT power [BTU/h]', 'x [kW]')
+    """
+    return title.replace(f"[{unit}]", f"[{scale(unit, units)[1]}]")
+
+
+def money_grouping_lang(lang: str, units: DisplayUnits) -> str:
+    """The language whose grouping writes large money figures: Chinese readers who chose
+    millions get ``47.2 M``, everyone else their own language's (``4,715万`` in Chinese).
+
+    >>> money_grouping_lang("zh", DisplayUnits()), money_grouping_lang("zh", DisplayUnits(money="million"))
+    ('zh', 'en')
+    """
+    return "en" if lang == "zh" and units.money == "million" else lang

@@ -111,20 +111,37 @@ def unit_label(metric: Metric, currency: str, lang: str) -> str:
     return metric.unit
 
 
-def metric_label(column: str, currency: str, lang: str) -> str:
-    """``"CAPEX [USD]"``, ``"交换机 [台]"``-style label of a summary column."""
+def metric_label(column: str, currency: str, lang: str, units: display.DisplayUnits | None = None) -> str:
+    """``"CAPEX [USD]"``, ``"交换机 [台]"``-style label of a summary column, bandwidth and
+    power in the reader's ``units``."""
     metric = METRICS[column]
     unit = unit_label(metric, currency, lang)
+    if units is not None and not metric.is_money:
+        unit = display.scale(unit, units)[1]
     name = tr_enum("metric", column, lang)
     return f"{name} [{unit}]" if unit else name
 
 
-def metric_value(column: str, value: float, lang: str) -> str:
-    """A value of a summary column formatted for a table (money already converted)."""
+def metric_value(column: str, value: float, lang: str, units: display.DisplayUnits | None = None) -> str:
+    """A value of a summary column formatted for a table (money already converted), bandwidth
+    and power in the reader's ``units`` (BTU/h grouped like money: ``4.14 M``).
+
+    >>> metric_value("it_kw", 1213.5, "en"), metric_value("it_kw", 1213.5, "zh", display.DisplayUnits(power="BTU/h"))
+    ('1,213.5', '414万')
+    >>> metric_value("allreduce_busbw_gbyte_per_s", 204.4, "en", display.DisplayUnits(bandwidth="Gb/s"))
+    '1,635.2'
+    >>> metric_value("capex_usd", 47_151_667, "zh"), metric_value("capex_usd", 47_151_667, "zh", display.DisplayUnits(money="million"))
+    ('4,715万', '47.2 M')
+    """
     metric = METRICS[column]
+    shown = units or display.DisplayUnits()
     if metric.is_money and metric.digits == 0:
-        return fmt.compact(value, lang) if abs(value) >= 1e4 else fmt.number(value)
-    return fmt.number(value, metric.digits)
+        grouping = display.money_grouping_lang(lang, shown)
+        return fmt.compact(value, grouping) if abs(value) >= 1e4 else fmt.number(value)
+    factor, unit = display.scale(metric.unit, shown)
+    if unit == "BTU/h":
+        return fmt.compact(value * factor, lang) if abs(value * factor) >= 1e4 else fmt.number(value * factor)
+    return fmt.number(value * factor, metric.digits)
 
 
 def design_names(catalog: Catalog, lang: str, plans: Sequence[Plan] = ()) -> dict[str, str]:
@@ -175,17 +192,27 @@ def winners(frame: pd.DataFrame, *, tolerance: float = TIE_TOLERANCE) -> dict[st
     return result
 
 
-def compare_table(plans: Sequence[Plan], names: Mapping[str, str], lang: str) -> pd.DataFrame:
-    """Metrics as rows, designs as columns (formatted, with units); winners marked with ★."""
+def compare_table(
+    plans: Sequence[Plan],
+    names: Mapping[str, str],
+    lang: str,
+    *,
+    units: display.DisplayUnits | None = None,
+) -> pd.DataFrame:
+    """Metrics as rows, designs as columns (formatted, with units); winners marked with ★.
+
+    ``units``: the reader's bandwidth, power and money grouping (the engine's units without).
+    """
     money = money_of(plans[0])
     frame = summary(plans, money)
     best = winners(frame)
     rows = []
     for metric in COMPARE_METRICS:
-        row: dict[str, Any] = {tr("col.metric", lang): metric_label(metric.column, money.currency, lang)}
+        label = metric_label(metric.column, money.currency, lang, units)
+        row: dict[str, Any] = {tr("col.metric", lang): label}
         for _, item in frame.iterrows():
             star = " ★" if item["design"] in best.get(metric.column, ()) else ""
-            row[names[item["design"]]] = metric_value(metric.column, item[metric.column], lang) + star
+            row[names[item["design"]]] = metric_value(metric.column, item[metric.column], lang, units) + star
         rows.append(row)
     return pd.DataFrame(rows).set_index(tr("col.metric", lang))
 

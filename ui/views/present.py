@@ -6,7 +6,7 @@ import streamlit as st
 
 from planner import Plan
 from planner.report import charts, tables
-from ui import engine, state, widgets
+from ui import engine, state, widgets, workshop
 from ui.state import t
 
 
@@ -15,4 +15,4 @@ def comparison(plans: tuple[Plan, ...]) -> None:
     names = tables.design_names(engine.catalog(), state.lang(), plans)
     st.subheader(t("present.comparison"))
     widgets.compare_table(plans, names)
-    widgets.chart(charts.compare_bars(plans, state.lang(), names), key="present_bars")
+    widgets.chart(charts.compare_bars(plans, state.lang(), names, units=workshop.units()), key="present_bars")

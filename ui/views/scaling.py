@@ -9,7 +9,7 @@ import streamlit as st
 from planner import Plan
 from planner.compare import Crossover
 from planner.report import charts, tables
-from ui import state
+from ui import state, workshop
 from ui.state import t
 from ui.widgets import chart, table
 
@@ -35,6 +35,7 @@ def scaling_charts(
                         names=names,
                         crossovers=found.get(column, ()),
                         current_gpus=plan.gpus,
+                        units=workshop.units(),
                     )
                 )
     st.subheader(t("scaling.crossovers"))

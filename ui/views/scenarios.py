@@ -26,7 +26,7 @@ from planner.store import (
     ScenarioSummary,
     share_query,
 )
-from ui import engine, forms, keys, state, store, widgets
+from ui import engine, forms, keys, state, store, widgets, workshop
 from ui.forms import FormField
 from ui.state import t
 
@@ -688,7 +688,9 @@ def compare_section(s: ScenarioStore) -> None:
     widgets.compare_table(
         plans, {"left": f"#{a} {by_id[int(a)].name}", "right": f"#{b} {by_id[int(b)].name}"}
     )
-    widgets.chart(charts.compare_bars(plans, state.lang(), names), key="scenarios_compare_bars")
+    widgets.chart(
+        charts.compare_bars(plans, state.lang(), names, units=workshop.units()), key="scenarios_compare_bars"
+    )
 
 
 def _plot_label(summary: ScenarioSummary) -> str:
