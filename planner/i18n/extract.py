@@ -58,7 +58,14 @@ TEMPLATE_DOMAINS: tuple[tuple[str, str], ...] = (
     ("planner/fabric/topology.py", "engine_core"),
     ("planner/outputs.py", "engine_core"),
     ("planner/optimize/", "engine_core"),
+    ("planner/performance/serving/", "engine_serving"),
+    ("planner/performance/training/", "engine_training"),
     ("planner/performance/", "engine_core"),
+    ("planner/fabric/scale_up.py", "engine_scale_up"),
+    ("planner/handoff/", "engine_handoff"),
+    ("planner/tenancy/", "engine_tenancy"),
+    ("planner/sweep/", "engine_sweep"),
+    ("planner/access.py", "engine_access"),
     ("planner/", "engine_data"),
 )
 """Which PO file a new template is added to: the first path prefix its source file matches."""
