@@ -1,0 +1,116 @@
+"""Benchmark of grid sweeps on Dask, run by hand (never asserted: these machines are shared).
+
+    .venv/bin/python bench/bench_sweep.py                       # plans/s per worker, 1 and 2 workers
+    .venv/bin/python bench/bench_sweep.py --big 1000000         # plus one run of 1e6 plans, 2 workers
+
+Plans per second per worker = points / wall seconds / workers, the wall time of
+:func:`planner.sweep.run_sweep` against an already running local cluster (start-up excluded,
+the Parquet join included), median of ``--repeats`` runs; the in-process rate (no Dask) is the
+reference for the scheduler's overhead. The ``--big`` run starts its own cluster, as
+``planner sweep`` does, so its wall time includes the start-up. The load average is printed
+before and after, because other processes share the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from planner import Scenario, load_catalog
+from planner.sweep import SweepJob, evaluate_batch, grid_from_data, run_sweep
+from planner.sweep.run import BATCH_POINTS
+
+CATALOG = load_catalog()
+BASE = Scenario()
+DESIGNS = ["rail4-npo", "rail8-npo", "ib-ndr"]
+COOLING = ["air", "direct_liquid"]
+SIZES = {"start": 8, "stop": 1024, "step": 8}  # 128 sizes
+
+
+def grid_of(points: int) -> dict[str, Any]:
+    """A grid of about ``points`` points: 128 sizes x 3 designs x 2 coolings x n GPU prices."""
+    prices = max(1, round(points / (128 * len(DESIGNS) * len(COOLING))))
+    return {
+        "gpus": SIZES,
+        "design_id": DESIGNS,
+        "facility.cooling_id": COOLING,
+        "price_overrides_usd.br100": {"start": 10_000, "stop": 10_000 + 10 * (prices - 1), "step": 10},
+    }
+
+
+def job_of(data: dict[str, Any]) -> SweepJob:
+    grid = grid_from_data(data, base=BASE, catalog=CATALOG, max_points=None)
+    return SweepJob(grid=grid, base=BASE.model_dump(), catalog=CATALOG)
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f} {five:.1f} {fifteen:.1f} on {os.cpu_count()} CPUs"
+
+
+def in_process(points: int) -> float:
+    """Plans per second in this process, no Dask: the engine's own rate on this machine now."""
+    job = job_of(grid_of(points))
+    started = time.perf_counter()
+    evaluate_batch(job, 0, points)
+    return points / (time.perf_counter() - started)
+
+
+def on_cluster(workers: int, *, points: int, repeats: int, out: Path) -> list[float]:
+    """Plans per second per worker of ``repeats`` sweeps against one local cluster."""
+    from distributed import LocalCluster
+
+    job = job_of(grid_of(points))
+    rates = []
+    with LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        address = str(cluster.scheduler_address)
+        run_sweep(job=job_of(grid_of(BATCH_POINTS * workers)), out=out, scheduler=address)  # warm-up
+        for _ in range(repeats):
+            result = run_sweep(job=job, out=out, scheduler=address)
+            rates.append(result.points / result.seconds / workers)
+    return rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--points", type=int, default=6_000, help="points per timed sweep")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--big", type=int, default=0, help="points of one large run on 2 workers")
+    args = parser.parse_args()
+    out = Path(tempfile.mkdtemp(prefix="bench-sweep-")) / "sweep.parquet"
+    print(load())
+    print(f"in process, no Dask: {in_process(1_000):,.0f} plans/s")
+    medians = {}
+    for workers in (1, 2):
+        rates = on_cluster(workers, points=args.points, repeats=args.repeats, out=out)
+        medians[workers] = statistics.median(rates)
+        print(
+            f"{workers} worker(s), {args.points:,} points x {args.repeats}: median {medians[workers]:,.1f} "
+            f"plans/s per worker (runs: {', '.join(f'{r:,.1f}' for r in rates)}); {load()}"
+        )
+    print(f"speed-up 1 -> 2 workers: {2 * medians[2] / medians[1]:.2f} (2.00 = linear)")
+    if args.big:
+        job = job_of(grid_of(args.big))
+        print(f"big run: {job.grid.count():,} points on 2 workers; {load()}", flush=True)
+        result = run_sweep(job=job, out=out, workers=2)
+        print(
+            f"big run: {result.points:,} plans in {result.seconds:,.0f} s wall "
+            f"({result.plans_per_s:,.1f} plans/s, {result.plans_per_s / 2:,.1f} per worker), "
+            f"{out.stat().st_size / 1e6:,.1f} MB Parquet; {load()}"
+        )
+
+
+if __name__ == "__main__":
+    main()

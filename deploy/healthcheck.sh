@@ -1,0 +1,15 @@
+#!/bin/sh
+# Docker HEALTHCHECK: healthy when Streamlit answers "ok" on /_stcore/health (exit 0), else exit 1.
+set -eu
+PYTHON="${PLANNER_PYTHON:-python}"
+exec "$PYTHON" - "http://127.0.0.1:${PLANNER_PORT:-8501}/_stcore/health" <<'PY'
+import sys
+import urllib.request
+
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=4) as response:
+        ok = response.status == 200 and response.read().strip() == b"ok"
+except OSError:
+    ok = False
+sys.exit(0 if ok else 1)
+PY
