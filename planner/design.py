@@ -17,7 +17,7 @@ Slug = str  # validated by the catalog schema's pattern where records are define
 FabricFamily = Literal["ethernet", "infiniband"]
 SwitchFamily = Literal["ethernet", "infiniband", "nvlink", "scale_up"]
 """A switch's family: a scale-out fabric family, or ``nvlink`` / ``scale_up`` (UB, optical) for a scale-up switch."""
-LinkClassName = Literal["node_leaf", "leaf_spine", "spine_core"]
+LinkClassName = Literal["node_leaf", "leaf_spine", "spine_core", "core_top"]
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 
 

@@ -249,8 +249,33 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
     return lines
 
 
+def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
+    """A dedicated front-end network's NICs and switches (none when the in-band network carries it)."""
+    fe = aux.frontend
+    if fe.nic is None or fe.switch is None:
+        return []
+    return [
+        _line(
+            r,
+            fe.nic,
+            "management",
+            msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
+            fe.nics,
+            fe.nic.unit_cost_usd,
+        ),
+        _line(
+            r,
+            fe.switch,
+            "management",
+            msg("Front-end (north-south) switch {name}", name=fe.switch.name),
+            fe.switches,
+            fe.switch.unit_cost_usd,
+        ),
+    ]
+
+
 def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
-    """Storage, its fabric, and the in-band and out-of-band management switches."""
+    """Storage, its fabric, the front-end network, and the in-band and out-of-band management switches."""
     return [
         _line(
             r,
@@ -284,6 +309,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             aux.oob_fabric.switches,
             aux.oob_switch.unit_cost_usd,
         ),
+        *_frontend_lines(r, aux),
     ]
 
 
@@ -534,6 +560,8 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         gpus=r.gpus,
         nodes=r.nodes,
         fabric_switches=topo.switches_total + scale_up.switches,
+        pools=scenario.pools,
+        gpus_per_node=r.server.gpus_per_node,
     )
     draw = _power_draw(r, catalog, topo, media, nics, aux, scale_up)
     power = power_summary(
@@ -620,6 +648,9 @@ def _power_draw(
     switch trays, which sit in the compute racks beside them)."""
     node_end_optics_w = 0.0
     scale_up_w = scale_up.switches * r.scale_up_switch.power_max_w if r.scale_up_switch else 0.0
+    fe = aux.frontend
+    frontend_nic_w = fe.nics * fe.nic.power_w if fe.nic else 0.0
+    frontend_switch_w = fe.switches * fe.switch.power_max_w if fe.switch else 0.0
     for m in media:
         if m.link_class == "node_leaf" and m.lower.optic_id:
             node_end_optics_w = m.lower.units * catalog.optics[m.lower.optic_id].power_w
@@ -633,15 +664,19 @@ def _power_draw(
         "storage": aux.storage_units * aux.storage.power_w
         + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
         "management": aux.inband_fabric.switches * aux.inband_switch.power_max_w
-        + aux.oob_fabric.switches * aux.oob_switch.power_max_w,
+        + aux.oob_fabric.switches * aux.oob_switch.power_max_w
+        + frontend_switch_w
+        + frontend_nic_w,
     }
-    # node-end optics plug into the server's NICs, so they load the compute racks
+    # node-end optics plug into the server's NICs and front-end NICs sit in the servers, so both
+    # load the compute racks
     server_w = (
         by_category_w["gpus"]
         + by_category_w["servers"]
         + by_category_w["nics"]
         + node_end_optics_w
         + scale_up_w
+        + frontend_nic_w
     )
     return _Draw(by_category_w, server_w, sum(by_category_w.values()) - server_w)
 
@@ -667,6 +702,7 @@ def _racks(
         + aux.storage_fabric.switches * aux.storage_switch.rack_units
         + aux.inband_fabric.switches * aux.inband_switch.rack_units
         + aux.oob_fabric.switches * aux.oob_switch.rack_units
+        + (aux.frontend.switches * aux.frontend.switch.rack_units if aux.frontend.switch else 0)
     )
     per_unit, switches_per_unit = 1, 0
     if r.scale_up_switch is not None:

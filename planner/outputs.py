@@ -45,6 +45,7 @@ def plan_to_dict(plan: Plan) -> dict[str, Any]:
             "inband_switches": plan.auxiliary.inband_fabric.switches,
             "oob_switches": plan.auxiliary.oob_fabric.switches,
         },
+        "pools": _pools_dict(plan),
         "bandwidth": _bandwidth_dict(plan),
         "latency": _latency_dict(plan),
         "power": _power_dict(plan),
@@ -128,6 +129,40 @@ def _scale_up_dict(plan: Plan) -> dict[str, Any]:
         "link_gbit_per_s": su.link_gbit_per_s,
         "links": su.links,
         "gbyte_per_s_per_gpu": _r(plan.bandwidth.fabric.scale_up.bandwidth_gbyte_per_s),
+    }
+
+
+def _pools_dict(plan: Plan) -> dict[str, Any]:
+    """The storage and front-end pools: targets, what was bought, and what it provides."""
+    pool, fe = plan.auxiliary.storage_pool, plan.auxiliary.frontend
+    return {
+        "storage": {
+            "system": pool.storage.id,
+            "units": pool.units,
+            "bound": pool.bound,
+            "from_per_gpu_rule": pool.from_rule,
+            "write_target_gbyte_per_s": _r(pool.write_target_gbyte_per_s),
+            "read_target_gbyte_per_s": _r(pool.read_target_gbyte_per_s),
+            "capacity_target_tbyte": _r(pool.capacity_target_tbyte),
+            "write_gbyte_per_s": _r(pool.write_gbyte_per_s),
+            "read_gbyte_per_s": _r(pool.read_gbyte_per_s),
+            "capacity_tbyte": _r(pool.capacity_tbyte),
+            "ports_per_node": pool.ports_per_node,
+            "switch": plan.auxiliary.storage_switch.id,
+            "switches": plan.auxiliary.storage_fabric.switches,
+        },
+        "frontend": {
+            "dedicated": fe.dedicated,
+            "gbit_per_s_per_node": _r(fe.gbit_per_s_per_node),
+            "port_speed_gbit_per_s": fe.port_speed_gbit_per_s,
+            "ports_per_node": fe.ports_per_node,
+            "nic": fe.nic.id if fe.nic else None,
+            "nics": fe.nics,
+            "border_ports": fe.border_ports,
+            "switch": fe.switch.id if fe.switch else plan.auxiliary.inband_switch.id,
+            "switches": fe.switches if fe.dedicated else plan.auxiliary.inband_fabric.switches,
+            "tiers": fe.fabric.tiers if fe.dedicated else plan.auxiliary.inband_fabric.tiers,
+        },
     }
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, describe_validation_error, shorten, with_source
@@ -71,6 +71,46 @@ class Facility(BaseModel):
     link_lengths: LinkLengths = Field(default_factory=LinkLengths)
 
 
+class Pools(BaseModel):
+    """Storage and front-end pools sized from their own targets, independent of the GPU count.
+
+    Empty targets keep today's per-GPU storage rule and no dedicated front-end network
+    (``planner/fabric/pools.py``; ``docs/model.md``, "Disaggregated pools").
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    storage_write_gbyte_per_s: float | None = Field(
+        default=None, gt=0, le=1e6, description="Checkpoint write target of the storage pool [GB/s]."
+    )
+    storage_read_gbyte_per_s: float | None = Field(
+        default=None, gt=0, le=1e6, description="Dataset read target of the storage pool [GB/s]."
+    )
+    storage_capacity_tbyte: float | None = Field(
+        default=None, gt=0, le=1e7, description="Usable capacity target of the storage pool [TB]."
+    )
+    frontend_gbit_per_s_per_gpu: float | None = Field(
+        default=None, gt=0, le=3200, description="Front-end (north-south) bandwidth per GPU [Gb/s]."
+    )
+    frontend_gbit_per_s_per_node: float | None = Field(
+        default=None, gt=0, le=25600, description="Front-end (north-south) bandwidth per server [Gb/s]."
+    )
+    frontend_egress_gbit_per_s: float = Field(
+        default=0.0, ge=0, le=1e7, description="Front-end uplink capacity to the site network [Gb/s]."
+    )
+    frontend_nic_id: str = Field(
+        default="cx7_2x200g", pattern=SLUG_PATTERN, description="Catalog id of the front-end NIC."
+    )
+
+    @model_validator(mode="after")
+    def _one_frontend_target(self) -> Pools:
+        if self.frontend_gbit_per_s_per_gpu is not None and self.frontend_gbit_per_s_per_node is not None:
+            raise ValueError(
+                msg("frontend_gbit_per_s_per_gpu and frontend_gbit_per_s_per_node: set one of them, not both")
+            )
+        return self
+
+
 class Scenario(BaseModel):
     """One cluster to plan: the boundary object of every engine entry point."""
 
@@ -98,6 +138,7 @@ class Scenario(BaseModel):
         description="Plan a scale-out fabric even when the cluster fits one scale-up domain.",
     )
     facility: Facility = Field(default_factory=Facility)
+    pools: Pools = Field(default_factory=Pools)
     price_overrides_usd: dict[str, float] = Field(
         default_factory=dict,
         description="Unit price overrides by catalog id [USD]; must be >= 0 and below 1e9.",

@@ -181,7 +181,7 @@ def test_four_tiers_account_for_every_port_and_spread_evenly(
         assert by_tier[tc.tier] == tc.ports_used
         assert tc.ports_used <= tc.ports_provisioned
     assert all(n <= radix for (tier, _), n in used.items() if tier != "node")
-    counts = {tc.tier: tc.switches_per_plane for tc in t.tier_counts}
+    counts: dict[str, int] = {tc.tier: tc.switches_per_plane for tc in t.tier_counts}
     assert all(i < counts[tier] for (tier, i) in used if tier != "node")
     assert {n for ((a, _), (b, _)), n in links.items() if (a, b) == ("spine", "core")} == {1}
     core_top: dict[int, list[int]] = {}

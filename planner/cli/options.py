@@ -102,6 +102,34 @@ def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True
         action="store_true",
         help="plan a scale-out fabric even when the cluster fits one scale-up domain",
     )
+    add_pool_options(parser)
+
+
+POOL_OPTIONS = (
+    (
+        "--storage-write-gbyte-per-s",
+        "storage_write_gbyte_per_s",
+        "storage pool: checkpoint write target [GB/s]",
+    ),
+    ("--storage-read-gbyte-per-s", "storage_read_gbyte_per_s", "storage pool: dataset read target [GB/s]"),
+    ("--storage-capacity-tbyte", "storage_capacity_tbyte", "storage pool: usable capacity target [TB]"),
+    ("--frontend-gbit-per-gpu", "frontend_gbit_per_s_per_gpu", "front-end network: bandwidth per GPU [Gb/s]"),
+    (
+        "--frontend-gbit-per-node",
+        "frontend_gbit_per_s_per_node",
+        "front-end network: bandwidth per server [Gb/s]",
+    ),
+    ("--frontend-egress-gbit", "frontend_egress_gbit_per_s", "front-end network: uplinks to the site [Gb/s]"),
+)
+"""(flag, ``Scenario.pools`` field, help) of the pool targets; empty = today's per-GPU rule."""
+
+
+def add_pool_options(parser: argparse.ArgumentParser) -> None:
+    """The disaggregated pools' targets (docs/model.md, "Disaggregated pools")."""
+    group = parser.add_argument_group("pools (sized independently of the GPU count)")
+    for flag, field, help_text in POOL_OPTIONS:
+        group.add_argument(flag, dest=f"pool_{field}", type=float, metavar="X", help=help_text)
+    group.add_argument("--frontend-nic", dest="pool_frontend_nic_id", help="front-end NIC catalog id")
 
 
 def add_catalog_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -163,6 +191,13 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
         facility["currency"] = args.currency
     if facility:
         data["facility"] = facility
+    pools = dict(data.get("pools") or {})
+    for field in [f for _, f, _ in POOL_OPTIONS] + ["frontend_nic_id"]:
+        value = getattr(args, f"pool_{field}", None)
+        if value is not None:
+            pools[field] = value
+    if pools:
+        data["pools"] = pools
     return scenario_from_data(data, source="options")
 
 
