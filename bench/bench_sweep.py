@@ -5,7 +5,8 @@
 
 Plans per second per worker = points / wall seconds / workers, the wall time of
 :func:`planner.sweep.run_sweep` against an already running local cluster (start-up excluded,
-the Parquet join included), median of ``--repeats`` runs; the in-process rate (no Dask) is the
+the Parquet join included), median of ``--repeats`` runs alternating between the two cluster
+sizes; the in-process rate (no Dask) is the
 reference for the scheduler's overhead. The ``--big`` run starts its own cluster, as
 ``planner sweep`` does, so its wall time includes the start-up. The load average is printed
 before and after, because other processes share the machine.
@@ -64,20 +65,31 @@ def in_process(points: int) -> float:
     return points / (time.perf_counter() - started)
 
 
-def on_cluster(workers: int, *, points: int, repeats: int, out: Path) -> list[float]:
-    """Plans per second per worker of ``repeats`` sweeps against one local cluster."""
+def on_clusters(*, points: int, repeats: int, out: Path) -> dict[int, list[float]]:
+    """Plans per second per worker at 1 and 2 workers, the runs alternating between a cluster of
+    each size (both started first), so a change in the machine's load hits both alike."""
+    from contextlib import ExitStack
+
     from distributed import LocalCluster
 
     job = job_of(grid_of(points))
-    rates = []
-    with LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as cluster:
-        address = str(cluster.scheduler_address)
-        run_sweep(job=job_of(grid_of(BATCH_POINTS * workers)), out=out, scheduler=address)  # warm-up
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    with ExitStack() as stack:
+        address = {}
+        for workers in rates:
+            cluster = stack.enter_context(
+                LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+                )
+            )
+            address[workers] = str(cluster.scheduler_address)
+            run_sweep(
+                job=job_of(grid_of(BATCH_POINTS * workers)), out=out, scheduler=address[workers]
+            )  # warm-up
         for _ in range(repeats):
-            result = run_sweep(job=job, out=out, scheduler=address)
-            rates.append(result.points / result.seconds / workers)
+            for workers in rates:
+                result = run_sweep(job=job, out=out, scheduler=address[workers])
+                rates[workers].append(result.points / result.seconds / workers)
     return rates
 
 
@@ -92,14 +104,14 @@ def main() -> None:
     out = Path(tempfile.mkdtemp(prefix="bench-sweep-")) / "sweep.parquet"
     print(load())
     print(f"in process, no Dask: {in_process(1_000):,.0f} plans/s")
-    medians = {}
-    for workers in (1, 2):
-        rates = on_cluster(workers, points=args.points, repeats=args.repeats, out=out)
-        medians[workers] = statistics.median(rates)
+    rates = on_clusters(points=args.points, repeats=args.repeats, out=out)
+    medians = {workers: statistics.median(runs) for workers, runs in rates.items()}
+    for workers, runs in rates.items():
         print(
             f"{workers} worker(s), {args.points:,} points x {args.repeats}: median {medians[workers]:,.1f} "
-            f"plans/s per worker (runs: {', '.join(f'{r:,.1f}' for r in rates)}); {load()}"
+            f"plans/s per worker (runs: {', '.join(f'{r:,.1f}' for r in runs)})"
         )
+    print(load())
     print(f"speed-up 1 -> 2 workers: {2 * medians[2] / medians[1]:.2f} (2.00 = linear)")
     if args.big:
         job = job_of(grid_of(args.big))

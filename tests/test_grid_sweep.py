@@ -261,3 +261,11 @@ def test_grid_options_go_together(tmp_path: Path, capsys: pytest.CaptureFixture[
         "tcp://h:1",
     )
     assert code == 2
+
+
+def test_a_range_is_checked_at_its_last_value_not_its_stop(catalog: Catalog) -> None:
+    """Its stop, 1,048,577, is above the 1,048,576-GPU ceiling, but its one value, 1,048,570, is not."""
+    grid = grid_from_data(
+        {"gpus": {"start": 1_048_570, "stop": 1_048_577, "step": 8}}, base=Scenario(), catalog=catalog
+    )
+    assert (grid.count(), grid.point(0)) == (1, {"gpus": 1_048_570})

@@ -223,9 +223,11 @@ def _axis(path: str, raw: Any, *, source: str) -> tuple[Scalar, ...] | Range:
 
 
 def _check_values(grid: Grid, *, base: Mapping[str, Any], source: str) -> None:
-    """Plan-free check of every listed value and each range's ends against the scenario model."""
+    """Plan-free check of every listed value and each range's first and last value against the
+    scenario model (the values between lie between them)."""
     for path, axis in zip(grid.paths, grid.axes, strict=True):
-        values: Sequence[Scalar] = axis if isinstance(axis, tuple) else (axis.value(0), axis.stop)
+        ends = (axis.value(0), axis.value(axis.count() - 1)) if isinstance(axis, Range) else ()
+        values: Sequence[Scalar] = axis if isinstance(axis, tuple) else ends
         for value in values:
             scenario_from_data(scenario_data(base, {path: value}), source=source)
 
