@@ -84,3 +84,37 @@ def test_beyond_four_tiers_exits_2_naming_gpus(capsys: pytest.CaptureFixture[str
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
     assert "gpus: 1048576 GPUs exceed the four-tier limit of this design (320000 GPUs" in err[0]
+
+
+def test_every_preset_plans_131072_gpus(catalog: Catalog) -> None:
+    # no preset stops on its compute or auxiliary fabrics at 100k class (domains round up)
+    for design_id in sorted(catalog.designs):
+        p = plan(scenario=Scenario(gpus=131_072, design_id=design_id), catalog=catalog)
+        assert p.gpus >= 131_072 and p.topology.tiers in (3, 4), design_id
+
+
+def test_spectrum_x_multiplane_preset_at_1024_gpus(catalog: Catalog) -> None:
+    # 128 B300 servers; each GPU's 800G port splits into 2 x 400G links, one per plane, so a
+    # node puts 8 links on each of the 2 planes; 51.2T switches at 128 x 400G, 64 down:
+    # leaves 8 rails x ceil(128 / 64) = 16 per plane, spines the smallest divisor of 64 uplinks
+    # >= 16 x 64 / 128 = 8 -> 8 per plane; links 128 x 8 x 2 = 2,048 at 400G; modules: one 800G
+    # DR8 per NIC port (1,024) and one twin-port 2 x 400G per two switch ports (1,024).
+    p = plan(scenario=Scenario(gpus=1024, design_id="spectrumx-800g-2plane"), catalog=catalog)
+    t = p.topology
+    assert (t.planes, t.tiers, t.switches_leaf, t.switches_spine) == (2, 2, 32, 16)
+    assert (p.server_ports.link_speed_gbit_per_s, p.bandwidth.per_gpu_gbit_per_s) == (400, 800.0)
+    node_leaf = p.media[0]
+    assert (node_leaf.links, node_leaf.lower.units, node_leaf.upper.units) == (2048, 1024, 1024)
+
+
+def test_uec_800g_preset_at_1024_gpus(catalog: Catalog) -> None:
+    # one plane at 800G on 102.4T switches (128 x 800G, 64 down): 8 rails x 2 = 16 leaves,
+    # 8 spines; 1,024 node links with a DR8 at the NIC and a twin-port 1.6T module per two
+    # switch ports (512)
+    p = plan(scenario=Scenario(gpus=1024, design_id="uec-800g-th6"), catalog=catalog)
+    t = p.topology
+    assert (t.tiers, t.switches_leaf, t.switches_spine, t.port_speed_gbit_per_s) == (2, 16, 8, 800)
+    node_leaf = p.media[0]
+    assert (node_leaf.lower.optic_id, node_leaf.upper.optic_id) == ("osfp_800g_dr8", "osfp_1600g_2xdr4")
+    assert (node_leaf.lower.units, node_leaf.upper.units) == (1024, 512)
+    assert "thor_ultra_800g" in {line.id for line in p.bom}
