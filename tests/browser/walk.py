@@ -140,16 +140,19 @@ def offsite_requests(context: BrowserContext) -> Iterator[list[str]]:
     yield found
 
 
-def settle(page: Page, quiet_ms: int = 600, timeout_s: float = 60.0) -> None:
-    """Wait until the app has finished its run: Streamlit's status widget ("Running…") has been
-    gone for ``quiet_ms`` and the page title is in the document."""
+def settle(page: Page, quiet_ms: int = 600, timeout_s: float = 120.0) -> None:
+    """Wait until the app has finished its run: Streamlit's status widget ("Running…") and its
+    skeletons (elements still to come) have been gone for ``quiet_ms`` and the page title is in
+    the document."""
     # attached, not visible: presentation mode hides the page title for the large figures
     page.locator("h1").first.wait_for(state="attached", timeout=timeout_s * 1000)
-    status = page.locator('[data-testid="stStatusWidget"]')
+    # the status widget may be hidden with the toolbar; skeletons stand where elements are to come
+    busy = """() => [...document.querySelectorAll('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]')]
+      .some((el) => el.offsetParent !== null)"""
     deadline = time.monotonic() + timeout_s
     quiet_since = time.monotonic()
     while time.monotonic() < deadline:
-        if status.count() and status.first.is_visible():
+        if page.evaluate(busy):
             quiet_since = time.monotonic()
         elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
             return
