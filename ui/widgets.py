@@ -29,14 +29,16 @@ SCREEN_READER_ONLY = (
     "clip:rect(0,0,0,0);white-space:nowrap;border:0"
 )
 """Inline style that hides a text from sight but not from screen readers."""
+SCREEN_READER_NOTE = '<p role="note" style="' + SCREEN_READER_ONLY + '">{text}</p>'
+"""A paragraph only screen readers read; ``{text}`` is HTML-escaped by the caller."""
 
 
 def chart(fig: go.Figure, key: str | None = None) -> None:
     """The figure, followed by its one-sentence description for screen readers (the canvas has
     no text of its own)."""
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)
-    alt = html.escape(charts.figure_alt_text(fig, state.lang()))
-    st.markdown(f'<p role="note" style="{SCREEN_READER_ONLY}">{alt}</p>', unsafe_allow_html=True)
+    note = SCREEN_READER_NOTE.format(text=html.escape(charts.figure_alt_text(fig, state.lang())))
+    st.markdown(note, unsafe_allow_html=True)
 
 
 def require_plan(title_key: str) -> Plan:
