@@ -554,15 +554,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
     nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
-    aux = size_auxiliary(
-        catalog=catalog,
-        storage=r.storage,
-        gpus=r.gpus,
-        nodes=r.nodes,
-        fabric_switches=topo.switches_total + scale_up.switches,
-        pools=scenario.pools,
-        gpus_per_node=r.server.gpus_per_node,
-    )
+    aux = _auxiliary(r, catalog, fabric_switches=topo.switches_total + scale_up.switches)
     draw = _power_draw(r, catalog, topo, media, nics, aux, scale_up)
     power = power_summary(
         by_category_w=draw.by_category_w,
@@ -605,6 +597,19 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         switch_models=_switch_models(r, topo),
         server_ports=ports,
         scale_up=scale_up,
+    )
+
+
+def _auxiliary(r: Resolved, catalog: Catalog, *, fabric_switches: int) -> AuxiliaryFabrics:
+    """Storage and front-end pools from the scenario's targets, and the management networks."""
+    return size_auxiliary(
+        catalog=catalog,
+        storage=r.storage,
+        gpus=r.gpus,
+        nodes=r.nodes,
+        fabric_switches=fabric_switches,
+        pools=r.scenario.pools,
+        gpus_per_node=r.server.gpus_per_node,
     )
 
 

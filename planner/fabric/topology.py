@@ -406,21 +406,9 @@ def build_topology(
     q = ports_per_node_per_plane(gpus_per_node=gpus_per_node, fabric=fabric)
     down, up = leaf_port_split(radix=radix, oversubscription=fabric.oversubscription)
     _check_node_fits(q=q, down=down, radix=radix, fabric=fabric)
-    spine_k = spine_radix or radix
-    core_k = core_radix or spine_k
+    spine_k, core_k = spine_radix or radix, core_radix or spine_radix or radix
     limits = _node_limits(q=q, radix=radix, down=down, fabric=fabric, spine_k=spine_k, core_k=core_k)
-    max_gpus_four_tier = limits[4] * gpus_per_node
-    if nodes > limits[4]:
-        raise InputError(
-            msg(
-                "gpus: {gpus} GPUs exceed the four-tier limit of this design "
-                "({max_gpus} GPUs with {radix}-port switches at {gbit}G; allowed: 1 to {max_gpus})",
-                gpus=nodes * gpus_per_node,
-                max_gpus=max_gpus_four_tier,
-                radix=radix,
-                gbit=fabric.port_speed_gbit_per_s,
-            )
-        )
+    _check_four_tier_limit(nodes, gpus_per_node, limits=limits, radix=radix, fabric=fabric)
     shape = (
         _shape(
             nodes=nodes, q=q, down=down, up=up, limits=limits, fabric=fabric, spine_k=spine_k, core_k=core_k
@@ -459,10 +447,28 @@ def build_topology(
         gpus_per_port=fabric.gpus_per_port,
         planes_per_port=fabric.planes_per_port,
         links_core_top=shape.core_top_links * planes,
-        max_gpus_four_tier=max_gpus_four_tier,
+        max_gpus_four_tier=limits[4] * gpus_per_node,
         pods_per_block=shape.pods_per_block,
         tops_per_group=shape.tops_per_group,
     )
+
+
+def _check_four_tier_limit(
+    nodes: int, gpus_per_node: int, *, limits: dict[int, int], radix: int, fabric: FabricParams
+) -> None:
+    """The largest fabric is four tiers: more nodes are refused, naming the design's GPU limit."""
+    gpus, max_gpus = nodes * gpus_per_node, limits[4] * gpus_per_node
+    if nodes > limits[4]:
+        raise InputError(
+            msg(
+                "gpus: {gpus} GPUs exceed the four-tier limit of this design "
+                "({max_gpus} GPUs with {radix}-port switches at {gbit}G; allowed: 1 to {max_gpus})",
+                gpus=gpus,
+                max_gpus=max_gpus,
+                radix=radix,
+                gbit=fabric.port_speed_gbit_per_s,
+            )
+        )
 
 
 def _node_limits(
