@@ -158,8 +158,9 @@ def check_edition(*, identity: Identity, edition: str) -> None:
 
 
 def may_open_page(*, identity: Identity, page: str) -> bool:
-    """Whether ``identity`` may open the page at url path ``page``."""
-    return identity.can(Permission.ALL_PAGES) or page in VIEWER_PAGES
+    """Whether ``identity`` may open the page at url path ``page`` (``""``: the default page,
+    the overview)."""
+    return identity.can(Permission.ALL_PAGES) or (page or "overview") in VIEWER_PAGES
 
 
 # -- sharing of saved scenarios --------------------------------------------------------------------

@@ -52,7 +52,18 @@ def init() -> None:
     ss[keys.CATALOG_OVERRIDE_NAME] = ""
     ss[keys.BOM_EDITOR_VERSION] = 0
     ss[keys.PRESENT] = st.query_params.get(PRESENT_PARAM) == "1"
+    ss[URL_EDITION] = str(st.query_params.get(EDITION_PARAM, "customer"))
     _open_share_link(st.query_params.to_dict())
+
+
+EDITION_PARAM = "edition"
+"""URL parameter naming the proposal's edition (``?edition=internal``); the build checks the role."""
+URL_EDITION = "url_edition"
+
+
+def url_edition() -> str:
+    """The edition the session's first URL asked for (``customer`` when it named none)."""
+    return str(st.session_state.get(URL_EDITION, "customer"))
 
 
 def values() -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """``planner scenarios ...``: saved scenarios from the command line.
 
 Subcommands: ``list``, ``show``, ``save``, ``versions``, ``diff``, ``delete``, ``restore``,
-``export``, ``import``, ``rename``, ``duplicate``, ``tag``. The database is the one
+``export``, ``import``, ``rename``, ``duplicate``, ``tag``, ``audit``. The database is the one
 :func:`planner.store.open_store` picks (``PLANNER_DATABASE_URL``, ``PLANNER_DB_PATH`` or the
 per-user SQLite file), or ``--db FILE`` / ``--database-url URL``.
 
@@ -212,6 +212,15 @@ def _add_file_commands(sub: Any) -> None:
     p_import.add_argument("--name", help="name of the new scenario (default: the document's)")
     p_import.add_argument("--author", default="", help="who imports it")
     add_catalog_option(p_import)  # the import is planned on it, as a save is
+
+    p_audit = _command(
+        sub, "audit", "the audit log: every save, import, export, delete and restore (who, what, when)",
+        "planner scenarios audit", "planner scenarios audit --format json --limit 50",
+    )  # fmt: skip
+    p_audit.add_argument(
+        "--limit", type=_positive_int, default=200, help="newest first, at most this many (1 to 1000)"
+    )
+    add_format_option(p_audit, ["table", "json"])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -544,6 +553,27 @@ def _duplicate(args: argparse.Namespace, store: ScenarioStore) -> int:
     return 0
 
 
+def _audit(args: argparse.Namespace, store: ScenarioStore) -> int:
+    entries = store.audit_log(limit=args.limit)
+    if args.format == "json":
+        write_json([e.to_dict() for e in entries])
+        return 0
+    rows = [
+        {
+            "when": _stamp(e.at),
+            "who": e.actor,
+            "role": e.role,
+            "action": e.action,
+            "scenario": "" if e.scenario_id is None else e.scenario_id,
+            "version": "" if e.version is None else e.version,
+            "detail": e.detail,
+        }
+        for e in entries
+    ]
+    write(_table(rows, ["when", "who", "role", "action", "scenario", "version", "detail"]))
+    return 0
+
+
 def _tag(args: argparse.Namespace, store: ScenarioStore) -> int:
     summary = store.set_tags(scenario_id=args.id, tags=args.tags)
     write(f"scenario {summary.id} tags: {', '.join(summary.tags) or '(none)'}")
@@ -563,5 +593,6 @@ ACTIONS: dict[str, Action] = {
     "rename": _rename,
     "duplicate": _duplicate,
     "tag": _tag,
+    "audit": _audit,
 }
 """``planner scenarios <name>`` -> its action."""

@@ -9,7 +9,7 @@ from planner import Plan
 from planner.access import Permission
 from planner.outputs import bom_frame
 from planner.report import tables
-from ui import auth, keys, state
+from ui import auth, keys, state, store
 from ui.state import t
 
 
@@ -89,6 +89,8 @@ def actions(plan: Plan) -> None:
         file_name=f"bom_{plan.design_id}_{plan.gpus}gpu.csv",
         mime="text/csv",
         icon=":material/download:",
+        on_click=store.record_export,  # the audit log: who exported what, when
+        args=(f"BOM CSV {plan.design_id} {plan.gpus} GPUs",),
     )
     overrides = state.prices()
     if overrides:

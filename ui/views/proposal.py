@@ -24,7 +24,7 @@ from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS
-from ui import auth, engine, state
+from ui import auth, engine, state, store
 from ui.inputs import LANGS, range_text
 from ui.state import t
 
@@ -55,7 +55,7 @@ def _defaults() -> dict[str, Any]:
     return {
         "lang": state.lang(),
         # a link may ask for an edition (?edition=internal); the build checks the role (auth.proposal_terms)
-        "edition": str(st.query_params.get("edition", "customer")),
+        "edition": state.url_edition() if state.url_edition() in EDITIONS else "customer",
         "customer": "",
         "project": "",
         "author": "",
@@ -260,6 +260,8 @@ def preview_and_downloads() -> None:
             mime="application/pdf",
             icon=":material/picture_as_pdf:",
             type="primary",
+            on_click=store.record_export,  # the audit log: who exported what, when
+            args=(f"proposal PDF ({p.options.edition} edition) {built.file_name}",),
         )
     files = (
         ("csv", t("export.download.csv"), "text/csv"),
@@ -277,6 +279,8 @@ def preview_and_downloads() -> None:
             file_name=proposal.file_name(p, kind),  # type: ignore[arg-type]
             mime=mime,
             icon=":material/download:",
+            on_click=store.record_export,
+            args=(f"proposal {kind} ({p.options.edition} edition)",),
         )
     st.caption(t("export.files_caption"))
     if built is None:

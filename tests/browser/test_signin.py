@@ -1,0 +1,160 @@
+"""Sign-in end to end: a real OpenID Connect provider (``oidc-provider-mock``), the app with
+Streamlit's own login configured through ``STREAMLIT_SECRETS_FILES``, and Chromium.
+
+Viewer, architect and commercial users sign in through the provider's form; only the commercial
+user sees internal cost (the overview's CAPEX at cost, the internal edition's files); a viewer's
+forged URL to the internal edition and to the BOM page is refused. The provider's users carry a
+``roles`` claim, which :func:`planner.access.role_from_claims` reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import harness
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from planner import Scenario, load_catalog, plan
+from planner.access import priced_catalog
+from planner.i18n import tr
+from planner.report import fmt, tables
+from ui.auth import PRICE_FACTOR
+
+pytestmark = pytest.mark.browser
+
+USERS = {
+    "viewer": {"sub": "vera", "email": "vera@example.com", "name": "Vera", "roles": ["viewer"]},
+    "architect": {"sub": "archie", "email": "archie@example.com", "name": "Archie", "roles": ["architect"]},
+    "commercial": {"sub": "cora", "email": "cora@example.com", "name": "Cora", "roles": ["commercial"]},
+}
+TIMEOUT_MS = 60_000
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[str]:
+    """The OIDC provider on a free port of 127.0.0.1, with the three users predefined."""
+    port = harness.free_port()
+    command = [sys.executable, "-m", "oidc_provider_mock", "--port", str(port)]
+    for claims in USERS.values():
+        command += ["--user-claims", json.dumps(claims)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while not _answers(f"{url}/.well-known/openid-configuration"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"oidc-provider-mock did not start on {url}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def app_url(provider: str) -> Iterator[str]:
+    """The app with sign-in configured (secrets file outside the checkout) and its own store."""
+    harness.require_chromium()
+    with tempfile.TemporaryDirectory(prefix="planner-signin-") as scratch:
+        secrets = Path(scratch) / "secrets.toml"
+        secrets.write_text(
+            "[auth]\n"
+            'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'  # Streamlit fills in its port
+            'cookie_secret = "a-long-random-cookie-secret-for-the-test"\n'
+            'client_id = "planner"\n'
+            'client_secret = "planner-secret"\n'
+            f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n',
+            encoding="utf-8",
+        )
+        env = {k: v for k, v in os.environ.items() if k != "PLANNER_DATABASE_URL"}
+        env |= {"STREAMLIT_SECRETS_FILES": str(secrets), "PLANNER_DB_PATH": str(Path(scratch) / "s.db")}
+        with harness._serve(env, None, 90.0) as url:  # the harness's server, with this environment
+            yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = harness.launch(playwright)
+        yield launched
+        launched.close()
+
+
+def capex_text(*, priced: bool) -> str:
+    catalog = load_catalog()
+    if priced:
+        catalog = priced_catalog(catalog=catalog, price_factor=PRICE_FACTOR)
+    p = plan(scenario=Scenario(), catalog=catalog)
+    money = tables.money_of(p)
+    return fmt.money(money(p.cost.capex_usd), money.currency, "en")
+
+
+def sign_in(browser: Browser, base_url: str, role: str) -> Page:
+    page = harness.new_context(browser, TIMEOUT_MS).new_page()
+    page.goto(base_url)
+    expect(page.get_by_text(tr("auth.sign_in_needed", "en"))).to_be_visible(timeout=TIMEOUT_MS)
+    page.get_by_role("button", name=tr("auth.sign_in", "en")).click()
+    # the provider's form: one button per predefined user
+    page.get_by_role("button", name=USERS[role]["sub"], exact=True).click()
+    expect(page.get_by_text(f"({tr(f'auth.role.{role}', 'en')})")).to_be_visible(timeout=TIMEOUT_MS)
+    return page
+
+
+def capex_on(page: Page) -> str:
+    card = page.locator('[data-testid="stMetric"]', has_text=tr("kpi.capex", "en")).first
+    expect(card).to_be_visible(timeout=TIMEOUT_MS)
+    return str(card.locator('[data-testid="stMetricValue"]').inner_text()).strip()
+
+
+def test_only_commercial_sees_internal_cost(browser: Browser, app_url: str) -> None:
+    for role, priced in (("viewer", True), ("architect", True), ("commercial", False)):
+        page = sign_in(browser, app_url, role)
+        assert capex_on(page) == capex_text(priced=priced), role
+        page.goto(f"{app_url}/proposal?edition=internal")
+        refusal = page.get_by_text("edition=internal: internal costs")
+        if priced:
+            expect(refusal).to_be_visible(timeout=TIMEOUT_MS)
+            expect(page.get_by_role("button", name=tr("export.download.csv", "en"))).to_have_count(0)
+        else:
+            button = page.get_by_role("button", name=tr("export.download.csv", "en"))
+            expect(button).to_be_visible(timeout=TIMEOUT_MS)
+            with page.expect_download() as download:
+                button.click()
+            header = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()[0]
+            assert "unit_cost" in header, header  # the internal edition's cost columns
+            expect(refusal).to_have_count(0)
+        page.context.close()
+
+
+def test_a_viewers_forged_urls_are_refused(browser: Browser, app_url: str) -> None:
+    page = sign_in(browser, app_url, "viewer")
+    for path in ("bom", "scenarios", "catalog"):
+        page.goto(f"{app_url}/{path}")
+        expect(
+            page.get_by_text(tr("auth.page_refused", "en", role=tr("auth.role.viewer", "en")))
+        ).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.locator('[data-testid="stMetric"]')).to_have_count(0)
+    page.goto(f"{app_url}/proposal")
+    button = page.get_by_role("button", name=tr("export.download.csv", "en"))
+    with page.expect_download() as download:
+        button.click()
+    header = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()[0]
+    assert "unit_cost" not in header and "margin" not in header, header  # the customer edition
+    page.context.close()

@@ -1,0 +1,153 @@
+"""Roles in the web app, through the real server code path (Streamlit's AppTest).
+
+Sign-in is configured with an ``[auth]`` secrets section and the signed-in user is handed to the
+app as ``st.user`` (``AppTest.user``), the boundary Streamlit's OIDC login fills after a real
+sign-in (``tests/browser/test_signin.py`` does that against a real provider). Each role x each
+internal view, download or export is allowed or refused with a message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from planner import Scenario, load_catalog, plan
+from planner.access import priced_catalog
+from planner.i18n import tr
+from planner.report import fmt, tables
+from ui.auth import PRICE_FACTOR
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+
+AUTH = {
+    "client_id": "planner",
+    "client_secret": "not-used-by-apptest",
+    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
+    "redirect_uri": "http://localhost:8501/oauth2callback",
+    "cookie_secret": "a-cookie-secret-of-thirty-two-chars!",
+}
+REFUSED_PAGE = "not available to the {role} role"
+
+
+@pytest.fixture(autouse=True)
+def _own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PLANNER_DATABASE_URL", raising=False)
+    monkeypatch.setenv("PLANNER_DB_PATH", str(tmp_path / "scenarios.db"))
+
+
+def start_as(role: str | None, page: str | None = None, **query: str) -> AppTest:
+    """The app with sign-in on and ``role`` signed in (``None``: nobody signed in)."""
+    at = AppTest.from_file(str(APP), default_timeout=90)
+    at.secrets["auth"] = AUTH
+    at.user = (
+        {"is_logged_in": False}
+        if role is None
+        else {"is_logged_in": True, "email": f"{role}@example.com", "name": role.title(), "roles": [role]}
+    )
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    if page is not None:
+        at.switch_page(f"pages/{page}.py").run()
+        assert not at.exception, at.exception
+    return at
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def capex_shown(at: AppTest) -> str:
+    return next(m.value for m in at.metric if m.label == tr("kpi.capex", "en"))
+
+
+def capex_text(*, priced: bool) -> str:
+    """The CAPEX card of the default scenario at cost, or at the offered price (cost x 1.15)."""
+    catalog = load_catalog()
+    if priced:
+        catalog = priced_catalog(catalog=catalog, price_factor=PRICE_FACTOR)
+    p = plan(scenario=Scenario(), catalog=catalog)
+    money = tables.money_of(p)
+    return fmt.money(money(p.cost.capex_usd), money.currency, "en")
+
+
+def test_sign_in_off_by_default_the_laptop_user_sees_costs() -> None:
+    at = AppTest.from_file(str(APP), default_timeout=90).run()
+    assert not at.exception
+    assert capex_shown(at) == capex_text(priced=False)
+    assert not any(b.label == tr("auth.sign_out", "en") for b in at.button)
+
+
+def test_a_visitor_sees_only_the_sign_in_screen() -> None:
+    at = start_as(None)
+    assert [b.label for b in at.button] == [tr("auth.sign_in", "en")]
+    assert not at.metric, "no figure reaches a visitor who is not signed in"
+
+
+def test_price_factor_is_the_customer_editions_default() -> None:
+    assert pytest.approx(1.15) == PRICE_FACTOR  # 15 % margin, no discount (pricing.Pricing defaults)
+    assert capex_text(priced=True) != capex_text(priced=False)
+
+
+@pytest.mark.parametrize(
+    ("role", "priced"), [("viewer", True), ("architect", True), ("commercial", False), ("admin", False)]
+)
+def test_overview_money_is_at_selling_prices_unless_the_role_sees_costs(role: str, priced: bool) -> None:
+    at = start_as(role)
+    assert capex_shown(at) == capex_text(priced=priced)
+    assert any(f"({tr(f'auth.role.{role}', 'en')})" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("page", ["bom", "scenarios", "catalog", "optimize", "assumptions", "workload"])
+def test_a_viewer_is_refused_internal_pages(page: str) -> None:
+    at = start_as("viewer", page)
+    assert any(REFUSED_PAGE.format(role="viewer") in e for e in errors(at)), errors(at)
+    assert not at.metric
+
+
+@pytest.mark.parametrize(
+    ("role", "allowed"), [("viewer", False), ("architect", False), ("commercial", True), ("admin", True)]
+)
+def test_forged_url_to_the_internal_edition(role: str, allowed: bool) -> None:
+    at = start_as(role, "proposal", edition="internal")
+    refusals = [e for e in errors(at) if "edition=internal" in e]
+    if allowed:
+        assert not refusals, errors(at)
+        assert any(b.label == tr("export.download.csv", "en") for b in at.get("download_button"))
+    else:
+        assert refusals and "commercial role" in refusals[0]
+        assert not list(at.get("download_button")), "no file of the internal edition is offered"
+
+
+@pytest.mark.parametrize("role", ["viewer", "architect", "commercial"])
+def test_the_customer_edition_is_offered_to_every_role(role: str) -> None:
+    at = start_as(role, "proposal")
+    assert not errors(at), errors(at)
+    assert any(b.label == tr("export.download.csv", "en") for b in at.get("download_button"))
+
+
+@pytest.mark.parametrize(("role", "priced"), [("architect", True), ("commercial", False)])
+def test_bom_page_and_its_download(role: str, priced: bool) -> None:
+    at = start_as(role, "bom")
+    assert not errors(at)
+    assert capex_shown(at) == capex_text(priced=priced)
+    csv = next(b for b in at.get("download_button") if b.label == tr("bom.download_csv", "en"))
+    assert csv is not None
+
+
+def test_url_price_overrides_are_ignored_for_roles_without_costs() -> None:
+    """``?prices=`` are internal unit costs: an architect's URL cannot set (or read) them."""
+    architect = start_as("architect", "bom", prices="br100:1")
+    assert capex_shown(architect) == capex_text(priced=True)
+    assert "prices" not in architect.query_params
+    commercial = start_as("commercial", "bom", prices="br100:1")
+    assert capex_shown(commercial) != capex_text(priced=False)  # the override is applied
+
+
+@pytest.mark.parametrize(("role", "allowed"), [("architect", False), ("commercial", False), ("admin", True)])
+def test_catalog_override_upload_only_for_admins(role: str, allowed: bool) -> None:
+    at = start_as(role, "catalog")
+    refused = any(c.value == tr("auth.catalog_refused", "en") for c in at.caption)
+    assert refused is not allowed
