@@ -18,6 +18,7 @@ ALLOWED_WORDS = frozenset(
     | {"scale-out", "rail", "rails"}
     # vendors and product names
     | {"Biren", "Hearten", "Huawei", "Ascend", "Instinct", "Quantum", "Spectrum", "Broadcom", "Tomahawk"}
+    | {"Thor", "Ultra", "Pensando", "Pollara"}
     # units
     | {"ns", "us", "ms", "mm", "min", "kWh", "kW", "Gb", "GB", "Gbps", "TB"}
 )
