@@ -65,17 +65,22 @@ def in_process(points: int) -> float:
     return points / (time.perf_counter() - started)
 
 
-def on_clusters(*, points: int, repeats: int, out: Path) -> dict[int, list[float]]:
+def on_clusters(
+    *, points: int, repeats: int, out: Path
+) -> tuple[dict[int, list[float]], dict[int, list[float]]]:
     """Plans per second per worker at 1 and 2 workers, the runs alternating between a cluster of
-    each size (both started first), so a change in the machine's load hits both alike."""
+    each size (both started first), so a change in the machine's load hits both alike; and plans
+    per CPU-second of the workers (their process CPU time over the run), which the machine's
+    other load does not change: equal at 1 and 2 workers means Dask adds no cost per worker."""
     from contextlib import ExitStack
 
-    from distributed import LocalCluster
+    from distributed import Client, LocalCluster
 
     job = job_of(grid_of(points))
     rates: dict[int, list[float]] = {1: [], 2: []}
+    per_cpu_s: dict[int, list[float]] = {1: [], 2: []}
     with ExitStack() as stack:
-        address = {}
+        address, clients = {}, {}
         for workers in rates:
             cluster = stack.enter_context(
                 LocalCluster(  # type: ignore[no-untyped-call]
@@ -83,14 +88,18 @@ def on_clusters(*, points: int, repeats: int, out: Path) -> dict[int, list[float
                 )
             )
             address[workers] = str(cluster.scheduler_address)
+            clients[workers] = stack.enter_context(Client(address[workers]))  # type: ignore[no-untyped-call]
             run_sweep(
                 job=job_of(grid_of(BATCH_POINTS * workers)), out=out, scheduler=address[workers]
             )  # warm-up
         for _ in range(repeats):
             for workers in rates:
+                before = clients[workers].run(time.process_time)
                 result = run_sweep(job=job, out=out, scheduler=address[workers])
+                after = clients[workers].run(time.process_time)
                 rates[workers].append(result.points / result.seconds / workers)
-    return rates
+                per_cpu_s[workers].append(result.points / sum(after[w] - before[w] for w in after))
+    return rates, per_cpu_s
 
 
 def main() -> None:
@@ -104,12 +113,13 @@ def main() -> None:
     out = Path(tempfile.mkdtemp(prefix="bench-sweep-")) / "sweep.parquet"
     print(load())
     print(f"in process, no Dask: {in_process(1_000):,.0f} plans/s")
-    rates = on_clusters(points=args.points, repeats=args.repeats, out=out)
+    rates, per_cpu_s = on_clusters(points=args.points, repeats=args.repeats, out=out)
     medians = {workers: statistics.median(runs) for workers, runs in rates.items()}
     for workers, runs in rates.items():
         print(
             f"{workers} worker(s), {args.points:,} points x {args.repeats}: median {medians[workers]:,.1f} "
-            f"plans/s per worker (runs: {', '.join(f'{r:,.1f}' for r in runs)})"
+            f"plans/s per worker (runs: {', '.join(f'{r:,.1f}' for r in runs)}); median "
+            f"{statistics.median(per_cpu_s[workers]):,.1f} plans per worker CPU-second"
         )
     print(load())
     print(f"speed-up 1 -> 2 workers: {2 * medians[2] / medians[1]:.2f} (2.00 = linear)")
