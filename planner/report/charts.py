@@ -119,7 +119,7 @@ def category_color(category: str, group: str = "bom_category") -> str:
     return PALETTE[sum(map(ord, key)) % len(PALETTE)]
 
 
-TIER_COLORS = {"core": "#8E44AD", "spine": "#2F5FD0", "leaf": "#0E9F8E", "node": "#5D6D7E"}
+TIER_COLORS = {"top": "#6C3483", "core": "#8E44AD", "spine": "#2F5FD0", "leaf": "#0E9F8E", "node": "#5D6D7E"}
 
 
 def design_color(design_id: str, index: int = 0) -> str:
@@ -885,7 +885,7 @@ def _positions(count: int, width: float = 64.0, center: float = 50.0) -> list[fl
 
 _BOX_W, _BOX_H = 5.2, 0.32
 """Size of one device box in the topology diagram [axis units]."""
-_LINK_OF_TIER = {"leaf": "node_leaf", "spine": "leaf_spine", "core": "spine_core"}
+_LINK_OF_TIER = {"leaf": "node_leaf", "spine": "leaf_spine", "core": "spine_core", "top": "core_top"}
 """The link class that joins a tier to the one below it."""
 Shape = dict[str, object]
 TierRow = tuple[str, int, int]
