@@ -115,17 +115,17 @@ def test_forged_url_to_the_internal_edition(role: str, allowed: bool) -> None:
     refusals = [e for e in errors(at) if "edition=internal" in e]
     if allowed:
         assert not refusals, errors(at)
-        assert any(b.label == tr("export.download.csv", "en") for b in at.get("download_button"))
+        assert any(b.label == tr("export.download.csv", "en") for b in at.download_button)
     else:
         assert refusals and "commercial role" in refusals[0]
-        assert not list(at.get("download_button")), "no file of the internal edition is offered"
+        assert not list(at.download_button), "no file of the internal edition is offered"
 
 
 @pytest.mark.parametrize("role", ["viewer", "architect", "commercial"])
 def test_the_customer_edition_is_offered_to_every_role(role: str) -> None:
     at = start_as(role, "proposal")
     assert not errors(at), errors(at)
-    assert any(b.label == tr("export.download.csv", "en") for b in at.get("download_button"))
+    assert any(b.label == tr("export.download.csv", "en") for b in at.download_button)
 
 
 @pytest.mark.parametrize(("role", "priced"), [("architect", True), ("commercial", False)])
@@ -133,7 +133,7 @@ def test_bom_page_and_its_download(role: str, priced: bool) -> None:
     at = start_as(role, "bom")
     assert not errors(at)
     assert capex_shown(at) == capex_text(priced=priced)
-    csv = next(b for b in at.get("download_button") if b.label == tr("bom.download_csv", "en"))
+    csv = next(b for b in at.download_button if b.label == tr("bom.download_csv", "en"))
     assert csv is not None
 
 

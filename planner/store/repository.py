@@ -245,7 +245,8 @@ class ScenarioStore:
     Every method takes keyword arguments only, returns frozen records, and raises
     :class:`~planner.errors.InputError` for bad arguments, :class:`ScenarioNotFoundError` for
     unknown ids, :class:`ScenarioDeletedError` when editing a scenario in the trash,
-    :class:`ConflictError` for a stale save and :class:`StoreError` when the database fails.
+    :class:`ConflictError` for a stale save, :class:`StoreError` when the database fails and
+    :class:`planner.access.AccessDeniedError` when its actor (:meth:`as_user`) may not.
     """
 
     def __init__(self, *, engine: Engine, migrate: bool = True, actor: Identity = LOCAL_IDENTITY) -> None:
@@ -537,16 +538,8 @@ class ScenarioStore:
         changes = _label_changes(name=name, customer=customer, notes=notes)
         tags_ = None if tags is None else clean_tags(tags)
         new_version = expected_version + 1
-        self._need(Permission.SCENARIOS, "save")
         with self._writing() as session:
-            current = session.get(ScenarioRow, scenario_id)
-            if current is not None:
-                self._writable(current)
-                if not self._actor.can(Permission.INTERNAL_COST):
-                    # a role without internal costs never saw the price overrides: keep them
-                    scenario = scenario.model_copy(
-                        update={"price_overrides_usd": _price_overrides(session, current)}
-                    )
+            scenario = self._as_saved_by_actor(session, scenario_id, scenario)
             result = session.execute(
                 update(ScenarioRow)
                 .where(
@@ -578,6 +571,18 @@ class ScenarioStore:
                 _replace_tags(session, scenario_id, tags_)
             self._audit(session, action="save", scenario_id=scenario_id, version=new_version, detail=comment_)
             return self._shown(_load(session, scenario_id=scenario_id, version=new_version))
+
+    def _as_saved_by_actor(self, session: Session, scenario_id: int, scenario: Scenario) -> Scenario:
+        """Check the actor may edit the scenario; a role without internal costs never saw its
+        price overrides, so its edit keeps them (an unknown id is left to the guarded update)."""
+        self._need(Permission.SCENARIOS, "save")
+        current = session.get(ScenarioRow, scenario_id)
+        if current is None:
+            return scenario
+        self._writable(current)
+        if self._actor.can(Permission.INTERNAL_COST):
+            return scenario
+        return scenario.model_copy(update={"price_overrides_usd": _price_overrides(session, current)})
 
     def update_details(
         self,

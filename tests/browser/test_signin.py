@@ -112,7 +112,7 @@ def sign_in(browser: Browser, base_url: str, role: str) -> Page:
     expect(page.get_by_text(tr("auth.sign_in_needed", "en"))).to_be_visible(timeout=TIMEOUT_MS)
     page.get_by_role("button", name=tr("auth.sign_in", "en")).click()
     # the provider's form: one button per predefined user
-    page.get_by_role("button", name=USERS[role]["sub"], exact=True).click()
+    page.get_by_role("button", name=str(USERS[role]["sub"]), exact=True).click()
     expect(page.get_by_text(f"({tr(f'auth.role.{role}', 'en')})")).to_be_visible(timeout=TIMEOUT_MS)
     return page
 
