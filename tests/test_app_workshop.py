@@ -397,6 +397,11 @@ def _chart_titles(at: AppTest) -> str:
     return "\n".join(c.proto.spec.replace("\\u002f", "/") for c in at.get("plotly_chart"))  # JSON escapes "/"
 
 
+def _number(cell: object) -> float:
+    """A table cell's number (``"1,635.2 ★"`` -> 1635.2)."""
+    return float(str(cell).rstrip(" ★").replace(",", ""))
+
+
 def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
     at = start("compare")
     capex_label = tables.metric_label("capex_usd", "USD", "en")
@@ -411,8 +416,8 @@ def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
     assert busbw.endswith("[GB/s]") and busbw.replace("[GB/s]", "[Gb/s]") in rows
     assert tables.metric_label("it_kw", "USD", "en").replace("[kW]", "[BTU/h]") in rows
     design = after.columns[0]
-    gbyte = float(before.loc[busbw, design].rstrip(" ★").replace(",", ""))
-    gbit = float(after.loc[busbw.replace("[GB/s]", "[Gb/s]"), design].rstrip(" ★").replace(",", ""))
+    gbyte = _number(before.loc[busbw, design])
+    gbit = _number(after.loc[busbw.replace("[GB/s]", "[Gb/s]"), design])
     assert gbit == pytest.approx(8 * gbyte, abs=0.5)  # 8 bits per byte
     assert before.loc[capex_label, design] == after.loc[capex_label, design], "money unchanged"
     titles = _chart_titles(at)
@@ -423,10 +428,10 @@ def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
 def test_chinese_tables_group_money_as_chosen() -> None:
     at = start("compare", lang="zh")
     capex = tables.metric_label("capex_usd", "USD", "zh")
-    cell = at.table[0].value.loc[capex].iloc[0]
+    cell = str(at.table[0].value.loc[capex].iloc[0])
     assert "万" in cell or "亿" in cell, cell
     at.segmented_control(key=f"{keys.UNITS}_money").set_value("million").run()
-    cell = at.table[0].value.loc[capex].iloc[0]
+    cell = str(at.table[0].value.loc[capex].iloc[0])
     assert cell.rstrip(" ★").endswith(" M"), cell
 
 

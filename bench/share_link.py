@@ -1,0 +1,143 @@
+"""Time to open a share link (``/?scenario=ID``) in Chromium on a warm server.
+
+Starts the app on 127.0.0.1 with a scenario store holding the browser tests' saved scenarios,
+opens the link once to warm the server (imports, catalog, engine caches), then opens it
+``--repetitions`` times, each in a fresh browser context (a new Streamlit session, as a
+customer clicking the link would get). Two times per sample, from ``page.goto``: the KPI
+cards drawn with the shared scenario's values, and the whole page drawn (its first chart and
+no element still marked stale); and the server's CPU time per opening (from ``/proc``, so
+other work on a busy machine does not inflate it). Prints the medians and the load average.
+
+Usage::
+
+    .venv/bin/python bench/share_link.py [--repetitions 5] [--lang en]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT))
+
+from harness import fill_store, launch, new_context, streamlit_server  # noqa: E402
+from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+
+from planner.i18n import tr  # noqa: E402
+
+TIMEOUT_MS = 120_000
+
+
+def server_pid(url: str) -> int:
+    """The process serving ``url``'s port (the harness's ``streamlit run``)."""
+    port = url.rsplit(":", 1)[1]
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"streamlit" in b" ".join(command) and port.encode() in command:
+            return int(entry.name)
+    raise RuntimeError(f"no streamlit process serves {url}")
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU time of a process and its threads [s] (/proc/PID/stat fields 14, 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu_s() -> float:
+    """CPU time of every Chromium process this benchmark started [s] (its descendants)."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                head, tail = (entry / "stat").read_text().rsplit(")", 1)
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(tail.split()[1])
+            names[int(entry.name)] = head.split("(", 1)[1]
+
+    def mine(pid: int) -> bool:
+        while pid > 1:
+            if pid == os.getpid():
+                return True
+            pid = parents.get(pid, 1)
+        return False
+
+    total = 0.0
+    for pid, name in names.items():
+        if "chrom" in name and mine(pid):
+            try:
+                total += cpu_s(pid)
+            except OSError:
+                continue
+    return total
+
+
+def open_link(browser: Browser, url: str, lang: str) -> tuple[float, float]:
+    """One sample [s]: (KPI cards show the shared 1,024-GPU scenario, page fully drawn)."""
+    context = new_context(browser, TIMEOUT_MS)
+    page = context.new_page()
+    start = time.perf_counter()
+    page.goto(url)
+    gpus = page.locator('[data-testid="stMetric"]', has_text=tr("kpi.gpus", lang)).first
+    expect(gpus.locator('[data-testid="stMetricValue"]')).to_have_text("1,024")
+    cards = time.perf_counter() - start
+    expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
+    whole = time.perf_counter() - start
+    context.close()
+    return cards, whole
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--lang", default="en", choices=("en", "zh"))
+    args = parser.parse_args()
+    expect.set_options(timeout=TIMEOUT_MS)
+    with tempfile.TemporaryDirectory(prefix="planner-share-") as scratch:
+        db = Path(scratch) / "scenarios.db"
+        saved_id = fill_store(db)
+        with streamlit_server(db_path=db) as base, sync_playwright() as playwright:
+            browser = launch(playwright)
+            link = f"{base}/?scenario={saved_id}&lang={args.lang}"
+            open_link(browser, link, args.lang)  # warm: imports, catalog, the engine's caches
+            pid = server_pid(base)
+            samples, cpu, client = [], [], []
+            for _ in range(args.repetitions):
+                before, before_client = cpu_s(pid), browser_cpu_s()
+                samples.append(open_link(browser, link, args.lang))
+                time.sleep(1.0)  # the session's last rerun and the post-run work finish
+                cpu.append(cpu_s(pid) - before)
+                client.append(browser_cpu_s() - before_client)
+            browser.close()
+    cards = [c for c, _ in samples]
+    whole = [w for _, w in samples]
+    print(f"share link, {args.repetitions} samples, warm server, {os.cpu_count()} CPUs")
+    print(
+        f"  KPI cards drawn: median {statistics.median(cards):.2f} s  (all: {', '.join(f'{c:.2f}' for c in cards)})"
+    )
+    print(
+        f"  page drawn:      median {statistics.median(whole):.2f} s  (all: {', '.join(f'{w:.2f}' for w in whole)})"
+    )
+    print(f"  server CPU:      median {statistics.median(cpu):.2f} s per opening")
+    print(
+        f"  Chromium CPU:    median {statistics.median(client):.2f} s per opening (closed tabs not counted)"
+    )
+    print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
