@@ -201,3 +201,10 @@ def test_cli_scenarios_audit(db_url: str, capsys: pytest.CaptureFixture[str]) ->
     table = capsys.readouterr().out.splitlines()
     assert table[0].split() == ["when", "who", "role", "action", "scenario", "version", "detail"]
     assert "local admin export" in " ".join(table[1].split())
+
+
+def test_an_export_a_page_prepares_is_recorded_only_when_downloaded(store: ScenarioStore) -> None:
+    """The Scenarios page builds the file on every run; the download's click records it."""
+    saved = store.create(name="Acme", scenario=Scenario())
+    assert json.loads(store.export_json(scenario_id=saved.id, audit=False))["name"] == "Acme"
+    assert [e.action for e in store.audit_log()] == ["save"]

@@ -27,14 +27,14 @@ def store() -> ScenarioStore:
     return _open(resolve_database_url()).as_user(identity=auth.identity())
 
 
-def record_export(detail: str) -> None:
+def record_export(detail: str, scenario_id: int | None = None, version: int | None = None) -> None:
     """Download callback: note the export in the audit log (who, what, when).
 
     A store that cannot be reached does not stop a download on a laptop; with sign-in on (a team
     deployment, whose store is its PostgreSQL) the failure shows.
     """
     try:
-        store().record(action="export", detail=detail)
+        store().record(action="export", detail=detail, scenario_id=scenario_id, version=version)
     except StoreError:
         if auth.sign_in_enabled():
             raise

@@ -842,12 +842,15 @@ class ScenarioStore:
 
     # -- import and export -----------------------------------------------------------------------
 
-    def export_json(self, *, scenario_id: int, version: int | None = None) -> str:
+    def export_json(self, *, scenario_id: int, version: int | None = None, audit: bool = True) -> str:
         """One version of a scenario as an export document (JSON text; see :mod:`.exchange`).
 
         For a role without internal costs the document has no price overrides. The export is
-        recorded in the audit log."""
+        recorded in the audit log, unless ``audit`` is false: a page that prepares the file
+        before anyone asks for it records the download itself (:meth:`record`)."""
         saved = self.load(scenario_id=scenario_id, version=version, include_deleted=True)
+        if not audit:
+            return export_json(saved)
         with self._writing() as session:
             self._audit(
                 session, action="export", scenario_id=saved.id, version=saved.version.version,

@@ -24,19 +24,33 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from planner import Scenario, load_catalog, plan
-from planner.access import priced_catalog
+from planner.access import Identity, priced_catalog
 from planner.i18n import tr
 from planner.report import fmt, tables
+from planner.store import open_store
 from ui.auth import PRICE_FACTOR
 
 pytestmark = pytest.mark.browser
 
 USERS = {
     "viewer": {"sub": "vera", "email": "vera@example.com", "name": "Vera", "roles": ["viewer"]},
-    "architect": {"sub": "archie", "email": "archie@example.com", "name": "Archie", "roles": ["architect"]},
-    "commercial": {"sub": "cora", "email": "cora@example.com", "name": "Cora", "roles": ["commercial"]},
+    "architect": {
+        "sub": "archie",
+        "email": "archie@example.com",
+        "name": "Archie",
+        "roles": ["architect"],
+        "teams": ["sales"],
+    },
+    "commercial": {
+        "sub": "cora",
+        "email": "cora@example.com",
+        "name": "Cora",
+        "roles": ["commercial"],
+        "teams": ["sales"],
+    },
 }
 TIMEOUT_MS = 60_000
+PRICED = Scenario(gpus=256, price_overrides_usd={"br100": 9_000.0})
 
 
 def _answers(url: str) -> bool:
@@ -84,7 +98,15 @@ def app_url(provider: str) -> Iterator[str]:
             encoding="utf-8",
         )
         env = {k: v for k, v in os.environ.items() if k != "PLANNER_DATABASE_URL"}
-        env |= {"STREAMLIT_SECRETS_FILES": str(secrets), "PLANNER_DB_PATH": str(Path(scratch) / "s.db")}
+        database = Path(scratch) / "s.db"
+        with open_store(
+            path=database
+        ) as store:  # Cora's scenario with a negotiated GPU price, shared with sales
+            cora = Identity(
+                user="cora@example.com", name="Cora", role="commercial", teams=("sales",), signed_in=True
+            )
+            store.as_user(identity=cora).create(name="Acme priced", scenario=PRICED)
+        env |= {"STREAMLIT_SECRETS_FILES": str(secrets), "PLANNER_DB_PATH": str(database)}
         with harness._serve(env, None, 90.0) as url:  # the harness's server, with this environment
             yield url
 
@@ -158,3 +180,23 @@ def test_a_viewers_forged_urls_are_refused(browser: Browser, app_url: str) -> No
     header = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()[0]
     assert "unit_cost" not in header and "margin" not in header, header  # the customer edition
     page.context.close()
+
+
+def scenario_json(page: Page, base_url: str) -> dict[str, object]:
+    """The Scenarios page's export of the first saved scenario, as downloaded."""
+    page.goto(f"{base_url}/scenarios")
+    button = page.get_by_role("button", name=tr("sc.export", "en"))
+    expect(button).to_be_visible(timeout=TIMEOUT_MS)
+    with page.expect_download() as download:
+        button.click()
+    loaded: dict[str, object] = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    return loaded
+
+
+def test_scenario_json_carries_internal_prices_only_for_commercial(browser: Browser, app_url: str) -> None:
+    for role, overrides in (("architect", {}), ("commercial", {"br100": 9000.0})):
+        page = sign_in(browser, app_url, role)
+        document = scenario_json(page, app_url)
+        assert document["name"] == "Acme priced"
+        assert document["scenario"]["price_overrides_usd"] == overrides, role  # type: ignore[index]
+        page.context.close()

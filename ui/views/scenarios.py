@@ -489,10 +489,12 @@ def _actions(s: ScenarioStore, picked: ScenarioSummary) -> None:
         )
     cells[3].download_button(
         t("sc.export"),
-        data=s.export_json(scenario_id=sid),
+        data=s.export_json(scenario_id=sid, audit=False),  # drawn on every run: the click is recorded
         file_name=f"scenario_{sid}_v{picked.version}.json",
         mime="application/json",
         key=keys.action("export", sid),
+        on_click=store.record_export,
+        args=("scenario JSON", sid, picked.version),
         icon=":material/download:",
         width="stretch",
     )
