@@ -467,6 +467,31 @@ def test_bom_prices_are_edited_in_the_display_currency() -> None:
     assert 10_000 < usd < 20_000, usd
 
 
+# --- share links ---------------------------------------------------------------------------------------
+
+
+def test_a_new_session_reuses_the_overview_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A share link opens a new session: on a warm server its Overview charts come from the
+    shared cache, not rebuilt (building them was most of the server's work, bench/share_link.py)."""
+    from planner.report import charts
+
+    built: list[str] = []
+    real = charts.cost_by_category
+
+    def counting(plan: object, lang: str) -> object:
+        built.append(lang)
+        return real(plan, lang)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(charts, "cost_by_category", counting)
+    start(gpus="512")
+    assert built == ["en"]
+    at = start(gpus="512")  # another visitor, the same scenario
+    assert built == ["en"], "not rebuilt"
+    assert at.get("plotly_chart"), "still drawn"
+    start(gpus="512", lang="zh")
+    assert built == ["en", "zh"], "one figure per language"
+
+
 # --- the save form follows the scenario -------------------------------------------------------------------
 
 

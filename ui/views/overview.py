@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from planner import Plan
-from planner.report import tables
+from planner.report import charts, tables
 from planner.report.performance_tables import escape_markdown
 from ui import engine, state, workshop
 from ui.state import t, tx
-from ui.widgets import table
+from ui.widgets import chart, table
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _figures(scenario_key: str, catalog_key: str, lang: str, _plan: Plan) -> tuple[go.Figure, go.Figure]:
+    # Building the two Plotly figures was most of the server's work when a share link opened
+    # a new session on a warm server (the plan itself comes from the engine's cache). Shared,
+    # not copied, across sessions: nothing changes a figure once built. The key is the plan's
+    # scenario and catalog; ``_plan`` (not hashed) is the plan they give.
+    return charts.cost_by_category(_plan, lang), charts.power_by_category(_plan, lang)
+
+
+def breakdown_charts(plan: Plan) -> None:
+    """CAPEX by category and IT power by category, side by side."""
+    cost, power = _figures(engine.canonical_json(plan.scenario), state.catalog_override(), state.lang(), plan)
+    left, right = st.columns(2)
+    with left:
+        chart(cost, key="overview_cost")
+    with right:
+        chart(power, key="overview_power")
 
 
 def kpi_cards(plan: Plan) -> None:
