@@ -151,6 +151,11 @@ def require(*, identity: Identity, permission: Permission, what: str) -> None:
         raise AccessDeniedError(msg(_REFUSALS[permission], what=what, role=identity.role))
 
 
+def signed_out_error() -> AccessDeniedError:
+    """The refusal of every guard when sign-in is on and nobody has signed in."""
+    return AccessDeniedError(msg("sign-in: sign in with your company account to use the planner"))
+
+
 def check_edition(*, identity: Identity, edition: str) -> None:
     """Refuse the internal edition (of a proposal, a BOM file) to roles without internal costs."""
     if edition != "customer":

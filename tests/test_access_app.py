@@ -86,6 +86,18 @@ def test_a_visitor_sees_only_the_sign_in_screen() -> None:
     assert not at.metric, "no figure reaches a visitor who is not signed in"
 
 
+def test_a_named_provider_section_turns_sign_in_on_too() -> None:
+    """``[auth.keycloak]`` (one named provider) instead of a flat ``[auth]``."""
+    at = AppTest.from_file(str(APP), default_timeout=90)
+    provider = {k: v for k, v in AUTH.items() if k not in ("redirect_uri", "cookie_secret")}
+    at.secrets["auth"] = {"redirect_uri": AUTH["redirect_uri"], "cookie_secret": AUTH["cookie_secret"]}
+    at.secrets["auth"]["keycloak"] = provider
+    at.user = {"is_logged_in": False}
+    at.run()
+    assert not at.exception, at.exception
+    assert [b.label for b in at.button] == [tr("auth.sign_in", "en")]
+
+
 def test_price_factor_is_the_customer_editions_default() -> None:
     assert pytest.approx(1.15) == PRICE_FACTOR  # 15 % margin, no discount (pricing.Pricing defaults)
     assert capex_text(priced=True) != capex_text(priced=False)

@@ -13,6 +13,7 @@ app behaves as it always has. The role comes from the ID token's claims through
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -26,6 +27,7 @@ from planner.access import (
     mapping_from_env,
     may_open_page,
     require,
+    signed_out_error,
 )
 from planner.errors import PlannerError
 from planner.i18n import error_text, tr, translate
@@ -55,12 +57,12 @@ def _auth_section() -> dict[str, Any]:
 def sign_in_enabled() -> bool:
     """Whether an ``[auth]`` section configures Streamlit's OpenID Connect login."""
     section = _auth_section()
-    return bool(section.get("client_id") or any(isinstance(v, dict) for v in section.values()))
+    return bool(section.get("client_id") or any(isinstance(v, Mapping) for v in section.values()))
 
 
 def _provider() -> str | None:
     """The named provider (``[auth.NAME]``) when there is exactly one, else the flat ``[auth]``."""
-    named = [key for key, value in _auth_section().items() if isinstance(value, dict)]
+    named = [key for key, value in _auth_section().items() if isinstance(value, Mapping)]
     return named[0] if len(named) == 1 else None
 
 
@@ -69,13 +71,8 @@ def identity() -> Identity:
     if not sign_in_enabled():
         return LOCAL_IDENTITY
     if not st.user.is_logged_in:
-        require(identity=_signed_out(), permission=Permission.PRICES, what="sign-in")
+        raise signed_out_error()
     return identity_from_claims(claims=st.user.to_dict(), mapping=mapping_from_env(os.environ))
-
-
-def _signed_out() -> Identity:
-    # a role-less stand-in that holds nothing: every guard refuses it
-    return Identity(user="", name="", role="viewer", signed_in=False)
 
 
 def can(permission: Permission) -> bool:
