@@ -38,7 +38,7 @@ from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
 from planner.fabric.collectives import LEVEL_NETWORK, LEVEL_SCALE_UP
-from planner.fabric.media import LINK_CLASSES
+from planner.fabric.media import FABRIC_LINK_CLASSES
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import STRINGS, catalogs, extract, po, tr, translate, translate_text
 from planner.i18n.message import Message, msg
@@ -141,8 +141,8 @@ def _dynamic_keys() -> set[str]:
     keys = {p.label_key for p in PRESETS}
     keys |= {f"bom_category.{c}" for c in BOM_CATEGORIES}
     keys |= {f"power_category.{c}" for c in POWER_CATEGORIES}
-    keys |= {f"tier.{t}" for t in ("leaf", "spine", "core")}
-    keys |= {f"link_class.{c}" for c in LINK_CLASSES}
+    keys |= {f"tier.{t}" for t in ("leaf", "spine", "core", "top")}
+    keys |= {f"link_class.{c}" for c in FABRIC_LINK_CLASSES}
     keys |= {
         f"latency_component.{c}" for c in ("host_nic", "serdes_fec", "optics_and_propagation", "switches")
     }
