@@ -163,3 +163,10 @@ def test_catalog_override_upload_only_for_admins(role: str, allowed: bool) -> No
     at = start_as(role, "catalog")
     refused = any(c.value == tr("auth.catalog_refused", "en") for c in at.caption)
     assert refused is not allowed
+
+
+@pytest.mark.parametrize(("role", "editable"), [("architect", False), ("commercial", True)])
+def test_margin_and_discount_are_the_commercial_roles(role: str, editable: bool) -> None:
+    at = start_as(role, "proposal")
+    for field in ("margin", "discount"):
+        assert at.number_input(key=f"proposal_w_{field}").disabled is not editable

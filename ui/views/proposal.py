@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from planner import PlannerError, Scenario
+from planner.access import Permission
 from planner.compare import DEFAULT_DESIGNS
 from planner.i18n import LANGUAGE_NAMES, tr
 from planner.report import proposal, tables
@@ -151,6 +152,7 @@ def form() -> None:
             value=float(values["pricing"]["margin"]),
             help=t("help.export.margin"),
             key=_field("margin"),
+            disabled=not auth.can(Permission.INTERNAL_COST),  # commercial terms (auth.proposal_terms)
         )
         last.number_input(
             t("input.ranged", label=t("export.form.discount"), range=range_text(0.0, 0.9)),
@@ -160,6 +162,7 @@ def form() -> None:
             value=float(values["pricing"]["discount"]),
             help=t("help.export.discount"),
             key=_field("discount"),
+            disabled=not auth.can(Permission.INTERNAL_COST),  # commercial terms (auth.proposal_terms)
         )
         left, right = st.columns([2, 1])
         left.multiselect(
