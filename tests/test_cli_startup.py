@@ -219,7 +219,8 @@ def test_catalog_list_wide_and_csv_have_every_column(capsys: pytest.CaptureFixtu
     assert run(["catalog", "list", "--family", "designs", "--format", "json"]) == 0
     designs = json.loads(capsys.readouterr().out)
     assert [list(d) for d in designs] == [catalog_cli.ROW_COLUMNS] * len(designs)
-    assert {d["figures"]["fabric"]["planes"] for d in designs} == {1, 4, 8}  # ib-ndr, rail4, rail8
+    # ib-ndr and the rack-scale presets 1, spectrumx-800g-2plane 2, rail4 4, rail8 8
+    assert {d["figures"]["fabric"]["planes"] for d in designs} == {1, 2, 4, 8}
 
 
 def test_catalog_list_unknown_family_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -218,6 +218,12 @@ def write_json(data: Any) -> None:
     write(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A data frame as JSON-ready records (numpy scalars and NaN made plain by pandas' JSON)."""
+    records: list[dict[str, Any]] = json.loads(frame.to_json(orient="records"))
+    return records
+
+
 def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
     """A data frame as CSV, a JSON list of records, or an aligned text table."""
     import pandas as pd
@@ -225,6 +231,6 @@ def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
     if fmt == "csv":
         return str(frame.to_csv(index=False)).rstrip("\n")
     if fmt == "json":
-        return json.dumps(json.loads(frame.to_json(orient="records")), indent=2, ensure_ascii=False)
+        return json.dumps(frame_records(frame), indent=2, ensure_ascii=False)
     with pd.option_context("display.max_columns", None, "display.width", 200):
         return str(frame.to_string(index=False, float_format=lambda v: f"{v:,.2f}"))

@@ -22,6 +22,7 @@ from planner.cli.options import (
     catalog_from_args,
     design_ids_from_args,
     emit_frame,
+    frame_records,
     scenario_from_args,
     write,
     write_json,
@@ -255,8 +256,7 @@ def run_sweep(args: argparse.Namespace) -> int:
         sizes=args.sizes,
     )
     if args.format == "json":
-        rows = json.loads(result.frame.to_json(orient="records"))
-        write_json({"sweep": rows, "skipped": [s.to_dict() for s in result.skipped]})
+        write_json({"sweep": frame_records(result.frame), "skipped": [s.to_dict() for s in result.skipped]})
         return 0
     write(emit_frame(result.frame, args.format))
     lines = [
