@@ -320,7 +320,6 @@ def kpis(
     shown = units or display.DisplayUnits()
     money = money_of(plan)
     cur = money.currency
-    years = plan.cost.years
 
     def m(v: float) -> str:
         return display.money(v, cur, lang, shown.money)
@@ -393,7 +392,6 @@ def kpis(
         now = getter(plan)
         delta, color = _delta(now, prev(getter), text, better)
         cards.append(Kpi(key=key, value=text(now), delta=delta, delta_color=color, help_key=help_key))
-    del years
     return cards
 
 
