@@ -64,6 +64,7 @@ once). NVIDIA NCCL 2.17 release notes (NVLink SHARP on NVSwitch systems). NVIDIA
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
@@ -346,33 +347,46 @@ def build_fabric(
             rail_optimized=rail_optimized,
         )
     )
-    levels = [
-        FabricLevel(
-            LEVEL_SCALE_UP,
-            1,
-            scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
-            c.scale_up_alpha_us,
-            scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0,
-        )
-    ]
-    for tier, (name, nodes_reached) in enumerate(
-        zip((LEVEL_LEAF, LEVEL_SPINE, LEVEL_CORE), reach, strict=False)
+    scale_up = FabricLevel(
+        LEVEL_SCALE_UP,
+        1,
+        scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
+        c.scale_up_alpha_us,
+        scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0,
+    )
+    domains_reached = [max(1, n * domains_per_node // nodes_per_domain) for n in reach]
+    network = _network_levels(
+        domains_reached=domains_reached, leaf_gbyte_per_s=leaf_gbyte_per_s,
+        oversubscription=oversubscription, switch_reduces=switch_reduces, alpha_us=nic_alpha_us,
+        us_per_extra_hop=ns_per_extra_hop / 1000.0, in_network_efficiency=c.in_network_efficiency,
+    )  # fmt: skip
+    return CollectiveFabric(
+        gpus=gpus, domain_gpus=domain, levels=(scale_up, *network), label=label, nvls_alpha_us=c.nvls_alpha_us
+    )
+
+
+def _network_levels(
+    *, domains_reached: Sequence[int], leaf_gbyte_per_s: float, oversubscription: float,
+    switch_reduces: tuple[bool, ...], alpha_us: float, us_per_extra_hop: float, in_network_efficiency: float,
+) -> list[FabricLevel]:  # fmt: skip
+    """Leaf, spine and core levels (:func:`build_fabric` notes): above the leaf the
+    oversubscription divides; a tier crossed at hop h costs its extra latency."""
+    levels = []
+    for tier, (name, domains) in enumerate(
+        zip((LEVEL_LEAF, LEVEL_SPINE, LEVEL_CORE), domains_reached, strict=False)
     ):
-        # above the leaf the oversubscription divides; a tier crossed at hop h costs its extra latency
         bandwidth_gbyte_per_s = leaf_gbyte_per_s if tier == 0 else leaf_gbyte_per_s / oversubscription
         reduces = tier < len(switch_reduces) and switch_reduces[tier]
         levels.append(
             FabricLevel(
                 name,
-                max(1, nodes_reached * domains_per_node // nodes_per_domain),
+                domains,
                 bandwidth_gbyte_per_s,
-                nic_alpha_us + 2 * tier * ns_per_extra_hop / 1000.0,
-                bandwidth_gbyte_per_s * c.in_network_efficiency if reduces else 0.0,
+                alpha_us + 2 * tier * us_per_extra_hop,
+                bandwidth_gbyte_per_s * in_network_efficiency if reduces else 0.0,
             )
         )
-    return CollectiveFabric(
-        gpus=gpus, domain_gpus=domain, levels=tuple(levels), label=label, nvls_alpha_us=c.nvls_alpha_us
-    )
+    return levels
 
 
 def _reach_nodes(
