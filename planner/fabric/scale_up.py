@@ -143,6 +143,41 @@ def switched_domain(
         switch with fewer ports than the domain has GPUs, links that do not spread evenly.
     """
     halves = 2 if switch.twin_rack else 1
+    _check_domain_servers(domain_gpus=domain_gpus, gpus_per_node=gpus_per_node, switch=switch, halves=halves)
+    link_gbit = round(scale_up_gbyte_per_s * 8 / links_per_gpu)
+    radix = _ports_at_link_speed(
+        switch=switch, link_gbit=link_gbit, links_per_gpu=links_per_gpu, gbyte_per_s=scale_up_gbyte_per_s
+    )
+    per_server = switch.scale_up_attach == "server"
+    # a switch faces the units of its half of the domain with k / halves ports
+    units = domain_gpus // (gpus_per_node if per_server else 1) // halves
+    links_per_unit = links_per_gpu * (gpus_per_node if per_server else 1)
+    ports = radix // halves
+    if ports < units:
+        raise _too_few_ports(
+            switch=switch, radix=radix, ports=ports, units=units, domain_gpus=domain_gpus,
+            gpus_per_unit=gpus_per_node if per_server else 1, halves=halves, per_server=per_server,
+        )  # fmt: skip
+    per_half = switches_spread_evenly(units=units, links_per_unit=links_per_unit, ports=ports)
+    circuit = switch.kind == "circuit"
+    hops = 0 if circuit else halves + (2 if per_server else 0)
+    return ScaleUpDomain(
+        domain_gpus=domain_gpus,
+        domains=ceil_div(gpus, domain_gpus),
+        servers_per_domain=domain_gpus // gpus_per_node,
+        switch_id=switch.id,
+        switches_per_domain=per_half * halves,
+        links_per_gpu=links_per_gpu,
+        link_gbit_per_s=link_gbit,
+        switch_links_per_domain=domain_gpus * links_per_gpu // 2 if halves == 2 else 0,
+        switch_hops=hops,
+        circuit_switched=circuit,
+        reconfiguration_ms=switch.reconfiguration_ms or 0.0,
+    )
+
+
+def _check_domain_servers(*, domain_gpus: int, gpus_per_node: int, switch: Switch, halves: int) -> None:
+    """A domain is whole servers (two equal halves of them across twin racks) on a scale-up switch."""
     if domain_gpus % gpus_per_node:
         raise InputError(
             msg(
@@ -169,7 +204,10 @@ def switched_domain(
                 family=switch.family,
             )
         )
-    link_gbit = round(scale_up_gbyte_per_s * 8 / links_per_gpu)
+
+
+def _ports_at_link_speed(*, switch: Switch, link_gbit: int, links_per_gpu: int, gbyte_per_s: float) -> int:
+    """The switch's port count at the domain's link speed; an error names the field otherwise."""
     radix = switch.ports_at(link_gbit)
     if radix is None:
         raise InputError(
@@ -177,65 +215,51 @@ def switched_domain(
                 "fabric.scale_up_links_per_gpu: {links} links share {gbyte:g} GB/s as {gbit}G each; "
                 "{switch} has no {gbit}G ports (allowed: {speeds})",
                 links=links_per_gpu,
-                gbyte=scale_up_gbyte_per_s,
+                gbyte=gbyte_per_s,
                 gbit=link_gbit,
                 switch=switch.id,
                 speeds=", ".join(f"{s}G" for s in sorted(switch.radix_by_speed)),
             )
         )
-    per_server = switch.scale_up_attach == "server"
-    # a switch faces the units of its half of the domain with k / halves ports
-    units = domain_gpus // (gpus_per_node if per_server else 1) // halves
-    links_per_unit = links_per_gpu * (gpus_per_node if per_server else 1)
-    ports = radix // halves
-    if ports < units:
-        limit = ports * halves * (gpus_per_node if per_server else 1)
-        raise InputError(
-            msg(
-                "fabric.scale_up_switch_id: {switch} has {radix} ports; every GPU of a {domain}-GPU "
-                "domain needs a link to every scale-up switch (allowed: domains up to {radix} GPUs)",
-                switch=switch.id,
-                radix=radix,
-                domain=domain_gpus,
-            )
-            if limit == radix and halves == 1
-            else msg(
-                "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} servers of a "
-                "{domain}-GPU domain; every server needs a link to every scale-up switch (allowed: "
-                "domains up to {limit} GPUs)",
-                switch=switch.id,
-                ports=ports,
-                units=units,
-                domain=domain_gpus,
-                limit=limit,
-            )
-            if per_server
-            else msg(
-                "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} GPUs of each "
-                "rack of a {domain}-GPU domain (allowed: domains up to {limit} GPUs)",
-                switch=switch.id,
-                ports=ports,
-                units=units,
-                domain=domain_gpus,
-                limit=limit,
-            )
+    return radix
+
+
+def _too_few_ports(
+    *, switch: Switch, radix: int, ports: int, units: int, domain_gpus: int, gpus_per_unit: int, halves: int,
+    per_server: bool,
+) -> InputError:  # fmt: skip
+    """The error for a switch with fewer ports than the units (GPUs or servers) it must reach."""
+    limit = ports * halves * gpus_per_unit
+    if limit == radix and halves == 1:
+        text = msg(
+            "fabric.scale_up_switch_id: {switch} has {radix} ports; every GPU of a {domain}-GPU "
+            "domain needs a link to every scale-up switch (allowed: domains up to {radix} GPUs)",
+            switch=switch.id,
+            radix=radix,
+            domain=domain_gpus,
         )
-    per_half = switches_spread_evenly(units=units, links_per_unit=links_per_unit, ports=ports)
-    circuit = switch.kind == "circuit"
-    hops = 0 if circuit else halves + (2 if per_server else 0)
-    return ScaleUpDomain(
-        domain_gpus=domain_gpus,
-        domains=ceil_div(gpus, domain_gpus),
-        servers_per_domain=domain_gpus // gpus_per_node,
-        switch_id=switch.id,
-        switches_per_domain=per_half * halves,
-        links_per_gpu=links_per_gpu,
-        link_gbit_per_s=link_gbit,
-        switch_links_per_domain=domain_gpus * links_per_gpu // 2 if halves == 2 else 0,
-        switch_hops=hops,
-        circuit_switched=circuit,
-        reconfiguration_ms=switch.reconfiguration_ms or 0.0,
-    )
+    elif per_server:
+        text = msg(
+            "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} servers of a "
+            "{domain}-GPU domain; every server needs a link to every scale-up switch (allowed: "
+            "domains up to {limit} GPUs)",
+            switch=switch.id,
+            ports=ports,
+            units=units,
+            domain=domain_gpus,
+            limit=limit,
+        )
+    else:
+        text = msg(
+            "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} GPUs of each "
+            "rack of a {domain}-GPU domain (allowed: domains up to {limit} GPUs)",
+            switch=switch.id,
+            ports=ports,
+            units=units,
+            domain=domain_gpus,
+            limit=limit,
+        )
+    return InputError(text)
 
 
 def switches_spread_evenly(*, units: int, links_per_unit: int, ports: int) -> int:
