@@ -17,7 +17,7 @@ from planner import Plan
 from planner.i18n import tr
 from planner.optimize.pareto import ParetoPoint
 from planner.performance.reliability import Reliability
-from planner.performance.uncertainty import MonteCarloResult
+from planner.performance.uncertainty import MonteCarloResult, Percentiles
 from planner.performance.workload import WorkloadEstimate, step_breakdown_frame
 from planner.report import fmt
 from planner.report.charts import (
@@ -372,46 +372,9 @@ def monte_carlo_ranges(
         top = 0.0
         for i, (result, label, design) in enumerate(zip(results, labels, design_ids, strict=True)):
             p = result.percentile(output)
-            color = color_of(design, i)
             top = max(top, p.p90 * factor)
-            fig.add_trace(
-                go.Scatter(
-                    x=[p.p10 * factor, p.p90 * factor],
-                    y=[label, label],
-                    mode="lines",
-                    line={"color": color, "width": 10},
-                    opacity=0.35,
-                    showlegend=False,
-                    hoverinfo="skip",
-                ),
-                row=1,
-                col=col,
-            )
-            fig.add_trace(
-                go.Scatter(
-                    x=[p.p10 * factor, p.p50 * factor, p.p90 * factor],
-                    y=[label] * 3,
-                    mode="markers+text",
-                    marker={
-                        "color": color,
-                        "size": [9, 14, 9],
-                        "symbol": ["line-ns", "diamond", "line-ns"],
-                        "line": {"width": 2, "color": color},
-                    },
-                    text=["", "", f"±{fmt.number(spread_percent(p.p10, p.p50, p.p90), 1)} %"],
-                    textposition="middle right",
-                    textfont={"size": 11, "color": "#34495E"},
-                    cliponaxis=False,
-                    customdata=[
-                        [name, output_value(output, v, money, lang)]
-                        for name, v in (("P10", p.p10), ("P50", p.p50), ("P90", p.p90))
-                    ],
-                    hovertemplate="%{y} · %{customdata[0]}: %{customdata[1]}<extra></extra>",
-                    showlegend=False,
-                ),
-                row=1,
-                col=col,
-            )
+            for trace in _range_traces(p, label, color_of(design, i), factor, output, money, lang):
+                fig.add_trace(trace, row=1, col=col)
         high = max(top * 1.22, 1e-9)
         axis = {"range": [0, high], "title": {"text": output_label(output, money.currency, lang)}}
         if not output.endswith("_days") and top > 0:
@@ -436,6 +399,43 @@ def monte_carlo_ranges(
     )
     fig.update_layout(margin={"t": 80, "b": 70})
     return fig
+
+
+def _range_traces(
+    p: Percentiles, label: str, color: str, factor: float, output: str, money: Money, lang: str
+) -> tuple[go.Scatter, go.Scatter]:
+    """One design's P10-P90 bar and its P10/P50/P90 markers, labelled with the relative spread."""
+    bar = go.Scatter(
+        x=[p.p10 * factor, p.p90 * factor],
+        y=[label, label],
+        mode="lines",
+        line={"color": color, "width": 10},
+        opacity=0.35,
+        showlegend=False,
+        hoverinfo="skip",
+    )
+    markers = go.Scatter(
+        x=[p.p10 * factor, p.p50 * factor, p.p90 * factor],
+        y=[label] * 3,
+        mode="markers+text",
+        marker={
+            "color": color,
+            "size": [9, 14, 9],
+            "symbol": ["line-ns", "diamond", "line-ns"],
+            "line": {"width": 2, "color": color},
+        },
+        text=["", "", f"±{fmt.number(spread_percent(p.p10, p.p50, p.p90), 1)} %"],
+        textposition="middle right",
+        textfont={"size": 11, "color": "#34495E"},
+        cliponaxis=False,
+        customdata=[
+            [name, output_value(output, v, money, lang)]
+            for name, v in (("P10", p.p10), ("P50", p.p50), ("P90", p.p90))
+        ],
+        hovertemplate="%{y} · %{customdata[0]}: %{customdata[1]}<extra></extra>",
+        showlegend=False,
+    )
+    return bar, markers
 
 
 # --- reliability ----------------------------------------------------------------------------------
