@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -222,6 +222,23 @@ def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """A data frame as JSON-ready records (numpy scalars and NaN made plain by pandas' JSON)."""
     records: list[dict[str, Any]] = json.loads(frame.to_json(orient="records"))
     return records
+
+
+def designs_as_columns(frame: pd.DataFrame, formats: Mapping[str, str]) -> str:
+    """A frame with one row per design as a text table with the designs as columns, each figure
+    (row) formatted by ``formats[row]`` (``str.format`` pattern; as it is when missing)."""
+    import pandas as pd
+
+    columns = frame.set_index("design").T
+    return str(
+        pd.DataFrame(
+            {
+                column: [formats.get(str(row), "{}").format(value) for row, value in columns[column].items()]
+                for column in columns.columns
+            },
+            index=columns.index,
+        ).to_string()
+    )
 
 
 def emit_frame(frame: pd.DataFrame, fmt: str) -> str:

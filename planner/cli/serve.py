@@ -25,6 +25,7 @@ from planner.cli.options import (
     add_format_option,
     add_scenario_options,
     catalog_from_args,
+    designs_as_columns,
     scenario_from_args,
     write,
     write_json,
@@ -180,11 +181,10 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
     """Designs as columns, figures as rows, then the decode step's parts and the notes."""
-    import pandas as pd
 
     from planner.performance.serving import serving_frame
 
-    frame = serving_frame(estimates).set_index("design").T
+    frame = serving_frame(estimates)
     formats = {
         "ttft_ms": "{:.1f}",
         "tpot_ms": "{:.2f}",
@@ -195,13 +195,7 @@ def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
         "ep_alltoall_ms_per_step": "{:.3f}",
         "ep_alltoall_share": "{:.1%}",
     }
-    text = pd.DataFrame(
-        {
-            column: [formats.get(str(row), "{}").format(value) for row, value in frame[column].items()]
-            for column in frame.columns
-        },
-        index=frame.index,
-    ).to_string()
+    text = designs_as_columns(frame, formats)
     lines = [text, "", "Decode step [ms] (compute | memory | TP all-reduce | EP all-to-all | overhead):"]
     for e in estimates:
         d = e.decode

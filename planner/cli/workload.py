@@ -26,6 +26,7 @@ from planner.cli.options import (
     add_format_option,
     add_scenario_options,
     catalog_from_args,
+    designs_as_columns,
     scenario_from_args,
 )
 
@@ -240,11 +241,10 @@ def _plans(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tu
 
 def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
     """Designs as columns, figures as rows."""
-    import pandas as pd
 
     from planner.performance.workload import workload_frame
 
-    frame = workload_frame(estimates).set_index("design").T
+    frame = workload_frame(estimates)
     formats = {
         "step_time_s": "{:.3f}",
         "tokens_per_s": "{:,.0f}",
@@ -255,13 +255,7 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
         "energy_mwh": "{:,.1f}",
         "cost_to_train_usd": "{:,.0f}",
     }
-    text = pd.DataFrame(
-        {
-            column: [formats.get(str(row), "{}").format(value) for row, value in frame[column].items()]
-            for column in frame.columns
-        },
-        index=frame.index,
-    ).to_string()
+    text = designs_as_columns(frame, formats)
     lines = [text, "", "Step breakdown [s] (exposed communication):"]
     for e in estimates:
         parts = ", ".join(f"{k.removesuffix('_s')} {v:.3f}" for k, v in e.step.as_dict().items())
