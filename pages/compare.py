@@ -22,4 +22,5 @@ with right:
     widgets.chart(charts.radar(plans, lang(), names), key="compare_radar")
 st.caption(t("compare.radar_caption"))
 widgets.chart(charts.busbw_curve(plans, lang(), names, units=workshop.units()), key="compare_busbw")
+view.pools(plans, names)
 view.claims(plans, names)

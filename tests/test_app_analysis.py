@@ -636,3 +636,22 @@ def test_every_chart_is_described_for_screen_readers(lang: str) -> None:
     assert all(widgets.SCREEN_READER_ONLY in n for n in notes)
     if lang == "zh":
         assert all(any("\u4e00" <= ch <= "\u9fff" for ch in n) for n in notes)
+
+
+def test_compare_shows_the_three_pools() -> None:
+    at = start("compare")
+    column = tr("pools.col.pool", "en")
+    frames = [tb.value for tb in at.table if column in tb.value.columns]
+    assert frames, "the pools table"
+    pools = frames[0]
+    assert list(pools[column]) == [
+        tr(k, "en")
+        for k in (
+            "pools.row.compute",
+            "pools.row.storage_units",
+            "pools.row.storage_bandwidth",
+            "pools.row.storage_capacity",
+            "pools.row.frontend",
+        )
+    ]
+    assert len(pools.columns) == 1 + 3  # the pool, then one column per design

@@ -463,3 +463,14 @@ def test_every_chart_in_the_proposal_carries_its_alt_text(catalog: Catalog, lang
     for key in figures:
         assert f'src="data:,{key}"' in html
         assert f'alt="{html_escape(alts[key])}"' in html and alts[key]
+
+
+def test_the_proposal_shows_the_three_pools(catalog: Catalog) -> None:
+    """Compute, storage and front-end pools side by side in the comparison section (tables.pools_table)."""
+    for lang in ("en", "zh"):
+        p = proposal.build_proposal(
+            scenario=Scenario(gpus=64), catalog=catalog, options=proposal.options_from_data({"lang": lang})
+        )
+        html = proposal.proposal_html(p, {key: "data:," for key, _ in proposal.chart_figures(p)})
+        for key in ("pools.row.compute", "pools.row.storage_units", "pools.row.frontend"):
+            assert html_escape(tr(key, lang)) in html

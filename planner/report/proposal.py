@@ -584,10 +584,29 @@ def _compare(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
             caption=tr("compare.table_caption", lang),
         )
     )
+    _pools(doc, p)
     doc.figure(images["compare_bars"])
     doc.figure(images["cost_stack"])
     doc.figure(images["radar"], caption=tr("compare.radar_caption", lang), width_pct=86)
     doc.figure(images["busbw"])
+
+
+def _pools(doc: HtmlDocument, p: Proposal) -> None:
+    """The compute, storage and front-end pools of the shown designs (:func:`tables.pools_table`)."""
+    lang = p.lang
+    frame = tables.pools_table(p.shown_plans, dict(p.names), lang)
+    headers = [str(frame.index.name), *[str(c) for c in frame.columns]]
+    rows: list[list[str | Cell]] = [
+        [str(label), *[str(v) for v in values]] for label, values in frame.iterrows()
+    ]
+    doc.table(
+        Table.of(
+            headers,
+            rows,
+            widths=[28.0, *[72.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            caption=tr("pools.caption", lang),
+        )
+    )
 
 
 def _topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:

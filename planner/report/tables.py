@@ -748,3 +748,43 @@ def scenario_rows(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
     return pd.DataFrame(
         [(tr(k, lang), v) for k, v in items], columns=[tr("col.item", lang), tr("col.value", lang)]
     )
+
+
+POOL_BOUND_KEYS = {
+    "write": "pools.bound.write",
+    "read": "pools.bound.read",
+    "capacity": "pools.bound.capacity",
+    "minimum": "pools.bound.minimum",
+}
+"""The storage target that sets the unit count -> its label key."""
+
+
+def pools_table(plans: Sequence[Plan], names: Mapping[str, str], lang: str) -> pd.DataFrame:
+    """The three pools of each design, side by side: compute, storage (units, the target that
+    sets their number, bandwidth and capacity provided) and the front-end (north-south) network.
+
+    Rows are pools, columns are designs; the figures come from :mod:`planner.fabric.pools`.
+    """
+    rows: dict[str, dict[str, str]] = {}
+    for p in plans:
+        pool, fe = p.auxiliary.storage_pool, p.auxiliary.frontend
+        column = names[p.design_id]
+        frontend_kind = tr("pools.frontend.dedicated" if fe.dedicated else "pools.frontend.inband", lang)
+        switches = fe.fabric.switches if fe.dedicated else p.auxiliary.inband_fabric.switches
+        values = {
+            "pools.row.compute": tr("pools.value.compute", lang, gpus=fmt.number(p.gpus), nodes=fmt.number(p.nodes)),
+            "pools.row.storage_units": tr(
+                "pools.value.storage_units", lang, units=fmt.number(pool.units), bound=tr(POOL_BOUND_KEYS[pool.bound], lang)
+            ),
+            "pools.row.storage_bandwidth": f"{fmt.number(pool.write_gbyte_per_s)} / {fmt.number(pool.read_gbyte_per_s)}",
+            "pools.row.storage_capacity": fmt.number(pool.capacity_tbyte),
+            "pools.row.frontend": tr(
+                "pools.value.frontend", lang, kind=frontend_kind, gbit=fmt.number(fe.gbit_per_s_per_node),
+                switches=fmt.number(switches),
+            ),
+        }  # fmt: skip
+        for key, value in values.items():
+            rows.setdefault(tr(key, lang), {})[column] = value
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = tr("pools.col.pool", lang)
+    return frame

@@ -1,4 +1,4 @@
-"""The Compare page: the claims table."""
+"""The Compare page: the pools and the claims tables."""
 
 from __future__ import annotations
 
@@ -19,3 +19,9 @@ def claims(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
         return
     st.caption(t("compare.claims_caption"))
     table(frame)
+
+
+def pools(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
+    st.subheader(t("pools.title"))
+    st.caption(t("pools.caption"))
+    table(tables.pools_table(plans, names, state.lang()).reset_index())
