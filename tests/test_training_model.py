@@ -202,6 +202,8 @@ def _sc21_tflops(case_id: str) -> float:
         # Megatron-LM in 2021 had no sequence parallelism (Korthikanti et al. 2022 introduced it)
         # and wrote the attention scores to HBM (FlashAttention came in 2022)
         "sequence_parallel": False, "attention_kernel": "materialized",
+        # its local DDP all-reduced after the backward and its pipeline sends blocked
+        "dp_overlap_fraction": 0.0, "pp_overlap_fraction": 0.0,
     })  # fmt: skip
     # the paper counts hardware FLOPs (its eq. 3, recomputation included)
     return estimate_workload(job=job, plan=p, catalog=catalog).achieved_hardware_tflops_per_gpu

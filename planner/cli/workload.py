@@ -71,6 +71,11 @@ JOB_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
     "virtual_stages": ("--virtual-stages", int, "interleaved pipeline stages per GPU (default: searched)"),
     "zero_stage": ("--zero-stage", int, "optimizer sharding 0-3; 3 = FSDP (default: searched 1-3)"),
     "dp_overlap_fraction": ("--dp-overlap", float, "share of gradient reduction hidden (default 0.5)"),
+    "pp_overlap_fraction": (
+        "--pp-overlap",
+        float,
+        "share of steady-state pipeline sends hidden (default 1; 0 = blocking sends)",
+    ),
     "tp_overlap_fraction": ("--tp-overlap", float, "share of tensor-parallel traffic hidden (default 0)"),
     "recompute": ("--recompute", str, "none, selective, full or auto (default auto: searched)"),
     "attention_kernel": (

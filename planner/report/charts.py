@@ -97,6 +97,8 @@ _OWN_COLOR: dict[str, dict[str, str]] = {
         "pp_bubble": PALETTE[10],
         "pp_comm": PALETTE[6],
         "dp_comm": PALETTE[4],
+        "cp_comm": PALETTE[1],
+        "optimizer": PALETTE[7],
     }
 }
 """Training-step components (idle pipeline bubble in grey, compute in the GPUs' blue)."""

@@ -47,10 +47,12 @@ OPTIMUM_COLOR = "#C0392B"
 STEP_COMPONENTS = {
     "compute": "wl.step.compute",
     "tp_comm": "wl.step.tp_comm",
+    "cp_comm": "wl.step.cp_comm",
     "ep_comm": "wl.step.ep_comm",
     "pp_bubble": "wl.step.pp_bubble",
     "pp_comm": "wl.step.pp_comm",
     "dp_comm": "wl.step.dp_comm",
+    "optimizer": "wl.step.optimizer",
 }
 COLLECTIVE_KEYS = {"all_reduce": "word.allreduce", "all_to_all": "word.alltoall"}
 

@@ -149,6 +149,18 @@ class CaseInputs(_Frozen):
     zero_stage: int | None = Field(
         default=None, ge=0, le=3, description="ZeRO / FSDP sharding stage (0 = none, 1 = optimizer)."
     )
+    dp_overlap_fraction: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Share of the gradient reduction the framework hides behind the backward [-].",
+    )
+    pp_overlap_fraction: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Share of the steady-state pipeline sends the framework hides (0 = blocking) [-].",
+    )
     input_tokens: int | None = Field(
         default=None, ge=1, description="Prompt length of a serving run [tokens]."
     )

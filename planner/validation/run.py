@@ -8,7 +8,8 @@ the training model's state memory for ZeRO figures, and
 :func:`planner.performance.reliability.reliability` for interruptions and goodput. A training
 case passes every input it states that the training model takes (shape incl. heads, KV heads,
 FFN width, gated FFN, vocabulary, experts; layout tp/cp/pp/dp/ep/v; micro and global batch;
-recomputation; ZeRO stage; sequence parallelism; dropout; precision). Where a case needs an
+recomputation; ZeRO stage; sequence parallelism; dropout; precision; how much of the gradient
+reduction and of the pipeline sends the framework overlaps). Where a case needs an
 input the model cannot take (NVLink SHARP, a GPU or fabric without a catalog record, FP32
 math) or the source leaves out one the figure depends on (global batch, micro-batch, how FLOPs
 were counted), the result is ``not_modelled`` with the reason, never a number the model did
@@ -320,6 +321,8 @@ def _training_job(case: ValidationCase) -> Any:
         "dropout": i.dropout,
         "recompute": i.recompute,
         "zero_stage": i.zero_stage,
+        "dp_overlap_fraction": i.dp_overlap_fraction,
+        "pp_overlap_fraction": i.pp_overlap_fraction,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)

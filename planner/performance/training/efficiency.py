@@ -51,6 +51,7 @@ RULES = (
     "training_score_bytes_backward",
     "training_score_dropout_bytes",
     "training_fp8_cast_bytes",
+    "training_optimizer_bytes_per_param",
 )
 """Catalog sizing rules holding the coefficients, in the order of :class:`EfficiencyCoefficients`."""
 
@@ -79,6 +80,9 @@ class EfficiencyCoefficients:
     """HBM bytes per score element of the attention dropout, per pass [B]."""
     fp8_cast_bytes: float = 0.0
     """HBM bytes per element cast to FP8 (with its transposed copy) before a matrix multiply [B]."""
+    optimizer_bytes_per_param: float = 0.0
+    """HBM bytes the optimizer step moves per parameter whose state the GPU holds [B] (not an
+    efficiency: the step model's one memory-bound term outside the layers)."""
 
     def matmul(self, *, width: float, tokens: float) -> float:
         """Share of dense peak the matrix multiplies reach [-]: ``eta_mm`` (module notes).

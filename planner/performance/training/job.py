@@ -79,6 +79,15 @@ class TrainingJob(BaseModel):
     tp_overlap_fraction: float = Field(
         default=0.0, ge=0, le=1, description="Share of tensor-parallel communication hidden [-]."
     )
+    pp_overlap_fraction: float = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description=(
+            "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
+            "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023)."
+        ),
+    )
     in_network_reduction: bool = Field(
         default=False, description="Reduce gradients in the switches (SHARP) where they support it."
     )

@@ -12,13 +12,21 @@ slowest stage, ``x = 1.5`` with full recomputation else 1)::
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
     EP      = M L_s x 4 all-to-all of s b h k 2 / (tp cp) B over ep GPUs
     bubble  = (pp - 1) / v x (compute + TP + CP + EP) / M     (1F1B; interleaved with v chunks)
-    PP p2p  = 2 (pp v - 1) x send/recv of s b h 2 / (tp cp) B  (fill and drain)
+    PP p2p  = (2 (pp v - 1) + (1 - f_pp) 2 v M) x send/recv of s b h 2 / (tp cp) B
+              (fill and drain, plus the steady-state sends a blocking schedule waits for; without
+              sequence parallelism each receive also all-gathers the s b h 2 / cp B over tp GPUs)
     DP      = T - min(f T, backward)   T = all-reduce of 2 Phi over dp cp GPUs
               (+ ZeRO-3: 2 M all-gathers of 2 Phi per step)
-    step    = compute + TP + CP + EP + bubble + PP p2p + DP
+    optim.  = q_opt x Phi_gpu / B_hbm  (the optimizer's passes over its states; Phi_gpu sharded by
+              ZeRO >= 1)
+    step    = compute + TP + CP + EP + bubble + PP p2p + DP + optim.
 
 Sources: Narayanan et al., SC 2021, arXiv 2104.04473 (bubble ``(p - 1) / (v m)``, interleaving
-multiplies p2p by ``v``); Korthikanti et al., arXiv 2205.05198 (sequence-parallel all-gather and
+multiplies p2p by ``v``; section 5.3.2: the point-to-point traffic grows with the batch and lets
+the non-interleaved schedule catch up, so the steady-state sends are on the critical path when the
+schedule blocks on them, as Megatron-LM's did before Megatron-Core's ``overlap_p2p_comm``; section
+5.1: Table 1's throughput includes the optimizer step; section 4.1: the scatter/gather of the
+pipeline sends); Korthikanti et al., arXiv 2205.05198 (sequence-parallel all-gather and
 reduce-scatter, 4 of each per layer; full recomputation repeats the forward's 2 of each);
 Rajbhandari et al., SC 2020 (ZeRO-3 moves ``3 Phi`` instead of ``2 Phi``); Liu et al., "Ring
 Attention", arXiv 2310.01889 (K,V rotate around the context-parallel ring, hidden behind the
@@ -89,6 +97,7 @@ class StepBreakdown:
     pp_comm_s: float
     dp_comm_s: float
     cp_comm_s: float = 0.0
+    optimizer_s: float = 0.0
 
     @property
     def total_s(self) -> float:
@@ -103,6 +112,7 @@ class StepBreakdown:
             "pp_bubble_s": self.pp_bubble_s,
             "pp_comm_s": self.pp_comm_s,
             "dp_comm_s": self.dp_comm_s,
+            "optimizer_s": self.optimizer_s,
         }
 
 
@@ -148,6 +158,7 @@ class StepModel:
         self.fixed_efficiency = efficiency
         self.coefficients = coefficients
         self.flops_per_byte = peak_flops / hbm_byte_per_s
+        self.hbm_byte_per_s = hbm_byte_per_s
         self.attention_slowdown = FP8_SPEEDUP if job.precision == "fp8" else 1.0
         self.flops = token_flops(shape, seq_len=job.seq_len)
         self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
@@ -245,6 +256,7 @@ class StepModel:
             dp_comm_s=exposed_after_overlap_s(
                 comm_s=dp_total, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
             ),
+            optimizer_s=self.optimizer_s(lay, zero),
         )
         return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level)
 
@@ -294,6 +306,8 @@ class StepModel:
         return stage_layers(self.shape.layers, lay.pp, lay.v) * EP_ALLTOALLS_PER_LAYER * factor * t, level
 
     def _pp_s(self, lay: Parallel) -> float:
+        """Pipeline sends on the critical path [s]: fill and drain, and the steady state's when
+        the schedule blocks on them (module notes)."""
         if lay.pp == 1:
             return 0.0
         domains_apart = max(1, math.ceil(lay.tp * lay.cp * lay.dp / self.fabric.domain_gpus))
@@ -302,7 +316,29 @@ class StepModel:
             message_bytes=self._activation_bytes(lay) / lay.tp,
             domains_apart=domains_apart,
         )
-        return 2 * (lay.pp * lay.v - 1) * send
+        if lay.tp > 1 and not self.job.sequence_parallel:
+            # scatter/gather: each TP GPU sends 1/tp of the activation, the receivers all-gather it
+            # over the scale-up links (with sequence parallelism it stays split: no gather)
+            gather, _ = self._collective(
+                "all_gather", self._activation_bytes(lay), lay.tp, min(lay.tp, self.fabric.domain_gpus)
+            )
+            send += gather
+        # each micro-batch crosses each of the stage's v chunk boundaries once forward, once backward
+        steady = (1 - self.job.pp_overlap_fraction) * 2 * lay.v * lay.micro_batches
+        return (2 * (lay.pp * lay.v - 1) + steady) * send
+
+    def optimizer_s(self, lay: Parallel, zero: ZeroStage) -> float:
+        """The optimizer update of one step [s]: ``q_opt x Phi_gpu / B_hbm``.
+
+        Memory-bound passes over the fp32 master weights, Adam moments and gradients of the
+        parameters whose optimizer state the GPU holds (all of its own, or its ``1 / (dp cp)``
+        share with ZeRO >= 1; expert parameters over ``dp cp / ep``), at the HBM bandwidth.
+        """
+        dense, expert = params_per_gpu(self.shape, lay)
+        if zero >= 1:
+            group = lay.dp * lay.cp
+            dense, expert = dense / group, expert / max(1, group // lay.ep)
+        return self.coefficients.optimizer_bytes_per_param * (dense + expert) / self.hbm_byte_per_s
 
     def _dp_per_domain(self, lay: Parallel) -> int:
         # ranks are ordered tp (fastest), cp, dp, then pp: dp neighbours share a domain when tp cp < domain
