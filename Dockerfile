@@ -3,7 +3,7 @@
 #
 # Pinned: the base image by its full version (pin its digest too when you mirror it:
 # FROM python:3.11.11-slim-bookworm@sha256:...), Debian packages by the bookworm release, and every
-# direct Python dependency by the exact versions in pyproject.toml.
+# Python package, direct or transitive, by requirements.lock (deploy/lock.py writes it).
 FROM python:3.11.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -19,12 +19,15 @@ RUN apt-get update \
 
 WORKDIR /app
 
-# Dependencies first, from pyproject.toml's pins, so a code change does not reinstall them.
-COPY pyproject.toml README.md ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
-        > /tmp/requirements.txt \
-    && pip install -r /tmp/requirements.txt \
-    && rm /tmp/requirements.txt
+# Dependencies first, so a code change does not reinstall them: exactly the packages of
+# requirements.lock (direct and transitive, the versions the tests ran with), checked first to pin
+# every dependency of pyproject.toml as pyproject does; --no-deps installs nothing the lock lacks,
+# and pip check fails the build if the lock is not a consistent set.
+COPY pyproject.toml README.md requirements.lock ./
+COPY deploy/lock.py ./deploy/lock.py
+RUN python deploy/lock.py check --pyproject pyproject.toml --lock requirements.lock \
+    && pip install --no-deps -r requirements.lock \
+    && pip check
 
 # The code and its data. Installed in place (-e): the engine finds data/ and locales/ beside
 # planner/, as in a checkout.
