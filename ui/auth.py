@@ -130,6 +130,15 @@ def user_box(container: Any, lang: str) -> None:
     )
 
 
+def may_open(page: str) -> bool:
+    """Whether this session's user may open the page at url path ``page`` (the navigation bar
+    lists only those; signed out: none)."""
+    try:
+        return may_open_page(identity=identity(), page=page)
+    except PlannerError:
+        return False
+
+
 def guard_page(page: str, lang: str) -> None:
     """Stop a page the user's role may not open, with a message (the server never runs it)."""
     who = identity()

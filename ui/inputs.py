@@ -130,9 +130,13 @@ def plain_number(value: float) -> str:
 
     >>> plain_number(1_048_576), plain_number(1e12), plain_number(0.001), plain_number(2.5)
     ('1,048,576', '1,000,000,000,000', '0.001', '2.5')
+    >>> plain_number(1_234_567.5)
+    '1,234,567.5'
     """
     if float(value).is_integer() and abs(value) < 1e18:
         return f"{int(value):,}"
+    if abs(value) >= 1e5:  # ",.6g" turns to an exponent from 1e6 on: 1.23457e+06
+        return f"{value:,.1f}"
     return f"{value:,.6g}"
 
 

@@ -252,12 +252,19 @@ def show_range_errors(slots: Slots) -> None:
             t(
                 "error.range",
                 field=t(f"input.{name}"),
-                value=f"{typed:,g}",
+                value=inputs.plain_number(typed),
                 range=inputs.range_text(spec.lo, spec.hi),
-                kept=spec.format(state.value(name)) or "—",
+                kept=_kept_text(state.value(name)),
             ),
             icon=":material/warning:",
         )
+
+
+def _kept_text(value: Any) -> str:
+    """The value still in use, written as the range and the typed number are (no ``1e+06``)."""
+    if value is None:
+        return "—"
+    return inputs.plain_number(value) if isinstance(value, int | float) else str(value)
 
 
 def show_error(slots: Slots, current: engine.Current) -> None:

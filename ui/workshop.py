@@ -16,7 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 from planner.i18n import tr
 from planner.report import display
 from planner.report.performance_tables import escape_markdown
-from ui import history, keys, state
+from ui import auth, history, keys, state
 from ui.state import t
 
 KPI_CSS = """
@@ -101,16 +101,26 @@ def navigation_bar(sections: Mapping[str, Sequence[st.Page]]) -> None:
 
     Streamlit's top bar turns sections into drop-down menus (two clicks) and a flat top bar
     hides pages under "N more"; its sidebar list would push the scenario inputs below the fold.
+
+    Only the pages the signed-in role may open are listed (the server refuses the others, see
+    :func:`ui.auth.may_open`); a section left empty is not drawn. Each link carries the
+    scenario's address: Streamlit clears the query on a page switch, and the app writing it back
+    made a second browser-history entry, so Back stayed on the page instead of returning to
+    the previous one.
     """
+    query = state.last_url()
+    shown = {
+        label: [p for p in pages if p.visibility != "hidden" and auth.may_open(p.url_path)]
+        for label, pages in sections.items()
+    }
     with st.container(gap=None, key="nav_bar"):
-        for index, (label, pages) in enumerate(sections.items()):
+        for index, (label, pages) in enumerate((k, v) for k, v in shown.items() if v):
             with st.container(
                 horizontal=True, gap="small", vertical_alignment="center", key=f"nav_section_{index}"
             ):
                 st.markdown(label, width=NAV_LABEL_WIDTH_PX)
                 for page in pages:
-                    if page.visibility != "hidden":
-                        st.page_link(page)
+                    st.page_link(page, query_params=query)
 
 
 # --- the sidebar's workshop controls -------------------------------------------------------------
