@@ -19,3 +19,4 @@ skipped = engine.sweep_skipped(plan.scenario, plan)
 if len(skipped):  # sizes a design cannot build are listed, not dropped silently
     st.warning(t("scaling.skipped", sizes=int(skipped["sizes"].sum())))
     st.dataframe(skipped, hide_index=True)
+view.sweep_file()  # a sweep's Parquet file (planner sweep --grid), for architects and up

@@ -1,17 +1,29 @@
-"""The Scaling page: one chart per metric with crossovers, and the shared colour key."""
+"""The Scaling page: one chart per metric with crossovers, the shared colour key, and a sweep's
+Parquet file (``planner sweep --grid``) read back: its key figures by design and GPU count."""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import streamlit as st
 
 from planner import Plan
+from planner.access import Permission
 from planner.compare import Crossover
-from planner.report import charts, tables
-from ui import state, workshop
-from ui.state import t
+from planner.errors import InputError
+from planner.i18n import error_text
+from planner.report import charts, sweep_charts, tables
+from planner.sweep import results
+from ui import auth, engine, state, store, workshop
+from ui.state import t, tx
 from ui.widgets import chart, table
+
+SWEEP_PICK = "sweep_file_pick"
+SWEEP_UPLOAD = "sweep_file_upload"
+SWEEP_METRIC = "sweep_file_metric"
+SHOWN_ROWS = 2000
+"""Rows of a sweep shown on the page [count]; the CSV download has every row."""
 
 
 def scaling_charts(
@@ -55,3 +67,82 @@ def design_legend(names: dict[str, str], design_ids: list[str]) -> None:
         for i, d in enumerate(design_ids)
     )
     st.html(f'<div style="font-size:0.9rem;margin:0.2em 0 0.6em 0">{items}</div>')
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)  # shared, never changed: no copy per rerun
+def _read_upload(content: bytes, name: str, internal_cost: bool) -> results.SweepFile:
+    return results.read_sweep(content, name=name, internal_cost=internal_cost)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)  # shared, never changed: no copy per rerun
+def _read_path(path: str, mtime_ns: int, internal_cost: bool) -> results.SweepFile:
+    del mtime_ns  # part of the cache key only: a rewritten file is read again
+    return results.read_sweep(Path(path), name=Path(path).name, internal_cost=internal_cost)
+
+
+def _chosen_sweep(internal_cost: bool) -> results.SweepFile | None:
+    """The sweep the user picked among recent outputs or uploaded (the upload wins)."""
+    folder = results.sweep_directory()
+    recent = results.recent_sweeps(folder)
+    picked = ""
+    if folder is not None and recent:
+        picked = st.selectbox(
+            t("sweep_file.recent", folder=str(folder)),
+            ["", *(str(p.relative_to(folder)) for p in recent)],
+            format_func=lambda option: option or t("sweep_file.none"),
+            key=SWEEP_PICK,
+        )
+    uploaded = st.file_uploader(t("sweep_file.upload"), type=["parquet"], key=SWEEP_UPLOAD)
+    if uploaded is not None:
+        return _read_upload(uploaded.getvalue(), uploaded.name, internal_cost)
+    if folder is not None and picked:
+        path = folder / picked
+        return _read_path(str(path), path.stat().st_mtime_ns, internal_cost)
+    return None
+
+
+def sweep_file() -> None:
+    """A sweep's Parquet file: a chart of one key figure by GPU count and design, the rows, and
+    their CSV. For roles with every page; costs only for roles that may see internal costs."""
+    if not auth.can(Permission.ALL_PAGES):
+        return
+    st.subheader(t("sweep_file.title"))
+    st.caption(t("sweep_file.caption", env=results.SWEEP_DIR_ENV))
+    internal = auth.can(Permission.INTERNAL_COST)
+    try:
+        sweep = _chosen_sweep(internal)
+    except InputError as exc:
+        st.error(tx(error_text(exc)))
+        return
+    if sweep is None:
+        return
+    lang = state.lang()
+    summary = t(
+        "sweep_file.summary", rows=len(sweep.frame), refused=sweep.refused, fields=", ".join(sweep.fields)
+    )
+    st.caption(summary + (" " + t("sweep_file.hidden", count=sweep.hidden) if sweep.hidden else ""))
+    if sweep.metrics:
+        metric = st.selectbox(
+            t("sweep_file.metric"),
+            sweep.metrics,
+            format_func=lambda m: sweep_charts.metric_label(m, lang),
+            key=SWEEP_METRIC,
+        )
+        chart(
+            sweep_charts.sweep_metric(
+                sweep, metric, lang, names=tables.design_names(engine.catalog(), lang, ())
+            )
+        )
+    rows = sweep_charts.sweep_table(sweep)
+    if len(rows) > SHOWN_ROWS:
+        st.caption(t("sweep_file.first_rows", shown=SHOWN_ROWS, rows=len(rows)))
+    st.dataframe(rows.head(SHOWN_ROWS), hide_index=True)
+    st.download_button(
+        t("sweep_file.download"),
+        data=lambda: rows.to_csv(index=False).encode("utf-8-sig"),
+        file_name=f"{Path(sweep.name).stem}.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click=store.record_export,  # the audit log: who exported what, when
+        args=(f"sweep CSV {sweep.name}",),
+    )
