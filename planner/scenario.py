@@ -1,7 +1,7 @@
 """Scenario: what the user asks for, validated once at the boundary.
 
 A scenario names a GPU count, a design preset (or an explicit fabric), the GPU and server, the
-facility and price overrides. It is frozen and rejects unknown keys, so a typo in a scenario file
+facility, price overrides and the tenants who share the cluster. It is frozen and rejects unknown keys, so a typo in a scenario file
 is an error, not a silently ignored setting.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, describe_validation_error, shorten, with_source
@@ -111,6 +111,33 @@ class Pools(BaseModel):
         return self
 
 
+Isolation = Literal["shared", "leaf", "plane", "domain"]
+ISOLATIONS: tuple[str, ...] = ("shared", "leaf", "plane", "domain")
+
+MAX_TENANTS = 256
+"""Most tenants in one set [count]: one per leaf group of the largest two-tier plans."""
+
+
+class Tenant(BaseModel):
+    """One tenant of the cluster: an entry of a tenant file and of :attr:`Scenario.tenants`.
+
+    It lives here, below the tenancy engine, so that a scenario carries its tenant set through the
+    store, the JSON/YAML export and the share link (docs/model.md, "Multi-tenant supernode").
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    name: str = Field(min_length=1, max_length=64, description="Tenant name, unique in the set.")
+    gpus: int = Field(ge=1, le=MAX_GPUS, strict=True, description="GPUs rented [count].")
+    isolation: Isolation = Field(default="shared", description="shared, leaf, plane or domain.")
+    bandwidth_gbit_per_s_per_gpu: float = Field(
+        default=0.0, ge=0, le=100_000, description="Guaranteed scale-out bandwidth per GPU [Gb/s]."
+    )
+    storage_gbyte_per_s: float = Field(
+        default=0.0, ge=0, le=1_000_000, description="Guaranteed storage read bandwidth [GB/s]."
+    )
+
+
 class Scenario(BaseModel):
     """One cluster to plan: the boundary object of every engine entry point."""
 
@@ -143,6 +170,22 @@ class Scenario(BaseModel):
         default_factory=dict,
         description="Unit price overrides by catalog id [USD]; must be >= 0 and below 1e9.",
     )
+    tenants: tuple[Tenant, ...] = Field(
+        default=(),
+        max_length=MAX_TENANTS,
+        description="Tenants sharing the cluster (names unique); empty = one owner.",
+    )
+
+    @field_validator("tenants")
+    @classmethod
+    def _unique_tenant_names(cls, tenants: tuple[Tenant, ...]) -> tuple[Tenant, ...]:
+        names = [t.name for t in tenants]
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                raise ValueError(
+                    msg("duplicate name {name} (tenant {index})", name=shorten(repr(name)), index=index)
+                )
+        return tenants
 
     def with_updates(self, **changes: Any) -> Scenario:
         """A validated copy with top-level fields replaced (pydantic's model_copy skips checks)."""

@@ -1,5 +1,8 @@
 """The tenant set: who rents how many GPUs, with which isolation and which guarantees.
 
+The :class:`Tenant` model itself is :class:`planner.scenario.Tenant` (a scenario carries its
+tenants); this module reads tenant files and checks a set as a whole.
+
 A tenant file (YAML or JSON, read by :mod:`planner.files`) is a list of tenants, or a mapping
 with the list under ``tenants``::
 
@@ -17,38 +20,29 @@ Isolation levels (docs/model.md, "Multi-tenant supernode"):
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.errors import InputError, describe_validation_error, shorten
 from planner.files import parse_text, read_bytes
 from planner.i18n.message import msg
-
-Isolation = Literal["shared", "leaf", "plane", "domain"]
-ISOLATIONS: tuple[str, ...] = ("shared", "leaf", "plane", "domain")
-
-MAX_TENANTS = 256
-"""Most tenants in one set [count]: one per leaf group of the largest two-tier plans."""
+from planner.scenario import ISOLATIONS, MAX_TENANTS, Isolation, Tenant
 
 TENANT_FILE = msg("tenant file")
 """``what`` of a tenant file, for the file reader's messages."""
 
-
-class Tenant(BaseModel):
-    """One tenant of the cluster."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-    name: str = Field(min_length=1, max_length=64, description="Tenant name, unique in the set.")
-    gpus: int = Field(ge=1, le=1_048_576, strict=True, description="GPUs rented [count].")
-    isolation: Isolation = Field(default="shared", description="shared, leaf, plane or domain.")
-    bandwidth_gbit_per_s_per_gpu: float = Field(
-        default=0.0, ge=0, le=100_000, description="Guaranteed scale-out bandwidth per GPU [Gb/s]."
-    )
-    storage_gbyte_per_s: float = Field(
-        default=0.0, ge=0, le=1_000_000, description="Guaranteed storage read bandwidth [GB/s]."
-    )
+__all__ = [
+    "ISOLATIONS",
+    "MAX_TENANTS",
+    "TENANT_FILE",
+    "Isolation",
+    "Tenant",
+    "TenantSet",
+    "check_fits",
+    "load_tenants",
+    "tenants_from_data",
+]
 
 
 class TenantSet(BaseModel):
