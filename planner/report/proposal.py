@@ -43,7 +43,8 @@ from planner.cost import BOM_CATEGORIES
 from planner.errors import InputError, describe_validation_error
 from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
-from planner.report import charts, fmt, tables
+from planner.report import charts, display, fmt, tables
+from planner.report.display import DisplayUnits
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.browser import Browser, ChartSpec, PageSetup, RenderError, shared_browser
 from planner.report.export.html import (
@@ -96,6 +97,11 @@ class ProposalOptions(BaseModel):
         description="Design detailed; empty = the scenario's design (the rule's pick is shown beside it).",
     )
     logo: bytes | None = Field(default=None, repr=False, description="PNG or JPEG logo for the cover.")
+    units: DisplayUnits = Field(
+        default_factory=DisplayUnits,
+        description="Display units the reader chose (GB/s or Gb/s, kW or BTU/h, 万/亿 or M); "
+        "the figures are computed as always, only written in these units.",
+    )
 
 
 def options_from_data(data: Mapping[str, Any], *, source: str = "proposal") -> ProposalOptions:
@@ -202,10 +208,10 @@ def chart_figures(p: Proposal) -> list[tuple[str, go.Figure]]:
     """The app's figures for the document, in the order they appear (shown plans only)."""
     lang, shown, plan, names = p.lang, p.shown_plans, p.plan, dict(p.names)
     return [
-        ("compare_bars", charts.compare_bars(shown, lang, names)),
+        ("compare_bars", charts.compare_bars(shown, lang, names, units=p.options.units)),
         ("cost_stack", charts.cost_stack(shown, lang, names)),
         ("radar", charts.radar(shown, lang, names)),
-        ("busbw", charts.busbw_curve(shown, lang, names)),
+        ("busbw", charts.busbw_curve(shown, lang, names, units=p.options.units)),
         ("topology", charts.topology(plan, lang)),
         ("latency", charts.latency_breakdown(plan, lang)),
         ("cost_by_category", charts.cost_by_category(plan, lang)),
@@ -485,7 +491,7 @@ def _key_numbers(doc: HtmlDocument, p: Proposal) -> None:
     """Headline figures of the proposed design and what bounds its bandwidth."""
     lang, plan = p.lang, p.plan
     doc.heading(tr("export.summary.key_numbers", lang))
-    cards = tables.kpis(plan, lang)
+    cards = tables.kpis(plan, lang, units=p.options.units)
     doc.kpis([(tr(c.key, lang, years=plan.cost.years), c.value) for c in cards])
     bw = plan.bandwidth
     doc.heading(tr("export.summary.bandwidth", lang))
@@ -534,14 +540,17 @@ def _glance(doc: HtmlDocument, p: Proposal) -> None:
     frame = tables.summary(p.shown_plans, money)
     headers = [
         tr("col.design", lang),
-        *[tables.metric_label(c, money.currency, lang) for c in GLANCE_COLUMNS],
+        *[tables.metric_label(c, money.currency, lang, p.options.units) for c in GLANCE_COLUMNS],
     ]
     rows = []
     for _, row in frame.iterrows():
         design = str(row["design"])
         chosen = design == p.proposed_id
         cells: list[str | Cell] = [Cell(p.names[design], strong=chosen, highlight=chosen)]
-        cells += [Cell(tables.metric_value(c, float(row[c]), lang), strong=chosen) for c in GLANCE_COLUMNS]
+        cells += [
+            Cell(tables.metric_value(c, float(row[c]), lang, p.options.units), strong=chosen)
+            for c in GLANCE_COLUMNS
+        ]
         rows.append(cells)
     doc.heading(tr("export.summary.glance", lang))
     doc.table(
@@ -568,7 +577,7 @@ def _compare(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
     lang = p.lang
     doc.section(tr("export.sec.compare", lang), "compare")
     doc.paragraph(tr("compare.same_gpu", lang, gpu=p.plan.gpu_name, count=len(p.shown_plans)))
-    frame = tables.compare_table(p.shown_plans, dict(p.names), lang)
+    frame = tables.compare_table(p.shown_plans, dict(p.names), lang, units=p.options.units)
     headers = [tr("col.metric", lang), *[str(c) for c in frame.columns]]
     rows = []
     for label, values in frame.iterrows():
@@ -722,21 +731,25 @@ def _power(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
     doc.section(tr("export.sec.power", lang), "power")
     pw, co, racks = plan.power, plan.cooling, plan.racks
     feasible = tr("export.power.ok" if co.density_feasible else "export.power.over", lang)
+
+    def kw(value_kw: float) -> str:  # in the reader's power unit (kW or BTU/h)
+        return display.power(value_kw, p.options.units.power, lang)
+
     items = [
-        (tr("export.power.it_max", lang), f"{fmt.number(pw.it_kw, 1)} kW"),
+        (tr("export.power.it_max", lang), kw(pw.it_kw)),
         (
             tr("export.power.it_avg", lang, load=fmt.percent(plan.scenario.facility.load_factor)),
-            f"{fmt.number(pw.it_avg_kw, 1)} kW",
+            kw(pw.it_avg_kw),
         ),
         (tr("export.power.pue", lang), f"{pw.pue:.2f}"),
-        (tr("export.power.facility", lang), f"{fmt.number(pw.facility_kw, 1)} kW"),
+        (tr("export.power.facility", lang), kw(pw.facility_kw)),
         (
             tr("export.power.heat", lang),
             f"{fmt.number(co.heat_load_kw, 1)} kW · {fmt.number(co.heat_load_btu_per_h)} BTU/h · "
             f"{fmt.number(co.refrigeration_tons, 1)} RT",
         ),
-        (tr("export.power.liquid", lang), f"{fmt.number(co.liquid_kw, 1)} kW"),
-        (tr("export.power.air", lang), f"{fmt.number(co.air_kw, 1)} kW"),
+        (tr("export.power.liquid", lang), kw(co.liquid_kw)),
+        (tr("export.power.air", lang), kw(co.air_kw)),
         (tr("export.power.coolant", lang), f"{fmt.number(co.coolant_flow_l_per_min)} L/min"),
         (
             tr("export.power.airflow", lang),
@@ -809,9 +822,16 @@ def _cost(doc: HtmlDocument, p: Proposal) -> None:
     doc.heading(tr("export.cost.by_design", lang))
     columns = ("capex_usd", "opex_usd_per_year", "tco_usd", "usd_per_gpu_hour")
     frame = tables.summary(p.shown_plans, money)
-    headers = [tr("col.design", lang), *[tables.metric_label(col, money.currency, lang) for col in columns]]
+    shown = p.options.units
+    headers = [
+        tr("col.design", lang),
+        *[tables.metric_label(col, money.currency, lang, shown) for col in columns],
+    ]
     rows = [
-        [p.names[str(row["design"])], *[tables.metric_value(col, float(row[col]), lang) for col in columns]]
+        [
+            p.names[str(row["design"])],
+            *[tables.metric_value(col, float(row[col]), lang, shown) for col in columns],
+        ]
         for _, row in frame.iterrows()
     ]
     doc.table(Table.of(headers, rows, numeric=range(1, len(headers))))

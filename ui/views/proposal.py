@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import streamlit as st
@@ -25,7 +25,7 @@ from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS
-from ui import auth, engine, state, store
+from ui import auth, engine, state, store, workshop
 from ui.inputs import LANGS, range_text
 from ui.state import t
 
@@ -200,13 +200,16 @@ def _key(scenario: Scenario) -> str:
         scenario.model_dump_json(),
         state.catalog_override(),
         json.dumps(_submitted(), sort_keys=True),
+        json.dumps(asdict(workshop.units()), sort_keys=True),
         hashlib.sha256(logo).hexdigest() if logo else "",
     ]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
 def _proposal(scenario: Scenario) -> proposal.Proposal:
-    data = auth.proposal_terms({**_submitted(), "logo": st.session_state.get(LOGO)})
+    # the PDF writes its figures in the display units the reader chose in the sidebar
+    units = asdict(workshop.units())
+    data = auth.proposal_terms({**_submitted(), "logo": st.session_state.get(LOGO), "units": units})
     options = proposal.options_from_data(data)
     return proposal.build_proposal(scenario=scenario, catalog=engine.catalog(), options=options)
 

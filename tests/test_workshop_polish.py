@@ -1,0 +1,150 @@
+"""Workshop polish (issue 13): the navigation bar lists only a role's pages and carries the
+scenario's address, the "start here" box stays closed in this browser, range messages write
+large numbers in full, and the proposal PDF follows the display units the reader chose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from apptest import start
+from streamlit.testing.v1 import AppTest
+
+from planner import Scenario, i18n, load_catalog
+from planner.access import VIEWER_PAGES
+from planner.i18n import tr
+from planner.report import display, proposal
+from ui import keys, workshop
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+AUTH = {
+    "client_id": "planner",
+    "client_secret": "not-used-by-apptest",
+    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
+    "redirect_uri": "http://localhost:8501/oauth2callback",
+    "cookie_secret": "a-cookie-secret-of-thirty-two-chars!",
+}
+
+
+@pytest.fixture(autouse=True)
+def _fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    i18n.MISSING.clear()
+    monkeypatch.delenv("PLANNER_DATABASE_URL", raising=False)
+    monkeypatch.setenv("PLANNER_DB_PATH", str(tmp_path / "scenarios.db"))
+    yield
+    assert not i18n.MISSING, sorted(i18n.MISSING)
+
+
+def linked_pages(at: AppTest) -> list[str]:
+    """The url paths the navigation bar links to ("" is the default page, the overview)."""
+    found = []
+    for link in at.get("page_link"):
+        found.append(link.proto.page.rsplit("/", 1)[-1].removesuffix(".py") or "overview")
+    return found
+
+
+# --- the navigation bar ---------------------------------------------------------------------------
+
+
+def test_a_viewer_sees_only_the_pages_it_may_open() -> None:
+    at = AppTest.from_file(str(APP), default_timeout=90)
+    at.secrets["auth"] = AUTH
+    at.user = {"is_logged_in": True, "email": "v@example.com", "name": "V", "roles": ["viewer"]}
+    at.run()
+    assert not at.exception, at.exception
+    shown = linked_pages(at)
+    assert shown, "the bar is drawn"
+    assert set(shown) <= VIEWER_PAGES, sorted(set(shown) - VIEWER_PAGES)
+    assert "catalog" not in shown and "bom" not in shown
+
+
+def test_an_admin_sees_every_page() -> None:
+    at = start()
+    shown = linked_pages(at)
+    assert {"catalog", "bom", "scenarios", "assumptions", "compare"} <= set(shown), shown
+
+
+def test_page_links_carry_the_scenario_address() -> None:
+    """Streamlit clears the query on a page switch; the app writing it back made a second history
+    entry, so Back stayed on the page. The links carry the query: one entry per switch."""
+    at = start()
+    at.number_input(key=keys.widget("gpus")).set_value(256).run()
+    queries = [link.proto.query_string for link in at.get("page_link")]
+    assert queries and all("gpus=256" in query for query in queries), queries[:3]
+
+
+# --- "start here" stays closed ---------------------------------------------------------------------
+
+
+def _welcome_shown(at: AppTest) -> bool:
+    return any(tr("welcome.title", "en") in m.value for m in at.markdown)
+
+
+def test_closing_start_here_sets_the_cookie_a_new_session_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = start()
+    assert _welcome_shown(at)
+    at.button(key=keys.WELCOME_CLOSE).click().run()
+    assert not _welcome_shown(at)
+    scripts = "\n".join(h.proto.body for h in at.get("html"))
+    assert f"{workshop.WELCOME_COOKIE}=closed" in scripts and "max-age=31536000" in scripts
+    # a new session of the same browser sends the cookie back
+    monkeypatch.setattr(workshop, "welcome_remembered", lambda: True)
+    again = start()
+    assert not _welcome_shown(again)
+    assert workshop.WELCOME_COOKIE not in "\n".join(h.proto.body for h in again.get("html"))
+
+
+# --- range messages -------------------------------------------------------------------------------
+
+
+def test_a_large_number_out_of_range_is_written_in_full() -> None:
+    """``f"{1_000_000:,g}"`` is ``1e+06``: the message writes 1,000,000."""
+    at = start()
+    at.number_input(key=keys.widget("gpus")).set_value(1_000_000).run()
+    [message] = [e.value for e in at.error]
+    assert "1,000,000" in message and "e+" not in message, message
+    assert "65,536" in message and "1,024" in message, message  # the range and the value kept
+
+
+# --- the proposal follows the display units --------------------------------------------------------
+
+
+def _html(units: dict[str, str], lang: str = "en") -> str:
+    p = proposal.build_proposal(
+        scenario=Scenario(gpus=64),
+        catalog=load_catalog(),
+        options=proposal.options_from_data({"lang": lang, "units": units}),
+    )
+    return proposal.proposal_html(p, {key: "data:," for key, _ in proposal.chart_figures(p)})
+
+
+def test_the_proposal_writes_power_and_bandwidth_in_the_chosen_units() -> None:
+    default = _html({})
+    chosen = _html({"bandwidth": "Gb/s", "power": "BTU/h"})
+    # the KPI's IT power and the power section: kW by default, BTU/h when chosen (the heat-load
+    # line always shows both, so count, not presence)
+    assert chosen.count("BTU/h") > default.count("BTU/h") + 3
+    assert chosen.count(" kW<") < default.count(" kW<")
+    # bus bandwidths (KPI cards, the glance and comparison tables): GB/s by default, Gb/s chosen
+    assert chosen.count("GB/s") < default.count("GB/s") - 3
+    assert chosen.count("Gb/s") > default.count("Gb/s") + 3
+
+
+def test_the_chinese_proposal_groups_money_as_chosen() -> None:
+    myriad = _html({}, "zh")
+    million = _html({"money": "million"}, "zh")
+    assert "万美元" in myriad
+    assert re.search(r"\d M 美元", million), "the KPI cards in millions"
+
+
+def test_the_proposal_page_passes_the_sidebar_units() -> None:
+    """The Proposal page builds its options with the session's units (the cache key too)."""
+    source = (Path(__file__).resolve().parents[1] / "ui" / "views" / "proposal.py").read_text("utf-8")
+    assert source.count("workshop.units()") >= 2, "options and cache key"
+    assert display.DisplayUnits(power="BTU/h") != display.DisplayUnits()
