@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 import pandas as pd
@@ -43,7 +44,7 @@ from planner.cost import BOM_CATEGORIES
 from planner.errors import InputError, describe_validation_error
 from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
-from planner.report import charts, display, fmt, tables
+from planner.report import charts, display, fmt, tables, tenancy_section
 from planner.report.display import DisplayUnits
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.browser import Browser, ChartSpec, PageSetup, RenderError, shared_browser
@@ -158,6 +159,11 @@ class Proposal:
 
     def priced(self, design_id: str) -> Plan:
         return self._by_id(self.priced_plans, design_id)
+
+    @cached_property
+    def tenancy(self) -> tenancy_section.Tenancy | None:
+        """The scenario's tenants on the shown plan, once per proposal; ``None`` without tenants."""
+        return tenancy_section.tenancy_of(plan=self.plan, catalog=self.catalog, tenants=self.scenario.tenants)
 
 
 def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOptions) -> Proposal:
@@ -369,7 +375,7 @@ def _scope(p: Proposal) -> str:
 def _cover(doc: HtmlDocument, p: Proposal, pages: Sequence[int] | None) -> None:
     """The cover, with the contents (``pages``: each section's first page, ``None`` = unknown)."""
     o, lang, plan = p.options, p.lang, p.plan
-    numbers: Sequence[int | None] = pages if pages is not None else [None] * len(SECTIONS)
+    numbers: Sequence[int | None] = pages if pages is not None else [None] * len(sections(p))
     doc.cover(
         kicker=tr("export.kicker", lang),
         title=_title(p),
@@ -397,7 +403,7 @@ def _cover(doc: HtmlDocument, p: Proposal, pages: Sequence[int] | None) -> None:
         contents_title=tr("export.contents", lang),
         contents=[
             ContentsEntry(tr(key, lang), anchor, page)
-            for (key, anchor), page in zip(SECTIONS, numbers, strict=True)
+            for (key, anchor), page in zip(sections(p), numbers, strict=True)
         ],
     )
 
@@ -926,6 +932,7 @@ def proposal_html(
     _bom(doc, p, images)
     _power(doc, p, images)
     _cost(doc, p)
+    tenancy_section.write_section(doc, p.tenancy, p.plan, p.lang)
     _assumptions(doc, p)
     return doc.render()
 
@@ -942,6 +949,14 @@ SECTIONS = (
 """Section title keys and anchors in document order (the contents lists them)."""
 SECTION_KEYS = tuple(key for key, _ in SECTIONS)
 """Section titles in document order (tests check each appears in the PDF)."""
+
+
+def sections(p: Proposal) -> tuple[tuple[str, str], ...]:
+    """:data:`SECTIONS` of this proposal: the tenancy section before the assumptions when the
+    scenario has tenants."""
+    if p.tenancy is None:
+        return SECTIONS
+    return (*SECTIONS[:-1], (tenancy_section.SECTION_KEY, tenancy_section.ANCHOR), SECTIONS[-1])
 
 
 def page_setup(p: Proposal) -> PageSetup:
@@ -979,7 +994,7 @@ def render_pdf(p: Proposal, *, browser: Browser | None = None) -> bytes:
     try:
         pages = first_pages(
             draft,
-            [tr(key, p.lang) for key in SECTION_KEYS],
+            [tr(key, p.lang) for key, _ in sections(p)],
             ignore=tr("export.confidential", p.lang) if p.internal else "",
         )
     except RenderError:
@@ -1095,7 +1110,8 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
     )
     cabling = _frame_sheet(tr("export.sheet.cabling", lang), tables.media_table(plan, p.catalog, lang))
     assumptions = _frame_sheet(tr("export.sheet.assumptions", lang), _assumption_rows(p))
-    return [info, bom, comparison, cabling, assumptions]
+    tenancy = tenancy_section.tenancy_sheets(p.tenancy, plan, lang)
+    return [info, bom, comparison, cabling, *tenancy, assumptions]
 
 
 def workbook(p: Proposal) -> bytes:
