@@ -43,6 +43,9 @@ ROLES: tuple[Role, ...] = get_args(Role)
 
 LOCAL_USER = "local"
 """Owner of scenarios saved with sign-in off (and of rows that existed before owners did)."""
+USER_MAX_CHARS = 200
+TEAM_MAX_CHARS = 100
+"""Longest user id and team name [characters] (the store's ``owner`` and ``team`` columns)."""
 
 
 class Permission(StrEnum):
@@ -387,9 +390,70 @@ def identity_from_claims(*, claims: Mapping[str, Any], mapping: RoleMapping) -> 
     name = str(claims.get("name") or user)
     teams = tuple(dict.fromkeys(_values(claims.get(mapping.team_claim))))
     return Identity(
-        user=user[:200],
-        name=name[:200],
+        user=user[:USER_MAX_CHARS],
+        name=name[:USER_MAX_CHARS],
         role=role_from_claims(claims=claims, mapping=mapping),
-        teams=tuple(team[:100] for team in teams),
+        teams=tuple(team[:TEAM_MAX_CHARS] for team in teams),
         signed_in=True,
+    )
+
+
+# -- the command line's identity -------------------------------------------------------------------
+
+ENV_USER = "PLANNER_USER"
+ENV_TEAM = "PLANNER_TEAM"
+ENV_ROLE = "PLANNER_ROLE"
+
+
+def _cli_text(value: str, *, option: str, variable: str, limit: int) -> str:
+    text = " ".join(value.split())
+    if len(text) > limit:
+        raise InputError(
+            msg(
+                "{option} (or {variable}): at most {limit} characters (got {count})",
+                option=option,
+                variable=variable,
+                limit=limit,
+                count=len(text),
+            )
+        )
+    return text
+
+
+def cli_identity(
+    *, user: str | None, teams: str | None, role: str | None, env: Mapping[str, str]
+) -> Identity:
+    """Who ``planner scenarios`` acts as: ``--user``/``--team``/``--role``, else the environment's
+    ``PLANNER_USER``/``PLANNER_TEAM``/``PLANNER_ROLE``, else :data:`LOCAL_IDENTITY`'s values.
+
+    ``teams`` is comma-separated; the first is the team new scenarios are shared with. The role
+    defaults to ``admin``: a command line that holds the database's credentials can read every
+    row anyway, so its role narrows what it lists and edits (as the app would for that user)
+    rather than guarding anything; who did what is recorded in the audit log either way.
+
+    >>> cli_identity(user=None, teams="emea, apac", role=None, env={"PLANNER_USER": "ann@example.com"})
+    Identity(user='ann@example.com', name='ann@example.com', role='admin', teams=('emea', 'apac'), signed_in=False)
+    """
+    user_text = user if user is not None else env.get(ENV_USER, "")
+    name = _cli_text(user_text, option="--user", variable=ENV_USER, limit=USER_MAX_CHARS) or LOCAL_USER
+    team_text = teams if teams is not None else env.get(ENV_TEAM, "")
+    team_names = [
+        _cli_text(part, option="--team", variable=ENV_TEAM, limit=TEAM_MAX_CHARS)
+        for part in team_text.split(",")
+    ]
+    role_text = (role if role is not None else env.get(ENV_ROLE, "")).strip() or "admin"
+    if role_text not in ROLES:
+        raise InputError(
+            msg(
+                "--role (or {variable}): one of {roles} (got {value})",
+                variable=ENV_ROLE,
+                roles=", ".join(ROLES),
+                value=repr(role_text),
+            )
+        )
+    return Identity(
+        user=name,
+        name=name,
+        role=role_text,  # one of ROLES, checked above
+        teams=tuple(dict.fromkeys(team for team in team_names if team)),
     )

@@ -3,7 +3,9 @@
 Subcommands: ``list``, ``show``, ``save``, ``versions``, ``diff``, ``delete``, ``restore``,
 ``export``, ``import``, ``rename``, ``duplicate``, ``tag``, ``audit``. The database is the one
 :func:`planner.store.open_store` picks (``PLANNER_DATABASE_URL``, ``PLANNER_DB_PATH`` or the
-per-user SQLite file), or ``--db FILE`` / ``--database-url URL``.
+per-user SQLite file), or ``--db FILE`` / ``--database-url URL``. The command acts as
+``--user``/``--team``/``--role`` (or ``PLANNER_USER``/``PLANNER_TEAM``/``PLANNER_ROLE``;
+:func:`planner.access.cli_identity`): the owner of what it saves and the actor of its audit lines.
 
 Examples: ``planner scenarios --help`` (:data:`EXAMPLES`).
 
@@ -63,6 +65,30 @@ def _add_database_options(parser: argparse.ArgumentParser, *, default: Any) -> N
     )
 
 
+def _add_identity_options(parser: argparse.ArgumentParser, *, default: Any) -> None:
+    group = parser.add_argument_group("who (recorded as owner and in the audit log)")
+    group.add_argument(
+        "--user",
+        metavar="NAME",
+        default=default,
+        help="act as this user, e.g. ann@example.com (default: $PLANNER_USER, else local)",
+    )
+    group.add_argument(
+        "--team",
+        metavar="TEAMS",
+        default=default,
+        help="the user's teams, comma-separated; new scenarios are shared with the first "
+        "(default: $PLANNER_TEAM, else none)",
+    )
+    group.add_argument(
+        "--role",
+        metavar="ROLE",
+        default=default,
+        help="viewer, architect, commercial or admin: what is listed and may be changed, as in "
+        "the app (default: $PLANNER_ROLE, else admin)",
+    )
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``planner scenarios`` and its subcommands."""
     parser = add_command(
@@ -73,6 +99,7 @@ def add_parser(subparsers: Any) -> None:
         example_lines=EXAMPLES,
     )
     _add_database_options(parser, default=None)
+    _add_identity_options(parser, default=None)
     sub = parser.add_subparsers(
         dest="scenarios_command", required=True, metavar="COMMAND", parser_class=Parser
     )
@@ -88,14 +115,16 @@ EXAMPLES = (
     "planner scenarios list --format json",
     "planner scenarios diff 3@1 3@2",
     "planner scenarios export 3 --output acme.json && planner scenarios import acme.json",
+    "planner scenarios --user ann@example.com --team emea list",
 )
 
 
 def _command(sub: Any, name: str, help_text: str, *example_lines: str) -> argparse.ArgumentParser:
     """A ``scenarios`` subcommand; its handler is ``ACTIONS[name]``."""
     p = add_command(sub, name, help_text=help_text, example_lines=example_lines)
-    # The database options work before or after the subcommand.
+    # The database and identity options work before or after the subcommand.
     _add_database_options(p, default=argparse.SUPPRESS)
+    _add_identity_options(p, default=argparse.SUPPRESS)
     return p
 
 
@@ -225,10 +254,15 @@ def _add_file_commands(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the store, run the subcommand, close the store."""
+    import os
+
+    from planner.access import cli_identity
     from planner.store import ConflictError, open_store
 
     action = ACTIONS[args.scenarios_command]
-    with open_store(url=args.database_url, path=args.db) as store:
+    identity = cli_identity(user=args.user, teams=args.team, role=args.role, env=os.environ)
+    with open_store(url=args.database_url, path=args.db) as opened:
+        store = opened.as_user(identity=identity)
         try:
             return action(args, store)
         except ConflictError as exc:
@@ -265,6 +299,8 @@ def _summary_row(s: ScenarioSummary) -> dict[str, Any]:
         "version": s.version,
         "gpus": s.gpus,
         "design": s.design_id,
+        "owner": s.owner,
+        "team": s.team,
         "updated": _stamp(s.updated_at),
         "deleted": _stamp(s.deleted_at),
     }
@@ -291,7 +327,7 @@ def _list(args: argparse.Namespace, store: ScenarioStore) -> int:
         rows = [{**s.to_dict(), "tags": ";".join(s.tags)} for s in found]
         write(str(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__)).to_csv(index=False)))
     else:
-        columns = ["id", "name", "customer", "tags", "version", "gpus", "design", "updated"]
+        columns = ["id", "name", "customer", "tags", "version", "gpus", "design", "owner", "team", "updated"]
         if args.state != "active":
             columns.append("deleted")
         write(_table([_summary_row(s) for s in found], columns))

@@ -503,6 +503,8 @@ def scenario_list(summaries: Sequence[ScenarioSummary], names: Mapping[str, str]
             tr("sc.col.version", lang): s.version,
             tr("sc.col.gpus", lang): s.gpus,
             tr("col.design", lang): names.get(s.design_id, s.design_id),
+            tr("sc.col.owner", lang): s.owner,
+            tr("sc.col.team", lang): s.team,
             tr("sc.col.updated", lang): short_time(s.updated_at),
             tr("sc.col.state", lang): tr("sc.state.trash" if s.deleted else "sc.state.active", lang),
         }

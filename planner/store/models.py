@@ -33,16 +33,17 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
+from planner.access import LOCAL_USER, TEAM_MAX_CHARS, USER_MAX_CHARS
+
 NAME_MAX_CHARS = 200
 CUSTOMER_MAX_CHARS = 200
 TAG_MAX_CHARS = 50
 AUTHOR_MAX_CHARS = 200
 DESIGN_ID_MAX_CHARS = 100
-OWNER_MAX_CHARS = 200
-TEAM_MAX_CHARS = 100
+OWNER_MAX_CHARS = USER_MAX_CHARS  # who may own a row is decided in planner/access.py
 ROLE_MAX_CHARS = 20
 ACTION_MAX_CHARS = 20
-LOCAL_OWNER = "local"
+LOCAL_OWNER = LOCAL_USER
 """Owner of scenarios saved without sign-in (and of those saved before owners existed)."""
 
 NAMING_CONVENTION = {

@@ -48,6 +48,7 @@ from sqlalchemy.pool import StaticPool
 
 from planner.access import (
     LOCAL_IDENTITY,
+    TEAM_MAX_CHARS,
     AccessDeniedError,
     Identity,
     Permission,
@@ -87,7 +88,6 @@ from planner.store.location import display_url, resolve_database_url
 from planner.store.migrate import WRITE_OPTION, upgrade
 from planner.store.models import (
     NAME_MAX_CHARS,
-    TEAM_MAX_CHARS,
     AuditRow,
     ScenarioRow,
     TagRow,

@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 from planner import Plan, PlannerError, scenario_from_data
+from planner.access import Permission
 from planner.report import charts, performance_tables, tables
 from planner.report.performance_tables import escape_lines, escape_markdown
 from planner.store import (
@@ -26,7 +27,7 @@ from planner.store import (
     ScenarioSummary,
     share_query,
 )
-from ui import engine, forms, keys, state, store, widgets, workshop
+from ui import auth, engine, forms, keys, state, store, widgets, workshop
 from ui.forms import FormField
 from ui.state import t
 
@@ -41,6 +42,8 @@ SAVE_FIELDS: tuple[FormField, ...] = (
     ),
 )
 DETAIL_FIELDS = SAVE_FIELDS[:4]
+SAVE_TEAM = "scenarios_save_team"
+"""str: the team a new scenario is shared with ("" = its owner only)."""
 
 
 def tag_list(text: str) -> list[str]:
@@ -166,6 +169,8 @@ def _save_new(scenario_json: str) -> None:
     forms.commit(FORM, SAVE_FIELDS)
     values = st.session_state[FORM]
 
+    team = str(st.session_state.get(SAVE_TEAM) or "")
+
     def create(s: ScenarioStore) -> str:
         saved = s.create(
             name=values["name"],
@@ -174,6 +179,7 @@ def _save_new(scenario_json: str) -> None:
             tags=tag_list(values["tags"]),
             notes=values["notes"],
             comment=values["comment"],
+            team=team,
         )
         state.open_saved(saved)
         st.session_state[keys.PICKED] = saved.id
@@ -268,6 +274,7 @@ def save_section(plan: Plan) -> None:
         bottom = st.columns([2, 1])
         slots["notes"] = forms.draw(FORM, SAVE_FIELDS[3], bottom[0], live=False)
         slots["comment"] = forms.draw(FORM, SAVE_FIELDS[4], bottom[1], live=False)
+        _team_field()
         left, right = st.columns(2)
         left.form_submit_button(
             t("sc.save_new"),
@@ -305,6 +312,24 @@ def save_section(plan: Plan) -> None:
         forms.show_error(slots, SAVE_FIELDS, error, st)
     show_flash("save")
     conflict_box()
+
+
+def _team_field() -> None:
+    """Who a new scenario is shared with: one of the user's teams, or nobody; an admin may name
+    any team. The store checks the choice again (``planner.access``), whatever the page sends."""
+    identity = auth.identity()
+    teams = ["", *identity.teams]
+    if st.session_state.get(SAVE_TEAM) not in teams and not identity.can(Permission.ALL_SCENARIOS):
+        st.session_state.pop(SAVE_TEAM, None)
+    st.selectbox(
+        t("sc.field.team"),
+        teams,
+        index=teams.index(identity.team),
+        format_func=lambda team: team or t("sc.team.nobody"),
+        accept_new_options=identity.can(Permission.ALL_SCENARIOS),
+        help=t("sc.help.team"),
+        key=SAVE_TEAM,
+    )
 
 
 def conflict_box() -> None:
