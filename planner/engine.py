@@ -477,7 +477,9 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
         else:
             noted = msg("{name} ({notes})", name=record.name, notes=record.notes)
             text = noted if record.notes else record.name
-            items.append(Assumption("source", topic, text, f"{record.source} ({record.as_of})"))
+            # a message: the app and the PDF show the cited source in the reader's language
+            cited = msg("{source} ({as_of})", source=record.source, as_of=record.as_of)
+            items.append(Assumption("source", topic, text, cited))
     return (*items, *_model_assumptions(r))
 
 

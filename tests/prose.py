@@ -19,6 +19,8 @@ ALLOWED_WORDS = frozenset(
     # vendors and product names
     | {"Biren", "Hearten", "Huawei", "Ascend", "Instinct", "Quantum", "Spectrum", "Broadcom", "Tomahawk"}
     | {"Thor", "Ultra", "Pensando", "Pollara"}
+    # firms named in cited sources (a citation keeps its names as published)
+    | {"Raymond", "James"}
     # units
     | {"ns", "us", "ms", "mm", "min", "kWh", "kW", "Gb", "GB", "Gbps", "TB"}
 )

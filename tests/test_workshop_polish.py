@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 import streamlit as st
 from apptest import start
+from prose import english_runs
 from streamlit.testing.v1 import AppTest
 
-from planner import Scenario, i18n, load_catalog
+from planner import Scenario, i18n, load_catalog, plan
 from planner.access import VIEWER_PAGES
+from planner.catalog import FAMILIES
 from planner.i18n import tr
-from planner.report import display, proposal
+from planner.report import display, proposal, tables
 from ui import keys, workshop
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -148,3 +150,34 @@ def test_the_proposal_page_passes_the_sidebar_units() -> None:
     source = (Path(__file__).resolve().parents[1] / "ui" / "views" / "proposal.py").read_text("utf-8")
     assert source.count("workshop.units()") >= 2, "options and cache key"
     assert display.DisplayUnits(power="BTU/h") != display.DisplayUnits()
+
+
+# --- catalog prose in Chinese: sources, units, regions ---------------------------------------------
+
+PROSE_COLUMNS = ("name", "description", "reason", "notes", "source", "unit", "region")
+
+
+def test_the_catalog_page_tables_in_chinese_hold_no_english_prose() -> None:
+    """Every family as the Catalog page shows it in 中文: the prose columns (cited sources
+    included: their prose translated, titles in 《》, names and addresses as published) hold no
+    English phrase (``tests/prose.py``). A source without a translation fails here and in
+    ``tests/test_i18n.py`` (every catalog text has a zh translation)."""
+    catalog = load_catalog()
+    found = []
+    for family in FAMILIES:
+        frame = tables.family_records(catalog, family, "zh")
+        for column in (c for c in PROSE_COLUMNS if c in frame):
+            for cell in frame[column]:
+                found += [
+                    f"{family}.{column}: {run!r} in {str(cell)[:80]!r}" for run in english_runs(str(cell))
+                ]
+    assert not found, "\n".join(found)
+
+
+def test_the_assumptions_page_cites_its_sources_in_chinese() -> None:
+    frame = tables.assumptions_table(plan(scenario=Scenario(), catalog=load_catalog()), "zh")
+    sources = [str(s) for s in frame[tr("col.source", "zh")] if s != "—"]
+    assert sources and all(re.search(r"[\u4e00-\u9fff]", s) for s in sources), sources[:3]
+    assert not [run for s in sources for run in english_runs(s)]
+    english = tables.assumptions_table(plan(scenario=Scenario(), catalog=load_catalog()), "en")
+    assert any(english_runs(str(s)) for s in english[tr("col.source", "en")]), "the check can fail"

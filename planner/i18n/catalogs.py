@@ -3,8 +3,9 @@
 Three kinds of domain (one PO file each):
 
 * ``ui.po``: the UI strings, ``msgid`` = a key such as ``page.overview`` (English has one too);
-* ``catalog.po``: prose of the catalog data (``reason``, ``notes``, ``description`` of the
-  records in ``data/*.yaml``), ``msgid`` = the exact English text;
+* ``catalog.po``: prose of the catalog data (``reason``, ``notes``, ``description``,
+  ``source``, ``unit``, ``region`` of the records in ``data/*.yaml``), ``msgid`` = the exact
+  English text;
 * every other ``*.po`` (``engine_core.po``, ``engine_data.po``, ``report.po`` ...): engine
   templates marked with :func:`planner.i18n.message.msg`, ``msgid`` = the English template.
 

@@ -9,8 +9,8 @@ existing translation:
 * Engine templates: the literal first argument of ``msg(...)`` calls in ``planner/`` and ``ui/``
   -> ``zh/<domain>.po`` of the file's owner (:data:`TEMPLATE_DOMAINS`), appended at the end so
   the rest of that file stays byte for byte as its translator wrote it.
-* Catalog prose: the ``reason``, ``notes`` and ``description`` texts of the records in
-  ``data/*.yaml`` -> ``zh/catalog.po``. A text no longer in the data is kept as an obsolete
+* Catalog prose: the ``reason``, ``notes``, ``description``, ``source``, ``unit`` and
+  ``region`` texts of the records in ``data/*.yaml`` -> ``zh/catalog.po``. A text no longer in the data is kept as an obsolete
   (``#~``) entry; a new text close to an obsolete one gets that translation marked fuzzy, which
   counts as untranslated until a translator checks it.
 * Record names, by one rule: **a name is translated iff catalog.po has it.** Every record name
@@ -44,9 +44,10 @@ TARGET_LANGS = ("zh",)
 """Languages that translate engine templates and catalog prose (English is the source)."""
 UI_LANGS = ("en", "zh")
 CODE_DIRS = ("app.py", "pages", "ui", "planner")
-DATA_FIELDS = ("name", "description", "reason", "notes")
+DATA_FIELDS = ("name", "description", "reason", "notes", "source", "unit", "region")
 """Record fields of ``data/*.yaml`` that the app and the PDF show as prose (names: see
-:func:`product_names`)."""
+:func:`product_names`). A ``source`` is translated whole: its prose in the reader's language,
+its citations (titles in 《》, authors, addresses, product names) as published."""
 PRODUCT_NAMES_FILE = catalogs.LOCALES / "product_names.txt"
 """Record names kept as they are in every language, one per line (``#`` starts a comment)."""
 TEMPLATE_DOMAINS: tuple[tuple[str, str], ...] = (

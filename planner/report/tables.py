@@ -554,7 +554,7 @@ def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
                 tr("col.kind", lang): tr_enum("assumption_kind", a.kind, lang),
                 tr("col.topic", lang): a.topic,
                 tr("col.text", lang): translate_text(a.text, lang),
-                tr("col.source", lang): "—" if a.kind == "assumption" else a.source,
+                tr("col.source", lang): "—" if a.kind == "assumption" else translate_text(a.source, lang),
             }
             for a in plan.assumptions
         ]
@@ -562,9 +562,10 @@ def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
 
 
 PROVENANCE = ("source", "as_of", "assumption", "reason", "notes")
-TRANSLATED_FIELDS = ("name", "description", "reason", "notes")
-"""Record fields shown in the reader's language (the catalog prose of ``catalog.po``); ids,
-figures and sources stay as they are."""
+TRANSLATED_FIELDS = ("name", "description", "reason", "notes", "source", "unit", "region")
+"""Record fields shown in the reader's language (the catalog prose of ``catalog.po``: the
+extraction's ``DATA_FIELDS``); ids and figures stay as they are, and a translated source keeps
+its citations (titles, authors, addresses) as published."""
 
 
 def family_records(catalog: Catalog, family: str, lang: str) -> pd.DataFrame:
