@@ -44,6 +44,9 @@ from planner.performance.reliability import Reliability, ReliabilityParams, good
 from planner.performance.uncertainty import MonteCarloResult, MonteCarloSpec, monte_carlo, tornado
 from planner.performance.workload import TrainingJob, WorkloadEstimate, estimate_workload
 from planner.report.tables import METRICS, SCALING_METRICS
+from planner.tenancy.place import Placement
+from planner.tenancy.run import place_on_plan
+from planner.tenancy.tenants import TenantSet, tenants_from_data
 from ui import inputs, keys, state
 
 
@@ -271,6 +274,37 @@ def _front(kind: str, scenario_json: str, override_json: str, request_json: str,
 def front(kind: str, scenario_json: str, request_json: str) -> Front:
     """A Pareto front (``kind`` ``power`` or ``bandwidth``), each point a full design; cached."""
     return _front(kind, scenario_json, state.catalog_override(), request_json, catalog())
+
+
+# --- tenancy -------------------------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _placements(
+    scenario_json: str, override_json: str, tenants_json: str, design_ids: tuple[str, ...]
+) -> tuple[Placement, ...]:
+    tenants = tenants_from_data(json.loads(tenants_json))
+    base = scenario_from_data(json.loads(scenario_json))
+    out = []
+    for design in design_ids:
+        scenario = base if design == base.design_id else base.with_updates(design_id=design, fabric=None)
+        placed_on = _plan(canonical_json(scenario), override_json)
+        out.append(place_on_plan(plan=placed_on, catalog=_catalog(override_json), tenants=tenants))
+    return tuple(out)
+
+
+def tenant_placements(
+    scenario: Scenario, tenants: TenantSet, design_ids: Sequence[str]
+) -> tuple[Placement, ...]:
+    """``tenants`` on each design (the scenario's own first when listed), cached on the scenario
+    without its tenant set, the catalog and the tenant set: a rerun recomputes nothing, and
+    editing the tenant table replans no design (the plans do not depend on the tenants)."""
+    return _placements(
+        canonical_json(scenario.with_updates(tenants=[])),
+        state.catalog_override(),
+        canonical_json(tenants),
+        tuple(design_ids),
+    )
 
 
 # --- designs side by side ---------------------------------------------------------------------

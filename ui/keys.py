@@ -53,6 +53,9 @@ OPENED = "opened_saved"
 version is saved with ``expected_version = version``."""
 SHARE_MESSAGE = "share_message"
 """str: why a share link could not be opened ("" = it opened, or there was none)."""
+TENANTS = "scenario_tenants"
+"""str: JSON list of the tenant set the Tenants page gave the scenario; absent = the loaded
+scenario's own tenants (none without one)."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"

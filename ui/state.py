@@ -193,7 +193,15 @@ def scenario() -> Scenario:
     base = base_scenario()
     if base is not None:
         data = over_base(base, data)
+    chosen = st.session_state.get(keys.TENANTS)
+    if chosen is not None:
+        data = {**data, "tenants": json.loads(chosen)}
     return scenario_from_data(data)
+
+
+def set_tenants(items: list[dict[str, Any]]) -> None:
+    """The tenant set the scenario carries from now on (the Tenants page's table; [] = none)."""
+    st.session_state[keys.TENANTS] = json.dumps(items, sort_keys=True, ensure_ascii=False)
 
 
 def write_url() -> None:
@@ -286,6 +294,7 @@ def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
     set_prices(new_prices)
     st.session_state[keys.BASE_SCENARIO] = scenario.model_dump_json()
     st.session_state[keys.BASE_ORIGIN] = dict(origin)
+    st.session_state.pop(keys.TENANTS, None)  # the loaded scenario's own tenants apply
 
 
 def base_scenario() -> dict[str, Any] | None:

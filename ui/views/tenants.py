@@ -13,20 +13,21 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from planner import Plan, PlannerError
-from planner.catalog import Catalog
 from planner.i18n import error_text
 from planner.report import fmt
-from planner.scenario import scenario_from_data
 from planner.tenancy.fabric import fabric_view
 from planner.tenancy.jobs import synthetic_jobs
 from planner.tenancy.place import Placement
-from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid, place_on_plan
+from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid
 from planner.tenancy.simulate import POLICIES, SimCluster, SimResult, simulate
 from planner.tenancy.tenants import ISOLATIONS, TenantSet, tenants_from_data
 from ui import engine, state, widgets
 from ui.state import t, tx
 
 TABLE_KEY = "tenants_table"
+TABLE_ORIGIN = "tenants_table_origin"
+"""str: what the table started from (:func:`_origin`); a new origin starts a new table."""
+TABLE_VERSION = "tenants_table_version"
 SIM_KEY = "tenants_simulation"
 SIM_ASKED = "tenants_simulation_asked"
 COLUMNS = ("name", "gpus", "isolation", "bandwidth_gbit_per_s_per_gpu", "storage_gbyte_per_s")
@@ -96,14 +97,53 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
+def _origin(items: list[dict[str, Any]], gpus: int) -> str:
+    """What the table starts from: the scenario's tenant set, or the example for ``gpus``."""
+    return json.dumps(items, sort_keys=True, ensure_ascii=False) if items else f"example:{gpus}"
+
+
+def _start(plan: Plan) -> tuple[pd.DataFrame, str]:
+    """The table's starting rows and its widget key.
+
+    The key changes only when the tenant set came from elsewhere (a scenario opened, the set
+    removed, another GPU count for the example): the table's own edits are kept as the widget's
+    edits on top of the rows it started from, so writing them into the scenario must not restart it.
+    """
+    items = [tenant.model_dump() for tenant in plan.scenario.tenants]
+    origin = _origin(items, plan.gpus)
+    if st.session_state.get(TABLE_ORIGIN) != origin:
+        st.session_state[TABLE_ORIGIN] = origin
+        st.session_state[TABLE_VERSION] = st.session_state.get(TABLE_VERSION, 0) + 1
+    frame = pd.DataFrame(items, columns=list(COLUMNS)) if items else _example(plan.gpus)
+    return frame, f"{TABLE_KEY}_{st.session_state[TABLE_VERSION]}"
+
+
+def _edited(key: str) -> bool:
+    """True once the user changed the table (a cell, an added or a deleted row)."""
+    changes = st.session_state.get(key) or {}
+    return any(changes.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+
+
+def _keep(items: list[dict[str, Any]], gpus: int) -> None:
+    """Make ``items`` the scenario's tenant set (the table's origin follows, so it keeps its edits)."""
+    state.set_tenants(items)
+    st.session_state[TABLE_ORIGIN] = _origin(items, gpus)
+
+
 def editor(plan: Plan) -> TenantSet | None:
-    """The tenant table; ``None`` (with the problem shown) when it does not validate."""
+    """The tenant table; ``None`` (with the problem shown) when it does not validate.
+
+    The table starts from the scenario's tenant set (or an example when it has none); every
+    valid edit becomes the scenario's tenant set, so saving the scenario keeps it and the
+    proposal shows it.
+    """
     st.subheader(t("tn.editor"))
+    start, key = _start(plan)
     frame = st.data_editor(
-        _example(plan.gpus),
+        start,
         num_rows="dynamic",
         width="stretch",
-        key=f"{TABLE_KEY}_{plan.gpus}",
+        key=key,
         column_config={
             "name": st.column_config.TextColumn(t("tn.col.name"), required=True, max_chars=64),
             "gpus": st.column_config.NumberColumn(t("tn.col.gpus"), min_value=1, step=1, required=True),
@@ -117,39 +157,37 @@ def editor(plan: Plan) -> TenantSet | None:
         },
     )
     try:
-        return tenants_from_data(_records(frame), source=t("tn.table"))
+        tenants = tenants_from_data(_records(frame), source=t("tn.table"))
     except PlannerError as exc:
         st.error(tx(error_text(exc)), icon=":material/warning:")
-        return None
+        tenants = None
+    _scenario_status(plan, tenants, key)
+    return tenants
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _placements(
-    scenario_json: str, override_json: str, tenants_json: str, designs: tuple[str, ...], _catalog: Catalog
-) -> tuple[Placement, ...]:
-    del override_json  # part of the cache key: the catalog it names is ``_catalog``
-    tenants = tenants_from_data(json.loads(tenants_json))
-    base = json.loads(scenario_json)
-    out = []
-    for design in designs:
-        scenario = scenario_from_data({**base, "design_id": design, "fabric": None})
-        out.append(place_on_plan(plan=engine.plan_for(scenario), catalog=_catalog, tenants=tenants))
-    return tuple(out)
+def _scenario_status(plan: Plan, tenants: TenantSet | None, key: str) -> None:
+    """Write a valid edited table into the scenario; say whether the scenario carries the set."""
+    saved = [tenant.model_dump() for tenant in plan.scenario.tenants]
+    items = [tenant.model_dump() for tenant in tenants.tenants] if tenants is not None else None
+    if items is not None and _edited(key) and items != saved:
+        _keep(items, plan.gpus)
+        saved = items
+    if saved:
+        st.caption(t("tn.in_scenario"))
+        st.button(t("tn.remove"), on_click=_keep, args=([], plan.gpus), key="tenants_remove")
+    else:
+        st.caption(t("tn.example"))
+        if items is not None:
+            st.button(t("tn.keep"), on_click=_keep, args=(items, plan.gpus), key="tenants_keep")
 
 
 def placements(plan: Plan, tenants: TenantSet | None) -> tuple[Placement, ...]:
-    """The tenant set on the current design first, then on the other compared designs."""
+    """The tenant set on the current design first, then on the other compared designs (cached
+    in :func:`ui.engine.tenant_placements`)."""
     if tenants is None:
         return ()
     designs = (plan.design_id, *(d for d in COMPARE_DESIGNS if d != plan.design_id))
-    return widgets.computed(
-        _placements,
-        engine.canonical_json(plan.scenario),
-        state.catalog_override(),
-        tenants.model_dump_json(),
-        designs,
-        engine.catalog(),
-    )
+    return widgets.computed(engine.tenant_placements, plan.scenario, tenants, designs)
 
 
 def summary(placed: tuple[Placement, ...]) -> None:
