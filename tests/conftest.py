@@ -4,6 +4,7 @@ data folder for the whole run."""
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +34,17 @@ def private_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     with pytest.MonkeyPatch.context() as env:
         env.setenv("XDG_DATA_HOME", str(folder))
         yield folder
+
+
+@pytest.fixture(autouse=True)
+def keep_main_module() -> Iterator[None]:
+    """Put the test process's ``__main__`` back after each test. Streamlit's AppTest runs app.py
+    as ``__main__`` and leaves it there; a later test that starts worker processes (the Dask
+    sweep, spawned) would then make every worker re-run the app script on start-up."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None:
+        sys.modules["__main__"] = main
 
 
 @pytest.fixture(scope="session")
