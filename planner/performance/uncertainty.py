@@ -281,6 +281,38 @@ def _triangular(spread: float, size: int, rng: np.random.Generator) -> np.ndarra
     return np.asarray(stats.triang(c=0.5, loc=1 - spread, scale=2 * spread).rvs(size=size, random_state=rng))
 
 
+PRICE_FACTORS: tuple[str, ...] = (*PRICE_INPUTS, "electricity_price")
+"""The price inputs of the Monte Carlo, in the order their factors are drawn."""
+
+
+def price_factor_samples(spec: MonteCarloSpec, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """``spec.samples`` draws of each :data:`PRICE_FACTORS` factor [-], drawn in that order from
+    ``rng`` (the hardware prices at ``price_spread_fraction``, electricity at its own spread)."""
+    n = spec.samples
+    factors = {name: _triangular(spec.price_spread_fraction, n, rng) for name in PRICE_INPUTS}
+    factors["electricity_price"] = _triangular(spec.electricity_spread_fraction, n, rng)
+    return factors
+
+
+def price_response(
+    *, base_plan: Plan, catalog: Catalog, factors: Mapping[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """TCO [USD] and cost per GPU-hour [USD/GPU-h] of each sample of price ``factors``.
+
+    Both are linear in every price factor (see the module notes): ``y = y0 + sum_i (f_i - 1) dy_i``
+    with ``dy_i`` from one re-plan of ``base_plan`` with factor ``i`` at 2, so the cost is
+    ``len(PRICE_FACTORS)`` plans whatever the number of samples.
+    """
+    size = len(next(iter(factors.values())))
+    tco = np.full(size, base_plan.cost.tco_usd)
+    per_gpu_hour = np.full(size, base_plan.cost.usd_per_gpu_hour)
+    for name in PRICE_FACTORS:
+        doubled = plan(scenario=priced_scenario(base_plan, catalog, {name: 2.0}), catalog=catalog).cost
+        tco += (factors[name] - 1.0) * (doubled.tco_usd - base_plan.cost.tco_usd)
+        per_gpu_hour += (factors[name] - 1.0) * (doubled.usd_per_gpu_hour - base_plan.cost.usd_per_gpu_hour)
+    return tco, per_gpu_hour
+
+
 def monte_carlo(
     *,
     job: TrainingJob,
@@ -296,28 +328,16 @@ def monte_carlo(
     spec = spec or MonteCarloSpec()
     base_plan, base, params = _base(job, scenario, catalog, reliability_params)
     origin = _evaluate(base=base, base_plan=base_plan, catalog=catalog, params=params, factors={})
-    price_inputs = (*PRICE_INPUTS, "electricity_price")
-    slopes = {}
-    for name in price_inputs:
-        doubled = _evaluate(
-            base=base, base_plan=base_plan, catalog=catalog, params=params, factors={name: 2.0}
-        )
-        slopes[name] = (doubled.tco_usd - origin.tco_usd, doubled.usd_per_gpu_hour - origin.usd_per_gpu_hour)
     rng = np.random.default_rng(spec.seed)
     n = spec.samples
-    factors = {name: _triangular(spec.price_spread_fraction, n, rng) for name in PRICE_INPUTS}
-    factors["electricity_price"] = _triangular(spec.electricity_spread_fraction, n, rng)
+    factors = price_factor_samples(spec, rng)
     if spec.failure_rate_sigma == 0:
         factors["failure_rate"] = np.ones(n)
     else:
         factors["failure_rate"] = np.asarray(
             stats.lognorm(s=spec.failure_rate_sigma, scale=1.0).rvs(size=n, random_state=rng)
         )
-    tco = np.full(n, origin.tco_usd)
-    per_gpu_hour = np.full(n, origin.usd_per_gpu_hour)
-    for name in price_inputs:
-        tco += (factors[name] - 1.0) * slopes[name][0]
-        per_gpu_hour += (factors[name] - 1.0) * slopes[name][1]
+    tco, per_gpu_hour = price_response(base_plan=base_plan, catalog=catalog, factors=factors)
     ideal_days = base.time_to_train_ideal_days
     rel = base.reliability
     goodput = np.array([rel.optimal_goodput(failure_rate_scale=float(f)) for f in factors["failure_rate"]])

@@ -11,10 +11,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from planner.catalog import Catalog
-from planner.engine import plan
+from planner.engine import Plan, plan
 from planner.errors import PlannerError
 from planner.outputs import plan_to_dict
+from planner.performance.uncertainty import MonteCarloSpec, price_factor_samples, price_response
 from planner.scenario import scenario_from_data
 from planner.sweep.grid import Grid, scenario_data
 
@@ -61,12 +64,38 @@ def point_row(job: SweepJob, index: int) -> dict[str, Any]:
     row: dict[str, Any] = {POINT: index, **point, ERROR: ""}
     try:
         scenario = scenario_from_data(scenario_data(job.base, point))
-        figures = plan_to_dict(plan(scenario=scenario, catalog=job.catalog))
+        result = plan(scenario=scenario, catalog=job.catalog)
+        figures = plan_to_dict(result)
+        spread = (
+            {}
+            if job.grid.uncertainty is None
+            else price_percentiles(result, job.catalog, job.grid.uncertainty)
+        )
     except PlannerError as exc:
         row[ERROR] = str(exc)
         return row
     row.update(flatten(figures))
+    row.update(spread)
     return row
+
+
+PERCENTILES = (10, 50, 90)
+
+
+def price_percentiles(result: Plan, catalog: Catalog, spec: MonteCarloSpec) -> dict[str, float]:
+    """``cost.tco_usd.p10`` ... ``cost.usd_per_gpu_hour.p90`` [USD, USD/GPU-h] of ``result``
+    under the grid's uncertain prices (:func:`planner.performance.uncertainty.price_response`).
+
+    Every point draws the same samples (a generator seeded with ``spec.seed`` per point), so the
+    spread between two points is theirs, not sampling noise.
+    """
+    factors = price_factor_samples(spec, np.random.default_rng(spec.seed))
+    tco, per_gpu_hour = price_response(base_plan=result, catalog=catalog, factors=factors)
+    out: dict[str, float] = {}
+    for name, values in (("cost.tco_usd", tco), ("cost.usd_per_gpu_hour", per_gpu_hour)):
+        for q, value in zip(PERCENTILES, np.percentile(values, PERCENTILES), strict=True):
+            out[f"{name}.p{q}"] = float(value)
+    return out
 
 
 def evaluate_batch(job: SweepJob, start: int, stop: int) -> list[dict[str, Any]]:

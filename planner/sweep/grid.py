@@ -7,6 +7,14 @@ A grid file maps scenario fields to the values they take::
     facility.cooling_id: [air, direct_liquid]
     price_overrides_usd.h100_sxm: {start: 20000, stop: 30000, step: 2500}
 
+One key is not a scenario field: ``uncertainty: {samples: N, seed: S}`` (the fields of
+:class:`planner.performance.uncertainty.MonteCarloSpec`) adds, to every point, the P10/P50/P90 of
+its TCO and cost per GPU-hour under uncertain hardware and electricity prices, as the Monte Carlo
+of ``planner workload --monte-carlo`` draws them (columns ``cost.tco_usd.p10`` ...). It is a
+setting, not an axis: the point count stays the same, each point costs five more plans (one per
+price input, the response being exactly linear), and every point draws the same samples (one
+seed), so the spread between two points is not sampling noise.
+
 The points are the Cartesian product of the fields, the last field varying fastest (as
 :func:`itertools.product`). A point is addressed by its index, so a batch of points is two
 integers and the grid is never materialised: ``count = prod_k n_k`` and point ``i`` takes value
@@ -28,13 +36,17 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, 
 
 from planner.catalog import Catalog
 from planner.catalog.schema import FAMILIES
-from planner.errors import InputError, shorten
+from planner.errors import InputError, describe_validation_error, shorten
 from planner.files import read_mapping
 from planner.i18n.message import msg
+from planner.performance.uncertainty import MonteCarloSpec
 from planner.scenario import Scenario, scenario_from_data
 
 MAX_POINTS = 1_000_000_000
 """Largest grid planned without ``--yes`` [points]: 1e9 plans at ~3 ms each is ~35 CPU-days."""
+
+UNCERTAINTY = "uncertainty"
+"""The grid key of the price Monte Carlo (a setting of every point, not a scenario field)."""
 
 PRICES = "price_overrides_usd"
 """The scenario field whose keys are catalog ids: ``price_overrides_usd.<id>`` is one grid field."""
@@ -94,6 +106,8 @@ class Grid:
 
     paths: tuple[str, ...]
     axes: tuple[tuple[Scalar, ...] | Range, ...]
+    uncertainty: MonteCarloSpec | None = None
+    """The price Monte Carlo run at every point, if the grid asks for it."""
 
     def sizes(self) -> tuple[int, ...]:
         """Values per field [count]."""
@@ -222,6 +236,28 @@ def _axis(path: str, raw: Any, *, source: str) -> tuple[Scalar, ...] | Range:
     return tuple(axis)
 
 
+def _uncertainty(raw: Any, *, source: str) -> MonteCarloSpec:
+    """The ``uncertainty`` setting; one line naming its bad field otherwise."""
+    if not isinstance(raw, Mapping):
+        raise InputError(
+            msg(
+                "{source}: uncertainty: give a mapping such as {{samples: 1000, seed: 0}} (fields: {known})",
+                source=source,
+                known=", ".join(MonteCarloSpec.model_fields),
+            )
+        )
+    try:
+        return MonteCarloSpec.model_validate(dict(raw))
+    except ValidationError as exc:
+        raise InputError(
+            msg(
+                "{source}: uncertainty: {problem}",
+                source=source,
+                problem=describe_validation_error(exc, model=MonteCarloSpec),
+            )
+        ) from None
+
+
 def _check_values(grid: Grid, *, base: Mapping[str, Any], source: str) -> None:
     """Plan-free check of every listed value and each range's first and last value against the
     scenario model (the values between lie between them)."""
@@ -266,12 +302,17 @@ def grid_from_data(
     base_data = base.model_dump()
     paths: list[str] = []
     axes: list[tuple[Scalar, ...] | Range] = []
+    uncertainty = _uncertainty(data.get(UNCERTAINTY), source=source) if UNCERTAINTY in data else None
     for key, raw in data.items():
         path = str(key)
+        if path == UNCERTAINTY:
+            continue
         _check_path(path, source=source, catalog=catalog)
         paths.append(path)
         axes.append(_axis(path, raw, source=source))
-    grid = Grid(paths=tuple(paths), axes=tuple(axes))
+    if not paths:
+        raise InputError(msg("{source}: a mapping of scenario fields to values is required", source=source))
+    grid = Grid(paths=tuple(paths), axes=tuple(axes), uncertainty=uncertainty)
     count = grid.count()
     if max_points is not None and count > max_points:
         largest = max(zip(grid.sizes(), grid.paths, strict=True))
