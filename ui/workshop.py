@@ -61,9 +61,32 @@ html, [data-testid="stMain"] { font-size: 20px; }
 """Presentation mode: large type, the sidebar and toolbar out of sight."""
 
 
+UPLOADER_CSS = """
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"],
+[data-testid="stFileUploaderDropzoneInstructions"] span { display: none !important; }
+[data-testid="stFileUploaderDropzone"] button [data-testid="stIconMaterial"]::after {
+  content: "{button}"; font-family: inherit; font-size: 0.875rem; margin-left: 0.4rem; }
+[data-testid="stFileUploaderDropzone"] button [data-testid="stIconMaterial"] { display: inline-flex; width: auto; }
+[data-testid="stFileUploaderDropzoneInstructions"] > div::after { content: "{limit}"; font-size: 0.875rem; }
+"""
+"""The file uploader in a language Streamlit does not speak: its own button text ("Upload") and
+size limit ("2MB per file • YAML") are English with no parameter to change them, so they are
+hidden and the reader's text is drawn in their place (``{button}``, ``{limit}``; CSS content is
+not in the document's text, so the page's own text carries no English either)."""
+
+
+def uploader_css(lang: str) -> str:
+    """:data:`UPLOADER_CSS` in ``lang``; nothing in English (Streamlit's own texts are English)."""
+    if lang == "en":
+        return ""
+    limit = tr("upload.limit", lang, size=st.get_option("server.maxUploadSize"))
+    return UPLOADER_CSS.replace("{button}", tr("upload.button", lang)).replace("{limit}", limit)
+
+
 def style() -> None:
     """House style, print style and, in presentation mode, the large type."""
     extra = PRESENT_CSS if state.present() else ""
+    extra += uploader_css(state.lang())
     st.html(f"<style>{KPI_CSS}{NAV_CSS}{PRINT_CSS}{extra}</style>")  # style only: renders nothing visible
 
 

@@ -86,7 +86,7 @@ def _on_submit() -> None:
     script (the frame's first-run rerun, see :func:`ui.state.ensure_frame`) cannot drop the click.
     """
     ss = st.session_state
-    day = ss[_field("date")]
+    day = _day(ss[_field("date")], _submitted()["date"])
     ss[OPTIONS] = {
         "lang": ss[_field("lang")],
         "edition": ss[_field("edition")],
@@ -94,7 +94,7 @@ def _on_submit() -> None:
         "project": ss[_field("project")],
         "author": ss[_field("author")],
         "version": ss[_field("version")],
-        "date": (day if isinstance(day, dt.date) else dt.date.today()).isoformat(),
+        "date": day.isoformat(),
         "notes": ss[_field("notes")],
         "pricing": {"margin": ss[_field("margin")], "discount": ss[_field("discount")]},
         "design_ids": list(ss[_field("designs")]) or list(DEFAULT_DESIGNS),
@@ -103,6 +103,21 @@ def _on_submit() -> None:
     logo = ss.get(_field("logo"))
     ss[LOGO] = logo.getvalue() if logo is not None else None
     ss[PENDING] = True
+
+
+DATE_ERROR = "proposal_date_error"
+
+
+def _day(typed: object, kept: str) -> dt.date:
+    """The typed date (``YYYY-MM-DD``); a date that does not parse keeps the last one and is
+    named under the form."""
+    try:
+        day = dt.date.fromisoformat(str(typed).strip())
+    except ValueError:
+        st.session_state[DATE_ERROR] = str(typed)
+        return dt.date.fromisoformat(kept)
+    st.session_state[DATE_ERROR] = None
+    return day
 
 
 def form() -> None:
@@ -123,7 +138,9 @@ def form() -> None:
         left.text_input(
             t("export.form.version"), value=values["version"], max_chars=40, key=_field("version")
         )
-        mid.date_input(t("export.form.date"), value=dt.date.fromisoformat(values["date"]), key=_field("date"))
+        # a text field, not st.date_input: Streamlit fixes that widget's locale to en-US, so its
+        # screen-reader description and calendar speak English whatever the page's language
+        mid.text_input(t("export.form.date"), value=values["date"], max_chars=10, key=_field("date"))
         right.file_uploader(t("export.form.logo"), type=["png", "jpg", "jpeg"], key=_field("logo"))
         st.text_area(
             t("export.form.notes"), value=values["notes"], max_chars=4000, height=90, key=_field("notes")
@@ -183,6 +200,9 @@ def form() -> None:
         st.form_submit_button(
             t("export.form.build"), type="primary", icon=":material/picture_as_pdf:", on_click=_on_submit
         )
+    typed = st.session_state.get(DATE_ERROR)
+    if typed:
+        st.error(t("export.form.date_invalid", value=typed), icon=":material/warning:")
     if st.session_state.pop(PENDING, False):
         _build(scenario=_scenario())
 
