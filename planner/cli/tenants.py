@@ -176,7 +176,7 @@ def run_compare(args: argparse.Namespace) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     from planner import plan
     from planner.tenancy.fabric import fabric_view
-    from planner.tenancy.jobs import read_trace_csv, synthetic_jobs
+    from planner.tenancy.jobs import job_mix, read_trace_csv, synthetic_jobs
     from planner.tenancy.simulate import SimCluster, simulate
 
     catalog = catalog_from_args(args)
@@ -185,7 +185,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.trace:
         jobs = read_trace_csv(Path(args.trace), cluster_gpus=cluster.gpus)
     else:
-        jobs = synthetic_jobs(count=args.jobs, cluster_gpus=cluster.gpus, seed=args.seed, load=args.load)
+        jobs = synthetic_jobs(
+            count=args.jobs, cluster_gpus=cluster.gpus, seed=args.seed, load=args.load, mix=job_mix(catalog)
+        )
     result = simulate(cluster=cluster, jobs=jobs, policy=args.policy, preempt=args.preempt)
     if args.format == "json":
         write_json(result.to_dict())

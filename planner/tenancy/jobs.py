@@ -1,14 +1,13 @@
 """Job streams for the job-mix simulation: a seeded synthetic generator, a Poisson stream for the
 closed-form check, and a user's own trace as CSV.
 
-The synthetic generator follows the shape that the multi-tenant GPU-cluster trace study of
-Jeon et al., "Analysis of Large-Scale Multi-Tenant GPU Clusters for DNN Training Workloads",
-USENIX ATC 2019 (Microsoft Philly; the trace is public) reports: gang-scheduled jobs whose GPU
-counts are powers of two, most of them single-GPU while the few large jobs hold most GPU time,
-heavy-tailed run times spanning minutes to days, and Poisson-like arrivals. The weights and the
-log-normal parameters below are assumptions that give that shape (:data:`SIZE_WEIGHTS`,
-:data:`DURATION_MEDIAN_S`, :data:`DURATION_SIGMA`); fit them to the public trace, or import the
-trace itself with :func:`read_trace_csv`.
+The synthetic generator's mix (:class:`JobMix`) is data: the ``tenancy_jobs_*`` sizing rules of
+``data/tenancy_jobs.yaml``, each with its source or its reason. They are shaped after the
+multi-tenant GPU-cluster trace study of Jeon et al., "Analysis of Large-Scale Multi-Tenant GPU
+Clusters for DNN Training Workloads", USENIX ATC 2019 (Microsoft Philly): gang-scheduled jobs whose
+GPU counts are powers of two, most of them single-GPU, log-normal run times whose median grows with
+the job size, Poisson arrivals. Every figure is an assumption (none is read from the study's
+figures; the data file says why); import the public trace itself with :func:`read_trace_csv`.
 """
 
 from __future__ import annotations
@@ -17,41 +16,25 @@ import csv
 import io
 import math
 import random
+import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-from planner.errors import InputError, shorten
+from planner.catalog import Catalog, load_catalog
+from planner.errors import CatalogError, InputError, shorten
 from planner.files import read_bytes
 from planner.i18n.message import msg
-
-SIZE_WEIGHTS: dict[int, float] = {
-    1: 0.70,
-    2: 0.08,
-    4: 0.08,
-    8: 0.08,
-    16: 0.03,
-    32: 0.02,
-    64: 0.007,
-    128: 0.003,
-}
-"""Share of jobs by GPU count (assumption: single-GPU jobs dominate the count and jobs of 8 GPUs and
-more hold most GPU time, the shape Jeon et al. 2019 report for Philly) [-]."""
-
-DURATION_MEDIAN_S: dict[int, float] = {1: 1800.0, 2: 3600.0, 4: 3600.0, 8: 7200.0}
-"""Median run time by GPU count; larger jobs use the 8-GPU figure (assumption: larger jobs run
-longer, as in the study; minutes for single-GPU trials, hours for multi-server training) [s]."""
-
-DURATION_SIGMA = 1.5
-"""Log-normal shape of run times (assumption: a 1.5 sigma spans the study's minutes-to-days range
-between its 5th and 95th percentiles, a factor of ~140 either side of the median) [-]."""
-
-HIGH_PRIORITY_SHARE = 0.2
-"""Share of jobs submitted at high priority, the ones that may preempt (assumption) [-]."""
 
 MAX_TRACE_JOBS = 200_000
 """Most jobs one trace or synthetic stream holds [count]."""
 
 TRACE_FILE = msg("trace file")
+
+_SHARE_ID = re.compile(r"tenancy_jobs_share_(\d+)_gpu")
+_MEDIAN_ID = re.compile(r"tenancy_jobs_median_(\d+)_gpu_s")
+SIGMA_ID = "tenancy_jobs_duration_sigma"
+HIGH_PRIORITY_ID = "tenancy_jobs_high_priority_share"
 
 
 @dataclass(frozen=True)
@@ -65,29 +48,91 @@ class Job:
     """0 normal, 1 high (may preempt normal jobs when preemption is on)."""
 
 
-def _mean_gpu_seconds(sizes: dict[int, float]) -> float:
-    """E[gpus x duration] of the synthetic mix [GPU s] (log-normal mean = median e^(sigma^2/2))."""
-    total = sum(sizes.values())
-    spread = math.exp(DURATION_SIGMA**2 / 2)
-    return sum(w / total * g * _median(g) * spread for g, w in sizes.items())
+@dataclass(frozen=True)
+class JobMix:
+    """What the synthetic generator draws from (``data/tenancy_jobs.yaml``)."""
+
+    size_weights: dict[int, float]
+    """Share of jobs by GPU count [-] (normalised when drawn)."""
+    median_s: dict[int, float]
+    """Median run time by GPU count [s]; a size not listed uses the largest listed size below it."""
+    sigma: float
+    """Log-normal shape: standard deviation of ln(run time) [-]."""
+    high_priority_share: float
+    """Share of jobs at high priority [-]."""
+
+    def median(self, gpus: int) -> float:
+        """Median run time of a ``gpus``-GPU job [s]."""
+        listed = [g for g in self.median_s if g <= gpus]
+        return self.median_s[max(listed) if listed else min(self.median_s)]
+
+    def mean_gpu_seconds(self, sizes: dict[int, float]) -> float:
+        """E[gpus x run time] over ``sizes`` (weights) [GPU s]; a log-normal's mean is its median
+        times e^(sigma^2/2)."""
+        total = sum(sizes.values())
+        spread = math.exp(self.sigma**2 / 2)
+        return sum(w / total * g * self.median(g) * spread for g, w in sizes.items())
 
 
-def _median(gpus: int) -> float:
-    return DURATION_MEDIAN_S.get(gpus, DURATION_MEDIAN_S[8])
+def job_mix(catalog: Catalog) -> JobMix:
+    """The generator's mix from the catalog's ``tenancy_jobs_*`` sizing rules.
+
+    Raises
+    ------
+    CatalogError
+        No size share, no median, or the shape or priority share is missing.
+    """
+    rules = catalog.sizing_rules
+    sizes = {int(m.group(1)): r.value for k, r in rules.items() if (m := _SHARE_ID.fullmatch(k))}
+    medians = {int(m.group(1)): r.value for k, r in rules.items() if (m := _MEDIAN_ID.fullmatch(k))}
+    missing = [
+        name
+        for name, absent in (
+            ("tenancy_jobs_share_<n>_gpu", not any(sizes.values())),
+            ("tenancy_jobs_median_<n>_gpu_s", not medians or min(medians.values()) <= 0),
+            (SIGMA_ID, SIGMA_ID not in rules),
+            (HIGH_PRIORITY_ID, HIGH_PRIORITY_ID not in rules),
+        )
+        if absent
+    ]
+    if missing:
+        raise CatalogError(
+            msg(
+                "{needed_by} needs sizing_rules {ids}",
+                needed_by=msg("the job generator"),
+                ids=", ".join(missing),
+            )
+        )
+    return JobMix(
+        size_weights=dict(sorted(sizes.items())),
+        median_s=dict(sorted(medians.items())),
+        sigma=rules[SIGMA_ID].value,
+        high_priority_share=min(1.0, rules[HIGH_PRIORITY_ID].value),
+    )
 
 
-def synthetic_jobs(*, count: int, cluster_gpus: int, seed: int, load: float = 0.8) -> tuple[Job, ...]:
+@cache
+def bundled_mix() -> JobMix:
+    """The mix of the bundled catalog (computed once)."""
+    return job_mix(load_catalog())
+
+
+def synthetic_jobs(
+    *, count: int, cluster_gpus: int, seed: int, load: float = 0.8, mix: JobMix | None = None
+) -> tuple[Job, ...]:
     """``count`` jobs whose offered load is ``load`` of ``cluster_gpus`` (see module notes).
 
     Arrival rate ``lambda = load x G / E[gpus x duration]``: on average the jobs ask for ``load``
     of the cluster's GPU-seconds. Sizes larger than the cluster are left out of the mix.
+    ``mix`` defaults to the bundled catalog's (:func:`bundled_mix`).
     """
     if not 1 <= count <= MAX_TRACE_JOBS:
         raise InputError(msg("jobs: between 1 and {limit} (got {count})", limit=MAX_TRACE_JOBS, count=count))
     if not 0 < load <= 2:
         raise InputError(msg("load: between 0 and 2 (got {load})", load=load))
-    sizes = {g: w for g, w in SIZE_WEIGHTS.items() if g <= cluster_gpus}
-    rate_per_s = load * cluster_gpus / _mean_gpu_seconds(sizes)
+    m = mix or bundled_mix()
+    sizes = {g: w for g, w in m.size_weights.items() if g <= cluster_gpus and w > 0} or {1: 1.0}
+    rate_per_s = load * cluster_gpus / m.mean_gpu_seconds(sizes)
     rng = random.Random(seed)
     choices, weights = list(sizes), list(sizes.values())
     now = 0.0
@@ -95,8 +140,8 @@ def synthetic_jobs(*, count: int, cluster_gpus: int, seed: int, load: float = 0.
     for _ in range(count):
         now += rng.expovariate(rate_per_s)
         gpus = rng.choices(choices, weights)[0]
-        duration = rng.lognormvariate(math.log(_median(gpus)), DURATION_SIGMA)
-        jobs.append(Job(now, gpus, duration, int(rng.random() < HIGH_PRIORITY_SHARE)))
+        duration = rng.lognormvariate(math.log(m.median(gpus)), m.sigma)
+        jobs.append(Job(now, gpus, duration, int(rng.random() < m.high_priority_share)))
     return tuple(jobs)
 
 

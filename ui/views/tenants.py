@@ -16,7 +16,7 @@ from planner import Plan, PlannerError
 from planner.i18n import error_text
 from planner.report import fmt
 from planner.tenancy.fabric import fabric_view
-from planner.tenancy.jobs import synthetic_jobs
+from planner.tenancy.jobs import job_mix, synthetic_jobs
 from planner.tenancy.place import Placement
 from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid
 from planner.tenancy.simulate import POLICIES, SimCluster, SimResult, simulate
@@ -309,7 +309,9 @@ def _ask() -> None:
 def _run(plan: Plan, jobs: int, load: float, seed: int, preempt: bool) -> dict[str, SimResult]:
     cluster = SimCluster.of(widgets.computed(lambda: fabric_view(plan=plan, catalog=engine.catalog())))
     stream = widgets.computed(
-        lambda: synthetic_jobs(count=jobs, cluster_gpus=cluster.gpus, seed=seed, load=load)
+        lambda: synthetic_jobs(
+            count=jobs, cluster_gpus=cluster.gpus, seed=seed, load=load, mix=job_mix(engine.catalog())
+        )
     )
     bar = st.progress(0.0, text=t("tn.sim.running"))
     out = {}
