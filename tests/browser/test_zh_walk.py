@@ -45,7 +45,6 @@ KNOWN_ENGLISH = {
     "assumptions": "cited sources shown as published, among them prose written as sources "
     "(fits and calibration notes of the training and serving coefficients): not yet translated",
     "catalog": "sources and notes of the newest catalog records (rack-scale, serving) not yet translated",
-    "tenants": "the job generator's citation of the Philly trace study shown as published",
 }
 """Pages whose 中文 text is known to hold English (issue 13, listed in the closing note); each
 check fails again as soon as its page is clean (strict), so this list stays the truth."""
