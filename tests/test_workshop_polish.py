@@ -171,6 +171,10 @@ def test_the_catalog_page_tables_in_chinese_hold_no_english_prose() -> None:
                 found += [
                     f"{family}.{column}: {run!r} in {str(cell)[:80]!r}" for run in english_runs(str(cell))
                 ]
+        reference = tables.field_reference(family, "zh")[tr("col.description_field", "zh")]
+        found += [
+            f"{family} field reference: {run!r}" for cell in reference for run in english_runs(str(cell))
+        ]
     assert not found, "\n".join(found)
 
 

@@ -10,7 +10,8 @@ existing translation:
   -> ``zh/<domain>.po`` of the file's owner (:data:`TEMPLATE_DOMAINS`), appended at the end so
   the rest of that file stays byte for byte as its translator wrote it.
 * Catalog prose: the ``reason``, ``notes``, ``description``, ``source``, ``unit`` and
-  ``region`` texts of the records in ``data/*.yaml`` -> ``zh/catalog.po``. A text no longer in the data is kept as an obsolete
+  ``region`` texts of the records in ``data/*.yaml``, and the descriptions of the catalog
+  schema's fields (the Catalog page's field reference) -> ``zh/catalog.po``. A text no longer in the data is kept as an obsolete
   (``#~``) entry; a new text close to an obsolete one gets that translation marked fuzzy, which
   counts as untranslated until a translator checks it.
 * Record names, by one rule: **a name is translated iff catalog.po has it.** Every record name
@@ -152,6 +153,11 @@ def data_ids() -> list[Found]:
                 text = _proposed(record, field, kept)
                 if text is not None:
                     found.append(Found(text, f"{family}.{record.id} {field}"))
+    # the meaning of each field, as the Catalog page's field reference shows it
+    for family, model in FAMILIES.items():
+        for name, info in model.model_fields.items():
+            if info.description:
+                found.append(Found(info.description, f"schema {family}.{name}"))
     return found
 
 

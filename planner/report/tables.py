@@ -665,7 +665,7 @@ def field_reference(family: str, lang: str) -> pd.DataFrame:
                 tr("col.required", lang): tr("word.required", lang)
                 if info.is_required()
                 else f"{tr('word.default', lang)}: {_cell(info.get_default(call_default_factory=True))}",
-                tr("col.description_field", lang): info.description or "",
+                tr("col.description_field", lang): translate_text(info.description or "", lang),
             }
         )
     return pd.DataFrame(rows)

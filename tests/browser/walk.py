@@ -72,7 +72,10 @@ def streamlit_chrome(page: Page) -> list[str]:
     """English texts Streamlit draws itself: the file uploaders' drop zones and the date
     inputs' screen-reader descriptions."""
     texts = page.locator(DROPZONE).evaluate_all(
-        "(zones) => zones.map((zone) => zone.innerText.replace(/\\s+/g, ' ').trim())"
+        # the button's Material icon is a ligature name ("upload"), not prose: left out
+        """(zones) => zones.map((zone) => [...zone.querySelectorAll('[data-testid="stIconMaterial"]')]
+          .reduce((text, icon) => text.replace(icon.innerText, ''), zone.innerText)
+          .replace(/\\s+/g, ' ').trim())"""
     )
     texts += _DATE_DESCRIPTION.findall(str(page.evaluate(_TEXT_JS)))
     return [text for text in texts if re.search("[A-Za-z]{2,}", re.sub(r"[\u4e00-\u9fff]", "", text))]
