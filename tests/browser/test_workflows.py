@@ -314,3 +314,63 @@ def test_no_exception_box(workflow: Callable[[str, int], Run], lang: str, width:
 def test_no_request_leaves_localhost(workflow: Callable[[str, int], Run], lang: str, width: int) -> None:
     found = reached(workflow(lang, width), "open").offsite
     assert not found, "\n".join(found)
+
+
+# --- history and onboarding across sessions ---------------------------------------------------------
+
+
+def _gpus_field(page: Page, lang: str) -> Locator:
+    return page.get_by_role("spinbutton", name=re.compile(f"^{re.escape(tr('input.gpus', lang))}"))
+
+
+def test_back_returns_to_the_previous_page_and_scenario(browser: Browser, base_url: str) -> None:
+    """Overview (256 GPUs) → Compare → 512 GPUs; Back: Compare at 256; Back: the Overview at 256.
+
+    A page switch used to leave two history entries (Streamlit's, without the query, then the
+    app's with it), so the second Back stayed on Compare."""
+    context = _context(browser, "en", 1440)
+    page = context.new_page()
+    page.goto(f"{base_url}/?lang=en")
+    settle(page)
+    _gpus_field(page, "en").fill("256")
+    _gpus_field(page, "en").press("Enter")
+    settle(page)
+    go(page, base_url, "compare", "en")
+    _gpus_field(page, "en").fill("512")
+    _gpus_field(page, "en").press("Enter")
+    settle(page)
+    expect(page).to_have_url(re.compile(r"/compare\?.*gpus=512"))
+    page.go_back()
+    settle(page)
+    expect(page.locator("h1", has_text=heading_of("compare", "en"))).to_be_visible()
+    expect(_gpus_field(page, "en")).to_have_value("256")
+    page.go_back()
+    settle(page)
+    expect(page.locator("h1", has_text=heading_of("overview", "en"))).to_be_visible()
+    expect(_gpus_field(page, "en")).to_have_value("256")
+    context.close()
+
+
+def test_start_here_stays_closed_in_a_new_session(browser: Browser, base_url: str) -> None:
+    """Closed once, the box does not return when the same browser opens the app again (a new
+    Streamlit session); another browser profile still gets it."""
+    context = _context(browser, "en", 1440)
+    page = context.new_page()
+    page.goto(f"{base_url}/?lang=en")
+    settle(page)
+    title = page.get_by_text(tr("welcome.title", "en"))
+    expect(title).to_be_visible()
+    page.get_by_role("button", name=tr("welcome.close", "en")).click()
+    expect(title).to_have_count(0)
+    settle(page)
+    again = context.new_page()
+    again.goto(f"{base_url}/?lang=en")
+    settle(again)
+    expect(again.get_by_text(tr("welcome.title", "en"))).to_have_count(0)
+    context.close()
+    other = _context(browser, "en", 1440)
+    fresh = other.new_page()
+    fresh.goto(f"{base_url}/?lang=en")
+    settle(fresh)
+    expect(fresh.get_by_text(tr("welcome.title", "en"))).to_be_visible()
+    other.close()
