@@ -137,6 +137,10 @@ def _proposed(record: object, field: str, kept: frozenset[str]) -> str | None:
         return None
     if field == "name" and text in kept:
         return None
+    if field == "unit" and " " not in text.strip():
+        # a one-word unit (count, ratio, min) is a symbol, not prose; in the shared lookup it
+        # would also translate an engine message's parameter that happens to be that word
+        return None
     return text
 
 
