@@ -82,7 +82,7 @@ _ETHERNET = {
     1600: "1600gbase-x-osfp",
 }
 _INFINIBAND = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
-_CABLE_TYPE = {
+CABLE_TYPE = {
     "fiber_mmf": "mmf",
     "fiber_smf": "smf",
     "dac": "dac-passive",
@@ -121,7 +121,7 @@ def interface_type(device: Device, family: str) -> str:
     return _ETHERNET.get(speed, "other")
 
 
-def _family(handoff: Handoff, catalog: Catalog) -> str:
+def fabric_family(handoff: Handoff, catalog: Catalog) -> str:
     return catalog.switches[handoff.plan.switch_models.leaf_id].family
 
 
@@ -141,14 +141,16 @@ def device_type_yaml(device: Device, family: str, maker: str) -> dict[str, objec
 def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
     """File name (relative to the NetBox folder) to content."""
     layout, wiring = handoff.layout, handoff.wiring
-    family = _family(handoff, catalog)
+    family = fabric_family(handoff, catalog)
     where = layout.location()
     rows = sorted({r.row for r in layout.racks})
     files = {
         "sites.csv": csv_bytes(SITE_FIELDS, [(SITE, slug(SITE), STATUS)]),
-        "locations.csv": csv_bytes(LOCATION_FIELDS, [(SITE, _row(r), slug(_row(r)), STATUS) for r in rows]),
+        "locations.csv": csv_bytes(
+            LOCATION_FIELDS, [(SITE, row_name(r), slug(row_name(r)), STATUS) for r in rows]
+        ),
         "racks.csv": csv_bytes(
-            RACK_FIELDS, [(SITE, _row(r.row), r.name, STATUS, 19, r.rack_units) for r in layout.racks]
+            RACK_FIELDS, [(SITE, row_name(r.row), r.name, STATUS, 19, r.rack_units) for r in layout.racks]
         ),
     }
     types: dict[str, Device] = {}
@@ -173,7 +175,7 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
                 d.model_name,
                 STATUS,
                 SITE,
-                _row(where[d.device_id][0].row),
+                row_name(where[d.device_id][0].row),
                 where[d.device_id][0].name,
                 where[d.device_id][1].position_u,
                 "front",
@@ -199,7 +201,7 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
                 c.b_device,
                 "dcim.interface",
                 c.b_port,
-                _CABLE_TYPE[catalog.cables[c.cable_part].kind],
+                CABLE_TYPE[catalog.cables[c.cable_part].kind],
                 STATUS,
                 c.label,
                 f"{c.length_m:g}",
@@ -211,5 +213,5 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
     return files
 
 
-def _row(row: int) -> str:
+def row_name(row: int) -> str:
     return f"Row {row + 1:02d}"

@@ -1,0 +1,298 @@
+"""``planner netbox push``: the hand-off's objects created in a NetBox through its REST API.
+
+The objects are those of the import files (:mod:`planner.handoff.netbox`): one site, a location
+per row of racks, the racks, manufacturers, device types with their interface templates, device
+roles, devices (NetBox creates their interfaces from the templates) and cables. The push is
+idempotent: each kind is read once by its natural key (slug; name within the site; device and
+interface name; for a cable, its A-side interface already holding a cable) and only what is
+missing is created, in batches. A second push of the same plan creates nothing.
+
+The client is pynetbox (https://github.com/netbox-community/pynetbox): ``api.dcim.<endpoint>``
+with ``filter(**query)``, ``get(**query)`` and ``create(list_of_dicts)``; field names as NetBox
+4.x's REST API documents them (https://netboxlabs.com/docs/netbox/en/stable/integrations/rest-api/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from planner.catalog import Catalog
+from planner.errors import InputError
+from planner.handoff.cabling import Handoff
+from planner.handoff.netbox import (
+    CABLE_TYPE,
+    ROLE_COLORS,
+    SITE,
+    STATUS,
+    device_type_yaml,
+    fabric_family,
+    interface_type,
+    manufacturer,
+    row_name,
+    slug,
+)
+
+BATCH = 500
+"""Objects per create request (one HTTP request each; NetBox takes a list per POST)."""
+DEVICES_PER_QUERY = 50
+"""Devices per interface query (``device_id`` repeated in the URL; keeps the URL short)."""
+
+KINDS = (
+    "sites",
+    "locations",
+    "racks",
+    "manufacturers",
+    "device_types",
+    "interface_templates",
+    "device_roles",
+    "devices",
+    "interfaces",
+    "cables",
+)
+"""Object kinds in creation order (the pynetbox endpoint names under ``dcim``)."""
+
+
+class Endpoint(Protocol):
+    """The calls of a pynetbox endpoint that the push uses."""
+
+    def filter(self, *args: Any, **kwargs: Any) -> Iterable[Any]: ...
+
+    def get(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def create(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class PushReport:
+    """What a push did, per kind (:data:`KINDS`): objects created and objects found."""
+
+    created: dict[str, int]
+    existing: dict[str, int]
+
+    @property
+    def created_total(self) -> int:
+        return sum(self.created.values())
+
+    def rows(self) -> list[dict[str, object]]:
+        return [{"object": k, "created": self.created[k], "existing": self.existing[k]} for k in KINDS]
+
+
+def connect(*, url: str, token: str) -> Any:
+    """A pynetbox API for ``url``; the status call fails early on a wrong address or token.
+
+    Raises
+    ------
+    InputError
+        NetBox did not answer at ``url`` or refused ``token``.
+    """
+    import pynetbox
+
+    api = pynetbox.api(url, token=token)
+    try:
+        api.status()
+    except Exception as exc:  # requests and pynetbox raise several unrelated types here
+        raise InputError(f"--url {url}: NetBox did not answer ({type(exc).__name__}: {exc})") from None
+    return api
+
+
+def _ref(value: Any) -> int:
+    """Id of a nested object (pynetbox returns a record with ``.id``; ids are ints)."""
+    return value if isinstance(value, int) else int(value.id)
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class _Push:
+    def __init__(self, api: Any) -> None:
+        self.dcim = api.dcim
+        self.created = dict.fromkeys(KINDS, 0)
+        self.existing = dict.fromkeys(KINDS, 0)
+
+    def ensure(
+        self,
+        kind: str,
+        found: Iterable[Any],
+        key_of_record: Callable[[Any], Any],
+        wanted: dict[Any, dict[str, Any]],
+    ) -> dict[Any, int]:
+        """Ids by natural key of every wanted object, creating the missing ones in batches."""
+        ids = {key_of_record(r): int(r.id) for r in found}
+        missing = [key for key in wanted if key not in ids]
+        self.existing[kind] += len(wanted) - len(missing)
+        endpoint: Endpoint = getattr(self.dcim, kind)
+        for batch in _chunks(missing, BATCH):
+            records = endpoint.create([wanted[key] for key in batch])
+            for key, record in zip(batch, records, strict=True):
+                ids[key] = int(record.id)
+            self.created[kind] += len(batch)
+        return {key: ids[key] for key in wanted}
+
+
+def push(*, api: Any, handoff: Handoff, catalog: Catalog) -> PushReport:
+    """Create the hand-off's objects in the NetBox behind ``api`` that it does not hold yet.
+
+    Parameters
+    ----------
+    api
+        A pynetbox API (:func:`connect`) or anything with the same ``dcim`` endpoints.
+    handoff, catalog
+        The plan's hand-off and the catalog it was built with.
+    """
+    run = _Push(api)
+    dcim = run.dcim
+    layout, wiring = handoff.layout, handoff.wiring
+    family = fabric_family(handoff, catalog)
+
+    site = dcim.sites.get(slug=slug(SITE))
+    site_ids = run.ensure(
+        "sites",
+        [site] if site is not None else [],
+        lambda r: r.slug,
+        {slug(SITE): {"name": SITE, "slug": slug(SITE), "status": STATUS}},
+    )
+    site_id = site_ids[slug(SITE)]
+    rows = sorted({r.row for r in layout.racks})
+    location_ids = run.ensure(
+        "locations",
+        dcim.locations.filter(site_id=site_id),
+        lambda r: r.slug,
+        {
+            slug(row_name(r)): {
+                "name": row_name(r),
+                "slug": slug(row_name(r)),
+                "site": site_id,
+                "status": STATUS,
+            }
+            for r in rows
+        },
+    )
+    rack_ids = run.ensure(
+        "racks",
+        dcim.racks.filter(site_id=site_id),
+        lambda r: r.name,
+        {
+            r.name: {
+                "name": r.name,
+                "site": site_id,
+                "location": location_ids[slug(row_name(r.row))],
+                "status": STATUS,
+                "width": 19,
+                "u_height": r.rack_units,
+            }
+            for r in layout.racks
+        },
+    )
+
+    types: dict[str, Any] = {}
+    for device in wiring.devices:
+        types.setdefault(device.model_id, device)
+    maker = {model_id: manufacturer(d, catalog) for model_id, d in types.items()}
+    maker_ids = run.ensure(
+        "manufacturers",
+        dcim.manufacturers.filter(slug=sorted({slug(m) for m in maker.values()})),
+        lambda r: r.slug,
+        {slug(m): {"name": m, "slug": slug(m)} for m in sorted(set(maker.values()))},
+    )
+    shapes = {model_id: device_type_yaml(d, family, maker[model_id]) for model_id, d in types.items()}
+    type_ids = run.ensure(
+        "device_types",
+        dcim.device_types.filter(slug=sorted(str(s["slug"]) for s in shapes.values())),
+        lambda r: r.slug,
+        {
+            str(s["slug"]): {
+                "manufacturer": maker_ids[slug(maker[model_id])],
+                "model": s["model"],
+                "slug": s["slug"],
+                "u_height": s["u_height"],
+                "is_full_depth": s["is_full_depth"],
+            }
+            for model_id, s in shapes.items()
+        },
+    )
+    templates: dict[tuple[int, str], dict[str, Any]] = {}
+    for s in shapes.values():
+        type_id = type_ids[str(s["slug"])]
+        for port in s["interfaces"]:  # type: ignore[attr-defined]
+            templates[(type_id, port["name"])] = {"device_type": type_id, **port}
+    run.ensure(
+        "interface_templates",
+        dcim.interface_templates.filter(device_type_id=sorted(type_ids.values())),
+        lambda r: (_ref(r.device_type), r.name),
+        templates,
+    )
+    roles = sorted({d.role for d in wiring.devices})
+    role_ids = run.ensure(
+        "device_roles",
+        dcim.device_roles.filter(slug=roles),
+        lambda r: r.slug,
+        {r: {"name": r, "slug": r, "color": ROLE_COLORS[r]} for r in roles},
+    )
+
+    where = layout.location()
+    device_ids = run.ensure(
+        "devices",
+        dcim.devices.filter(site_id=site_id),
+        lambda r: r.name,
+        {
+            d.device_id: {
+                "name": d.device_id,
+                "role": role_ids[d.role],
+                "device_type": type_ids[slug(d.model_id.replace("_", "-"))],
+                "site": site_id,
+                "location": location_ids[slug(row_name(where[d.device_id][0].row))],
+                "rack": rack_ids[where[d.device_id][0].name],
+                "position": where[d.device_id][1].position_u,
+                "face": "front",
+                "status": STATUS,
+            }
+            for d in wiring.devices
+        },
+    )
+    # NetBox gives a device its type's interfaces when the device is created; a device that
+    # existed before its type had templates gets the missing ones here.
+    name_of_device = {v: k for k, v in device_ids.items()}
+    found = [
+        record
+        for batch in _chunks(sorted(device_ids.values()), DEVICES_PER_QUERY)
+        for record in dcim.interfaces.filter(device_id=list(batch))
+    ]
+    cabled = {(name_of_device[_ref(r.device)], r.name) for r in found if r.cable is not None}
+    interface_ids = run.ensure(
+        "interfaces",
+        found,
+        lambda r: (name_of_device[_ref(r.device)], r.name),
+        {
+            (d.device_id, port): {
+                "device": device_ids[d.device_id],
+                "name": port,
+                "type": interface_type(d, family),
+            }
+            for d in wiring.devices
+            for port in d.interfaces
+        },
+    )
+    new_cables = {
+        (c.a_device, c.a_port): {
+            "a_terminations": [
+                {"object_type": "dcim.interface", "object_id": interface_ids[(c.a_device, c.a_port)]}
+            ],
+            "b_terminations": [
+                {"object_type": "dcim.interface", "object_id": interface_ids[(c.b_device, c.b_port)]}
+            ],
+            "type": CABLE_TYPE[catalog.cables[c.cable_part].kind],
+            "status": STATUS,
+            "label": c.label,
+            "length": round(c.length_m, 2),
+            "length_unit": "m",
+        }
+        for c in handoff.cables
+    }
+    # A cable's natural key is its A-side interface: NetBox allows one cable per interface.
+    run.ensure("cables", [], lambda r: r, {k: v for k, v in new_cables.items() if k not in cabled})
+    run.existing["cables"] = len(new_cables) - run.created["cables"]
+    return PushReport(created=run.created, existing=run.existing)

@@ -1,0 +1,129 @@
+"""``planner netbox push``: idempotent creation of the hand-off's objects in NetBox.
+
+Without a NetBox, the push runs against ``tests/netbox_fake.py``, a dict-backed FAKE of the
+pynetbox endpoints it calls (not NetBox). With ``PLANNER_TEST_NETBOX_URL`` and
+``PLANNER_TEST_NETBOX_TOKEN`` set, the same checks run against that real NetBox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+import pytest
+from handoff_fixtures import CATALOG, preset_handoff
+from netbox_fake import FakeNetBox
+
+from planner.cli import run
+from planner.handoff.netbox_push import KINDS, push
+
+
+def _expected(design_id: str, gpus: int) -> dict[str, int]:
+    h = preset_handoff(design_id, gpus)
+    return {
+        "racks": len(h.layout.racks),
+        "devices": len(h.wiring.devices),
+        "interfaces": sum(len(d.interfaces) for d in h.wiring.devices),
+        "cables": len(h.cables),
+    }
+
+
+@pytest.mark.parametrize(("design_id", "gpus"), [("rail8-npo", 1024), ("ib-ndr", 64)])
+def test_a_second_push_creates_nothing_on_the_fake(design_id: str, gpus: int) -> None:
+    fake, h = FakeNetBox(), preset_handoff(design_id, gpus)
+    first = push(api=fake, handoff=h, catalog=CATALOG)
+    counts = fake.counts()
+    for kind, number in _expected(design_id, gpus).items():
+        assert counts[kind] == number, kind
+        # NetBox (and the fake) make a device's interfaces from its type's templates
+        assert first.created[kind] == (0 if kind == "interfaces" else number), kind
+    assert first.created["sites"] == 1
+    second = push(api=fake, handoff=h, catalog=CATALOG)
+    assert second.created_total == 0
+    assert second.existing == {k: counts[k] for k in KINDS}
+    assert fake.counts() == counts
+
+
+def test_the_fake_holds_the_plans_wiring() -> None:
+    fake, h = FakeNetBox(), preset_handoff("rail8-npo", 256)
+    push(api=fake, handoff=h, catalog=CATALOG)
+    dcim = fake.dcim
+    device_name = {r.id: r.name for r in dcim.devices.records.values()}
+    interface = {r.id: (device_name[r.device.id], r.name) for r in dcim.interfaces.records.values()}
+    pushed = {
+        (interface[c.a_terminations[0]["object_id"]], interface[c.b_terminations[0]["object_id"]], c.label)
+        for c in dcim.cables.records.values()
+    }
+    assert pushed == {((c.a_device, c.a_port), (c.b_device, c.b_port), c.label) for c in h.cables}
+    racks = {r.id: r.name for r in dcim.racks.records.values()}
+    placed = {(r.name, racks[r.rack.id], r.position) for r in dcim.devices.records.values()}
+    where = h.layout.location()
+    assert placed == {(d, rack.name, p.position_u) for d, (rack, p) in where.items()}
+
+
+def test_a_partial_netbox_is_completed_not_duplicated() -> None:
+    """A push stopped half way (devices there, no cables) is finished by the next one."""
+    fake, h = FakeNetBox(), preset_handoff("rail4-npo", 64)
+    push(api=fake, handoff=h, catalog=CATALOG)
+    cables = fake.dcim.cables.records
+    dropped = list(cables)[len(cables) // 2 :]
+    for cable_id in dropped:
+        for end in cables[cable_id].a_terminations + cables[cable_id].b_terminations:
+            fake.dcim.interfaces.records[end["object_id"]].cable = None
+        del cables[cable_id]
+    again = push(api=fake, handoff=h, catalog=CATALOG)
+    assert again.created == {k: (len(dropped) if k == "cables" else 0) for k in KINDS}
+    assert len(cables) == len(h.cables)
+
+
+NETBOX_URL = os.environ.get("PLANNER_TEST_NETBOX_URL")
+NETBOX_TOKEN = os.environ.get("PLANNER_TEST_NETBOX_TOKEN")
+
+
+@pytest.mark.skipif(
+    not (NETBOX_URL and NETBOX_TOKEN),
+    reason="no NetBox: set PLANNER_TEST_NETBOX_URL and PLANNER_TEST_NETBOX_TOKEN (docs/handoff.md)",
+)
+def test_push_to_a_real_netbox_reads_back_equal(capsys: pytest.CaptureFixture[str]) -> None:
+    from planner.handoff.netbox import SITE, slug
+    from planner.handoff.netbox_push import connect
+
+    args = ["netbox", "push", "--url", str(NETBOX_URL), "--token", str(NETBOX_TOKEN)]
+    args += ["--gpus", "64", "--design", "rail8-npo", "--format", "json"]
+    assert run(args) == 0
+    capsys.readouterr()
+    assert run(args) == 0
+    assert json.loads(capsys.readouterr().out)["created_total"] == 0
+    api = connect(url=str(NETBOX_URL), token=str(NETBOX_TOKEN))
+    site = api.dcim.sites.get(slug=slug(SITE))
+    h = preset_handoff("rail8-npo", 64)
+    devices = {d.name: d.id for d in api.dcim.devices.filter(site_id=site.id)}
+    assert set(devices) == {d.device_id for d in h.wiring.devices}
+    ports = Counter(i.device.name for i in api.dcim.interfaces.filter(site_id=site.id))
+    assert ports == Counter({d.device_id: len(d.interfaces) for d in h.wiring.devices})
+    labels = {c.label for c in api.dcim.cables.filter(site_id=site.id)}
+    assert labels == {c.label for c in h.cables}
+
+
+def test_the_cli_pushes_and_reports_counts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = FakeNetBox()
+    monkeypatch.setattr("planner.handoff.netbox_push.connect", lambda *, url, token: fake)
+    args = ["netbox", "push", "--url", "http://netbox.invalid", "--token", "x"]
+    args += ["--gpus", "64", "--design", "rail4-npo", "--format", "csv"]
+    assert run(args) == 0
+    first = capsys.readouterr().out
+    assert run(args) == 0
+    second = capsys.readouterr().out
+    h = preset_handoff("rail4-npo", 64)
+    assert f"cables,{len(h.cables)},0" in first
+    assert f"cables,0,{len(h.cables)}" in second
+
+
+def test_an_unreachable_netbox_exits_2_naming_the_url(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["netbox", "push", "--url", "http://127.0.0.1:9", "--token", "x", "--gpus", "64"]
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--url http://127.0.0.1:9" in err
