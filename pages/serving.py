@@ -12,7 +12,7 @@ from ui.views import serving
 plan = widgets.require_plan("page.serving")
 st.caption(t("sv.caption"))
 plans = widgets.computed(engine.analysis_plans, plan.scenario, plan)
-run = serving.request_and_estimates(plans)
+run = serving.request_and_estimates(plans, plan.scenario.serving)
 serving.kpis(run, plan)
 serving.results_table(run, plans)
 serving.charts(run, plans)

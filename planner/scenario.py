@@ -17,6 +17,7 @@ from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, describe_validation_error, shorten, with_source
 from planner.files import SCENARIO_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
+from planner.serving_request import ServingRequest
 
 MAX_GPUS = 1_048_576
 """Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""
@@ -174,6 +175,10 @@ class Scenario(BaseModel):
         default=(),
         max_length=MAX_TENANTS,
         description="Tenants sharing the cluster (names unique); empty = one owner.",
+    )
+    serving: ServingRequest | None = Field(
+        default=None,
+        description="Model and request mix to serve (Serving page, Compare rows, proposal); empty = none.",
     )
 
     @field_validator("tenants")

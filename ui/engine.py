@@ -41,6 +41,14 @@ from planner.optimize import OptimizeResult, optimize, request_from_data
 from planner.optimize.pareto import ParetoPoint, bandwidth_front, power_front
 from planner.performance.collectives import collectives_frame
 from planner.performance.reliability import Reliability, ReliabilityParams, goodput_curve, reliability
+from planner.performance.serving import (
+    ServingEstimate,
+    ServingRequest,
+    SizingResult,
+    batch_sweep,
+    estimate_serving,
+    size_serving,
+)
 from planner.performance.uncertainty import MonteCarloResult, MonteCarloSpec, monte_carlo, tornado
 from planner.performance.workload import TrainingJob, WorkloadEstimate, estimate_workload
 from planner.report.tables import METRICS, SCALING_METRICS
@@ -467,3 +475,78 @@ def reliability_of(
 ) -> tuple[tuple[Reliability, pd.DataFrame], ...]:
     """Interruptions, checkpointing and goodput per design, with the goodput curve of each."""
     return _reliability(_key(plans), state.catalog_override(), canonical_json(params), plans)
+
+
+@dataclass(frozen=True)
+class ServingRun:
+    """A serving request on each design; a design it cannot be served on is listed with the reason."""
+
+    request: ServingRequest
+    estimates: tuple[tuple[Plan, ServingEstimate], ...]
+    errors: tuple[tuple[str, str], ...]
+    """(design id, message) of each design without an estimate."""
+
+
+def _serving_key(plans: Sequence[Plan]) -> tuple[str, ...]:
+    # the plans do not depend on the serving request the scenario carries: editing it reuses them
+    return tuple(canonical_json(p.scenario.with_updates(serving=None)) for p in plans)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _serving(
+    plans_key: tuple[str, ...],
+    override_json: str,
+    request_json: str,
+    _plans: tuple[Plan, ...],
+    _catalog: Catalog,
+) -> ServingRun:
+    request = ServingRequest.model_validate_json(request_json)
+    found, errors = [], []
+    for p in _plans:
+        try:
+            found.append((p, estimate_serving(request=request, plan=p, catalog=_catalog)))
+        except PlannerError as exc:
+            errors.append((p.design_id, str(exc)))
+    return ServingRun(request, tuple(found), tuple(errors))
+
+
+def serving(plans: tuple[Plan, ...], request: ServingRequest) -> ServingRun:
+    """``request`` on each plan (:func:`planner.performance.serving.estimate_serving`); one design's
+    error does not hide the others. Cached on the plans' scenarios and the request."""
+    override = state.catalog_override()
+    return _serving(_serving_key(plans), override, canonical_json(request), plans, catalog())
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _serving_sweeps(
+    plans_key: tuple[str, ...], override_json: str, request_json: str, _run: ServingRun, _catalog: Catalog
+) -> tuple[tuple[dict[str, float], ...], ...]:
+    return tuple(tuple(batch_sweep(estimate=e, plan=p, catalog=_catalog)) for p, e in _run.estimates)
+
+
+def serving_batch_sweeps(run: ServingRun) -> tuple[tuple[dict[str, float], ...], ...]:
+    """TPOT and tokens/s against the batch for each estimate of ``run`` (same order), cached."""
+    plans = tuple(p for p, _ in run.estimates)
+    override = state.catalog_override()
+    return _serving_sweeps(_serving_key(plans), override, canonical_json(run.request), run, catalog())
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _size_serving(
+    scenario_json: str, override_json: str, request_json: str, design_ids: tuple[str, ...], _catalog: Catalog
+) -> tuple[SizingResult, ...]:
+    return size_serving(
+        request=ServingRequest.model_validate_json(request_json),
+        scenario=scenario_from_data(json.loads(scenario_json)),
+        catalog=_catalog,
+        design_ids=design_ids,
+    )
+
+
+def serving_sizing(
+    request: ServingRequest, scenario: Scenario, design_ids: tuple[str, ...]
+) -> tuple[SizingResult, ...]:
+    """The smallest cluster per design for ``request`` (:func:`planner.performance.serving.size_serving`),
+    cached on the scenario (without its serving request), the request and the designs."""
+    key = canonical_json(scenario.with_updates(serving=None))
+    return _size_serving(key, state.catalog_override(), canonical_json(request), design_ids, catalog())

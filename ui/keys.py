@@ -56,6 +56,9 @@ SHARE_MESSAGE = "share_message"
 TENANTS = "scenario_tenants"
 """str: JSON list of the tenant set the Tenants page gave the scenario; absent = the loaded
 scenario's own tenants (none without one)."""
+SERVING = "scenario_serving"
+"""str: JSON of the serving request the Serving page gave the scenario ("null" = none); absent =
+the loaded scenario's own request (none without one)."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"

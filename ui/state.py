@@ -196,12 +196,20 @@ def scenario() -> Scenario:
     chosen = st.session_state.get(keys.TENANTS)
     if chosen is not None:
         data = {**data, "tenants": json.loads(chosen)}
+    serving = st.session_state.get(keys.SERVING)
+    if serving is not None:
+        data = {**data, "serving": json.loads(serving)}
     return scenario_from_data(data)
 
 
 def set_tenants(items: list[dict[str, Any]]) -> None:
     """The tenant set the scenario carries from now on (the Tenants page's table; [] = none)."""
     st.session_state[keys.TENANTS] = json.dumps(items, sort_keys=True, ensure_ascii=False)
+
+
+def set_serving(request: dict[str, Any] | None) -> None:
+    """The serving request the scenario carries from now on (the Serving page's form; None = none)."""
+    st.session_state[keys.SERVING] = json.dumps(request, sort_keys=True, ensure_ascii=False)
 
 
 def write_url() -> None:
@@ -295,6 +303,7 @@ def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
     st.session_state[keys.BASE_SCENARIO] = scenario.model_dump_json()
     st.session_state[keys.BASE_ORIGIN] = dict(origin)
     st.session_state.pop(keys.TENANTS, None)  # the loaded scenario's own tenants apply
+    st.session_state.pop(keys.SERVING, None)  # and its own serving request
 
 
 def base_scenario() -> dict[str, Any] | None:

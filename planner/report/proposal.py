@@ -44,7 +44,7 @@ from planner.cost import BOM_CATEGORIES
 from planner.errors import InputError, describe_validation_error
 from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
-from planner.report import charts, display, fmt, tables, tenancy_section
+from planner.report import charts, display, fmt, serving_section, tables, tenancy_section
 from planner.report.display import DisplayUnits
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.browser import Browser, ChartSpec, PageSetup, RenderError, shared_browser
@@ -164,6 +164,13 @@ class Proposal:
     def tenancy(self) -> tenancy_section.Tenancy | None:
         """The scenario's tenants on the shown plan, once per proposal; ``None`` without tenants."""
         return tenancy_section.tenancy_of(plan=self.plan, catalog=self.catalog, tenants=self.scenario.tenants)
+
+    @cached_property
+    def serving(self) -> serving_section.Serving | None:
+        """The scenario's serving request on each shown plan, once per proposal; ``None`` without one."""
+        return serving_section.serving_of(
+            plans=self.shown_plans, catalog=self.catalog, request=self.scenario.serving
+        )
 
 
 def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOptions) -> Proposal:
@@ -933,6 +940,7 @@ def proposal_html(
     _power(doc, p, images)
     _cost(doc, p)
     tenancy_section.write_section(doc, p.tenancy, p.plan, p.lang)
+    serving_section.write_section(doc, p.serving, p.names, p.lang)
     _assumptions(doc, p)
     return doc.render()
 
@@ -952,11 +960,14 @@ SECTION_KEYS = tuple(key for key, _ in SECTIONS)
 
 
 def sections(p: Proposal) -> tuple[tuple[str, str], ...]:
-    """:data:`SECTIONS` of this proposal: the tenancy section before the assumptions when the
-    scenario has tenants."""
-    if p.tenancy is None:
-        return SECTIONS
-    return (*SECTIONS[:-1], (tenancy_section.SECTION_KEY, tenancy_section.ANCHOR), SECTIONS[-1])
+    """:data:`SECTIONS` of this proposal: the tenancy and serving sections before the assumptions
+    when the scenario has tenants or a serving request."""
+    extra = [
+        (section.SECTION_KEY, section.ANCHOR)
+        for section, shown in ((tenancy_section, p.tenancy), (serving_section, p.serving))
+        if shown is not None
+    ]
+    return (*SECTIONS[:-1], *extra, SECTIONS[-1])
 
 
 def page_setup(p: Proposal) -> PageSetup:
@@ -1111,7 +1122,8 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
     cabling = _frame_sheet(tr("export.sheet.cabling", lang), tables.media_table(plan, p.catalog, lang))
     assumptions = _frame_sheet(tr("export.sheet.assumptions", lang), _assumption_rows(p))
     tenancy = tenancy_section.tenancy_sheets(p.tenancy, plan, lang)
-    return [info, bom, comparison, cabling, *tenancy, assumptions]
+    serving = serving_section.serving_sheets(p.serving, p.names, lang)
+    return [info, bom, comparison, cabling, *tenancy, *serving, assumptions]
 
 
 def workbook(p: Proposal) -> bytes:

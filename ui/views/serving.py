@@ -4,21 +4,17 @@ batch, the decode step per design (the expert all-to-all share), and the reverse
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from planner import InputError, Plan, PlannerError
+from planner import InputError, Plan
 from planner.performance.serving import (
     ServingEstimate,
     ServingRequest,
     SizingResult,
-    batch_sweep,
-    estimate_serving,
     serving_request,
-    size_serving,
 )
 from planner.report import performance_tables
 from ui import engine, forms, state, widgets
@@ -88,33 +84,60 @@ SIZING_FIELDS: tuple[FormField, ...] = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Run:
-    """The request shown, its estimate per design and the designs it could not be served on."""
-
-    request: ServingRequest
-    estimates: tuple[tuple[Plan, ServingEstimate], ...]
-    errors: tuple[tuple[str, str], ...]
+Run = engine.ServingRun
+"""The request shown, its estimate per design and the designs it could not be served on."""
+SEEDED = "serving_seeded_from"
+"""str: JSON of the scenario's serving request the form was last filled from (or gave it)."""
 
 
-def _request(data: dict[str, object]) -> ServingRequest:
-    return serving_request({k: v for k, v in data.items() if v is not None}, source="serving")
+def _request(data: dict[str, object], carried: ServingRequest | None) -> ServingRequest:
+    # what the form does not show (heads, FFN width, TP/EP, ...) of a loaded request is kept
+    kept = {} if carried is None else carried.model_dump(exclude={f.name for f in FIELDS})
+    given = {k: v for k, v in data.items() if v is not None}
+    return serving_request({**{k: v for k, v in kept.items() if v is not None}, **given}, source="serving")
 
 
-def _estimates(plans: tuple[Plan, ...], request: ServingRequest) -> Run:
-    found, errors = [], []
-    for p in plans:
-        try:
-            found.append((p, estimate_serving(request=request, plan=p, catalog=engine.catalog())))
-        except PlannerError as exc:
-            errors.append((p.design_id, str(exc)))
-    return Run(request, tuple(found), tuple(errors))
+def _form(carried: ServingRequest | None) -> dict[str, object]:
+    """The form's values, filled from the scenario's serving request when it brings a new one."""
+    if carried is None:
+        return forms.values(FORM, FIELDS)
+    carried_json = engine.canonical_json(carried)
+    if st.session_state.get(SEEDED) != carried_json:
+        st.session_state.pop(FORM, None)
+        st.session_state[SEEDED] = carried_json
+        return forms.values(FORM, FIELDS, seed=carried.model_dump(include={f.name for f in FIELDS}))
+    return forms.values(FORM, FIELDS)
 
 
-def request_and_estimates(plans: tuple[Plan, ...]) -> Run:
+def _keep(request: ServingRequest | None) -> None:
+    if request is None:  # back to the defaults, or the edited form would give it back at once
+        st.session_state.pop(FORM, None)
+        st.session_state.pop(LAST_GOOD, None)
+    state.set_serving(None if request is None else request.model_dump(mode="json", exclude_none=True))
+    st.session_state[SEEDED] = None if request is None else engine.canonical_json(request)
+
+
+def _scenario_link(run: Run, carried: ServingRequest | None, edited: bool) -> None:
+    """The request becomes the scenario's (Compare rows, proposal, saved with it) once it is edited
+    or kept; until then the page only shows it."""
+    if carried is not None or edited:
+        if carried != run.request:
+            _keep(run.request)
+        left, right = st.columns([4, 1])
+        left.caption(t("sv.in_scenario"))
+        right.button(t("sv.remove"), icon=":material/close:", on_click=_keep, args=(None,), key="sv_remove")
+        return
+    left, right = st.columns([4, 1])
+    left.caption(t("sv.not_in_scenario"))
+    right.button(t("sv.keep"), icon=":material/check:", on_click=_keep, args=(run.request,), key="sv_keep")
+
+
+def request_and_estimates(plans: tuple[Plan, ...], carried: ServingRequest | None = None) -> Run:
     """The form in three groups, then the request on every design; a value the engine rejects is
-    named under its input and the last accepted request stays on screen."""
-    data = forms.values(FORM, FIELDS)
+    named under its input and the last accepted request stays on screen. ``carried`` is the
+    scenario's serving request: it fills the form, and an edited request becomes it."""
+    data = _form(carried)
+    defaults = {f.name: f.default for f in FIELDS}
     slots: forms.Slots = {}
     with st.expander(t("sv.form"), expanded=True):
         for column, (title, fields) in zip(st.columns(len(GROUPS)), GROUPS, strict=True):
@@ -122,19 +145,20 @@ def request_and_estimates(plans: tuple[Plan, ...]) -> Run:
             slots.update(forms.draw_group(FORM, fields, column))
         general = st.empty()
     try:
-        run = _estimates(plans, _request(data))
+        run = engine.serving(plans, _request(data, carried))
         problem = None if run.estimates else "; ".join(sorted({m for _, m in run.errors}))
     except InputError as exc:
         problem = str(exc)
     if problem is None:
         st.session_state[LAST_GOOD] = dict(data)
+        _scenario_link(run, carried, edited=dict(data) != defaults)
         _design_warnings(run, plans)
         return run
     forms.show_error(slots, FIELDS, problem, general)
     last = st.session_state.get(LAST_GOOD)
     if not last or last == data:
         st.stop()
-    run = _estimates(plans, _request(last))
+    run = engine.serving(plans, _request(last, carried))
     st.warning(t("form.stale"), icon=":material/history:")
     _design_warnings(run, plans)
     return run
@@ -224,8 +248,7 @@ def charts(run: Run, plans: tuple[Plan, ...]) -> None:
     """TPOT against batch per design; tokens/s per GPU; the decode step's parts per design."""
     labels = _labels(plans)
     tpot = go.Figure()
-    for p, e in run.estimates:
-        rows = batch_sweep(estimate=e, plan=p, catalog=engine.catalog())
+    for (p, _), rows in zip(run.estimates, engine.serving_batch_sweeps(run), strict=True):
         tpot.add_scatter(x=[r["batch"] for r in rows], y=[r["tpot_ms"] for r in rows], mode="lines+markers",
                          name=labels[p.design_id])  # fmt: skip
     tpot.update_layout(title=t("sv.chart.tpot"), xaxis={"title": t("sv.axis.batch"), "type": "log"},
@@ -250,10 +273,8 @@ def charts(run: Run, plans: tuple[Plan, ...]) -> None:
 def size_serving_on(
     request: ServingRequest, current: Plan, design_ids: tuple[str, ...]
 ) -> tuple[SizingResult, ...]:
-    """The reverse sizing of ``request`` on the designs, with the current scenario's GPU."""
-    return size_serving(
-        request=request, scenario=current.scenario, catalog=engine.catalog(), design_ids=design_ids
-    )
+    """The reverse sizing of ``request`` on the designs, with the current scenario's GPU (cached)."""
+    return engine.serving_sizing(request, current.scenario, design_ids)
 
 
 def _on_size() -> None:
