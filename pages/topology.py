@@ -12,6 +12,7 @@ from ui.views import topology as view
 plan = widgets.require_plan("page.topology")
 widgets.chart(charts.topology(plan, lang()), key="topology_diagram")
 view.topology_tables(plan)
+view.rail_wiring(plan)
 st.subheader(t("topology.racks"))
 widgets.chart(charts.rack_layout(plan, lang()), key="topology_racks")
 view.rack_table(plan)

@@ -1,14 +1,20 @@
-"""The Topology page: tier and media tables, the rack table."""
+"""The Topology page: tier and media tables, the rail wiring with one rail highlighted, the rack table."""
 
 from __future__ import annotations
+
+import json
 
 import streamlit as st
 
 from planner import Plan
-from planner.report import tables
-from ui import engine, state
+from planner.handoff.wiring import Wiring, build_wiring
+from planner.report import rail_chart, tables
+from ui import engine, state, widgets
 from ui.state import t
 from ui.widgets import table
+
+RAIL = "topology_rail"
+"""Selectbox key: the rail highlighted in the wiring chart (None = all)."""
 
 
 def topology_tables(plan: Plan) -> None:
@@ -17,6 +23,36 @@ def topology_tables(plan: Plan) -> None:
     table(tables.tier_table(plan, lang))
     st.markdown(f"**{t('topology.media')}**")
     table(tables.media_table(plan, engine.catalog(), lang))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _wiring(scenario_json: str, override_json: str) -> Wiring:
+    from planner.scenario import scenario_from_data
+
+    del override_json  # part of the key: the plan below was made with it
+    scenario = scenario_from_data(json.loads(scenario_json))
+    return build_wiring(plan=engine.plan_for(scenario), catalog=engine.catalog())
+
+
+def rail_wiring(plan: Plan) -> None:
+    """The rail wiring of plane 1 with a rail chosen to stand out; nothing without a fabric."""
+    if plan.topology.tiers == 0:
+        return
+    wiring = widgets.computed(_wiring, engine.canonical_json(plan.scenario), state.catalog_override())
+    rails = rail_chart.rails(wiring)
+    if not rails:
+        return
+    st.subheader(t("topology.rail_wiring"))
+    st.caption(t("topology.rail_caption"))
+    choice = st.selectbox(
+        t("topology.rail_select"),
+        [None, *rails],
+        format_func=lambda r: t("topology.rail_all") if r is None else t("rail.name", rail=r + 1),
+        key=RAIL,
+    )
+    if choice is not None and choice not in rails:
+        choice = None  # a rail of an earlier, larger design
+    widgets.chart(rail_chart.rail_wiring(wiring, rail=choice, lang=state.lang()), key="topology_rails")
 
 
 def rack_table(plan: Plan) -> None:

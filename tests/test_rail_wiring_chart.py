@@ -1,0 +1,104 @@
+"""The Topology page's rail wiring: the chart draws the cabling plan's server-leaf links of plane 1,
+one trace per rail, the chosen rail emphasised; the page's selectbox picks it (AppTest)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from handoff_fixtures import preset_handoff
+from streamlit.testing.v1 import AppTest
+
+from planner import i18n
+from planner.i18n import tr
+from planner.report.rail_chart import DIM, MAX_SERVERS, node_leaf_links, rail_wiring, rails
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+
+
+def _rail_traces(fig):  # type: ignore[no-untyped-def]
+    return [tr_ for tr_ in fig.data if tr_.mode == "lines"]
+
+
+def test_one_trace_per_rail_with_every_link_of_the_drawn_servers() -> None:
+    wiring = preset_handoff("rail8-npo", 64).wiring  # 8 servers, 8 rails
+    fig = rail_wiring(wiring, rail=None, lang="en")
+    traces = _rail_traces(fig)
+    assert [t.name for t in traces] == [f"Rail {r + 1}" for r in rails(wiring)] and len(traces) == 8
+    # each link is three points (A, B, break)
+    assert sum(len(t.x) for t in traces) == 3 * len(node_leaf_links(wiring))
+    leaves = fig.data[len(traces)]
+    assert set(leaves.text) == {link.b_device for link in node_leaf_links(wiring)}
+
+
+def test_the_chosen_rail_stands_out_and_the_others_are_grey() -> None:
+    wiring = preset_handoff("rail8-npo", 64).wiring
+    fig = rail_wiring(wiring, rail=2, lang="zh")
+    traces = _rail_traces(fig)
+    chosen = traces[2]
+    assert chosen.name == "轨道 3" and chosen.line.color != DIM and chosen.opacity == 1.0
+    assert all(
+        t.line.color == DIM and t.line.width < chosen.line.width for i, t in enumerate(traces) if i != 2
+    )
+
+
+def test_a_rail_optimized_rail_meets_its_own_leaves_only() -> None:
+    """ib-ndr (one rail-optimized plane): the links of rail r end on the leaves of rail r only."""
+    wiring = preset_handoff("ib-ndr", 256).wiring
+    for r in (0, 5):
+        fig = rail_wiring(wiring, rail=r, lang="en")
+        leaves = fig.data[len(_rail_traces(fig))]
+        x_of = dict(zip(leaves.text, leaves.x, strict=True))
+        ends = set(_rail_traces(fig)[r].x[1::3])
+        assert ends == {x_of[d.device_id] for d in wiring.devices if d.role == "leaf" and d.rail == r}
+
+
+def test_a_multi_plane_rail_reaches_every_plane() -> None:
+    """rail8-npo (a port per plane for every GPU): rail r runs from each server to one leaf per plane."""
+    wiring = preset_handoff("rail8-npo", 256).wiring  # 32 servers, 8 planes of one leaf each
+    fig = rail_wiring(wiring, rail=3, lang="en")
+    assert len(_rail_traces(fig)[3].x) == 3 * 32 * 8
+    leaves = fig.data[len(_rail_traces(fig))]
+    assert list(leaves.text) == [f"leaf-p{p}-01" for p in range(1, 9)]
+
+
+def test_a_large_cluster_draws_the_first_servers_and_says_how_many() -> None:
+    wiring = preset_handoff("rail8-npo", 1024).wiring  # 128 servers
+    fig = rail_wiring(wiring, rail=None, lang="en")
+    servers = fig.data[-1]
+    assert len(servers.x) == MAX_SERVERS
+    assert f"{MAX_SERVERS} of 128 servers" in fig.layout.title.text
+
+
+@pytest.fixture
+def _fresh_caches() -> Iterator[None]:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    i18n.MISSING.clear()
+    yield
+    assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
+
+
+@pytest.mark.usefixtures("_fresh_caches")
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_topology_page_highlights_the_selected_rail(lang: str) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    at.query_params.update({"lang": lang, "gpus": "64", "design": "rail8-npo"})
+    at.run()
+    at.switch_page("pages/topology.py").run()
+    assert not at.exception, at.exception
+    assert tr("topology.rail_wiring", lang) in [h.value for h in at.subheader]
+    box = at.selectbox(key="topology_rail")
+    assert box.value is None and len(box.options) == 9
+    box.select_index(5).run()  # options: all, rail 1..8
+    assert not at.exception, at.exception
+    import json
+
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    wiring = next(
+        c for c in charts if c["data"] and c["data"][0].get("name") == tr("rail.name", lang, rail=1)
+    )
+    widths = [d["line"]["width"] for d in wiring["data"] if d.get("mode") == "lines"]
+    assert widths[4] == max(widths) and widths.count(max(widths)) == 1
