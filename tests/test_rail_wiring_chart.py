@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import plotly.graph_objects as go
 import pytest
 import streamlit as st
 from handoff_fixtures import preset_handoff
@@ -18,8 +20,8 @@ from planner.report.rail_chart import DIM, MAX_SERVERS, node_leaf_links, rail_wi
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
 
-def _rail_traces(fig):  # type: ignore[no-untyped-def]
-    return [tr_ for tr_ in fig.data if tr_.mode == "lines"]
+def _rail_traces(fig: go.Figure) -> list[Any]:
+    return [trace for trace in fig.data if trace.mode == "lines"]
 
 
 def test_one_trace_per_rail_with_every_link_of_the_drawn_servers() -> None:
