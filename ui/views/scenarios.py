@@ -319,13 +319,14 @@ def _team_field() -> None:
     any team. The store checks the choice again (``planner.access``), whatever the page sends."""
     identity = auth.identity()
     teams = ["", *identity.teams]
+    nobody = t("sc.team.nobody")  # bound now: the widget may format its value outside this run
     if st.session_state.get(SAVE_TEAM) not in teams and not identity.can(Permission.ALL_SCENARIOS):
         st.session_state.pop(SAVE_TEAM, None)
     st.selectbox(
         t("sc.field.team"),
         teams,
         index=teams.index(identity.team),
-        format_func=lambda team: team or t("sc.team.nobody"),
+        format_func=lambda team: team or nobody,
         accept_new_options=identity.can(Permission.ALL_SCENARIOS),
         help=t("sc.help.team"),
         key=SAVE_TEAM,
