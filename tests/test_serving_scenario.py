@@ -96,7 +96,7 @@ def test_the_comparison_rows_are_the_engines_figures() -> None:
     assert found is not None and len(found.estimates) == 2 and not found.problems
     frame = serving_section.serving_frame(found, {"rail8-npo": "A", "ib-ndr": "B"}, "en")
     assert list(frame.columns) == ["A", "B"]
-    direct = estimate_serving(request=scenario.serving, plan=plans[1], catalog=CATALOG)
+    direct = estimate_serving(request=found.request, plan=plans[1], catalog=CATALOG)
     assert frame.loc["Output tokens/s per GPU", "B"] == serving_section._cell(
         round(direct.tokens_per_s_per_gpu, 1)
     )
