@@ -49,3 +49,21 @@ def test_reverse_sizing_gives_a_cluster_per_design() -> None:
     submit.click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert len(at.table) >= 2
+
+
+def test_an_edited_request_becomes_the_scenarios_and_the_compare_page_shows_it() -> None:
+    at = start("serving", lang="en")
+    assert keys.SERVING not in at.session_state  # only shown until edited or kept
+    assert any(b.label == tr("sv.keep", "en") for b in at.button)
+    at.number_input(key=keys.field(serving.FORM, "output_tokens")).set_value(1024).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert '"output_tokens": 1024' in at.session_state[keys.SERVING]
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any(s.value.startswith("Serving: 671B model") for s in at.subheader)
+    at.switch_page("pages/serving.py").run()
+    remove = next(b for b in at.button if b.label == tr("sv.remove", "en"))
+    remove.click().run()
+    assert at.session_state[keys.SERVING] == "null"
+    at.switch_page("pages/compare.py").run()
+    assert not any(s.value.startswith("Serving:") for s in at.subheader)
