@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape
 
 from planner.handoff.layout import Layout, RackPlan
 from planner.handoff.wiring import Wiring
+from planner.i18n import tr, translate_text
 
 UNIT_PX = 18
 """Height of one rack unit in the drawing [px]."""
@@ -68,10 +69,11 @@ def rack_types(layout: Layout, wiring: Wiring) -> tuple[RackType, ...]:
     return tuple(types)
 
 
-def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "") -> str:
+def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "", lang: str = "en") -> str:
     """One rack type's front view; device boxes never overlap (each owns its units).
 
-    The header line gives the units and kW used against the usable height and the power limit.
+    The header line gives the units and kW used against the usable height and the power limit;
+    the rack count and the catalog names of the devices are in ``lang``.
     """
     rack = rack_type.example
     devices = {d.device_id: d for d in wiring.devices}
@@ -87,7 +89,8 @@ def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "") -> st
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" data-rack-type="{escape(rack_type.key)}">',
         f'<text x="{MARGIN_PX}" y="20" font-size="13" font-weight="bold">{escape(_fit(heading, 40))}</text>',
         f'<text x="{MARGIN_PX}" y="38" font-size="11">{rack.used_u}/{rack.usable_rack_units} U, '
-        f"{rack.power_kw:.1f}/{rack.power_limit_kw:.1f} kW, {len(rack_type.racks)} racks</text>",
+        f"{rack.power_kw:.1f}/{rack.power_limit_kw:.1f} kW, "
+        f"{escape(tr('elevation.racks', lang, count=len(rack_type.racks)))}</text>",
         f'<rect x="{MARGIN_PX}" y="{top}" width="{WIDTH_PX}" height="{rack.rack_units * UNIT_PX}" '
         'fill="#fafafa" stroke="#333" stroke-width="2"/>',
     ]
@@ -100,7 +103,7 @@ def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "") -> st
         device = devices[placement.device_id]
         y = top + (rack.rack_units - placement.top_u) * UNIT_PX
         h = placement.rack_units * UNIT_PX
-        label = f"{device.device_id}  {device.model_name}"
+        label = f"{device.device_id}  {translate_text(device.model_name, lang)}"
         parts.append(
             f'<g class="device" data-device="{escape(device.device_id)}" data-u="{placement.position_u}" '
             f'data-height-u="{placement.rack_units}">'

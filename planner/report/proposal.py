@@ -44,7 +44,7 @@ from planner.cost import BOM_CATEGORIES
 from planner.errors import InputError, describe_validation_error
 from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
-from planner.report import charts, display, fmt, serving_section, tables, tenancy_section
+from planner.report import charts, display, elevations_section, fmt, serving_section, tables, tenancy_section
 from planner.report.display import DisplayUnits
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.browser import Browser, ChartSpec, PageSetup, RenderError, shared_browser
@@ -171,6 +171,11 @@ class Proposal:
         return serving_section.serving_of(
             plans=self.shown_plans, catalog=self.catalog, request=self.scenario.serving
         )
+
+    @cached_property
+    def elevations(self) -> elevations_section.Elevations:
+        """The rack types of the proposed plan's layout, once per proposal."""
+        return elevations_section.elevations_of(plan=self.plan, catalog=self.catalog)
 
 
 def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOptions) -> Proposal:
@@ -941,6 +946,7 @@ def proposal_html(
     _cost(doc, p)
     tenancy_section.write_section(doc, p.tenancy, p.plan, p.lang)
     serving_section.write_section(doc, p.serving, p.names, p.lang)
+    elevations_section.write_section(doc, p.elevations, p.lang)
     _assumptions(doc, p)
     return doc.render()
 
@@ -961,13 +967,14 @@ SECTION_KEYS = tuple(key for key, _ in SECTIONS)
 
 def sections(p: Proposal) -> tuple[tuple[str, str], ...]:
     """:data:`SECTIONS` of this proposal: the tenancy and serving sections before the assumptions
-    when the scenario has tenants or a serving request."""
+    when the scenario has tenants or a serving request, then the rack elevations."""
     extra = [
         (section.SECTION_KEY, section.ANCHOR)
         for section, shown in ((tenancy_section, p.tenancy), (serving_section, p.serving))
         if shown is not None
     ]
-    return (*SECTIONS[:-1], *extra, SECTIONS[-1])
+    elevations = (elevations_section.SECTION_KEY, elevations_section.ANCHOR)
+    return (*SECTIONS[:-1], *extra, elevations, SECTIONS[-1])
 
 
 def page_setup(p: Proposal) -> PageSetup:

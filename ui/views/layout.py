@@ -138,7 +138,9 @@ def elevations(h: Handoff) -> None:
                 count=len(rack_type.racks),
             )
             with cell:
-                st.html(f'<div class="elevation">{elevation_svg(rack_type, h.wiring, title=title)}</div>')
+                st.html(
+                    f'<div class="elevation">{elevation_svg(rack_type, h.wiring, title=title, lang=state.lang())}</div>'
+                )
 
 
 def _zip(files: dict[str, bytes]) -> bytes:
