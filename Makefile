@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install run test lint bench clean system-deps i18n screenshots validation
+.PHONY: install run test lint bench clean system-deps i18n screenshots validation lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -43,6 +43,10 @@ screenshots: install system-deps
 # add the new ids (untranslated) to each language's PO files.
 i18n: install
 	$(BIN)/python -m planner.i18n.extract
+
+# requirements.lock (the image's transitive pins) from the environment the tests use
+lock: install
+	$(BIN)/python deploy/lock.py write
 
 validation: install
 	$(BIN)/python -m planner.report.validation_docs
