@@ -185,3 +185,18 @@ def test_the_assumptions_page_cites_its_sources_in_chinese() -> None:
     assert not [run for s in sources for run in english_runs(s)]
     english = tables.assumptions_table(plan(scenario=Scenario(), catalog=load_catalog()), "en")
     assert any(english_runs(str(s)) for s in english[tr("col.source", "en")]), "the check can fail"
+
+
+# --- share links: the chart module is asked for with the first elements ------------------------------
+
+
+def test_the_plotly_module_is_requested_once_per_session() -> None:
+    """The first run sends the script that imports Streamlit's Plotly module (the file Streamlit
+    ships); later runs do not send it again (the module stays loaded in the page)."""
+    chunk = workshop.chart_module()
+    assert chunk is not None and (Path(st.__file__).parent / "static" / "static" / "js" / chunk).is_file()
+    at = start()
+    first = [h.proto.body for h in at.get("html") if chunk in h.proto.body]
+    assert len(first) == 1 and "import(" in first[0]
+    at.number_input(key=keys.widget("gpus")).set_value(256).run()
+    assert not [h for h in at.get("html") if chunk in h.proto.body]
