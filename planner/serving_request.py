@@ -19,6 +19,7 @@ from planner.i18n.message import msg
 
 Precision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
+DecodeAttention = Literal["grouped", "per_query_head"]
 
 DEFAULT_MOE_EXPERTS = 256
 """Routed experts assumed when only ``active_params_b`` says the model is a mixture of experts:
@@ -71,6 +72,15 @@ class ServingRequest(BaseModel):
     shared_experts: int = Field(default=0, ge=0, le=64, description="Experts every token passes through.")
     precision: Precision = Field(default="bf16", description="Weight format: bf16, fp8 or fp4.")
     kv_precision: KvPrecision = Field(default="bf16", description="KV-cache format: bf16 or fp8.")
+    decode_attention: DecodeAttention = Field(
+        default="grouped",
+        description=(
+            "How the decode attention kernel reads the KV cache of a grouped-query model: grouped = "
+            "once per KV head, shared by its query heads (FlashDecoding, TensorRT-LLM's XQA); "
+            "per_query_head = once per query head (one thread block per head: TensorRT-LLM's masked "
+            "multi-head attention kernel before XQA)."
+        ),
+    )
     input_tokens: int = Field(default=2048, ge=1, le=1_048_576, description="Prompt length [tokens].")
     output_tokens: int = Field(default=256, ge=1, le=1_048_576, description="Generated length [tokens].")
     batch: int | None = Field(

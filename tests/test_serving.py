@@ -177,6 +177,23 @@ def test_weights_and_kv_bytes_per_format() -> None:
     assert moe.experts_touched(tokens=1) == pytest.approx(8 / 256)
 
 
+def test_a_per_query_head_decode_kernel_reads_the_kv_cache_once_per_query_head(catalog: Catalog) -> None:
+    grouped = ServingRequest(**LLAMA70, kv_precision="fp8", input_tokens=2048, output_tokens=2048)
+    per_head = grouped.model_copy(update={"decode_attention": "per_query_head"})
+    layout = InstanceLayout(tp=2)
+    a = _instance(catalog, grouped, layout).decode_step(batch=64, context=3072)
+    b = _instance(catalog, per_head, layout).decode_step(batch=64, context=3072)
+    # KV per GPU: 64 sequences x 3072 tokens x (2 x 80 layers x 8 KV heads x 128 x 1 B) / tp 2
+    # = 16.1 GB, read 64 / 8 = 8 times instead of once: 7 x 16.1 GB more at the HBM bandwidth
+    kv = 64 * 3072 * 2 * 80 * 8 * 128 / 2
+    extra_s = 7 * kv / (H100_HBM_BYTE_PER_S * serving_coefficients(catalog).hbm_efficiency)
+    assert b.memory_s - a.memory_s == pytest.approx(extra_s, rel=1e-9)
+    # a multi-head model (one query head per KV head) reads its cache once either way
+    mha = {**LLAMA70, "kv_heads": 64}
+    assert served_model(ServingRequest(**mha, decode_attention="per_query_head")).decode_kv_reads == 1.0
+    assert served_model(per_head).decode_kv_reads == 8.0
+
+
 def test_fp8_doubles_the_compute_peak(catalog: Catalog) -> None:
     c = serving_coefficients(catalog)
     bf16 = gpu_figures(catalog=catalog, gpu_id="h100_sxm", precision="bf16", coefficients=c)

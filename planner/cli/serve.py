@@ -54,6 +54,11 @@ OPTIONS: Mapping[str, tuple[str, Any, str]] = {
     "shared_experts": ("--shared-experts", int, "experts every token passes through (default 0)"),
     "precision": ("--precision", str, "weights: bf16, fp8 or fp4 (default bf16)"),
     "kv_precision": ("--kv-precision", str, "KV cache: bf16 or fp8 (default bf16)"),
+    "decode_attention": (
+        "--decode-attention",
+        str,
+        "decode kernel: grouped (K,V read once per KV head) or per_query_head (default grouped)",
+    ),
     "input_tokens": ("--input-tokens", int, "prompt length [tokens] (default 2048)"),
     "output_tokens": ("--output-tokens", int, "generated length [tokens] (default 256)"),
     "batch": (

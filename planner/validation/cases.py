@@ -173,6 +173,10 @@ class CaseInputs(_Frozen):
     kv_precision: Literal["bf16", "fp8"] | None = Field(
         default=None, description="KV-cache format of a serving run."
     )
+    decode_attention: Literal["grouped", "per_query_head"] | None = Field(
+        default=None,
+        description="How the serving run's decode kernel reads the KV cache (grouped-query models).",
+    )
     collective: Collective | None = Field(default=None, description="nccl-tests collective.")
     algorithm: str | None = Field(
         default=None, description="NCCL algorithm (ring, tree, nvls, nvlstree) when the source names it."

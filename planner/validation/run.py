@@ -455,6 +455,7 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
         "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
         "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
         "experts": i.experts, "top_k": i.top_k, "tp": i.tp, "ep": i.ep, "kv_precision": i.kv_precision,
+        "decode_attention": i.decode_attention,
     }  # fmt: skip
     data: dict[str, Any] = {
         "params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens,

@@ -70,6 +70,11 @@ class ServedModel:
     """KV cache of one token over all layers [B]."""
     kv_split_max: int
     """Most GPUs tensor parallelism can split the KV cache over: KV heads, or 1 for MLA [count]."""
+    decode_kv_reads: float = 1.0
+    """Times a decode step reads each cached K,V element from HBM [-]: 1 when the kernel shares a
+    KV head's K,V over its query heads; ``heads / kv_heads`` when it runs one thread block per
+    query head (TensorRT-LLM's masked multi-head attention before its XQA kernel, which its
+    documentation credits with "reducing data loading" for grouped-query models)."""
     notes: tuple[str, ...] = ()
 
     @property
@@ -165,4 +170,9 @@ def served_model(request: ServingRequest) -> ServedModel:
         params_expert=expert, experts=experts, top_k=top_k,
         weight_bytes_per_param=WEIGHT_BYTES_PER_PARAM[r.precision], kv_bytes_per_token=kv_per_token,
         kv_split_max=kv_split_max, notes=tuple(notes),
+        decode_kv_reads=(
+            shape.heads / shape.kv_heads
+            if attention == "gqa" and r.decode_attention == "per_query_head"
+            else 1.0
+        ),
     )  # fmt: skip

@@ -8,7 +8,8 @@ split over ``tp`` GPUs (tensor parallelism inside the scale-up domain) and repli
 (data-parallel attention, as DeepSeek-V3 serves, arXiv 2412.19437 section 3.4); routed experts are
 split over all ``n = ep`` GPUs (expert parallelism). Per GPU and step of ``T`` tokens::
 
-    bytes    = W_d / tp + f(T) W_e / ep + KV read (decode) or written (prefill)
+    bytes    = W_d / tp + f(T) W_e / ep + KV read (decode; x heads / kv_heads with a kernel that
+               reads it per query head) or written (prefill)
     FLOPs    = T x (2 A + L 4 c h) / n
     t_math   = max(FLOPs / (F eta_c), bytes / (B_hbm eta_hbm))          (roofline)
     t_tp     = 2 L x all-reduce(T tp / n x h x 2 B, tp GPUs)            (after attention and FFN)
@@ -182,8 +183,9 @@ class Instance:
         )
 
     def decode_step(self, *, batch: float, context: float) -> StepTime:
-        """One decode step of ``batch`` sequences attending over ``context`` tokens each."""
-        kv = self.kv_bytes_per_gpu(sequences=batch, tokens_each=context)
+        """One decode step of ``batch`` sequences attending over ``context`` tokens each (the
+        cached K,V read ``decode_kv_reads`` times, :class:`ServedModel`)."""
+        kv = self.kv_bytes_per_gpu(sequences=batch, tokens_each=context) * self.model.decode_kv_reads
         return self._step(
             tokens=batch,
             context=context,
