@@ -22,7 +22,6 @@ from planner.cli import (
     catalog,
     export,
     handoff,
-    netbox,
     optimize,
     planning,
     scenarios,
@@ -44,7 +43,6 @@ COMMAND_GROUPS: tuple[Callable[[Any], None], ...] = (
     serve.add_parser,
     export.add_parser,
     handoff.add_parser,
-    netbox.add_parser,
     tenants.add_parser,
     validate.add_parser,
 )

@@ -130,7 +130,9 @@ def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, by
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner layout``."""
+    """Register ``planner layout`` and ``planner netbox`` (the hand-off's command group)."""
+    from planner.cli import netbox
+
     parser = add_command(
         subparsers,
         "layout",
@@ -144,6 +146,7 @@ def add_parser(subparsers: Any) -> None:
     add_layout_options(parser)
     add_format_option(parser, ["table", "csv", "json"])
     parser.set_defaults(handler=run_layout)
+    netbox.add_parser(subparsers)
 
 
 def run_layout(args: argparse.Namespace) -> int:
