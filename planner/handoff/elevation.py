@@ -84,13 +84,13 @@ def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "", lang:
         title
         or f"{rack_type.key}: {', '.join(rack_type.racks[:4])}{' ...' if len(rack_type.racks) > 4 else ''}"
     )
+    racks_text = tr("elevation.racks", lang, count=len(rack_type.racks))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" data-rack-type="{escape(rack_type.key)}">',
         f'<text x="{MARGIN_PX}" y="20" font-size="13" font-weight="bold">{escape(_fit(heading, 40))}</text>',
         f'<text x="{MARGIN_PX}" y="38" font-size="11">{rack.used_u}/{rack.usable_rack_units} U, '
-        f"{rack.power_kw:.1f}/{rack.power_limit_kw:.1f} kW, "
-        f"{escape(tr('elevation.racks', lang, count=len(rack_type.racks)))}</text>",
+        f"{rack.power_kw:.1f}/{rack.power_limit_kw:.1f} kW, {escape(racks_text)}</text>",
         f'<rect x="{MARGIN_PX}" y="{top}" width="{WIDTH_PX}" height="{rack.rack_units * UNIT_PX}" '
         'fill="#fafafa" stroke="#333" stroke-width="2"/>',
     ]
