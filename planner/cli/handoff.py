@@ -155,10 +155,12 @@ def run_layout(args: argparse.Namespace) -> int:
 
     from planner.cli.options import emit_frame
     from planner.handoff.cabling import length_summary
+    from planner.handoff.pricing import layout_cable_pricing, pricing_rows
     from planner.handoff.tables import rack_rows
 
-    handoff, _ = build_from_args(args)
+    handoff, catalog = build_from_args(args)
     racks, lengths = rack_rows(handoff), length_summary(handoff)
+    prices = pricing_rows(layout_cable_pricing(handoff, catalog))
     if args.format == "json":
         layout = handoff.layout
         write_json(
@@ -167,6 +169,7 @@ def run_layout(args: argparse.Namespace) -> int:
                 "racks_per_row": layout.racks_per_row,
                 "racks": racks,
                 "cable_lengths": lengths,
+                "cable_prices": prices,
                 "notes": [str(n) for n in layout.notes],
             }
         )
@@ -175,4 +178,6 @@ def run_layout(args: argparse.Namespace) -> int:
     if args.format == "table" and lengths:
         write("")
         write(emit_frame(pd.DataFrame(lengths), "table"))
+        write("")
+        write(emit_frame(pd.DataFrame(prices), "table"))
     return 0
