@@ -90,15 +90,14 @@ def style() -> None:
     extra = PRESENT_CSS if state.present() else ""
     extra += uploader_css(state.lang())
     st.html(f"<style>{KPI_CSS}{NAV_CSS}{PRINT_CSS}{extra}</style>")  # style only: renders nothing visible
-    preload_charts()
 
 
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
 
-CHART_MODULE_JS = """<script>(() => {
+CHART_MODULE_JS = """(() => {
   const index = document.querySelector('script[type="module"][src*="/static/js/index."]');
   if (index) import(index.src.replace(/index\\.[^/]*\\.js$/, "{chunk}")).catch(() => {});
-})();</script>"""
+})();"""
 """Start loading Streamlit's Plotly module as soon as the page's first elements arrive.
 
 Streamlit fetches and evaluates its 4.7 MB Plotly module only when the first chart element
@@ -115,21 +114,25 @@ def chart_module() -> str | None:
     return found[0].name if found else None
 
 
-def preload_charts() -> None:
-    """Ask the browser for the Plotly module now (:data:`CHART_MODULE_JS`); nothing visible."""
+def preload_charts() -> str:
+    """The script that asks the browser for the Plotly module (:data:`CHART_MODULE_JS`), on a
+    session's first run only (the module then stays loaded in the page); else nothing."""
     chunk = chart_module()
-    if chunk is not None and not st.session_state.get(keys.CHARTS_PRELOADED):
-        st.session_state[keys.CHARTS_PRELOADED] = True  # once per session: the module stays loaded
-        st.html(CHART_MODULE_JS.replace("{chunk}", chunk), unsafe_allow_javascript=True)
+    if chunk is None or st.session_state.get(keys.CHARTS_PRELOADED):
+        return ""
+    st.session_state[keys.CHARTS_PRELOADED] = True
+    return CHART_MODULE_JS.replace("{chunk}", chunk)
 
 
 def page_language() -> None:
     """Set ``<html lang>`` to the reader's language (Streamlit's page says ``en`` whatever the
-    content); a one-line script, since the document element is outside any element's reach."""
+    content); a one-line script, since the document element is outside any element's reach.
+    On a session's first run the same script starts loading the chart module
+    (:func:`preload_charts`)."""
     code = HTML_LANG[state.lang()]
     st.session_state[keys.HTML_LANG] = code
     st.html(
-        f'<script>document.documentElement.lang = "{code}";</script>',
+        f'<script>document.documentElement.lang = "{code}";{preload_charts()}</script>',
         unsafe_allow_javascript=True,
     )
 
