@@ -43,7 +43,7 @@ def test_the_page_shows_rows_elevations_and_downloads(lang: str) -> None:
     at = open_page(lang)
     assert at.title[0].value == tr("page.layout", lang)
     headers = [h.value for h in at.subheader]
-    for key in ("layout.floor", "layout.elevations", "layout.downloads", "layout.lengths"):
+    for key in ("layout.floor", "layout.elevations", "layout.downloads", "layout.lengths", "layout.prices"):
         assert tr(key, lang) in headers
     html = _html(at)
     assert html.count('class="elevation"') >= 2  # compute and network racks at least

@@ -56,6 +56,7 @@ SOURCES = sorted(
         *(ROOT / "ui").rglob("*.py"),
         *(ROOT / "pages").glob("*.py"),
         *(ROOT / "planner" / "report").rglob("*.py"),
+        *(ROOT / "planner" / "handoff").rglob("*.py"),  # elevation SVG texts
     ]
 )
 PO_FILES = sorted(catalogs.LOCALES.glob("*/LC_MESSAGES/*.po"))

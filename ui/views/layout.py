@@ -17,6 +17,7 @@ from planner.handoff.drawio import drawio_file
 from planner.handoff.elevation import elevation_svg, floor_svg, rack_types
 from planner.handoff.layout import LayoutParams, layout_params_from_data
 from planner.handoff.netbox import netbox_files
+from planner.handoff.pricing import layout_cable_pricing, pricing_rows
 from planner.handoff.tables import cabling_csv, rack_rows
 from planner.report.export.cabling import cabling_xlsx
 from ui import engine, state, widgets
@@ -50,6 +51,12 @@ COLUMN_KEYS = {
     "mean_m": "layout.col.mean_m",
     "max_m": "layout.col.max_m",
     "plan_m": "layout.col.plan_m",
+    "plan_length_m": "layout.col.plan_m",
+    "cable_part": "layout.col.cable_part",
+    "ordered_lengths": "layout.col.ordered_lengths",
+    "plan_usd": "layout.col.plan_usd",
+    "layout_usd": "layout.col.layout_usd",
+    "difference_usd": "layout.col.difference_usd",
 }
 
 
@@ -123,6 +130,18 @@ def rows(h: Handoff) -> None:
         lengths["link_class"] = lengths["link_class"].map({c: t(k) for c, k in LINK_KEYS.items()})
         st.dataframe(lengths.rename(columns=headers), hide_index=True)
         st.caption(t("layout.lengths_caption"))
+        cable_prices(h, headers)
+
+
+def cable_prices(h: Handoff, headers: dict[str, str]) -> None:
+    """The compute fabric's cables priced at the layout's lengths against the plan's one length."""
+    prices = pd.DataFrame(pricing_rows(layout_cable_pricing(h, engine.catalog())))
+    if prices.empty:
+        return
+    st.subheader(t("layout.prices"))
+    prices["link_class"] = prices["link_class"].map({c: t(k) for c, k in LINK_KEYS.items()})
+    st.dataframe(prices.rename(columns=headers), hide_index=True)
+    st.caption(t("layout.prices_caption"))
 
 
 def elevations(h: Handoff) -> None:
