@@ -104,3 +104,15 @@ def test_the_topology_page_highlights_the_selected_rail(lang: str) -> None:
     )
     widths = [d["line"]["width"] for d in wiring["data"] if d.get("mode") == "lines"]
     assert widths[4] == max(widths) and widths.count(max(widths)) == 1
+
+
+@pytest.mark.usefixtures("_fresh_caches")
+def test_a_plan_above_the_limit_gets_the_note_not_the_chart(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("ui.views.topology.MAX_RAIL_CHART_GPUS", 32)
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    at.query_params.update({"lang": "en", "gpus": "64", "design": "rail8-npo"})
+    at.run()
+    at.switch_page("pages/topology.py").run()
+    assert not at.exception, at.exception
+    assert tr("topology.rail_wiring", "en") not in [h.value for h in at.subheader]
+    assert any(c.value == tr("topology.rail_too_large", "en", limit="32") for c in at.caption)

@@ -15,6 +15,9 @@ from ui.widgets import table
 
 RAIL = "topology_rail"
 """Selectbox key: the rail highlighted in the wiring chart (None = all)."""
+MAX_RAIL_CHART_GPUS = 8192
+"""Largest plan whose port-by-port wiring the page builds (~3 s on 2 cores at 8,192 GPUs, linear
+in ports); larger plans are wired the same way server group by server group."""
 
 
 def topology_tables(plan: Plan) -> None:
@@ -37,6 +40,9 @@ def _wiring(scenario_json: str, override_json: str) -> Wiring:
 def rail_wiring(plan: Plan) -> None:
     """The rail wiring of plane 1 with a rail chosen to stand out; nothing without a fabric."""
     if plan.topology.tiers == 0:
+        return
+    if plan.gpus > MAX_RAIL_CHART_GPUS:
+        st.caption(t("topology.rail_too_large", limit=f"{MAX_RAIL_CHART_GPUS:,}"))
         return
     wiring = widgets.computed(_wiring, engine.canonical_json(plan.scenario), state.catalog_override())
     rails = rail_chart.rails(wiring)
