@@ -143,7 +143,11 @@ def test_reverse_sizing_meets_every_target_and_one_size_smaller_misses(catalog: 
         smaller = at(result.gpus - 8)
     except InfeasibleError:
         return
-    assert not smaller.meets(ttft_ms=500, tpot_ms=30) or smaller.requests_per_s < 40
+    assert (
+        not smaller.meets(ttft_ms=500, tpot_ms=30)
+        or smaller.requests_per_s < 40
+        or smaller.ttft_at_load_s(requests_per_s=40) * 1e3 > 500  # requests would wait for a slot
+    )
     assert result.binds in ("requests_per_s", "memory", "tpot_ms", "ttft_ms")
 
 
@@ -192,6 +196,49 @@ def test_a_per_query_head_decode_kernel_reads_the_kv_cache_once_per_query_head(c
     mha = {**LLAMA70, "kv_heads": 64}
     assert served_model(ServingRequest(**mha, decode_attention="per_query_head")).decode_kv_reads == 1.0
     assert served_model(per_head).decode_kv_reads == 8.0
+
+
+def test_ttft_at_load_adds_the_wait_for_a_slot(catalog: Catalog) -> None:
+    from planner.performance.serving import estimate_serving
+    from planner.queueing import erlang_c_wait_s
+
+    request = ServingRequest(**LLAMA8, input_tokens=512, output_tokens=256)
+    e = estimate_serving(request=request, plan=_plan(8, "ib-ndr"), catalog=catalog)
+    occupancy_s = e.ttft_s + 256 * e.tpot_s  # one request holds a slot from its prompt to its last token
+    capacity = e.slots / occupancy_s
+    waits = [e.queue_wait_s(requests_per_s=f * capacity) for f in (0.5, 0.9, 0.99)]
+    assert waits == sorted(waits) and waits[0] < 1e-6 < waits[-1]  # many slots: no wait until near capacity
+    assert waits[1] == erlang_c_wait_s(
+        servers=e.slots, arrival_per_s=0.9 * capacity, service_per_s=1 / occupancy_s
+    )
+    assert e.queue_wait_s(requests_per_s=capacity) == float("inf")
+    assert e.ttft_at_load_s(requests_per_s=0.9 * capacity) == e.ttft_s + waits[1]
+
+
+def test_sizing_adds_servers_when_requests_would_wait_past_the_ttft_target(catalog: Catalog) -> None:
+    from planner.performance.serving import size_serving
+
+    base = {**LLAMA8, "input_tokens": 512, "output_tokens": 256, "tpot_ms": 100.0}
+    scenario = Scenario(gpus=8, design_id="ib-ndr", gpu_id="h100_sxm")
+    (loose,) = size_serving(
+        request=ServingRequest(**base, requests_per_s=20.0),
+        scenario=scenario,
+        catalog=catalog,
+        design_ids=("ib-ndr",),
+    )
+    assert loose.gpus is not None and loose.estimate is not None
+    # a TTFT target just above the unloaded TTFT leaves no room for queueing: at least as many GPUs,
+    # and what the size below misses is named
+    tight_ms = loose.estimate.ttft_s * 1e3 * 1.001
+    (tight,) = size_serving(
+        request=ServingRequest(**base, requests_per_s=20.0, ttft_ms=tight_ms),
+        scenario=scenario,
+        catalog=catalog,
+        design_ids=("ib-ndr",),
+    )
+    assert tight.gpus is not None and tight.gpus >= loose.gpus
+    assert tight.estimate is not None
+    assert tight.estimate.ttft_at_load_s(requests_per_s=20.0) * 1e3 <= tight_ms
 
 
 def test_fp8_doubles_the_compute_peak(catalog: Catalog) -> None:

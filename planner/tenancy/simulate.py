@@ -116,26 +116,6 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
-def erlang_c_wait_s(*, servers: int, arrival_per_s: float, service_per_s: float) -> float:
-    """Mean queueing delay of M/M/c [s]: ``W_q = C(c, a) / (c mu - lambda)``, ``a = lambda/mu``.
-
-    Erlang's C formula ``C = (a^c / c!) (c / (c - a)) / (sum_{k<c} a^k/k! + (a^c/c!) c/(c - a))``
-    (Kleinrock, Queueing Systems vol. 1, 1975, eq. 3.42), summed in a stable recursion.
-
-    >>> round(erlang_c_wait_s(servers=1, arrival_per_s=0.5, service_per_s=1.0), 6)  # M/M/1: rho/(mu-lambda)
-    1.0
-    """
-    a = arrival_per_s / service_per_s
-    if a >= servers:
-        return math.inf
-    term, total = 1.0, 1.0  # a^k / k! for k = 0
-    for k in range(1, servers):
-        term *= a / k
-        total += term
-    top = term * a / servers * servers / (servers - a)
-    return top / (total + top) / (servers * service_per_s - arrival_per_s)
-
-
 class _Cluster:
     """Free GPUs per server and the allocation rules of the two policies."""
 

@@ -34,6 +34,7 @@ batch, so a bisection finds it), else the largest the KV cache holds, at most
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -48,6 +49,7 @@ from planner.performance.serving.coefficients import GpuFigures, gpu_figures, se
 from planner.performance.serving.model import ServedModel, served_model
 from planner.performance.serving.request import ServingRequest
 from planner.performance.serving.step import Instance, InstanceLayout, StepTime, powers_of_two
+from planner.queueing import erlang_c_wait_s
 from planner.scenario import Scenario
 
 Mode = Literal["aggregated", "disaggregated"]
@@ -155,6 +157,31 @@ class ServingEstimate:
     def bound(self) -> str:
         """What bounds the decode step (:attr:`StepTime.bound`)."""
         return self.decode.bound
+
+    @property
+    def slots(self) -> int:
+        """Sequences the cluster decodes at once: decode instances x batch [count]."""
+        return self.decode_pool.instances * self.decode_pool.batch
+
+    def queue_wait_s(self, *, requests_per_s: float) -> float:
+        """Mean wait for a free sequence slot at ``requests_per_s`` offered requests [s].
+
+        Each of the cluster's ``c`` slots (:attr:`slots`) serves one request for
+        ``S = TTFT + O x TPOT``; with Poisson arrivals and exponential service this is M/M/c:
+        ``W_q = C(c, lambda S) / (c / S - lambda)`` (Erlang C, :func:`planner.queueing.erlang_c_wait_s`).
+        A fixed output length queues less than exponential service, so this errs long. Infinite
+        when ``lambda`` reaches ``c / S``.
+        """
+        occupancy_s = self.ttft_s + self.request.output_tokens * self.tpot_s
+        if requests_per_s <= 0 or occupancy_s <= 0:
+            return 0.0
+        return erlang_c_wait_s(
+            servers=self.slots, arrival_per_s=requests_per_s, service_per_s=1.0 / occupancy_s
+        )
+
+    def ttft_at_load_s(self, *, requests_per_s: float) -> float:
+        """First-token latency including the wait for a slot at ``requests_per_s`` [s]."""
+        return self.ttft_s + self.queue_wait_s(requests_per_s=requests_per_s)
 
     def meets(self, *, ttft_ms: float | None, tpot_ms: float | None) -> bool:
         """Whether TTFT and TPOT are within the targets (``None``: no target)."""
@@ -544,13 +571,31 @@ def estimate_serving(
         ttft, tpot, step, limit, transfer = found.ttft_s, found.tpot_s, found.decode, found.batch_limit, 0.0
         prefill_step = found.prefill
     notes += _notes(ctx, pools)
-    return ServingEstimate(
+    estimate = ServingEstimate(
         design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=plan.gpus, request=r, model=ctx.model,
         mode="disaggregated" if r.disaggregate else "aggregated", pools=pools, decode=step,
         prefill=prefill_step, ttft_s=ttft, tpot_s=tpot, kv_transfer_s=transfer,
         tokens_per_s=rate * r.output_tokens, requests_per_s=rate, usd_per_gpu_hour=plan.cost.usd_per_gpu_hour,
         facility_kw=plan.power.facility_kw, batch_limit=limit, layouts_tried=tried, notes=tuple(notes),
     )  # fmt: skip
+    return _with_overload_note(estimate)
+
+
+def _with_overload_note(estimate: ServingEstimate) -> ServingEstimate:
+    """The estimate, with a note when the request's rate reaches the cluster's capacity (the wait
+    for a slot has no bound, :meth:`ServingEstimate.queue_wait_s`)."""
+    rate = estimate.request.requests_per_s
+    if rate is None or math.isfinite(estimate.queue_wait_s(requests_per_s=rate)):
+        return estimate
+    occupancy_s = estimate.ttft_s + estimate.request.output_tokens * estimate.tpot_s
+    overloaded = msg(
+        "requests_per_s: {rate:g} requests/s reach what {gpus} GPUs serve ({served:.1f} requests/s): "
+        "requests would queue without bound",
+        rate=rate,
+        gpus=estimate.gpus,
+        served=estimate.slots / occupancy_s,
+    )
+    return replace(estimate, notes=(*estimate.notes, overloaded))
 
 
 def _resize(pool: Pool, instances: int) -> Pool:

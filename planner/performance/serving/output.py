@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,6 +48,20 @@ def _pool_dict(pool: Pool) -> dict[str, Any]:
     }
 
 
+def _at_load(e: ServingEstimate) -> dict[str, Any]:
+    """Queueing at the request's rate, when it gives one: ``queue_wait_ms`` and ``ttft_at_load_ms``
+    (``None`` when the rate reaches the cluster's capacity)."""
+    rate = e.request.requests_per_s
+    if rate is None:
+        return {}
+    wait = e.queue_wait_s(requests_per_s=rate)
+    finite = math.isfinite(wait)
+    return {
+        "queue_wait_ms": round(wait * 1e3, 4) if finite else None,
+        "ttft_at_load_ms": round((e.ttft_s + wait) * 1e3, 4) if finite else None,
+    }
+
+
 def serving_to_dict(estimate: ServingEstimate) -> dict[str, Any]:
     """JSON-ready view of one estimate: the keys of the CLI's interface and the details."""
     e = estimate
@@ -68,6 +83,7 @@ def serving_to_dict(estimate: ServingEstimate) -> dict[str, Any]:
         "batch_limit": e.batch_limit,
         "ttft_ms": round(e.ttft_s * 1e3, 4),
         "tpot_ms": round(e.tpot_s * 1e3, 4),
+        **_at_load(e),
         "decode_step_ms": round(e.decode.total_s * 1e3, 4),
         "prefill_ms": round(e.prefill.total_s * 1e3, 4),
         "kv_transfer_ms": round(e.kv_transfer_s * 1e3, 4),

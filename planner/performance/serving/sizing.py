@@ -9,14 +9,15 @@ are within the targets and whose completed requests/s reach the rate. The search
 the rate still missing (``size x R / rate``, or doubles the size when nothing fits yet) and, once a
 size meets, walks down one server at a time until one misses, so the answer meets every target and
 the size one server smaller misses at least one. What binds is what that smaller size misses:
-``memory`` (the model fits no layout), ``tpot_ms`` or ``ttft_ms`` (no layout reaches the target),
+``memory`` (the model fits no layout), ``tpot_ms`` or ``ttft_ms`` (no layout reaches the target, or
+requests wait for a free slot long enough to miss the TTFT target at the rate, M/M/c),
 or ``requests_per_s`` (it serves fewer requests than asked).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from planner.catalog import Catalog
 from planner.compare import DEFAULT_DESIGNS, compare, default_sizes
@@ -111,7 +112,8 @@ def _size_design(request: ServingRequest, design_id: str, sizes: Sequence[int],
             except InfeasibleError as exc:
                 trials[gpus] = _Trial(gpus, None, str(exc), _binds_of(exc))
             else:
-                miss = ""
+                e = replace(e, request=request)  # the same estimate; its request carries the rate
+                miss, binds = "", BINDS_RATE
                 if e.requests_per_s < rate * (1 - 1e-9):
                     miss = msg(
                         "requests_per_s: {gpus} GPUs serve {served:.2f} requests/s of {rate:g}",
@@ -119,7 +121,24 @@ def _size_design(request: ServingRequest, design_id: str, sizes: Sequence[int],
                         served=e.requests_per_s,
                         rate=rate,
                     )
-                trials[gpus] = _Trial(gpus, e, miss, BINDS_RATE)
+                elif (
+                    request.ttft_ms is not None
+                    and e.ttft_at_load_s(requests_per_s=rate) * 1e3 > request.ttft_ms
+                ):
+                    # enough capacity, but requests wait for a slot long enough to miss the target
+                    miss, binds = (
+                        msg(
+                            "ttft_ms: {gpus} GPUs at {rate:g} requests/s wait {wait:.0f} ms for a slot: "
+                            "TTFT {ttft:.0f} ms of {target:g}",
+                            gpus=gpus,
+                            rate=rate,
+                            wait=e.queue_wait_s(requests_per_s=rate) * 1e3,
+                            ttft=e.ttft_at_load_s(requests_per_s=rate) * 1e3,
+                            target=request.ttft_ms,
+                        ),
+                        "ttft_ms",
+                    )
+                trials[gpus] = _Trial(gpus, e, miss, binds)
         return trials[gpus]
 
     i = 0
