@@ -144,10 +144,17 @@ def push(*, api: Any, handoff: Handoff, catalog: Catalog) -> PushReport:
         The plan's hand-off and the catalog it was built with.
     """
     run = _Push(api)
-    dcim = run.dcim
-    layout, wiring = handoff.layout, handoff.wiring
     family = fabric_family(handoff, catalog)
+    site_id, location_ids, rack_ids = _push_places(run, handoff)
+    type_ids, role_ids = _push_types(run, handoff, catalog, family)
+    device_ids = _push_devices(run, handoff, site_id, location_ids, rack_ids, type_ids, role_ids)
+    _push_interfaces_and_cables(run, handoff, catalog, family, device_ids)
+    return PushReport(created=run.created, existing=run.existing)
 
+
+def _push_places(run: _Push, handoff: Handoff) -> tuple[int, dict[Any, int], dict[Any, int]]:
+    """The site, its rows (NetBox locations) and racks: their ids."""
+    dcim, layout = run.dcim, handoff.layout
     site = dcim.sites.get(slug=slug(SITE))
     site_ids = run.ensure(
         "sites",
@@ -187,7 +194,15 @@ def push(*, api: Any, handoff: Handoff, catalog: Catalog) -> PushReport:
             for r in layout.racks
         },
     )
+    return site_id, location_ids, rack_ids
 
+
+def _push_types(
+    run: _Push, handoff: Handoff, catalog: Catalog, family: str
+) -> tuple[dict[Any, int], dict[Any, int]]:
+    """Manufacturers, device types with their interface templates, and device roles: the ids of
+    the types and of the roles."""
+    dcim, wiring = run.dcim, handoff.wiring
     types: dict[str, Any] = {}
     for device in wiring.devices:
         types.setdefault(device.model_id, device)
@@ -232,7 +247,20 @@ def push(*, api: Any, handoff: Handoff, catalog: Catalog) -> PushReport:
         lambda r: r.slug,
         {r: {"name": r, "slug": r, "color": ROLE_COLORS[r]} for r in roles},
     )
+    return type_ids, role_ids
 
+
+def _push_devices(
+    run: _Push,
+    handoff: Handoff,
+    site_id: int,
+    location_ids: dict[Any, int],
+    rack_ids: dict[Any, int],
+    type_ids: dict[Any, int],
+    role_ids: dict[Any, int],
+) -> dict[Any, int]:
+    """Every device in its rack and unit: ids by device name."""
+    dcim, layout, wiring = run.dcim, handoff.layout, handoff.wiring
     where = layout.location()
     device_ids = run.ensure(
         "devices",
@@ -253,6 +281,14 @@ def push(*, api: Any, handoff: Handoff, catalog: Catalog) -> PushReport:
             for d in wiring.devices
         },
     )
+    return device_ids
+
+
+def _push_interfaces_and_cables(
+    run: _Push, handoff: Handoff, catalog: Catalog, family: str, device_ids: dict[Any, int]
+) -> None:
+    """The devices' interfaces and every cable not in NetBox yet."""
+    dcim, wiring = run.dcim, handoff.wiring
     # NetBox gives a device its type's interfaces when the device is created; a device that
     # existed before its type had templates gets the missing ones here.
     name_of_device = {v: k for k, v in device_ids.items()}
@@ -295,4 +331,3 @@ def push(*, api: Any, handoff: Handoff, catalog: Catalog) -> PushReport:
     # A cable's natural key is its A-side interface: NetBox allows one cable per interface.
     run.ensure("cables", [], lambda r: r, {k: v for k, v in new_cables.items() if k not in cabled})
     run.existing["cables"] = len(new_cables) - run.created["cables"]
-    return PushReport(created=run.created, existing=run.existing)

@@ -76,6 +76,33 @@ def rail_wiring(wiring: Wiring, *, rail: int | None, lang: str, max_servers: int
                 hoverinfo="skip",
             )
         )
+    _add_devices(fig, links, leaves, x_leaf, x_server)
+    fig.update_xaxes(visible=False, range=[-0.5, width + 0.5])
+    fig.update_yaxes(
+        tickvals=[0, 1],
+        ticktext=[tr("rail.servers", lang), tr("rail.leaves", lang)],
+        range=[-0.25, 1.25],
+        showgrid=False,
+        zeroline=False,
+    )
+    title = tr(
+        "chart.rail_wiring",
+        lang,
+        shown=fmt.number(len(shown)),
+        servers=fmt.number(len(servers)),
+        leaves=fmt.number(len(leaves)),
+    )
+    return _style(fig, title, height=360)
+
+
+def _add_devices(
+    fig: go.Figure,
+    links: list[Link],
+    leaves: list[str],
+    x_leaf: dict[str, float],
+    x_server: dict[str, float],
+) -> None:
+    """The leaves (top, each in the colour of the one rail it serves) and the servers (bottom)."""
     # a leaf takes the colour of the one rail it serves (grey when it serves several)
     served: dict[str, set[int]] = {}
     for link in links:
@@ -108,19 +135,3 @@ def rail_wiring(wiring: Wiring, *, rail: int | None, lang: str, max_servers: int
             showlegend=False,
         )
     )
-    fig.update_xaxes(visible=False, range=[-0.5, width + 0.5])
-    fig.update_yaxes(
-        tickvals=[0, 1],
-        ticktext=[tr("rail.servers", lang), tr("rail.leaves", lang)],
-        range=[-0.25, 1.25],
-        showgrid=False,
-        zeroline=False,
-    )
-    title = tr(
-        "chart.rail_wiring",
-        lang,
-        shown=fmt.number(len(shown)),
-        servers=fmt.number(len(servers)),
-        leaves=fmt.number(len(leaves)),
-    )
-    return _style(fig, title, height=360)
