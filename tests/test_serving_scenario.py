@@ -144,7 +144,8 @@ def test_the_proposal_has_a_serving_section_and_sheet(lang: str, title: str, row
     p = _proposal(with_serving(), lang)
     assert p.serving is not None
     keys = [k for k, _ in proposal.sections(p)]
-    assert keys[-2:] == [serving_section.SECTION_KEY, "export.sec.assumptions"]
+    # after the cost, before the rack elevations and the assumptions
+    assert keys[-3:] == [serving_section.SECTION_KEY, "export.sec.elevations", "export.sec.assumptions"]
     body = _html(p)
     assert title in body and row in body
     e = p.serving.estimates[0][1]
