@@ -109,15 +109,27 @@ def main() -> None:
     parser.add_argument("--points", type=int, default=6_000, help="points per timed sweep")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--big", type=int, default=0, help="points of one large run on 2 workers")
+    parser.add_argument(
+        "--verify", type=int, default=300, help="rows of the big run compared with single-process plans"
+    )
+    parser.add_argument("--skip-timing", action="store_true", help="only the big run")
     args = parser.parse_args()
     out = Path(tempfile.mkdtemp(prefix="bench-sweep-")) / "sweep.parquet"
     print(load())
     print(f"in process, no Dask: {in_process(1_000):,.0f} plans/s")
-    rates, per_cpu_s = on_clusters(points=args.points, repeats=args.repeats, out=out)
+    if not args.skip_timing:
+        timing(points=args.points, repeats=args.repeats, out=out)
+    if args.big:
+        big_run(points=args.big, verify=args.verify, out=out)
+
+
+def timing(*, points: int, repeats: int, out: Path) -> None:
+    """Plans per second per worker at 1 and 2 workers, and the speed-ups (printed)."""
+    rates, per_cpu_s = on_clusters(points=points, repeats=repeats, out=out)
     medians = {workers: statistics.median(runs) for workers, runs in rates.items()}
     for workers, runs in rates.items():
         print(
-            f"{workers} worker(s), {args.points:,} points x {args.repeats}: median {medians[workers]:,.1f} "
+            f"{workers} worker(s), {points:,} points x {repeats}: median {medians[workers]:,.1f} "
             f"plans/s per worker (runs: {', '.join(f'{r:,.1f}' for r in runs)}); median "
             f"{statistics.median(per_cpu_s[workers]):,.1f} plans per worker CPU-second"
         )
@@ -127,15 +139,42 @@ def main() -> None:
     # speed-up is what two workers would give with a core each (2.00: Dask adds no cost per worker)
     cpu = {workers: statistics.median(runs) for workers, runs in per_cpu_s.items()}
     print(f"CPU-normalised speed-up 1 -> 2 workers: {2 * cpu[2] / cpu[1]:.2f} (2.00 = linear)")
-    if args.big:
-        job = job_of(grid_of(args.big))
-        print(f"big run: {job.grid.count():,} points on 2 workers; {load()}", flush=True)
-        result = run_sweep(job=job, out=out, workers=2)
-        print(
-            f"big run: {result.points:,} plans in {result.seconds:,.0f} s wall "
-            f"({result.plans_per_s:,.1f} plans/s, {result.plans_per_s / 2:,.1f} per worker), "
-            f"{out.stat().st_size / 1e6:,.1f} MB Parquet; {load()}"
-        )
+
+
+def big_run(*, points: int, verify: int, out: Path) -> None:
+    """One sweep of about ``points`` plans on a fresh 2-worker cluster, as ``planner sweep`` runs
+    it; then the Parquet's row count against the grid and ``verify`` random rows against the same
+    points planned in this process, column by column."""
+    import math
+    import random
+
+    import pandas as pd
+
+    from planner.sweep import point_row
+
+    job = job_of(grid_of(points))
+    print(f"big run: {job.grid.count():,} points on 2 workers; {load()}", flush=True)
+    result = run_sweep(job=job, out=out, workers=2)
+    print(
+        f"big run: {result.points:,} plans in {result.seconds:,.0f} s wall "
+        f"({result.plans_per_s:,.1f} plans/s, {result.plans_per_s / 2:,.1f} per worker), "
+        f"{out.stat().st_size / 1e6:,.1f} MB Parquet; {load()}",
+        flush=True,
+    )
+    frame = pd.read_parquet(out)
+    print(f"rows {len(frame):,} of {job.grid.count():,} points", flush=True)
+    rng = random.Random(0)
+    differ = 0
+    for index in rng.sample(range(len(frame)), min(verify, len(frame))):
+        row = frame.iloc[index].to_dict()
+        for key, value in point_row(job, index).items():
+            got = row.get(key)
+            empty = got is None or (isinstance(got, float) and math.isnan(got))
+            same = (
+                (value is None or (isinstance(value, float) and math.isnan(value))) if empty else got == value
+            )
+            differ += not same
+    print(f"{verify} sampled rows against single-process plans: {differ} values differ", flush=True)
 
 
 if __name__ == "__main__":
