@@ -27,8 +27,10 @@ from planner.i18n import tr
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 30_000
-REFUSAL_S = 2.0
-"""The refusal must be on the page this soon after the file is handed to the uploader [s]."""
+REFUSAL_S = 10.0
+"""The refusal must be on the page this soon after the file is handed to the uploader [s]: a
+bound that catches a server expanding the aliases (minutes, gigabytes), not a speed check, which
+a shared machine's load would make flaky (speed is measured in bench/, never asserted)."""
 GROWTH_LIMIT_MB = 100.0
 """Most the server's resident memory may grow while it handles the bomb [MB]."""
 expect.set_options(timeout=TIMEOUT_MS)  # a cold first page takes several seconds on 2 cores
@@ -131,14 +133,13 @@ def test_alias_bomb_upload_is_refused_quickly_while_another_session_is_served(
         field.press("Enter")
         refusal = attacker.get_by_text(re.compile(r"bomb\.yaml: YAML aliases are not allowed \(line \d+\)"))
         expect(refusal).to_be_visible(timeout=REFUSAL_S * 1000)
-        refused_s = time.monotonic() - started
+        refused_s = time.monotonic() - started  # reported below, not asserted
         expect(bystander).to_have_url(re.compile(r"gpus=256"), timeout=10_000)
         expect(
             bystander.locator('[data-testid="stMetricValue"]', has_text=re.compile(r"^256$")).first
         ).to_be_visible(timeout=10_000)
         peak_kb = sampler.stop()
 
-        assert refused_s < REFUSAL_S, f"refused after {refused_s:.2f} s"
         expect(
             attacker.get_by_text(tr("catalog.upload_error", "en", message="").strip()).first
         ).to_be_visible()
