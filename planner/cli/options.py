@@ -11,14 +11,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
+    from pydantic import BaseModel
 
     from planner.catalog import Catalog
+    from planner.engine import Plan
     from planner.scenario import Scenario
+
+M = TypeVar("M", bound="BaseModel")
+R = TypeVar("R")
+
+OptionTable = Mapping[str, tuple[str, Any, str]]
+"""Options that fill a pydantic model: field -> (flag, type, help). :func:`add_option_table` adds
+them, :func:`collect_options` reads them back, :func:`validated_options` names the flag on error."""
 
 EXIT_BAD_INPUT = 2
 """Exit code of bad input: one line on stderr naming the field and the allowed range."""
@@ -157,6 +166,55 @@ def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -
     )
 
 
+def add_option_table(
+    parser: argparse.ArgumentParser, title: str, options: OptionTable
+) -> argparse._ArgumentGroup:
+    """An argument group with one option per field of ``options``; returned for further options."""
+    group = parser.add_argument_group(title)
+    for field, (flag, kind, text) in options.items():
+        group.add_argument(flag, dest=field, type=kind, help=text)
+    return group
+
+
+def option_flags(options: OptionTable) -> dict[str, str]:
+    """field -> flag of an option table (for :func:`validated_options`)."""
+    return {field: flag for field, (flag, _, _) in options.items()}
+
+
+def collect_options(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
+    """The given options among ``fields`` (an option left out stays out: the model's default)."""
+    return {f: getattr(args, f) for f in fields if getattr(args, f, None) is not None}
+
+
+def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str]) -> M:
+    """Validate options into ``model``; the one-line error names the flag, the field and the range."""
+    import re
+
+    from pydantic import ValidationError
+
+    from planner.errors import InputError, describe_validation_error
+
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        text = describe_validation_error(exc, model=model)
+        for field, flag in flags.items():
+            text = re.sub(rf"(^|; ){field}:", rf"\g<1>{flag} ({field}):", text)
+        raise InputError(f"options: {text}") from None
+
+
+def read_hf_config(path: str) -> dict[str, Any]:
+    """A Hugging Face ``config.json`` as a mapping (empty file: empty mapping); a file that cannot be
+    read is an :class:`~planner.errors.InputError` naming it."""
+    from pathlib import Path
+
+    from planner.errors import InputError
+    from planner.files import read_mapping
+    from planner.i18n.message import msg
+
+    return read_mapping(Path(path), what=msg("Hugging Face model config"), error=InputError) or {}
+
+
 def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
     """The ``--designs`` list, or the preset designs when it is not given."""
     if args.designs is None:
@@ -201,6 +259,16 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
     return scenario_from_data(data, source="options")
 
 
+def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tuple[Plan, ...]:
+    """The scenario's plan, or (``--designs a,b``) the same scenario on each listed design."""
+    from planner.compare import compare
+    from planner.engine import plan
+
+    if not args.designs:
+        return (plan(scenario=scenario, catalog=catalog),)
+    return compare(scenario=scenario, catalog=catalog, design_ids=design_ids_from_args(args))
+
+
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
     """The bundled catalog with the ``--catalog`` override files applied."""
     from planner.catalog import load_catalog
@@ -216,6 +284,22 @@ def write(text: str) -> None:
 def write_json(data: Any) -> None:
     """Write ``data`` as indented JSON (non-ASCII kept as is)."""
     write(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def write_results(
+    results: Sequence[R],
+    *,
+    fmt: str,
+    as_list: bool,
+    to_dict: Callable[[R], Any],
+    render: Callable[[Sequence[R]], str],
+) -> None:
+    """Per-design results as JSON (``as_list``: a list, else the first result's object) or as the
+    text ``render`` makes of them."""
+    if fmt == "json":
+        write_json([to_dict(r) for r in results] if as_list else to_dict(results[0]))
+    else:
+        write(render(results))
 
 
 def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -17,24 +17,30 @@ code 2 and one line on stderr naming the bound and by how much.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.options import (
+    OptionTable,
     add_command,
     add_format_option,
+    add_option_table,
     add_scenario_options,
     catalog_from_args,
+    collect_options,
     designs_as_columns,
+    option_flags,
+    plans_from_args,
+    read_hf_config,
     scenario_from_args,
-    write,
-    write_json,
+    validated_options,
+    write_results,
 )
 
 if TYPE_CHECKING:
     from planner.performance.serving import ServingEstimate, ServingRequest, SizingResult
 
-OPTIONS: Mapping[str, tuple[str, Any, str]] = {
+OPTIONS: OptionTable = {
     "params_b": ("--params-b", float, "total parameters [billions] (required unless --hf-config gives them)"),
     "active_params_b": ("--active-params-b", float, "parameters a token passes through, MoE [billions]"),
     "layers": ("--layers", int, "transformer layers (default: derived)"),
@@ -93,9 +99,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_scenario_options(serve)
     serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
-    group = serve.add_argument_group("model, request mix and targets")
-    for field, (flag, kind, text) in OPTIONS.items():
-        group.add_argument(flag, dest=field, type=kind, help=text)
+    group = add_option_table(serve, "model, request mix and targets", OPTIONS)
     group.add_argument(
         "--gated-mlp", dest="gated_mlp", action="store_true", help="gated (SwiGLU) feed-forward"
     )
@@ -114,36 +118,24 @@ def add_parser(subparsers: Any) -> None:
 
 def request_from_args(args: argparse.Namespace) -> ServingRequest:
     """The serving request the options describe (over ``--hf-config`` when given), validated."""
-    from pathlib import Path
-
-    from planner.cli.workload import _validated
     from planner.errors import InputError
-    from planner.files import read_mapping
-    from planner.i18n.message import msg
     from planner.performance.serving import ServingRequest
     from planner.performance.serving.hf import serving_fields_from_hf_config
 
-    data: dict[str, Any] = {}
-    if args.hf_config:
-        config = (
-            read_mapping(Path(args.hf_config), what=msg("Hugging Face model config"), error=InputError) or {}
-        )
-        data = serving_fields_from_hf_config(config)
-    data.update({f: getattr(args, f) for f in OPTIONS if getattr(args, f, None) is not None})
+    data = serving_fields_from_hf_config(read_hf_config(args.hf_config)) if args.hf_config else {}
+    data.update(collect_options(args, list(OPTIONS)))
     if args.gated_mlp:
         data["gated_mlp"] = True
     if args.disaggregate:
         data["disaggregate"] = True
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")
-    return _validated(ServingRequest, data, {f: flag for f, (flag, _, _) in OPTIONS.items()})
+    return validated_options(ServingRequest, data, option_flags(OPTIONS))
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """``planner serve``: one design, several side by side, or the reverse sizing."""
     from planner.cli.options import design_ids_from_args
-    from planner.compare import compare
-    from planner.engine import plan
     from planner.errors import InfeasibleError, InputError
     from planner.performance.serving import estimate_serving, serving_to_dict, size_serving, sizing_to_dict
 
@@ -163,24 +155,21 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         if all(r.gpus is None for r in results):
             raise InfeasibleError("; ".join(r.reason for r in results))
-        if args.format == "json":
-            write_json([sizing_to_dict(r) for r in results])
-        else:
-            write(render_sizing_table(results))
-        return 0
-    scenario = scenario_from_args(args)
-    if args.designs:
-        ids = [d.strip() for d in args.designs.split(",") if d.strip()]
-        plans = compare(scenario=scenario, catalog=catalog, design_ids=ids)
-    else:
-        plans = (plan(scenario=scenario, catalog=catalog),)
-    estimates = [estimate_serving(request=request, plan=p, catalog=catalog) for p in plans]
-    if args.format == "json":
-        write_json(
-            serving_to_dict(estimates[0]) if len(estimates) == 1 else [serving_to_dict(e) for e in estimates]
+        write_results(
+            results, fmt=args.format, as_list=True, to_dict=sizing_to_dict, render=render_sizing_table
         )
-    else:
-        write(render_serving_table(estimates))
+        return 0
+    estimates = [
+        estimate_serving(request=request, plan=p, catalog=catalog)
+        for p in plans_from_args(args, scenario_from_args(args), catalog)
+    ]
+    write_results(
+        estimates,
+        fmt=args.format,
+        as_list=len(estimates) != 1,
+        to_dict=serving_to_dict,
+        render=render_serving_table,
+    )
     return 0
 
 

@@ -15,33 +15,35 @@ Bad input exits with code 2 and one line on stderr naming the option and its all
 from __future__ import annotations
 
 import argparse
-import json
-import re
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from planner.cli.options import (
+    OptionTable,
     add_command,
     add_format_option,
+    add_option_table,
     add_scenario_options,
     catalog_from_args,
+    collect_options,
     designs_as_columns,
+    option_flags,
+    plans_from_args,
+    read_hf_config,
     scenario_from_args,
+    validated_options,
+    write_results,
 )
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from planner.catalog import Catalog
     from planner.engine import Plan
     from planner.performance.reliability import Reliability, ReliabilityParams
     from planner.performance.workload import TrainingJob, WorkloadEstimate
-    from planner.scenario import Scenario
 
-M = TypeVar("M", bound="BaseModel")
+R = TypeVar("R")
 
-JOB_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
+JOB_OPTIONS: OptionTable = {
     "params_b": (
         "--params-b",
         float,
@@ -93,7 +95,7 @@ JOB_FLAGS: Mapping[str, tuple[str, str]] = {
         "reduce gradients in switches that support it (SHARP)",
     ),
 }
-RELIABILITY_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
+RELIABILITY_OPTIONS: OptionTable = {
     "checkpoint_gbyte": ("--checkpoint-gbyte", float, "checkpoint size [GB] (default: params x bytes/param)"),
     "checkpoint_bytes_per_param": (
         "--checkpoint-bytes-per-param",
@@ -105,14 +107,7 @@ RELIABILITY_OPTIONS: Mapping[str, tuple[str, Any, str]] = {
     "write_bandwidth_gbyte_per_s": ("--write-gbyte-per-s", float, "checkpoint write bandwidth [GB/s]"),
     "checkpoint_interval_min": ("--interval-min", float, "evaluate at this checkpoint interval [min]"),
 }
-
-
-def _add_options(
-    parser: argparse.ArgumentParser, title: str, options: Mapping[str, tuple[str, Any, str]]
-) -> None:
-    group = parser.add_argument_group(title)
-    for field, (flag, kind, text) in options.items():
-        group.add_argument(flag, dest=field, type=kind, help=text)
+RELIABILITY_FLAGS = option_flags(RELIABILITY_OPTIONS) | {"params_b": "--params-b"}
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -141,7 +136,7 @@ def add_parser(subparsers: Any) -> None:
         ],
     )
     _add_common(workload)
-    _add_options(workload, "model and parallelism", JOB_OPTIONS)
+    add_option_table(workload, "model and parallelism", JOB_OPTIONS)
     for field, (flag, text) in JOB_FLAGS.items():
         workload.add_argument(flag, dest=field, action="store_true", help=text)
     workload.add_argument(
@@ -156,7 +151,7 @@ def add_parser(subparsers: Any) -> None:
         help="Hugging Face config.json: layers, width, heads, KV heads, FFN, vocabulary, experts "
         "(flags override it)",
     )
-    _add_options(workload, "checkpoints and failures", RELIABILITY_OPTIONS)
+    add_option_table(workload, "checkpoints and failures", RELIABILITY_OPTIONS)
     workload.set_defaults(handler=run_workload)
 
     rel = add_command(
@@ -172,27 +167,8 @@ def add_parser(subparsers: Any) -> None:
     rel.add_argument(
         "--params-b", dest="params_b", type=float, help="model parameters [billions] (sizes the checkpoint)"
     )
-    _add_options(rel, "checkpoints and failures", RELIABILITY_OPTIONS)
+    add_option_table(rel, "checkpoints and failures", RELIABILITY_OPTIONS)
     rel.set_defaults(handler=run_reliability)
-
-
-def _validated(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str]) -> M:
-    """Validate options into ``model``; the one-line error names the flag, the field and the range."""
-    from pydantic import ValidationError
-
-    from planner.errors import InputError, describe_validation_error
-
-    try:
-        return model.model_validate(dict(data))
-    except ValidationError as exc:
-        text = describe_validation_error(exc, model=model)
-        for field, flag in flags.items():
-            text = re.sub(rf"(^|; ){field}:", rf"\g<1>{flag} ({field}):", text)
-        raise InputError(f"options: {text}") from None
-
-
-def _collect(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
-    return {f: getattr(args, f) for f in fields if getattr(args, f, None) is not None}
 
 
 def job_from_args(args: argparse.Namespace) -> TrainingJob:
@@ -200,48 +176,36 @@ def job_from_args(args: argparse.Namespace) -> TrainingJob:
     from planner.performance.workload import TrainingJob
 
     data = hf_fields(args.hf_config) if getattr(args, "hf_config", None) else {}
-    data.update(_collect(args, list(JOB_OPTIONS)))
+    data.update(collect_options(args, list(JOB_OPTIONS)))
     data.update({f: True for f in JOB_FLAGS if getattr(args, f, False)})
     if getattr(args, "sequence_parallel", True) is False:
         data["sequence_parallel"] = False
-    return _validated(TrainingJob, data, {f: flag for f, (flag, _, _) in JOB_OPTIONS.items()})
+    return validated_options(TrainingJob, data, option_flags(JOB_OPTIONS))
 
 
 def hf_fields(path: str) -> dict[str, Any]:
     """Job fields from a Hugging Face ``config.json`` (:mod:`planner.performance.training.hf`)."""
-    from pathlib import Path
-
-    from planner.errors import InputError
-    from planner.files import read_mapping
-    from planner.i18n.message import msg
     from planner.performance.training.hf import job_fields_from_hf_config
 
-    config = read_mapping(Path(path), what=msg("Hugging Face model config"), error=InputError) or {}
-    return job_fields_from_hf_config(config)
+    return job_fields_from_hf_config(read_hf_config(path))
 
 
-def reliability_params_from_args(args: argparse.Namespace) -> ReliabilityParams:
-    """Checkpoint and failure settings from the options, validated."""
+def reliability_params_from_args(
+    args: argparse.Namespace, *, params_b: float | None = None
+) -> ReliabilityParams:
+    """Checkpoint and failure settings from the options (``params_b``: the job's size, over
+    ``--params-b``), validated."""
     from planner.errors import InputError
     from planner.performance.reliability import ReliabilityParams
 
-    data = _collect(args, ["params_b", *RELIABILITY_OPTIONS])
+    data = collect_options(args, ["params_b", *RELIABILITY_OPTIONS])
+    if params_b is not None:
+        data["params_b"] = params_b
     if args.network_failover:
         data["network_failover"] = True
-    flags = {f: flag for f, (flag, _, _) in RELIABILITY_OPTIONS.items()} | {"params_b": "--params-b"}
     if "params_b" not in data and "checkpoint_gbyte" not in data:
         raise InputError("options: --params-b or --checkpoint-gbyte: give one to size the checkpoint")
-    return _validated(ReliabilityParams, data, flags)
-
-
-def _plans(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tuple[Plan, ...]:
-    from planner.compare import compare
-    from planner.engine import plan
-
-    if not args.designs:
-        return (plan(scenario=scenario, catalog=catalog),)
-    design_ids = [d.strip() for d in args.designs.split(",") if d.strip()]
-    return compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
+    return validated_options(ReliabilityParams, data, RELIABILITY_FLAGS)
 
 
 def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
@@ -313,33 +277,33 @@ def render_reliability_table(results: Sequence[Reliability]) -> str:
     return "\n".join(lines)
 
 
+def _write_per_design(
+    args: argparse.Namespace,
+    evaluate: Callable[[Plan, Catalog], R],
+    *,
+    to_dict: Callable[[R], Any],
+    render: Callable[[Sequence[R]], str],
+) -> int:
+    """``evaluate`` on the scenario's plan (or each ``--designs`` plan), written as ``--format`` says:
+    one JSON object without ``--designs``, a list with it."""
+    catalog = catalog_from_args(args)
+    results = tuple(evaluate(p, catalog) for p in plans_from_args(args, scenario_from_args(args), catalog))
+    write_results(results, fmt=args.format, as_list=bool(args.designs), to_dict=to_dict, render=render)
+    return 0
+
+
 def run_workload(args: argparse.Namespace) -> int:
     """``planner workload``: training time, cost and energy of the job on each design."""
-    from planner.performance.reliability import ReliabilityParams
     from planner.performance.workload import estimate_workload, workload_to_dict
 
     job = job_from_args(args)
-    rel_data = _collect(args, list(RELIABILITY_OPTIONS))
-    rel_data["params_b"] = job.params_b
-    if args.network_failover:
-        rel_data["network_failover"] = True
-    params = _validated(
-        ReliabilityParams, rel_data, {f: flag for f, (flag, _, _) in RELIABILITY_OPTIONS.items()}
+    params = reliability_params_from_args(args, params_b=job.params_b)
+    return _write_per_design(
+        args,
+        lambda p, catalog: estimate_workload(job=job, plan=p, catalog=catalog, reliability_params=params),
+        to_dict=workload_to_dict,
+        render=render_workload_table,
     )
-    catalog = catalog_from_args(args)
-    scenario = scenario_from_args(args)
-    estimates = tuple(
-        estimate_workload(job=job, plan=p, catalog=catalog, reliability_params=params)
-        for p in _plans(args, scenario, catalog)
-    )
-    if args.format == "json":
-        body: Any = (
-            workload_to_dict(estimates[0]) if not args.designs else [workload_to_dict(e) for e in estimates]
-        )
-        sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(render_workload_table(estimates) + "\n")
-    return 0
 
 
 def run_reliability(args: argparse.Namespace) -> int:
@@ -347,16 +311,9 @@ def run_reliability(args: argparse.Namespace) -> int:
     from planner.performance.reliability import reliability, reliability_to_dict
 
     params = reliability_params_from_args(args)
-    catalog = catalog_from_args(args)
-    scenario = scenario_from_args(args)
-    results = tuple(
-        reliability(plan=p, params=params, catalog=catalog) for p in _plans(args, scenario, catalog)
+    return _write_per_design(
+        args,
+        lambda p, catalog: reliability(plan=p, params=params, catalog=catalog),
+        to_dict=reliability_to_dict,
+        render=render_reliability_table,
     )
-    if args.format == "json":
-        body: Any = (
-            reliability_to_dict(results[0]) if not args.designs else [reliability_to_dict(r) for r in results]
-        )
-        sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(render_reliability_table(results) + "\n")
-    return 0
