@@ -10,7 +10,7 @@ serving) for what each field does to the estimate.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -29,22 +29,36 @@ DEFAULT_MOE_TOP_K = 8
 """Experts per token assumed with :data:`DEFAULT_MOE_EXPERTS` (DeepSeek-V3)."""
 
 
+# The transformer's shape and parallelism, as the serving request and the training job
+# (planner.performance.training.job) both take them: one definition, so that the two forms, the
+# CLI and the store accept the same ranges.
+ParamsB = Annotated[float, Field(gt=0, le=100_000, description="Total parameters [billions].")]
+Layers = Annotated[int | None, Field(ge=1, le=2000, description="Transformer layers; empty = derived.")]
+HiddenSize = Annotated[int | None, Field(ge=64, le=1_000_000, description="Model width; empty = derived.")]
+Heads = Annotated[int | None, Field(ge=1, le=4096, description="Attention heads; empty = h / 128.")]
+FfnHidden = Annotated[int | None, Field(ge=1, le=10_000_000, description="FFN width; empty = 4 h.")]
+GatedMlp = Annotated[bool, Field(description="Gated (SwiGLU) feed-forward: three matrices.")]
+SharedExperts = Annotated[int, Field(ge=0, le=64, description="Experts every token passes through.")]
+TensorParallel = Annotated[
+    int | None, Field(ge=1, le=1024, description="Tensor-parallel GPUs; empty = searched.")
+]
+ExpertParallel = Annotated[
+    int | None, Field(ge=1, le=4096, description="Expert-parallel GPUs; empty = searched.")
+]
+
+
 class ServingRequest(BaseModel):
     """A model to serve, its formats, the request mix and (optionally) the latency targets."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    params_b: float = Field(gt=0, le=100_000, description="Total parameters [billions].")
+    params_b: ParamsB
     active_params_b: float | None = Field(
         default=None, gt=0, le=100_000, description="Parameters a token passes through (MoE) [billions]."
     )
-    layers: int | None = Field(
-        default=None, ge=1, le=2000, description="Transformer layers; empty = derived."
-    )
-    hidden_size: int | None = Field(
-        default=None, ge=64, le=1_000_000, description="Model width; empty = derived."
-    )
-    heads: int | None = Field(default=None, ge=1, le=4096, description="Attention heads; empty = h / 128.")
+    layers: Layers = None
+    hidden_size: HiddenSize = None
+    heads: Heads = None
     kv_heads: int | None = Field(
         default=None, ge=1, le=4096, description="Key/value heads (GQA < heads, MHA = heads); empty = heads."
     )
@@ -60,8 +74,8 @@ class ServingRequest(BaseModel):
     rope_head_dim: int = Field(
         default=64, ge=0, le=1024, description="MLA: decoupled RoPE key width cached beside the latent [-]."
     )
-    ffn_hidden: int | None = Field(default=None, ge=1, le=10_000_000, description="FFN width; empty = 4 h.")
-    gated_mlp: bool = Field(default=False, description="Gated (SwiGLU) feed-forward: three matrices.")
+    ffn_hidden: FfnHidden = None
+    gated_mlp: GatedMlp = False
     vocab: int | None = Field(
         default=None, ge=1, le=10_000_000, description="Vocabulary; empty = not counted."
     )
@@ -69,7 +83,7 @@ class ServingRequest(BaseModel):
         default=None, ge=1, le=4096, description="Routed experts per MoE layer; empty = 1 (dense)."
     )
     top_k: int | None = Field(default=None, ge=1, le=64, description="Experts each token is routed to.")
-    shared_experts: int = Field(default=0, ge=0, le=64, description="Experts every token passes through.")
+    shared_experts: SharedExperts = 0
     precision: Precision = Field(default="bf16", description="Weight format: bf16, fp8 or fp4.")
     kv_precision: KvPrecision = Field(default="bf16", description="KV-cache format: bf16 or fp8.")
     decode_attention: DecodeAttention = Field(
@@ -99,8 +113,8 @@ class ServingRequest(BaseModel):
         default=None, gt=0, le=1e9, description="Request rate to serve (reverse sizing) [1/s]."
     )
     disaggregate: bool = Field(default=False, description="Separate prefill and decode pools.")
-    tp: int | None = Field(default=None, ge=1, le=1024, description="Tensor-parallel GPUs; empty = searched.")
-    ep: int | None = Field(default=None, ge=1, le=4096, description="Expert-parallel GPUs; empty = searched.")
+    tp: TensorParallel = None
+    ep: ExpertParallel = None
 
     @model_validator(mode="after")
     def _consistent(self) -> ServingRequest:

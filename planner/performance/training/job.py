@@ -9,6 +9,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from planner.errors import InputError, describe_validation_error
 from planner.i18n.message import msg
+from planner.serving_request import (
+    ExpertParallel,
+    FfnHidden,
+    GatedMlp,
+    Heads,
+    HiddenSize,
+    Layers,
+    ParamsB,
+    SharedExperts,
+    TensorParallel,
+)
 
 Precision = Literal["bf16", "fp8"]
 RecomputeChoice = Literal["auto", "none", "selective", "full"]
@@ -24,7 +35,7 @@ class TrainingJob(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    params_b: float = Field(gt=0, le=100_000, description="Total parameters [billions].")
+    params_b: ParamsB
     tokens_b: float = Field(gt=0, le=1_000_000, description="Training tokens [billions].")
     seq_len: int = Field(default=4096, ge=128, le=1_048_576, description="Sequence length [tokens].")
     global_batch_seqs: int = Field(default=1024, ge=1, le=10_000_000, description="Global batch [sequences].")
@@ -38,26 +49,22 @@ class TrainingJob(BaseModel):
         le=1,
         description="Share of dense peak the compute kernels reach [-]; empty = fitted curve.",
     )
-    layers: int | None = Field(
-        default=None, ge=1, le=2000, description="Transformer layers; empty = derived."
-    )
-    hidden_size: int | None = Field(
-        default=None, ge=64, le=1_000_000, description="Model width; empty = derived."
-    )
-    heads: int | None = Field(default=None, ge=1, le=4096, description="Attention heads; empty = h / 128.")
+    layers: Layers = None
+    hidden_size: HiddenSize = None
+    heads: Heads = None
     kv_heads: int | None = Field(
         default=None, ge=1, le=4096, description="KV heads (GQA/MQA); empty = heads."
     )
     head_dim: int | None = Field(
         default=None, ge=8, le=4096, description="Width of one attention head; empty = h / heads."
     )
-    ffn_hidden: int | None = Field(default=None, ge=1, le=10_000_000, description="FFN width; empty = 4 h.")
-    gated_mlp: bool = Field(default=False, description="Gated (SwiGLU) feed-forward: three matrices.")
+    ffn_hidden: FfnHidden = None
+    gated_mlp: GatedMlp = False
     vocab: int | None = Field(default=None, ge=1, le=10_000_000, description="Vocabulary; empty = no logits.")
     experts: int = Field(default=1, ge=1, le=4096, description="Experts per MoE layer; 1 = dense.")
     top_k: int = Field(default=1, ge=1, le=64, description="Experts each token is routed to.")
-    shared_experts: int = Field(default=0, ge=0, le=64, description="Experts every token passes through.")
-    tp: int | None = Field(default=None, ge=1, le=1024, description="Tensor-parallel GPUs; empty = searched.")
+    shared_experts: SharedExperts = 0
+    tp: TensorParallel = None
     cp: int | None = Field(
         default=None, ge=1, le=1024, description="Context-parallel GPUs; empty = searched."
     )
@@ -65,7 +72,7 @@ class TrainingJob(BaseModel):
     dp: int | None = Field(
         default=None, ge=1, le=1_048_576, description="Data-parallel replicas; empty = searched."
     )
-    ep: int | None = Field(default=None, ge=1, le=4096, description="Expert-parallel GPUs; empty = searched.")
+    ep: ExpertParallel = None
     virtual_stages: int | None = Field(
         default=None, ge=1, le=64, description="Interleaved stages per GPU (v); empty = searched."
     )
