@@ -181,43 +181,65 @@ def pareto(
 # --- workload -------------------------------------------------------------------------------------
 
 
-def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str], lang: str) -> go.Figure:
-    """Where a training step's time goes, per design (stacked horizontal bars) [s]."""
-    frame = step_breakdown_frame(estimates)
-    label_of = {e.design_id: label for e, label in zip(estimates, labels, strict=True)}
-    y = [label_of[e.design_id] for e in estimates]
+def _stacked_bars(
+    y: Sequence[str],
+    stacks: Sequence[tuple[str, str, Sequence[float]]],
+    totals: Sequence[float],
+    total_text: Sequence[str],
+    *,
+    unit: str,
+) -> go.Figure:
+    """Horizontal bars, one row per ``y`` (the first on top), stacked from ``stacks`` (legend name,
+    colour, a value per row), each row's total written at its end; ``unit`` follows a value in the
+    hover text. The caller sets the x axis."""
     fig = go.Figure()
-    for component, key in STEP_COMPONENTS.items():
-        rows = frame[frame["component"] == component]
-        values = [float(rows[rows["design"] == e.design_id]["time_s"].sum()) for e in estimates]
-        if not any(v > 0 for v in values):
-            continue
+    for name, color, values in stacks:
         fig.add_trace(
             go.Bar(
                 x=values,
                 y=y,
                 orientation="h",
-                name=tr(key, lang),
-                marker_color=category_color(component, "step"),
+                name=name,
+                marker_color=color,
                 customdata=[fmt.number(v, 3) for v in values],
-                hovertemplate="%{y}<br>%{fullData.name}: %{customdata} s<extra></extra>",
+                hovertemplate=f"%{{y}}<br>%{{fullData.name}}: %{{customdata}}{unit}<extra></extra>",
             )
         )
-    totals = [e.step_time_s for e in estimates]
     fig.add_trace(
         go.Scatter(
             x=totals,
             y=y,
             mode="text",
-            text=[f"{fmt.number(v, 2)} s" for v in totals],
+            text=total_text,
             textposition="middle right",
             showlegend=False,
             hoverinfo="skip",
         )
     )
     fig.update_layout(barmode="stack")
-    fig.update_xaxes(title=tr("wl.axis.step_time", lang), range=[0, max(totals, default=1.0) * 1.18])
     fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str], lang: str) -> go.Figure:
+    """Where a training step's time goes, per design (stacked horizontal bars) [s]."""
+    frame = step_breakdown_frame(estimates)
+    label_of = {e.design_id: label for e, label in zip(estimates, labels, strict=True)}
+    stacks = []
+    for component, key in STEP_COMPONENTS.items():
+        rows = frame[frame["component"] == component]
+        values = [float(rows[rows["design"] == e.design_id]["time_s"].sum()) for e in estimates]
+        if any(v > 0 for v in values):
+            stacks.append((tr(key, lang), category_color(component, "step"), values))
+    totals = [e.step_time_s for e in estimates]
+    fig = _stacked_bars(
+        [label_of[e.design_id] for e in estimates],
+        stacks,
+        totals,
+        [f"{fmt.number(v, 2)} s" for v in totals],
+        unit=" s",
+    )
+    fig.update_xaxes(title=tr("wl.axis.step_time", lang), range=[0, max(totals, default=1.0) * 1.18])
     height = max(260, 120 + 55 * len(estimates))
     return _style(fig, tr("wl.chart.step_breakdown", lang), height=height, legend="right")
 
@@ -498,37 +520,20 @@ def goodput_curves(
 
 def interruptions_by_class(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> go.Figure:
     """Interruptions per day, stacked by failure class, per design (horizontal bars)."""
-    names = [_wrap(label, 18) for label in labels]
-    fig = go.Figure()
-    for name, key in CLASS_KEYS.items():
-        values = [
-            next((c.interruptions_per_day for c in r.by_class if c.failure_class == name), 0.0)
-            for r in results
-        ]
-        fig.add_trace(
-            go.Bar(
-                x=values,
-                y=names,
-                orientation="h",
-                name=tr(key, lang),
-                marker_color=category_color(name, "failure_class"),
-                customdata=[fmt.number(v, 3) for v in values],
-                hovertemplate="%{y}<br>%{fullData.name}: %{customdata}<extra></extra>",
-            )
+    stacks = [
+        (
+            tr(key, lang),
+            category_color(name, "failure_class"),
+            [
+                next((c.interruptions_per_day for c in r.by_class if c.failure_class == name), 0.0)
+                for r in results
+            ],
         )
+        for name, key in CLASS_KEYS.items()
+    ]
     totals = [r.interruptions_per_day for r in results]
-    fig.add_trace(
-        go.Scatter(
-            x=totals,
-            y=names,
-            mode="text",
-            text=[fmt.number(v, 2) for v in totals],
-            textposition="middle right",
-            showlegend=False,
-            hoverinfo="skip",
-        )
+    fig = _stacked_bars(
+        [_wrap(label, 18) for label in labels], stacks, totals, [fmt.number(v, 2) for v in totals], unit=""
     )
-    fig.update_layout(barmode="stack")
-    fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=tr("rel.axis.per_day", lang), range=[0, max(totals, default=1.0) * 1.25])
     return _style(fig, tr("rel.chart.by_class", lang), height=440)
