@@ -11,8 +11,9 @@ not cached (they are cheap and must show every time).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -331,6 +332,23 @@ def _key(plans: Sequence[Plan]) -> tuple[str, ...]:
     return tuple(canonical_json(p.scenario) for p in plans)
 
 
+T = TypeVar("T")
+
+
+def _each_design(
+    plans: Sequence[Plan], estimate: Callable[[Plan], T]
+) -> tuple[tuple[T, ...], tuple[tuple[str, str], ...]]:
+    """``estimate`` on each plan, and (design id, message) of each plan it refuses: one design's
+    error does not hide the others."""
+    found, errors = [], []
+    for p in plans:
+        try:
+            found.append(estimate(p))
+        except PlannerError as exc:
+            errors.append((p.design_id, str(exc)))
+    return tuple(found), tuple(errors)
+
+
 @dataclass(frozen=True)
 class Estimates:
     """Training estimates per design; a design the job does not fit on is listed with the reason."""
@@ -351,13 +369,11 @@ def _workload(
 ) -> Estimates:
     job = TrainingJob.model_validate_json(job_json)
     params = ReliabilityParams.model_validate_json(params_json)
-    found, errors = [], []
-    for p in _plans:
-        try:
-            found.append(estimate_workload(job=job, plan=p, catalog=_catalog, reliability_params=params))
-        except PlannerError as exc:
-            errors.append((p.design_id, str(exc)))
-    return Estimates(tuple(found), tuple(errors))
+    return Estimates(
+        *_each_design(
+            _plans, lambda p: estimate_workload(job=job, plan=p, catalog=_catalog, reliability_params=params)
+        )
+    )
 
 
 def workload(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams) -> Estimates:
@@ -501,13 +517,10 @@ def _serving(
     _catalog: Catalog,
 ) -> ServingRun:
     request = ServingRequest.model_validate_json(request_json)
-    found, errors = [], []
-    for p in _plans:
-        try:
-            found.append((p, estimate_serving(request=request, plan=p, catalog=_catalog)))
-        except PlannerError as exc:
-            errors.append((p.design_id, str(exc)))
-    return ServingRun(request, tuple(found), tuple(errors))
+    return ServingRun(
+        request,
+        *_each_design(_plans, lambda p: (p, estimate_serving(request=request, plan=p, catalog=_catalog))),
+    )
 
 
 def serving(plans: tuple[Plan, ...], request: ServingRequest) -> ServingRun:
