@@ -16,6 +16,22 @@ from ui.state import t
 
 FORM = keys.WORKLOAD_FORM
 
+
+def _optional_int(name: str, label_key: str, help_key: str, *, step: int, placeholder_key: str) -> FormField:
+    """A whole-number job field the user may leave empty (the engine derives or searches it; the
+    placeholder says which)."""
+    return ranged(
+        TrainingJob,
+        name,
+        label_key=label_key,
+        help_key=help_key,
+        kind="int",
+        optional=True,
+        step=step,
+        placeholder_key=placeholder_key,
+    )
+
+
 MODEL_FIELDS: tuple[FormField, ...] = (
     ranged(
         TrainingJob,
@@ -55,25 +71,11 @@ MODEL_FIELDS: tuple[FormField, ...] = (
         default=1024,
         step=128,
     ),
-    ranged(
-        TrainingJob,
-        "kv_heads",
-        label_key="wl.field.kv_heads",
-        help_key="wl.help.kv_heads",
-        kind="int",
-        optional=True,
-        step=1,
-        placeholder_key="wl.placeholder.derived",
+    _optional_int(
+        "kv_heads", "wl.field.kv_heads", "wl.help.kv_heads", step=1, placeholder_key="wl.placeholder.derived"
     ),
-    ranged(
-        TrainingJob,
-        "vocab",
-        label_key="wl.field.vocab",
-        help_key="wl.help.vocab",
-        kind="int",
-        optional=True,
-        step=1024,
-        placeholder_key="wl.placeholder.derived",
+    _optional_int(
+        "vocab", "wl.field.vocab", "wl.help.vocab", step=1024, placeholder_key="wl.placeholder.derived"
     ),
 )
 COMPUTE_FIELDS: tuple[FormField, ...] = (
@@ -129,46 +131,10 @@ COMPUTE_FIELDS: tuple[FormField, ...] = (
     ),
 )
 LAYOUT_FIELDS: tuple[FormField, ...] = (
-    ranged(
-        TrainingJob,
-        "tp",
-        label_key="wl.field.tp",
-        help_key="wl.help.tp",
-        kind="int",
-        optional=True,
-        step=1,
-        placeholder_key="wl.placeholder.searched",
-    ),
-    ranged(
-        TrainingJob,
-        "cp",
-        label_key="wl.field.cp",
-        help_key="wl.help.cp",
-        kind="int",
-        optional=True,
-        step=1,
-        placeholder_key="wl.placeholder.searched",
-    ),
-    ranged(
-        TrainingJob,
-        "pp",
-        label_key="wl.field.pp",
-        help_key="wl.help.pp",
-        kind="int",
-        optional=True,
-        step=1,
-        placeholder_key="wl.placeholder.searched",
-    ),
-    ranged(
-        TrainingJob,
-        "dp",
-        label_key="wl.field.dp",
-        help_key="wl.help.dp",
-        kind="int",
-        optional=True,
-        step=1,
-        placeholder_key="wl.placeholder.searched",
-    ),
+    _optional_int("tp", "wl.field.tp", "wl.help.tp", step=1, placeholder_key="wl.placeholder.searched"),
+    _optional_int("cp", "wl.field.cp", "wl.help.cp", step=1, placeholder_key="wl.placeholder.searched"),
+    _optional_int("pp", "wl.field.pp", "wl.help.pp", step=1, placeholder_key="wl.placeholder.searched"),
+    _optional_int("dp", "wl.field.dp", "wl.help.dp", step=1, placeholder_key="wl.placeholder.searched"),
 )
 NETWORK_FIELDS: tuple[FormField, ...] = (
     FormField(
