@@ -22,6 +22,7 @@ from planner.report.performance_tables import escape_lines, escape_markdown
 from planner.store import (
     ConflictError,
     ImportRejectedError,
+    SavedScenario,
     ScenarioDiff,
     ScenarioStore,
     ScenarioSummary,
@@ -181,11 +182,17 @@ def _save_new(scenario_json: str) -> None:
             comment=values["comment"],
             team=team,
         )
-        state.open_saved(saved)
-        st.session_state[keys.PICKED] = saved.id
-        return t("sc.saved_new", name=_quoted(saved.record.name), id=saved.id)
+        return _opened_new(saved)
 
     _save(create)
+
+
+def _opened_new(saved: SavedScenario) -> str:
+    """Open a scenario just created (it becomes the one being edited and the one picked in the
+    list); the confirmation to show."""
+    state.open_saved(saved)
+    st.session_state[keys.PICKED] = saved.id
+    return t("sc.saved_new", name=_quoted(saved.record.name), id=saved.id)
 
 
 def _save_version(scenario_json: str, scenario_id: int, expected_version: int) -> None:
@@ -386,9 +393,7 @@ def _conflict_save_new() -> None:
             comment=conflict["comment"]
             or t("sc.conflict_comment", id=conflict["id"], version=conflict["expected"]),
         )
-        state.open_saved(saved)
-        st.session_state[keys.PICKED] = saved.id
-        return t("sc.saved_new", name=_quoted(saved.record.name), id=saved.id)
+        return _opened_new(saved)
 
     _save(create)
 
@@ -495,24 +500,19 @@ def _actions(s: ScenarioStore, picked: ScenarioSummary) -> None:
         icon=":material/content_copy:",
         width="stretch",
     )
-    if picked.deleted:
-        cells[2].button(
-            t("sc.restore"),
-            key=keys.action("restore", sid),
-            on_click=_run,
-            args=("details", lambda store: _restore(store, sid)),
-            icon=":material/restore_from_trash:",
-            width="stretch",
-        )
-    else:
-        cells[2].button(
-            t("sc.delete"),
-            key=keys.action("delete", sid),
-            on_click=_run,
-            args=("details", lambda store: _delete(store, sid)),
-            icon=":material/delete:",
-            width="stretch",
-        )
+    verb, label, act, icon = (
+        ("restore", t("sc.restore"), _restore, ":material/restore_from_trash:")
+        if picked.deleted
+        else ("delete", t("sc.delete"), _delete, ":material/delete:")
+    )
+    cells[2].button(
+        label,
+        key=keys.action(verb, sid),
+        on_click=_run,
+        args=("details", lambda store: act(store, sid)),
+        icon=icon,
+        width="stretch",
+    )
     cells[3].download_button(
         t("sc.export"),
         data=s.export_json(scenario_id=sid, audit=False),  # drawn on every run: the click is recorded
@@ -635,20 +635,21 @@ def _versions(s: ScenarioStore, picked: ScenarioSummary) -> None:
         st.caption(t("sc.one_version"))
         return
     st.markdown(f"**{t('sc.diff')}**")
-    left, right = st.columns(2)
-    old = left.selectbox(
-        t("sc.diff_from"),
-        numbers,
-        index=len(numbers) - 2,
-        key=f"{keys.DIFF_FROM}_{sid}",
-        format_func=version_names.__getitem__,
-    )
-    new = right.selectbox(
-        t("sc.diff_to"),
-        numbers,
-        index=len(numbers) - 1,
-        key=f"{keys.DIFF_TO}_{sid}",
-        format_func=version_names.__getitem__,
+    old, new = (
+        column.selectbox(
+            label,
+            numbers,
+            index=len(numbers) - back,
+            key=f"{key}_{sid}",
+            format_func=version_names.__getitem__,
+        )
+        for column, label, back, key in zip(
+            st.columns(2),
+            (t("sc.diff_from"), t("sc.diff_to")),
+            (2, 1),  # the last two versions
+            (keys.DIFF_FROM, keys.DIFF_TO),
+            strict=True,
+        )
     )
     diff = widgets.computed(
         lambda: s.diff(scenario_id=sid, from_version=int(old), to_version=int(new), catalog=engine.catalog())
