@@ -24,9 +24,9 @@ from planner.i18n import LANGUAGE_NAMES, tr
 from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
-from planner.report.export.pricing import EDITIONS
+from planner.report.export.pricing import EDITIONS, Pricing
 from ui import auth, engine, state, store, workshop
-from ui.inputs import LANGS, range_text
+from ui.inputs import LANGS, _bounds, range_text
 from ui.state import t
 
 FORM = "proposal_form"
@@ -120,6 +120,22 @@ def _day(typed: object, kept: str) -> dt.date:
     return day
 
 
+def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dict[str, Any]) -> None:
+    """A commercial term of :class:`Pricing` (margin, discount) in the range the model accepts;
+    only who may see internal cost sets it (auth.proposal_terms)."""
+    lo, hi = _bounds(Pricing, name)
+    column.number_input(
+        t("input.ranged", label=label, range=range_text(lo, hi)),
+        min_value=lo,
+        max_value=hi,
+        step=0.01,
+        value=float(pricing[name]),
+        help=help_text,
+        key=_field(name),
+        disabled=not auth.can(Permission.INTERNAL_COST),
+    )
+
+
 def form() -> None:
     """The details; submitting stores them and builds the PDF."""
     values = _submitted()
@@ -161,26 +177,8 @@ def form() -> None:
             help=t("help.export.edition"),
             key=_field("edition"),
         )
-        right.number_input(
-            t("input.ranged", label=t("export.form.margin"), range=range_text(0.0, 3.0)),
-            min_value=0.0,
-            max_value=3.0,
-            step=0.01,
-            value=float(values["pricing"]["margin"]),
-            help=t("help.export.margin"),
-            key=_field("margin"),
-            disabled=not auth.can(Permission.INTERNAL_COST),  # commercial terms (auth.proposal_terms)
-        )
-        last.number_input(
-            t("input.ranged", label=t("export.form.discount"), range=range_text(0.0, 0.9)),
-            min_value=0.0,
-            max_value=0.9,
-            step=0.01,
-            value=float(values["pricing"]["discount"]),
-            help=t("help.export.discount"),
-            key=_field("discount"),
-            disabled=not auth.can(Permission.INTERNAL_COST),  # commercial terms (auth.proposal_terms)
-        )
+        _term_input(right, "margin", t("export.form.margin"), t("help.export.margin"), values["pricing"])
+        _term_input(last, "discount", t("export.form.discount"), t("help.export.discount"), values["pricing"])
         left, right = st.columns([2, 1])
         left.multiselect(
             t("export.form.designs"),
