@@ -137,7 +137,9 @@ class VendorClaim(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     metric: str = Field(description="What the claim is about (e.g. latency_vs_infiniband).")
-    text_en: str
-    text_zh: str
+    text_en: str = Field(description="The claim as the vendor words it, in English.")
+    text_zh: str = Field(description="The claim as the vendor words it, in Chinese.")
     value_pct: float | None = Field(default=None, description="Claimed change [%], if numeric.")
-    status: Literal["not verified", "consistent", "verified"] = "not verified"
+    status: Literal["not verified", "consistent", "verified"] = Field(
+        default="not verified", description="Whether anyone checked the claim against a measurement."
+    )

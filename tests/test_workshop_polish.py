@@ -19,7 +19,7 @@ from planner import Scenario, i18n, load_catalog, plan
 from planner.access import VIEWER_PAGES
 from planner.catalog import FAMILIES
 from planner.i18n import tr
-from planner.report import display, proposal, tables
+from planner.report import catalog_table, display, proposal, tables
 from ui import keys, workshop
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -165,13 +165,13 @@ def test_the_catalog_page_tables_in_chinese_hold_no_english_prose() -> None:
     catalog = load_catalog()
     found = []
     for family in FAMILIES:
-        frame = tables.family_records(catalog, family, "zh")
+        frame = catalog_table.family_records(catalog, family, "zh")
         for column in (c for c in PROSE_COLUMNS if c in frame):
             for cell in frame[column]:
                 found += [
                     f"{family}.{column}: {run!r} in {str(cell)[:80]!r}" for run in english_runs(str(cell))
                 ]
-        reference = tables.field_reference(family, "zh")[tr("col.description_field", "zh")]
+        reference = catalog_table.field_reference(family, "zh")[tr("col.description_field", "zh")]
         found += [
             f"{family} field reference: {run!r}" for cell in reference for run in english_runs(str(cell))
         ]

@@ -11,7 +11,7 @@ existing translation:
   the rest of that file stays byte for byte as its translator wrote it.
 * Catalog prose: the ``reason``, ``notes``, ``description``, ``source``, ``unit`` and
   ``region`` texts of the records in ``data/*.yaml``, and the descriptions of the catalog
-  schema's fields (the Catalog page's field reference) -> ``zh/catalog.po``. A text no longer in the data is kept as an obsolete
+  schema's fields, nested ones too (the Catalog page's field reference) -> ``zh/catalog.po``. A text no longer in the data is kept as an obsolete
   (``#~``) entry; a new text close to an obsolete one gets that translation marked fuzzy, which
   counts as untranslated until a translator checks it.
 * Record names, by one rule: **a name is translated iff catalog.po has it.** Every record name
@@ -37,6 +37,9 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
+
+from pydantic import BaseModel
 
 from planner.i18n import catalogs, po
 
@@ -159,9 +162,20 @@ def data_ids() -> list[Found]:
                     found.append(Found(text, f"{family}.{record.id} {field}"))
     # the meaning of each field, as the Catalog page's field reference shows it
     for family, model in FAMILIES.items():
-        for name, info in model.model_fields.items():
-            if info.description:
-                found.append(Found(info.description, f"schema {family}.{name}"))
+        found += _field_descriptions(model, f"schema {family}.")
+    return found
+
+
+def _field_descriptions(model: type[BaseModel], prefix: str) -> list[Found]:
+    """Descriptions of ``model``'s fields and of the models it nests (a design's ``fabric``,
+    its tuple of ``claims``): the field reference lists those fields too."""
+    found: list[Found] = []
+    for name, info in model.model_fields.items():
+        if info.description:
+            found.append(Found(info.description, f"{prefix}{name}"))
+        for inner in (info.annotation, *get_args(info.annotation)):
+            if isinstance(inner, type) and issubclass(inner, BaseModel):
+                found += _field_descriptions(inner, f"{prefix}{name}.")
     return found
 
 

@@ -9,14 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal
 
 import pandas as pd
-from pydantic import BaseModel
 
 from planner import Catalog, Plan
-from planner.catalog import FAMILIES
 from planner.compare import Crossover
 from planner.engine import price_of
 from planner.i18n import tr, tr_enum, translate, translate_text
@@ -559,120 +556,6 @@ def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
             for a in plan.assumptions
         ]
     )
-
-
-PROVENANCE = ("source", "as_of", "assumption", "reason", "notes")
-TRANSLATED_FIELDS = ("name", "description", "reason", "notes", "source", "unit", "region")
-"""Record fields shown in the reader's language (the catalog prose of ``catalog.po``: the
-extraction's ``DATA_FIELDS``); ids and figures stay as they are, and a translated source keeps
-its citations (titles, authors, addresses) as published."""
-
-
-def family_records(catalog: Catalog, family: str, lang: str) -> pd.DataFrame:
-    """Records of one catalog family: id and name, the figures, then where they come from; names,
-    reasons and notes in ``lang`` (:func:`planner.i18n.translate_text`)."""
-    rows = [
-        {
-            k: translate_text(v, lang) if k in TRANSLATED_FIELDS and isinstance(v, str) else _cell(v)
-            for k, v in r.model_dump().items()
-        }
-        for r in catalog.family(family).values()
-    ]
-    frame = pd.DataFrame(rows)
-    first = [c for c in ("id", "name") if c in frame]
-    last = [c for c in PROVENANCE if c in frame]
-    return frame[first + [c for c in frame.columns if c not in first + last] + last]
-
-
-def _cell(value: Any) -> Any:
-    if isinstance(value, dict | list | tuple):
-        return str(value)
-    return value
-
-
-_UNIT_SUFFIXES: tuple[tuple[str, str], ...] = (
-    ("_gbit_per_s", "Gb/s"),
-    ("_gbyte_per_s", "GB/s"),
-    ("_usd_per_kw", "USD/kW"),
-    ("_usd_per_m", "USD/m"),
-    ("_usd", "USD"),
-    ("_kw", "kW"),
-    ("_w", "W"),
-    ("_ns", "ns"),
-    ("_us", "µs"),
-    ("_m", "m"),
-    ("_tbyte", "TB"),
-    ("_gbyte", "GB"),
-    ("_tflops", "TFLOPS"),
-    ("_k", "K"),
-    ("_fraction", "—"),
-)
-
-
-def field_unit(name: str, description: str | None) -> str:
-    """The unit of a schema field: the bracket in its description, else its name's suffix.
-
-    >>> field_unit("tdp_w", "Board power [W]."), field_unit("max_reach_m", None), field_unit("kind", None)
-    ('W', 'm', '')
-    """
-    if description and "[" in description and "]" in description:
-        return description[description.rindex("[") + 1 : description.rindex("]")]
-    for suffix, unit in _UNIT_SUFFIXES:
-        if name.endswith(suffix):
-            return unit
-    return ""
-
-
-def _type_name(annotation: Any) -> str:
-    """``float``, ``str | None``, ``oam | sxm | pcie`` (a Literal's values), ``tuple[...]``.
-
-    >>> from typing import Literal
-    >>> _type_name(Literal["air", "immersion"]), _type_name(int | None), _type_name(tuple[Literal["a", "b"], ...])
-    ('air | immersion', 'int | None', 'tuple[a | b, ...]')
-    """
-    if get_origin(annotation) is Literal:
-        return " | ".join(str(v) for v in get_args(annotation))
-    args = get_args(annotation)
-    origin = get_origin(annotation)
-    if origin in (UnionType, Union):
-        return " | ".join(_type_name(a) for a in args)
-    if origin is not None and args:
-        inner = ", ".join("..." if a is Ellipsis else _type_name(a) for a in args)
-        return f"{getattr(origin, '__name__', str(origin))}[{inner}]"
-    text = getattr(annotation, "__name__", None) or str(annotation)
-    return text.replace("typing.", "").replace("NoneType", "None")
-
-
-def field_reference(family: str, lang: str) -> pd.DataFrame:
-    """Every field of a catalog family's schema: type, unit, range, required or default, meaning."""
-    model: type[BaseModel] = FAMILIES[family]
-    rows = []
-    for name, info in model.model_fields.items():
-        lo = hi = None
-        for meta in info.metadata:
-            lo = next((getattr(meta, a) for a in ("ge", "gt") if getattr(meta, a, None) is not None), lo)
-            hi = next((getattr(meta, a) for a in ("le", "lt") if getattr(meta, a, None) is not None), hi)
-        rng = "" if lo is None and hi is None else f"{_bound(lo, '-∞')} … {_bound(hi, '∞')}"
-        pattern = next(
-            (getattr(m, "pattern", None) for m in info.metadata if getattr(m, "pattern", None)), None
-        )
-        rows.append(
-            {
-                tr("col.field", lang): name,
-                tr("col.type", lang): _type_name(info.annotation),
-                tr("col.unit", lang): field_unit(name, info.description),
-                tr("col.range", lang): rng or (f"/{pattern}/" if pattern else ""),
-                tr("col.required", lang): tr("word.required", lang)
-                if info.is_required()
-                else f"{tr('word.default', lang)}: {_cell(info.get_default(call_default_factory=True))}",
-                tr("col.description_field", lang): translate_text(info.description or "", lang),
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def _bound(value: Any, infinite: str) -> str:
-    return infinite if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def assumption_counts(plan: Plan) -> dict[str, int]:

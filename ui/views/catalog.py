@@ -7,7 +7,7 @@ import streamlit as st
 from planner.access import Permission
 from planner.catalog import FAMILIES
 from planner.i18n import tr_enum, translate
-from planner.report import tables
+from planner.report import catalog_table
 from ui import auth, engine, keys, state
 from ui.state import t
 from ui.upload import SUFFIXES, UploadResult, read_override
@@ -25,15 +25,22 @@ def family_picker() -> str:
 
 
 def records(family: str) -> None:
-    frame = tables.family_records(engine.catalog(), family, state.lang())
+    """The family's records, one labelled column per field (units in the headers); a design's
+    vendor claims follow in their own table, labelled as claims with the design's source."""
+    lang = state.lang()
+    frame = catalog_table.readable_records(engine.catalog(), family, lang)
     st.caption(t("catalog.records", count=len(frame)))
     st.dataframe(frame, hide_index=True, width="stretch")
+    if family == "designs":
+        st.subheader(t("catalog.claims"))
+        st.caption(t("catalog.claims_caption"))
+        st.dataframe(catalog_table.claim_records(engine.catalog(), lang), hide_index=True, width="stretch")
 
 
 def field_reference(family: str) -> None:
     st.subheader(t("catalog.reference"))
     st.caption(t("catalog.reference_caption"))
-    reference = tables.field_reference(family, state.lang())
+    reference = catalog_table.field_reference(family, state.lang())
     st.dataframe(reference, hide_index=True, width="stretch", height=38 + 35 * len(reference))
 
 
