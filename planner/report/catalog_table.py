@@ -159,7 +159,21 @@ ENUM_GROUPS: dict[tuple[str, str], str] = {
     ("optics", "medium"): "medium",
     ("cables", "kind"): "medium",
 }
-"""Enumerations shown by their label (``tr_enum`` group); the others are identifiers (sxm, ethernet)."""
+"""Enumerations shown by the app's label of the value (``tr_enum`` group)."""
+VALUE_LABELS: dict[str, dict[str, str]] = {
+    "form_factor": {"oam": "OAM", "sxm": "SXM", "pcie": msg("PCIe card"), "other": msg("other")},
+    "family": {
+        "ethernet": msg("Ethernet"),
+        "infiniband": "InfiniBand",
+        "nvlink": "NVLink",
+        "scale_up": msg("scale-up switch"),
+    },
+    "kind": {"packet": msg("packet switch"), "circuit": msg("optical circuit switch")},
+    "scale_up_attach": {"gpu": msg("every GPU of the domain"), "server": msg("every server of the domain")},
+}
+"""Labels of the other enumerations' values; product names (SXM, InfiniBand) stay as they are.
+``form_factors`` and ``families`` (tuples) use the labels of ``form_factor`` and ``family``."""
+_VALUE_FIELD = {"form_factors": "form_factor", "families": "family"}
 _NO_UNIT = ("", "-", "count")
 
 
@@ -197,8 +211,8 @@ def cell(family: str, name: str, value: Any, lang: str) -> Any:
 
     >>> cell("switches", "radix_by_speed", {100: 32, 25: 128}, "en"), cell("gpus", "nvls_allreduce", True, "en")
     ('32 × 100G, 128 × 25G', 'yes')
-    >>> cell("servers", "form_factors", ("oam", "sxm"), "en"), cell("cooling", "cdu_capacity_kw", None, "en")
-    ('oam, sxm', None)
+    >>> cell("servers", "form_factors", ("oam", "pcie"), "en"), cell("cooling", "cdu_capacity_kw", None, "en")
+    ('OAM, PCIe card', None)
     """
     if isinstance(value, bool):
         return translate(YES if value else NO, lang)
@@ -206,7 +220,10 @@ def cell(family: str, name: str, value: Any, lang: str) -> Any:
         if name in TRANSLATED_FIELDS:
             return translate_text(value, lang)
         group = ENUM_GROUPS.get((family, name))
-        return tr_enum(group, value, lang) if group else value
+        if group:
+            return tr_enum(group, value, lang)
+        label = VALUE_LABELS.get(_VALUE_FIELD.get(name, name), {}).get(value)
+        return value if label is None else translate(label, lang)
     if isinstance(value, tuple | list):
         return ", ".join(str(cell(family, name, v, lang)) for v in value)
     if isinstance(value, dict):
