@@ -13,13 +13,15 @@ that it cannot rewrite them.
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.schema import CreateSchema, DropSchema
 
 from planner.store import ScenarioStore, open_store
@@ -74,3 +76,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def store(db_url: str) -> Iterator[ScenarioStore]:
     with open_store(url=db_url) as opened:
         yield opened
+
+
+def saved_without(store: ScenarioStore, field: str) -> tuple[int, dict[str, Any]]:
+    """A saved scenario (256 GPUs) whose stored JSON lacks ``field``, as a planner from before
+    the field wrote it; returns its id and that JSON (for an import of the same old document)."""
+    from planner.scenario import Scenario, scenario_to_json
+
+    saved = store.create(name="Old", scenario=Scenario(gpus=256))
+    old_json: dict[str, Any] = json.loads(scenario_to_json(Scenario(gpus=256)))
+    del old_json[field]
+    with store.engine.begin() as connection:
+        connection.execute(
+            text("UPDATE scenario_versions SET scenario_json = :j WHERE scenario_id = :i"),
+            {"j": json.dumps(old_json), "i": saved.id},
+        )
+    return saved.id, old_json

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from openpyxl import load_workbook
-from sqlalchemy import text
+from store_fixtures import saved_without
 
 from planner import Scenario, load_catalog, plan
 from planner.errors import InputError
@@ -73,15 +73,8 @@ def test_the_store_and_its_export_keep_the_request(store: ScenarioStore) -> None
 
 
 def test_a_scenario_saved_before_serving_existed_still_opens(store: ScenarioStore) -> None:
-    saved = store.create(name="Old", scenario=Scenario(gpus=256))
-    old_json = json.loads(scenario_to_json(Scenario(gpus=256)))
-    del old_json["serving"]  # what a planner without the field wrote
-    with store.engine.begin() as connection:
-        connection.execute(
-            text("UPDATE scenario_versions SET scenario_json = :j WHERE scenario_id = :i"),
-            {"j": json.dumps(old_json), "i": saved.id},
-        )
-    loaded = store.load(scenario_id=saved.id)
+    scenario_id, old_json = saved_without(store, "serving")
+    loaded = store.load(scenario_id=scenario_id)
     assert (loaded.scenario.gpus, loaded.scenario.serving) == (256, None)
     assert store.import_json(text=json.dumps(old_json)).scenario.serving is None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from sqlalchemy import text
+from store_fixtures import saved_without
 
 from planner.errors import InputError
 from planner.scenario import Scenario, Tenant, load_scenario, scenario_from_data, scenario_to_json
@@ -89,14 +89,7 @@ def test_export_and_import_keep_the_tenant_set(store: ScenarioStore) -> None:
 
 
 def test_a_scenario_saved_before_tenants_existed_still_opens(store: ScenarioStore) -> None:
-    saved = store.create(name="Old", scenario=Scenario(gpus=256))
-    old_json = json.loads(scenario_to_json(Scenario(gpus=256)))
-    del old_json["tenants"]  # what a planner without the field wrote
-    with store.engine.begin() as connection:
-        connection.execute(
-            text("UPDATE scenario_versions SET scenario_json = :j WHERE scenario_id = :i"),
-            {"j": json.dumps(old_json), "i": saved.id},
-        )
-    loaded = store.load(scenario_id=saved.id)
+    scenario_id, old_json = saved_without(store, "tenants")
+    loaded = store.load(scenario_id=scenario_id)
     assert (loaded.scenario.gpus, loaded.scenario.tenants) == (256, ())
     assert store.import_json(text=json.dumps(old_json)).scenario.tenants == ()
