@@ -43,6 +43,9 @@ class BomLine:
     quantity: int
     unit_cost_usd: float
     source: str
+    link_classes: tuple[str, ...] = ()
+    """Link classes a cable or optics line counts (``node_leaf``, ``storage_access`` ...; empty on
+    every other line): what the hand-off's cabling plan is checked against."""
 
     @property
     def total_usd(self) -> float:

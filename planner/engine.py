@@ -13,9 +13,20 @@ from planner.catalog import Catalog
 from planner.catalog.schema import Record, Switch
 from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
-from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
+from planner.fabric.auxiliary import (
+    AuxiliaryFabrics,
+    aux_link_counts,
+    aux_link_media,
+    aux_server_optics_w,
+    size_auxiliary,
+)
 from planner.fabric.collectives import Bandwidth, bandwidth, build_fabric, coefficients, collective_time
-from planner.fabric.media import FABRIC_LINK_CLASSES, LinkMedia, build_link_media, cable_unit_cost_usd
+from planner.fabric.media import (
+    FABRIC_LINK_CLASSES,
+    LinkMedia,
+    build_link_media,
+    cable_unit_cost_usd,
+)
 from planner.fabric.network import Latency, path_latency_ns
 from planner.fabric.scale_up import ScaleUpDomain, in_server_domain, switched_domain
 from planner.fabric.topology import ServerPorts, Topology, build_topology, server_ports
@@ -80,6 +91,9 @@ class Plan:
     """NICs, ports and links of one server on the compute fabric."""
     scale_up: ScaleUpDomain
     """The scale-up domains: size, servers, switches and links."""
+    aux_media: tuple[LinkMedia, ...] = ()
+    """Links of the storage, front-end, in-band and out-of-band fabrics, one per link class
+    (:data:`planner.fabric.media.AUX_LINK_CLASSES`), each with its medium and optics."""
 
     @property
     def transceivers(self) -> int:
@@ -115,6 +129,18 @@ _LINK_CLASS_LABEL = {
     "leaf_spine": "leaf-spine",
     "spine_core": "spine-core",
     "core_top": "core-top",
+}
+
+
+_AUX_LINK_LABEL: dict[str, Message] = {
+    "storage_access": msg("storage fabric: servers and storage to leaves"),
+    "storage_uplink": msg("storage fabric: between tiers"),
+    "frontend_access": msg("front-end network: servers to leaves"),
+    "frontend_uplink": msg("front-end network: between tiers"),
+    "inband_access": msg("in-band management: servers and storage to leaves"),
+    "inband_uplink": msg("in-band management: between tiers"),
+    "oob_access": msg("out-of-band management: BMC and switch management ports"),
+    "oob_uplink": msg("out-of-band management: between tiers"),
 }
 
 
@@ -163,7 +189,13 @@ def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> t
 
 
 def _line(
-    r: Resolved, record: Record, category: str, description: str, quantity: int, unit_cost: float
+    r: Resolved,
+    record: Record,
+    category: str,
+    description: str,
+    quantity: int,
+    unit_cost: float,
+    link_classes: tuple[str, ...] = (),
 ) -> BomLine:
     """One BOM line of a catalog record, at the scenario's price override when it has one."""
     return BomLine(
@@ -173,6 +205,7 @@ def _line(
         quantity=quantity,
         unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
         source=record.source or msg("assumption: {reason}", reason=record.reason),
+        link_classes=link_classes,
     )
 
 
@@ -226,6 +259,7 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
     lines = []
     optic_units: dict[str, int] = {}
     optic_where: dict[str, list[str]] = {}
+    optic_classes: dict[str, list[str]] = {}
     for m in media:
         label = _LINK_CLASS_LABEL[m.link_class]
         for end in (m.lower, m.upper):
@@ -234,9 +268,11 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
                 where = optic_where.setdefault(end.optic_id, [])
                 if label not in where:
                     where.append(label)
+                    optic_classes.setdefault(end.optic_id, []).append(m.link_class)
         cable = catalog.cables[m.cable_id]
         description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
-        lines.append(_line(r, cable, "cables", description, m.links, cable_unit_cost_usd(cable, m.length_m)))
+        cost = cable_unit_cost_usd(cable, m.length_m)
+        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
     for optic_id in sorted(optic_units):
         optic = catalog.optics[optic_id]
         links = " ".join(optic_where[optic_id])
@@ -245,7 +281,29 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
             if optic.integrated
             else msg("{name} (modules; {links})", name=optic.name, links=links)
         )
-        lines.append(_line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd))
+        classes = tuple(optic_classes[optic_id])
+        lines.append(
+            _line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd, classes)
+        )
+    return lines
+
+
+def _aux_media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
+    """One cable line and one transceiver line per auxiliary link class (both ends take the
+    class's one single-port optic, so a class has one optic model)."""
+    lines = []
+    for m in media:
+        label = _AUX_LINK_LABEL[m.link_class]
+        cable = catalog.cables[m.cable_id]
+        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
+        cost = cable_unit_cost_usd(cable, m.length_m)
+        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
+        if m.upper.optic_id:
+            optic = catalog.optics[m.upper.optic_id]
+            description = msg("{name} (modules; {links})", name=optic.name, links=label)
+            lines.append(
+                _line(r, optic, "optics", description, m.transceivers, optic.unit_cost_usd, (m.link_class,))
+            )
     return lines
 
 
@@ -391,12 +449,14 @@ def _bom(
     cooling: CoolingResult,
     it_kw: float,
     scale_up: ScaleUpDomain,
+    aux_media: tuple[LinkMedia, ...],
 ) -> tuple[BomLine, ...]:
     lines = [
         *_compute_lines(r, topo, nics),
         *_scale_up_lines(r, scale_up),
         *_media_lines(r, catalog, media),
         *_auxiliary_lines(r, aux),
+        *_aux_media_lines(r, catalog, aux_media),
         *_facility_lines(r, catalog, racks, cooling, it_kw),
     ]
     hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")
@@ -509,8 +569,13 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
         chosen("model.heat", msg("heat load equals maximum IT power")),
         chosen("model.cdu_redundancy", msg("CDUs sized N+1")),
         chosen(
-            "model.management_cabling",
-            msg("management (1G/100G copper) cabling is not priced: well under 0.1 % of CAPEX"),
+            "model.auxiliary_cabling",
+            msg(
+                "storage, front-end and management cabling: access links at the node-leaf length, "
+                "links between their switch tiers at the leaf-spine length; medium by reach "
+                "(copper, else a single-port optic at each end); front-end border ports to the "
+                "site network and PDU management ports are not cabled"
+            ),
         ),
         chosen(
             "model.energy",
@@ -557,7 +622,19 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
     aux = _auxiliary(r, catalog, fabric_switches=topo.switches_total + scale_up.switches)
-    draw = _power_draw(r, catalog, topo, media, nics, aux, scale_up)
+    aux_counts = aux_link_counts(aux, nodes=r.nodes)
+    aux_media = aux_link_media(catalog=catalog, counts=aux_counts, lengths=scenario.facility.link_lengths)
+    draw = _power_draw(
+        r,
+        catalog,
+        topo,
+        media,
+        nics,
+        aux,
+        scale_up,
+        aux_media,
+        aux_server_optics_w(catalog, aux_counts, aux_media),
+    )
     power = power_summary(
         by_category_w=draw.by_category_w,
         pue=_pue(r),
@@ -568,7 +645,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     cooling = cooling_summary(
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
-    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw, scale_up)
+    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw, scale_up, aux_media)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
@@ -599,6 +676,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         switch_models=_switch_models(r, topo),
         server_ports=ports,
         scale_up=scale_up,
+        aux_media=aux_media,
     )
 
 
@@ -650,9 +728,14 @@ def _power_draw(
     nics: int,
     aux: AuxiliaryFabrics,
     scale_up: ScaleUpDomain,
+    aux_media: tuple[LinkMedia, ...],
+    aux_server_optics_w: float,
 ) -> _Draw:
     """Maximum power by category, and the part that sits in the servers (with the scale-up
-    switch trays, which sit in the compute racks beside them)."""
+    switch trays, which sit in the compute racks beside them).
+
+    Optics: the compute and the auxiliary link classes; the auxiliary optics plugged into the
+    servers (``aux_server_optics_w``) load the compute racks like the node-end compute optics."""
     node_end_optics_w = 0.0
     scale_up_w = scale_up.switches * r.scale_up_switch.power_max_w if r.scale_up_switch else 0.0
     fe = aux.frontend
@@ -667,7 +750,7 @@ def _power_draw(
         "nics": nics * r.nic.power_w,
         "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts)
         + scale_up_w,
-        "optics": sum(m.power_w for m in media),
+        "optics": sum(m.power_w for m in (*media, *aux_media)),
         "storage": aux.storage_units * aux.storage.power_w
         + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
         "management": aux.inband_fabric.switches * aux.inband_switch.power_max_w
@@ -684,6 +767,7 @@ def _power_draw(
         + node_end_optics_w
         + scale_up_w
         + frontend_nic_w
+        + aux_server_optics_w
     )
     return _Draw(by_category_w, server_w, sum(by_category_w.values()) - server_w)
 

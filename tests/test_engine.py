@@ -9,7 +9,7 @@ import pytest
 from planner import Catalog, Facility, InputError, Scenario, load_catalog, plan
 from planner.cost import BomLine, cost_summary
 from planner.engine import SwitchModels
-from planner.fabric.media import units_on_devices
+from planner.fabric.media import LINK_CLASSES, units_on_devices
 from planner.facility.cooling import cooling_summary
 from planner.facility.power import rack_layout
 from planner.i18n import catalogs, error_text, translate
@@ -105,7 +105,10 @@ def test_twin_port_modules_count_per_switch() -> None:
 
 def test_npo_designs_have_no_pluggable_modules(catalog: Catalog) -> None:
     p = plan(scenario=Scenario(gpus=1024, design_id="rail8-npo"), catalog=catalog)
-    optics_lines = [line for line in p.bom if line.category == "optics"]
+    # the compute fabric's optics (the storage and in-band fabrics' pluggables are lines of their own)
+    optics_lines = [
+        line for line in p.bom if line.category == "optics" and set(line.link_classes) <= set(LINK_CLASSES)
+    ]
     assert [line.id for line in optics_lines] == ["npo_200g_port"]
     # every link has an NPO port at each end: 2 x (8192 node-leaf + 8192 leaf-spine) links
     assert optics_lines[0].quantity == 2 * (8192 + 8192) == p.transceivers

@@ -30,9 +30,12 @@ def test_cables_and_optics_equal_the_bom(design_id: str, gpus: int) -> None:
     h = preset_handoff(design_id, gpus)
     cables = Counter(c.cable_part for c in h.cables)
     assert cables == _bom(h, "cables")
-    assert len(h.cables) == h.plan.cables
+    # the compute fabric's cables and optics, then the storage and management fabrics' (issue 17)
+    aux_cables = sum(m.links for m in h.plan.aux_media)
+    assert len(h.cables) == h.plan.cables + aux_cables
     assert Counter(h.wiring.transceivers()) == _bom(h, "optics")
-    assert sum(h.wiring.transceivers().values()) == h.plan.transceivers
+    aux_optics = sum(m.transceivers for m in h.plan.aux_media)
+    assert sum(h.wiring.transceivers().values()) == h.plan.transceivers + aux_optics
 
 
 @pytest.mark.parametrize(("design_id", "gpus"), CASES, ids=IDS)

@@ -140,7 +140,7 @@ def test_export_writes_the_cabling_plan_and_its_files(
     h = preset_handoff("ib-ndr", 256)
     rows = _csv((tmp_path / "cables.csv").read_bytes())
     assert list(rows[0])[: len(INTERFACE_COLUMNS)] == INTERFACE_COLUMNS
-    assert len(rows) == h.plan.cables
+    assert len(rows) == h.plan.cables + sum(m.links for m in h.plan.aux_media)
     devices = {r["name"] for r in _csv((out / "netbox" / "devices.csv").read_bytes())}
     assert {r["a_device"] for r in rows} | {r["b_device"] for r in rows} <= devices
     assert {p.name for p in (out / "elevations").iterdir()} == {
@@ -210,17 +210,29 @@ def test_netbox_files_of_1024_rail8_hold_the_plans_counts() -> None:
         + aux.storage_fabric.switches + aux.inband_fabric.switches + aux.oob_fabric.switches
     )  # fmt: skip
     assert len(_csv(files["devices.csv"])) == devices
-    assert len(_csv(files["cables.csv"])) == p.cables == 16_384  # 128 servers x 64 links x 2 tiers
+    # compute: 128 servers x 64 links x 2 tiers = 16,384; storage, in-band and OOB (see
+    # tests/test_handoff_auxiliary.py): 280 + 384 + 131 + 144 + 249 + 264 = 1,452
+    assert p.cables == 16_384
+    assert len(_csv(files["cables.csv"])) == p.cables + 1_452 == 17_836
     fabric_ports = p.nodes * p.server_ports.links + sum(t.ports_provisioned for t in p.topology.tier_counts)
+    # each server adds 2 storage + 1 in-band + 1 BMC port, each of the 96 leaves and spines its mgmt0
+    aux_ports = p.nodes * (2 + 1 + 1) + p.topology.switches_total
     interfaces = _csv(files["interfaces.csv"])
-    assert sum(r["device"].startswith(("gpu-node", "leaf", "spine")) for r in interfaces) == fabric_ports
+    on_fabric = sum(r["device"].startswith(("gpu-node", "leaf", "spine")) for r in interfaces)
+    assert on_fabric == fabric_ports + aux_ports
     racks = _csv(files["racks.csv"])
     assert len(racks) == p.racks.total
     names = {(r["device"], r["name"]) for r in interfaces}
     for cable in _csv(files["cables.csv"]):
         assert (cable["side_a_device"], cable["side_a_name"]) in names
         assert (cable["side_b_device"], cable["side_b_name"]) in names
-        assert cable["length_unit"] == "m" and cable["type"] in {"mmf", "smf", "dac-passive", "dac-active"}
+        assert cable["length_unit"] == "m" and cable["type"] in {
+            "mmf",
+            "smf",
+            "dac-passive",
+            "dac-active",
+            "cat6",
+        }
 
 
 def test_device_types_follow_the_library_schema() -> None:
@@ -236,7 +248,8 @@ def test_device_types_follow_the_library_schema() -> None:
         assert name == f"device-types/{data['manufacturer'].lower()}/{data['slug']}.yaml"
         per_device[data["model"]] = len(data["interfaces"])
     leaf = next(d for d in h.wiring.devices if d.role == "leaf")
-    assert per_device[leaf.model_name] == len(leaf.interfaces) == 64
+    # 64 NDR ports and the management port mgmt0
+    assert per_device[leaf.model_name] == len(leaf.interfaces) == 64 + 1
     interface_types = {i["type"] for data in types.values() for i in data["interfaces"]}
     assert "infiniband-ndr" in interface_types
 
@@ -256,7 +269,9 @@ def test_the_drawio_file_has_one_node_per_drawn_device() -> None:
     assert sum(int(n.get("count", "0")) for n in nodes) == len(fabric)
     assert any(int(n.get("count", "0")) > COLLAPSE_AT for n in nodes), "128 servers collapse to one node"
     edges = topology.findall("mxCell[@edge='1']")
-    assert sum(int(e.get("value", "0")) for e in edges) == len(h.cables)
+    # the logical topology draws the compute fabric's cables (storage and management are not drawn)
+    compute = [c for c in h.cables if c.link_class in ("node_leaf", "leaf_spine", "spine_core")]
+    assert sum(int(e.get("value", "0")) for e in edges) == len(compute) == h.plan.cables
     row = pages[1].find("mxGraphModel/root")
     assert row is not None
     drawn = [n.get("device_id") for n in row.findall("object")]

@@ -138,7 +138,8 @@ def test_every_key_named_in_data_exists() -> None:
 def _dynamic_keys() -> set[str]:
     """Keys built from engine enumerations, inputs, presets and the catalog."""
     catalog = load_catalog()
-    media = {"npo", "cpo", "mmf", "smf", "lpo", "pluggable", "dac", "acc", "aec", "fiber_mmf", "fiber_smf"}
+    media = {"npo", "cpo", "mmf", "smf", "lpo", "pluggable", "dac", "acc", "aec", "utp"}
+    media |= {"fiber_mmf", "fiber_smf"}
     keys = {p.label_key for p in PRESETS}
     keys |= {f"bom_category.{c}" for c in BOM_CATEGORIES}
     keys |= {f"power_category.{c}" for c in POWER_CATEGORIES}

@@ -192,7 +192,7 @@ class Optic(Record):
         description="Pluggable (DSP), linear pluggable (LPO), near-package (NPO) or co-packaged (CPO)."
     )
     medium: Literal["mmf", "smf"] = Field(description="Fiber: multimode (mmf) or single-mode (smf).")
-    speed_gbit_per_s: int = Field(ge=25, le=1600, description="Speed of one port it serves [Gb/s].")
+    speed_gbit_per_s: int = Field(ge=1, le=1600, description="Speed of one port it serves [Gb/s].")
     ports_per_module: int = Field(
         ge=1, le=8, description="Switch/NIC ports one module serves (2 for twin-port OSFP)."
     )
@@ -208,10 +208,13 @@ class Optic(Record):
 
 
 class Cable(Record):
-    kind: Literal["dac", "acc", "aec", "fiber_mmf", "fiber_smf"] = Field(
-        description="Passive copper (DAC), linear active copper (ACC), retimed copper (AEC) or fiber."
+    kind: Literal["dac", "acc", "aec", "utp", "fiber_mmf", "fiber_smf"] = Field(
+        description=(
+            "Passive copper (DAC), linear active copper (ACC), retimed copper (AEC), twisted-pair "
+            "copper (UTP, BASE-T management ports) or fiber."
+        )
     )
-    max_speed_gbit_per_s: int = Field(ge=25, le=1600, description="Fastest port it carries [Gb/s].")
+    max_speed_gbit_per_s: int = Field(ge=1, le=1600, description="Fastest port it carries [Gb/s].")
     max_reach_m: float = Field(gt=0, le=100000, description="Longest supported length [m].")
     power_w: float = Field(ge=0, le=50, description="Power per cable, both ends [W].")
     unit_cost_usd: float = Field(ge=0, le=1e5, description="Fixed price per cable [USD].")
@@ -220,7 +223,7 @@ class Cable(Record):
 
     @property
     def is_copper(self) -> bool:
-        return self.kind in ("dac", "acc", "aec")
+        return self.kind in ("dac", "acc", "aec", "utp")
 
 
 class Rack(Record):

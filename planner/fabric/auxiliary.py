@@ -10,7 +10,10 @@ Notes
 - front-end: the front-end pool (:func:`planner.fabric.pools.size_frontend_pool`), the in-band
   network unless a front-end target is set;
 - in-band management: one leaf-spine of the in-band management switch for node and storage
-  ports; out-of-band: BMC ports of nodes, storage and every switch on the OOB switch.
+  ports; out-of-band: BMC ports of nodes, storage and every switch on the OOB switch;
+- links (:func:`aux_link_counts`): per fabric an access class (every endpoint port to a leaf, the
+  front end's border ports excepted: they go to the site network, outside the plan) and an
+  uplink class (every link between the fabric's tiers, ``sum(links_by_tier)``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Storage, Switch
+from planner.fabric.media import AuxLinkClass, LinkMedia, build_aux_link_media, length_field
 from planner.fabric.pools import (
     FrontendPool,
     StoragePool,
@@ -27,7 +31,7 @@ from planner.fabric.pools import (
     size_storage_pool,
 )
 from planner.fabric.topology import SmallClos, small_clos
-from planner.scenario import Pools
+from planner.scenario import LinkLengths, Pools
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,147 @@ class AuxiliaryFabrics:
     """The storage pool behind ``storage_units``: targets, the binding one, ports per node."""
     frontend: FrontendPool
     """The north-south network: dedicated, or the in-band network when no target is set."""
+    inband_ports_per_node: int = 1
+    """In-band management ports of one GPU server [count]."""
+    oob_ports_per_node: int = 1
+    """Out-of-band (BMC) ports of one GPU server [count]."""
+
+    @property
+    def inband_speed_gbit_per_s(self) -> int:
+        """In-band management port speed: the in-band switch's fastest ports [Gb/s]."""
+        return max(self.inband_switch.radix_by_speed)
+
+    @property
+    def oob_speed_gbit_per_s(self) -> int:
+        """Out-of-band port speed: the OOB switch's slowest ports (1GbE) [Gb/s]."""
+        return min(self.oob_switch.radix_by_speed)
+
+
+@dataclass(frozen=True)
+class AuxLinkCount:
+    """The links of one auxiliary link class, before a medium is chosen."""
+
+    link_class: AuxLinkClass
+    links: int
+    speed_gbit_per_s: int
+    lower_devices: int
+    """Devices at the lower end: endpoints (access) or switches below the top tier (uplinks)."""
+    upper_devices: int
+    server_ports: int
+    """Lower-end ports that sit in GPU servers (their optics load the compute racks) [count]."""
+
+    @property
+    def access(self) -> bool:
+        """Endpoint-to-leaf links (``True``) or links between the fabric's tiers."""
+        return self.link_class.endswith("_access")
+
+
+def _uplinks(link_class: AuxLinkClass, clos: SmallClos, speed: int) -> AuxLinkCount:
+    tiers = clos.switches_by_tier
+    return AuxLinkCount(
+        link_class=link_class,
+        links=sum(clos.links_by_tier),
+        speed_gbit_per_s=speed,
+        lower_devices=sum(tiers[:-1]),
+        upper_devices=sum(tiers[1:]),
+        server_ports=0,
+    )
+
+
+def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount, ...]:
+    """Links of every auxiliary class (module notes), access then uplink per fabric.
+
+    Access links = the fabric's endpoints: storage ``nodes x storage ports per node + units x
+    unit ports``; front end ``nodes x front-end ports per node`` (its border ports are not
+    cabled); in-band ``nodes x in-band ports per node + units``; out-of-band ``nodes x BMC
+    ports per node + units + every switch's management port`` (the OOB switches excepted).
+    """
+    units, fe = aux.storage_units, aux.frontend
+    storage_speed = aux.storage.port_speed_gbit_per_s
+    storage_server_ports = nodes * aux.storage_pool.ports_per_node
+    fe_ports = nodes * fe.ports_per_node
+    inband_server_ports = nodes * aux.inband_ports_per_node
+    oob_server_ports = nodes * aux.oob_ports_per_node
+    oob_endpoints = aux.oob_fabric.endpoints
+    counts = [
+        AuxLinkCount(
+            "storage_access",
+            aux.storage_fabric.endpoints,
+            storage_speed,
+            nodes + units,
+            aux.storage_fabric.leaves,
+            storage_server_ports,
+        ),
+        _uplinks("storage_uplink", aux.storage_fabric, storage_speed),
+        AuxLinkCount(
+            "frontend_access", fe_ports, fe.port_speed_gbit_per_s, nodes, fe.fabric.leaves, fe_ports
+        ),
+        _uplinks("frontend_uplink", fe.fabric, fe.port_speed_gbit_per_s),
+        AuxLinkCount(
+            "inband_access",
+            aux.inband_fabric.endpoints,
+            aux.inband_speed_gbit_per_s,
+            nodes + units,
+            aux.inband_fabric.leaves,
+            inband_server_ports,
+        ),
+        _uplinks("inband_uplink", aux.inband_fabric, aux.inband_speed_gbit_per_s),
+        AuxLinkCount(
+            "oob_access",
+            oob_endpoints,
+            aux.oob_speed_gbit_per_s,
+            oob_endpoints - oob_server_ports + nodes,
+            aux.oob_fabric.leaves,
+            oob_server_ports,
+        ),
+        _uplinks("oob_uplink", aux.oob_fabric, aux.oob_speed_gbit_per_s),
+    ]
+    if not fe.dedicated:
+        counts = [c for c in counts if not c.link_class.startswith("frontend")]
+    return tuple(c for c in counts if c.links > 0)
+
+
+def aux_link_media(
+    *, catalog: Catalog, counts: tuple[AuxLinkCount, ...], lengths: LinkLengths
+) -> tuple[LinkMedia, ...]:
+    """Medium, cables and optics of every auxiliary link class, each at the length of
+    :func:`planner.fabric.media.length_field` (access: node-leaf; uplinks: leaf-spine).
+
+    Raises
+    ------
+    InputError
+        No medium of the catalog reaches a class's length (naming its ``facility.link_lengths`` field).
+    """
+    media = []
+    for c in counts:
+        field = length_field(c.link_class)
+        media.append(
+            build_aux_link_media(
+                catalog=catalog,
+                link_class=c.link_class,
+                links=c.links,
+                length_m=getattr(lengths, field),
+                speed_gbit_per_s=c.speed_gbit_per_s,
+                lower_devices=c.lower_devices,
+                upper_devices=c.upper_devices,
+                length_field=f"facility.link_lengths.{field}",
+            )
+        )
+    return tuple(media)
+
+
+def aux_server_optics_w(
+    catalog: Catalog, counts: tuple[AuxLinkCount, ...], media: tuple[LinkMedia, ...]
+) -> float:
+    """Power of the auxiliary optics plugged into the GPU servers [W]:
+    ``sum(server ports x optic W)`` over the access classes (single-port modules, one per port)."""
+    by_class = {m.link_class: m for m in media}
+    total = 0.0
+    for c in counts:
+        optic_id = by_class[c.link_class].lower.optic_id
+        if optic_id:
+            total += c.server_ports * catalog.optics[optic_id].power_w
+    return total
 
 
 def _rule(catalog: Catalog, rule_id: str) -> float:
@@ -117,4 +262,6 @@ def size_auxiliary(
         oob_fabric=oob_fabric,
         storage_pool=pool,
         frontend=frontend,
+        inband_ports_per_node=inband_per_node,
+        oob_ports_per_node=int(_rule(catalog, "oob_ports_per_node")),
     )

@@ -28,6 +28,51 @@ LINK_CLASSES: tuple[LinkClass, ...] = ("node_leaf", "leaf_spine", "spine_core")
 FABRIC_LINK_CLASSES: tuple[LinkClass, ...] = (*LINK_CLASSES, "core_top")
 """Every link class bottom up; ``core_top`` joins cores to the top switches of a four-tier fabric
 and takes the spine-core cable length."""
+AuxLinkClass = Literal[
+    "storage_access",
+    "storage_uplink",
+    "frontend_access",
+    "frontend_uplink",
+    "inband_access",
+    "inband_uplink",
+    "oob_access",
+    "oob_uplink",
+]
+"""Link classes of the storage, front-end, in-band and out-of-band fabrics: ``*_access`` from
+the servers' and storage units' ports (and, out of band, every switch's management port) to the
+fabric's leaves, ``*_uplink`` between its tiers (:mod:`planner.fabric.auxiliary`)."""
+AUX_LINK_CLASSES: tuple[AuxLinkClass, ...] = (
+    "storage_access",
+    "storage_uplink",
+    "frontend_access",
+    "frontend_uplink",
+    "inband_access",
+    "inband_uplink",
+    "oob_access",
+    "oob_uplink",
+)
+
+_LENGTH_OF: dict[str, str] = {
+    "node_leaf": "node_leaf_m",
+    "leaf_spine": "leaf_spine_m",
+    "spine_core": "spine_core_m",
+    "core_top": "spine_core_m",
+}
+
+
+def length_field(link_class: str) -> str:
+    """The ``facility.link_lengths`` field whose length a link class is priced and sized at.
+
+    Auxiliary access links run from the compute racks (and the storage units) to the network
+    racks like node-leaf links; the auxiliary fabrics' uplinks join network racks like leaf-spine
+    links (every auxiliary switch sits in the network racks).
+
+    >>> length_field("storage_access"), length_field("oob_uplink"), length_field("core_top")
+    ('node_leaf_m', 'leaf_spine_m', 'spine_core_m')
+    """
+    if link_class in _LENGTH_OF:
+        return _LENGTH_OF[link_class]
+    return "node_leaf_m" if link_class.endswith("_access") else "leaf_spine_m"
 
 
 @dataclass(frozen=True)
@@ -45,7 +90,7 @@ class LinkEnd:
 class LinkMedia:
     """How one link class is built."""
 
-    link_class: LinkClass
+    link_class: LinkClass | AuxLinkClass
     links: int
     length_m: float
     medium: str
@@ -128,7 +173,7 @@ def _forced(
     *,
     catalog: Catalog,
     forced_id: str,
-    link_class: LinkClass,
+    link_class: LinkClass | AuxLinkClass,
     length_m: float,
     speed_gbit_per_s: int,
     integrated: bool,
@@ -204,10 +249,105 @@ def cable_unit_cost_usd(cable: Cable, length_m: float) -> float:
     return cable.unit_cost_usd + cable.cost_usd_per_m * length_m
 
 
+def _copper_media(
+    copper: Cable,
+    *,
+    link_class: LinkClass | AuxLinkClass,
+    links: int,
+    length_m: float,
+    lower_devices: int,
+    upper_devices: int,
+    lower_ports: int,
+) -> LinkMedia:
+    """A link class on copper: one cable per link, no optics."""
+    return LinkMedia(
+        link_class=link_class,
+        links=links,
+        length_m=length_m,
+        medium=copper.kind,
+        cable_id=copper.id,
+        lower=LinkEnd(optic_id=None, devices=lower_devices, ports=lower_ports, units=0),
+        upper=LinkEnd(optic_id=None, devices=upper_devices, ports=links, units=0),
+        power_w=links * copper.power_w,
+        latency_ns_per_link=copper.latency_ns + FIBER_PROPAGATION_NS_PER_M * length_m,
+    )
+
+
+def build_aux_link_media(
+    *,
+    catalog: Catalog,
+    link_class: AuxLinkClass,
+    links: int,
+    length_m: float,
+    speed_gbit_per_s: int,
+    lower_devices: int,
+    upper_devices: int,
+    length_field: str,
+) -> LinkMedia:
+    """Media of one auxiliary link class (storage, front-end, management), chosen by reach.
+
+    The compute rule (:func:`build_link_media`): the cheapest copper cable of the speed that
+    reaches ``length_m`` (twisted pair for 1GbE management ports, DAC/ACC/AEC above), else the
+    cheapest single-port pluggable optic of the speed that reaches it at both ends with its fiber.
+    Single-port modules only: the ports of these fabrics are spread over many small devices
+    (servers, storage units, management switches), so a twin-port module would serve one port
+    on most of them.
+
+    Raises
+    ------
+    InputError
+        Neither copper nor an optic of the catalog carries ``speed_gbit_per_s`` over
+        ``length_m``; the message names ``length_field``.
+    """
+    copper = _copper_for(catalog, speed_gbit_per_s, length_m)
+    if copper is not None:
+        return _copper_media(
+            copper,
+            link_class=link_class,
+            links=links,
+            length_m=length_m,
+            lower_devices=lower_devices,
+            upper_devices=upper_devices,
+            lower_ports=links,
+        )
+    optic = _cheapest(
+        [
+            o
+            for o in catalog.optics.values()
+            if o.kind == "pluggable"
+            and o.ports_per_module == 1
+            and o.speed_gbit_per_s == speed_gbit_per_s
+            and o.max_reach_m >= length_m
+        ]
+    )
+    if not isinstance(optic, Optic):
+        raise InputError(
+            msg(
+                "{field}: no cable or single-port optic of the catalog carries {speed}G over "
+                "{length_m:g} m ({link_class} links)",
+                field=length_field,
+                speed=speed_gbit_per_s,
+                length_m=length_m,
+                link_class=link_class,
+            )
+        )
+    return build_link_media(
+        catalog=catalog,
+        link_class=link_class,
+        links=links,
+        length_m=length_m,
+        speed_gbit_per_s=speed_gbit_per_s,
+        lower_devices=lower_devices,
+        upper_devices=upper_devices,
+        lower_optic=optic,
+        upper_optic=optic,
+    )
+
+
 def build_link_media(
     *,
     catalog: Catalog,
-    link_class: LinkClass,
+    link_class: LinkClass | AuxLinkClass,
     links: int,
     length_m: float,
     speed_gbit_per_s: int,
@@ -239,20 +379,14 @@ def build_link_media(
         )
     propagation_ns = FIBER_PROPAGATION_NS_PER_M * length_m
     if copper is not None:
-        empty_lower = LinkEnd(
-            optic_id=None, devices=lower_devices, ports=links // links_per_lower_port, units=0
-        )
-        empty_upper = LinkEnd(optic_id=None, devices=upper_devices, ports=links, units=0)
-        return LinkMedia(
+        return _copper_media(
+            copper,
             link_class=link_class,
             links=links,
             length_m=length_m,
-            medium=copper.kind,
-            cable_id=copper.id,
-            lower=empty_lower,
-            upper=empty_upper,
-            power_w=links * copper.power_w,
-            latency_ns_per_link=copper.latency_ns + propagation_ns,
+            lower_devices=lower_devices,
+            upper_devices=upper_devices,
+            lower_ports=links // links_per_lower_port,
         )
     lower = _reaching_optic(catalog, lower_optic, length_m)
     upper = _reaching_optic(catalog, upper_optic, length_m)

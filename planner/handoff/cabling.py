@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.errors import InputError
+from planner.fabric.media import AUX_LINK_CLASSES, FABRIC_LINK_CLASSES, length_field
 from planner.handoff import naming
 from planner.handoff.layout import Layout, LayoutParams, build_layout, cable_length_m
 from planner.handoff.wiring import Link, Wiring, build_wiring
@@ -36,12 +37,6 @@ CABLING_COLUMNS = (
     "plane",
 )
 """Columns of the cabling CSV/XLSX; the first eleven are the interface checks rely on."""
-
-_LENGTH_FIELD = {
-    "node_leaf": "facility.link_lengths.node_leaf_m",
-    "leaf_spine": "facility.link_lengths.leaf_spine_m",
-    "spine_core": "facility.link_lengths.spine_core_m",
-}
 
 
 @dataclass(frozen=True)
@@ -152,7 +147,7 @@ def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -
                 "{field}: cable {cable} of the layout is {length_m:g} m, beyond the {reach_m:g} m "
                 "that {part} reaches; set {field} to at least {length_m:g} so the plan picks a "
                 "medium that reaches, or shorten layout.row_length_m",
-                field=_LENGTH_FIELD[link.link_class],
+                field=f"facility.link_lengths.{length_field(link.link_class)}",
                 cable=cable_id,
                 length_m=length_m,
                 reach_m=limit,
@@ -164,13 +159,8 @@ def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -
 def length_summary(handoff: Handoff) -> list[dict[str, object]]:
     """Per link class: cables, shortest, mean and longest layout length, and the plan's length [m]."""
     lengths = handoff.plan.scenario.facility.link_lengths
-    planned = {
-        "node_leaf": lengths.node_leaf_m,
-        "leaf_spine": lengths.leaf_spine_m,
-        "spine_core": lengths.spine_core_m,
-    }
     rows: list[dict[str, object]] = []
-    for link_class in ("node_leaf", "leaf_spine", "spine_core"):
+    for link_class in (*FABRIC_LINK_CLASSES, *AUX_LINK_CLASSES):
         values = [c.length_m for c in handoff.cables if c.link_class == link_class]
         if values:
             rows.append(
@@ -180,7 +170,7 @@ def length_summary(handoff: Handoff) -> list[dict[str, object]]:
                     "min_m": min(values),
                     "mean_m": round(sum(values) / len(values), 1),
                     "max_m": max(values),
-                    "plan_m": planned[link_class],
+                    "plan_m": getattr(lengths, length_field(link_class)),
                 }
             )
     return rows

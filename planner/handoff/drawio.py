@@ -91,7 +91,12 @@ def _topology(mxfile: ET.Element, handoff: Handoff) -> None:
             cell = _device_node(root, cell_id, devices, "rounded=1;whiteSpace=wrap;html=1;")
             _geometry(cell, i * (NODE_W + GAP), level * (NODE_H + 120), NODE_W, NODE_H)
             node_of.update((d.device_id, cell_id) for d in devices)
-    edges = Counter((node_of[c.a_device], node_of[c.b_device]) for c in handoff.cables)
+    # the page draws the compute fabric: cables to storage and management switches are left out
+    edges = Counter(
+        (node_of[c.a_device], node_of[c.b_device])
+        for c in handoff.cables
+        if c.a_device in node_of and c.b_device in node_of
+    )
     for k, ((source, target), count) in enumerate(sorted(edges.items())):
         attrs = {
             "id": f"e{k}",

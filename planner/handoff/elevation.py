@@ -27,6 +27,7 @@ FILL = {
     "core": "#9fd095",
     "storage": "#efe3b8",
     "storage-switch": "#e6d79a",
+    "frontend-switch": "#c5e8c0",
     "inband-switch": "#ddd0ee",
     "oob-switch": "#cbbbe6",
 }

@@ -8,18 +8,35 @@ role and an index, not a rack position), so a tenant-placement feature can keep 
 - ``leaf-p1-r3-01``: leaf 1 of rail 3 on plane 1 (rail-optimized); ``leaf-p1-01`` otherwise;
 - ``spine-p1-07`` (two tiers) or ``spine-p1-pod02-07`` (three tiers: spine 7 of pod 2);
 - ``core-p1-05``;
-- ``stor-0001`` (storage unit), ``stor-leaf-01``, ``inband-spine-01``, ``oob-leaf-01``
-  (auxiliary fabric switches by tier).
+- ``stor-0001`` (storage unit), ``stor-leaf-01``, ``fe-leaf-01``, ``inband-spine-01``,
+  ``oob-leaf-01`` (auxiliary fabric switches by tier).
 
 Ports: ``nic01-p1`` (NIC 1, port 1 of a server), ``nic01-p1/2`` (plane leg 2 of a port split
 over planes), ``swp1`` ... ``swpK`` on switches (down ports first, then up ports).
-Cables: ``NL-000001`` (node-leaf), ``LS-`` (leaf-spine), ``SC-`` (spine-core), numbered in
-wiring order; the label adds both ends with their rack and unit (see :func:`cable_label`).
+Auxiliary ports (:func:`aux_port`): ``stor-p1`` (storage fabric), ``fe-p1`` (front end),
+``mgmt-p1`` (in-band management), ``bmc-p1`` (out-of-band) on servers and storage units (whose
+storage ports are ``eth1`` ...), ``mgmt0`` the management port of every switch but the OOB ones.
+Cables: ``NL-000001`` (node-leaf), ``LS-`` (leaf-spine), ``SC-`` (spine-core); ``SA-``/``SU-``
+(storage access/uplink), ``FA-``/``FU-`` (front end), ``IA-``/``IU-`` (in-band), ``OA-``/``OU-``
+(out-of-band), numbered per class in wiring order; the label adds both ends with their rack and
+unit (see :func:`cable_label`).
 """
 
 from __future__ import annotations
 
-CABLE_PREFIX = {"node_leaf": "NL", "leaf_spine": "LS", "spine_core": "SC"}
+CABLE_PREFIX = {
+    "node_leaf": "NL",
+    "leaf_spine": "LS",
+    "spine_core": "SC",
+    "storage_access": "SA",
+    "storage_uplink": "SU",
+    "frontend_access": "FA",
+    "frontend_uplink": "FU",
+    "inband_access": "IA",
+    "inband_uplink": "IU",
+    "oob_access": "OA",
+    "oob_uplink": "OU",
+}
 """Cable id prefix per link class."""
 
 
@@ -73,6 +90,17 @@ def nic_port(nic: int, port: int, leg: int | None = None) -> str:
     """``nic01-p1`` or, for a port split over planes, ``nic01-p1/2``; arguments 0-based."""
     base = f"nic{nic + 1:02d}-p{port + 1}"
     return base if leg is None else f"{base}/{leg + 1}"
+
+
+SWITCH_MGMT_PORT = "mgmt0"
+"""The out-of-band management port of a switch (an OOB switch has none: it is managed over its
+uplinks)."""
+
+
+def aux_port(kind: str, index: int) -> str:
+    """``stor-p1``, ``fe-p1``, ``mgmt-p1``, ``bmc-p1``: auxiliary port ``index`` (0-based) of a
+    server or storage unit; ``kind`` is ``stor``, ``fe``, ``mgmt`` or ``bmc``."""
+    return f"{kind}-p{index + 1}"
 
 
 def switch_port(index: int) -> str:

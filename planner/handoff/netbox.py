@@ -67,6 +67,7 @@ ROLE_COLORS = {
     "core": "1b5e20",
     "storage": "ffc107",
     "storage-switch": "ff9800",
+    "frontend-switch": "009688",
     "inband-switch": "9c27b0",
     "oob-switch": "673ab7",
 }
@@ -88,6 +89,7 @@ CABLE_TYPE = {
     "dac": "dac-passive",
     "acc": "dac-active",
     "aec": "dac-active",
+    "utp": "cat6",
 }
 """NetBox cable type per catalog cable kind."""
 
@@ -113,10 +115,12 @@ def manufacturer(device: Device, catalog: Catalog) -> str:
     return GENERIC if record.assumption else device.model_name.split()[0]
 
 
-def interface_type(device: Device, family: str) -> str:
-    """NetBox interface type of a device's ports: by fabric family and speed, else ``other``."""
-    speed = device.port_speed_gbit_per_s
-    if family == "infiniband" and device.role in ("gpu-server", "leaf", "spine", "core"):
+def interface_type(device: Device, family: str, port: str | None = None) -> str:
+    """NetBox interface type of a device's port (its main ports when ``port`` is ``None``): by
+    fabric family and speed, else ``other``; storage and management ports are Ethernet."""
+    speed = device.port_speed_gbit_per_s if port is None else device.speed_of(port)
+    main = port is None or dict(device.port_speeds).get(port) is None
+    if family == "infiniband" and main and device.role in ("gpu-server", "leaf", "spine", "core"):
         return _INFINIBAND.get(speed, "other")
     return _ETHERNET.get(speed, "other")
 
@@ -127,14 +131,15 @@ def fabric_family(handoff: Handoff, catalog: Catalog) -> str:
 
 def device_type_yaml(device: Device, family: str, maker: str) -> dict[str, object]:
     """One device type in the device-type library's format, with its interfaces."""
-    kind = interface_type(device, family)
     return {
         "manufacturer": maker,
         "model": device.model_name,
         "slug": slug(device.model_id.replace("_", "-")),
         "u_height": device.rack_units,
         "is_full_depth": True,
-        "interfaces": [{"name": name, "type": kind} for name in device.interfaces],
+        "interfaces": [
+            {"name": name, "type": interface_type(device, family, name)} for name in device.interfaces
+        ],
     }
 
 
@@ -186,7 +191,7 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
     files["interfaces.csv"] = csv_bytes(
         INTERFACE_FIELDS,
         [
-            (d.device_id, name, interface_type(d, family), d.port_speed_gbit_per_s * 1_000_000)
+            (d.device_id, name, interface_type(d, family, name), d.speed_of(name) * 1_000_000)
             for d in wiring.devices
             for name in d.interfaces
         ],

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.fabric.media import cable_unit_cost_usd
+from planner.fabric.media import cable_unit_cost_usd, length_field
 from planner.handoff.cabling import Handoff
 
 LENGTH_BINS_M = (
@@ -77,13 +77,9 @@ class CablePricing:
 
 
 def layout_cable_pricing(handoff: Handoff, catalog: Catalog) -> tuple[CablePricing, ...]:
-    """Per link class and cable part (compute fabric): the cables priced from the layout's lengths."""
+    """Per link class and cable part (compute and auxiliary fabrics): the cables priced from the
+    layout's lengths."""
     lengths = handoff.plan.scenario.facility.link_lengths
-    planned = {
-        "node_leaf": lengths.node_leaf_m,
-        "leaf_spine": lengths.leaf_spine_m,
-        "spine_core": lengths.spine_core_m,
-    }
     groups: dict[tuple[str, str], list[float]] = {}
     for cable in handoff.cables:
         groups.setdefault((cable.link_class, cable.cable_part), []).append(cable.length_m)
@@ -94,7 +90,7 @@ def layout_cable_pricing(handoff: Handoff, catalog: Catalog) -> tuple[CablePrici
         bins: dict[float, int] = {}
         for length in sorted(ordered):
             bins[length] = bins.get(length, 0) + 1
-        plan_length = planned[link_class]
+        plan_length = getattr(lengths, length_field(link_class))
         rows.append(
             CablePricing(
                 link_class=link_class,

@@ -19,6 +19,17 @@ The rules are those of :func:`planner.fabric.topology.build_topology`, port by p
 
 Transceivers: a twin-port module serves two ports of one link class on one device (one NIC at the
 server end), as the BOM counts them; NPO/CPO optics count one per port.
+
+Auxiliary fabrics (storage, front end, in-band, out-of-band; the counts of
+:func:`planner.fabric.auxiliary.aux_link_counts`), each a :class:`planner.fabric.topology.SmallClos`
+of ``k``-port switches:
+
+- endpoints in order (servers, then storage units, then, out of band, the management port of every
+  switch: compute tiers, scale-up trays, storage, in-band, front-end) fill the leaves in balanced
+  blocks on their ports ``1 .. k/2`` (one switch: ports ``1 .. E``);
+- tier ``i`` to ``i + 1``: link ``t`` (``0 .. L_i - 1``) leaves lower switch ``a`` in balanced
+  blocks from its port ``k/2 + j`` and lands on upper switch ``t mod n_(i+1)``, port
+  ``floor(t / n_(i+1))``, so a leaf's uplinks spread over the switches above.
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ ROLES = (
     "core",
     "storage",
     "storage-switch",
+    "frontend-switch",
     "inband-switch",
     "oob-switch",
 )
@@ -54,6 +66,7 @@ GROUP_OF_ROLE = {
     "core": "network",
     "storage": "storage",
     "storage-switch": "storage",
+    "frontend-switch": "network",
     "inband-switch": "management",
     "oob-switch": "management",
 }
@@ -78,15 +91,21 @@ class Device:
     """Plane (0-based) of a fabric switch."""
     rail: int | None = None
     """Rail within the plane (0-based) of a rail-optimized leaf."""
+    port_speeds: tuple[tuple[str, int], ...] = ()
+    """Ports whose speed is not ``port_speed_gbit_per_s`` (storage, management, BMC) [Gb/s]."""
 
     @property
     def group(self) -> str:
         return GROUP_OF_ROLE[self.role]
 
+    def speed_of(self, port: str) -> int:
+        """Speed of one of the device's ports [Gb/s]."""
+        return dict(self.port_speeds).get(port, self.port_speed_gbit_per_s)
+
 
 @dataclass(frozen=True)
 class Link:
-    """One cable of the compute fabric, before the layout gives it a length."""
+    """One cable, before the layout gives it a length."""
 
     link_class: str
     a_device: str
@@ -168,13 +187,14 @@ class _Slots:
 
 
 def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
-    """Every device and every compute-fabric cable of ``plan``, port by port.
+    """Every device and every cable of ``plan``, port by port.
 
     Returns
     -------
     Wiring
         Devices in rack order of their group; links in the order node-leaf, leaf-spine,
-        spine-core. Cables equal ``plan.cables`` and transceivers the BOM's optics lines.
+        spine-core, then the auxiliary classes of ``plan.aux_media``. Cables equal the BOM's cable
+        lines and transceivers its optics lines.
     """
     fabric = _FabricIds(plan)
     media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
@@ -183,6 +203,7 @@ def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
         *_node_leaf_links(plan, fabric, media, slots),
         *_leaf_spine_links(plan, fabric, media, slots),
         *_spine_core_links(plan, fabric, media, slots),
+        *_aux_links(plan, fabric, slots),
     ]
     devices = _devices(plan, catalog, fabric, links)
     return Wiring(devices=tuple(devices), links=tuple(links))
@@ -367,6 +388,128 @@ def _spine_core_links(
             core_offset += per_core
 
 
+def _aux_links(plan: Plan, ids: _FabricIds, slots: _Slots) -> Iterator[Link]:
+    """The cables of the storage, front-end, in-band and out-of-band fabrics (module notes)."""
+    aux, nodes = plan.auxiliary, plan.nodes
+    media: dict[str, LinkMedia] = {m.link_class: m for m in plan.aux_media}
+    servers = [naming.server_id(n, count=nodes) for n in range(nodes)]
+    units = [naming.storage_id(i, count=aux.storage_units) for i in range(aux.storage_units)]
+
+    def on_servers(kind: str, per_node: int) -> list[tuple[str, str]]:
+        return [(s, naming.aux_port(kind, k)) for s in servers for k in range(per_node)]
+
+    storage_ports = aux.storage.network_ports
+    fe = aux.frontend
+    switches = [
+        *_compute_switch_ids(plan, ids),
+        *(d for _, d in _aux_switch_ids(plan) if not d.startswith("oob-")),
+    ]
+    endpoints = {
+        "storage": on_servers("stor", aux.storage_pool.ports_per_node)
+        + [(u, f"eth{p + 1}") for u in units for p in range(storage_ports)],
+        "frontend": on_servers("fe", fe.ports_per_node) if fe.dedicated else [],
+        "inband": on_servers("mgmt", aux.inband_ports_per_node)
+        + [(u, naming.aux_port("mgmt", 0)) for u in units],
+        "oob": on_servers("bmc", aux.oob_ports_per_node)
+        + [(u, naming.aux_port("bmc", 0)) for u in units]
+        + [(s, naming.SWITCH_MGMT_PORT) for s in switches],
+    }
+    for fabric, prefix, clos in _aux_fabrics(plan):
+        access, uplink = media.get(f"{fabric}_access"), media.get(f"{fabric}_uplink")
+        yield from _clos_links(access, uplink, slots, prefix=prefix, clos=clos, endpoints=endpoints[fabric])
+
+
+def _aux_fabrics(plan: Plan) -> tuple[tuple[str, str, SmallClos], ...]:
+    """(fabric, device-name prefix, its Clos) of every auxiliary fabric, in wiring order."""
+    aux = plan.auxiliary
+    return (
+        ("storage", "stor", aux.storage_fabric),
+        ("frontend", "fe", aux.frontend.fabric),
+        ("inband", "inband", aux.inband_fabric),
+        ("oob", "oob", aux.oob_fabric),
+    )
+
+
+def _clos_links(
+    access: LinkMedia | None,
+    uplink: LinkMedia | None,
+    slots: _Slots,
+    *,
+    prefix: str,
+    clos: SmallClos,
+    endpoints: list[tuple[str, str]],
+) -> Iterator[Link]:
+    """Endpoints to the leaves of ``clos``, then every link between its tiers (module notes)."""
+    tiers = clos.switches_by_tier
+    if not tiers:
+        return
+    half, seen = clos.radix // 2, dict[str, str]()
+    if access is not None:
+        for e, (device, port) in enumerate(endpoints):
+            leaf, leaf_port = (
+                (0, e) if len(tiers) == 1 else balanced_block(e, items=len(endpoints), bins=tiers[0])
+            )
+            switch = naming.aux_switch_id(prefix, 0, leaf)
+            yield Link(
+                link_class=access.link_class,
+                a_device=device,
+                a_port=port,
+                b_device=switch,
+                b_port=naming.switch_port(leaf_port),
+                medium=access.medium,
+                cable_part=access.cable_id,
+                optic_a=access.lower.optic_id,
+                optic_b=access.upper.optic_id,
+                a_module=slots.take(f"{device}/{port}", access.lower.optic_id, f"{device}/{port}", seen),
+                b_module=slots.take(f"{switch}/down", access.upper.optic_id, f"{switch}/{leaf_port}", seen),
+                plane=0,
+                rail=0,
+            )
+    if uplink is None:
+        return
+    for tier, links in enumerate(clos.links_by_tier):
+        lower, upper = tiers[tier], tiers[tier + 1]
+        for t in range(links):
+            a, j = balanced_block(t, items=links, bins=lower)
+            yield _uplink(
+                uplink,
+                slots,
+                seen,
+                lower=(naming.aux_switch_id(prefix, tier, a), half + j),
+                upper=(naming.aux_switch_id(prefix, tier + 1, t % upper), t // upper),
+                plane=0,
+            )
+
+
+def _compute_switch_ids(plan: Plan, ids: _FabricIds) -> list[str]:
+    """Compute fabric switches (tier by tier, plane by plane) and scale-up trays, in device order."""
+    name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
+    found = [
+        name_of[tier.tier](plane, index)
+        for tier in plan.topology.tier_counts
+        for plane in range(plan.topology.planes)
+        for index in range(tier.switches_per_plane)
+    ]
+    scale_up = plan.scale_up
+    if scale_up.switch_id:
+        found += [
+            naming.scale_up_switch_id(d, k, domains=scale_up.domains)
+            for d in range(scale_up.domains)
+            for k in range(scale_up.switches_per_domain)
+        ]
+    return found
+
+
+def _aux_switch_ids(plan: Plan) -> list[tuple[str, str]]:
+    """(fabric, device id) of every auxiliary switch, fabric by fabric, tier by tier."""
+    return [
+        (fabric, naming.aux_switch_id(prefix, tier, index))
+        for fabric, prefix, clos in _aux_fabrics(plan)
+        for tier, count in enumerate(clos.switches_by_tier)
+        for index in range(count)
+    ]
+
+
 def _optics_w_by_device(links: list[Link], catalog: Catalog) -> dict[str, float]:
     """Power of the optics plugged into each device [W] (one module counted once)."""
     modules: dict[tuple[str, str], str] = {}
@@ -388,8 +531,26 @@ def _devices(plan: Plan, catalog: Catalog, ids: _FabricIds, links: list[Link]) -
     return [
         *_compute_devices(plan, catalog),
         *_fabric_switches(plan, catalog, ids, optics_w),
-        *_auxiliary_devices(plan),
+        *_auxiliary_devices(plan, optics_w),
     ]
+
+
+def _server_aux_ports(plan: Plan) -> tuple[tuple[str, int], ...]:
+    """A GPU server's storage, front-end, in-band and BMC ports with their speeds [Gb/s]."""
+    aux = plan.auxiliary
+    fe = aux.frontend
+    kinds = (
+        ("stor", aux.storage_pool.ports_per_node, aux.storage.port_speed_gbit_per_s),
+        ("fe", fe.ports_per_node if fe.dedicated else 0, fe.port_speed_gbit_per_s),
+        ("mgmt", aux.inband_ports_per_node, aux.inband_speed_gbit_per_s),
+        ("bmc", aux.oob_ports_per_node, aux.oob_speed_gbit_per_s),
+    )
+    return tuple((naming.aux_port(kind, k), speed) for kind, count, speed in kinds for k in range(count))
+
+
+def _mgmt_port(plan: Plan) -> tuple[tuple[str, int], ...]:
+    """A switch's out-of-band management port and its speed."""
+    return ((naming.SWITCH_MGMT_PORT, plan.auxiliary.oob_speed_gbit_per_s),)
 
 
 def _compute_devices(plan: Plan, catalog: Catalog) -> list[Device]:
@@ -413,6 +574,7 @@ def _compute_devices(plan: Plan, catalog: Catalog) -> list[Device]:
         if plan.topology.tiers
         else ()
     )
+    aux_ports = _server_aux_ports(plan)
     devices = [
         Device(
             device_id=naming.server_id(n, count=plan.nodes),
@@ -421,8 +583,9 @@ def _compute_devices(plan: Plan, catalog: Catalog) -> list[Device]:
             model_name=server.name,
             rack_units=server.rack_units,
             power_w=server_w,
-            interfaces=interfaces,
+            interfaces=interfaces + tuple(name for name, _ in aux_ports),
             port_speed_gbit_per_s=ports.link_speed_gbit_per_s,
+            port_speeds=aux_ports,
         )
         for n in range(plan.nodes)
     ]
@@ -435,8 +598,9 @@ def _compute_devices(plan: Plan, catalog: Catalog) -> list[Device]:
                 model_name=tray.name,
                 rack_units=tray.rack_units,
                 power_w=tray.power_max_w,
-                interfaces=(),
+                interfaces=(naming.SWITCH_MGMT_PORT,),
                 port_speed_gbit_per_s=scale_up.link_gbit_per_s,
+                port_speeds=_mgmt_port(plan),
             )
             for d in range(scale_up.domains)
             for k in range(scale_up.switches_per_domain)
@@ -456,7 +620,10 @@ def _fabric_switches(
         model_id = model_of[tier.tier]
         assert model_id is not None
         switch = catalog.switches[model_id]
-        interfaces = tuple(naming.switch_port(i) for i in range(tier.ports_per_switch))
+        interfaces = (
+            *(naming.switch_port(i) for i in range(tier.ports_per_switch)),
+            naming.SWITCH_MGMT_PORT,
+        )
         for plane in range(topo.planes):
             for index in range(tier.switches_per_plane):
                 device_id = name_of[tier.tier](plane, index)
@@ -472,56 +639,58 @@ def _fabric_switches(
                         port_speed_gbit_per_s=plan.server_ports.link_speed_gbit_per_s,
                         plane=plane,
                         rail=ids.leaf_rail(index) if tier.tier == "leaf" else None,
+                        port_speeds=_mgmt_port(plan),
                     )
                 )
     return devices
 
 
-def _auxiliary_devices(plan: Plan) -> list[Device]:
-    """Storage units, and the storage, in-band and out-of-band switches by tier."""
+def _auxiliary_devices(plan: Plan, optics_w: dict[str, float]) -> list[Device]:
+    """Storage units, and the storage, front-end, in-band and out-of-band switches by tier, with
+    the optics on their ports."""
     aux = plan.auxiliary
     storage = aux.storage
-    devices = [
-        Device(
-            device_id=naming.storage_id(i, count=aux.storage_units),
-            role="storage",
-            model_id=storage.id,
-            model_name=storage.name,
-            rack_units=storage.rack_units,
-            power_w=storage.power_w,
-            interfaces=tuple(f"eth{p + 1}" for p in range(storage.network_ports)),
-            port_speed_gbit_per_s=storage.port_speed_gbit_per_s,
-        )
-        for i in range(aux.storage_units)
-    ]
-    speeds = {
-        "storage-switch": storage.port_speed_gbit_per_s,
-        "inband-switch": max(aux.inband_switch.radix_by_speed),
-        "oob-switch": min(aux.oob_switch.radix_by_speed),
-    }
-    for role, prefix, switch, clos in (
-        ("storage-switch", "stor", aux.storage_switch, aux.storage_fabric),
-        ("inband-switch", "inband", aux.inband_switch, aux.inband_fabric),
-        ("oob-switch", "oob", aux.oob_switch, aux.oob_fabric),
-    ):
-        speed = speeds[role]
-        interfaces = tuple(naming.switch_port(i) for i in range(switch.radix_by_speed[speed]))
-        devices += [
+    mgmt = (naming.aux_port("mgmt", 0), aux.inband_speed_gbit_per_s)
+    bmc = (naming.aux_port("bmc", 0), aux.oob_speed_gbit_per_s)
+    devices = []
+    for i in range(aux.storage_units):
+        device_id = naming.storage_id(i, count=aux.storage_units)
+        devices.append(
             Device(
-                device_id=naming.aux_switch_id(prefix, tier, index),
+                device_id=device_id,
+                role="storage",
+                model_id=storage.id,
+                model_name=storage.name,
+                rack_units=storage.rack_units,
+                power_w=storage.power_w + optics_w.get(device_id, 0.0),
+                interfaces=(*(f"eth{p + 1}" for p in range(storage.network_ports)), mgmt[0], bmc[0]),
+                port_speed_gbit_per_s=storage.port_speed_gbit_per_s,
+                port_speeds=(mgmt, bmc),
+            )
+        )
+    fe = aux.frontend
+    models = {
+        "storage": ("storage-switch", aux.storage_switch, storage.port_speed_gbit_per_s),
+        "frontend": ("frontend-switch", fe.switch, fe.port_speed_gbit_per_s),
+        "inband": ("inband-switch", aux.inband_switch, aux.inband_speed_gbit_per_s),
+        "oob": ("oob-switch", aux.oob_switch, aux.oob_speed_gbit_per_s),
+    }
+    for fabric, device_id in _aux_switch_ids(plan):
+        role, switch, speed = models[fabric]
+        assert switch is not None  # a front-end fabric has switches only when it has a model
+        ports = tuple(naming.switch_port(i) for i in range(switch.radix_by_speed[speed]))
+        managed = fabric != "oob"
+        devices.append(
+            Device(
+                device_id=device_id,
                 role=role,
                 model_id=switch.id,
                 model_name=switch.name,
                 rack_units=switch.rack_units,
-                power_w=switch.power_max_w,
-                interfaces=interfaces,
+                power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
+                interfaces=(*ports, naming.SWITCH_MGMT_PORT) if managed else ports,
                 port_speed_gbit_per_s=speed,
+                port_speeds=_mgmt_port(plan) if managed else (),
             )
-            for tier, count in enumerate(_tiers(clos))
-            for index in range(count)
-        ]
+        )
     return devices
-
-
-def _tiers(clos: SmallClos) -> tuple[int, ...]:
-    return clos.switches_by_tier

@@ -17,15 +17,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from planner.catalog import Catalog
 from planner.catalog.schema import Cooling, Record
 from planner.errors import InputError, describe_validation_error
-from planner.fabric.auxiliary import AuxiliaryFabrics, size_auxiliary
-from planner.fabric.media import LINK_CLASSES, LinkClass, MediaOption, media_options
+from planner.fabric.auxiliary import (
+    AuxiliaryFabrics,
+    aux_link_counts,
+    aux_link_media,
+    aux_server_optics_w,
+    size_auxiliary,
+)
+from planner.fabric.media import LINK_CLASSES, LinkClass, MediaOption, cable_unit_cost_usd, media_options
 from planner.fabric.topology import (
     build_topology,
     leaf_port_split,
     max_nodes,
     ports_per_node_per_plane,
     server_ports,
-    small_clos,
 )
 from planner.facility.power import pdus_for_rack
 from planner.i18n.message import msg
@@ -220,8 +225,11 @@ def _cooling_options(
     )
 
 
-def _aux_totals(aux: AuxiliaryFabrics) -> tuple[float, float, float]:
-    """Cost [USD], power [W] and rack units of storage and management fabrics."""
+def _aux_totals(
+    catalog: Catalog, r: Resolved, aux: AuxiliaryFabrics, nodes: int
+) -> tuple[float, float, float]:
+    """Cost [USD], power [W] and rack units of storage and management fabrics, with their cables
+    and optics as the engine prices them (the optics in the servers are in the node power)."""
     switches = (
         (aux.storage_switch, aux.storage_fabric.switches),
         (aux.inband_switch, aux.inband_fabric.switches),
@@ -230,7 +238,23 @@ def _aux_totals(aux: AuxiliaryFabrics) -> tuple[float, float, float]:
     cost = aux.storage_units * aux.storage.unit_cost_usd + sum(s.unit_cost_usd * n for s, n in switches)
     power = aux.storage_units * aux.storage.power_w + sum(s.power_max_w * n for s, n in switches)
     space = aux.storage_units * aux.storage.rack_units + sum(s.rack_units * n for s, n in switches)
-    return cost, power, space
+    counts = aux_link_counts(aux, nodes=nodes)
+    media = aux_link_media(catalog=catalog, counts=counts, lengths=r.scenario.facility.link_lengths)
+    for m in media:
+        cost += m.links * cable_unit_cost_usd(catalog.cables[m.cable_id], m.length_m)
+        if m.upper.optic_id:
+            cost += m.transceivers * catalog.optics[m.upper.optic_id].unit_cost_usd
+        power += m.power_w
+    return cost, power - aux_server_optics_w(catalog, counts, media), space
+
+
+def _aux_server_w_per_node(catalog: Catalog, r: Resolved) -> float:
+    """Auxiliary optics in one GPU server [W] (storage, front-end and in-band ports beyond copper's
+    reach; the same per node at every size)."""
+    aux = _auxiliary(catalog, r, 1, 0)
+    counts = aux_link_counts(aux, nodes=1)
+    media = aux_link_media(catalog=catalog, counts=counts, lengths=r.scenario.facility.link_lengths)
+    return aux_server_optics_w(catalog, counts, media)
 
 
 def _auxiliary(catalog: Catalog, r: Resolved, nodes: int, fabric_switches: int) -> AuxiliaryFabrics:
@@ -247,8 +271,8 @@ def _aux_linear(
     catalog: Catalog, r: Resolved, nodes_lo: int, nodes_hi: int, switches_guess: int
 ) -> AuxLinear:
     """Storage + management cost, power and space at two sizes, as a line through both."""
-    lo = _aux_totals(_auxiliary(catalog, r, nodes_lo, switches_guess))
-    hi = _aux_totals(_auxiliary(catalog, r, nodes_hi, switches_guess))
+    lo = _aux_totals(catalog, r, _auxiliary(catalog, r, nodes_lo, switches_guess), nodes_lo)
+    hi = _aux_totals(catalog, r, _auxiliary(catalog, r, nodes_hi, switches_guess), nodes_hi)
     span = max(1, nodes_hi - nodes_lo)
     lines = []
     for a, b in zip(lo, hi, strict=True):
@@ -260,24 +284,20 @@ def _aux_linear(
 def _aux_steps(catalog: Catalog, r: Resolved, nodes: int, switches: tuple[int, ...]) -> tuple[AuxStep, ...]:
     """The OOB fabric's increment at each compute switch count a candidate mix builds.
 
-    Only the OOB port count depends on the compute switches (one BMC port each). The counts are
-    the engine's for every (leaf, spine, core) model mix, ``switches[0]`` the fewest (already in
-    :class:`AuxLinear`); stepping only there keeps the model small (a handful of binaries, not
-    one per OOB switch) and exact for every design the engine can build.
+    Only the OOB fabric depends on the compute switches (one management port, so one OOB cable,
+    each; its switches and uplinks grow in steps). The counts are the engine's for every (leaf,
+    spine, core) model mix, ``switches[0]`` the fewest (already in :class:`AuxLinear`); stepping
+    only there keeps the model small (a handful of binaries, not one per OOB switch) and exact for
+    every design the engine can build.
     """
-    base = _auxiliary(catalog, r, nodes, switches[0])
-    oob = base.oob_switch
+    previous = _aux_totals(catalog, r, _auxiliary(catalog, r, nodes, switches[0]), nodes)
     steps = []
-    previous = base.oob_fabric.switches
     for count in switches[1:]:
-        endpoints = base.oob_fabric.endpoints + count - switches[0]
-        oob_switches = small_clos(endpoints=endpoints, radix=base.oob_fabric.radix).switches
-        added = oob_switches - previous
-        if added:
-            steps.append(
-                AuxStep(count, oob.unit_cost_usd * added, oob.power_max_w * added, oob.rack_units * added)
-            )
-        previous = oob_switches
+        totals = _aux_totals(catalog, r, _auxiliary(catalog, r, nodes, count), nodes)
+        added = [now - before for now, before in zip(totals, previous, strict=True)]
+        if any(added):
+            steps.append(AuxStep(count, added[0], added[1], added[2]))
+        previous = totals
     return tuple(steps)
 
 
@@ -348,7 +368,10 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
         core_options=core,
         media=_media_table(catalog, r, choose=request.choose_media),
         cooling=cooling_options,
-        node_power_w=gpn * r.gpu.tdp_w + r.server.base_power_w + nics_per_node * r.nic.power_w,
+        node_power_w=gpn * r.gpu.tdp_w
+        + r.server.base_power_w
+        + nics_per_node * r.nic.power_w
+        + _aux_server_w_per_node(catalog, r),
         node_cost_usd=gpn * r.gpu.unit_cost_usd
         + r.server.chassis_cost_usd
         + nics_per_node * r.nic.unit_cost_usd,

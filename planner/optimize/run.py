@@ -158,17 +158,15 @@ def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[st
 
 def describe_choices(p: Plan) -> dict[str, Any]:
     """What a plan is built from, read off the plan itself (so it always matches the design)."""
+    forced: dict[str, str] = (
+        {str(k): v for k, v in p.scenario.fabric.link_media.items()} if p.scenario.fabric else {}
+    )
     return {
         "tiers": p.topology.tiers,
         "leaf_switch": p.switch_models.leaf_id,
         "spine_switch": p.switch_models.spine_id,
         "core_switch": p.switch_models.core_id,
-        "media": {
-            m.link_class: p.scenario.fabric.link_media.get(m.link_class, m.medium)
-            if p.scenario.fabric
-            else m.medium
-            for m in p.media
-        },
+        "media": {m.link_class: forced.get(m.link_class, m.medium) for m in p.media},
         "cooling": p.scenario.facility.cooling_id,
         "nodes": p.nodes,
         "compute_racks": p.racks.compute_racks,

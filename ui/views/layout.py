@@ -35,6 +35,14 @@ LINK_KEYS = {
     "node_leaf": "layout.link.node_leaf",
     "leaf_spine": "layout.link.leaf_spine",
     "spine_core": "layout.link.spine_core",
+    "storage_access": "layout.link.storage_access",
+    "storage_uplink": "layout.link.storage_uplink",
+    "frontend_access": "layout.link.frontend_access",
+    "frontend_uplink": "layout.link.frontend_uplink",
+    "inband_access": "layout.link.inband_access",
+    "inband_uplink": "layout.link.inband_uplink",
+    "oob_access": "layout.link.oob_access",
+    "oob_uplink": "layout.link.oob_uplink",
 }
 COLUMN_KEYS = {
     "rack": "layout.col.rack",
