@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
+
+from planner import i18n
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -20,3 +26,16 @@ def start(page: str | None = None, **query: str) -> AppTest:
         at.switch_page(f"pages/{page}.py").run()
         assert not at.exception, at.exception
     return at
+
+
+@contextmanager
+def fresh_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Around one test: cold caches and a scenario store of the test's own (``tmp_path``); after
+    it, fails the test if a UI string was looked up without a translation."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    i18n.MISSING.clear()
+    monkeypatch.delenv("PLANNER_DATABASE_URL", raising=False)
+    monkeypatch.setenv("PLANNER_DB_PATH", str(tmp_path / "scenarios.db"))
+    yield
+    assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"

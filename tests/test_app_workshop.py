@@ -16,11 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import streamlit as st
-from apptest import start
+from apptest import fresh_session, start
 from streamlit.testing.v1 import AppTest
 
-from planner import Scenario, i18n
+from planner import Scenario
 from planner.i18n import STRINGS, tr
 from planner.report import display, tables
 from ui import history, inputs, keys, workshop
@@ -32,14 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def _fresh_caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Cold caches and a scenario store of this test's own."""
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    i18n.MISSING.clear()
-    monkeypatch.delenv("PLANNER_DATABASE_URL", raising=False)
-    monkeypatch.setenv("PLANNER_DB_PATH", str(tmp_path / "scenarios.db"))
-    yield
-    assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
+    with fresh_session(tmp_path, monkeypatch):
+        yield
 
 
 def metrics(at: AppTest) -> dict[str, str]:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
-from apptest import start
+from apptest import fresh_session, start
 from prose import english_runs
 from streamlit.testing.v1 import AppTest
 
-from planner import Scenario, i18n, load_catalog, plan
+from planner import Scenario, load_catalog, plan
 from planner.access import VIEWER_PAGES
 from planner.catalog import FAMILIES
 from planner.i18n import tr
@@ -34,13 +34,8 @@ AUTH = {
 
 @pytest.fixture(autouse=True)
 def _fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    i18n.MISSING.clear()
-    monkeypatch.delenv("PLANNER_DATABASE_URL", raising=False)
-    monkeypatch.setenv("PLANNER_DB_PATH", str(tmp_path / "scenarios.db"))
-    yield
-    assert not i18n.MISSING, sorted(i18n.MISSING)
+    with fresh_session(tmp_path, monkeypatch):
+        yield
 
 
 def linked_pages(at: AppTest) -> list[str]:
