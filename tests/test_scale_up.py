@@ -10,6 +10,7 @@ import pytest
 from planner.catalog import load_catalog
 from planner.compare import compare
 from planner.engine import Plan, plan
+from planner.fabric.media import AUX_LINK_CLASSES
 from planner.outputs import plan_summary_row, plan_to_dict
 from planner.performance.collectives import fabric_from_plan
 from planner.scenario import scenario_from_data
@@ -28,7 +29,9 @@ def test_one_server_buys_no_scale_out_fabric(design_id: str) -> None:
     p = _plan(gpus=8, design_id=design_id)
     assert p.topology.tiers == 0 and p.topology.switches_total == 0
     assert (p.nics, p.topology.links_total, p.transceivers, p.cables) == (0, 0, 0, 0)
-    assert not {x.category for x in p.bom} & {"nics", "fabric_switches", "optics", "cables"}
+    # the storage and management fabrics are still cabled (issue 17): their lines name their classes
+    compute = [x for x in p.bom if not set(x.link_classes) & set(AUX_LINK_CLASSES)]
+    assert not {x.category for x in compute} & {"nics", "fabric_switches", "optics", "cables"}
     assert any("no scale-out switches" in n for n in p.notes)
     # busbw is the scale-up level's: the network figures are 0, never inf
     assert p.bandwidth.allreduce_bound == "scale-up" and p.bandwidth.network_gbyte_per_s == 0.0
@@ -94,10 +97,12 @@ def test_nvl72_at_72_gpus_buys_no_scale_out_fabric() -> None:
 
 
 def test_nvl72_rack_power_is_trays_and_switch_trays() -> None:
-    """18 trays x (4 x 1,200 + 1,000 W) + 9 x 1,500 W = 104.4 + 13.5 = 117.9 kW in one rack."""
+    """18 trays x (4 x 1,200 + 1,000 W) + 9 x 1,500 W = 104.4 + 13.5 = 117.9 kW in one rack, plus the
+    storage and in-band optics in the trays (issue 17): 18 x (2 x 6.5 W 200G SR + 3.5 W 100G SR4)
+    = 0.297 kW: 118.197 kW."""
     p = _plan(gpus=72, design_id=NVL72)
-    assert p.racks.max_rack_kw == pytest.approx(117.9)
-    assert p.power.node_kw * 18 == pytest.approx(117.9)
+    assert p.racks.max_rack_kw == pytest.approx(117.9 + 0.297)
+    assert p.power.node_kw * 18 == pytest.approx(118.197)
 
 
 def test_gpus_round_up_to_whole_domains() -> None:

@@ -83,9 +83,11 @@ def test_cli_plan_json_has_the_scale_up_keys(design_id: str, capsys: pytest.Capt
 
 def test_gb300_nvl72_rack_power() -> None:
     """18 trays x (4 x 1,400 + 760 + 4 x 35 W) + 9 switch trays x 1,500 W = 117.0 + 13.5 = 130.5 kW
-    ... less the NICs, which a single-domain plan does not buy: 18 x 6,360 W + 13.5 kW = 127.98 kW."""
+    ... less the NICs, which a single-domain plan does not buy: 18 x 6,360 W + 13.5 kW = 127.98 kW;
+    plus the storage and in-band optics in the trays (issue 17): 18 x (2 x 6.5 W 200G SR + 3.5 W
+    100G SR4) = 0.297 kW: 128.277 kW."""
     p = _plan(gpus=72, design_id="gb300-nvl72-ib-xdr")
-    assert p.racks.compute_racks == 1 and p.racks.max_rack_kw == pytest.approx(127.98)
+    assert p.racks.compute_racks == 1 and p.racks.max_rack_kw == pytest.approx(127.98 + 0.297)
     assert p.gpu_id == "gb300"
 
 
@@ -97,10 +99,11 @@ def test_gb300_scale_out_is_xdr_with_one_800g_port_per_gpu() -> None:
 
 def test_nvl36x2_spans_two_racks_with_twin_switch_trays() -> None:
     """Per rack: 9 trays x (4 x 1,200 + 1,000 W) + 9 switch trays x 1,500 W = 52.2 + 13.5 = 65.7 kW,
-    about half an NVL72 rack (117.9 kW); 648 switch-to-switch links join the racks."""
+    about half an NVL72 rack (117.9 kW); 648 switch-to-switch links join the racks. Plus the storage
+    and in-band optics in the trays (issue 17): 9 x (2 x 6.5 W + 3.5 W) = 0.1485 kW: 65.8485 kW."""
     p = _plan(gpus=72, design_id="gb200-nvl36x2-ib-ndr")
     assert p.racks.compute_racks == 2 and p.racks.nodes_per_rack == 9
-    assert p.racks.max_rack_kw == pytest.approx(65.7)
+    assert p.racks.max_rack_kw == pytest.approx(65.7 + 0.1485)
     assert p.scale_up.switch_links == 648
     nvl72 = _plan(gpus=72, design_id="gb200-nvl72-ib-ndr")
     assert p.cost.capex_usd > nvl72.cost.capex_usd  # nine more switch trays
