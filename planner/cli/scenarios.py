@@ -290,6 +290,19 @@ def _table(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
         return str(frame.to_string(index=False))
 
 
+def _write_records(
+    args: argparse.Namespace, records: Sequence[Any], row: Callable[[Any], dict[str, Any]]
+) -> int:
+    """``--format json``: each record's own dictionary; else a table of ``row(record)``, its
+    columns in the row's order."""
+    if args.format == "json":
+        write_json([r.to_dict() for r in records])
+        return 0
+    rows = [row(r) for r in records]
+    write(_table(rows, list(rows[0]) if rows else []))
+    return 0
+
+
 def _summary_row(s: ScenarioSummary) -> dict[str, Any]:
     return {
         "id": s.id,
@@ -437,23 +450,18 @@ def _save(args: argparse.Namespace, store: ScenarioStore) -> int:
 
 
 def _versions(args: argparse.Namespace, store: ScenarioStore) -> int:
-    versions = store.versions(scenario_id=args.id)
-    if args.format == "json":
-        write_json([v.to_dict() for v in versions])
-        return 0
-    rows = [
-        {
+    return _write_records(
+        args,
+        store.versions(scenario_id=args.id),
+        lambda v: {
             "version": v.version,
             "saved": _stamp(v.saved_at),
             "author": v.author,
             "gpus": v.gpus,
             "design": v.design_id,
             "comment": v.comment,
-        }
-        for v in versions
-    ]
-    write(_table(rows, ["version", "saved", "author", "gpus", "design", "comment"]))
-    return 0
+        },
+    )
 
 
 def _parse_ref(text: str) -> tuple[int, int | None]:
@@ -590,12 +598,10 @@ def _duplicate(args: argparse.Namespace, store: ScenarioStore) -> int:
 
 
 def _audit(args: argparse.Namespace, store: ScenarioStore) -> int:
-    entries = store.audit_log(limit=args.limit)
-    if args.format == "json":
-        write_json([e.to_dict() for e in entries])
-        return 0
-    rows = [
-        {
+    return _write_records(
+        args,
+        store.audit_log(limit=args.limit),
+        lambda e: {
             "when": _stamp(e.at),
             "who": e.actor,
             "role": e.role,
@@ -603,11 +609,8 @@ def _audit(args: argparse.Namespace, store: ScenarioStore) -> int:
             "scenario": "" if e.scenario_id is None else e.scenario_id,
             "version": "" if e.version is None else e.version,
             "detail": e.detail,
-        }
-        for e in entries
-    ]
-    write(_table(rows, ["when", "who", "role", "action", "scenario", "version", "detail"]))
-    return 0
+        },
+    )
 
 
 def _tag(args: argparse.Namespace, store: ScenarioStore) -> int:
