@@ -193,6 +193,10 @@ def test_the_field_reference_lists_nested_fields_in_both_languages() -> None:
     for lang in LANGS:
         fields = list(catalog_table.field_reference("designs", lang)[tr("col.field", lang)])
         assert {"fabric.port_speed_gbit_per_s", "fabric.link_media", "claims[].status"} <= set(fields)
+        for family in FAMILIES:
+            defaults = catalog_table.field_reference(family, lang)[tr("col.required", lang)]
+            raw = [d for d in defaults if str(d).endswith((": None", ": False", ": True", ": ()", ": {}"))]
+            assert not raw, (family, lang, raw)
     meaning = catalog_table.field_reference("designs", "zh").set_index(tr("col.field", "zh"))
     assert CJK.search(str(meaning.loc["fabric.planes", tr("col.description_field", "zh")]))
 

@@ -401,11 +401,12 @@ def _bound(value: Any, infinite: str) -> str:
     return infinite if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _default(info: FieldInfo) -> str:
+def _default(info: FieldInfo, lang: str) -> str:
+    """The default as the records table shows it: empty as a dash, a boolean as yes/no."""
     value = info.get_default(call_default_factory=True)
-    if isinstance(value, dict | tuple | list) and not value:
+    if value is None or (isinstance(value, dict | tuple | list) and not value):
         return EMPTY
-    return str(value)
+    return translate(YES if value else NO, lang) if isinstance(value, bool) else str(value)
 
 
 def field_reference(family: str, lang: str) -> pd.DataFrame:
@@ -419,7 +420,7 @@ def field_reference(family: str, lang: str) -> pd.DataFrame:
             tr("col.range", lang): _range(info),
             tr("col.required", lang): tr("word.required", lang)
             if info.is_required()
-            else f"{tr('word.default', lang)}: {_default(info)}",
+            else f"{tr('word.default', lang)}: {_default(info, lang)}",
             tr("col.description_field", lang): translate_text(info.description or "", lang),
         }
         for path, info in schema_fields(FAMILIES[family])
@@ -468,7 +469,7 @@ def _markdown_rows(fields: Iterator[tuple[str, FieldInfo]]) -> list[str]:
             f"`{_type_name(info.annotation)}`",
             field_unit(name, info.description),
             f"`{rng}`" if rng.startswith("/") else rng,
-            "required" if info.is_required() else f"default: {_default(info)}",
+            "required" if info.is_required() else f"default: {_default(info, 'en')}",
             info.description or "",
         )
         rows.append("| " + " | ".join(_md(c) for c in cells) + " |")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from planner.access import Permission
@@ -30,11 +31,17 @@ def records(family: str) -> None:
     lang = state.lang()
     frame = catalog_table.readable_records(engine.catalog(), family, lang)
     st.caption(t("catalog.records", count=len(frame)))
-    st.dataframe(frame, hide_index=True, width="stretch")
+    _table(frame)
     if family == "designs":
         st.subheader(t("catalog.claims"))
         st.caption(t("catalog.claims_caption"))
-        st.dataframe(catalog_table.claim_records(engine.catalog(), lang), hide_index=True, width="stretch")
+        _table(catalog_table.claim_records(engine.catalog(), lang))
+
+
+def _table(frame: pd.DataFrame) -> None:
+    # the first column (id, design) stays in view while a wide family scrolls sideways
+    pinned = {frame.columns[0]: st.column_config.Column(pinned=True)} if len(frame.columns) else {}
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=pinned)
 
 
 def field_reference(family: str) -> None:
