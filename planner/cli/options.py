@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
@@ -300,6 +300,13 @@ def write_results(
         write_json([to_dict(r) for r in results] if as_list else to_dict(results[0]))
     else:
         write(render(results))
+
+
+def notes_block(notes: Iterable[str]) -> list[str]:
+    """The lines that end a per-design table: a blank line, ``Notes:`` and each distinct note once,
+    sorted (none without notes)."""
+    distinct = sorted(set(notes))
+    return ["", "Notes:", *(f"  - {n}" for n in distinct)] if distinct else []
 
 
 def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:

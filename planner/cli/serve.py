@@ -29,6 +29,7 @@ from planner.cli.options import (
     catalog_from_args,
     collect_options,
     designs_as_columns,
+    notes_block,
     option_flags,
     plans_from_args,
     read_hf_config,
@@ -198,9 +199,7 @@ def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
             f"{p.role} {p.instances} x (tp {p.layout.tp} ep {p.layout.ep}) batch {p.batch}" for p in e.pools
         )
         lines.append(f"  {e.design_id}: " + " | ".join(f"{v * 1e3:.3f}" for v in parts) + f"; {pools}")
-    notes = sorted({n for e in estimates for n in e.notes})
-    if notes:
-        lines += ["", "Notes:"] + [f"  - {n}" for n in notes]
+    lines += notes_block(n for e in estimates for n in e.notes)
     return "\n".join(lines)
 
 

@@ -27,6 +27,7 @@ from planner.cli.options import (
     catalog_from_args,
     collect_options,
     designs_as_columns,
+    notes_block,
     option_flags,
     plans_from_args,
     read_hf_config,
@@ -239,9 +240,7 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
             f"ZeRO {lay.zero_stage}; {memory}; MFU {e.end_to_end_mfu:.1%}, HFU {e.end_to_end_hfu:.1%}, "
             f"kernel efficiency {e.compute_efficiency:.1%}"
         )
-    notes = sorted({n for e in estimates for n in (*e.notes, *e.reliability.notes)})
-    if notes:
-        lines += ["", "Notes:"] + [f"  - {n}" for n in notes]
+    lines += notes_block(n for e in estimates for n in (*e.notes, *e.reliability.notes))
     return "\n".join(lines)
 
 
@@ -271,9 +270,7 @@ def render_reliability_table(results: Sequence[Reliability]) -> str:
                 f"  {i.element:<16} {i.gpus_affected:>7} GPUs lose {i.gpu_bandwidth_lost_fraction:7.2%}; "
                 f"{i.capacity_lost_fraction:8.3%} of the tier; {verdict}"
             )
-    notes = sorted({n for r in results for n in r.notes})
-    if notes:
-        lines += ["", "Notes:"] + [f"  - {n}" for n in notes]
+    lines += notes_block(n for r in results for n in r.notes)
     return "\n".join(lines)
 
 
