@@ -621,20 +621,8 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
     nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
-    aux = _auxiliary(r, catalog, fabric_switches=topo.switches_total + scale_up.switches)
-    aux_counts = aux_link_counts(aux, nodes=r.nodes)
-    aux_media = aux_link_media(catalog=catalog, counts=aux_counts, lengths=scenario.facility.link_lengths)
-    draw = _power_draw(
-        r,
-        catalog,
-        topo,
-        media,
-        nics,
-        aux,
-        scale_up,
-        aux_media,
-        aux_server_optics_w(catalog, aux_counts, aux_media),
-    )
+    aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
+    draw = _power_draw(r, catalog, topo, media, nics, aux, scale_up, aux_media, aux_server_w)
     power = power_summary(
         by_category_w=draw.by_category_w,
         pue=_pue(r),
@@ -680,17 +668,24 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     )
 
 
-def _auxiliary(r: Resolved, catalog: Catalog, *, fabric_switches: int) -> AuxiliaryFabrics:
-    """Storage and front-end pools from the scenario's targets, and the management networks."""
-    return size_auxiliary(
+def _auxiliary(
+    r: Resolved, catalog: Catalog, topo: Topology, scale_up: ScaleUpDomain
+) -> tuple[AuxiliaryFabrics, tuple[LinkMedia, ...], float]:
+    """Storage and front-end pools from the scenario's targets, and the management networks (whose
+    OOB ports count every compute and scale-up switch); the media of their link classes, and the
+    power of their optics in the servers [W]."""
+    aux = size_auxiliary(
         catalog=catalog,
         storage=r.storage,
         gpus=r.gpus,
         nodes=r.nodes,
-        fabric_switches=fabric_switches,
+        fabric_switches=topo.switches_total + scale_up.switches,
         pools=r.scenario.pools,
         gpus_per_node=r.server.gpus_per_node,
     )
+    counts = aux_link_counts(aux, nodes=r.nodes)
+    media = aux_link_media(catalog=catalog, counts=counts, lengths=r.scenario.facility.link_lengths)
+    return aux, media, aux_server_optics_w(catalog, counts, media)
 
 
 def _scale_up(r: Resolved) -> ScaleUpDomain:
