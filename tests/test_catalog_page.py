@@ -86,6 +86,20 @@ def test_every_family_renders_without_raw_values(page: AppTest) -> None:
     assert not found, "\n".join(found)
 
 
+def test_the_record_count_reads_as_a_count(page: AppTest) -> None:
+    """One record is "1 record", not "1 records" (data/economics.yaml holds one exchange rate)."""
+    lang = _lang(page)
+    counts = {family: len(load_catalog().family(family)) for family in FAMILIES}
+    assert counts["exchange_rates"] == 1 and counts["designs"] > 1
+    for family in _families(page):
+        expected = (
+            tr("catalog.record_one", lang)
+            if counts[family] == 1
+            else tr("catalog.records", lang, count=counts[family])
+        )
+        assert expected in [c.value for c in page.caption], family
+
+
 def test_every_header_is_a_label_with_its_unit_and_chinese_in_chinese(page: AppTest) -> None:
     """Records headers are labels, never field names (``tdp_w``); in 中文 every header of every
     table holds Chinese and no English phrase (``tests/prose.py``)."""

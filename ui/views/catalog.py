@@ -30,7 +30,7 @@ def records(family: str) -> None:
     vendor claims follow in their own table, labelled as claims with the design's source."""
     lang = state.lang()
     frame = catalog_table.readable_records(engine.catalog(), family, lang)
-    st.caption(t("catalog.records", count=len(frame)))
+    st.caption(t("catalog.record_one") if len(frame) == 1 else t("catalog.records", count=len(frame)))
     _table(frame)
     if family == "designs":
         st.subheader(t("catalog.claims"))
