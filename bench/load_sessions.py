@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT))
 
 import websockets  # noqa: E402
-from harness import streamlit_server  # noqa: E402
+from harness import server_pid, streamlit_server  # noqa: E402
 
 # the wire protocol's message classes (a client of the app), not the framework an engine must avoid
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402, TID251
@@ -60,21 +60,6 @@ def cpu_s(pid: int) -> float:
     """User + system CPU time of ``pid`` and its threads [s] (``/proc/<pid>/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS_PER_S
-
-
-def server_pid(port: int) -> int:
-    """The ``streamlit run`` child of this process listening on ``port``."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if parent == os.getpid() and b"streamlit" in argv and str(port).encode() in argv:
-            return int(entry.name)
-    raise RuntimeError(f"no streamlit server of this process on port {port}")
 
 
 def rerun(query: str, page_hash: str = "", page_name: str = "") -> bytes:

@@ -17,13 +17,16 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 
 from planner import Scenario
 from planner.i18n import tr
 from planner.store import open_store
+
+if TYPE_CHECKING:
+    import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
@@ -129,6 +132,31 @@ def _serve(env: Mapping[str, str], log: IO[bytes] | None, timeout_s: float) -> I
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+@contextmanager
+def served(tmp_path_factory: pytest.TempPathFactory, db_path: Path | None = None) -> Iterator[str]:
+    """:func:`streamlit_server` for a test module (Chromium required first), its log in a
+    temporary folder."""
+    require_chromium()
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    with log_path.open("wb") as log, streamlit_server(log=log, db_path=db_path) as url:
+        yield url
+
+
+def server_pid(port: int) -> int:
+    """The ``streamlit run`` child of this process listening on ``port`` (from ``/proc``)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == os.getpid() and b"streamlit" in argv and str(port).encode() in argv:
+            return int(entry.name)
+    raise RuntimeError(f"no streamlit server of this process on port {port}")
 
 
 def launch(playwright: Playwright) -> Browser:

@@ -10,19 +10,10 @@ a missing Chromium fails the run.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from harness import (
-    ARTIFACTS,
-    full_page_screenshot,
-    launch,
-    new_context,
-    open_page,
-    require_chromium,
-    streamlit_server,
-)
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from harness import ARTIFACTS, full_page_screenshot, open_page
+from playwright.sync_api import Locator, Page, expect
 
 from planner.i18n import tr
 
@@ -31,29 +22,6 @@ pytestmark = pytest.mark.browser
 PAGES = ("overview", "compare", "scaling", "topology", "bom", "catalog", "assumptions")
 TIMEOUT_MS = 30_000
 expect.set_options(timeout=TIMEOUT_MS)
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_chromium()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    with log_path.open("wb") as log, streamlit_server(log=log) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = new_context(browser, TIMEOUT_MS)
-    yield context.new_page()
-    context.close()
 
 
 def kpi(page: Page, label: str) -> Locator:

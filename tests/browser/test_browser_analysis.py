@@ -17,14 +17,11 @@ from harness import (
     ARTIFACTS,
     fill_store,
     full_page_screenshot,
-    launch,
-    new_context,
     open_page,
-    require_chromium,
     run_optimizer,
-    streamlit_server,
+    served,
 )
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from planner.i18n import tr
 
@@ -44,25 +41,9 @@ def saved_id(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int]:
 
 @pytest.fixture(scope="module")
 def base_url(saved_id: tuple[str, int], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_chromium()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    with log_path.open("wb") as log, streamlit_server(log=log, db_path=Path(saved_id[0])) as url:
+    """The app over the saved scenarios (the conftest's serves an empty store)."""
+    with served(tmp_path_factory, Path(saved_id[0])) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = new_context(browser, TIMEOUT_MS)
-    yield context.new_page()
-    context.close()
 
 
 def heading(page: Page, text: str) -> None:

@@ -11,16 +11,14 @@ module starts.
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import launch, new_context, open_page, require_chromium, streamlit_server
-from playwright.sync_api import Browser, FilePayload, Page, expect, sync_playwright
+from harness import new_context, open_page, server_pid
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from planner.i18n import tr
 
@@ -43,22 +41,6 @@ ALIAS_BOMB_CATALOG = (
     + "".join(f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in itertools.pairwise(_LEVELS))
     + "gpus: [{id: br100, as_of: *i, name: *i}]\n"
 ).encode()
-
-
-def _server_pid(base_url: str) -> int:
-    """The ``streamlit run`` child of this process serving ``base_url`` (its port is unique)."""
-    port = base_url.rsplit(":", 1)[1]
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if parent == os.getpid() and b"streamlit" in argv and port.encode() in argv:
-            return int(entry.name)
-    raise AssertionError(f"no streamlit child of this process serves {base_url}")
 
 
 def _memory_kb(pid: int, field: str) -> int:
@@ -88,22 +70,6 @@ class _RssSampler(threading.Thread):
         return self.peak_kb
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_chromium()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    with log_path.open("wb") as log, streamlit_server(log=log) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-
-
 def _page(browser: Browser) -> Page:
     return new_context(browser, TIMEOUT_MS).new_page()
 
@@ -115,7 +81,7 @@ def test_alias_bomb_upload_is_refused_quickly_while_another_session_is_served(
     try:
         open_page(attacker, base_url, "catalog", "en")
         open_page(bystander, base_url, "overview", "en")
-        pid = _server_pid(base_url)
+        pid = server_pid(int(base_url.rsplit(":", 1)[1]))
         rss_before_kb, hwm_before_kb = _memory_kb(pid, "VmRSS"), _memory_kb(pid, "VmHWM")
         sampler = _RssSampler(pid)
         sampler.start()

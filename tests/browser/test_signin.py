@@ -21,7 +21,7 @@ from pathlib import Path
 
 import harness
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from planner import Scenario, load_catalog, plan
 from planner.access import Identity, priced_catalog
@@ -109,14 +109,6 @@ def app_url(provider: str) -> Iterator[str]:
         env |= {"STREAMLIT_SECRETS_FILES": str(secrets), "PLANNER_DB_PATH": str(database)}
         with harness._serve(env, None, 90.0) as url:  # the harness's server, with this environment
             yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = harness.launch(playwright)
-        yield launched
-        launched.close()
 
 
 def capex_text(*, priced: bool) -> str:

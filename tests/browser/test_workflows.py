@@ -26,8 +26,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from harness import ARTIFACTS, fill_store, launch, require_chromium, run_optimizer, streamlit_server
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from harness import ARTIFACTS, fill_store, run_optimizer, served
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from walk import (
     exceptions,
     heading_of,
@@ -82,20 +82,10 @@ class Run:
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_chromium()
     db = tmp_path_factory.mktemp("store") / "scenarios.db"
     fill_store(db)
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    with log_path.open("wb") as log, streamlit_server(log=log, db_path=db) as url:
+    with served(tmp_path_factory, db) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

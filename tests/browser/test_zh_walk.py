@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import fill_store, launch, require_chromium, run_optimizer, streamlit_server
+from harness import fill_store, launch, run_optimizer, served
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from prose import english_runs
 from walk import (
@@ -65,9 +65,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
 
 @pytest.fixture(scope="module")
 def base_url(saved: tuple[Path, int], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_chromium()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    with log_path.open("wb") as log, streamlit_server(log=log, db_path=saved[0]) as url:
+    with served(tmp_path_factory, saved[0]) as url:
         yield url
 
 
