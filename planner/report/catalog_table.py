@@ -241,10 +241,14 @@ def _mapping(name: str, value: dict[Any, Any], lang: str) -> str:
 
 def _dash_empty(column: pd.Series) -> pd.Series:
     """An empty optional field shown as a dash; the figures of a column that has one then become
-    text too (one column, one type: a mixed column would be shown as raw objects)."""
+    text too (one column, one type: a mixed column would be shown as raw objects).
+
+    >>> list(_dash_empty(pd.Series([1200.0, None, 2.5e6])))
+    ['1200', '—', '2500000']
+    """
     if not column.isna().any():
         return column
-    return column.map(lambda v: EMPTY if v is None or v != v else v if isinstance(v, str) else f"{v:g}")
+    return column.map(lambda v: EMPTY if v is None or v != v else v if isinstance(v, str) else f"{v:.12g}")
 
 
 def column_label(family: str, path: str, lang: str) -> str:
@@ -252,8 +256,8 @@ def column_label(family: str, path: str, lang: str) -> str:
 
     >>> column_label("gpus", "tdp_w", "en"), column_label("designs", "fabric.port_speed_gbit_per_s", "en")
     ('Board power [W]', 'Port speed [Gb/s]')
-    >>> column_label("gpus", "gpus_per_node", "en"), column_label("servers", "gpus_per_node", "en")
-    ('GPUs per server', 'GPUs per server')
+    >>> column_label("servers", "gpus_per_node", "en"), column_label("cooling", "pue_default", "zh")
+    ('GPUs per server', '典型 PUE')
     """
     name = path.rsplit(".", 1)[-1]
     label = translate(FIELD_LABELS[name], lang)
