@@ -13,6 +13,15 @@ from streamlit.testing.v1 import AppTest
 from planner import i18n
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
+AUTH = {
+    "client_id": "planner",
+    "client_secret": "not-used-by-apptest",
+    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
+    "redirect_uri": "http://localhost:8501/oauth2callback",
+    "cookie_secret": "a-cookie-secret-of-thirty-two-chars!",
+}
+"""``st.secrets["auth"]`` that turns sign-in on under AppTest (no provider is contacted: the tests
+set ``at.user`` themselves)."""
 
 
 def start(page: str | None = None, **query: str) -> AppTest:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from apptest import AUTH
 from streamlit.testing.v1 import AppTest
 
 from planner import Scenario, load_catalog, plan
@@ -21,13 +22,6 @@ from ui.auth import PRICE_FACTOR
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
-AUTH = {
-    "client_id": "planner",
-    "client_secret": "not-used-by-apptest",
-    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
-    "redirect_uri": "http://localhost:8501/oauth2callback",
-    "cookie_secret": "a-cookie-secret-of-thirty-two-chars!",
-}
 REFUSED_PAGE = "not available to the {role} role"
 
 

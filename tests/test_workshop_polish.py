@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
-from apptest import fresh_session, start
+from apptest import AUTH, fresh_session, start
 from prose import english_runs
 from streamlit.testing.v1 import AppTest
 
@@ -23,13 +23,6 @@ from planner.report import catalog_table, display, proposal, tables
 from ui import keys, workshop
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
-AUTH = {
-    "client_id": "planner",
-    "client_secret": "not-used-by-apptest",
-    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
-    "redirect_uri": "http://localhost:8501/oauth2callback",
-    "cookie_secret": "a-cookie-secret-of-thirty-two-chars!",
-}
 
 
 @pytest.fixture(autouse=True)
