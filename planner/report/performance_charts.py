@@ -281,6 +281,23 @@ def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) ->
     return _with_notes(_style(fig, tr("wl.chart.collectives", lang), height=460), notes)
 
 
+def _side_note(fig: go.Figure, text: str, *, above: bool, yshift: int) -> None:
+    """A small grey note from the plot's left edge, just above it (``above``) or below it, moved
+    ``yshift`` pixels (clear of the title or the axis labels)."""
+    fig.add_annotation(
+        text=text,
+        xref="paper",
+        yref="paper",
+        x=0.0,
+        y=1.0 if above else 0.0,
+        xanchor="left",
+        yanchor="bottom" if above else "top",
+        yshift=yshift,
+        showarrow=False,
+        font={"size": 11, "color": "#5D6D7E"},
+    )
+
+
 def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.Figure:
     """One-at-a-time swings of one output (``planner.performance.uncertainty.tornado``), largest on top.
 
@@ -330,18 +347,7 @@ def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.
     )
     fig = _style(fig, title, height=max(280, 130 + 42 * len(names)), legend="right")
     # the x axis is zoomed on the swings, so every bar says how large it is against the base
-    fig.add_annotation(
-        text=tr("wl.tornado.relative_note", lang),
-        xref="paper",
-        yref="paper",
-        x=0.0,
-        y=1.0,
-        xanchor="left",
-        yanchor="bottom",
-        yshift=4,
-        showarrow=False,
-        font={"size": 11, "color": "#5D6D7E"},
-    )
+    _side_note(fig, tr("wl.tornado.relative_note", lang), above=True, yshift=4)
     fig.update_layout(margin={"t": 70})
     return fig
 
@@ -409,18 +415,7 @@ def monte_carlo_ranges(
     fig.update_yaxes(autorange="reversed")
     fig.update_annotations(font_size=13)
     fig = _style(fig, tr("wl.chart.monte_carlo", lang), height=max(280, 170 + 45 * len(results)), legend=None)
-    fig.add_annotation(
-        text=tr("wl.mc.spread_note", lang),
-        xref="paper",
-        yref="paper",
-        x=0.0,
-        y=0.0,
-        xanchor="left",
-        yanchor="top",
-        yshift=-44,
-        showarrow=False,
-        font={"size": 11, "color": "#5D6D7E"},
-    )
+    _side_note(fig, tr("wl.mc.spread_note", lang), above=False, yshift=-44)
     fig.update_layout(margin={"t": 80, "b": 70})
     return fig
 
