@@ -432,7 +432,9 @@ def test_chinese_readers_choose_between_myriads_and_millions() -> None:
     at = start(lang="zh")
     assert "万" in metrics(at)[tr("kpi.capex", "zh")] or "亿" in metrics(at)[tr("kpi.capex", "zh")]
     at.segmented_control(key=f"{keys.UNITS}_money").set_value("million").run()
-    assert metrics(at)[tr("kpi.capex", "zh")].startswith("47.2 M")
+    # the default 1024-GPU rail8-npo plan: 48,142,278 USD (47.2 M before the storage and
+    # management cabling of issue 17 added 925,331 USD, tests/test_ports.py)
+    assert metrics(at)[tr("kpi.capex", "zh")].startswith("48.1 M")
 
 
 def test_unit_choices_cover_the_display_units() -> None:
