@@ -2,8 +2,9 @@
 
 This is not NetBox: it keeps objects in dicts and answers ``filter``/``get``/``create`` the way
 pynetbox does for the fields the push uses (``<field>_id`` and plain-field queries, list values
-as OR, nested objects as records with ``.id``, an interface's ``cable`` set when a cable ends on
-it, device interfaces created from the type's templates). It refuses what NetBox refuses that a
+as OR, ``fields=`` as the field list of the answer, nested objects as records with ``.id``, an
+interface's ``cable`` set when a cable ends on it, device interfaces created from the type's
+templates). It refuses what NetBox refuses that a
 push could get wrong: a duplicate natural key and a second cable on one interface. The real
 NetBox is tested in ``tests/test_netbox_push.py`` when ``PLANNER_TEST_NETBOX_URL`` is set.
 """
@@ -53,9 +54,16 @@ class FakeEndpoint:
                 return False
         return True
 
-    def filter(self, **query: Any) -> list[SimpleNamespace]:
+    def filter(self, *, fields: str | None = None, **query: Any) -> list[SimpleNamespace]:
+        """Matching records; with ``fields="a,b"`` (NetBox 4's dynamic fields, not a filter)
+        copies holding only those fields, so that a push reading another field fails here
+        (against NetBox, pynetbox would fetch each record in full: one request per record)."""
         self.calls["filter"] += 1
-        return [r for r in self.records.values() if self._matches(r, query)]
+        found = [r for r in self.records.values() if self._matches(r, query)]
+        if fields is None:
+            return found
+        names = fields.split(",")
+        return [SimpleNamespace(**{n: getattr(r, n) for n in names if hasattr(r, n)}) for r in found]
 
     def get(self, **query: Any) -> SimpleNamespace | None:
         self.calls["get"] += 1

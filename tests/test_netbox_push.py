@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from typing import Any
 
 import pytest
 from handoff_fixtures import CATALOG, preset_handoff
@@ -104,6 +105,35 @@ def test_push_to_a_real_netbox_reads_back_equal(capsys: pytest.CaptureFixture[st
     assert ports == Counter({d.device_id: len(d.interfaces) for d in h.wiring.devices})
     labels = {c.label for c in api.dcim.cables.filter(site_id=site.id)}
     assert labels == {c.label for c in h.cables}
+
+
+def _field_names(record: Any) -> set[str]:
+    # a pynetbox record iterates as (field, value) pairs; the fake's records are namespaces
+    return set(dict(record)) if hasattr(record, "serialize") else set(vars(record))
+
+
+def _answers_a_field_list(api: Any) -> None:
+    """NetBox 4 answers ``fields=a,b`` with those fields only (its dynamic fields): not a filter."""
+    h = preset_handoff("rail8-npo", 64)
+    push(api=api, handoff=h, catalog=CATALOG)  # creates nothing when the plan is already there
+    server = next(d for d in h.wiring.devices if d.role == "gpu-server")
+    device = api.dcim.devices.get(name=server.device_id)
+    found = list(api.dcim.interfaces.filter(device_id=[device.id], fields="id,name,device,cable"))
+    assert len(found) == len(server.interfaces)
+    assert all(_field_names(r) == {"id", "name", "device", "cable"} for r in found)
+    assert all(r.cable is not None for r in found)  # the plan cables every port of a server (68)
+
+
+def test_the_fake_answers_a_field_list_like_netbox() -> None:
+    # The fake used to take ``fields`` for a filter and answer nothing.
+    _answers_a_field_list(FakeNetBox())
+
+
+@pytest.mark.skipif(not (NETBOX_URL and NETBOX_TOKEN), reason="no NetBox (see the test above)")
+def test_a_real_netbox_answers_a_field_list() -> None:
+    from planner.handoff.netbox_push import connect
+
+    _answers_a_field_list(connect(url=str(NETBOX_URL), token=str(NETBOX_TOKEN)))
 
 
 def test_the_cli_pushes_and_reports_counts(

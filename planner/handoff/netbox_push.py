@@ -7,6 +7,11 @@ idempotent: each kind is read once by its natural key (slug; name within the sit
 interface name; for a cable, its A-side interface already holding a cable) and only what is
 missing is created, in batches. A second push of the same plan creates nothing.
 
+Reads ask NetBox for the fields the push uses only (``fields=``, NetBox 4.0+ dynamic fields):
+NetBox's full interface representation (link peers, connected endpoints, VLANs, MACs...) costs
+its server about 4x the time of ``id,name,device,cable`` (measured on NetBox 4.4.10: 1000
+interfaces in 12.9 s full vs 2.3 s with the field list, on a loaded 2-core machine).
+
 The client is pynetbox (https://github.com/netbox-community/pynetbox): ``api.dcim.<endpoint>``
 with ``filter(**query)``, ``get(**query)`` and ``create(list_of_dicts)``; field names as NetBox
 4.x's REST API documents them (https://netboxlabs.com/docs/netbox/en/stable/integrations/rest-api/).
@@ -166,7 +171,7 @@ def _push_places(run: _Push, handoff: Handoff) -> tuple[int, dict[Any, int], dic
     rows = sorted({r.row for r in layout.racks})
     location_ids = run.ensure(
         "locations",
-        dcim.locations.filter(site_id=site_id),
+        dcim.locations.filter(site_id=site_id, fields="id,slug"),
         lambda r: r.slug,
         {
             slug(row_name(r)): {
@@ -180,7 +185,7 @@ def _push_places(run: _Push, handoff: Handoff) -> tuple[int, dict[Any, int], dic
     )
     rack_ids = run.ensure(
         "racks",
-        dcim.racks.filter(site_id=site_id),
+        dcim.racks.filter(site_id=site_id, fields="id,name"),
         lambda r: r.name,
         {
             r.name: {
@@ -209,14 +214,14 @@ def _push_types(
     maker = {model_id: manufacturer(d, catalog) for model_id, d in types.items()}
     maker_ids = run.ensure(
         "manufacturers",
-        dcim.manufacturers.filter(slug=sorted({slug(m) for m in maker.values()})),
+        dcim.manufacturers.filter(slug=sorted({slug(m) for m in maker.values()}), fields="id,slug"),
         lambda r: r.slug,
         {slug(m): {"name": m, "slug": slug(m)} for m in sorted(set(maker.values()))},
     )
     shapes = {model_id: device_type_yaml(d, family, maker[model_id]) for model_id, d in types.items()}
     type_ids = run.ensure(
         "device_types",
-        dcim.device_types.filter(slug=sorted(str(s["slug"]) for s in shapes.values())),
+        dcim.device_types.filter(slug=sorted(str(s["slug"]) for s in shapes.values()), fields="id,slug"),
         lambda r: r.slug,
         {
             str(s["slug"]): {
@@ -236,14 +241,16 @@ def _push_types(
             templates[(type_id, port["name"])] = {"device_type": type_id, **port}
     run.ensure(
         "interface_templates",
-        dcim.interface_templates.filter(device_type_id=sorted(type_ids.values())),
+        dcim.interface_templates.filter(
+            device_type_id=sorted(type_ids.values()), fields="id,name,device_type"
+        ),
         lambda r: (_ref(r.device_type), r.name),
         templates,
     )
     roles = sorted({d.role for d in wiring.devices})
     role_ids = run.ensure(
         "device_roles",
-        dcim.device_roles.filter(slug=roles),
+        dcim.device_roles.filter(slug=roles, fields="id,slug"),
         lambda r: r.slug,
         {r: {"name": r, "slug": r, "color": ROLE_COLORS[r]} for r in roles},
     )
@@ -264,7 +271,7 @@ def _push_devices(
     where = layout.location()
     device_ids = run.ensure(
         "devices",
-        dcim.devices.filter(site_id=site_id),
+        dcim.devices.filter(site_id=site_id, fields="id,name"),
         lambda r: r.name,
         {
             d.device_id: {
@@ -295,7 +302,7 @@ def _push_interfaces_and_cables(
     found = [
         record
         for batch in _chunks(sorted(device_ids.values()), DEVICES_PER_QUERY)
-        for record in dcim.interfaces.filter(device_id=list(batch))
+        for record in dcim.interfaces.filter(device_id=list(batch), fields="id,name,device,cable")
     ]
     cabled = {(name_of_device[_ref(r.device)], r.name) for r in found if r.cable is not None}
     interface_ids = run.ensure(
