@@ -42,6 +42,7 @@ class FakeEndpoint:
         self.records: dict[int, SimpleNamespace] = {}
         self.keys: set[tuple[Any, ...]] = set()
         self.calls = {"filter": 0, "get": 0, "create": 0}
+        self.requests: list[list[int]] = []  # ids of the records made by each create call
 
     def _matches(self, record: SimpleNamespace, query: dict[str, Any]) -> bool:
         for key, wanted in query.items():
@@ -76,6 +77,7 @@ class FakeEndpoint:
         self.calls["create"] += 1
         items = data if isinstance(data, list) else [data]
         made = [self._create_one(dict(item)) for item in items]
+        self.requests.append([r.id for r in made])
         return made if isinstance(data, list) else made[0]
 
     def _create_one(self, item: dict[str, Any]) -> SimpleNamespace:

@@ -17,7 +17,7 @@ from handoff_fixtures import CATALOG, preset_handoff
 from netbox_fake import FakeNetBox
 
 from planner.cli import run
-from planner.handoff.netbox_push import KINDS, push
+from planner.handoff.netbox_push import BATCH, DEVICE_INTERFACES_PER_BATCH, KINDS, push
 
 
 def _expected(design_id: str, gpus: int) -> dict[str, int]:
@@ -107,6 +107,24 @@ def test_push_to_a_real_netbox_reads_back_equal(capsys: pytest.CaptureFixture[st
     assert labels == {c.label for c in h.cables}
 
 
+def test_create_requests_stay_small() -> None:
+    """NetBox spends ~0.4 s per cable and ~0.07 s per device interface (module docstring of
+    netbox_push): each request is capped so that none runs into a proxy or worker timeout."""
+    fake, h = FakeNetBox(), preset_handoff("rail8-npo", 256)
+    seen: list[tuple[str, int, int]] = []
+    push(api=fake, handoff=h, catalog=CATALOG, progress=lambda *step: seen.append(step))
+    cables = fake.dcim.cables.requests
+    assert len(cables) == -(-len(h.cables) // BATCH) and max(map(len, cables)) == BATCH
+    ports = {d.device_id: len(d.interfaces) for d in h.wiring.devices}
+    name = {r.id: r.name for r in fake.dcim.devices.records.values()}
+    for request in fake.dcim.devices.requests:
+        work = sum(ports[name[i]] for i in request)
+        assert work <= DEVICE_INTERFACES_PER_BATCH or len(request) == 1, work
+    # one progress step per request, counting up to what was missing
+    assert len(seen) == sum(len(getattr(fake.dcim, k).requests) for k in KINDS)
+    assert [s for s in seen if s[0] == "cables"][-1] == ("cables", len(h.cables), len(h.cables))
+
+
 def _field_names(record: Any) -> set[str]:
     # a pynetbox record iterates as (field, value) pairs; the fake's records are namespaces
     return set(dict(record)) if hasattr(record, "serialize") else set(vars(record))
@@ -144,7 +162,8 @@ def test_the_cli_pushes_and_reports_counts(
     args = ["netbox", "push", "--url", "http://netbox.invalid", "--token", "x"]
     args += ["--gpus", "64", "--design", "rail4-npo", "--format", "csv"]
     assert run(args) == 0
-    first = capsys.readouterr().out
+    first, progress = capsys.readouterr()
+    assert f"netbox push: cables {len(preset_handoff('rail4-npo', 64).cables)}/" in progress
     assert run(args) == 0
     second = capsys.readouterr().out
     h = preset_handoff("rail4-npo", 64)

@@ -6,14 +6,17 @@
         --gpus 1024 --design rail8-npo
 
 Idempotent: what NetBox already holds (by slug, name, device and interface) is left as it is,
-so a second push reports 0 created. An unreachable NetBox or a refused token exits 2 naming
-``--url``.
+so a second push reports 0 created. Progress goes to stderr (a line per finished kind, at most
+one every 10 s in between). An unreachable NetBox or a refused token exits 2 naming ``--url``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 from planner.cli.handoff import add_layout_options, build_from_args
@@ -52,6 +55,25 @@ def add_parser(subparsers: Any) -> None:
     push.set_defaults(handler=run_push)
 
 
+PROGRESS_EVERY_S = 10.0
+"""Seconds between progress lines on stderr (a first push of 1024 GPUs takes NetBox hours)."""
+
+
+def _progress_to_stderr() -> Callable[[str, int, int], None]:
+    """A progress callback printing ``netbox push: <kind> <done>/<missing> created`` on stderr
+    when a kind is finished and at most every :data:`PROGRESS_EVERY_S` seconds in between."""
+    last = time.monotonic()
+
+    def report(kind: str, done: int, missing: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done == missing or now - last >= PROGRESS_EVERY_S:
+            sys.stderr.write(f"netbox push: {kind} {done}/{missing} created\n")
+            last = now
+
+    return report
+
+
 def run_push(args: argparse.Namespace) -> int:
     """Connect, push, and print the objects created and found per kind."""
     import pandas as pd
@@ -65,7 +87,7 @@ def run_push(args: argparse.Namespace) -> int:
             raise InputError(f"--{option}: required (or set NETBOX_{option.upper()})")
     handoff, catalog = build_from_args(args)
     api = netbox_push.connect(url=args.url, token=args.token)
-    report = netbox_push.push(api=api, handoff=handoff, catalog=catalog)
+    report = netbox_push.push(api=api, handoff=handoff, catalog=catalog, progress=_progress_to_stderr())
     if args.format == "json":
         write_json({"created_total": report.created_total, "objects": report.rows()})
         return 0
