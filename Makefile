@@ -19,6 +19,7 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache --no-logo  # the layer contracts in pyproject.toml
 	$(BIN)/mypy planner ui app.py pages tests bench
+	$(BIN)/mypy tests/browser/conftest.py
 
 # System parts the tests use: Debian's Chromium and a CJK font (browser tests, chart images, PDFs),
 # poppler-utils (PDF checks) and a throwaway PostgreSQL 15 on 127.0.0.1 (store tests).

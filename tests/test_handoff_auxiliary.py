@@ -77,7 +77,7 @@ def test_auxiliary_endpoints_land_on_their_own_fabric(design_id: str, gpus: int)
         "oob": "oob-switch",
     }
     servers = [d for d in h.wiring.devices if d.role == "gpu-server"]
-    bmc = Counter()
+    bmc: Counter[str] = Counter()
     for c in h.cables:
         fabric, _, kind = c.link_class.partition("_")
         if fabric not in role_of_fabric:

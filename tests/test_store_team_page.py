@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from apptest import AUTH
 from streamlit.testing.v1 import AppTest
-from test_access_app import APP, AUTH
+from test_access_app import APP
 
 from planner import Scenario
 from planner.access import Identity
