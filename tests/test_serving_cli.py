@@ -98,3 +98,25 @@ def test_bad_input_exits_2_with_one_line(
     code, out, err = _run(argv, capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and re.search(pattern, err), err
+
+
+LLAMA3_8B = ["--gpus", "8", "--design", "ib-ndr", "--gpu", "h100_sxm", "--params-b", "8", "--layers", "32",
+             "--hidden", "4096", "--heads", "32", "--kv-heads", "8", "--ffn-hidden", "14336", "--vocab", "128256",
+             "--gated-mlp", "--input-tokens", "512", "--output-tokens", "256", "--batch", "8"]  # fmt: skip
+
+
+def test_serve_table_shows_the_wait_and_ttft_at_the_offered_load(capsys: pytest.CaptureFixture[str]) -> None:
+    # 8 GPUs at batch 8 serve about 34 requests/s; at 30 the M/M/c wait is tens of ms, and the table
+    # prints the same figures as the JSON's queue_wait_ms / ttft_at_load_ms (to 0.1 ms)
+    argv = ["serve", *LLAMA3_8B, "--requests-per-s", "30"]
+    code, table, _ = _run([*argv, "--format", "table"], capsys)
+    _, out, _ = _run([*argv, "--format", "json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["queue_wait_ms"] > 1.0
+    expected = f"queue wait {data['queue_wait_ms']:.1f} ms, TTFT at load {data['ttft_at_load_ms']:.1f} ms"
+    assert expected in table
+
+
+def test_serve_table_says_when_the_queue_has_no_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    code, table, _ = _run(["serve", *LLAMA3_8B, "--requests-per-s", "50"], capsys)
+    assert code == 0 and "the queue has no bound" in table and "queue wait" not in table

@@ -17,6 +17,7 @@ code 2 and one line on stderr naming the bound and by how much.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -199,6 +200,9 @@ def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
             f"{p.role} {p.instances} x (tp {p.layout.tp} ep {p.layout.ep}) batch {p.batch}" for p in e.pools
         )
         lines.append(f"  {e.design_id}: " + " | ".join(f"{v * 1e3:.3f}" for v in parts) + f"; {pools}")
+    at_load = [f"  {e.design_id}: {text}" for e in estimates if (text := load_text(e))]
+    if at_load:
+        lines += ["", "At the offered load:", *at_load]
     lines += notes_block(n for e in estimates for n in e.notes)
     return "\n".join(lines)
 
@@ -217,5 +221,24 @@ def render_sizing_table(results: Sequence[SizingResult]) -> str:
             f"TPOT {e.tpot_s * 1e3:.2f} ms, {e.requests_per_s:.2f} requests/s, "
             f"{e.usd_per_million_tokens:.3f} USD per million tokens; binds: {r.binds}"
             + (f" ({r.smaller})" if r.smaller else "")
+            + (f"; {text}" if (text := load_text(e)) else "")
         )
     return "\n".join(lines)
+
+
+def load_text(estimate: ServingEstimate) -> str:
+    """The wait for a sequence slot and the TTFT at the request's rate (M/M/c, ``queue_wait_s``),
+    or "" when the request gives no rate.
+
+    The JSON output carries the same figures as ``queue_wait_ms`` and ``ttft_at_load_ms``.
+    """
+    rate = estimate.request.requests_per_s
+    if rate is None:
+        return ""
+    wait_s = estimate.queue_wait_s(requests_per_s=rate)
+    if not math.isfinite(wait_s):
+        return f"at {rate:g} requests/s the queue has no bound (the rate reaches capacity)"
+    return (
+        f"at {rate:g} requests/s: queue wait {wait_s * 1e3:.1f} ms, "
+        f"TTFT at load {(estimate.ttft_s + wait_s) * 1e3:.1f} ms"
+    )
