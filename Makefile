@@ -43,7 +43,7 @@ screenshots: install system-deps
 # Translations: collect UI keys, msg() templates and catalog prose into locales/messages.pot and
 # add the new ids (untranslated) to each language's PO files.
 i18n: install
-	$(BIN)/python -m planner.i18n.extract
+	$(BIN)/python -m planner.extract_translations
 
 # requirements.lock (the image's transitive pins) from the environment the tests use
 lock: install

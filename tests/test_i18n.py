@@ -34,13 +34,14 @@ import planner.report.tables
 import ui.inputs
 import ui.upload
 from planner import Plan, PlannerError, Scenario, load_catalog
+from planner import extract_translations as extract
 from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
 from planner.fabric.collectives import LEVEL_NETWORK, LEVEL_SCALE_UP
 from planner.fabric.media import FABRIC_LINK_CLASSES
 from planner.facility.power import POWER_CATEGORIES
-from planner.i18n import STRINGS, catalogs, extract, po, tr, translate, translate_text
+from planner.i18n import STRINGS, catalogs, po, tr, translate, translate_text
 from planner.i18n.message import Message, msg
 from planner.outputs import SUMMARY_COLUMNS
 from planner.report.export.pricing import EDITIONS
