@@ -164,10 +164,10 @@ def test_main_exits_with_the_code_of_run(capsys: pytest.CaptureFixture[str]) -> 
 def test_every_group_is_registered_once() -> None:
     commands = list(_subparsers(build_parser()))
     assert len(commands) == len(set(commands))
-    assert len(COMMAND_GROUPS) == 10
+    assert len(COMMAND_GROUPS) == 11  # planning (plan, compare, sweep) + 10 modules of one group each
     assert {
         "plan", "compare", "sweep", "catalog", "scenarios", "optimize", "workload", "serve", "export", "layout", "validate",
-        "tenants",
+        "tenants", "netbox",
     } <= set(commands)  # fmt: skip
 
 

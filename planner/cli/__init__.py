@@ -22,6 +22,7 @@ from planner.cli import (
     catalog,
     export,
     handoff,
+    netbox,
     optimize,
     planning,
     scenarios,
@@ -43,6 +44,7 @@ COMMAND_GROUPS: tuple[Callable[[Any], None], ...] = (
     serve.add_parser,
     export.add_parser,
     handoff.add_parser,
+    netbox.add_parser,
     tenants.add_parser,
     validate.add_parser,
 )

@@ -130,9 +130,8 @@ def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, by
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner layout`` and ``planner netbox`` (the hand-off's command group)."""
-    from planner.cli import netbox
-
+    """Register ``planner layout`` (``planner netbox``, the hand-off's other command, builds on its
+    options and registers itself)."""
     parser = add_command(
         subparsers,
         "layout",
@@ -146,7 +145,6 @@ def add_parser(subparsers: Any) -> None:
     add_layout_options(parser)
     add_format_option(parser, ["table", "csv", "json"])
     parser.set_defaults(handler=run_layout)
-    netbox.add_parser(subparsers)
 
 
 def run_layout(args: argparse.Namespace) -> int:
