@@ -4,9 +4,10 @@ This is not NetBox: it keeps objects in dicts and answers ``filter``/``get``/``c
 pynetbox does for the fields the push uses (``<field>_id`` and plain-field queries, list values
 as OR, ``fields=`` as the field list of the answer, nested objects as records with ``.id``, an
 interface's ``cable`` set when a cable ends on it, device interfaces created from the type's
-templates). It refuses what NetBox refuses that a
-push could get wrong: a duplicate natural key and a second cable on one interface. The real
-NetBox is tested in ``tests/test_netbox_push.py`` when ``PLANNER_TEST_NETBOX_URL`` is set.
+templates). It refuses what NetBox refuses that a push could get wrong: a duplicate natural
+key and a second cable on one interface. The real NetBox is tested in
+``tests/test_netbox_push.py`` when ``PLANNER_TEST_NETBOX_URL`` is set (``deploy/netbox_local.sh``
+starts one; docs/netbox.md).
 """
 
 from __future__ import annotations

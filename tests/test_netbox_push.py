@@ -84,7 +84,7 @@ NETBOX_TOKEN = os.environ.get("PLANNER_TEST_NETBOX_TOKEN")
 
 @pytest.mark.skipif(
     not (NETBOX_URL and NETBOX_TOKEN),
-    reason="no NetBox: set PLANNER_TEST_NETBOX_URL and PLANNER_TEST_NETBOX_TOKEN (docs/handoff.md)",
+    reason="no NetBox: set PLANNER_TEST_NETBOX_URL and PLANNER_TEST_NETBOX_TOKEN (docs/netbox.md)",
 )
 def test_push_to_a_real_netbox_reads_back_equal(capsys: pytest.CaptureFixture[str]) -> None:
     from planner.handoff.netbox import SITE, slug
