@@ -36,15 +36,20 @@ def private_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
         yield folder
 
 
+TEST_PROCESS_MAIN = sys.modules.get("__main__")
+"""pytest's own ``__main__``, taken when this conftest is imported (before any test runs)."""
+
+
 @pytest.fixture(autouse=True)
 def keep_main_module() -> Iterator[None]:
     """Put the test process's ``__main__`` back after each test. Streamlit's AppTest runs app.py
     as ``__main__`` and leaves it there; a later test that starts worker processes (the Dask
-    sweep, spawned) would then make every worker re-run the app script on start-up."""
-    main = sys.modules.get("__main__")
+    sweep, spawned) would then make every worker re-run the app script on start-up. The module
+    is the one taken at start-up, not at the test's set-up: a module-scoped AppTest fixture is
+    set up before this function-scoped one, and would otherwise be what is "put back"."""
     yield
-    if main is not None:
-        sys.modules["__main__"] = main
+    if TEST_PROCESS_MAIN is not None:
+        sys.modules["__main__"] = TEST_PROCESS_MAIN
 
 
 @pytest.fixture(scope="session")
