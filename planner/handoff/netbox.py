@@ -80,7 +80,7 @@ _ETHERNET = {
     200: "200gbase-x-qsfp56",
     400: "400gbase-x-osfp",
     800: "800gbase-x-osfp",
-    1600: "1600gbase-x-osfp",
+    1600: "1.6tbase-x-osfp1600",  # NetBox 4.5+ (dcim InterfaceTypeChoices); older releases have no 1.6T type
 }
 _INFINIBAND = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
 CABLE_TYPE = {
