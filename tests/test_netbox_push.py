@@ -17,6 +17,7 @@ from handoff_fixtures import CATALOG, preset_handoff
 from netbox_fake import FakeNetBox
 
 from planner.cli import run
+from planner.handoff.netbox import fabric_family, interface_type
 from planner.handoff.netbox_push import BATCH, DEVICE_INTERFACES_PER_BATCH, KINDS, push
 
 
@@ -176,3 +177,32 @@ def test_an_unreachable_netbox_exits_2_naming_the_url(capsys: pytest.CaptureFixt
     assert run(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--url http://127.0.0.1:9" in err
+
+
+def test_interfaces_carry_the_type_of_their_own_port() -> None:
+    # a GPU server has compute ports and 1GbE BMC / storage / front-end ports: each interface gets
+    # the NetBox type of its own port, whether NetBox made it from a template or the push created it
+    # (here: a server whose interfaces were deleted in NetBox, cables first)
+    fake, h = FakeNetBox(), preset_handoff("rail8-npo", 64)
+    push(api=fake, handoff=h, catalog=CATALOG)
+    dcim = fake.dcim
+    server = next(d for d in h.wiring.devices if d.role == "gpu-server")
+    server_id = next(r.id for r in dcim.devices.records.values() if r.name == server.device_id)
+    gone = {i for i, r in dcim.interfaces.records.items() if r.device.id == server_id}
+    for cable_id, c in list(dcim.cables.records.items()):
+        ends = {e["object_id"] for side in ("a_terminations", "b_terminations") for e in getattr(c, side)}
+        if ends & gone:
+            for e in ends:
+                dcim.interfaces.records[e].cable = None
+            del dcim.cables.records[cable_id]
+    for i in gone:
+        record = dcim.interfaces.records.pop(i)
+        dcim.interfaces.keys.discard((server_id, record.name))
+    again = push(api=fake, handoff=h, catalog=CATALOG)
+    assert again.created["interfaces"] == len(server.interfaces)
+    family = fabric_family(h, CATALOG)
+    devices = {d.device_id: d for d in h.wiring.devices}
+    names = {r.id: r.name for r in dcim.devices.records.values()}
+    types = {(names[r.device.id], r.name): r.type for r in dcim.interfaces.records.values()}
+    assert types == {(d, p): interface_type(devices[d], family, p) for d, p in types}
+    assert len({t for (d, _), t in types.items() if d == server.device_id}) > 1  # not one type for all

@@ -356,7 +356,7 @@ def _push_interfaces_and_cables(
             (d.device_id, port): {
                 "device": device_ids[d.device_id],
                 "name": port,
-                "type": interface_type(d, family),
+                "type": interface_type(d, family, port),
             }
             for d in wiring.devices
             for port in d.interfaces
