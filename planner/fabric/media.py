@@ -14,7 +14,7 @@ Counting conventions of published reference designs (``docs/model.md``, "Topolog
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Cable, Optic
@@ -41,16 +41,7 @@ AuxLinkClass = Literal[
 """Link classes of the storage, front-end, in-band and out-of-band fabrics: ``*_access`` from
 the servers' and storage units' ports (and, out of band, every switch's management port) to the
 fabric's leaves, ``*_uplink`` between its tiers (:mod:`planner.fabric.auxiliary`)."""
-AUX_LINK_CLASSES: tuple[AuxLinkClass, ...] = (
-    "storage_access",
-    "storage_uplink",
-    "frontend_access",
-    "frontend_uplink",
-    "inband_access",
-    "inband_uplink",
-    "oob_access",
-    "oob_uplink",
-)
+AUX_LINK_CLASSES: tuple[AuxLinkClass, ...] = get_args(AuxLinkClass)
 
 _LENGTH_OF: dict[str, str] = {
     "node_leaf": "node_leaf_m",
