@@ -39,7 +39,8 @@ CP_MIN_SHARD_TOKENS = 4096
 """Context parallelism is searched only while each shard keeps this many tokens."""
 CP_MIN_SEQ_LEN = 16384
 """Context parallelism is searched from this sequence length on (Llama 3 used none at 8K)."""
-MAX_VIRTUAL_STAGES = 8
+MAX_VIRTUAL_STAGES = 16
+"""Interleaving depth searched at most (and at most the layers per stage, ``pp v <= L``)."""
 
 
 def divisors(n: int) -> list[int]:
