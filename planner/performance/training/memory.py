@@ -31,7 +31,6 @@ activations, or the last rank with its logits when that holds more.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Literal
 

@@ -117,7 +117,9 @@ def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageS
     balanced = split_layers(layers=layers, pp=pp, v=v, split="balanced") if pp > 1 else None
     if balanced is None:
         return even
-    if max(balanced.rank_cost(logits_layers=logits_layers)) < max(even.rank_cost(logits_layers=logits_layers)):
+    if max(balanced.rank_cost(logits_layers=logits_layers)) < max(
+        even.rank_cost(logits_layers=logits_layers)
+    ):
         return balanced
     return even
 
