@@ -20,7 +20,14 @@ from planner.fabric.auxiliary import (
     aux_server_optics_w,
     size_auxiliary,
 )
-from planner.fabric.collectives import Bandwidth, bandwidth, build_fabric, coefficients, collective_time
+from planner.fabric.collectives import (
+    Bandwidth,
+    bandwidth,
+    build_fabric,
+    coefficients,
+    collective_time,
+    with_reduction,
+)
 from planner.fabric.media import (
     FABRIC_LINK_CLASSES,
     LinkMedia,
@@ -875,6 +882,7 @@ def _performance(
         coefficients=coeffs,
         label=r.design_id,
     )
+    levels = with_reduction(levels, r.scenario.in_switch_reduction)
     bw = bandwidth(
         fabric=levels, per_gpu_gbit_per_s=per_gpu_gbit_per_s, oversubscription=topo.oversubscription
     )
@@ -885,7 +893,7 @@ def _performance(
 def _notes(
     r: Resolved, cooling: CoolingResult, bw: Bandwidth, topo: Topology, scale_up: ScaleUpDomain
 ) -> tuple[str, ...]:
-    notes = list(r.notes)
+    notes = [*r.notes, *bw.fabric.notes]
     if not topo.tiers:
         notes.append(
             msg(

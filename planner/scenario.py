@@ -139,6 +139,10 @@ class Tenant(BaseModel):
     )
 
 
+InSwitchReduction = Literal["auto", "none", "nvls", "sharp"]
+"""Where an all-reduce may reduce in the switches (:func:`planner.fabric.collectives.with_reduction`)."""
+
+
 class Scenario(BaseModel):
     """One cluster to plan: the boundary object of every engine entry point."""
 
@@ -164,6 +168,14 @@ class Scenario(BaseModel):
     force_scale_out_fabric: bool = Field(
         default=False,
         description="Plan a scale-out fabric even when the cluster fits one scale-up domain.",
+    )
+    in_switch_reduction: InSwitchReduction = Field(
+        default="auto",
+        description=(
+            "All-reduce in the switches: auto = NVLink SHARP (NVLS, NVLS tree across domains) where the "
+            "GPU supports it; none = rings and trees only; nvls = NVLS asked for; sharp = NVLS and SHARP "
+            "in the network switches where they reduce."
+        ),
     )
     facility: Facility = Field(default_factory=Facility)
     pools: Pools = Field(default_factory=Pools)

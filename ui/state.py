@@ -271,6 +271,7 @@ def inputs_of_scenario(scenario: Scenario) -> tuple[dict[str, Any], dict[str, fl
         "util": float(f.utilization),
         "pue": f.pue_override,
         "fx": f.usd_to_cny,
+        "reduction": scenario.in_switch_reduction,
     }
     return values, dict(scenario.price_overrides_usd)
 
@@ -281,7 +282,8 @@ def over_base(base: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any
     The base's fabric is kept only while the design is the one it was made for, and its server
     only while the GPU is the same.
     """
-    merged = {**base, **{k: data[k] for k in ("gpus", "design_id", "gpu_id", "price_overrides_usd")}}
+    taken = ("gpus", "design_id", "gpu_id", "price_overrides_usd", "in_switch_reduction")
+    merged = {**base, **{k: data[k] for k in taken if k in data}}
     merged["facility"] = {**base.get("facility", {}), **data["facility"]}
     if base.get("design_id") != data["design_id"]:
         merged["fabric"] = None

@@ -111,6 +111,14 @@ def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True
         action="store_true",
         help="plan a scale-out fabric even when the cluster fits one scale-up domain",
     )
+    group.add_argument(
+        "--in-switch-reduction",
+        choices=["auto", "none", "nvls", "sharp"],
+        help=(
+            "all-reduce in the switches: auto (NVLS where the GPU has it), none, nvls, "
+            "sharp (NVLS and SHARP in the network switches) (default auto)"
+        ),
+    )
     add_pool_options(parser)
 
 
@@ -240,6 +248,8 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
         data["server_id"] = args.server
     if getattr(args, "force_scale_out_fabric", False):
         data["force_scale_out_fabric"] = True
+    if getattr(args, "in_switch_reduction", None):
+        data["in_switch_reduction"] = args.in_switch_reduction
     facility = dict(data.get("facility") or {})
     if args.cooling:
         facility["cooling_id"] = args.cooling
