@@ -51,6 +51,7 @@ JOB_OPTIONS: OptionTable = {
         "total parameters [billions] (required unless --hf-config gives the shape)",
     ),
     "tokens_b": ("--tokens-b", float, "training tokens [billions] (required)"),
+    "job_gpus": ("--job-gpus", int, "GPUs the job runs on (default: --gpus, even when the plan rounds up)"),
     "seq_len": ("--seq-len", int, "sequence length [tokens] (default 4096)"),
     "global_batch_seqs": ("--global-batch", int, "global batch [sequences] (default 1024)"),
     "micro_batch_seqs": ("--micro-batch", int, "micro-batch [sequences] (default: searched, 1-8)"),

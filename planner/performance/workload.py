@@ -31,8 +31,9 @@ arXiv 2205.05198 (activation memory, selective recomputation, MFU/HFU). S. Rajbh
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -220,9 +221,11 @@ def estimate_workload(
     r = resolve(scenario=plan.scenario, catalog=catalog)
     if fabric is None:
         fabric = fabric_from_plan(plan=plan, catalog=catalog, in_network_reduction=job.in_network_reduction)
+    gpus = job_gpus(job, plan)
+    fabric = job_fabric(fabric, gpus=gpus)
     peak_flops = r.gpu.bf16_dense_tflops * 1e12 * (FP8_SPEEDUP if job.precision == "fp8" else 1.0)
     best, memory, fitting, max_mb = best_layout(
-        job, fabric, peak_flops=peak_flops, gpus=plan.gpus, hbm_gbyte=r.gpu.hbm_gbyte,
+        job, fabric, peak_flops=peak_flops, gpus=gpus, hbm_gbyte=r.gpu.hbm_gbyte,
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
         coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id),
         gpu_id=r.gpu.id,
@@ -238,21 +241,75 @@ def estimate_workload(
     tokens_per_s = tokens_per_step / step_s
     per_token, hardware_per_token = _flops_per_token(shape, job.seq_len, best.recompute)
     return WorkloadEstimate(
-        design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=plan.gpus, job=job, shape=shape,
+        design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=gpus, job=job, shape=shape,
         layout=_layout(best, memory, max_mb), step=best.step, dp_comm_total_s=best.dp_comm_total_s,
         dp_bound_level=best.dp_bound_level, ep_bound_level=best.ep_bound_level, layouts_fitting=fitting,
         tokens_per_step=tokens_per_step, tokens_per_s=tokens_per_s, steps=steps,
         training_flops=per_token * tokens, peak_tflops_per_gpu=peak_flops / 1e12,
-        achieved_tflops_per_gpu=per_token * tokens_per_s / plan.gpus / 1e12,
-        achieved_hardware_tflops_per_gpu=hardware_per_token * tokens_per_s / plan.gpus / 1e12,
+        achieved_tflops_per_gpu=per_token * tokens_per_s / gpus / 1e12,
+        achieved_hardware_tflops_per_gpu=hardware_per_token * tokens_per_s / gpus / 1e12,
         compute_efficiency=best.efficiency, memory=memory,
         time_to_train_ideal_days=steps * step_s / 86400.0, reliability=rel,
-        time_to_train_days=wall_h / 24.0, gpu_hours=plan.gpus * wall_h,
-        energy_mwh=plan.power.facility_avg_kw * wall_h / 1000.0,
+        time_to_train_days=wall_h / 24.0, gpu_hours=gpus * wall_h,
+        energy_mwh=plan.power.facility_avg_kw * gpus / plan.gpus * wall_h / 1000.0,
         usd_per_gpu_hour=plan.cost.usd_per_gpu_hour,
-        cost_to_train_usd=plan.gpus * wall_h * plan.cost.usd_per_gpu_hour,
-        notes=_workload_notes(job, fabric, best, tokens_per_step),
+        cost_to_train_usd=gpus * wall_h * plan.cost.usd_per_gpu_hour,
+        notes=(*_part_notes(gpus, plan, fabric), *_workload_notes(job, fabric, best, tokens_per_step)),
     )  # fmt: skip
+
+
+def job_gpus(job: TrainingJob, plan: Plan) -> int:
+    """The GPUs a job runs on [count]: ``job.job_gpus``, else the GPUs the scenario asked for (a plan
+    rounds up to whole servers or scale-up domains; the job does not grow with it).
+
+    Raises
+    ------
+    InputError
+        The job asks for more GPUs than the plan has.
+    """
+    gpus = job.job_gpus if job.job_gpus is not None else min(plan.gpus_requested, plan.gpus)
+    if gpus > plan.gpus:
+        raise InputError(
+            msg(
+                "job_gpus: the job asks for {job} GPUs, the plan has {plan} (allowed: 1 to {plan})",
+                job=gpus,
+                plan=plan.gpus,
+            )
+        )
+    return gpus
+
+
+def job_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
+    """The fabric as a job on ``gpus`` of its GPUs sees it: spread evenly over the fewest scale-up
+    domains that hold it (512 GPUs on 576-GPU NVL72 racks: 64 in each of 8 domains), so no
+    tensor-parallel group straddles two domains.
+
+    >>> from planner.fabric.collectives import two_level_fabric
+    >>> f = two_level_fabric(gpus=576, domain_gpus=72, scale_up_gbyte_per_s=900, network_gbyte_per_s=50)
+    >>> g = job_fabric(f, gpus=512)
+    >>> g.gpus, g.domain_gpus, g.domains
+    (512, 64, 8)
+    """
+    if gpus >= fabric.gpus:
+        return fabric
+    domains = math.ceil(gpus / fabric.domain_gpus)
+    per_domain = gpus // domains if gpus % domains == 0 else fabric.domain_gpus
+    return replace(fabric, gpus=gpus, domain_gpus=per_domain)
+
+
+def _part_notes(gpus: int, plan: Plan, fabric: CollectiveFabric) -> tuple[str, ...]:
+    if gpus == plan.gpus:
+        return ()
+    return (
+        msg(
+            "the job runs on {gpus} of the plan's {plan} GPUs ({per_domain} in each of {domains} scale-up "
+            "domains); time, energy and cost are the job's share",
+            gpus=gpus,
+            plan=plan.gpus,
+            per_domain=fabric.domain_gpus,
+            domains=fabric.domains,
+        ),
+    )
 
 
 def _flops_per_token(shape: ModelShape, seq_len: int, recompute: Recompute) -> tuple[float, float]:

@@ -36,6 +36,15 @@ class TrainingJob(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     params_b: ParamsB
+    job_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_048_576,
+        description=(
+            "GPUs the job runs on [count]; empty = the GPUs asked for, which may be fewer than the "
+            "plan's (whole servers or scale-up domains)."
+        ),
+    )
     tokens_b: float = Field(gt=0, le=1_000_000, description="Training tokens [billions].")
     seq_len: int = Field(default=4096, ge=128, le=1_048_576, description="Sequence length [tokens].")
     global_batch_seqs: int = Field(default=1024, ge=1, le=10_000_000, description="Global batch [sequences].")

@@ -125,12 +125,13 @@ def structures(
 
 
 def schedules(
-    job: TrainingJob, shape: ModelShape, tp: int, cp: int, pp: int, dp: int, ep: int
+    job: TrainingJob, shape: ModelShape, tp: int, cp: int, pp: int, dp: int, ep: int, *, exact: bool = False
 ) -> Iterator[Parallel]:
-    """Micro-batch sizes and interleaving depths of one structure."""
+    """Micro-batch sizes and interleaving depths of one structure; with ``exact`` only those whose
+    ``dp x micro-batch`` divides the global batch (no rounding up)."""
     mbs = [job.micro_batch_seqs] if job.micro_batch_seqs is not None else list(MICRO_BATCHES)
     for mb in mbs:
-        if dp * mb > job.global_batch_seqs:
+        if dp * mb > job.global_batch_seqs or (exact and job.global_batch_seqs % (dp * mb)):
             continue
         m = math.ceil(job.global_batch_seqs / (dp * mb))
         if job.virtual_stages is not None:
@@ -182,7 +183,21 @@ def search(
     job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     """The fastest fitting layout, how many ``(tp, cp, pp, dp, ep)`` fit with some schedule; else the
-    least memory-hungry layout; and whether any layout existed."""
+    least memory-hungry layout; and whether any layout existed.
+
+    Layouts that run the global batch exactly come first; only when none fits are layouts that
+    round it up to whole micro-batches searched (the estimate then says so in a note).
+    """
+    exact = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=True)
+    if exact[0] is not None:
+        return exact
+    rounded = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=False)
+    return rounded if rounded[2] or not exact[2] else exact
+
+
+def _search(
+    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float, exact: bool
+) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     best: tuple[tuple[float, int, int, int, int], StepResult, Fit] | None = None
     least: tuple[Parallel, tuple[float, float, float, float, float]] | None = None
     fitting = 0
@@ -190,7 +205,7 @@ def search(
     cheapest: Recompute = "none" if job.recompute == "auto" else job.recompute
     for struct in structures(job, shape, gpus, model.fabric.domain_gpus):
         counted = False
-        for lay in schedules(job, shape, *struct):
+        for lay in schedules(job, shape, *struct, exact=exact):
             any_layout = True
             # a counted structure's schedules need no memory check when they cannot be faster
             if counted and best is not None and model.lower_bound_s(lay, cheapest) > best[0][0]:
