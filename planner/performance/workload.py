@@ -45,7 +45,11 @@ from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan
 from planner.performance.reliability import Reliability, ReliabilityParams, reliability
-from planner.performance.training.efficiency import EfficiencyCoefficients, efficiency_coefficients
+from planner.performance.training.efficiency import (
+    EfficiencyCoefficients,
+    efficiency_coefficients,
+    published_ceiling,
+)
 from planner.performance.training.flops import (
     Recompute,
     model_flops_per_token,
@@ -227,7 +231,7 @@ def estimate_workload(
     best, memory, fitting, max_mb = best_layout(
         job, fabric, peak_flops=peak_flops, gpus=gpus, hbm_gbyte=r.gpu.hbm_gbyte,
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
-        coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id),
+        coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id, precision=job.precision),
         gpu_id=r.gpu.id,
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
@@ -240,6 +244,8 @@ def estimate_workload(
     wall_h = steps * step_s / rel.goodput / 3600.0
     tokens_per_s = tokens_per_step / step_s
     per_token, hardware_per_token = _flops_per_token(shape, job.seq_len, best.recompute)
+    mfu = per_token * tokens_per_s / gpus / peak_flops
+    guard = _plausibility_notes(catalog, gpu_id=r.gpu.id, precision=job.precision, mfu=mfu)
     return WorkloadEstimate(
         design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=gpus, job=job, shape=shape,
         layout=_layout(best, memory, max_mb), step=best.step, dp_comm_total_s=best.dp_comm_total_s,
@@ -254,7 +260,7 @@ def estimate_workload(
         energy_mwh=plan.power.facility_avg_kw * gpus / plan.gpus * wall_h / 1000.0,
         usd_per_gpu_hour=plan.cost.usd_per_gpu_hour,
         cost_to_train_usd=gpus * wall_h * plan.cost.usd_per_gpu_hour,
-        notes=(*_part_notes(gpus, plan, fabric), *_workload_notes(job, fabric, best, tokens_per_step)),
+        notes=(*_part_notes(gpus, plan, fabric), *_workload_notes(job, fabric, best, tokens_per_step), *guard),
     )  # fmt: skip
 
 
@@ -295,6 +301,36 @@ def job_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
     domains = math.ceil(gpus / fabric.domain_gpus)
     per_domain = gpus // domains if gpus % domains == 0 else fabric.domain_gpus
     return replace(fabric, gpus=gpus, domain_gpus=per_domain)
+
+
+def _plausibility_notes(catalog: Catalog, *, gpu_id: str, precision: str, mfu: float) -> tuple[str, ...]:
+    """A note when the estimate's end-to-end MFU is above the best published one for the GPU and
+    precision (:func:`~planner.performance.training.efficiency.published_ceiling`)."""
+    ceiling = published_ceiling(catalog, gpu_id=gpu_id, precision=precision)
+    if ceiling is None or mfu <= ceiling.mfu:
+        return ()
+    values = {
+        "mfu": mfu,
+        "best": ceiling.mfu,
+        "gpu": gpu_id,
+        "precision": precision,
+        "figure": ceiling.figure,
+    }
+    if ceiling.assumption:
+        return (
+            msg(
+                "end-to-end MFU {mfu:.0%} is above the {best:.0%} assumed as the best for {gpu} {precision} "
+                "({figure}): treat this estimate as optimistic",
+                **values,
+            ),
+        )
+    return (
+        msg(
+            "end-to-end MFU {mfu:.0%} is above the best published {best:.0%} for {gpu} {precision} "
+            "({figure}): treat this estimate as optimistic",
+            **values,
+        ),
+    )
 
 
 def _part_notes(gpus: int, plan: Plan, fabric: CollectiveFabric) -> tuple[str, ...]:
