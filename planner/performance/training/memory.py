@@ -32,6 +32,7 @@ activations, or the last rank with its logits when that holds more.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from planner.performance.training.flops import Recompute, token_flops
@@ -97,16 +98,19 @@ class Parallel:
     micro_batches: int
 
 
+@lru_cache(maxsize=256)
 def logits_layers(shape: ModelShape, *, seq_len: int) -> float:
-    """The output layer's work in layer equivalents [-]: ``2 h V / layer`` forward FLOPs per token."""
+    """The output layer's work in layer equivalents [-]: ``2 h V / layer`` forward FLOPs per token,
+    to three decimals (the split's choice needs no more)."""
     f = token_flops(shape, seq_len=seq_len)
-    return f.logits / f.layer
+    return round(f.logits / f.layer, 3)
 
 
 def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSplit:
     """The layout's split of layers over stages and chunks (:mod:`~planner.performance.training.pipeline`)."""
-    share = round(logits_layers(shape, seq_len=seq_len), 3)
-    return stage_split(layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=share)
+    return stage_split(
+        layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=logits_layers(shape, seq_len=seq_len)
+    )
 
 
 def stage_layers(layers: int, pp: int, v: int = 1) -> int:
@@ -215,18 +219,19 @@ def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[floa
 def activation_and_buffer_bytes(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, dropout: bool = False,
     sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
+    split: StageSplit | None = None,
 ) -> tuple[float, float]:  # fmt: skip
-    """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes)."""
+    """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes);
+    ``split`` is the layout's split when the caller has it (:func:`pipeline_split`)."""
     per_layer = activation_bytes_per_layer(
         shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
         recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
         materialized_scores=materialized_scores, fp8=fp8,
     )  # fmt: skip
-    split = pipeline_split(shape, lay, seq_len=seq_len)
+    split = split or pipeline_split(shape, lay, seq_len=seq_len)
     logits = LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
     # the fullest rank: the most layer activations, or the last one's with the logits
-    held, rank = held_layer_micro_batches_of(split, lay.micro_batches)
-    last = split.held_layers(lay.pp - 1, lay.micro_batches)
+    held, rank, last = held_layer_micro_batches_of(split, lay.micro_batches)
     if rank != lay.pp - 1 and held * per_layer >= last * per_layer + logits:
         logits = 0.0  # the fullest rank is not the one with the output layer
     else:

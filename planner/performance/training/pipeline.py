@@ -30,7 +30,7 @@ the first rank of an even split, Korthikanti et al.'s interleaved first-stage me
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 Split = Literal["even", "balanced"]
@@ -46,15 +46,19 @@ class StageSplit:
     chunk_layers: tuple[int, ...]
     """Transformer layers of each of the ``pp v`` chunks, in pipeline order [count]."""
 
-    @property
+    @cached_property
     def rank_layers(self) -> tuple[int, ...]:
         """Transformer layers on each rank [count]."""
         return tuple(sum(self.chunk_layers[r :: self.pp]) for r in range(self.pp))
 
-    @property
+    @cached_property
     def max_layers(self) -> int:
         """Layers on the rank with the most [count]."""
         return max(self.rank_layers)
+
+    def max_cost(self, *, logits_layers: float) -> float:
+        """The slowest rank's work in layer equivalents (:meth:`rank_cost`)."""
+        return max(self.max_layers, self.rank_layers[-1] + logits_layers)
 
     def rank_cost(self, *, logits_layers: float) -> tuple[float, ...]:
         """Work of each rank in layer equivalents: its layers, plus the output layer on the last."""
@@ -72,7 +76,13 @@ class StageSplit:
         if v == 1:
             return min(pp - rank, micro_batches) * self.chunk_layers[rank]
         in_flight = min(2 * (pp - rank - 1) + (v - 1) * pp + 1, micro_batches * v)
-        return sum(self.chunk_layers[((k // pp) % v) * pp + rank] for k in range(in_flight))
+        # pass k runs chunk (k div pp) mod v: count the passes of each chunk, groups of pp at a time
+        groups, rest = divmod(in_flight, pp)
+        held = 0
+        for j in range(v):
+            passes = pp * (groups // v + (1 if j < groups % v else 0)) + (rest if groups % v == j else 0)
+            held += passes * self.chunk_layers[j * pp + rank]
+        return held
 
 
 def _chunks(layers: int, chunks: int) -> list[int]:
@@ -125,8 +135,9 @@ def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageS
 
 
 @lru_cache(maxsize=65536)
-def held_layer_micro_batches_of(split: StageSplit, micro_batches: int) -> tuple[int, int]:
-    """The most layer activations any rank holds at its peak, and that rank [count, index]."""
+def held_layer_micro_batches_of(split: StageSplit, micro_batches: int) -> tuple[int, int, int]:
+    """The most layer activations any rank holds at its peak, that rank, and what the last rank
+    holds [count, index, count]."""
     held = [split.held_layers(r, micro_batches) for r in range(split.pp)]
     most = max(held)
-    return most, held.index(most)
+    return most, held.index(most), held[-1]

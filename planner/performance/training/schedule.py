@@ -168,6 +168,7 @@ class StepModel:
         # the search times thousands of layouts that share these few per-GPU shapes
         self._efficiency: dict[tuple[int, int, int, str], float] = {}
         self._compute: dict[tuple[int, int, int, int, int, str], tuple[float, float]] = {}
+        self._splits: dict[tuple[int, int], StageSplit] = {}
 
     def efficiency(self, lay: Parallel, recompute: Recompute) -> float:
         """Kernel efficiency of a layout's layers [-] (:mod:`~planner.performance.training.efficiency`)."""
@@ -204,7 +205,10 @@ class StepModel:
 
     def split(self, lay: Parallel) -> StageSplit:
         """The layers of each pipeline stage and chunk (:mod:`~planner.performance.training.pipeline`)."""
-        return pipeline_split(self.shape, lay, seq_len=self.job.seq_len)
+        key = (lay.pp, lay.v)
+        if key not in self._splits:
+            self._splits[key] = pipeline_split(self.shape, lay, seq_len=self.job.seq_len)
+        return self._splits[key]
 
     def micro_flops(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
         """Hardware FLOPs of one micro-batch on one GPU of the slowest stage, and of its attention
@@ -213,7 +217,7 @@ class StepModel:
         per_layer = 3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)
         split = self.split(lay)
         # the slowest rank: the most layers, or the last one's with the output layer
-        per_token = max(split.rank_cost(logits_layers=3.0 * f.logits / per_layer)) * per_layer
+        per_token = split.max_cost(logits_layers=3.0 * f.logits / per_layer) * per_layer
         layers = split.max_layers
         attention_per_token = layers * f.layer_attention * (3.0 if recompute == "none" else 4.0)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)

@@ -30,6 +30,7 @@ from planner.performance.training.memory import (
     memory_breakdown,
     state_bytes,
 )
+from planner.performance.training.pipeline import StageSplit
 from planner.performance.training.schedule import StepModel, StepResult
 from planner.performance.training.shape import ModelShape
 
@@ -39,8 +40,10 @@ CP_MIN_SHARD_TOKENS = 4096
 """Context parallelism is searched only while each shard keeps this many tokens."""
 CP_MIN_SEQ_LEN = 16384
 """Context parallelism is searched from this sequence length on (Llama 3 used none at 8K)."""
-MAX_VIRTUAL_STAGES = 16
-"""Interleaving depth searched at most (and at most the layers per stage, ``pp v <= L``)."""
+MAX_VIRTUAL_STAGES = 8
+"""Interleaving depth searched at most (and at most the layers per stage, ``pp v <= L``): one layer per
+chunk on 8 stages of a 64-layer model, on 16 of Llama 3 405B's 126; deeper is seldom faster (the sends
+grow with v) and would double the search."""
 
 
 def divisors(n: int) -> list[int]:
@@ -145,7 +148,7 @@ def schedules(
 
 
 def fits(
-    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float
+    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None
 ) -> tuple[list[Fit], tuple[float, float, float, float, float]]:
     """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need."""
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
@@ -156,7 +159,7 @@ def fits(
     least: tuple[float, float, float, float, float] | None = None
     for rc in recomputes:
         act = activation_and_buffer_bytes(
-            shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout,
+            shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout, split=split,
             sequence_parallel=job.sequence_parallel,
             materialized_scores=job.attention_kernel == "materialized", fp8=job.precision == "fp8",
         )  # fmt: skip
@@ -210,7 +213,7 @@ def _search(
             # a counted structure's schedules need no memory check when they cannot be faster
             if counted and best is not None and model.lower_bound_s(lay, cheapest) > best[0][0]:
                 continue
-            found, need = fits(job, shape, lay, usable_bytes)
+            found, need = fits(job, shape, lay, usable_bytes, model.split(lay))
             if least is None or sum(need) < sum(least[1]):
                 least = (lay, need)
             if found and not counted:
