@@ -458,6 +458,23 @@ def with_options(
     )
 
 
+def part_of_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
+    """The fabric as a job on ``gpus`` of its GPUs sees it: spread evenly over the fewest scale-up
+    domains that hold it (512 GPUs on 576-GPU NVL72 racks: 64 in each of 8 domains), so no
+    tensor-parallel group straddles two domains; the whole fabric when ``gpus`` covers it.
+
+    >>> f = two_level_fabric(gpus=576, domain_gpus=72, scale_up_gbyte_per_s=900, network_gbyte_per_s=50)
+    >>> g = part_of_fabric(f, gpus=512)
+    >>> g.gpus, g.domain_gpus, g.domains
+    (512, 64, 8)
+    """
+    if gpus >= fabric.gpus:
+        return fabric
+    domains = math.ceil(gpus / fabric.domain_gpus)
+    per_domain = gpus // domains if gpus % domains == 0 else fabric.domain_gpus
+    return replace(fabric, gpus=gpus, domain_gpus=per_domain)
+
+
 InSwitchReduction = Literal["auto", "none", "nvls", "sharp"]
 IN_SWITCH_REDUCTIONS: tuple[InSwitchReduction, ...] = get_args(InSwitchReduction)
 

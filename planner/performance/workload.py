@@ -31,9 +31,8 @@ arXiv 2205.05198 (activation memory, selective recomputation, MFU/HFU). S. Rajbh
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -42,6 +41,7 @@ from planner.catalog import Catalog
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
+from planner.fabric.collectives import part_of_fabric
 from planner.i18n.message import msg
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan
 from planner.performance.reliability import Reliability, ReliabilityParams, reliability
@@ -226,7 +226,7 @@ def estimate_workload(
     if fabric is None:
         fabric = fabric_from_plan(plan=plan, catalog=catalog, in_network_reduction=job.in_network_reduction)
     gpus = job_gpus(job, plan)
-    fabric = job_fabric(fabric, gpus=gpus)
+    fabric = part_of_fabric(fabric, gpus=gpus)
     peak_flops = r.gpu.bf16_dense_tflops * 1e12 * (FP8_SPEEDUP if job.precision == "fp8" else 1.0)
     best, memory, fitting, max_mb = best_layout(
         job, fabric, peak_flops=peak_flops, gpus=gpus, hbm_gbyte=r.gpu.hbm_gbyte,
@@ -266,7 +266,8 @@ def estimate_workload(
 
 def job_gpus(job: TrainingJob, plan: Plan) -> int:
     """The GPUs a job runs on [count]: ``job.job_gpus``, else the GPUs the scenario asked for (a plan
-    rounds up to whole servers or scale-up domains; the job does not grow with it).
+    rounds up to whole servers or scale-up domains; the job does not grow with it), spread over the
+    domains by :func:`planner.fabric.collectives.part_of_fabric`.
 
     Raises
     ------
@@ -283,24 +284,6 @@ def job_gpus(job: TrainingJob, plan: Plan) -> int:
             )
         )
     return gpus
-
-
-def job_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
-    """The fabric as a job on ``gpus`` of its GPUs sees it: spread evenly over the fewest scale-up
-    domains that hold it (512 GPUs on 576-GPU NVL72 racks: 64 in each of 8 domains), so no
-    tensor-parallel group straddles two domains.
-
-    >>> from planner.fabric.collectives import two_level_fabric
-    >>> f = two_level_fabric(gpus=576, domain_gpus=72, scale_up_gbyte_per_s=900, network_gbyte_per_s=50)
-    >>> g = job_fabric(f, gpus=512)
-    >>> g.gpus, g.domain_gpus, g.domains
-    (512, 64, 8)
-    """
-    if gpus >= fabric.gpus:
-        return fabric
-    domains = math.ceil(gpus / fabric.domain_gpus)
-    per_domain = gpus // domains if gpus % domains == 0 else fabric.domain_gpus
-    return replace(fabric, gpus=gpus, domain_gpus=per_domain)
 
 
 def _plausibility_notes(catalog: Catalog, *, gpu_id: str, precision: str, mfu: float) -> tuple[str, ...]:
