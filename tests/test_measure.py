@@ -35,7 +35,9 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def _base(gpus: int, design: str = "ib-ndr") -> object:
     catalog = load_catalog()
-    the_plan = plan(scenario=scenario_from_data({"gpus": gpus, "design_id": design}, source="t"), catalog=catalog)
+    the_plan = plan(
+        scenario=scenario_from_data({"gpus": gpus, "design_id": design}, source="t"), catalog=catalog
+    )
     return baseline(plan=the_plan, catalog=catalog)
 
 
@@ -61,7 +63,9 @@ def test_several_runs_in_one_file_are_read(tmp_path: Path) -> None:
     base = _base(32)
     text = "".join(
         synthetic_run(base, values={}, collective=c, hosts=("a", "b"), gpus_per_host=8, seed=i)
-        for i, c in enumerate(("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "sendrecv"))
+        for i, c in enumerate(
+            ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "sendrecv")
+        )
     )
     runs = read_nccl_tests(_write(tmp_path / "six.txt", text))
     assert [r.collective for r in runs] == [
@@ -85,7 +89,9 @@ def _other_tool(tmp_path: Path) -> Path:
 
 
 def _units_changed(tmp_path: Path) -> Path:
-    text = H100.read_text().replace("(us)  (GB/s)  (GB/s)            (us)", "(ms)  (GB/s)  (GB/s)            (ms)", 1)
+    text = H100.read_text().replace(
+        "(us)  (GB/s)  (GB/s)            (us)", "(ms)  (GB/s)  (GB/s)            (ms)", 1
+    )
     return _write(tmp_path / "ms.txt", text)
 
 
@@ -109,7 +115,9 @@ def test_bad_files_exit_2_naming_file_and_line_and_write_nothing(
     bad = make(tmp_path)  # type: ignore[operator]
     out = tmp_path / "override.yaml"
     extra = ["--out", str(out)] if command == "calibrate" else ["--csv", str(out)]
-    code, stdout, err = cli(capsys, command, "--nccl", str(H100), str(bad), "--gpus", "16", "--design", "ib-ndr", *extra)
+    code, stdout, err = cli(
+        capsys, command, "--nccl", str(H100), str(bad), "--gpus", "16", "--design", "ib-ndr", *extra
+    )
     assert code == 2 and stdout == ""
     assert err.count("\n") == 1 and str(bad) in err and expected in err, err
     assert not out.exists()
@@ -118,7 +126,16 @@ def test_bad_files_exit_2_naming_file_and_line_and_write_nothing(
 def test_a_row_with_wrong_results_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # line 57 is the 1 GiB row (tests/measure_fixtures/all_reduce_perf-h100-2x8.txt)
     text = H100.read_text().replace("297.86      0", "297.86      3", 1)
-    code, _, err = cli(capsys, "accept", "--nccl", str(_write(tmp_path / "w.txt", text)), "--gpus", "16", "--design", "ib-ndr")
+    code, _, err = cli(
+        capsys,
+        "accept",
+        "--nccl",
+        str(_write(tmp_path / "w.txt", text)),
+        "--gpus",
+        "16",
+        "--design",
+        "ib-ndr",
+    )
     assert code == 2 and "line 57: #wrong is 3" in err
 
 
@@ -126,12 +143,18 @@ def test_a_row_with_wrong_results_is_refused(tmp_path: Path, capsys: pytest.Capt
 
 
 def _round_trip(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[Path], gpus: int, extra: tuple[str, ...] = ()
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    files: list[Path],
+    gpus: int,
+    extra: tuple[str, ...] = (),
 ) -> tuple[float, dict[str, object]]:
     """``planner calibrate`` then ``planner plan --catalog``: (plan busbw at 1 GiB, calibration)."""
     override = tmp_path / "override.yaml"
     args = ["--gpus", str(gpus), "--design", "ib-ndr", *extra]
-    code, out, err = cli(capsys, "calibrate", "--nccl", *map(str, files), *args, "--out", str(override), "--format", "json")
+    code, out, err = cli(
+        capsys, "calibrate", "--nccl", *map(str, files), *args, "--out", str(override), "--format", "json"
+    )
     assert code == 0, err
     code, out_plan, err = cli(capsys, "plan", *args, "--catalog", str(override), "--format", "json")
     assert code == 0, err
@@ -148,9 +171,13 @@ def test_calibrated_plan_meets_public_busbw_at_1_gib_within_5_percent(
     assert abs(planned / measured - 1) <= 0.05, (planned, measured)
 
 
-def test_synthetic_round_trip_recovers_known_coefficients(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_synthetic_round_trip_recovers_known_coefficients(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = _base(16)
-    text = synthetic_run(base, values=KNOWN, collective="all_reduce", hosts=("n1", "n2"), gpus_per_host=8, seed=7)
+    text = synthetic_run(
+        base, values=KNOWN, collective="all_reduce", hosts=("n1", "n2"), gpus_per_host=8, seed=7
+    )
     path = _write(tmp_path / "all_reduce_perf.txt", text)
     measured = read_nccl_tests(path)[0].busbw_at(GIB)
     assert measured is not None
@@ -161,16 +188,33 @@ def test_synthetic_round_trip_recovers_known_coefficients(tmp_path: Path, capsys
     assert fitted["nccl_efficiency"] == pytest.approx(KNOWN["nccl_efficiency"], rel=0.03)
 
 
-def test_override_carries_provenance_and_is_the_fabric_the_fit_used(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_override_carries_provenance_and_is_the_fabric_the_fit_used(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import yaml
 
     override = tmp_path / "o.yaml"
-    code, _, _ = cli(capsys, "calibrate", "--nccl", str(H100), "--gpus", "16", "--design", "ib-ndr", "--out", str(override), "--measured-on", "2024-05-01")
+    code, _, _ = cli(
+        capsys,
+        "calibrate",
+        "--nccl",
+        str(H100),
+        "--gpus",
+        "16",
+        "--design",
+        "ib-ndr",
+        "--out",
+        str(override),
+        "--measured-on",
+        "2024-05-01",
+    )
     assert code == 0
     data = yaml.safe_load(override.read_text())
     nic = data["nics"][0]
     assert nic["id"] == "cx7_400g" and nic["as_of"] == "2024-05-01"
-    assert "ztan-mig-235z" in nic["source"] and "sha256" in nic["source"] and "all_reduce_perf" in nic["source"]
+    assert (
+        "ztan-mig-235z" in nic["source"] and "sha256" in nic["source"] and "all_reduce_perf" in nic["source"]
+    )
     # wiring: the plan made with the override has the fabric calibration computed with
     catalog = load_catalog()
     scenario = scenario_from_data({"gpus": 16, "design_id": "ib-ndr"}, source="t")
@@ -185,7 +229,9 @@ def test_override_carries_provenance_and_is_the_fabric_the_fit_used(tmp_path: Pa
     assert calibrated.nvls_alpha_us == pytest.approx(expected.nvls_alpha_us)
 
 
-def test_calibrate_names_what_the_runs_cannot_determine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_names_what_the_runs_cannot_determine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, cal = _round_trip(tmp_path, capsys, [MI300X], 8, ("--gpu", "mi300x"))
     reasons = {c["name"]: c["reason"] for c in cal["coefficients"] if c["fitted"] is None}  # type: ignore[union-attr]
     assert "no run crossed the network" in reasons["nccl_efficiency"]
@@ -195,9 +241,13 @@ def test_calibrate_names_what_the_runs_cannot_determine(tmp_path: Path, capsys: 
 # --- accept -------------------------------------------------------------------------------------
 
 
-def _accept(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, gpus: int = 16) -> dict[str, object]:
+def _accept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, gpus: int = 16
+) -> dict[str, object]:
     path = _write(tmp_path / "runs.txt", text)
-    code, out, err = cli(capsys, "accept", "--gpus", str(gpus), "--design", "ib-ndr", "--nccl", str(path), "--format", "json")
+    code, out, err = cli(
+        capsys, "accept", "--gpus", str(gpus), "--design", "ib-ndr", "--nccl", str(path), "--format", "json"
+    )
     assert code == 0, err
     data: dict[str, object] = json.loads(out)
     return data
@@ -208,14 +258,23 @@ def test_a_run_that_matches_the_plan_passes(tmp_path: Path, capsys: pytest.Captu
     data = _accept(tmp_path, capsys, text)
     assert data["verdict"] == "pass"
     check = data["checks"][0]  # type: ignore[index]
-    for key in ("collective", "size_bytes", "measured_busbw_gbyte_per_s", "planned_busbw_gbyte_per_s", "shortfall_fraction", "status"):
+    for key in (
+        "collective",
+        "size_bytes",
+        "measured_busbw_gbyte_per_s",
+        "planned_busbw_gbyte_per_s",
+        "shortfall_fraction",
+        "status",
+    ):
         assert key in check
     assert data["suspects"] == []
 
 
 def test_a_run_30_percent_below_the_plan_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # every time / 0.7: busbw is 70 % of the plan's, a 30 % shortfall against the 10 % tolerance
-    text = synthetic_run(_base(16), values={}, collective="all_reduce", hosts=("n1", "n2"), gpus_per_host=8, slowdown=1 / 0.7)
+    text = synthetic_run(
+        _base(16), values={}, collective="all_reduce", hosts=("n1", "n2"), gpus_per_host=8, slowdown=1 / 0.7
+    )
     data = _accept(tmp_path, capsys, text)
     assert data["verdict"] == "fail"
     large = [c for c in data["checks"] if c["size_bytes"] == GIB]  # type: ignore[union-attr]
@@ -228,7 +287,15 @@ def test_a_slow_host_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     hosts = ("n1", "n2", "n3", "n4")
     pairs = [(a, b) for i, a in enumerate(hosts) for b in hosts[i + 1 :]]
     text = "".join(
-        synthetic_run(base, values={}, collective="all_reduce", hosts=pair, gpus_per_host=8, seed=i, slowdown=1.35 if "n3" in pair else 1.0)
+        synthetic_run(
+            base,
+            values={},
+            collective="all_reduce",
+            hosts=pair,
+            gpus_per_host=8,
+            seed=i,
+            slowdown=1.35 if "n3" in pair else 1.0,
+        )
         for i, pair in enumerate(pairs)
     )
     data = _accept(tmp_path, capsys, text, gpus=32)
@@ -238,10 +305,25 @@ def test_a_slow_host_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_acceptance_csv_is_formula_safe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = synthetic_run(_base(16), values={}, collective="all_reduce", hosts=("=cmd|x", "n2"), gpus_per_host=8)
+    text = synthetic_run(
+        _base(16), values={}, collective="all_reduce", hosts=("=cmd|x", "n2"), gpus_per_host=8
+    )
     path = _write(tmp_path / "runs.txt", text)
     out = tmp_path / "acc.csv"
-    code, _, err = cli(capsys, "accept", "--gpus", "16", "--design", "ib-ndr", "--nccl", str(path), "--csv", str(out), "--lang", "zh")
+    code, _, err = cli(
+        capsys,
+        "accept",
+        "--gpus",
+        "16",
+        "--design",
+        "ib-ndr",
+        "--nccl",
+        str(path),
+        "--csv",
+        str(out),
+        "--lang",
+        "zh",
+    )
     assert code == 0, err
     body = out.read_text(encoding="utf-8-sig")
     assert "实测 busbw" in body and "'=cmd|x n2" in body and "\n=cmd" not in body

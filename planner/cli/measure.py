@@ -41,7 +41,9 @@ def add_parser(subparsers: Any) -> None:
     _add_measurement_options(p_cal)
     p_cal.add_argument("--out", metavar="FILE", required=True, help="catalog override file to write (YAML)")
     p_cal.add_argument(
-        "--measured-on", metavar="YYYY-MM-DD", help="date of the measurements (the override's as_of; default today)"
+        "--measured-on",
+        metavar="YYYY-MM-DD",
+        help="date of the measurements (the override's as_of; default today)",
     )
     add_format_option(p_cal, ("table", "json"))
     p_cal.set_defaults(handler=run_calibrate)
@@ -66,7 +68,11 @@ def add_parser(subparsers: Any) -> None:
 def _add_measurement_options(parser: argparse.ArgumentParser) -> None:
     add_scenario_options(parser)
     parser.add_argument(
-        "--nccl", metavar="FILE", nargs="+", required=True, help="nccl-tests output files (one or more runs each)"
+        "--nccl",
+        metavar="FILE",
+        nargs="+",
+        required=True,
+        help="nccl-tests output files (one or more runs each)",
     )
 
 
@@ -79,8 +85,8 @@ def _plan_and_runs(args: argparse.Namespace) -> tuple[Any, Any, Any, list[Any]]:
     from planner.measure.nccl import parse_nccl_tests
     from planner.measure.text import read_lines
 
-    runs = []
-    files = []
+    runs: list[Any] = []
+    files: list[Any] = []
     for name in args.nccl:
         source = read_lines(Path(name), name=name)
         file_runs = parse_nccl_tests(source)
@@ -148,7 +154,11 @@ def calibration_to_dict(cal: Calibration) -> dict[str, Any]:
 
 
 def _calibration_table(cal: Calibration) -> str:
-    lines = [f"Calibration of {cal.design_id}, {cal.gpus} x {cal.gpu_id}", "", "coefficient                 default     fitted"]
+    lines = [
+        f"Calibration of {cal.design_id}, {cal.gpus} x {cal.gpu_id}",
+        "",
+        "coefficient                 default     fitted",
+    ]
     for c in cal.coefficients:
         fitted = f"{c.fitted:10.4g}" if c.fitted is not None else f"  not fitted: {c.reason}"
         lines.append(f"{c.name:26s} {c.default:8.4g} {fitted}")

@@ -15,6 +15,7 @@ The report lists the commands that re-run the tests on the suspects.
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -128,7 +129,11 @@ def accept(*, plan: Plan, catalog: Catalog, runs: Sequence[Run]) -> Acceptance:
             continue
         for row in run.rows:
             planned = predicted_busbw_gbyte_per_s(
-                base.fabric, collective=run.collective, gpus=gpus, gpus_per_domain=m, size_bytes=row.size_bytes
+                base.fabric,
+                collective=run.collective,
+                gpus=gpus,
+                gpus_per_domain=m,
+                size_bytes=row.size_bytes,
             )
             band = band_of(row.size_bytes)
             short = max(0.0, 1 - row.busbw_gbyte_per_s / planned) if planned > 0 else 0.0
@@ -161,7 +166,11 @@ def _run_scores(checks: Sequence[Check]) -> dict[tuple[str, int], tuple[float, t
     out = {}
     for (file, _, hosts), cs in by_run.items():
         large = [c for c in cs if c.band == "bandwidth"] or [max(cs, key=lambda c: c.size_bytes)]
-        ratios = [c.measured_busbw_gbyte_per_s / c.planned_busbw_gbyte_per_s for c in large if c.planned_busbw_gbyte_per_s > 0]
+        ratios = [
+            c.measured_busbw_gbyte_per_s / c.planned_busbw_gbyte_per_s
+            for c in large
+            if c.planned_busbw_gbyte_per_s > 0
+        ]
         if ratios:
             out[(file, cs[0].line)] = (statistics.median(ratios), hosts)
     return out
@@ -202,7 +211,7 @@ def _breaks(runs: Sequence[Run], checks: Sequence[Check]) -> list[Suspect]:
     out = []
     for run in runs:
         rows = sorted(run.rows, key=lambda r: r.size_bytes)
-        for before, after in zip(rows, rows[1:], strict=False):
+        for before, after in itertools.pairwise(rows):
             p0, p1 = planned.get((run.file, before.line)), planned.get((run.file, after.line))
             if p0 is None or p1 is None or before.busbw_gbyte_per_s < 1.0:
                 continue
@@ -240,9 +249,13 @@ def _commands(runs: Sequence[Run], suspects: Sequence[Suspect], checks: Sequence
         for tool in tools:
             out.append(f"mpirun -np {np_} -H {pair} {tool} -b 64M -e 8G -f 2 -g 1")
         if peer:
-            out.append(f"ib_write_bw -d <each NIC> --report_gbits {peer}  # on {host}; server: ib_write_bw -d <NIC> on {peer}")
+            out.append(
+                f"ib_write_bw -d <each NIC> --report_gbits {peer}  # on {host}; server: ib_write_bw -d <NIC> on {peer}"
+            )
     failing = any(c.status == "fail" for c in checks)
     if failing and not named and len(hosts) > 2:
         for a, b in zip(hosts[::2], hosts[1::2], strict=False):
-            out.append(f"mpirun -np {2 * per_host} -H {a}:{per_host},{b}:{per_host} {tools[0]} -b 64M -e 8G -f 2 -g 1")
+            out.append(
+                f"mpirun -np {2 * per_host} -H {a}:{per_host},{b}:{per_host} {tools[0]} -b 64M -e 8G -f 2 -g 1"
+            )
     return tuple(out)

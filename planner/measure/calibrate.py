@@ -170,7 +170,15 @@ def points_of(runs: Sequence[Run], base: Baseline) -> tuple[Point, ...]:
         for row in run.rows:
             if row.busbw_gbyte_per_s > 0 and row.size_bytes > 0 and gpus > 1:
                 out.append(
-                    Point(run, run.collective, gpus, m, row.size_bytes, row.time_us * 1e-6, row.busbw_gbyte_per_s)
+                    Point(
+                        run,
+                        run.collective,
+                        gpus,
+                        m,
+                        row.size_bytes,
+                        row.time_us * 1e-6,
+                        row.busbw_gbyte_per_s,
+                    )
                 )
     return tuple(out)
 
@@ -213,9 +221,7 @@ def calibrate(
     fitted: dict[str, float] = {}
     bandwidth = _stage(base, large, BANDWIDTH_PARAMETERS, {}, reasons, msg("no size of 64 MiB or more"))
     fitted.update(bandwidth)
-    latency = _stage(
-        base, small, LATENCY_PARAMETERS, dict(fitted), reasons, msg("no size of 64 KiB or less")
-    )
+    latency = _stage(base, small, LATENCY_PARAMETERS, dict(fitted), reasons, msg("no size of 64 KiB or less"))
     fitted.update(latency)
     fitted, loo = _joint(base, points, fitted)
     _check_ceiling(base, large, fitted)
@@ -233,7 +239,8 @@ def calibrate(
         for p in points
     )
     coefficients = tuple(
-        FittedCoefficient(name, base.values[name], fitted.get(name), reasons.get(name, "")) for name in PARAMETERS
+        FittedCoefficient(name, base.values[name], fitted.get(name), reasons.get(name, ""))
+        for name in PARAMETERS
     )
     return Calibration(
         design_id=plan.design_id,
@@ -249,11 +256,17 @@ def calibrate(
 
 def _busbw(fabric: Any, p: Point) -> float:
     return predicted_busbw_gbyte_per_s(
-        fabric, collective=p.collective, gpus=p.gpus, gpus_per_domain=p.gpus_per_domain, size_bytes=p.size_bytes
+        fabric,
+        collective=p.collective,
+        gpus=p.gpus,
+        gpus_per_domain=p.gpus_per_domain,
+        size_bytes=p.size_bytes,
     )
 
 
-def _residuals(base: Baseline, points: Sequence[Point], names: Sequence[str], fixed: Mapping[str, float]) -> Any:
+def _residuals(
+    base: Baseline, points: Sequence[Point], names: Sequence[str], fixed: Mapping[str, float]
+) -> Any:
     """The residual function of log parameters: log(T_model / T_measured) per point."""
     import numpy as np
 
@@ -433,8 +446,7 @@ def override_mapping(cal: Calibration) -> dict[str, list[dict[str, Any]]]:
     source = provenance(cal)
     notes = (
         "Calibration from the customer's own runs: agreement with those same runs checks the fit, "
-        "it does not validate the model. Fit: "
-        + "; ".join(_fit_summary(cal))
+        "it does not validate the model. Fit: " + "; ".join(_fit_summary(cal))
     )
     common = {"source": source, "as_of": cal.measured_on, "assumption": False, "notes": notes}
     rules = [

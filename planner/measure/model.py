@@ -91,7 +91,9 @@ def fabric_with(base: Baseline, values: Mapping[str, float]) -> CollectiveFabric
                     bandwidth_gbyte_per_s=level.bandwidth_gbyte_per_s
                     * v["scale_up_ring_efficiency"]
                     / b["scale_up_ring_efficiency"],
-                    reduction_gbyte_per_s=level.reduction_gbyte_per_s * v["nvls_efficiency"] / b["nvls_efficiency"],
+                    reduction_gbyte_per_s=level.reduction_gbyte_per_s
+                    * v["nvls_efficiency"]
+                    / b["nvls_efficiency"],
                     alpha_us=v["scale_up_alpha_us"],
                 )
             )

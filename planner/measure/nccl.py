@@ -223,9 +223,7 @@ def _read_line(name: str, number: int, text: str, run: _Open) -> None:
     if rank:
         if run.columns is not None:
             raise refuse(name, number, msg("a rank line after the table started"))
-        run.ranks.append(
-            Rank(int(rank.group(1)), rank.group(2), int(rank.group(3)), rank.group(5).strip())
-        )
+        run.ranks.append(Rank(int(rank.group(1)), rank.group(2), int(rank.group(3)), rank.group(5).strip()))
         return
     if _COLUMNS.match(text):
         if run.rows:
@@ -248,9 +246,7 @@ def _read_line(name: str, number: int, text: str, run: _Open) -> None:
         return
     if any(pattern.match(text) for pattern in _KNOWN_IN_RUN):
         return
-    raise refuse(
-        name, number, msg("not a line nccl-tests prints inside a run: {text!r}", text=text[:60])
-    )
+    raise refuse(name, number, msg("not a line nccl-tests prints inside a run: {text!r}", text=text[:60]))
 
 
 def _columns(name: str, number: int, text: str) -> tuple[str, ...]:
@@ -279,14 +275,14 @@ def _columns(name: str, number: int, text: str) -> tuple[str, ...]:
 
 def _check_units(name: str, number: int, text: str, columns: tuple[str, ...] | None) -> None:
     """The units line must be the one nccl-tests prints: (B) (elements) (us) (GB/s) (GB/s)."""
-    units = [u for u in text.lstrip("#").split()]
+    units = list(text.lstrip("#").split())
     if columns is None:
         raise refuse(name, number, msg("a units line before the '# size count type ...' header"))
     result_columns = [c for c in columns if c in _UNITS_EXPECTED]
     expected = ["(B)", "(elements)", *(_UNITS_EXPECTED[c] for c in result_columns)]
     for index, (got, want) in enumerate(zip(units, expected, strict=False)):
         if got != want:
-            column = (["size", "count"] + result_columns)[index]
+            column = (["size", "count", *result_columns])[index]
             raise refuse(
                 name,
                 number,
@@ -299,7 +295,9 @@ def _check_units(name: str, number: int, text: str, columns: tuple[str, ...] | N
             )
     if len(units) != len(expected):
         raise refuse(
-            name, number, msg("units line has {got} units, expected {want}", got=len(units), want=len(expected))
+            name,
+            number,
+            msg("units line has {got} units, expected {want}", got=len(units), want=len(expected)),
         )
 
 
@@ -311,7 +309,9 @@ def _number(name: str, number: int, column: str, token: str, *, integer: bool = 
             name, number, msg("column {column}: {token!r} is not a number", column=column, token=token[:30])
         ) from None
     if value != value or value in (float("inf"), float("-inf")) or value < 0:
-        raise refuse(name, number, msg("column {column}: {token!r} is out of range", column=column, token=token[:30]))
+        raise refuse(
+            name, number, msg("column {column}: {token!r} is out of range", column=column, token=token[:30])
+        )
     return value
 
 
@@ -363,14 +363,19 @@ def _check_wrong(name: str, number: int, token: str) -> None:
         raise refuse(
             name,
             number,
-            msg("#wrong is {token}: the run reported wrong results, so its bandwidth is no measurement", token=token),
+            msg(
+                "#wrong is {token}: the run reported wrong results, so its bandwidth is no measurement",
+                token=token,
+            ),
         )
 
 
 def _close(name: str, number: int, run: _Open) -> Run:
     """A finished run: its collective named, its rank count known and its factor checked."""
     if not run.rows:
-        raise refuse(name, number, msg("the run that starts at line {start} has no result rows", start=run.line))
+        raise refuse(
+            name, number, msg("the run that starts at line {start} has no result rows", start=run.line)
+        )
     if run.tool is None:
         raise refuse(
             name,
@@ -382,12 +387,16 @@ def _close(name: str, number: int, run: _Open) -> Run:
         )
     if run.tool not in TOOLS:
         raise refuse(
-            name, run.line, msg("{tool} is not read (allowed: {allowed})", tool=run.tool, allowed=", ".join(TOOLS))
+            name,
+            run.line,
+            msg("{tool} is not read (allowed: {allowed})", tool=run.tool, allowed=", ".join(TOOLS)),
         )
     collective = TOOLS[run.tool]
     ranks = tuple(run.ranks)
     if sorted(r.rank for r in ranks) != list(range(len(ranks))):
-        raise refuse(name, run.line, msg("rank lines are not the ranks 0 to {last}, each once", last=len(ranks) - 1))
+        raise refuse(
+            name, run.line, msg("rank lines are not the ranks 0 to {last}, each once", last=len(ranks) - 1)
+        )
     gpus = len(ranks) if ranks else _infer_gpus(name, collective, run.rows)
     _check_factor(name, collective, gpus, run.rows, inferred=not ranks)
     return Run(name, run.line, run.tool, collective, gpus, ranks, tuple(run.rows))

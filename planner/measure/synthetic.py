@@ -55,7 +55,9 @@ def synthetic_run(
     rank = 0
     for host in hosts:
         for device in range(gpus_per_host):
-            lines.append(f"#  Rank {rank:2d} Group  0 Pid {1000 + rank:6d} on {host:>10} device {device:2d} [0x{device:02x}] GPU")
+            lines.append(
+                f"#  Rank {rank:2d} Group  0 Pid {1000 + rank:6d} on {host:>10} device {device:2d} [0x{device:02x}] GPU"
+            )
             rank += 1
     lines += [
         "#",
@@ -65,7 +67,10 @@ def synthetic_run(
     ]
     factor = busbw_factor(collective, gpus)
     for size in sizes_bytes:
-        t_us = predicted_time_s(fabric, collective=collective, gpus=gpus, gpus_per_domain=m, size_bytes=size) * 1e6
+        t_us = (
+            predicted_time_s(fabric, collective=collective, gpus=gpus, gpus_per_domain=m, size_bytes=size)
+            * 1e6
+        )
         t_us *= slowdown * (1 + rng.uniform(-noise_fraction, noise_fraction))
         algbw = size / (t_us * 1e3)
         cols = f"{t_us:8.1f} {algbw:7.2f} {algbw * factor:7.2f}      0"

@@ -58,7 +58,9 @@ def acceptance_csv(result: Acceptance, *, lang: str = "en") -> bytes:
     writer.writerow([])
     writer.writerow([tr("acc.verdict", lang), result.verdict])
     for s in result.suspects:
-        writer.writerow([tr("acc.suspect", lang), neutralize_cell(s.host), neutralize_cell(translate(s.reason, lang))])
+        writer.writerow(
+            [tr("acc.suspect", lang), neutralize_cell(s.host), neutralize_cell(translate(s.reason, lang))]
+        )
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
@@ -85,9 +87,9 @@ def _curve_svg(checks: Sequence[Check]) -> str:
         f'<svg width="{w}" height="{h}" xmlns="http://www.w3.org/2000/svg">'
         f'<polyline points="{planned}" fill="none" stroke="#888" stroke-dasharray="4 3"/>'
         f'<polyline points="{measured}" fill="none" stroke="#1f77b4" stroke-width="2"/>'
-        f'<text x="40" y="12" font-size="10">{10 ** y1:.0f} GB/s</text>'
-        f'<text x="40" y="{h - 4}" font-size="10">{2 ** x0:.0f} B</text>'
-        f'<text x="{w - 80}" y="{h - 4}" font-size="10">{2 ** x1:.0f} B</text></svg>'
+        f'<text x="40" y="12" font-size="10">{10**y1:.0f} GB/s</text>'
+        f'<text x="40" y="{h - 4}" font-size="10">{2**x0:.0f} B</text>'
+        f'<text x="{w - 80}" y="{h - 4}" font-size="10">{2**x1:.0f} B</text></svg>'
     )
 
 
@@ -120,12 +122,18 @@ def acceptance_html(result: Acceptance, *, lang: str = "en") -> str:
     parts.append(f"<h2>{e(tr('acc.suspects', lang))}</h2>")
     if result.suspects:
         parts.append(
-            "<ul>" + "".join(f"<li>{e(s.host or '-')}: {e(translate(s.reason, lang))}</li>" for s in result.suspects) + "</ul>"
+            "<ul>"
+            + "".join(f"<li>{e(s.host or '-')}: {e(translate(s.reason, lang))}</li>" for s in result.suspects)
+            + "</ul>"
         )
     else:
         parts.append(f"<p>{e(tr('acc.no_suspects', lang))}</p>")
     if result.commands:
-        parts.append(f"<h2>{e(tr('acc.commands', lang))}</h2><pre>" + "\n".join(e(c) for c in result.commands) + "</pre>")
+        parts.append(
+            f"<h2>{e(tr('acc.commands', lang))}</h2><pre>"
+            + "\n".join(e(c) for c in result.commands)
+            + "</pre>"
+        )
     parts.append("</body></html>")
     return "".join(parts)
 
