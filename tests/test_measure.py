@@ -327,3 +327,101 @@ def test_acceptance_csv_is_formula_safe(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 0, err
     body = out.read_text(encoding="utf-8-sig")
     assert "实测 busbw" in body and "'=cmd|x n2" in body and "\n=cmd" not in body
+
+
+# --- perftest -----------------------------------------------------------------------------------
+
+
+def _ib_write_bw(device: str, gbit: float, unit: str = "Gb/sec") -> str:
+    """ib_write_bw --report_gbits output in perftest's layout (linux-rdma/perftest README)."""
+    dashes = "-" * 87
+    return (
+        f"{dashes}\n                    RDMA_Write BW Test\n"
+        f" Dual-port       : OFF\t\tDevice         : {device}\n"
+        " Number of qps   : 1\t\tTransport type : IB\n Mtu             : 4096[B]\n Link type       : IB\n"
+        f"{dashes}\n local address: LID 0x09 QPN 0x0077 PSN 0x3c5b3a RKey 0x1fffbd VAddr 0x007f8c3a5fe000\n"
+        f" remote address: LID 0x0a QPN 0x0077 PSN 0x8a4c1d RKey 0x1fffbd VAddr 0x007fa2e7a00000\n{dashes}\n"
+        f" #bytes     #iterations    BW peak[{unit}]    BW average[{unit}]   MsgRate[Mpps]\n"
+        f" 65536      5000             {gbit + 0.1:.2f}             {gbit:.2f}\t\t   0.748356\n{dashes}\n"
+    )
+
+
+IB_READ_LAT = (
+    "-"
+    * 87
+    + "\n                    RDMA_Read Latency Test\n Dual-port       : OFF\t\tDevice         : mlx5_1\n"
+    " Link type       : IB\n" + "-" * 87 + "\n"
+    " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]"
+    "   99% percentile[usec]   99.9% percentile[usec] \n"
+    " 2       1000          3.63           7.54         3.70     \t       3.71        \t0.08   \t\t4.06    \t\t7.54   \n"
+    + "-" * 87
+    + "\n"
+)
+
+
+def test_perftest_bandwidth_and_latency_are_read(tmp_path: Path) -> None:
+    from planner.measure.perftest import read_perftest
+
+    (bw,) = read_perftest(_write(tmp_path / "host-a.txt", _ib_write_bw("mlx5_0", 392.37)))
+    assert (bw.tool, bw.host, bw.device, bw.values) == ("ib_write_bw", "host-a", "mlx5_0", (392.37,))
+    # 49046 MB/s without --report_gbits is 392.37 Gb/s (perftest's MB is 10^6 bytes)
+    (mb,) = read_perftest(_write(tmp_path / "h.txt", _ib_write_bw("mlx5_0", 49046.25, "MB/sec")))
+    assert mb.values[0] == pytest.approx(392.37)
+    (lat,) = read_perftest(_write(tmp_path / "host-b.txt", IB_READ_LAT))
+    assert (lat.tool, lat.device, lat.values) == ("ib_read_lat", "mlx5_1", (3.70,))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (_ib_write_bw("mlx5_0", 392.0, "KB/sec"), "line 11: column BW peak is in [KB/sec]"),
+        (
+            _ib_write_bw("mlx5_0", 392.0).rsplit("-" * 87, 1)[0],
+            "line 12: the test that starts at line 2 ends without",
+        ),
+        (H100.read_text(), "line 1: not perftest output"),
+    ],
+)
+def test_bad_perftest_files_are_refused(
+    text: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = _write(tmp_path / "bad.txt", text)
+    code, out, err = cli(
+        capsys, "accept", "--gpus", "16", "--design", "ib-ndr", "--nccl", str(H100), "--perftest", str(bad)
+    )
+    assert code == 2 and out == "" and str(bad) in err and expected in err, err
+
+
+def test_a_slow_rail_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # cx7_400g ports of ib-ndr run at 400 Gb/s; mlx5_3 on host-b reaches 250 (a bad cable or optic)
+    files = [
+        _write(
+            tmp_path / f"{host}.txt",
+            "".join(
+                _ib_write_bw(f"mlx5_{d}", 250.0 if (host, d) == ("host-b", 3) else 392.0) for d in range(4)
+            ),
+        )
+        for host in ("host-a", "host-b")
+    ]
+    run_text = synthetic_run(
+        _base(16), values={}, collective="all_reduce", hosts=("host-a", "host-b"), gpus_per_host=8
+    )
+    nccl = _write(tmp_path / "runs.txt", run_text)
+    code, out, err = cli(
+        capsys,
+        "accept",
+        "--gpus",
+        "16",
+        "--design",
+        "ib-ndr",
+        "--nccl",
+        str(nccl),
+        "--perftest",
+        *map(str, files),
+        "--format",
+        "json",
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["verdict"] == "fail"
+    assert [(s["host"], "mlx5_3" in s["reason"]) for s in data["suspects"]] == [("host-b", True)]

@@ -58,6 +58,13 @@ def add_parser(subparsers: Any) -> None:
         ],
     )
     _add_measurement_options(p_acc)
+    p_acc.add_argument(
+        "--perftest",
+        metavar="FILE",
+        nargs="+",
+        default=[],
+        help="perftest outputs (ib_write_bw, ib_read_lat), one file per host",
+    )
     p_acc.add_argument("--pdf", metavar="FILE", help="write the acceptance report as PDF")
     p_acc.add_argument("--csv", metavar="FILE", help="write the checks as CSV (formula-safe)")
     p_acc.add_argument("--lang", choices=["en", "zh"], default="en", help="report language (default en)")
@@ -174,15 +181,17 @@ def _calibration_table(cal: Calibration) -> str:
 
 def run_accept(args: argparse.Namespace) -> int:
     """Compare, print, and write the report files asked for (only once everything succeeded)."""
+    from pathlib import Path
+
     from planner.atomic import write_all
     from planner.measure.accept import accept
+    from planner.measure.perftest import read_perftest
 
+    perftest = [t for name in args.perftest for t in read_perftest(Path(name), name=name)]
     the_plan, catalog, runs, _ = _plan_and_runs(args)
-    result = accept(plan=the_plan, catalog=catalog, runs=runs)
+    result = accept(plan=the_plan, catalog=catalog, runs=runs, perftest=perftest)
     outputs: dict[Any, bytes] = {}
     if args.csv or args.pdf:
-        from pathlib import Path
-
         from planner.report.acceptance import acceptance_csv, acceptance_pdf
 
         if args.csv:
@@ -221,6 +230,18 @@ def acceptance_to_dict(result: Acceptance) -> dict[str, Any]:
             for c in result.checks
         ],
         "suspects": [{"host": s.host, "reason": str(s.reason)} for s in result.suspects],
+        "latency": [
+            {
+                "tool": c.tool,
+                "host": c.host,
+                "device": c.device,
+                "size_bytes": c.size_bytes,
+                "measured_us": c.measured_us,
+                "planned_us": round(c.planned_us, 3),
+                "status": c.status,
+            }
+            for c in result.latency
+        ],
         "commands": list(result.commands),
     }
 

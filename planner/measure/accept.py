@@ -26,6 +26,7 @@ from planner.engine import Plan
 from planner.i18n.message import msg
 from planner.measure.model import baseline, group_of, predicted_busbw_gbyte_per_s
 from planner.measure.nccl import Run
+from planner.measure.perftest import PerftestResult
 from planner.units import MIB
 
 Status = Literal["pass", "fail", "warn"]
@@ -94,6 +95,22 @@ class Suspect:
 
 
 @dataclass(frozen=True)
+class LatencyCheck:
+    """One perftest latency test against the plan's round trip (warns only: the plan's host and
+    NIC latencies are assumptions)."""
+
+    file: str
+    tool: str
+    host: str
+    device: str
+    size_bytes: int
+    measured_us: float
+    planned_us: float
+    """Twice the plan's worst-case one-way GPU-to-GPU latency [us]."""
+    status: Status
+
+
+@dataclass(frozen=True)
 class Acceptance:
     """The verdict of a cluster against its plan."""
 
@@ -104,6 +121,7 @@ class Acceptance:
     suspects: tuple[Suspect, ...]
     commands: tuple[str, ...]
     """Commands that re-run the tests on the suspects."""
+    latency: tuple[LatencyCheck, ...] = ()
 
     @property
     def verdict(self) -> Literal["pass", "fail"]:
@@ -119,8 +137,16 @@ def band_of(size_bytes: float) -> Band:
     return next(b for b in BANDS if size_bytes < b.max_bytes)
 
 
-def accept(*, plan: Plan, catalog: Catalog, runs: Sequence[Run]) -> Acceptance:
-    """Compare every measured size of ``runs`` with ``plan`` and locate the suspects."""
+def accept(
+    *, plan: Plan, catalog: Catalog, runs: Sequence[Run], perftest: Sequence[PerftestResult] = ()
+) -> Acceptance:
+    """Compare every measured size of ``runs`` (and each perftest test) with ``plan`` and locate
+    the suspects.
+
+    perftest bandwidth is checked against the NIC port's line rate at its largest size (the
+    bandwidth band's tolerance); perftest latency against twice the plan's worst-case one-way
+    latency (warning only).
+    """
     base = baseline(plan=plan, catalog=catalog)
     checks: list[Check] = []
     for run in runs:
@@ -146,7 +172,16 @@ def accept(*, plan: Plan, catalog: Catalog, runs: Sequence[Run]) -> Acceptance:
                     row.busbw_gbyte_per_s, planned, band.name, band.tolerance_fraction, status,
                 )
             )  # fmt: skip
-    suspects = [*_slow_hosts(checks), *_breaks(runs, checks)]
+    port_gbit_per_s = float(catalog.nics[base.nic_id].port_speed_gbit_per_s)
+    checks += [_port_check(t, port_gbit_per_s) for t in perftest if t.is_bandwidth]
+    latency = tuple(
+        _latency_check(t, 2 * plan.latency.gpu_to_gpu_ns / 1000) for t in perftest if not t.is_bandwidth
+    )
+    suspects = [
+        *_slow_hosts([c for c in checks if c.gpus > 1]),
+        *_breaks(runs, checks),
+        *_slow_rails(perftest),
+    ]
     return Acceptance(
         design_id=plan.design_id,
         gpu_id=plan.gpu_id,
@@ -154,7 +189,49 @@ def accept(*, plan: Plan, catalog: Catalog, runs: Sequence[Run]) -> Acceptance:
         checks=tuple(checks),
         suspects=tuple(suspects),
         commands=_commands(runs, suspects, checks),
+        latency=latency,
     )
+
+
+def _port_check(test: PerftestResult, port_gbit_per_s: float) -> Check:
+    """A perftest bandwidth test at its largest size against the port's line rate [GB/s]."""
+    size, gbit = max(zip(test.sizes_bytes, test.values, strict=True))
+    band = BANDS[-1]
+    status: Status = "fail" if gbit < port_gbit_per_s * (1 - band.tolerance_fraction) else "pass"
+    return Check(
+        test.file, test.line, test.tool, 1, (test.host,), size, gbit / 8, port_gbit_per_s / 8,
+        band.name, band.tolerance_fraction, status,
+    )  # fmt: skip
+
+
+def _latency_check(test: PerftestResult, planned_us: float) -> LatencyCheck:
+    size, measured = min(zip(test.sizes_bytes, test.values, strict=True))
+    band = BANDS[0]
+    status: Status = "warn" if measured > planned_us * (1 + band.tolerance_fraction) else "pass"
+    return LatencyCheck(test.file, test.tool, test.host, test.device, size, measured, planned_us, status)
+
+
+def _slow_rails(tests: Sequence[PerftestResult]) -> list[Suspect]:
+    """NIC ports (rails) whose perftest bandwidth sits below their peers' median."""
+    bandwidth = [(t, max(t.values)) for t in tests if t.is_bandwidth]
+    if len(bandwidth) < 3:
+        return []
+    median = statistics.median(v for _, v in bandwidth)
+    return [
+        Suspect(
+            t.host,
+            msg(
+                "rail {device} on {host}: {tool} {value:.1f} Gb/s where its peers' median is {median:.1f} Gb/s",
+                device=t.device,
+                host=t.host,
+                tool=t.tool,
+                value=v,
+                median=median,
+            ),
+        )
+        for t, v in bandwidth
+        if v < median * (1 - HOST_MARGIN)
+    ]
 
 
 def _run_scores(checks: Sequence[Check]) -> dict[tuple[str, int], tuple[float, tuple[str, ...]]]:
