@@ -425,3 +425,120 @@ def test_a_slow_rail_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     data = json.loads(out)
     assert data["verdict"] == "fail"
     assert [(s["host"], "mlx5_3" in s["reason"]) for s in data["suspects"]] == [("host-b", True)]
+
+
+# --- training logs and the compute efficiency ---------------------------------------------------
+
+
+def _megatron_log(seconds: float, batch: int, steps: int = 5) -> str:
+    """Megatron-LM training_log lines (the layout of megatron/training/training.py)."""
+    return (
+        "".join(
+            f" [2024-05-01 12:00:{i:02d}] iteration {10 * i:8d}/  500000 | consumed samples: {10 * i * batch:12d} | "
+            f"elapsed time per iteration (ms): {seconds * 1000:.1f} | learning rate: 1.500000E-04 | "
+            f"global batch size: {batch:5d} | lm loss: 8.123456E+00 | loss scale: 1.0 |\n"
+            for i in range(1, steps + 1)
+        )
+        + "some other log line\n"
+    )
+
+
+def test_training_logs_are_read(tmp_path: Path) -> None:
+    from planner.measure.training import read_training_log
+
+    log = read_training_log(_write(tmp_path / "train.log", _megatron_log(2.0, 256)))
+    # 256 sequences x 4096 tokens / 2 s = 524,288 tokens/s
+    assert log.kind == "megatron" and log.tokens_per_s(seq_len=4096) == pytest.approx(524_288)
+    csv_log = read_training_log(
+        _write(tmp_path / "t.csv", "step,seconds,tokens\n1,3.0,900\n2,1.0,1000\n3,1.0,1000\n")
+    )
+    assert csv_log.tokens_per_s(seq_len=4096) == 1000.0
+    nemo = (
+        "Epoch 0: 10/100 [reduced_train_loss=2.3, global_step=9.0, consumed_samples=1280.0, train_step_timing in s=1.5]\n"
+        "Epoch 0: 20/100 [reduced_train_loss=2.2, global_step=19.0, consumed_samples=2560.0, train_step_timing in s=2.0]\n"
+    )
+    # (2560 - 1280) / 10 steps = 128 sequences per step, 128 x 2048 / 2.0 s
+    assert read_training_log(_write(tmp_path / "n.log", nemo)).tokens_per_s(seq_len=2048) == pytest.approx(
+        131_072
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            " iteration 10/ 100 | elapsed time per iteration (ms): fast | global batch size: 8 |\n",
+            "line 1: elapsed time",
+        ),
+        (
+            " iteration 10/ 100 | elapsed time per iteration (ms): 12.0 |\n",
+            "line 1: a Megatron-LM iteration line without global batch size",
+        ),
+        ("step,seconds,tokens\n1,2.0\n", "line 2: 2 fields where step,seconds,tokens has 3"),
+        ("just a log\n", "line 1: no training steps found"),
+    ],
+)
+def test_bad_training_logs_are_refused(
+    text: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = _write(tmp_path / "bad.log", text)
+    out = tmp_path / "o.yaml"
+    code, _, err = cli(
+        capsys,
+        "calibrate",
+        "--training",
+        str(bad),
+        "--params-b",
+        "8",
+        "--gpus",
+        "64",
+        "--design",
+        "ib-ndr",
+        "--out",
+        str(out),
+    )
+    assert code == 2 and str(bad) in err and expected in err, err
+    assert not out.exists()
+
+
+def test_compute_efficiency_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import yaml
+
+    from planner.measure.compute import _with_rule
+    from planner.performance.training.job import TrainingJob
+    from planner.performance.workload import estimate_workload
+
+    catalog = load_catalog()
+    the_plan = plan(
+        scenario=scenario_from_data({"gpus": 64, "design_id": "ib-ndr"}, source="t"), catalog=catalog
+    )
+    job = TrainingJob(params_b=8, tokens_b=1, seq_len=4096, global_batch_seqs=256)
+    # the log a cluster whose kernels reach 0.45 of peak would print
+    known = 0.45
+    rate = estimate_workload(
+        job=job,
+        plan=the_plan,
+        catalog=_with_rule(catalog, "training_efficiency_max_fraction_h100_sxm", known),
+    ).tokens_per_s
+    log = _write(tmp_path / "train.log", _megatron_log(256 * 4096 / rate, 256))
+    out = tmp_path / "o.yaml"
+    code, _, err = cli(
+        capsys,
+        "calibrate",
+        "--training",
+        str(log),
+        "--params-b",
+        "8",
+        "--gpus",
+        "64",
+        "--design",
+        "ib-ndr",
+        "--out",
+        str(out),
+    )
+    assert code == 0, err
+    (rule,) = yaml.safe_load(out.read_text())["sizing_rules"]
+    assert rule["id"] == "training_efficiency_max_fraction_h100_sxm"
+    # the log's time is printed to 0.1 ms of ~1.6 s, so the fit comes back within 0.1 %
+    assert rule["value"] == pytest.approx(known, rel=1e-3)
+    assert "train.log" in rule["source"] and "sha256" in rule["source"]

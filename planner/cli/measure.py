@@ -38,7 +38,19 @@ def add_parser(subparsers: Any) -> None:
             "planner plan --gpus 16 --design ib-ndr --catalog override.yaml --format json",
         ],
     )
-    _add_measurement_options(p_cal)
+    _add_measurement_options(p_cal, nccl_required=False)
+    group = p_cal.add_argument_group("training log (fits the compute efficiency)")
+    group.add_argument(
+        "--training",
+        metavar="FILE",
+        help="Megatron-LM/NeMo log or CSV step,seconds,tokens of a job on every GPU",
+    )
+    group.add_argument(
+        "--params-b", type=float, metavar="P", help="model parameters [billions] (with --training)"
+    )
+    group.add_argument(
+        "--seq-len", type=int, default=4096, metavar="S", help="sequence length [tokens] (default 4096)"
+    )
     p_cal.add_argument("--out", metavar="FILE", required=True, help="catalog override file to write (YAML)")
     p_cal.add_argument(
         "--measured-on",
@@ -72,13 +84,14 @@ def add_parser(subparsers: Any) -> None:
     p_acc.set_defaults(handler=run_accept)
 
 
-def _add_measurement_options(parser: argparse.ArgumentParser) -> None:
+def _add_measurement_options(parser: argparse.ArgumentParser, *, nccl_required: bool = True) -> None:
     add_scenario_options(parser)
     parser.add_argument(
         "--nccl",
         metavar="FILE",
         nargs="+",
-        required=True,
+        required=nccl_required,
+        default=[],
         help="nccl-tests output files (one or more runs each)",
     )
 
@@ -123,14 +136,55 @@ def run_calibrate(args: argparse.Namespace) -> int:
             dt.date.fromisoformat(args.measured_on)
         except ValueError:
             raise InputError(f"--measured-on: {args.measured_on[:30]!r} is not a date YYYY-MM-DD") from None
+    if not args.nccl and not args.training:
+        raise InputError("calibrate: give --nccl FILE... and/or --training FILE")
+    if args.training and args.params_b is None:
+        raise InputError("--params-b: required with --training (model parameters in billions)")
     the_plan, catalog, runs, files = _plan_and_runs(args)
     cal = calibrate(plan=the_plan, catalog=catalog, runs=runs, files=files, measured_on=args.measured_on)
+    if args.training:
+        cal = _with_compute(args, cal, the_plan, catalog)
     write_text(args.out, override_yaml(cal))
     if args.format == "json":
         write_json(calibration_to_dict(cal))
     else:
         write(_calibration_table(cal))
     return 0
+
+
+def _with_compute(args: argparse.Namespace, cal: Calibration, the_plan: Any, catalog: Any) -> Calibration:
+    """The calibration with the compute efficiency fitted from ``--training``."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from planner.cli.options import validated_options
+    from planner.measure.compute import compute_override, fit_compute_efficiency
+    from planner.measure.text import read_lines
+    from planner.measure.training import parse_training_log
+    from planner.performance.training.job import TrainingJob
+
+    source = read_lines(Path(args.training), name=args.training)
+    log = parse_training_log(source)
+    steps = log.steps[1:] or log.steps
+    seqs = [s.sequences if s.sequences is not None else (s.tokens or 0) / args.seq_len for s in steps]
+    job = validated_options(
+        TrainingJob,
+        {
+            "params_b": args.params_b,
+            "tokens_b": 1.0,
+            "seq_len": args.seq_len,
+            "global_batch_seqs": max(1, round(sorted(seqs)[len(seqs) // 2])),
+        },
+        {"params_b": "--params-b", "seq_len": "--seq-len"},
+    )
+    fit = fit_compute_efficiency(plan=the_plan, catalog=catalog, log=log, job=job)
+    provenance = (
+        f"measured: training log {Path(args.training).name} (sha256 {source.sha256}, {log.kind}, "
+        f"{len(log.steps)} steps) of a {args.params_b:g}B-parameter job on {the_plan.gpus} x {the_plan.gpu_id}; "
+        "fitted by planner calibrate (Brent's method, docs/measure.md)"
+    )
+    record = compute_override(fit, catalog=catalog, source=provenance, as_of=cal.measured_on)
+    return replace(cal, compute_rule=record)
 
 
 def calibration_to_dict(cal: Calibration) -> dict[str, Any]:
@@ -157,6 +211,7 @@ def calibration_to_dict(cal: Calibration) -> dict[str, Any]:
             for r in cal.residuals
         ],
         "files": [{"name": f.name, "sha256": f.sha256, "hosts": list(f.hosts)} for f in cal.files],
+        "compute": dict(cal.compute_rule) if cal.compute_rule is not None else None,
     }
 
 
@@ -169,6 +224,10 @@ def _calibration_table(cal: Calibration) -> str:
     for c in cal.coefficients:
         fitted = f"{c.fitted:10.4g}" if c.fitted is not None else f"  not fitted: {c.reason}"
         lines.append(f"{c.name:26s} {c.default:8.4g} {fitted}")
+    if cal.compute_rule is not None:
+        lines.append(
+            f"{cal.compute_rule['id']}: {cal.compute_rule['value']:.4g} ({cal.compute_rule['notes']})"
+        )
     lines += ["", "size [B]        measured  fitted [GB/s]  residual  leave-one-out"]
     for r in cal.residuals:
         loo = f"{r.leave_one_out_fraction:+.1%}" if r.leave_one_out_fraction is not None else "-"

@@ -151,6 +151,9 @@ class Calibration:
     files: tuple[InputFile, ...]
     measured_on: str
     """Date of the measurements (YYYY-MM-DD), the override's ``as_of``."""
+    compute_rule: Mapping[str, Any] | None = None
+    """The compute-efficiency record fitted from a training log
+    (:func:`planner.measure.compute.compute_override`), if any."""
 
     def value(self, name: str) -> float:
         """The coefficient as the fit leaves it (fitted, else the catalog's)."""
@@ -213,8 +216,21 @@ def calibrate(
     """
     base = baseline(plan=plan, catalog=catalog)
     points = points_of(runs, base)
-    if not points:
+    if runs and not points:
         raise InputError(msg("no measured size with a positive bandwidth on more than one GPU to fit"))
+    if not runs:
+        return Calibration(
+            design_id=plan.design_id,
+            gpu_id=plan.gpu_id,
+            gpus=plan.gpus,
+            nic_id=base.nic_id,
+            coefficients=tuple(
+                FittedCoefficient(n, base.values[n], None, msg("no nccl-tests run given")) for n in PARAMETERS
+            ),
+            residuals=(),
+            files=tuple(files),
+            measured_on=measured_on or dt.date.today().isoformat(),
+        )
     large = [p for p in points if p.size_bytes >= BANDWIDTH_MIN_BYTES]
     small = [p for p in points if p.size_bytes <= LATENCY_MAX_BYTES]
     reasons: dict[str, str] = {}
@@ -459,6 +475,8 @@ def override_mapping(cal: Calibration) -> dict[str, list[dict[str, Any]]]:
         for c in cal.coefficients
         if c.fitted is not None and c.name in _NIC_FIELDS
     }
+    if cal.compute_rule is not None:
+        rules.append(dict(cal.compute_rule))
     out: dict[str, list[dict[str, Any]]] = {}
     if rules:
         out["sizing_rules"] = rules
