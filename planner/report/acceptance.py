@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from typing import Any
 
 from planner.i18n import tr, translate
 from planner.measure.accept import Acceptance, Check
@@ -143,3 +144,39 @@ def acceptance_pdf(result: Acceptance, *, lang: str = "en") -> bytes:
     from planner.report.export.browser import shared_browser
 
     return shared_browser().print_pdf(acceptance_html(result, lang=lang))
+
+
+def curves_figure(
+    result: Acceptance, *, lang: str = "en", fitted: Sequence[tuple[str, int, float]] = ()
+) -> Any:
+    """Measured and planned busbw over message size per collective and node group (log-log), with
+    the calibrated model's curve where ``fitted`` gives it ((file, size, busbw) triples)."""
+    import plotly.graph_objects as go
+
+    from planner.report.charts import _style
+
+    fig = go.Figure()
+    groups: dict[tuple[str, str, int], list[Check]] = {}
+    for c in result.checks:
+        if c.gpus > 1:
+            groups.setdefault((c.file, c.collective, c.gpus), []).append(c)
+    for (file, collective, gpus), checks in groups.items():
+        label = f"{collective} · {gpus} GPUs · {file}"
+        sizes = [c.size_bytes for c in checks]
+        fig.add_scatter(
+            x=sizes, y=[c.measured_busbw_gbyte_per_s for c in checks], mode="lines+markers",
+            name=f"{tr('acc.measured', lang)}: {label}",
+        )  # fmt: skip
+        fig.add_scatter(
+            x=sizes, y=[c.planned_busbw_gbyte_per_s for c in checks], mode="lines",
+            line={"dash": "dash"}, name=f"{tr('acc.planned', lang)}: {label}",
+        )  # fmt: skip
+        mine = sorted((s, v) for f, s, v in fitted if f == file and s in sizes)
+        if mine:
+            fig.add_scatter(
+                x=[s for s, _ in mine], y=[v for _, v in mine], mode="lines",
+                line={"dash": "dot"}, name=f"{tr('acc.fitted', lang)}: {label}",
+            )  # fmt: skip
+    fig.update_xaxes(type="log", title=tr("acc.col.size_bytes", lang))
+    fig.update_yaxes(type="log", title="busbw [GB/s]")
+    return _style(fig, tr("acc.chart_title", lang), height=420)
