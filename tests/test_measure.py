@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +15,7 @@ from planner.cli import run
 from planner.engine import plan
 from planner.measure.model import baseline, fabric_with
 from planner.measure.nccl import read_nccl_tests
+from planner.measure.roundtrip import load_round_trips
 from planner.measure.synthetic import synthetic_run
 from planner.measure.text import MAX_LINES
 from planner.scenario import scenario_from_data
@@ -542,3 +545,16 @@ def test_compute_efficiency_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     # the log's time is printed to 0.1 ms of ~1.6 s, so the fit comes back within 0.1 %
     assert rule["value"] == pytest.approx(known, rel=1e-3)
     assert "train.log" in rule["source"] and "sha256" in rule["source"]
+
+
+# --- the calibration round trip of the validation suite ----------------------------------------
+
+
+@pytest.mark.parametrize("case", load_round_trips(), ids=lambda c: str(c["id"]))
+def test_calibration_round_trip(case: Mapping[str, Any]) -> None:
+    from planner.measure.roundtrip import run_round_trip
+
+    catalog = load_catalog()
+    results = [r for seed in case["seeds"] for r in run_round_trip(case, catalog=catalog, seed=seed)]
+    failed = [(r.seed, r.coefficient, r.known, r.fitted) for r in results if not r.passed]
+    assert not failed, failed

@@ -38,7 +38,9 @@ def test_public_run_is_accepted_and_calibrated(lang: str) -> None:
     assert at.error[0].value.startswith(tr("meas.verdict_fail", lang).split("(")[0].split("（")[0])
     assert len(at.dataframe) == 1
     table = at.dataframe[0].value
-    fitted = dict(zip(table[tr("meas.col.coefficient", lang)], table[tr("meas.col.fitted", lang)], strict=True))
+    fitted = dict(
+        zip(table[tr("meas.col.coefficient", lang)], table[tr("meas.col.fitted", lang)], strict=True)
+    )
     assert 0.5 < fitted["nccl_efficiency"] < 1.0
 
 

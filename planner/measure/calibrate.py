@@ -219,18 +219,7 @@ def calibrate(
     if runs and not points:
         raise InputError(msg("no measured size with a positive bandwidth on more than one GPU to fit"))
     if not runs:
-        return Calibration(
-            design_id=plan.design_id,
-            gpu_id=plan.gpu_id,
-            gpus=plan.gpus,
-            nic_id=base.nic_id,
-            coefficients=tuple(
-                FittedCoefficient(n, base.values[n], None, msg("no nccl-tests run given")) for n in PARAMETERS
-            ),
-            residuals=(),
-            files=tuple(files),
-            measured_on=measured_on or dt.date.today().isoformat(),
-        )
+        return _nothing_fitted(plan, base, files, measured_on)
     large = [p for p in points if p.size_bytes >= BANDWIDTH_MIN_BYTES]
     small = [p for p in points if p.size_bytes <= LATENCY_MAX_BYTES]
     reasons: dict[str, str] = {}
@@ -239,7 +228,7 @@ def calibrate(
     fitted.update(bandwidth)
     latency = _stage(base, small, LATENCY_PARAMETERS, dict(fitted), reasons, msg("no size of 64 KiB or less"))
     fitted.update(latency)
-    fitted, loo = _joint(base, points, fitted)
+    fitted, loo = _joint(base, points, fitted, reasons)
     _check_ceiling(base, large, fitted)
     fabric = fabric_with(base, fitted)
     residuals = tuple(
@@ -265,6 +254,24 @@ def calibrate(
         nic_id=base.nic_id,
         coefficients=coefficients,
         residuals=residuals,
+        files=tuple(files),
+        measured_on=measured_on or dt.date.today().isoformat(),
+    )
+
+
+def _nothing_fitted(
+    plan: Plan, base: Baseline, files: Sequence[InputFile], measured_on: str | None
+) -> Calibration:
+    """The calibration of no nccl-tests run: every coefficient at the catalog's value."""
+    return Calibration(
+        design_id=plan.design_id,
+        gpu_id=plan.gpu_id,
+        gpus=plan.gpus,
+        nic_id=base.nic_id,
+        coefficients=tuple(
+            FittedCoefficient(n, base.values[n], None, msg("no nccl-tests run given")) for n in PARAMETERS
+        ),
+        residuals=(),
         files=tuple(files),
         measured_on=measured_on or dt.date.today().isoformat(),
     )
@@ -354,14 +361,31 @@ def _stage(
 
 
 def _joint(
-    base: Baseline, points: Sequence[Point], staged: Mapping[str, float]
+    base: Baseline, points: Sequence[Point], staged: Mapping[str, float], reasons: dict[str, str]
 ) -> tuple[dict[str, float], dict[int, float]]:
     """Every determined coefficient refitted on every size together (the staged values as the
-    start), and the leave-one-out busbw of each point id."""
+    start), and the leave-one-out busbw of each point id.
+
+    A coefficient the fitted model no longer depends on (another level bounds every size at the
+    fitted values: the runs only bound it from one side) is dropped with its reason and the rest
+    refitted, so no value is written that the runs did not determine.
+    """
     names = list(staged)
+    values: dict[str, float] = {}
+    while names:
+        values = _solve(base, points, names, {}, start=staged)
+        loose = [n for n in names if not _sensitive_at(base, points, n, values)]
+        if not loose:
+            break
+        for name in loose:
+            reasons[name] = msg(
+                "at the fitted values another level or algorithm bounds every measured size, so the runs "
+                "only bound it from one side; measure a group that it limits"
+            )
+        names = [n for n in names if n not in loose]
+        staged = {n: values[n] for n in names}
     if not names:
         return {}, {}
-    values = _solve(base, points, names, {}, start=staged)
     loo: dict[int, float] = {}
     if len(points) > len(names):
         for i, p in enumerate(points):
@@ -369,6 +393,15 @@ def _joint(
             trial = _solve(base, rest, names, {}, start=values)
             loo[id(p)] = _busbw(fabric_with(base, trial), p)
     return values, loo
+
+
+def _sensitive_at(base: Baseline, points: Sequence[Point], name: str, values: Mapping[str, float]) -> bool:
+    """Whether some point's time moves by :data:`MIN_SENSITIVITY` per e-fold of ``name`` at ``values``."""
+    f = _residuals(base, points, [name], {k: v for k, v in values.items() if k != name})
+    x = math.log(values[name])
+    step = 0.05
+    delta = (f([x + step]) - f([x - step])) / (2 * step)
+    return bool(len(delta)) and float(abs(delta).max()) >= MIN_SENSITIVITY * SMALL_WEIGHT
 
 
 def _solve(

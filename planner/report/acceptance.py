@@ -178,5 +178,5 @@ def curves_figure(
                 line={"dash": "dot"}, name=f"{tr('acc.fitted', lang)}: {label}",
             )  # fmt: skip
     fig.update_xaxes(type="log", title=tr("acc.col.size_bytes", lang))
-    fig.update_yaxes(type="log", title="busbw [GB/s]")
+    fig.update_yaxes(type="log", title=tr("acc.busbw_axis", lang))
     return _style(fig, tr("acc.chart_title", lang), height=420)
