@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import Any
 
 from planner.i18n import tr, translate
@@ -111,7 +112,7 @@ def acceptance_html(result: Acceptance, *, lang: str = "en") -> str:
         f"<p>{e(tr('acc.legend', lang))}</p>",
     ]
     for (file, collective, hosts), checks in groups.items():
-        parts.append(f"<h3>{e(collective)} · {e(file)} · {e(hosts)}</h3>{_curve_svg(checks)}")
+        parts.append(f"<h3>{e(collective)} · {e(PurePath(file).name)} · {e(hosts)}</h3>{_curve_svg(checks)}")
         head = "".join(f"<th>{e(tr(f'acc.col.{c}', lang))}</th>" for c in COLUMNS[3:9])
         rows = "".join(
             f'<tr class="{c.status}">'
