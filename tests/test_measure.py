@@ -558,3 +558,11 @@ def test_calibration_round_trip(case: Mapping[str, Any]) -> None:
     results = [r for seed in case["seeds"] for r in run_round_trip(case, catalog=catalog, seed=seed)]
     failed = [(r.seed, r.coefficient, r.known, r.fitted) for r in results if not r.passed]
     assert not failed, failed
+
+
+def test_an_upload_too_large_names_its_line() -> None:
+    from planner.measure.text import MeasurementError, read_lines
+
+    # 30,000 lines of 100 bytes: 3 MB, past the 2 MB limit at line 20,001
+    with pytest.raises(MeasurementError, match=r"^big\.txt: line 20001: the file is larger than 2 MB$"):
+        read_lines(("x" * 99 + "\n").encode() * 30_000, name="big.txt")

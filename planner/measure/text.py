@@ -59,7 +59,7 @@ def read_lines(source: Path | bytes, *, name: str | None = None) -> Source:
     try:
         data = read_bytes(source, name=label, what=MEASUREMENT_FILE, error=MeasurementError)
     except MeasurementError as exc:
-        if not isinstance(source, bytes) and "larger than" in str(exc):
+        if "larger than" in str(exc):
             raise _too_large(source, label) from None
         raise
     try:
@@ -79,10 +79,13 @@ def _too_many() -> Message:
     return msg("more than {limit} lines (a measurement file holds fewer)", limit=MAX_LINES)
 
 
-def _too_large(path: Path, label: str) -> MeasurementError:
+def _too_large(source: Path | bytes, label: str) -> MeasurementError:
     """Name the line at which a file passes :data:`MAX_FILE_BYTES` (or :data:`MAX_LINES`)."""
-    with open(path, "rb") as handle:
-        head = handle.read(MAX_FILE_BYTES)
+    if isinstance(source, bytes):
+        head = source[:MAX_FILE_BYTES]
+    else:
+        with open(source, "rb") as handle:
+            head = handle.read(MAX_FILE_BYTES)
     line = head.count(b"\n") + 1
     if line > MAX_LINES:
         return refuse(label, MAX_LINES + 1, _too_many())
