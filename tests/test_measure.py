@@ -224,7 +224,7 @@ def test_override_carries_provenance_and_is_the_fabric_the_fit_used(
     base = baseline(plan=plan(scenario=scenario, catalog=catalog), catalog=catalog)
     values = {"nccl_efficiency": nic["nccl_efficiency"], "network_alpha_us": nic["alpha_us"]}
     values.update({r["id"]: r["value"] for r in data.get("sizing_rules", [])})
-    expected = fabric_with(base, values)
+    expected = fabric_with(base=base, values=values)
     calibrated = plan(scenario=scenario, catalog=load_catalog(overrides=[override])).bandwidth.fabric
     for got, want in zip(calibrated.levels, expected.levels, strict=True):
         assert got.bandwidth_gbyte_per_s == pytest.approx(want.bandwidth_gbyte_per_s)

@@ -150,7 +150,7 @@ def accept(
     base = baseline(plan=plan, catalog=catalog)
     checks: list[Check] = []
     for run in runs:
-        gpus, m = group_of(run, base)
+        gpus, m = group_of(run=run, base=base)
         if gpus < 2:
             continue
         for row in run.rows:

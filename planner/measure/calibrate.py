@@ -169,7 +169,7 @@ def points_of(runs: Sequence[Run], base: Baseline) -> tuple[Point, ...]:
     """Every measured size of every run with a positive bandwidth."""
     out = []
     for run in runs:
-        gpus, m = group_of(run, base)
+        gpus, m = group_of(run=run, base=base)
         for row in run.rows:
             if row.busbw_gbyte_per_s > 0 and row.size_bytes > 0 and gpus > 1:
                 out.append(
@@ -230,7 +230,7 @@ def calibrate(
     fitted.update(latency)
     fitted, loo = _joint(base, points, fitted, reasons)
     _check_ceiling(base, large, fitted)
-    fabric = fabric_with(base, fitted)
+    fabric = fabric_with(base=base, values=fitted)
     residuals = tuple(
         Residual(
             p.run.file,
@@ -294,7 +294,9 @@ def _residuals(
     import numpy as np
 
     def f(x: Any) -> Any:
-        fabric = fabric_with(base, {**fixed, **{n: math.exp(v) for n, v in zip(names, x, strict=True)}})
+        fabric = fabric_with(
+            base=base, values={**fixed, **{n: math.exp(v) for n, v in zip(names, x, strict=True)}}
+        )
         return np.array(
             [
                 _weight(p)
@@ -391,7 +393,7 @@ def _joint(
         for i, p in enumerate(points):
             rest = [q for j, q in enumerate(points) if j != i]
             trial = _solve(base, rest, names, {}, start=values)
-            loo[id(p)] = _busbw(fabric_with(base, trial), p)
+            loo[id(p)] = _busbw(fabric_with(base=base, values=trial), p)
     return values, loo
 
 
@@ -447,7 +449,7 @@ def _check_ceiling(base: Baseline, large: Sequence[Point], fitted: Mapping[str, 
     """Refuse a fit that needs an efficiency above its range (the model cannot reach the runs)."""
     if not large:
         return
-    fabric = fabric_with(base, fitted)
+    fabric = fabric_with(base=base, values=fitted)
     for name, value in fitted.items():
         if value < BOUNDS[name][1] * 0.999:
             continue

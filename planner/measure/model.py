@@ -34,7 +34,7 @@ from planner.fabric.collectives import (
     send_recv_time_s,
 )
 from planner.i18n.message import msg
-from planner.measure.nccl import Run
+from planner.measure.nccl import Run, busbw_factor
 from planner.resolve import resolve
 
 PARAMETERS = (
@@ -78,7 +78,7 @@ def baseline(*, plan: Plan, catalog: Catalog) -> Baseline:
     return Baseline(plan.bandwidth.fabric, values, nic.id, server.gpus_per_node)
 
 
-def fabric_with(base: Baseline, values: Mapping[str, float]) -> CollectiveFabric:
+def fabric_with(*, base: Baseline, values: Mapping[str, float]) -> CollectiveFabric:
     """The plan's fabric with the coefficients in ``values`` (the others as in the catalog)."""
     v = {**base.values, **values}
     b = base.values
@@ -110,7 +110,7 @@ def fabric_with(base: Baseline, values: Mapping[str, float]) -> CollectiveFabric
     return replace(base.fabric, levels=tuple(levels), nvls_alpha_us=v["nvls_alpha_us"])
 
 
-def group_of(run: Run, base: Baseline) -> tuple[int, int]:
+def group_of(*, run: Run, base: Baseline) -> tuple[int, int]:
     """(GPUs, GPUs per scale-up domain) of a run on the plan's fabric.
 
     A domain within a server holds the run's ranks on one host; a domain across servers (NVL72)
@@ -158,14 +158,12 @@ def predicted_busbw_gbyte_per_s(
     fabric: CollectiveFabric, *, collective: str, gpus: int, gpus_per_domain: int, size_bytes: float
 ) -> float:
     """busbw the model predicts for a measured size [GB/s] (nccl-tests convention)."""
-    from planner.measure.nccl import busbw_factor
-
     time_s = predicted_time_s(
         fabric, collective=collective, gpus=gpus, gpus_per_domain=gpus_per_domain, size_bytes=size_bytes
     )
     if time_s <= 0:
         return 0.0
-    return size_bytes / time_s / 1e9 * busbw_factor(collective, gpus)
+    return size_bytes / time_s / 1e9 * busbw_factor(collective=collective, gpus=gpus)
 
 
 def algorithm_of(

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from planner.fabric import collectives
 from planner.i18n.message import Message, msg
 from planner.measure.text import Source, read_lines, refuse
 
@@ -128,17 +129,16 @@ class Run:
         return None
 
 
-def busbw_factor(collective: str, gpus: int) -> float:
-    """nccl-tests factor busbw / algbw [-] (doc/PERFORMANCE.md).
+def busbw_factor(*, collective: str, gpus: int) -> float:
+    """nccl-tests factor busbw / algbw [-]: the collective model's
+    (:func:`planner.fabric.collectives.busbw_factor`), and 1 for send/receive.
 
-    >>> busbw_factor("all_reduce", 16), busbw_factor("all_gather", 4), busbw_factor("sendrecv", 8)
-    (1.875, 0.75, 1.0)
+    >>> busbw_factor(collective="all_reduce", gpus=16), busbw_factor(collective="sendrecv", gpus=8)
+    (1.875, 1.0)
     """
-    if collective == "all_reduce":
-        return 2 * (gpus - 1) / gpus
-    if collective in ("broadcast", "sendrecv"):
+    if collective == "sendrecv":
         return 1.0
-    return (gpus - 1) / gpus
+    return collectives.busbw_factor(collective=collective, gpus=gpus)  # type: ignore[arg-type]  # TOOLS
 
 
 def read_nccl_tests(source: Path | bytes, *, name: str | None = None) -> tuple[Run, ...]:
@@ -433,7 +433,7 @@ def _factor_problem(collective: str, ratio: float) -> Message:
 
 
 def _check_factor(name: str, collective: str, gpus: int, rows: Sequence[Row], *, inferred: bool) -> None:
-    factor = busbw_factor(collective, gpus)
+    factor = busbw_factor(collective=collective, gpus=gpus)
     for row in _bandwidth_rows(rows):
         expected = row.algbw_gbyte_per_s * factor
         if abs(row.busbw_gbyte_per_s - expected) > 0.011 + 0.02 * expected:

@@ -41,7 +41,7 @@ def synthetic_run(
     """One run's output: times from the model with ``values`` for its coefficients, each time
     multiplied by ``slowdown`` and by a uniform noise of +/- ``noise_fraction``."""
     rng = random.Random(seed)
-    fabric = fabric_with(base, values)
+    fabric = fabric_with(base=base, values=values)
     gpus = len(hosts) * gpus_per_host
     m = min(gpus_per_host * max(1, fabric.domain_gpus // base.gpus_per_node), fabric.domain_gpus, gpus)
     tool = TOOL_OF[collective]
@@ -65,7 +65,7 @@ def synthetic_run(
         "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)",
     ]
-    factor = busbw_factor(collective, gpus)
+    factor = busbw_factor(collective=collective, gpus=gpus)
     for size in sizes_bytes:
         t_us = (
             predicted_time_s(fabric, collective=collective, gpus=gpus, gpus_per_domain=m, size_bytes=size)
