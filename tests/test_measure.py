@@ -566,3 +566,30 @@ def test_an_upload_too_large_names_its_line() -> None:
     # 30,000 lines of 100 bytes: 3 MB, past the 2 MB limit at line 20,001
     with pytest.raises(MeasurementError, match=r"^big\.txt: line 20001: the file is larger than 2 MB$"):
         read_lines(("x" * 99 + "\n").encode() * 30_000, name="big.txt")
+
+
+def test_runs_faster_than_the_model_can_go_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # times 0.7 x those of NICs at full line rate: no nccl_efficiency <= 1 reproduces them
+    base = _base(16)
+    text = synthetic_run(
+        base,
+        values={"nccl_efficiency": 1.0},
+        collective="all_reduce",
+        hosts=("n1", "n2"),
+        gpus_per_host=8,
+        slowdown=0.7,
+    )
+    path = _write(tmp_path / "fast.txt", text)
+    out = tmp_path / "o.yaml"
+    code, _, err = cli(
+        capsys, "calibrate", "--nccl", str(path), "--gpus", "16", "--design", "ib-ndr", "--out", str(out)
+    )
+    assert code == 2 and "nccl_efficiency: the runs need more than 1.0" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_a_run_larger_than_the_plan_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "accept", "--nccl", str(H100), "--gpus", "8", "--design", "ib-ndr")
+    assert code == 2 and "line 7: the run has 16 GPUs, the plan 8" in err
