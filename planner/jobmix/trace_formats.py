@@ -3,7 +3,7 @@
 A trace file is recognised by its header (the first line), never by its name:
 
 * **product** (``arrival_s, gpus, duration_s[, priority]``): one job a row, as
-  :data:`planner.tenancy.jobs.TRACE_COLUMNS` documents;
+  :data:`planner.jobmix.jobs.TRACE_COLUMNS` documents;
 * **Helios** (``cluster_log.csv`` of the SenseTime Helios traces, Hu et al., SC '21: ``job_id, user,
   vc, gpu_num, cpu_num, node_num, state, submit_time, start_time, end_time, duration, queue``):
   GPU jobs only (``gpu_num > 0``), every final state; arrival = ``submit_time`` (``YYYY-MM-DD
@@ -15,7 +15,7 @@ A trace file is recognised by its header (the first line), never by its name:
   ``creation_time`` after the first such pod's; run time = ``deletion_time - scheduled_time`` [s]; a
   GPU-sharing pod (``gpu_milli < 1000``) holds one whole GPU, since the simulator places whole GPUs.
 
-Every format gives :class:`~planner.tenancy.jobs.Job` rows at priority 0 (the published traces have
+Every format gives :class:`~planner.jobmix.jobs.Job` rows at priority 0 (the published traces have
 no priority). A bad value names the file, line and column in one line.
 """
 
@@ -25,7 +25,7 @@ import csv
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from planner.errors import InputError, shorten
 from planner.i18n.message import msg
@@ -96,7 +96,7 @@ def _helios_row(row: dict[str, str], *, label: str, line: int) -> RawJob | None:
         raise _bad(label, line, "gpu_num", row["gpu_num"], "a whole number")
     raw_time = (row.get("submit_time") or "").strip()
     try:
-        submitted = datetime.strptime(raw_time, _HELIOS_TIME).replace(tzinfo=timezone.utc).timestamp()
+        submitted = datetime.strptime(raw_time, _HELIOS_TIME).replace(tzinfo=UTC).timestamp()
     except ValueError:
         raise _bad(label, line, "submit_time", raw_time, "YYYY-MM-DD HH:MM:SS") from None
     duration = _number(row, "duration", label=label, line=line, low=0, high=1e9)

@@ -4,11 +4,11 @@ closed-form check, and a trace read from a file (the product's CSV or a publishe
 The synthetic generator's mix (:class:`JobMix`) is data: the ``tenancy_jobs_*`` sizing rules of
 ``data/tenancy_jobs.yaml``. Sizes, run times and arrival rate are fitted to the figures the Helios
 trace study publishes for its 1,022-GPU Venus cluster (SenseTime, April to September 2020; Hu et
-al., SC '21): :mod:`planner.tenancy.trace_fit` does the fit, the data file holds its result with
+al., SC '21): :mod:`planner.jobmix.trace_fit` does the fit, the data file holds its result with
 that source. Gang-scheduled jobs whose GPU counts are powers of two, log-normal run times with one
 shape, each size's own median, clipped at the longest run the study shows; Poisson arrivals. Only
 the priority share is an assumption (the trace has no priority field). A published trace itself
-imports with :func:`read_trace_csv` (:mod:`planner.tenancy.trace_formats`).
+imports with :func:`read_trace_csv` (:mod:`planner.jobmix.trace_formats`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from planner.catalog import Catalog, load_catalog
 from planner.errors import CatalogError, InputError, shorten
 from planner.files import read_bytes
 from planner.i18n.message import msg
-from planner.tenancy.trace_formats import RawJob, read_published_rows, trace_format
+from planner.jobmix.trace_formats import RawJob, read_published_rows, trace_format
 
 MAX_TRACE_JOBS = 200_000
 """Most jobs one trace or synthetic stream holds [count]."""
@@ -38,6 +38,8 @@ _MEDIAN_ID = re.compile(r"tenancy_jobs_median_(\d+)_gpu_s")
 SIGMA_ID = "tenancy_jobs_duration_sigma"
 HIGH_PRIORITY_ID = "tenancy_jobs_high_priority_share"
 MAX_DURATION_ID = "tenancy_jobs_max_duration_h"
+GPU_JOBS_PER_DAY_ID = "tenancy_jobs_gpu_jobs_per_day"
+"""Arrival rate of the trace the mix is fitted to [jobs/day] (the tenancy validation cases use it)."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,7 @@ TRACE_COLUMNS = ("arrival_s", "gpus", "duration_s")
 def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpus: int) -> tuple[Job, ...]:
     """A trace: the product's CSV (one job a row, columns :data:`TRACE_COLUMNS` and ``priority``),
     or a published trace's own table (Helios ``cluster_log.csv``, Alibaba 2023
-    ``openb_pod_list_*.csv``; :mod:`planner.tenancy.trace_formats`), recognised by its header.
+    ``openb_pod_list_*.csv``; :mod:`planner.jobmix.trace_formats`), recognised by its header.
 
     Rows are sorted by arrival; a published trace's arrivals start at 0. :class:`InputError` names
     the row and column of a bad value, a job larger than the cluster, or a missing column.

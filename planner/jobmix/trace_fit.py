@@ -2,7 +2,7 @@
 
 The figures a trace study publishes (``data/traces/<cluster>.yaml``: the CDF of job sizes by
 number of jobs and by GPU time, the CDF of run times, the job count, the mean run time) determine
-every parameter of :class:`planner.tenancy.jobs.JobMix` but the priority share:
+every parameter of :class:`planner.jobmix.jobs.JobMix` but the priority share:
 
 * **sizes**: the share of jobs of each power-of-two bucket ``(b/2, b]`` is the difference of the
   size CDF at ``b`` and ``b/2``; the last bucket holds every job above the CDF's last finite size;
@@ -15,7 +15,7 @@ every parameter of :class:`planner.tenancy.jobs.JobMix` but the priority share:
   mixture's CDF and the published run-time CDF (:func:`scipy.optimize.minimize_scalar`);
 * **arrivals**: Poisson at the published GPU-job count over the trace's period.
 
-``python -m planner.tenancy.trace_fit`` prints the fit and its quality; ``tests/test_tenancy_trace.py``
+``python -m planner.jobmix.trace_fit`` prints the fit and its quality; ``tests/test_tenancy_trace.py``
 checks that ``data/tenancy_jobs.yaml`` holds exactly these values.
 
 References
@@ -27,6 +27,7 @@ Workloads in Large-Scale GPU Datacenters", SC '21 (arXiv 2109.01313), and its ar
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +74,7 @@ class SizeCdf(_Frozen):
         if not len(self.gpus) == len(self.by_jobs) == len(self.by_gpu_time):
             raise ValueError("gpus, by_jobs and by_gpu_time must have the same length")
         for series in (self.by_jobs, self.by_gpu_time):
-            if any(b < a for a, b in zip(series, series[1:], strict=False)) or not 0 <= series[0] <= series[-1] == 1:
+            if any(b < a for a, b in itertools.pairwise(series)) or not 0 <= series[0] <= series[-1] == 1:
                 raise ValueError("a CDF must rise from [0, 1] to 1")
         return self
 
@@ -250,7 +251,9 @@ def fit_job_mix(trace: PublishedTrace) -> TraceFit:
     def mus(sigma: float) -> dict[int, float]:
         return {
             b: optimize.brentq(
-                lambda mu, b=b: clipped_lognormal_mean(mu=mu, sigma=sigma, cap_s=cap_s) - mean_s[b], -50.0, 50.0
+                lambda mu, b=b: clipped_lognormal_mean(mu=mu, sigma=sigma, cap_s=cap_s) - mean_s[b],
+                -50.0,
+                50.0,
             )
             for b in sizes
         }
@@ -320,8 +323,10 @@ def main() -> None:  # pragma: no cover - a maintainer's report
         f"{trace.summary.median_gpu_job_run_time_s:.0f} s); GPU time per job "
         f"{q.model_mean_gpu_s_per_job:.0f} GPU s (published {q.published_mean_gpu_s_per_job:.0f})"
     )
-    print(f"  offered load on {trace.cluster_gpus} GPUs: {fit.offered_load:.3f} (published mean "
-          f"utilisation {trace.mean_utilization:.3f})")
+    print(
+        f"  offered load on {trace.cluster_gpus} GPUs: {fit.offered_load:.3f} (published mean "
+        f"utilisation {trace.mean_utilization:.3f})"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover
