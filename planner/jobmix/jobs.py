@@ -26,7 +26,7 @@ from planner.catalog import Catalog, load_catalog
 from planner.errors import CatalogError, InputError, shorten
 from planner.files import read_bytes
 from planner.i18n.message import msg
-from planner.jobmix.trace_formats import RawJob, read_published_rows, trace_format
+from planner.jobmix.trace_formats import RawJob, read_published_rows, row_error, trace_format
 
 MAX_TRACE_JOBS = 200_000
 """Most jobs one trace or synthetic stream holds [count]."""
@@ -215,17 +215,7 @@ def _published_jobs(raw: list[RawJob], label: str, cluster_gpus: int) -> tuple[J
         raise InputError(msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS))
     too_big = next((j for j in raw if j.gpus > cluster_gpus), None)
     if too_big is not None:
-        raise InputError(
-            msg(
-                "{file}: line {line}: {column}: {value} is not allowed (allowed: {low} to {high})",
-                file=shorten(label),
-                line=too_big.line,
-                column="gpus",
-                value=too_big.gpus,
-                low=1,
-                high=cluster_gpus,
-            )
-        )
+        raise row_error(label, too_big.line, "gpus", too_big.gpus, f"1 to {cluster_gpus}")
     start = min(j.arrival_s for j in raw)
     jobs = (Job(j.arrival_s - start, j.gpus, j.duration_s) for j in raw)
     return tuple(sorted(jobs, key=lambda j: j.arrival_s))

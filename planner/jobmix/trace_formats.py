@@ -64,7 +64,8 @@ def trace_format(fieldnames: Iterable[str]) -> str | None:
     return None
 
 
-def _bad(label: str, line: int, column: str, raw: str, allowed: str) -> InputError:
+def row_error(label: str, line: int, column: str, raw: object, allowed: str) -> InputError:
+    """The one-line error for a value a trace row may not hold (file, line, column, allowed)."""
     return InputError(
         msg(
             "{file}: line {line}: {column}: {value} is not allowed (allowed: {allowed})",
@@ -84,7 +85,7 @@ def _number(row: dict[str, str], column: str, *, label: str, line: int, low: flo
     except ValueError:
         value = math.nan
     if not low <= value <= high:
-        raise _bad(label, line, column, raw, f"{low:g} to {high:g}")
+        raise row_error(label, line, column, raw, f"{low:g} to {high:g}")
     return value
 
 
@@ -93,12 +94,12 @@ def _helios_row(row: dict[str, str], *, label: str, line: int) -> RawJob | None:
     if gpus == 0:
         return None
     if gpus != int(gpus):
-        raise _bad(label, line, "gpu_num", row["gpu_num"], "a whole number")
+        raise row_error(label, line, "gpu_num", row["gpu_num"], "a whole number")
     raw_time = (row.get("submit_time") or "").strip()
     try:
         submitted = datetime.strptime(raw_time, _HELIOS_TIME).replace(tzinfo=UTC).timestamp()
     except ValueError:
-        raise _bad(label, line, "submit_time", raw_time, "YYYY-MM-DD HH:MM:SS") from None
+        raise row_error(label, line, "submit_time", raw_time, "YYYY-MM-DD HH:MM:SS") from None
     duration = _number(row, "duration", label=label, line=line, low=0, high=1e9)
     return RawJob(submitted, int(gpus), duration, line)
 
@@ -108,7 +109,7 @@ def _alibaba_row(row: dict[str, str], *, label: str, line: int) -> RawJob | None
     if gpus == 0 or not (row.get("scheduled_time") or "").strip():
         return None
     if gpus != int(gpus):
-        raise _bad(label, line, "num_gpu", row["num_gpu"], "a whole number")
+        raise row_error(label, line, "num_gpu", row["num_gpu"], "a whole number")
     created = _number(row, "creation_time", label=label, line=line, low=0, high=1e10)
     scheduled = _number(row, "scheduled_time", label=label, line=line, low=created, high=1e10)
     deleted = _number(row, "deletion_time", label=label, line=line, low=scheduled, high=1e10)
