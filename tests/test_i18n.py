@@ -165,7 +165,9 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"export.form.{n}" for n in ("customer", "project", "author")}  # ui/views/proposal.py
     shown = [i.name for i in INPUTS if i.name != "lang"]
     keys |= {f"input.{n}" for n in shown} | {f"help.input.{n}" for n in shown}
-    keys |= {f"acc.col.{c}" for c in ACCEPTANCE_COLUMNS} | {f"acc.status.{s}" for s in ("pass", "fail", "warn")}
+    keys |= {f"acc.col.{c}" for c in ACCEPTANCE_COLUMNS} | {
+        f"acc.status.{s}" for s in ("pass", "fail", "warn")
+    }
     return keys
 
 
