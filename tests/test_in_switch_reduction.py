@@ -63,3 +63,13 @@ def test_plan_takes_the_in_switch_reduction_option() -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "in-switch-reduction" in bad.stderr
+
+
+def test_compare_takes_the_in_switch_reduction_option() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "planner", "compare", "--gpus", "16", "--designs", "ib-ndr,rail8-npo",
+         "--in-switch-reduction", "sharp", "--format", "json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "SHARP" in out.stdout  # rail8-npo's Ethernet switches cannot reduce: said in its notes
