@@ -55,3 +55,35 @@ def test_splits_keep_every_layer(layers: int, pp: int, v: int) -> None:
             assert sum(split.chunk_layers) == layers
             assert min(split.chunk_layers) >= 0
             assert len(split.chunk_layers) == pp * v
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        # Llama 3 405B, Table 4's 8,192-GPU layout: full recomputation with interleaving and no
+        # recomputation without it both fit; the search must not pick the slower
+        {"params_b": 405, "layers": 126, "hidden_size": 16384, "heads": 128, "kv_heads": 8,
+         "ffn_hidden": 53248, "gated_mlp": True, "vocab": 128000, "seq_len": 8192,
+         "global_batch_seqs": 2048, "tp": 8, "pp": 16, "dp": 64},
+        {"params_b": 70, "global_batch_seqs": 512},
+    ],
+)  # fmt: skip
+def test_auto_recomputation_is_never_slower_than_a_fixed_choice_that_fits(fields: dict[str, object]) -> None:
+    from planner import Scenario, load_catalog, plan
+    from planner.errors import PlannerError
+    from planner.performance.workload import estimate_workload, training_job
+
+    catalog = load_catalog()
+    gpus = 8192 if fields["params_b"] == 405 else 512
+    p = plan(scenario=Scenario(gpus=gpus, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=catalog)
+    auto = estimate_workload(job=training_job({**fields, "tokens_b": 1000}), plan=p, catalog=catalog)
+    for recompute in ("none", "selective", "full"):
+        try:
+            fixed = estimate_workload(
+                job=training_job({**fields, "tokens_b": 1000, "recompute": recompute}),
+                plan=p,
+                catalog=catalog,
+            )
+        except PlannerError:
+            continue  # no layout fits with this choice
+        assert auto.step_time_s <= fixed.step_time_s * (1 + 1e-9), recompute
