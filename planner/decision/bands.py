@@ -97,6 +97,8 @@ class ErrorBand:
         """``+/-6.6 % (3 published cases)``, or that no published case measures it."""
         if self.cases == 0:
             return msg("no published case")
+        if self.cases == 1:
+            return msg("±{percent:.0f} % (1 published case)", percent=100 * self.half_width_fraction)
         return msg(
             "±{percent:.0f} % ({cases} published cases)",
             percent=100 * self.half_width_fraction,

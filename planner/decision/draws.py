@@ -259,10 +259,10 @@ def decide_outcomes(
         )
         for i, o in enumerate(outcomes)
     )
-    workload = list(outcomes[0].entries) if outcomes else []
+    entries = list(outcomes[0].entries) if outcomes else []
     return Decision(
-        rule=rule or ("cost_per_outcome" if workload else "price_per_gpu_hour"),
-        outcome_unit=unit or (outcome_unit(()) if not workload else msg("USD per million tokens of the mix")),
+        rule=rule or ("cost_per_outcome" if entries else "price_per_gpu_hour"),
+        outcome_unit=unit or outcome_unit(entries),
         designs=designs,
         spec=spec,
         bands=bands,

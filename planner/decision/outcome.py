@@ -182,7 +182,7 @@ def design_outcomes(
     return tuple(design_outcome(plan=p, workload=scenario.workload, catalog=catalog) for p in plans)
 
 
-def outcome_unit(workload: Sequence[WorkloadEntry]) -> str:
+def outcome_unit(workload: Sequence[WorkloadEntry] | Sequence[EntryOutcome]) -> str:
     """What one outcome is, in words: the unit of ``cost_per_outcome``."""
     kinds = {e.kind for e in workload}
     if not kinds:
