@@ -237,7 +237,8 @@ def decide_outcomes(
             name: fabric_prices[index][name] if name in DESIGN_PRICE_FACTORS else values
             for name, values in shared_prices.items()
         }
-        _, per_gpu_hour = price_response(base_plan=o.plan, catalog=catalog, factors=prices)
+        _, at_cost = price_response(base_plan=o.plan, catalog=catalog, factors=prices)
+        per_gpu_hour = at_cost * o.price_scale
         if not o.entries:
             columns.append(per_gpu_hour)
             continue

@@ -78,10 +78,13 @@ class DesignOutcome:
     design_id: str
     plan: Plan
     entries: tuple[EntryOutcome, ...]
+    price_scale: float = 1.0
+    """Price per GPU-hour shown over the plan's (offered price over cost in a customer
+    proposal; 1 at cost) [-]."""
 
     @property
     def usd_per_gpu_hour(self) -> float:
-        return self.plan.cost.usd_per_gpu_hour
+        return self.plan.cost.usd_per_gpu_hour * self.price_scale
 
     @property
     def tokens_per_s(self) -> float:
@@ -162,14 +165,17 @@ def _serving(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog) 
     )
 
 
-def design_outcome(*, plan: Plan, workload: Sequence[WorkloadEntry], catalog: Catalog) -> DesignOutcome:
-    """Every entry of ``workload`` on ``plan`` (module notes)."""
+def design_outcome(
+    *, plan: Plan, workload: Sequence[WorkloadEntry], catalog: Catalog, price_scale: float = 1.0
+) -> DesignOutcome:
+    """Every entry of ``workload`` on ``plan`` (module notes); ``price_scale`` multiplies the
+    plan's price per GPU-hour (offered over cost)."""
     total = sum(e.weight for e in workload)
     entries = tuple(
         (_training if e.kind == "training" else _serving)(e, e.weight / total, plan, catalog)
         for e in workload
     )
-    return DesignOutcome(design_id=plan.design_id, plan=plan, entries=entries)
+    return DesignOutcome(design_id=plan.design_id, plan=plan, entries=entries, price_scale=price_scale)
 
 
 def design_outcomes(
