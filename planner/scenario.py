@@ -338,11 +338,13 @@ def workload_from_data(data: Any, *, source: str = "workload") -> tuple[Workload
     return tuple(entries)
 
 
-def load_workload(path: str | Path) -> tuple[WorkloadEntry, ...]:
-    """Read a workload file: a YAML or JSON list of entries, each ``kind: training|serving``, the
-    job's fields and ``weight`` (share of the cluster's time)."""
-    name = str(path)
-    content = read_bytes(Path(path), name=name, what=WORKLOAD_FILE, error=InputError)
+def load_workload(source: str | Path | bytes, *, name: str | None = None) -> tuple[WorkloadEntry, ...]:
+    """Read a workload file (a path, or an upload's bytes named by ``name``): a YAML or JSON list of
+    entries, each ``kind: training|serving``, the job's fields and ``weight`` (share of the
+    cluster's time)."""
+    name = name or str(source)
+    content = read_bytes(source if isinstance(source, bytes) else Path(source), name=name,
+                         what=WORKLOAD_FILE, error=InputError)  # fmt: skip
     data = parse_text(content, name=name, error=InputError)
     if data is None:
         raise empty_file_error(name=name, what=WORKLOAD_FILE, error=InputError)
