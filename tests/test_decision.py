@@ -16,7 +16,7 @@ from planner.catalog import Catalog, load_catalog
 from planner.cli import run
 from planner.decision.draws import DecisionSpec, decide, decide_outcomes, probability_best
 from planner.decision.outcome import DesignOutcome, design_outcome, design_outcomes, usd_per_million_tokens
-from planner.decision.sentence import recommendation
+from planner.decision.sentence import percent, recommendation
 from planner.engine import plan
 from planner.errors import InputError
 from planner.i18n import translate
@@ -159,7 +159,7 @@ def test_the_sentence_names_margin_probability_and_both_costs(
     best, runner = decision.recommended, decision.runner_up
     assert runner is not None
     en = recommendation(decision, catalog=catalog)
-    assert f"{100 * decision.margin_fraction:.0f} % lower" in en and "of draws" in en
+    assert f"{percent(decision.margin_fraction)} % lower" in en and "of draws" in en
     assert f"{best.cost_per_outcome:.3g}" in en and f"{runner.cost_per_outcome:.3g}" in en
     zh = translate(en, "zh")
     assert "抽样" in zh and f"{best.cost_per_outcome:.3g}" in zh and "lower" not in zh

@@ -28,6 +28,7 @@ design's cost per outcome is its P10 to P90 over the draws.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,7 @@ from planner.decision.bands import ErrorBand, load_bands
 from planner.decision.outcome import DesignOutcome, EntryOutcome, Rule, design_outcomes, outcome_unit, rule_of
 from planner.errors import InputError, describe_validation_error
 from planner.i18n.message import msg
+from planner.performance.optic_failures import failure_step_times
 from planner.performance.uncertainty import MonteCarloSpec, price_factor_samples, price_response
 from planner.scenario import Scenario
 
@@ -152,6 +154,7 @@ class Decision:
                 row["tokens_per_s"] = d.outcome.tokens_per_s
             if training:
                 row["time_to_train_days"] = d.outcome.time_to_train_days
+                row.update(failure_effects(d.outcome))
             rows.append(row)
         return {
             "rule": self.rule,
@@ -171,6 +174,21 @@ class Decision:
             ],
             "designs": rows,
         }
+
+
+def failure_effects(outcome: DesignOutcome) -> dict[str, Any]:
+    """The first training entry's step time [s], and with one element of each kind down [s]
+    (``None``: the element cuts a GPU off, the job stops until it restarts without it), and its
+    optic-repair throughput factor [-] (:mod:`planner.performance.optic_failures`)."""
+    entry = next((e for e in outcome.entries if e.kind == "training"), None)
+    if entry is None:
+        return {}
+    times = failure_step_times(plan=outcome.plan, compute_s=entry.compute_s, network_s=entry.network_s)
+    return {
+        "step_time_s": entry.compute_s + entry.network_s,
+        "step_time_one_failed_s": {k: (None if math.isinf(v) else v) for k, v in times.items()},
+        "optic_throughput_factor": entry.optic_factor,
+    }
 
 
 def probability_best(costs: np.ndarray) -> np.ndarray:

@@ -48,6 +48,15 @@ def _unit(decision: Decision) -> str:
     return msg("USD per GPU-hour") if decision.rule == "price_per_gpu_hour" else decision.outcome_unit
 
 
+def percent(fraction: float) -> str:
+    """A margin in percent: one decimal below 10 %, whole above.
+
+    >>> percent(0.0788), percent(0.003), percent(0.31)
+    ('7.9', '0.3', '31')
+    """
+    return f"{100 * fraction:.1f}" if abs(fraction) < 0.1 else f"{100 * fraction:.0f}"
+
+
 def percent_of_draws(p: float) -> str:
     """A probability as a whole percent, never rounded up to 100 or down to 0 when it is not.
 
@@ -79,15 +88,18 @@ def recommendation(decision: Decision, *, catalog: Catalog, compare_designs: boo
             high=money(best.cost_per_outcome_high),
         )
     else:
+        cost, other_cost = money(best.cost_per_outcome), money(runner.cost_per_outcome)
+        if cost == other_cost:  # close enough to print alike: show the digit that tells them apart
+            cost, other_cost = f"{best.cost_per_outcome:.4g}", f"{runner.cost_per_outcome:.4g}"
         text = msg(
             "{design}: {margin} % lower {measure} than {other} ({cost} vs {other_cost} {unit}); "
             "lowest in {p} % of draws",
             design=name,
-            margin=f"{100 * decision.margin_fraction:.0f}",
+            margin=percent(decision.margin_fraction),
             measure=_measure(decision),
             other=design_name(runner.design_id, catalog),
-            cost=money(best.cost_per_outcome),
-            other_cost=money(runner.cost_per_outcome),
+            cost=cost,
+            other_cost=other_cost,
             unit=_unit(decision),
             p=percent_of_draws(best.p_best),
         )
