@@ -208,3 +208,35 @@ def test_compare_refuses_a_bad_workload_file_in_one_line(
 def test_decide_names_a_repeated_design(catalog: Catalog) -> None:
     with pytest.raises(InputError, match="each design once"):
         decide(scenario=Scenario(gpus=64), catalog=catalog, design_ids=("ib-ndr", "ib-ndr"))
+
+
+# --- the proposal's executive summary (HTML; the printed PDF: tests/test_decision_surfaces.py) ---
+
+
+def _summary_text(scenario: Scenario, **options: object) -> str:
+    import collections
+    import html
+    import re
+
+    from planner.report import proposal
+
+    p = proposal.build_proposal(
+        scenario=scenario, catalog=load_catalog(), options=proposal.options_from_data(dict(options))
+    )
+    page = proposal.proposal_html(p, collections.defaultdict(lambda: "data:,"))
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def test_the_proposal_says_when_there_is_no_workload() -> None:
+    text = _summary_text(Scenario(gpus=256), lang="en", edition="internal")
+    assert "No workload given: this compares the price per GPU-hour" in text
+
+
+def test_a_customer_proposal_may_leave_the_comparison_out(catalog: Catalog) -> None:
+    scenario = Scenario(gpus=1024, design_id="ib-ndr", workload=workload_from_data(DENSE_70B))
+    full = _summary_text(scenario, lang="en", edition="customer")
+    alone = _summary_text(scenario, lang="en", edition="customer", compare_designs=False)
+    others = [catalog.designs[d].name for d in ("rail4-npo", "rail8-npo")]
+    assert all(name in full for name in others)
+    assert not any(name in alone for name in others), "no other design is named"
+    assert "USD per million trained tokens" in alone and "P10" in alone

@@ -211,6 +211,8 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
     ids = list(dict.fromkeys(options.design_ids))
     if base.design_id not in ids:
         ids.insert(0, base.design_id)
+    if not options.compare_designs:  # the proposed design alone: no other design is named
+        ids = [options.proposed or base.design_id]
     others = [d for d in ids if d != base.design_id]
     compared = (
         compare(scenario=scenario.with_updates(gpu_id=base.gpu_id), catalog=catalog, design_ids=others)
