@@ -210,3 +210,23 @@ def load_bands(path: Path = BANDS_PATH) -> dict[str, ErrorBand]:
         )
         for f in FAMILIES
     }
+
+
+def training_band(*, experts: int) -> ErrorBand:
+    """The band of a training job's headline figures (step time, tokens/s, time to train)."""
+    return load_bands()["training_moe" if experts > 1 else "training_dense"]
+
+
+def headline_note(band: ErrorBand) -> str:
+    """``model error on step time, tokens/s and time to train: +/-17 % (33 published cases)``."""
+    return msg("model error on step time, tokens/s and time to train: {band}", band=band.label())
+
+
+def band_dict(band: ErrorBand) -> dict[str, object]:
+    """The band as JSON: family, cases, half-width [-], bias [-, log]."""
+    return {
+        "family": band.family,
+        "cases": band.cases,
+        "band_fraction": band.half_width_fraction,
+        "bias_log": band.bias_log,
+    }

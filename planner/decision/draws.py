@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from scipy import stats
 
 from planner.catalog import Catalog
-from planner.decision.bands import ErrorBand, load_bands
+from planner.decision.bands import ErrorBand, band_dict, load_bands
 from planner.decision.outcome import DesignOutcome, EntryOutcome, Rule, design_outcomes, outcome_unit, rule_of
 from planner.errors import InputError, describe_validation_error
 from planner.i18n.message import msg
@@ -163,15 +163,7 @@ class Decision:
             "margin_fraction": self.margin_fraction,
             "samples": self.spec.samples,
             "seed": self.spec.seed,
-            "model_error": [
-                {
-                    "family": b.family,
-                    "cases": b.cases,
-                    "band_fraction": b.half_width_fraction,
-                    "bias_log": b.bias_log,
-                }
-                for b in self.band_families()
-            ],
+            "model_error": [band_dict(b) for b in self.band_families()],
             "designs": rows,
         }
 
