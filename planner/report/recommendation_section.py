@@ -14,12 +14,13 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from planner.catalog import Catalog
-from planner.decision.draws import Decision, DecisionSpec, decide_outcomes
+from planner.decision.draws import Decision, DecisionSpec, decide_outcomes, failure_effects
 from planner.decision.outcome import design_outcome, outcome_unit, rule_of
 from planner.decision.sentence import error_note, money, percent_of_draws, recommendation
 from planner.engine import Plan
 from planner.i18n import tr, translate
 from planner.i18n.message import msg
+from planner.performance.optic_failures import optic_failure_loads
 from planner.report.export.html import HtmlDocument, Table
 from planner.scenario import Scenario
 
@@ -192,3 +193,41 @@ def write_summary(
             compact=True,
         )
     )
+
+
+def failure_frame(decision: Decision, names: Mapping[str, str], lang: str, catalog: Catalog) -> pd.DataFrame:
+    """Per design: its optic kind, optic failures a day and what one takes down for how long, the
+    throughput kept through repairs, and the first training job's step time with one link, leaf,
+    spine or plane down [s] (``stops`` when the element cuts a GPU off). Empty without training."""
+    rows = []
+    for d in decision.designs:
+        effects = failure_effects(d.outcome)
+        if not effects:
+            continue
+        loads = optic_failure_loads(plan=d.outcome.plan, catalog=catalog)
+        worst = max(
+            loads,
+            key=lambda load: (load.repair_h * load.bandwidth_lost_fraction, load.ports_down),
+            default=None,
+        )
+        row: dict[str, str] = {
+            tr("col.design", lang): names.get(d.design_id, d.design_id),
+            translate(msg("Optics"), lang): ", ".join(sorted({load.kind for load in loads})) or "-",
+            translate(
+                msg("Optic failures per day"), lang
+            ): f"{sum(load.failures_per_day for load in loads):.3f}",
+            translate(msg("One failure takes down"), lang): "-"
+            if worst is None
+            else translate(
+                msg("{element} for {hours:g} h", element=msg(worst.element), hours=worst.repair_h), lang
+            ),
+            translate(
+                msg("Throughput kept through repairs"), lang
+            ): f"{100 * effects['optic_throughput_factor']:.3f} %",
+            translate(msg("Step time [s]"), lang): f"{effects['step_time_s']:.3f}",
+        }
+        for element, seconds in effects["step_time_one_failed_s"].items():
+            label = translate(msg("with one {element} down [s]", element=msg(element)), lang)
+            row[label] = translate(msg("stops"), lang) if seconds is None else f"{seconds:.3f}"
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -63,6 +63,10 @@ def decision(plan: Plan, names: dict[str, str]) -> None:
         chart(recommendation_section.decision_chart(result, names, lang), key="compare_decision")
         table(recommendation_section.decision_frame(result, names, lang))
         st.caption(escape_markdown(recommendation_section.rule_text(result, lang)))
+        failures = recommendation_section.failure_frame(result, names, lang, catalog)
+        if not failures.empty:
+            with st.expander(t("compare.failures")):
+                table(failures)
     workload_file(plan)
 
 
