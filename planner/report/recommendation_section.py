@@ -21,11 +21,9 @@ from planner.engine import Plan
 from planner.i18n import tr, translate
 from planner.i18n.message import msg
 from planner.performance.optic_failures import optic_failure_loads
+from planner.report import charts
 from planner.report.export.html import HtmlDocument, Table
 from planner.scenario import Scenario
-
-DESIGN_COLORS = {"rail4-npo": "#0E9F8E", "rail8-npo": "#2F5FD0", "ib-ndr": "#E3821B"}
-"""The designs' colours of :mod:`planner.report.charts` (repeated to keep this module below it)."""
 
 
 def decision_of(
@@ -132,7 +130,7 @@ def decision_chart(decision: Decision, names: Mapping[str, str], lang: str) -> g
                 x=[name],
                 y=[d.cost_per_outcome],
                 name=name,
-                marker_color=DESIGN_COLORS.get(d.design_id, ("#8E44AD", "#C0392B", "#16A085")[i % 3]),
+                marker_color=charts.design_color(d.design_id, i),
                 error_y={
                     "type": "data",
                     "symmetric": False,

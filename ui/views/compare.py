@@ -74,7 +74,7 @@ def workload_file(plan: Plan) -> None:
     """Upload a workload file (YAML/JSON list of entries) into the scenario, or clear it."""
     entries = plan.scenario.workload
     if entries:
-        st.caption(t("compare.workload_now", entries=", ".join(e.label for e in entries)))
+        st.caption(t("compare.workload_now", entries=escape_markdown(", ".join(e.label for e in entries))))
     upload = st.file_uploader(t("compare.workload_file"), type=["yaml", "yml", "json"], key="workload_upload")
     if upload is not None:
         try:
