@@ -230,3 +230,19 @@ def band_dict(band: ErrorBand) -> dict[str, object]:
         "band_fraction": band.half_width_fraction,
         "bias_log": band.bias_log,
     }
+
+
+def serving_note() -> str:
+    """``model error: time to first token +/-x % (N published cases); tokens/s +/-y % (M ...)``."""
+    bands = load_bands()
+    return msg(
+        "model error: time to first token {prefill}; tokens/s {decode}",
+        prefill=bands["serving_prefill"].label(),
+        decode=bands["serving_decode"].label(),
+    )
+
+
+def serving_band_dicts() -> dict[str, dict[str, object]]:
+    """The serving bands as JSON: ``ttft`` (prefill family) and ``tokens_per_s`` (decode family)."""
+    bands = load_bands()
+    return {"ttft": band_dict(bands["serving_prefill"]), "tokens_per_s": band_dict(bands["serving_decode"])}
