@@ -51,7 +51,9 @@ def _pdf_text(tmp_path: Path, lang: str) -> str:
     p = proposal.build_proposal(scenario=scenario, catalog=load_catalog(), options=options)
     path = tmp_path / f"{lang}.pdf"
     path.write_bytes(proposal.render_pdf(p))
-    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     return re.sub(r"\s+", " ", text)
 
 
