@@ -240,3 +240,19 @@ def test_a_customer_proposal_may_leave_the_comparison_out(catalog: Catalog) -> N
     assert all(name in full for name in others)
     assert not any(name in alone for name in others), "no other design is named"
     assert "USD per million trained tokens" in alone and "P10" in alone
+
+
+def test_a_serving_load_is_priced_per_served_token(catalog: Catalog) -> None:
+    from planner.decision.outcome import outcome_unit
+
+    chat = workload_from_data(
+        [{"kind": "serving", "params_b": 70, "input_tokens": 2048, "output_tokens": 512}]
+    )
+    p = plan(scenario=Scenario(gpus=64, design_id="rail8-npo", gpu_id="h100_sxm"), catalog=catalog)
+    outcome = design_outcome(plan=p, workload=chat, catalog=catalog)
+    assert outcome_unit(chat) == "USD per million served tokens"
+    entry = outcome.entries[0]
+    assert entry.family == "serving_decode" and entry.time_to_train_days is None
+    # 64 GPUs at C USD/GPU-h over R output tokens/s
+    expected = 64 * p.cost.usd_per_gpu_hour * 1e6 / (3600 * entry.tokens_per_s)
+    assert outcome.cost_per_outcome == pytest.approx(expected)
