@@ -323,6 +323,18 @@ def _training_job(case: ValidationCase) -> Any:
         "zero_stage": i.zero_stage,
         "dp_overlap_fraction": i.dp_overlap_fraction,
         "pp_overlap_fraction": i.pp_overlap_fraction,
+        "shared_experts": i.shared_experts,
+        "dense_layers": i.dense_layers,
+        "dense_ffn_hidden": i.dense_ffn_hidden,
+        "q_lora_rank": i.q_lora_rank,
+        "kv_lora_rank": i.kv_lora_rank,
+        "qk_rope_head_dim": i.qk_rope_head_dim,
+        "v_head_dim": i.v_head_dim,
+        "moe_overlap": i.moe_overlap,
+        "expert_tp": i.expert_tp,
+        "moe_node_limit": i.moe_node_limit,
+        "moe_dispatch_fp8": i.moe_dispatch_fp8,
+        "moe_dispatcher": i.moe_dispatcher,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)
@@ -524,7 +536,7 @@ def evaluate(case: ValidationCase, *, catalog: Catalog) -> CaseResult:
         predicted, reason = value.value, value.note
     except _NotModelledError as exc:
         reason = exc.reason
-    except InputError as exc:  # the engine refuses the configuration: say why, with its field
+    except (InputError, InfeasibleError) as exc:  # the engine refuses: say why, with its field
         reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
     if predicted is None:
         status: Status = "not_modelled"
