@@ -51,7 +51,9 @@ def main() -> None:
         c for c in load_cases()
         if c.role == "calibration" and c.area == "training" and (c.inputs.experts or 1) > 1
     ]  # fmt: skip
-    result = least_squares(lambda x: residuals(cases, float(x[0])), [300.0], bounds=([0.0], [1e5]), diff_step=1e-3)
+    result = least_squares(
+        lambda x: residuals(cases, float(x[0])), [300.0], bounds=([0.0], [1e5]), diff_step=1e-3
+    )
     print(f"{RULE} = {result.x[0]:.0f}")
     for case, r in zip(cases, result.fun, strict=True):
         print(f"  {case.id:<45} residual {r * 100:+.2f} %")

@@ -127,7 +127,9 @@ class CaseInputs(_Frozen):
     vocab: int | None = Field(default=None, ge=1, description="Vocabulary [tokens].")
     experts: int | None = Field(default=None, ge=1, description="Routed experts per MoE layer [count].")
     top_k: int | None = Field(default=None, ge=1, description="Experts each token is routed to [count].")
-    shared_experts: int | None = Field(default=None, ge=0, description="Shared experts per MoE layer [count].")
+    shared_experts: int | None = Field(
+        default=None, ge=0, description="Shared experts per MoE layer [count]."
+    )
     dense_layers: int | None = Field(
         default=None, ge=0, description="First layers with a dense FFN (first-k dense) [count]."
     )

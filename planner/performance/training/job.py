@@ -122,10 +122,16 @@ class TrainingJob(BaseModel):
     )
     # --- mixture of experts (planner/performance/training/moe.py) ---
     dense_layers: int = Field(
-        default=0, ge=0, le=1024, description="First layers with a dense FFN instead of experts (first-k dense)."
+        default=0,
+        ge=0,
+        le=1024,
+        description="First layers with a dense FFN instead of experts (first-k dense).",
     )
     dense_ffn_hidden: int | None = Field(
-        default=None, ge=1, le=1_000_000, description="FFN width of the dense first layers; empty = ffn_hidden."
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="FFN width of the dense first layers; empty = ffn_hidden.",
     )
     q_lora_rank: int | None = Field(
         default=None, ge=1, le=65536, description="Multi-head latent attention: query compression rank."
@@ -192,9 +198,7 @@ class TrainingJob(BaseModel):
         if self.experts == 1 and self.ep not in (None, 1):
             raise ValueError(msg("ep > 1 needs experts > 1"))
         if self.expert_tp is not None and self.tp is not None and self.tp % self.expert_tp:
-            raise ValueError(
-                msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp)
-            )
+            raise ValueError(msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp))
         if self.layers is not None and self.dense_layers >= self.layers and self.experts > 1:
             raise ValueError(
                 msg(

@@ -303,7 +303,9 @@ class StepModel:
             if self.job.moe_dispatcher == "fused":  # the dispatch kernels keep some SMs
                 slowdown = 1.0 / (1.0 - self.moe.c.comm_sm_fraction)
                 compute_micro, moe_s = compute_micro * slowdown, moe_s * slowdown
-            ep_s = exposed_after_overlap_s(comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s)
+            ep_s = exposed_after_overlap_s(
+                comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
+            )
         per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s
         bubble_slots = (lay.pp - 1) / lay.v
         if self.job.moe_overlap == "dualpipe":
