@@ -181,3 +181,41 @@ def test_cli_moe_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert run([*base, "--moe-overlap", "always"]) == 2
     err = capsys.readouterr().err.strip()
     assert "moe" in err and "\n" not in err and "Traceback" not in err
+
+
+# --- serving -------------------------------------------------------------------------------------
+
+DSV3_SERVING = {
+    "params_b": 671, "active_params_b": 37, "layers": 61, "hidden_size": 7168, "heads": 128, "experts": 256,
+    "top_k": 8, "shared_experts": 1, "kv_lora_rank": 512, "precision": "fp8", "tp": 1,
+}  # fmt: skip
+
+
+def _decode(catalog: Catalog, design: str, **changes: object) -> float:
+    from planner.performance.serving.estimate import phase_rate
+    from planner.performance.serving.request import ServingRequest
+
+    p = plan(scenario=Scenario(gpus=64, design_id=design, gpu_id="h100_sxm"), catalog=catalog)
+    request = ServingRequest(**{**DSV3_SERVING, "ep": 64, **changes})  # type: ignore[arg-type]
+    rate = phase_rate(request=request, plan=p, catalog=catalog, phase="decode", sequences_per_gpu=128,
+                      context_tokens=2000)  # fmt: skip
+    return rate.step.ep_s
+
+
+def test_serving_dispatch_modes_and_overlap(catalog: Catalog) -> None:
+    low_latency = _decode(catalog, "ib-ndr", moe_dispatch_mode="low_latency")
+    normal = _decode(catalog, "ib-ndr", moe_dispatch_mode="normal")
+    limited = _decode(catalog, "ib-ndr", moe_dispatch_mode="normal", moe_node_limit=4)
+    # low-latency kernels send all 8 copies over the network (63/64 of them leave the GPU); normal
+    # kernels send 56/64 across and forward the rest over NVLink; node-limited routing sends 4
+    assert limited < normal < low_latency
+    assert _decode(catalog, "ib-ndr", moe_overlap=True) < normal
+    skewed = _decode(catalog, "ib-ndr", moe_load_imbalance=1.2)
+    assert skewed == pytest.approx(1.2 * normal)
+
+
+def test_serving_alltoall_follows_the_rails(catalog: Catalog) -> None:
+    times = {
+        d: _decode(catalog, d, moe_dispatch_mode="low_latency") for d in ("rail4-npo", "rail8-npo", "ib-ndr")
+    }
+    assert times["rail8-npo"] < times["rail4-npo"] < times["ib-ndr"]

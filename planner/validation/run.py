@@ -482,6 +482,43 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     return _Value(value, _joined(note, msg("static batch")))
 
 
+def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
+    """Input or output tokens/s per GPU of a prefill or decode pool at the load the source states
+    (:func:`planner.performance.serving.estimate.phase_rate`), on the case's fabric: the expert
+    all-to-all of a large expert-parallel group crosses it."""
+    from planner.performance.serving.estimate import phase_rate
+    from planner.performance.serving.request import serving_request
+
+    i = case.inputs
+    if i.params_b is None or i.input_tokens is None or i.concurrent_seqs is None:
+        raise _NotModelledError(msg("parameter count, context length or load per GPU not stated"))
+    precision = _SERVING_PRECISION.get(i.precision or "bf16")
+    if precision is None:
+        raise _NotModelledError(
+            msg("{precision} weights are not in the serving model", precision=i.precision)
+        )
+    p, note = _plan(case, catalog)
+    optional = {
+        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
+        "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
+        "experts": i.experts, "top_k": i.top_k, "shared_experts": i.shared_experts, "tp": i.tp, "ep": i.ep,
+        "kv_precision": i.kv_precision, "kv_lora_rank": i.kv_lora_rank, "moe_node_limit": i.moe_node_limit,
+        "moe_dispatch_mode": i.moe_dispatch_mode,
+    }  # fmt: skip
+    data: dict[str, Any] = {"params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens}
+    data.update({k: v for k, v in optional.items() if v is not None})
+    data["moe_overlap"] = i.moe_overlap not in (None, "none")
+    phase: Literal["prefill", "decode"] = "prefill" if case.quantity.startswith("prefill") else "decode"
+    try:
+        rate = phase_rate(
+            request=serving_request(data, source=case.id), plan=p, catalog=catalog, phase=phase,
+            sequences_per_gpu=i.concurrent_seqs, context_tokens=i.input_tokens,
+        )  # fmt: skip
+    except InfeasibleError as exc:
+        raise _NotModelledError(str(exc)) from None
+    return _Value(rate.tokens_per_s_per_gpu, _joined(note, msg("{phase} pool", phase=phase)))
+
+
 EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "spine_switches": _switch_count,
     "leaf_switches": _switch_count,
@@ -504,6 +541,8 @@ EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "switch_failure_fraction_per_month": _fleet_fraction,
     "ttft_ms": _serving,
     "output_tokens_per_s_per_gpu": _serving,
+    "prefill_tokens_per_s_per_gpu": _serving_phase,
+    "decode_tokens_per_s_per_gpu": _serving_phase,
 }
 """How each quantity is computed; a quantity not listed is reported as not modelled."""
 
