@@ -188,6 +188,10 @@ class MoeModel:
         self.redundant = redundant_experts
         self.node_limit = node_limit
         self.dispatch_bytes = FP8_BYTES if dispatch_fp8 else BF16_BYTES
+        gates = 3 if shape.gated_mlp else 2
+        self._routed_flops = (
+            2.0 * gates * shape.hidden_size * shape.ffn_hidden * shape.top_k * shape.moe_layers / shape.layers
+        )
 
     @property
     def active(self) -> bool:
@@ -195,9 +199,7 @@ class MoeModel:
 
     def routed_flops_per_token(self) -> float:
         """Forward FLOPs of the routed experts per token, averaged over the layers [FLOP]."""
-        s = self.shape
-        gates = 3 if s.gated_mlp else 2
-        return 2.0 * gates * s.hidden_size * s.ffn_hidden * s.top_k * s.moe_layers / s.layers
+        return self._routed_flops
 
     def tokens_per_gpu(self, lay: Parallel) -> float:
         """``n = s b / (cp tp)`` [count]."""

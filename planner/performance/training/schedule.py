@@ -177,7 +177,9 @@ class StepModel:
         self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
         # the search times thousands of layouts that share these few per-GPU shapes
         self._efficiency: dict[tuple[int, int, int, str], float] = {}
-        self._compute: dict[tuple[int, ...] | tuple[object, ...], tuple[float, float]] = {}
+        self._compute: dict[tuple[int, int, int, int, int, str], tuple[float, float]] = {}
+        self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
+        self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
         self.moe = MoeModel(
             shape=shape, seq_len=job.seq_len, coefficients=moe_coefficients or MoeCoefficients(),
             load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,
@@ -235,39 +237,54 @@ class StepModel:
         of its linear layers, the fused attention runs in BF16): its FLOPs take ``FP8_SPEEDUP``
         times longer than the rest.
         """
-        key = (lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute, lay.ep, lay.etp)
+        key = (lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute)
         if key not in self._compute:
             flops, attention = self.micro_flops(lay, recompute)
             rate = self.peak_flops * self.efficiency(lay, recompute)
             attention_s = attention * self.attention_slowdown / rate
-            routed, expert_s = self._expert_micro(lay, recompute)
-            self._compute[key] = ((flops - attention - routed) / rate + attention_s + expert_s, attention_s)
-        return self._compute[key]
+            routed = self._routed_micro_flops(lay, recompute)
+            self._compute[key] = ((flops - attention - routed) / rate + attention_s, attention_s)
+        dense_s, attention_s = self._compute[key]
+        if not self.moe.active:
+            return dense_s, attention_s
+        # the expert GEMMs at their own efficiency, on the busiest expert GPU
+        routed = self._routed_micro_flops(lay, recompute)
+        expert_s = routed * self.moe.imbalance / (self.peak_flops * self.expert_efficiency(lay))
+        return dense_s + expert_s, attention_s
 
     def expert_efficiency(self, lay: Parallel) -> float:
         """Share of peak the expert GEMMs reach at their own width and tokens per expert [-]."""
         if self.fixed_efficiency is not None:
             return self.fixed_efficiency
-        return self.coefficients.matmul(
-            width=self.shape.ffn_hidden / lay.etp, tokens=self.moe.tokens_per_expert(lay)
-        )
+        etp = lay.etp
+        key = (lay.tp, lay.cp, lay.micro_batch_seqs, lay.ep, etp)
+        if key not in self._expert_efficiency:
+            self._expert_efficiency[key] = self.coefficients.matmul(
+                width=self.shape.ffn_hidden / etp, tokens=self.moe.tokens_per_expert(lay)
+            )
+        return self._expert_efficiency[key]
 
-    def _expert_micro(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
-        """Routed-expert FLOPs of one micro-batch on one GPU of the slowest stage, and their time on
-        the busiest expert GPU [FLOP, s] (:mod:`~planner.performance.training.moe`)."""
+    def _routed_micro_flops(self, lay: Parallel, recompute: Recompute) -> float:
+        """Routed-expert FLOPs of one micro-batch on one GPU of the slowest stage [FLOP]
+        (:mod:`~planner.performance.training.moe`); 0 for a dense model."""
         if not self.moe.active:
-            return 0.0, 0.0
+            return 0.0
         passes = 4.0 if recompute == "full" else 3.0
         layers = stage_layers(self.shape.layers, lay.pp, lay.v)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
-        routed = layers * passes * self.moe.routed_flops_per_token() * tokens
-        return routed, routed * self.moe.imbalance / (self.peak_flops * self.expert_efficiency(lay))
+        return layers * passes * self.moe.routed_flops_per_token() * tokens
 
     def moe_overhead_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
         """Element-wise bytes and framework cost of the routed copies of one micro-batch on the
         slowest stage [s]."""
         if not self.moe.active:
             return 0.0
+        key = ("copies", lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute, lay.ep, lay.etp)
+        if key not in self._moe_cache:
+            self._moe_cache[key] = (self._moe_overhead_micro_s(lay, recompute), "")
+        return self._moe_cache[key][0]
+
+    def _moe_overhead_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
         moe, c = self.moe, self.moe.c
         factor = 4.0 / 3.0 if recompute == "full" else 1.0
         layers = moe.moe_layers_on_stage(stage_layers(self.shape.layers, lay.pp, lay.v))
@@ -368,6 +385,12 @@ class StepModel:
         """Every expert all-to-all of one micro-batch on the slowest stage, before overlap [s]."""
         if lay.ep == 1 or not self.moe.active:
             return 0.0, "none"
+        key = ("a2a", lay.tp, lay.cp, lay.dp, lay.pp, lay.v, lay.micro_batch_seqs, recompute, lay.ep, lay.etp)
+        if key not in self._moe_cache:
+            self._moe_cache[key] = self._ep_micro_uncached_s(lay, recompute)
+        return self._moe_cache[key]
+
+    def _ep_micro_uncached_s(self, lay: Parallel, recompute: Recompute) -> tuple[float, str]:
         if lay.etp == 1 and lay.tp > 1:  # folded: the expert group runs over consecutive ranks
             per_domain = min(lay.ep, self.fabric.domain_gpus)
         else:
