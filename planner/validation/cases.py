@@ -33,7 +33,7 @@ from planner.errors import CatalogError, describe_validation_error
 from planner.files import read_mapping
 from planner.i18n.message import msg
 
-Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving"]
+Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving", "tenancy"]
 Role = Literal["calibration", "validation"]
 Recompute = Literal["none", "selective", "full"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "fp4"]
