@@ -20,7 +20,7 @@ from planner.i18n.message import msg
 Precision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
 DecodeAttention = Literal["grouped", "per_query_head"]
-MoeDispatchMode = Literal["normal", "low_latency"]
+MoeDispatchMode = Literal["auto", "normal", "low_latency"]
 
 DEFAULT_MOE_EXPERTS = 256
 """Routed experts assumed when only ``active_params_b`` says the model is a mixture of experts:
@@ -117,11 +117,12 @@ class ServingRequest(BaseModel):
     tp: TensorParallel = None
     ep: ExpertParallel = None
     moe_dispatch_mode: MoeDispatchMode = Field(
-        default="normal",
+        default="auto",
         description=(
             "Expert dispatch kernels: normal = throughput kernels that send each token once per node "
-            "and forward it over the scale-up links (prefill); low_latency = every copy sent directly "
-            "over the network, no forwarding (decode, DeepEP's low-latency mode)."
+            "and forward it over the scale-up links; low_latency = every copy sent directly over the "
+            "network, no forwarding (DeepEP's low-latency mode); auto = normal for prefill steps, "
+            "low_latency for decode steps, as disaggregated pools run them."
         ),
     )
     moe_node_limit: int | None = Field(

@@ -209,9 +209,11 @@ def test_serving_dispatch_modes_and_overlap(catalog: Catalog) -> None:
     # low-latency kernels send all 8 copies over the network (63/64 of them leave the GPU); normal
     # kernels send 56/64 across and forward the rest over NVLink; node-limited routing sends 4
     assert limited < normal < low_latency
-    assert _decode(catalog, "ib-ndr", moe_overlap=True) < normal
-    skewed = _decode(catalog, "ib-ndr", moe_load_imbalance=1.2)
+    assert _decode(catalog, "ib-ndr", moe_dispatch_mode="normal", moe_overlap=True) < normal
+    skewed = _decode(catalog, "ib-ndr", moe_dispatch_mode="normal", moe_load_imbalance=1.2)
     assert skewed == pytest.approx(1.2 * normal)
+    # auto: decode steps run the low-latency kernels (disaggregated pools)
+    assert _decode(catalog, "ib-ndr") == pytest.approx(low_latency)
 
 
 def test_serving_alltoall_follows_the_rails(catalog: Catalog) -> None:

@@ -82,7 +82,7 @@ OPTIONS: OptionTable = {
     "moe_dispatch_mode": (
         "--moe-dispatch-mode",
         str,
-        "expert dispatch kernels: normal (throughput, prefill) or low_latency (decode) (default normal)",
+        "expert dispatch kernels: normal, low_latency or auto (normal in prefill, low_latency in decode; default)",
     ),
     "moe_node_limit": (
         "--moe-node-limit",

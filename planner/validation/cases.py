@@ -146,7 +146,7 @@ class CaseInputs(_Frozen):
         default=None, ge=1, description="Node-limited routing: nodes a token is sent to at most [count]."
     )
     moe_dispatch_fp8: bool | None = Field(default=None, description="Tokens dispatched in FP8.")
-    moe_dispatch_mode: Literal["normal", "low_latency"] | None = Field(
+    moe_dispatch_mode: Literal["auto", "normal", "low_latency"] | None = Field(
         default=None, description="Serving expert dispatch kernels: normal (throughput) or low_latency."
     )
     moe_dispatcher: Literal["alltoall", "fused"] | None = Field(

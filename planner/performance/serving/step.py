@@ -17,11 +17,12 @@ split over all ``n = ep`` GPUs (expert parallelism). Per GPU and step of ``T`` t
     t        = t_math + t_tp + t_ep + L x t_layer                       (no overlap)
     t_ep    -> max(0, t_ep - t_math)                                    (two micro-batches in flight)
 
-The dispatch mode is an input: ``normal`` kernels (prefill) send a token once per distinct remote
-domain under node-limited routing and forward it over the scale-up links
-(:func:`planner.performance.training.moe.remote_domain_copies`); ``low_latency`` kernels (decode,
-DeepEP's pure-RDMA mode) send every copy over the network, so the collective model is asked for an
-all-to-all with one GPU per domain. ``u`` is the load imbalance (the busiest GPU's share over the
+The dispatch mode is an input: ``normal`` kernels send a token once per distinct remote domain
+under node-limited routing and forward it over the scale-up links
+(:func:`planner.performance.training.moe.remote_domain_copies`); ``low_latency`` kernels (DeepEP's
+pure-RDMA mode) send every copy over the network when the group spans domains, so the collective
+model is asked for an all-to-all with one GPU per domain; ``auto`` (the default) runs prefill steps
+with the first and decode steps with the second, as disaggregated pools do. ``u`` is the load imbalance (the busiest GPU's share over the
 mean), ``L_moe`` the expert layers.
 
 with ``f(T)`` the share of experts touched (:meth:`ServedModel.experts_touched`), ``b_d`` the
@@ -115,9 +116,9 @@ class Instance:
     coefficients: ServingCoefficients
     dispatch_bytes: float
     """Bytes per element of the expert dispatch [B]."""
-    dispatch_mode: str = "normal"
-    """``normal`` (one copy per node, forwarded over the scale-up links) or ``low_latency`` (every
-    copy directly over the network)."""
+    dispatch_mode: str = "auto"
+    """``normal`` (one copy per node, forwarded over the scale-up links), ``low_latency`` (every
+    copy directly over the network) or ``auto`` (normal in prefill, low-latency in decode)."""
     node_limit: int | None = None
     """Node-limited routing: domains a token is sent to at most (normal mode)."""
     overlap: bool = False
@@ -160,7 +161,7 @@ class Instance:
 
     # --- time -------------------------------------------------------------------------------
 
-    def _collectives(self, tokens: float) -> tuple[float, float, str]:
+    def _collectives(self, tokens: float, *, decode: bool = False) -> tuple[float, float, str]:
         """TP all-reduce and EP all-to-all time of one step of ``tokens`` tokens [s], EP bound level."""
         lay, m = self.layout, self.model
         layers, h = m.shape.layers, m.shape.hidden_size
@@ -178,13 +179,13 @@ class Instance:
             routed = tokens / lay.gpus * m.top_k * h
             times: list[float] = []
             for element_bytes in (self.dispatch_bytes, ACTIVATION_BYTES):  # dispatch, combine
-                one, level = self._alltoall(routed * element_bytes)
+                one, level = self._alltoall(routed * element_bytes, decode=decode)
                 times.append(one)
             # the busiest GPU receives u times the mean; only the expert layers dispatch
             ep_s = m.shape.moe_layers * sum(times) * self.imbalance
         return tp_s, ep_s, level
 
-    def _alltoall(self, size: float) -> tuple[float, str]:
+    def _alltoall(self, size: float, *, decode: bool = False) -> tuple[float, str]:
         """One dispatch or combine of ``size`` bytes per GPU over the expert group [s], and its bound.
 
         Low-latency kernels send every copy over the network (one GPU per domain as the collective
@@ -193,7 +194,8 @@ class Instance:
         scale-up domain, the slower of the two legs bounding the time.
         """
         lay, domain = self.layout, self.fabric.domain_gpus
-        if self.dispatch_mode == "low_latency":
+        mode = self.dispatch_mode if self.dispatch_mode != "auto" else ("low_latency" if decode else "normal")
+        if mode == "low_latency" and lay.ep > domain:
             t = collective_time(
                 fabric=self.fabric,
                 collective="all_to_all",
@@ -226,23 +228,16 @@ class Instance:
         context: float,
         kv_read_bytes: float,
         efficiency: float,
-        absorbed: bool = False,
+        decode: bool = False,
     ) -> StepTime:
         m, lay, c = self.model, self.layout, self.coefficients
         # the attention core runs in BF16 whatever the weights' format (its share of peak / the speed-up)
-        attention = m.attention_flops_per_token(context=context, absorbed=absorbed) * self.attention_slowdown
-        flops = (
-            tokens
-            * (
-                m.flops_per_token(context=context, absorbed=absorbed)
-                - attention / self.attention_slowdown
-                + attention
-            )
-            / lay.gpus
-        )
+        # decode runs MLA with its up-projections absorbed (serving/model.py)
+        attention = m.attention_flops_per_token(context=context, absorbed=decode) * self.attention_slowdown
+        flops = tokens * (2.0 * m.params_active + attention) / lay.gpus
         weights = m.dense_bytes / lay.tp + m.experts_touched(tokens=tokens) * m.expert_bytes / lay.ep
         memory_bytes = weights + kv_read_bytes
-        tp_s, ep_s, level = self._collectives(tokens)
+        tp_s, ep_s, level = self._collectives(tokens, decode=decode)
         compute_s = flops / (self.gpu.peak_flops * efficiency)
         memory_s = memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency)
         if self.overlap and ep_s > 0:
@@ -266,7 +261,7 @@ class Instance:
             context=context,
             kv_read_bytes=kv,
             efficiency=self.coefficients.decode_compute_efficiency,
-            absorbed=True,
+            decode=True,
         )
 
     def prefill(self, *, prompts: float, prompt_tokens: int) -> StepTime:
