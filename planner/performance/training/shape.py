@@ -20,7 +20,7 @@ shape when layers, width and FFN are given (:func:`layer_params`), else by the r
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 HIDDEN_PER_LAYER = 128
 """Default aspect ratio h / L: Llama 3 8B (4096 / 32) and 405B (16384 / 126) (arXiv 2407.21783
@@ -233,26 +233,7 @@ def model_shape(
         "q_lora_rank": q_lora_rank or 0, "kv_lora_rank": kv_lora_rank or 0,
         "qk_rope_head_dim": qk_rope_head_dim if kv_lora_rank else 0, "v_head_dim": v_head_dim or 0,
     }  # fmt: skip
-    if experts > 1 and ffn_hidden is not None:
-        q_width = heads * head_dim if head_dim else hidden_size
-        kv_width = kv_heads * head_dim if head_dim else kv_heads * hidden_size // heads
-        attention = attention_params(
-            hidden_size=hidden_size, heads=heads, q_width=q_width, kv_width=kv_width,
-            head_dim=head_dim or hidden_size // heads, **mla,
-        )  # fmt: skip
-        dense, routed = layer_params(
-            hidden_size=hidden_size, q_width=q_width, kv_width=kv_width,
-            ffn_hidden=ffn_hidden, gated_mlp=gated_mlp, experts=experts, shared_experts=shared_experts,
-            attention=attention,
-        )  # fmt: skip
-        moe_layers = layers - dense_layers
-        dense_ffn = (3.0 if gated_mlp else 2.0) * hidden_size * (dense_ffn_hidden or ffn_hidden)
-        dense = layers * attention + moe_layers * (dense - attention) + dense_layers * dense_ffn
-        dense += 2.0 * (vocab or 0) * hidden_size
-        routed *= moe_layers
-        dense_share = dense / (dense + routed)
-        active_share = dense_share + (1.0 - dense_share) * top_k / experts
-    return ModelShape(
+    shape = ModelShape(
         layers=layers,
         hidden_size=hidden_size,
         params=params,
@@ -272,3 +253,30 @@ def model_shape(
         dense_ffn_hidden=dense_ffn_hidden or 0,
         **mla,
     )
+    if experts > 1 and ffn_hidden is not None:
+        dense_share = _dense_share(shape)
+        active_share = dense_share + (1.0 - dense_share) * top_k / experts
+        shape = replace(
+            shape,
+            params_active=params * active_share,
+            params_dense=params * dense_share,
+            params_expert=params * (1.0 - dense_share),
+        )
+    return shape
+
+
+def _dense_share(shape: ModelShape) -> float:
+    """Share of a mixture of experts' parameters outside the routed experts [-]: attention on every
+    layer, shared experts on the expert layers, the dense FFN of the first-k dense layers, and the
+    embeddings and output layer."""
+    h, attention = shape.hidden_size, shape.attention_params
+    dense, routed = layer_params(
+        hidden_size=h, q_width=shape.q_width, kv_width=shape.kv_width, ffn_hidden=shape.ffn_hidden,
+        gated_mlp=shape.gated_mlp, experts=shape.experts, shared_experts=shape.shared_experts, attention=attention,
+    )  # fmt: skip
+    dense_ffn = (3.0 if shape.gated_mlp else 2.0) * h * (shape.dense_ffn_hidden or shape.ffn_hidden)
+    total_dense = (
+        shape.layers * attention + shape.moe_layers * (dense - attention) + shape.dense_layers * dense_ffn
+    )
+    total_dense += 2.0 * shape.vocab * h
+    return total_dense / (total_dense + routed * shape.moe_layers)
