@@ -57,12 +57,14 @@ def _lay(*, dp: int = 8, ep: int = 8, mb: int = 1, tp: int = 1) -> Parallel:
 def test_node_limited_routing_counts_distinct_remote_domains() -> None:
     # 8 copies over 8 domains, one of them local: 8 x 7/8 = 7 travel alone; deduplicated per domain
     # they are 7 (1 - (7/8)^8) = 4.58 distinct remote domains, at most M = 4
-    assert remote_domain_copies(top_k=8, domains=8, node_limit=None) == 7.0
-    assert remote_domain_copies(top_k=8, domains=8, node_limit=8) == pytest.approx(7 * (1 - (7 / 8) ** 8))
+    assert remote_domain_copies(top_k=8, domains=8, node_limit=None, dedupe=False) == 7.0
+    assert remote_domain_copies(top_k=8, domains=8, node_limit=4, dedupe=False) == 7.0
+    assert remote_domain_copies(top_k=8, domains=8, node_limit=None) == pytest.approx(7 * (1 - (7 / 8) ** 8))
     assert remote_domain_copies(top_k=8, domains=8, node_limit=4) == 4.0
     assert remote_domain_copies(top_k=8, domains=1, node_limit=4) == 0.0
     # EP64 over 8 domains of 8: a plain all-to-all sends 8 x 56/64 = 7 copies across; M = 4 sends 4
     assert network_share(ep=64, per_domain=8, top_k=8, node_limit=4) == pytest.approx(4 / 7)
+    assert network_share(ep=64, per_domain=8, top_k=8, node_limit=4, dedupe=False) == 1.0
     assert network_share(ep=8, per_domain=8, top_k=8, node_limit=4) == 1.0
 
 
@@ -88,9 +90,13 @@ def test_node_limit_and_fp8_dispatch_shorten_the_alltoall(catalog: Catalog) -> N
     base = TrainingJob(**{**QWEN3_30B, "experts": 256})
     lay = _lay(dp=64, ep=64)
     plain, level = _model(base, catalog)._ep_micro_s(lay, "selective")
-    limited, _ = _model(base.model_copy(update={"moe_node_limit": 2}), catalog)._ep_micro_s(lay, "selective")
+    fused = base.model_copy(update={"moe_dispatcher": "fused"})
+    deduplicated, _ = _model(fused, catalog)._ep_micro_s(lay, "selective")
+    limited, _ = _model(fused.model_copy(update={"moe_node_limit": 2}), catalog)._ep_micro_s(lay, "selective")
+    # a node limit alone leaves a plain all-to-all's bytes as they are
+    same, _ = _model(base.model_copy(update={"moe_node_limit": 2}), catalog)._ep_micro_s(lay, "selective")
     fp8, _ = _model(base.model_copy(update={"moe_dispatch_fp8": True}), catalog)._ep_micro_s(lay, "selective")
-    assert level == "leaf" and limited < plain and fp8 < plain
+    assert level == "leaf" and limited < deduplicated < plain == same and fp8 < plain
 
 
 def test_fewer_tokens_per_expert_lower_the_grouped_gemm_efficiency(catalog: Catalog) -> None:

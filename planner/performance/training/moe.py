@@ -24,8 +24,8 @@ loses efficiency as the tokens per expert fall (many experts, small micro-batche
 bytes (token dispatcher bookkeeping, host synchronisation on the token counts, grouped-GEMM
 launches), a catalog value per accelerator (``data/moe.yaml``) fitted to calibration cases only:
 published H100 runs of one model at micro-batches 1 and 2 give the same time per token, so the
-cost follows the routed copies, not the micro-batches or the local experts. ``Q_e`` counts the HBM bytes each routed copy moves outside the
-GEMMs: the permutation and un-permutation (``q_h``), the expert's activation function (``q_f``,
+cost follows the routed copies, not the micro-batches or the local experts. ``Q_e`` counts the
+HBM bytes each routed copy moves outside the GEMMs: the permutation and un-permutation (``q_h``), the expert's activation function (``q_f``,
 ``g = 3`` gated else 2) and, with FP8 matrix multiplies, the casts of the two GEMM inputs and the
 two output gradients (``q_cast``, the dense layers' coefficient). With a width ``f`` small against
 ``h`` these memory-bound bytes weigh as much as the expert GEMMs themselves, which is why
@@ -33,12 +33,12 @@ fine-grained experts reach a small share of peak.
 
 ``A(q)`` is one all-to-all over the ``ep`` GPUs of a buffer of ``n k h q`` bytes from the one
 collective model (:func:`planner.performance.collectives.collective_time`): ``q_d = 1`` when the
-dispatch is FP8, the combine and both backward all-to-alls BF16. With node-limited routing
-(``M`` domains at most, DeepSeek-V3 section 2.1.2) a token crosses the network once per distinct
-remote domain among its ``k`` experts, ``min(M, (g - 1)(1 - (1 - 1/g)^k))`` copies for ``g``
-domains in the expert group, and is then forwarded to its experts over the scale-up links, which
-overlaps the network leg: ``A = max(A_net, A_up)``. Without it each of the ``k`` copies travels on
-its own (``(n - m) / n`` of them across the network).
+dispatch is FP8, the combine and both backward all-to-alls BF16. Fused (DeepEP-style) dispatch
+kernels send a token across the network once per distinct remote domain among its ``k`` experts,
+``(g - 1)(1 - (1 - 1/g)^k)`` copies for ``g`` domains in the expert group, at most ``M`` with
+node-limited routing (DeepSeek-V3 section 2.1.2), and forward it to its experts over the scale-up
+links, which overlaps the network leg: ``A = max(A_net, A_up)``. The plain all-to-all sends each
+of the ``k`` copies on its own (``(n - m) / n`` of them across the network), node limit or not.
 
 Overlap is an explicit option, never assumed (``TrainingJob.moe_overlap``): ``none`` puts every
 all-to-all on the critical path; ``two_micro_batches`` runs one micro-batch's all-to-all under the
@@ -136,15 +136,19 @@ def effective_imbalance(*, imbalance: float, experts: int, redundant: int) -> fl
     return 1.0 + (imbalance - 1.0) * experts / (experts + redundant)
 
 
-def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None) -> float:
+def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None, dedupe: bool = True) -> float:
     """Copies of one token that cross the network [count] (module notes).
 
-    Without a node limit each routed copy to another domain travels alone: ``k (g - 1) / g``;
-    with it, one copy per distinct remote domain, at most ``M``.
+    A plain all-to-all sends each routed copy to another domain on its own: ``k (g - 1) / g`` (a
+    node limit alone does not change that: the copies only land on fewer nodes). Kernels that
+    deduplicate (DeepEP-style, ``dedupe``) send one copy per distinct remote domain, ``(g - 1)(1 -
+    (1 - 1/g)^k)`` for experts spread evenly, and node-limited routing caps that at ``M``.
 
-    >>> remote_domain_copies(top_k=8, domains=8, node_limit=None)
+    >>> remote_domain_copies(top_k=8, domains=8, node_limit=None, dedupe=False)
     7.0
-    >>> round(remote_domain_copies(top_k=8, domains=8, node_limit=4), 3)  # min(4, 7 (1 - (7/8)^8))
+    >>> round(remote_domain_copies(top_k=8, domains=8, node_limit=None), 3)  # 7 (1 - (7/8)^8)
+    4.595
+    >>> remote_domain_copies(top_k=8, domains=8, node_limit=4)
     4.0
     >>> round(remote_domain_copies(top_k=8, domains=4, node_limit=4), 3)  # 3 (1 - (3/4)^8)
     2.7
@@ -152,10 +156,10 @@ def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None) ->
     g = domains
     if g <= 1:
         return 0.0
-    if node_limit is None:
+    if not dedupe:
         return top_k * (g - 1) / g
     distinct = (g - 1) * (1.0 - (1.0 - 1.0 / g) ** top_k)
-    return min(float(node_limit), distinct)
+    return distinct if node_limit is None else min(float(node_limit), distinct)
 
 
 @dataclass(frozen=True)
@@ -227,16 +231,21 @@ class MoeModel:
         return layers_on_stage * self.shape.moe_layers / self.shape.layers
 
 
-def network_share(*, ep: int, per_domain: int, top_k: int, node_limit: int | None) -> float:
-    """Network bytes with node-limited routing over those of a plain all-to-all [-].
+def network_share(
+    *, ep: int, per_domain: int, top_k: int, node_limit: int | None, dedupe: bool = True
+) -> float:
+    """Network bytes of a deduplicating dispatch over those of a plain all-to-all [-].
 
-    A plain all-to-all sends ``(n - m) / n`` of the buffer across the network; node-limited
-    routing sends :func:`remote_domain_copies` of ``k`` copies.
+    A plain all-to-all sends ``(n - m) / n`` of the buffer across the network; deduplicating
+    kernels send :func:`remote_domain_copies` of the ``k`` copies and forward them inside the
+    scale-up domain.
 
     >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4)  # 4 / (8 x 56 / 64)
     0.5714285714285714
+    >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4, dedupe=False)
+    1.0
     """
-    if node_limit is None or ep <= per_domain:
+    if not dedupe or ep <= per_domain:
         return 1.0
     domains = math.ceil(ep / per_domain)
     plain = top_k * (ep - per_domain) / ep

@@ -407,8 +407,9 @@ class StepModel:
         """One dispatch (or combine) over the expert group, node-limited routing applied [s]."""
         size = self.moe.dispatch_buffer_bytes(lay, element_bytes)
         share = network_share(
-            ep=lay.ep, per_domain=per_domain, top_k=self.shape.top_k, node_limit=self.job.moe_node_limit
-        )
+            ep=lay.ep, per_domain=per_domain, top_k=self.shape.top_k, node_limit=self.job.moe_node_limit,
+            dedupe=self.job.moe_dispatcher == "fused",
+        )  # fmt: skip
         t, level = self._collective("all_to_all", size * share, lay.ep, per_domain)
         if share < 1.0 and per_domain > 1:  # forwarded to the experts inside the scale-up domain
             forward, _ = self._collective("all_to_all", size, per_domain, per_domain)
