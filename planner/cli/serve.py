@@ -79,6 +79,17 @@ OPTIONS: OptionTable = {
     "requests_per_s": ("--requests-per-s", float, "request rate to size for [1/s] (with --size)"),
     "tp": ("--tp", int, "tensor-parallel GPUs per instance (default: searched)"),
     "ep": ("--ep", int, "expert-parallel GPUs per instance (default: searched)"),
+    "moe_dispatch_mode": (
+        "--moe-dispatch-mode",
+        str,
+        "expert dispatch kernels: normal, low_latency or auto (normal in prefill, low_latency in decode; default)",
+    ),
+    "moe_node_limit": (
+        "--moe-node-limit",
+        int,
+        "node-limited routing: nodes per token at most (default none)",
+    ),
+    "moe_load_imbalance": ("--moe-imbalance", float, "busiest expert GPU's tokens over the mean (default 1)"),
 }
 
 
@@ -107,6 +118,12 @@ def add_parser(subparsers: Any) -> None:
     )
     group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
     group.add_argument("--disaggregate", action="store_true", help="separate prefill and decode pools")
+    group.add_argument(
+        "--moe-overlap",
+        dest="moe_overlap",
+        action="store_true",
+        help="two micro-batches: one's expert all-to-all hidden behind the other's compute",
+    )
     sizing = serve.add_argument_group("reverse sizing")
     sizing.add_argument(
         "--size",
@@ -130,6 +147,8 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
         data["gated_mlp"] = True
     if args.disaggregate:
         data["disaggregate"] = True
+    if getattr(args, "moe_overlap", False):
+        data["moe_overlap"] = True
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")
     return validated_options(ServingRequest, data, option_flags(OPTIONS))

@@ -6,10 +6,21 @@ from __future__ import annotations
 from planner.training_job import (
     FP8_SPEEDUP,
     AttentionKernel,
+    MoeDispatcher,
+    MoeOverlap,
     Precision,
     RecomputeChoice,
     TrainingJob,
     training_job,
 )
 
-__all__ = ["FP8_SPEEDUP", "AttentionKernel", "Precision", "RecomputeChoice", "TrainingJob", "training_job"]
+__all__ = [
+    "FP8_SPEEDUP",
+    "AttentionKernel",
+    "MoeDispatcher",
+    "MoeOverlap",
+    "Precision",
+    "RecomputeChoice",
+    "TrainingJob",
+    "training_job",
+]
