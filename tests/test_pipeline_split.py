@@ -16,11 +16,15 @@ def test_llama3_405b_balanced_split_matches_the_paper() -> None:
     assert split.rank_layers == (7, *[8] * 14, 7)
 
 
-def test_balanced_split_is_chosen_only_when_the_slowest_rank_is_faster() -> None:
-    # 126 layers: even puts 8 + logits on the last stage, balanced 7 + logits (the max is 8)
-    assert stage_split(layers=126, pp=16, v=1, logits_layers=0.6).split == "balanced"
+def test_balanced_split_is_chosen_only_when_faster_and_no_fuller() -> None:
+    # 30 layers on 4 stages: even 7, 7, 8, 8 + logits; balanced 7, 8, 8, 7 + logits: the slowest
+    # rank 8 against 8.3, and the fullest still holds 4 x 7 = 28 layer micro-batches
+    assert stage_split(layers=30, pp=4, v=1, logits_layers=0.3).split == "balanced"
     # 96 layers on 8 stages: even 12 + 0.3 on the last; balanced 98 slots -> 13 on some stage
     assert stage_split(layers=96, pp=8, v=1, logits_layers=0.3).split == "even"
+    # Llama 3 405B: balanced is faster (8 against 8.6) but its second stage holds 15 x 8 = 120
+    # against 16 x 7 = 112: more memory, so even
+    assert stage_split(layers=126, pp=16, v=1, logits_layers=0.6).split == "even"
 
 
 @pytest.mark.parametrize(("pp", "v", "micro_batches"), [(4, 2, 64), (8, 3, 32), (16, 8, 32), (8, 4, 16)])

@@ -59,6 +59,9 @@ scenario's own tenants (none without one)."""
 SERVING = "scenario_serving"
 """str: JSON of the serving request the Serving page gave the scenario ("null" = none); absent =
 the loaded scenario's own request (none without one)."""
+WORKLOAD = "scenario_workload"
+"""str: JSON list of the workload mix the Compare page gave the scenario ("[]" = none); absent =
+the loaded scenario's own mix (none without one)."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"

@@ -12,8 +12,9 @@ rank ``c mod pp``. Two splits of ``L`` layers:
   16 stages run 7, 8, ..., 8, 7 (Grattafiori et al., arXiv 2407.21783, section 3.3.2); Megatron-Core
   calls it ``account_for_embedding_in_pipeline_split`` and ``account_for_loss_in_pipeline_split``.
 
-The estimate takes the split whose slowest rank is faster, rank time = its layers + on the last rank
-the output layer (``2 h V`` forward FLOPs per token, in layer equivalents); ties go to ``even``.
+The estimate takes ``balanced`` when its slowest rank is faster (rank time = its layers + on the last
+rank the output layer, ``2 h V`` forward FLOPs per token in layer equivalents) and no rank holds more
+activations at the 1F1B peak than with ``even``; else ``even``.
 
 Activations held in flight (1F1B; Narayanan et al., SC 2021, arXiv 2104.04473, section 2.2;
 Megatron-LM's warm-up counts): rank ``r`` runs ``w_r`` forward passes before its first backward and
@@ -116,8 +117,10 @@ def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageS
     """The split whose slowest rank is faster (module notes); ``logits_layers`` is the output layer's
     work in layer equivalents.
 
-    >>> stage_split(layers=126, pp=16, v=1, logits_layers=0.6).split  # 8 against 8 + 0.6
+    >>> stage_split(layers=30, pp=4, v=1, logits_layers=0.3).split  # 7 8 8 7: 8 against 8.3, 28 held
     'balanced'
+    >>> stage_split(layers=126, pp=16, v=1, logits_layers=0.6).split  # faster, but 120 held against 112
+    'even'
     >>> stage_split(layers=96, pp=8, v=1, logits_layers=0.3).split  # 12.3 against 13
     'even'
     """
@@ -127,11 +130,18 @@ def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageS
     balanced = split_layers(layers=layers, pp=pp, v=v, split="balanced") if pp > 1 else None
     if balanced is None:
         return even
-    if max(balanced.rank_cost(logits_layers=logits_layers)) < max(
-        even.rank_cost(logits_layers=logits_layers)
-    ):
+    faster = balanced.max_cost(logits_layers=logits_layers) < even.max_cost(logits_layers=logits_layers)
+    # never a split that holds more activations at the 1F1B peak: memory would then push the
+    # search to recomputation or a deeper pipeline, slower than the few layers it moves
+    if faster and _peak_held(balanced) <= _peak_held(even):
         return balanced
     return even
+
+
+def _peak_held(split: StageSplit) -> int:
+    """The most layer activations any rank holds with the pipeline full [count]."""
+    full = 2 * split.pp * split.v  # micro-batches enough for every rank's warm-up
+    return max(split.held_layers(r, full) for r in range(split.pp))
 
 
 @lru_cache(maxsize=65536)
