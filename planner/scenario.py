@@ -17,7 +17,7 @@ from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, describe_validation_error, shorten, with_source
 from planner.files import SCENARIO_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
-from planner.serving_request import ServingRequest
+from planner.inputs.serving import ServingRequest
 
 MAX_GPUS = 1_048_576
 """Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""

@@ -11,14 +11,8 @@ import pytest
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InfeasibleError, InputError
-from planner.performance.serving import (
-    ServingRequest,
-    batch_sweep,
-    estimate_serving,
-    serving_request,
-    serving_to_dict,
-    size_serving,
-)
+from planner.inputs.serving import ServingRequest, serving_request
+from planner.performance.serving import batch_sweep, estimate_serving, serving_to_dict, size_serving
 from planner.performance.serving.coefficients import gpu_figures, serving_coefficients
 from planner.performance.serving.estimate import _context
 from planner.performance.serving.model import served_model

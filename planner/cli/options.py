@@ -20,14 +20,15 @@ if TYPE_CHECKING:
 
     from planner.catalog import Catalog
     from planner.engine import Plan
+    from planner.inputs import Declared
     from planner.scenario import Scenario
 
 M = TypeVar("M", bound="BaseModel")
 R = TypeVar("R")
 
-OptionTable = Mapping[str, tuple[str, Any, str]]
-"""Options that fill a pydantic model: field -> (flag, type, help). :func:`add_option_table` adds
-them, :func:`collect_options` reads them back, :func:`validated_options` names the flag on error."""
+CATALOG_DEFAULT = "%(catalog_default)s"
+"""Stands in a generated help text for a default the catalog holds: :class:`HelpFormatter` reads
+the value when the help is shown, so the help never repeats a number an override can change."""
 
 EXIT_BAD_INPUT = 2
 """Exit code of bad input: one line on stderr naming the field and the allowed range."""
@@ -38,7 +39,15 @@ importing the scenario module would load pydantic just to print ``--help``)."""
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Examples (see :func:`examples`) keep their lines; other descriptions wrap to the terminal."""
+    """Examples (see :func:`examples`) keep their lines; other descriptions wrap to the terminal; a
+    default the catalog holds is read from the bundled catalog when the help is shown."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        rule = getattr(action, "catalog_rule", None)
+        if rule is None:
+            return super()._expand_help(action)
+        params = {**vars(action), "prog": self._prog, "catalog_default": catalog_rule_text(rule)}
+        return self._get_help_string(action) % params  # type: ignore[no-any-return]
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if text.startswith(EXAMPLES_HEADING):
@@ -74,6 +83,14 @@ def add_command(
         name, help=help_text, epilog=examples(*example_lines), **kwargs
     )
     return parser
+
+
+def catalog_rule_text(rule_id: str) -> str:
+    """The value of a ``sizing_rules`` record of the bundled catalog, as help texts show it."""
+    from planner.catalog import load_catalog
+
+    rule = load_catalog().sizing_rules.get(rule_id)
+    return "missing" if rule is None else f"now {rule.value:g}"
 
 
 def gpu_count(text: str) -> int:
@@ -166,19 +183,99 @@ def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -
     )
 
 
-def add_option_table(
-    parser: argparse.ArgumentParser, title: str, options: OptionTable
+def _help_text(item: Declared) -> str:
+    """``--help`` of a generated option: the field's description, its range and its default (a
+    catalog default is read from the catalog when the help is shown, see :class:`HelpFormatter`).
+
+    The description's ``"; empty = X"`` (what the engine does without a value) becomes the default.
+    """
+    text, _, empty = item.description.rstrip(".").partition("; empty = ")
+    if item.spec.negative_flag:
+        text = f"turn off: {text}"
+    extras = [item.spec.cli_note] if item.spec.cli_note else []
+    if item.kind == "choice":
+        extras.append("one of " + ", ".join(item.choices))
+    elif item.lo is not None or item.hi is not None:
+        extras.append(f"{_plain(item.lo, '-inf')} to {_plain(item.hi, 'inf')}")
+    if item.spec.catalog_rule:
+        extras.append(f"default: the catalog's {item.spec.catalog_rule}, {CATALOG_DEFAULT}")
+    elif empty:
+        extras.append(f"default: {empty}")
+    elif item.kind != "bool" and item.default is not None:
+        extras.append(f"default {_plain(item.default, '')}")
+    text = (text + (f" ({'; '.join(extras)})" if extras else "")).replace("%", "%%")
+    return text.replace(f"%%{CATALOG_DEFAULT[1:]}", CATALOG_DEFAULT)
+
+
+def _plain(value: Any, none: str) -> str:
+    if value is None:
+        return none
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _option_type(item: Declared) -> Callable[[str], Any]:
+    if item.kind == "int" or (item.kind == "choice" and all(c.lstrip("-").isdigit() for c in item.choices)):
+        return int
+    return float if item.kind == "float" else str
+
+
+def add_model_options(
+    parser: argparse.ArgumentParser, model: type[BaseModel], title: str, *, skip: Sequence[str] = ()
 ) -> argparse._ArgumentGroup:
-    """An argument group with one option per field of ``options``; returned for further options."""
+    """An argument group with one option per field of ``model`` that declares a flag (see
+    :class:`planner.inputs.Input`); :func:`model_options` reads them back. Returned for further
+    options."""
+    from planner.inputs import declared
+
     group = parser.add_argument_group(title)
-    for field, (flag, kind, text) in options.items():
-        group.add_argument(flag, dest=field, type=kind, help=text)
+    for item in declared(model):
+        if item.name in skip or not (item.spec.flag or item.spec.negative_flag):
+            continue
+        dest = f"{model.__name__}.{item.name}"
+        if item.kind == "bool":
+            action = "store_false" if item.spec.negative_flag else "store_true"
+            flag = item.spec.negative_flag or item.spec.flag
+            added = group.add_argument(flag, dest=dest, action=action, default=None, help=_help_text(item))
+        else:
+            added = group.add_argument(
+                item.spec.flag,
+                dest=dest,
+                type=_option_type(item),
+                help=_help_text(item),
+                metavar=_metavar(item),
+            )
+        added.catalog_rule = item.spec.catalog_rule  # type: ignore[attr-defined]
     return group
 
 
-def option_flags(options: OptionTable) -> dict[str, str]:
-    """field -> flag of an option table (for :func:`validated_options`)."""
-    return {field: flag for field, (flag, _, _) in options.items()}
+def _metavar(item: Declared) -> str:
+    return {"int": "N", "float": "X"}.get(item.kind, item.name.upper())
+
+
+def model_options(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:
+    """The options :func:`add_model_options` added for ``model`` that were given, keyed by field
+    (nested fields as nested mappings); an option left out stays out: the model's default."""
+    prefix = f"{model.__name__}."
+    data: dict[str, Any] = {}
+    for dest, value in sorted(vars(args).items()):
+        if dest.startswith(prefix) and value is not None:
+            *parents, name = dest.removeprefix(prefix).split(".")
+            inner = data
+            for parent in parents:
+                inner = inner.setdefault(parent, {})
+            inner[name] = value
+    return data
+
+
+def model_flags(model: type[BaseModel]) -> dict[str, str]:
+    """field -> flag of every option of ``model`` (for :func:`validated_options`)."""
+    from planner.inputs import declared
+
+    return {
+        d.name: str(d.spec.flag or d.spec.negative_flag)
+        for d in declared(model)
+        if d.spec.flag or d.spec.negative_flag
+    }
 
 
 def collect_options(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
@@ -186,20 +283,20 @@ def collect_options(args: argparse.Namespace, fields: Sequence[str]) -> dict[str
     return {f: getattr(args, f) for f in fields if getattr(args, f, None) is not None}
 
 
-def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str]) -> M:
-    """Validate options into ``model``; the one-line error names the flag, the field and the range."""
+def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str] | None = None) -> M:
+    """Validate options into ``model``; the one-line error names the flag, the field and the range
+    (``flags``: field -> flag; default: the model's declared flags)."""
     import re
 
-    from pydantic import ValidationError
-
-    from planner.errors import InputError, describe_validation_error
+    from planner.errors import InputError
+    from planner.inputs import parse
 
     try:
-        return model.model_validate(dict(data))
-    except ValidationError as exc:
-        text = describe_validation_error(exc, model=model)
-        for field, flag in flags.items():
-            text = re.sub(rf"(^|; ){field}:", rf"\g<1>{flag} ({field}):", text)
+        return parse(model, data)
+    except InputError as exc:
+        text = str(exc)
+        for field, flag in (model_flags(model) if flags is None else flags).items():
+            text = re.sub(rf"(^|; ){re.escape(field)}:", rf"\g<1>{flag} ({field}):", text)
         raise InputError(f"options: {text}") from None
 
 

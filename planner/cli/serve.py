@@ -22,16 +22,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.options import (
-    OptionTable,
     add_command,
     add_format_option,
-    add_option_table,
+    add_model_options,
     add_scenario_options,
     catalog_from_args,
-    collect_options,
     designs_as_columns,
+    model_options,
     notes_block,
-    option_flags,
     plans_from_args,
     read_hf_config,
     scenario_from_args,
@@ -40,50 +38,17 @@ from planner.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from planner.performance.serving import ServingEstimate, ServingRequest, SizingResult
+    from planner.inputs.serving import ServingRequest
+    from planner.performance.serving import ServingEstimate, SizingResult
 
-OPTIONS: OptionTable = {
-    "params_b": ("--params-b", float, "total parameters [billions] (required unless --hf-config gives them)"),
-    "active_params_b": ("--active-params-b", float, "parameters a token passes through, MoE [billions]"),
-    "layers": ("--layers", int, "transformer layers (default: derived)"),
-    "hidden_size": ("--hidden", int, "model width (default: derived)"),
-    "heads": ("--heads", int, "attention heads (default h / 128)"),
-    "kv_heads": ("--kv-heads", int, "key/value heads, GQA (default: the heads, MHA)"),
-    "head_dim": ("--head-dim", int, "width of one head (default h / heads)"),
-    "kv_lora_rank": ("--kv-lora-rank", int, "MLA compressed KV width (DeepSeek: 512); default no MLA"),
-    "ffn_hidden": ("--ffn-hidden", int, "feed-forward width, per expert for MoE (default 4 h)"),
-    "vocab": ("--vocab", int, "vocabulary size (default: not counted)"),
-    "experts": (
-        "--experts",
-        int,
-        "routed experts per layer (default 1; 256 when only --active-params-b is given)",
-    ),
-    "top_k": ("--top-k", int, "experts per token (default 8 for MoE)"),
-    "shared_experts": ("--shared-experts", int, "experts every token passes through (default 0)"),
-    "precision": ("--precision", str, "weights: bf16, fp8 or fp4 (default bf16)"),
-    "kv_precision": ("--kv-precision", str, "KV cache: bf16 or fp8 (default bf16)"),
-    "decode_attention": (
-        "--decode-attention",
-        str,
-        "decode kernel: grouped (K,V read once per KV head) or per_query_head (default grouped)",
-    ),
-    "input_tokens": ("--input-tokens", int, "prompt length [tokens] (default 2048)"),
-    "output_tokens": ("--output-tokens", int, "generated length [tokens] (default 256)"),
-    "batch": (
-        "--batch",
-        int,
-        "concurrent sequences per instance (default: largest that fits and meets the targets)",
-    ),
-    "ttft_ms": ("--ttft-ms", float, "time-to-first-token target [ms]"),
-    "tpot_ms": ("--tpot-ms", float, "time-per-output-token target [ms]"),
-    "requests_per_s": ("--requests-per-s", float, "request rate to size for [1/s] (with --size)"),
-    "tp": ("--tp", int, "tensor-parallel GPUs per instance (default: searched)"),
-    "ep": ("--ep", int, "expert-parallel GPUs per instance (default: searched)"),
-}
+REQUEST_GROUP = "model, request mix and targets"
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner serve``."""
+    """Register ``planner serve`` (its request options generated from
+    :class:`~planner.inputs.serving.ServingRequest`)."""
+    from planner.inputs import serving
+
     serve = add_command(
         subparsers,
         "serve",
@@ -101,12 +66,8 @@ def add_parser(subparsers: Any) -> None:
     )
     add_scenario_options(serve)
     serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
-    group = add_option_table(serve, "model, request mix and targets", OPTIONS)
-    group.add_argument(
-        "--gated-mlp", dest="gated_mlp", action="store_true", help="gated (SwiGLU) feed-forward"
-    )
+    group = add_model_options(serve, serving.ServingRequest, REQUEST_GROUP)
     group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
-    group.add_argument("--disaggregate", action="store_true", help="separate prefill and decode pools")
     sizing = serve.add_argument_group("reverse sizing")
     sizing.add_argument(
         "--size",
@@ -121,18 +82,14 @@ def add_parser(subparsers: Any) -> None:
 def request_from_args(args: argparse.Namespace) -> ServingRequest:
     """The serving request the options describe (over ``--hf-config`` when given), validated."""
     from planner.errors import InputError
-    from planner.performance.serving import ServingRequest
+    from planner.inputs import serving
     from planner.performance.serving.hf import serving_fields_from_hf_config
 
     data = serving_fields_from_hf_config(read_hf_config(args.hf_config)) if args.hf_config else {}
-    data.update(collect_options(args, list(OPTIONS)))
-    if args.gated_mlp:
-        data["gated_mlp"] = True
-    if args.disaggregate:
-        data["disaggregate"] = True
+    data.update(model_options(args, serving.ServingRequest))
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")
-    return validated_options(ServingRequest, data, option_flags(OPTIONS))
+    return validated_options(serving.ServingRequest, data)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -37,9 +37,10 @@ from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InputError, describe_validation_error
 from planner.i18n.message import msg
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.training import TrainingJob
 from planner.performance.collectives import fabric_from_plan
-from planner.performance.reliability import ReliabilityParams
-from planner.performance.workload import TrainingJob, WorkloadEstimate, estimate_workload
+from planner.performance.workload import WorkloadEstimate, estimate_workload
 from planner.resolve import resolve
 from planner.scenario import Scenario
 

@@ -42,9 +42,15 @@ from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.training import Precision, TrainingJob, training_job
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan
-from planner.performance.reliability import Reliability, ReliabilityParams, reliability
-from planner.performance.training.efficiency import EfficiencyCoefficients, efficiency_coefficients
+from planner.performance.reliability import Reliability, reliability
+from planner.performance.training.efficiency import (
+    FP8_SPEEDUP,
+    EfficiencyCoefficients,
+    efficiency_coefficients,
+)
 from planner.performance.training.flops import (
     Recompute,
     model_flops_per_token,
@@ -52,7 +58,6 @@ from planner.performance.training.flops import (
     token_flops,
     training_flops,
 )
-from planner.performance.training.job import FP8_SPEEDUP, Precision, TrainingJob, training_job
 from planner.performance.training.memory import MemoryBreakdown, ZeroStage
 from planner.performance.training.schedule import (
     StepBreakdown,

@@ -282,7 +282,7 @@ A100 and H100 (module notes); FP32 math has no peak in the catalog."""
 
 def _training_job(case: ValidationCase) -> Any:
     """The case's training job with every input it states that the training model takes."""
-    from planner.performance.workload import training_job
+    from planner.inputs.training import training_job
 
     i = case.inputs
     if i.params_b is None:
@@ -401,7 +401,8 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
 
 
 def _reliability(case: ValidationCase, catalog: Catalog) -> Any:
-    from planner.performance.reliability import ReliabilityParams, reliability
+    from planner.inputs.reliability import ReliabilityParams
+    from planner.performance.reliability import reliability
 
     p, note = _plan(case, catalog, stand_in=True)
     params = ReliabilityParams(params_b=case.inputs.params_b or 1.0)
@@ -439,8 +440,8 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     """TTFT [ms] or output tokens/s per GPU of one static batch, as serving benchmarks run it
     (:func:`planner.performance.serving.estimate.static_batch`); within one server the fabric does
     not matter, so a design with the case's GPU stands in."""
+    from planner.inputs.serving import serving_request
     from planner.performance.serving.estimate import static_batch
-    from planner.performance.serving.request import serving_request
 
     i = case.inputs
     if i.params_b is None or i.input_tokens is None:

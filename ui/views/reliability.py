@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from planner import InputError, Plan
-from planner.performance.reliability import ReliabilityParams, reliability_params
+from planner.inputs.reliability import ReliabilityParams, reliability_params
 from planner.report import performance_charts, performance_tables
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField, ranged

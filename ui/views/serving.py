@@ -10,12 +10,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from planner import InputError, Plan
-from planner.performance.serving import (
-    ServingEstimate,
-    ServingRequest,
-    SizingResult,
-    serving_request,
-)
+from planner.inputs.serving import ServingRequest, serving_request
+from planner.performance.serving import ServingEstimate, SizingResult
 from planner.report import performance_tables
 from ui import engine, forms, state, widgets
 from ui.forms import FormField, ranged

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 from planner import InputError, Plan
-from planner.performance.reliability import ReliabilityParams, reliability_params
-from planner.performance.workload import TrainingJob, training_job, workload_frame
+from planner.inputs.reliability import ReliabilityParams, reliability_params
+from planner.inputs.training import TrainingJob, training_job
+from planner.performance.workload import workload_frame
 from planner.report import performance_charts, performance_tables, tables
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField, ranged
