@@ -11,12 +11,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from planner.design import SLUG_PATTERN, FabricParams
-from planner.errors import InputError, describe_validation_error, shorten, with_source
+from planner.errors import InputError, shorten
 from planner.files import SCENARIO_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
+from planner.inputs import parse
 from planner.inputs.serving import ServingRequest
 
 MAX_GPUS = 1_048_576
@@ -203,10 +204,7 @@ _SCENARIO = msg("scenario")
 
 def scenario_from_data(data: Mapping[str, Any], *, source: str = _SCENARIO) -> Scenario:
     """Validate a mapping into a :class:`Scenario`; :class:`InputError` names field and range."""
-    try:
-        scenario = Scenario.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(with_source(source, describe_validation_error(exc, model=Scenario))) from None
+    scenario = parse(Scenario, data, source=source)
     bad_prices = {k: v for k, v in scenario.price_overrides_usd.items() if not 0 <= v < MAX_PRICE_USD}
     if bad_prices:
         key, value = sorted(bad_prices)[0], bad_prices[sorted(bad_prices)[0]]

@@ -47,7 +47,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         if rule is None:
             return super()._expand_help(action)
         params = {**vars(action), "prog": self._prog, "catalog_default": catalog_rule_text(rule)}
-        return self._get_help_string(action) % params  # type: ignore[no-any-return]
+        return str(self._get_help_string(action) or "") % params
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if text.startswith(EXAMPLES_HEADING):
@@ -229,16 +229,16 @@ def add_model_options(
 
     group = parser.add_argument_group(title)
     for item in declared(model):
-        if item.name in skip or not (item.spec.flag or item.spec.negative_flag):
+        flag = item.spec.negative_flag or item.spec.flag
+        if item.name in skip or flag is None:
             continue
         dest = f"{model.__name__}.{item.name}"
         if item.kind == "bool":
             action = "store_false" if item.spec.negative_flag else "store_true"
-            flag = item.spec.negative_flag or item.spec.flag
             added = group.add_argument(flag, dest=dest, action=action, default=None, help=_help_text(item))
         else:
             added = group.add_argument(
-                item.spec.flag,
+                flag,
                 dest=dest,
                 type=_option_type(item),
                 help=_help_text(item),

@@ -27,14 +27,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from planner.catalog import Catalog
 from planner.engine import Plan
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.handoff import naming
 from planner.handoff.wiring import Device, Wiring, balanced_block
 from planner.i18n.message import msg
+from planner.inputs import parse
 from planner.units import ceil_div
 
 RACK_UNIT_M = 0.04445
@@ -62,10 +63,7 @@ class LayoutParams(BaseModel):
 
 def layout_params_from_data(data: Mapping[str, Any]) -> LayoutParams:
     """Validate layout inputs; :class:`InputError` names the field as ``layout.<name>``."""
-    try:
-        return LayoutParams.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(describe_validation_error(exc, model=LayoutParams, prefix="layout.")) from None
+    return parse(LayoutParams, data, prefix="layout.")
 
 
 @dataclass(frozen=True)

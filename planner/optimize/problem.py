@@ -12,11 +12,11 @@ import itertools
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Cooling, Record
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.fabric.auxiliary import (
     AuxiliaryFabrics,
     aux_link_counts,
@@ -34,6 +34,7 @@ from planner.fabric.topology import (
 )
 from planner.facility.power import pdus_for_rack
 from planner.i18n.message import msg
+from planner.inputs import parse
 from planner.resolve import Resolved, resolve
 from planner.scenario import MAX_GPUS, Scenario
 from planner.units import present_value_factor
@@ -66,10 +67,7 @@ class OptimizeRequest(BaseModel):
 
 def request_from_data(data: dict[str, object]) -> OptimizeRequest:
     """Validate optimizer options; :class:`InputError` names the field and the range."""
-    try:
-        request = OptimizeRequest.model_validate(data)
-    except ValidationError as exc:
-        raise InputError(describe_validation_error(exc, model=OptimizeRequest)) from None
+    request = parse(OptimizeRequest, data)
     if request.objective == "max-gpus" and request.budget_usd is None and request.power_cap_kw is None:
         raise InputError(msg("objective: max-gpus needs budget_usd or power_cap_kw (or both)"))
     return request
