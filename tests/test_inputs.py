@@ -61,17 +61,15 @@ def test_the_new_option_reaches_the_model_and_its_range_is_checked(monkeypatch: 
 
 
 def test_every_declared_flag_is_an_option_of_its_command() -> None:
-    commands = {
-        a.dest: a
-        for a in build_parser()._actions
-        if isinstance(a, argparse._SubParsersAction)  # noqa: SLF001
-    }["command"].choices
+    commands = {a.dest: a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)}[
+        "command"
+    ].choices
     for command, models in {
         "workload": (training.TrainingJob, reliability.ReliabilityParams),
         "reliability": (reliability.ReliabilityParams,),
         "serve": (serving.ServingRequest,),
     }.items():
-        flags = {s for a in commands[command]._actions for s in a.option_strings}  # noqa: SLF001
+        flags = {s for a in commands[command]._actions for s in a.option_strings}
         declared_flags = {d.spec.flag or d.spec.negative_flag for m in models for d in declared(m)} - {None}
         assert declared_flags <= flags, (command, declared_flags - flags)
 
