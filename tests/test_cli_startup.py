@@ -253,3 +253,16 @@ def test_bad_input_in_a_real_process_is_one_line() -> None:
 def test_planner_package_still_exports_the_engine() -> None:
     assert planner.plan.__module__ == "planner.engine"
     assert planner.Scenario.__module__ == "planner.scenario"
+
+
+def test_the_group_of_each_command_is_the_group_that_registers_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """``run`` builds only the group of the command it runs: the table it reads must stay true."""
+    from planner.cli import GROUP_OF_COMMAND
+
+    assert set(GROUP_OF_COMMAND) == set(_subparsers(build_parser()))
+    for command, add in GROUP_OF_COMMAND.items():
+        assert set(_subparsers(build_parser(command))) == {
+            name for name, group in GROUP_OF_COMMAND.items() if group is add
+        }, command
+    assert run(["plan", "--gpus", "0"]) == 2  # a one-group parser still exits 2 with one line
+    assert capsys.readouterr().err.count("\n") == 1

@@ -412,21 +412,29 @@ def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return records
 
 
-def designs_as_columns(frame: pd.DataFrame, formats: Mapping[str, str]) -> str:
-    """A frame with one row per design as a text table with the designs as columns, each figure
-    (row) formatted by ``formats[row]`` (``str.format`` pattern; as it is when missing)."""
-    import pandas as pd
+def designs_as_columns(rows: Sequence[Mapping[str, Any]], formats: Mapping[str, str]) -> str:
+    """Rows with one design each (a ``design`` key) as a text table with the designs as columns,
+    each figure (row) formatted by ``formats[row]`` (``str.format`` pattern; as it is when missing).
 
-    columns = frame.set_index("design").T
-    return str(
-        pd.DataFrame(
-            {
-                column: [formats.get(str(row), "{}").format(value) for row, value in columns[column].items()]
-                for column in columns.columns
-            },
-            index=columns.index,
-        ).to_string()
-    )
+    Plain Python, laid out as pandas' ``DataFrame.to_string`` lays out text (the figure names left
+    aligned, the values right aligned, two spaces apart), so the commands that print it need no
+    pandas.
+
+    >>> print(designs_as_columns([{"design": "a", "gpus": 8}, {"design": "bb", "gpus": 1024}], {"gpus": "{:,}"}))
+             a     bb
+    gpus     8  1,024
+    """
+    designs = [str(r["design"]) for r in rows]
+    figures = [k for k in (rows[0] if rows else {}) if k != "design"]
+    cells = [[formats.get(f, "{}").format(r[f]) for r in rows] for f in figures]
+    label_width = max((len(f) for f in figures), default=0)
+    widths = [max([len(d)] + [len(row[i]) for row in cells]) for i, d in enumerate(designs)]
+    lines = [" " * label_width + "".join(f"  {d:>{w}}" for d, w in zip(designs, widths, strict=True))]
+    lines += [
+        f"{f:<{label_width}}" + "".join(f"  {c:>{w}}" for c, w in zip(row, widths, strict=True))
+        for f, row in zip(figures, cells, strict=True)
+    ]
+    return "\n".join(lines)
 
 
 def emit_frame(frame: pd.DataFrame, fmt: str) -> str:

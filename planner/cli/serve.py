@@ -148,7 +148,7 @@ def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
         "ep_alltoall_ms_per_step": "{:.3f}",
         "ep_alltoall_share": "{:.1%}",
     }
-    text = designs_as_columns(frame, formats)
+    text = designs_as_columns([{str(k): v for k, v in r.items()} for r in frame.to_dict("records")], formats)
     lines = [text, "", "Decode step [ms] (compute | memory | TP all-reduce | EP all-to-all | overhead):"]
     for e in estimates:
         d = e.decode

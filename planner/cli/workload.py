@@ -130,9 +130,8 @@ def reliability_params_from_args(
 def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
     """Designs as columns, figures as rows."""
 
-    from planner.performance.workload import workload_frame
+    from planner.performance.workload import workload_rows
 
-    frame = workload_frame(estimates)
     formats = {
         "step_time_s": "{:.3f}",
         "tokens_per_s": "{:,.0f}",
@@ -143,7 +142,7 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
         "energy_mwh": "{:,.1f}",
         "cost_to_train_usd": "{:,.0f}",
     }
-    text = designs_as_columns(frame, formats)
+    text = designs_as_columns(workload_rows(estimates), formats)
     lines = [text, "", "Step breakdown [s] (exposed communication):"]
     for e in estimates:
         parts = ", ".join(f"{k.removesuffix('_s')} {v:.3f}" for k, v in e.step.as_dict().items())

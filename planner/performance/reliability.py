@@ -58,10 +58,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Literal
 
 from planner.catalog import Catalog, load_catalog
 from planner.catalog.rules import rule_values
@@ -71,6 +68,9 @@ from planner.fabric.topology import Topology
 from planner.i18n.message import msg
 from planner.inputs.reliability import ReliabilityParams
 from planner.units import ceil_div
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 HOURS_PER_DAY = 24.0
 
@@ -612,6 +612,9 @@ def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None 
     Columns: ``checkpoint_interval_min``, ``goodput``, ``checkpoint_fraction``,
     ``rework_fraction``, ``restart_fraction``, ``optimal`` (the row of Young's optimum).
     """
+    import numpy as np
+    import pandas as pd
+
     optimum_min = result.optimal_interval_s / 60.0
     if intervals_min is None:
         grid = optimum_min * np.logspace(-1.0, 1.0, 41)

@@ -33,9 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog
 from planner.compare import DEFAULT_DESIGNS, compare
@@ -71,6 +69,9 @@ from planner.performance.training.shape import HIDDEN_PER_LAYER, ModelShape, mod
 from planner.resolve import resolve
 from planner.scenario import Scenario
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "FP8_SPEEDUP",
     "FULL_RECOMPUTE_COMPUTE_FACTOR",
@@ -91,6 +92,7 @@ __all__ = [
     "training_flops",
     "training_job",
     "workload_frame",
+    "workload_rows",
     "workload_to_dict",
 ]
 
@@ -490,9 +492,9 @@ SUMMARY_COLUMNS = (
 )
 
 
-def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
-    """Designs side by side: one row per estimate, unit-suffixed columns."""
-    rows = [
+def workload_rows(estimates: Sequence[WorkloadEstimate]) -> list[dict[str, Any]]:
+    """Designs side by side: one mapping per estimate, the unit-suffixed :data:`SUMMARY_COLUMNS`."""
+    return [
         {
             "design": e.design_id,
             "gpu": e.gpu_id,
@@ -512,11 +514,19 @@ def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
         }
         for e in estimates
     ]
-    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
+    """Designs side by side: one row per estimate, unit-suffixed columns."""
+    import pandas as pd
+
+    return pd.DataFrame(workload_rows(estimates), columns=list(SUMMARY_COLUMNS))
 
 
 def step_breakdown_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
     """Tidy step breakdown for a stacked bar chart: ``design``, ``component``, ``time_s``."""
+    import pandas as pd
+
     rows = [
         {"design": e.design_id, "component": name.removesuffix("_s"), "time_s": value}
         for e in estimates
