@@ -244,6 +244,20 @@ def draw_group(form: str, fields: Sequence[FormField], where: Any, *, live: bool
     return {f.name: draw(form, f, where, live=live) for f in fields}
 
 
+def draw_groups(
+    form: str, groups: Sequence[tuple[str, Sequence[FormField]]], title: str
+) -> tuple[Slots, DeltaGenerator]:
+    """An open expander titled ``title`` with one column per ``(group key, fields)``; returns the
+    fields' message slots and a slot below for a message about no one field."""
+    slots: Slots = {}
+    with st.expander(title, expanded=True):
+        for column, (key, fields) in zip(st.columns(len(groups)), groups, strict=True):
+            column.markdown(f"**{t(key)}**")
+            slots.update(draw_group(form, fields, column))
+        general: DeltaGenerator = st.empty()
+    return slots, general
+
+
 _SOURCE = re.compile(r"^(workload|reliability|options|scenario): ")
 
 

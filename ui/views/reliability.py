@@ -26,12 +26,7 @@ def params_form() -> ReliabilityParams:
     """Checkpoint, storage and failure settings; the model size starts from the Workload page's."""
     workload = st.session_state.get(keys.WORKLOAD_FORM) or {}
     data = forms.values(FORM, FIELDS, seed={"params_b": workload.get("params_b")} if workload else None)
-    slots: forms.Slots = {}
-    with st.expander(t("rel.form"), expanded=True):
-        for column, (title, fields) in zip(st.columns(len(GROUPS)), GROUPS, strict=True):
-            column.markdown(f"**{t(title)}**")
-            slots.update(forms.draw_group(FORM, fields, column))
-        general = st.empty()
+    slots, general = forms.draw_groups(FORM, GROUPS, t("rel.form"))
     try:
         params = _validated(data)
         st.session_state[keys.RELIABILITY_LAST_GOOD] = dict(data)

@@ -82,12 +82,7 @@ def request_and_estimates(plans: tuple[Plan, ...], carried: ServingRequest | Non
     scenario's serving request: it fills the form, and an edited request becomes it."""
     data = _form(carried)
     defaults = {f.name: f.default for f in FIELDS}
-    slots: forms.Slots = {}
-    with st.expander(t("sv.form"), expanded=True):
-        for column, (title, fields) in zip(st.columns(len(GROUPS)), GROUPS, strict=True):
-            column.markdown(f"**{t(title)}**")
-            slots.update(forms.draw_group(FORM, fields, column))
-        general = st.empty()
+    slots, general = forms.draw_groups(FORM, GROUPS, t("sv.form"))
     try:
         run = engine.serving(plans, _request(data, carried))
         problem = None if run.estimates else "; ".join(sorted({m for _, m in run.errors}))

@@ -64,12 +64,7 @@ def job_and_estimates(plans: tuple[Plan, ...]) -> Run:
     the last accepted job stays on screen, labelled as such.
     """
     data = forms.values(FORM, FIELDS)
-    slots: forms.Slots = {}
-    with st.expander(t("wl.form"), expanded=True):
-        for column, (title, fields) in zip(st.columns(len(GROUPS)), GROUPS, strict=True):
-            column.markdown(f"**{t(title)}**")
-            slots.update(forms.draw_group(FORM, fields, column))
-        general = st.empty()
+    slots, general = forms.draw_groups(FORM, GROUPS, t("wl.form"))
     try:
         job, params = _validated(data)
         found = engine.workload(plans, job, params)
