@@ -17,15 +17,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner.cli.options import (
-    add_command,
-    add_format_option,
-    add_scenario_options,
-    catalog_from_args,
-    scenario_from_args,
-    write,
-    write_json,
-)
+from planner.cli import options
 
 if TYPE_CHECKING:
     from planner.handoff.cabling import Handoff
@@ -79,8 +71,8 @@ def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
     from planner.handoff.cabling import build_handoff
 
     params = layout_from_args(args)
-    catalog = catalog_from_args(args)
-    p = plan(scenario=scenario_from_args(args), catalog=catalog)
+    catalog = options.catalog_from_args(args)
+    p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
     return build_handoff(plan=p, catalog=catalog, params=params), catalog
 
 
@@ -132,7 +124,7 @@ def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, by
 def add_parser(subparsers: Any) -> None:
     """Register ``planner layout`` (``planner netbox``, the hand-off's other command, builds on its
     options and registers itself)."""
-    parser = add_command(
+    parser = options.add_command(
         subparsers,
         "layout",
         help_text="racks in rows: every device in a rack unit, kW and U per rack, cable lengths",
@@ -141,9 +133,9 @@ def add_parser(subparsers: Any) -> None:
             "planner layout --gpus 256 --design ib-ndr --row-length-m 6 --format csv",
         ],
     )
-    add_scenario_options(parser)
+    options.add_scenario_options(parser)
     add_layout_options(parser)
-    add_format_option(parser, ["table", "csv", "json"])
+    options.add_format_option(parser, ["table", "csv", "json"])
     parser.set_defaults(handler=run_layout)
 
 
@@ -161,7 +153,7 @@ def run_layout(args: argparse.Namespace) -> int:
     prices = pricing_rows(layout_cable_pricing(handoff, catalog))
     if args.format == "json":
         layout = handoff.layout
-        write_json(
+        options.write_json(
             {
                 "rows": layout.rows,
                 "racks_per_row": layout.racks_per_row,
@@ -172,10 +164,10 @@ def run_layout(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    write(emit_frame(pd.DataFrame(racks), args.format))
+    options.write(emit_frame(pd.DataFrame(racks), args.format))
     if args.format == "table" and lengths:
-        write("")
-        write(emit_frame(pd.DataFrame(lengths), "table"))
-        write("")
-        write(emit_frame(pd.DataFrame(prices), "table"))
+        options.write("")
+        options.write(emit_frame(pd.DataFrame(lengths), "table"))
+        options.write("")
+        options.write(emit_frame(pd.DataFrame(prices), "table"))
     return 0

@@ -15,6 +15,7 @@ from planner.cli.options import (
     add_format_option,
     add_scenario_options,
     catalog_from_args,
+    model_options,
     scenario_from_args,
 )
 from planner.cli.planning import render_plan_table
@@ -52,11 +53,15 @@ def add_parser(sub: Any) -> None:
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:
+    """The optimizer request of the options; ``--rack-kw`` (the scenario's rack limit) is its limit too."""
+    from planner.scenario import Scenario
+
     data: dict[str, Any] = {"objective": args.objective, "max_gpus": args.max_gpus}
-    for key in ("budget_usd", "power_cap_kw", "rack_kw"):
-        if getattr(args, key) is not None:
-            data[key] = getattr(args, key)
-    return data
+    data.update(
+        {key: getattr(args, key) for key in ("budget_usd", "power_cap_kw") if getattr(args, key) is not None}
+    )
+    rack_kw = model_options(args, Scenario).get("facility", {}).get("rack_power_limit_kw")
+    return data if rack_kw is None else {**data, "rack_kw": rack_kw}
 
 
 def render_result_table(result: OptimizeResult) -> str:

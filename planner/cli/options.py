@@ -109,7 +109,10 @@ def gpu_count(text: str) -> int:
 
 
 def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
-    """The options that describe a scenario; :func:`scenario_from_args` reads them back."""
+    """The options that describe a scenario (the facility's and the pools' generated from
+    :class:`~planner.scenario.Scenario`); :func:`scenario_from_args` reads them back."""
+    from planner.scenario import Scenario
+
     group = parser.add_argument_group("scenario")
     group.add_argument(
         "--gpus", type=gpu_count, help=f"GPU count (1 to {MAX_GPUS_TEXT}; 8-1024 is the focus)"
@@ -120,42 +123,12 @@ def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True
     group.add_argument("--server", help="server catalog id (default: the GPU's server)")
     group.add_argument("--scenario", metavar="FILE", help="scenario YAML/JSON file; flags override it")
     add_catalog_option(group)
-    group.add_argument("--cooling", help="cooling catalog id (air, direct_liquid, immersion)")
-    group.add_argument("--rack-kw", type=float, help="rack power limit [kW] (5 to 300)")
-    group.add_argument("--currency", choices=["USD", "CNY"], help="report currency")
-    group.add_argument(
-        "--force-scale-out-fabric",
-        action="store_true",
-        help="plan a scale-out fabric even when the cluster fits one scale-up domain",
-    )
-    add_pool_options(parser)
+    add_model_options(parser, Scenario, "", skip=_POOLS, group=group)
+    add_model_options(parser, Scenario, "pools (sized independently of the GPU count)", only=_POOLS)
 
 
-POOL_OPTIONS = (
-    (
-        "--storage-write-gbyte-per-s",
-        "storage_write_gbyte_per_s",
-        "storage pool: checkpoint write target [GB/s]",
-    ),
-    ("--storage-read-gbyte-per-s", "storage_read_gbyte_per_s", "storage pool: dataset read target [GB/s]"),
-    ("--storage-capacity-tbyte", "storage_capacity_tbyte", "storage pool: usable capacity target [TB]"),
-    ("--frontend-gbit-per-gpu", "frontend_gbit_per_s_per_gpu", "front-end network: bandwidth per GPU [Gb/s]"),
-    (
-        "--frontend-gbit-per-node",
-        "frontend_gbit_per_s_per_node",
-        "front-end network: bandwidth per server [Gb/s]",
-    ),
-    ("--frontend-egress-gbit", "frontend_egress_gbit_per_s", "front-end network: uplinks to the site [Gb/s]"),
-)
-"""(flag, ``Scenario.pools`` field, help) of the pool targets; empty = today's per-GPU rule."""
-
-
-def add_pool_options(parser: argparse.ArgumentParser) -> None:
-    """The disaggregated pools' targets (docs/model.md, "Disaggregated pools")."""
-    group = parser.add_argument_group("pools (sized independently of the GPU count)")
-    for flag, field, help_text in POOL_OPTIONS:
-        group.add_argument(flag, dest=f"pool_{field}", type=float, metavar="X", help=help_text)
-    group.add_argument("--frontend-nic", dest="pool_frontend_nic_id", help="front-end NIC catalog id")
+_POOLS = "pools."
+"""The disaggregated pools' targets (docs/model.md, "Disaggregated pools"), an option group of their own."""
 
 
 def add_catalog_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -210,7 +183,9 @@ def _help_text(item: Declared) -> str:
 def _plain(value: Any, none: str) -> str:
     if value is None:
         return none
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:g}"
+    return str(value)
 
 
 def _option_type(item: Declared) -> Callable[[str], Any]:
@@ -220,17 +195,25 @@ def _option_type(item: Declared) -> Callable[[str], Any]:
 
 
 def add_model_options(
-    parser: argparse.ArgumentParser, model: type[BaseModel], title: str, *, skip: Sequence[str] = ()
+    parser: argparse.ArgumentParser,
+    model: type[BaseModel],
+    title: str,
+    *,
+    skip: Sequence[str] | str = (),
+    only: str = "",
+    group: argparse._ArgumentGroup | None = None,
 ) -> argparse._ArgumentGroup:
-    """An argument group with one option per field of ``model`` that declares a flag (see
-    :class:`planner.inputs.Input`); :func:`model_options` reads them back. Returned for further
-    options."""
+    """An argument group (``title``, or ``group``) with one option per field of ``model`` that
+    declares a flag (see :class:`planner.inputs.Input`), leaving out the fields in ``skip`` (or,
+    a string, under that dotted prefix) and keeping those under ``only``; :func:`model_options`
+    reads them back. Returned for further options."""
     from planner.inputs import declared
 
-    group = parser.add_argument_group(title)
+    group = parser.add_argument_group(title) if group is None else group
     for item in declared(model):
         flag = item.spec.negative_flag or item.spec.flag
-        if item.name in skip or flag is None:
+        skipped = item.name.startswith(skip) if isinstance(skip, str) else item.name in skip
+        if skipped or flag is None or not item.name.startswith(only):
             continue
         dest = f"{model.__name__}.{item.name}"
         if item.kind == "bool":
@@ -249,7 +232,9 @@ def add_model_options(
 
 
 def _metavar(item: Declared) -> str:
-    return {"int": "N", "float": "X"}.get(item.kind, item.name.upper())
+    if item.kind == "choice":
+        return "{" + ",".join(item.choices) + "}"
+    return {"int": "N", "float": "X"}.get(item.kind, item.path[-1].upper())
 
 
 def model_options(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:
@@ -323,7 +308,7 @@ def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
 
 def scenario_from_args(args: argparse.Namespace) -> Scenario:
     """The scenario file (if any) with flags applied on top, validated."""
-    from planner.scenario import load_scenario, scenario_from_data
+    from planner.scenario import Scenario, load_scenario, scenario_from_data
 
     data: dict[str, Any] = load_scenario(args.scenario).model_dump() if args.scenario else {}
     if args.gpus is not None:
@@ -335,24 +320,8 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
         data["gpu_id"] = args.gpu
     if args.server:
         data["server_id"] = args.server
-    if getattr(args, "force_scale_out_fabric", False):
-        data["force_scale_out_fabric"] = True
-    facility = dict(data.get("facility") or {})
-    if args.cooling:
-        facility["cooling_id"] = args.cooling
-    if args.rack_kw is not None:
-        facility["rack_power_limit_kw"] = args.rack_kw
-    if args.currency:
-        facility["currency"] = args.currency
-    if facility:
-        data["facility"] = facility
-    pools = dict(data.get("pools") or {})
-    for field in [f for _, f, _ in POOL_OPTIONS] + ["frontend_nic_id"]:
-        value = getattr(args, f"pool_{field}", None)
-        if value is not None:
-            pools[field] = value
-    if pools:
-        data["pools"] = pools
+    for key, value in model_options(args, Scenario).items():
+        data[key] = {**(data.get(key) or {}), **value} if isinstance(value, dict) else value
     return scenario_from_data(data, source="options")
 
 

@@ -21,21 +21,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from planner.cli.options import (
-    add_command,
-    add_format_option,
-    add_model_options,
-    add_scenario_options,
-    catalog_from_args,
-    designs_as_columns,
-    model_options,
-    notes_block,
-    plans_from_args,
-    read_hf_config,
-    scenario_from_args,
-    validated_options,
-    write_results,
-)
+from planner.cli import options
 
 if TYPE_CHECKING:
     from planner.inputs.serving import ServingRequest
@@ -49,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
     :class:`~planner.inputs.serving.ServingRequest`)."""
     from planner.inputs import serving
 
-    serve = add_command(
+    serve = options.add_command(
         subparsers,
         "serve",
         help_text="LLM serving: TTFT, TPOT, tokens/s and cost per million tokens; --size sizes in reverse",
@@ -64,9 +50,9 @@ def add_parser(subparsers: Any) -> None:
             "--active-params-b 37 --precision fp8 --format json",
         ],
     )
-    add_scenario_options(serve)
+    options.add_scenario_options(serve)
     serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
-    group = add_model_options(serve, serving.ServingRequest, REQUEST_GROUP)
+    group = options.add_model_options(serve, serving.ServingRequest, REQUEST_GROUP)
     group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
     sizing = serve.add_argument_group("reverse sizing")
     sizing.add_argument(
@@ -75,7 +61,7 @@ def add_parser(subparsers: Any) -> None:
         help="smallest cluster per design meeting --requests-per-s and the targets",
     )
     sizing.add_argument("--max-gpus", type=int, default=4096, help="largest cluster tried (default 4096)")
-    add_format_option(serve, ["table", "json"])
+    options.add_format_option(serve, ["table", "json"])
     serve.set_defaults(handler=run_serve)
 
 
@@ -85,11 +71,11 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
     from planner.inputs import serving
     from planner.performance.serving.hf import serving_fields_from_hf_config
 
-    data = serving_fields_from_hf_config(read_hf_config(args.hf_config)) if args.hf_config else {}
-    data.update(model_options(args, serving.ServingRequest))
+    data = serving_fields_from_hf_config(options.read_hf_config(args.hf_config)) if args.hf_config else {}
+    data.update(options.model_options(args, serving.ServingRequest))
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")
-    return validated_options(serving.ServingRequest, data)
+    return options.validated_options(serving.ServingRequest, data)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -99,7 +85,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from planner.performance.serving import estimate_serving, serving_to_dict, size_serving, sizing_to_dict
 
     request = request_from_args(args)
-    catalog = catalog_from_args(args)
+    catalog = options.catalog_from_args(args)
     if args.size:
         if request.requests_per_s is None:
             raise InputError("options: --requests-per-s (requests_per_s): --size needs the request rate")
@@ -107,22 +93,22 @@ def run_serve(args: argparse.Namespace) -> int:
             raise InputError(f"options: --max-gpus: {args.max_gpus} (allowed: 1 to 1048576)")
         if args.gpus is None:
             args.gpus = 8
-        scenario = scenario_from_args(args)
+        scenario = options.scenario_from_args(args)
         design_ids = design_ids_from_args(args) if args.designs or not args.design else (args.design,)
         results = size_serving(
             request=request, scenario=scenario, catalog=catalog, design_ids=design_ids, max_gpus=args.max_gpus
         )
         if all(r.gpus is None for r in results):
             raise InfeasibleError("; ".join(r.reason for r in results))
-        write_results(
+        options.write_results(
             results, fmt=args.format, as_list=True, to_dict=sizing_to_dict, render=render_sizing_table
         )
         return 0
     estimates = [
         estimate_serving(request=request, plan=p, catalog=catalog)
-        for p in plans_from_args(args, scenario_from_args(args), catalog)
+        for p in options.plans_from_args(args, options.scenario_from_args(args), catalog)
     ]
-    write_results(
+    options.write_results(
         estimates,
         fmt=args.format,
         as_list=len(estimates) != 1,
@@ -148,7 +134,9 @@ def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
         "ep_alltoall_ms_per_step": "{:.3f}",
         "ep_alltoall_share": "{:.1%}",
     }
-    text = designs_as_columns([{str(k): v for k, v in r.items()} for r in frame.to_dict("records")], formats)
+    text = options.designs_as_columns(
+        [{str(k): v for k, v in r.items()} for r in frame.to_dict("records")], formats
+    )
     lines = [text, "", "Decode step [ms] (compute | memory | TP all-reduce | EP all-to-all | overhead):"]
     for e in estimates:
         d = e.decode
@@ -160,7 +148,7 @@ def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
     at_load = [f"  {e.design_id}: {text}" for e in estimates if (text := load_text(e))]
     if at_load:
         lines += ["", "At the offered load:", *at_load]
-    lines += notes_block(n for e in estimates for n in e.notes)
+    lines += options.notes_block(n for e in estimates for n in e.notes)
     return "\n".join(lines)
 
 

@@ -161,8 +161,8 @@ def _submodel(annotation: Any) -> type[BaseModel] | None:
 
 
 def declared(model: type[BaseModel], *, _path: tuple[str, ...] = ()) -> tuple[Declared, ...]:
-    """Every field of ``model`` (and of its sub-models, depth first) that carries an :class:`Input`,
-    in declaration order.
+    """Every field of ``model`` that carries an :class:`Input`, in declaration order, with the fields
+    of a sub-model in its place when the sub-model's field carries an (empty) ``Input()`` too.
 
     >>> from planner.inputs.reliability import ReliabilityParams
     >>> [d.spec.flag for d in declared(ReliabilityParams)][:3]
@@ -172,11 +172,11 @@ def declared(model: type[BaseModel], *, _path: tuple[str, ...] = ()) -> tuple[De
     for name, info in model.model_fields.items():
         path = (*_path, name)
         spec = input_of(info)
-        if spec is not None:
+        if spec is not None and _submodel(info.annotation) is None:
             lo, hi = field_bounds(info)
             found.append(Declared(path=path, info=info, spec=spec, lo=lo, hi=hi))
         sub = _submodel(info.annotation)
-        if sub is not None:
+        if sub is not None and spec is not None:  # a sub-model's inputs count where its field declares it
             found.extend(declared(sub, _path=path))
     return tuple(found)
 
