@@ -9,6 +9,11 @@ NetBox import files, draw.io).
 
 Bad layout input (a row shorter than one rack, more rows than the room holds, a cable the
 layout makes longer than its medium reaches) exits 2 with one line naming the field.
+
+Examples::
+
+    planner layout --gpus 1024 --design rail8-npo
+    planner layout --gpus 256 --design ib-ndr --row-length-m 6 --format csv
 """
 
 from __future__ import annotations
@@ -128,10 +133,7 @@ def add_parser(subparsers: Any) -> None:
         subparsers,
         "layout",
         help_text="racks in rows: every device in a rack unit, kW and U per rack, cable lengths",
-        example_lines=[
-            "planner layout --gpus 1024 --design rail8-npo",
-            "planner layout --gpus 256 --design ib-ndr --row-length-m 6 --format csv",
-        ],
+        doc=__doc__,
     )
     options.add_scenario_options(parser)
     add_layout_options(parser)

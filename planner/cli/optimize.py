@@ -1,6 +1,13 @@
 """``planner optimize``: the same scenario options as ``planner plan`` plus objective and limits.
 
 The solver (PuLP) is imported when the command runs, not when the parser is built.
+
+Examples::
+
+    planner optimize --gpus 1024 --design ib-ndr
+    planner optimize --gpus 1024 --design rail8-npo --objective tco --power-cap-kw 2000
+    planner optimize --design ib-ndr --objective max-gpus --budget-usd 50000000
+    planner optimize --gpus 512 --design rail4-npo --pareto power --format json
 """
 
 from __future__ import annotations
@@ -27,15 +34,7 @@ if TYPE_CHECKING:
 def add_parser(sub: Any) -> None:
     """Register ``planner optimize``."""
     parser = add_command(
-        sub,
-        "optimize",
-        help_text="cheapest BOM under limits, or most GPUs within them",
-        example_lines=[
-            "planner optimize --gpus 1024 --design ib-ndr",
-            "planner optimize --gpus 1024 --design rail8-npo --objective tco --power-cap-kw 2000",
-            "planner optimize --design ib-ndr --objective max-gpus --budget-usd 50000000",
-            "planner optimize --gpus 512 --design rail4-npo --pareto power --format json",
-        ],
+        sub, "optimize", help_text="cheapest BOM under limits, or most GPUs within them", doc=__doc__
     )
     add_scenario_options(parser)
     parser.add_argument(

@@ -75,14 +75,45 @@ def examples(*lines: str) -> str:
 
 
 def add_command(
-    subparsers: Any, name: str, *, help_text: str, example_lines: Sequence[str], **kwargs: Any
+    subparsers: Any,
+    name: str,
+    *,
+    help_text: str,
+    example_lines: Sequence[str] = (),
+    doc: str | None = None,
+    **kwargs: Any,
 ) -> argparse.ArgumentParser:
-    """A subcommand with its one-line help (also its description) and an examples epilog."""
+    """A subcommand with its one-line help (also its description) and an examples epilog: the
+    ``example_lines``, or the lines of ``doc``'s (the module docstring's) ``Examples::`` block that
+    run this command, so that the module's documentation and ``--help`` show the same examples."""
     kwargs.setdefault("description", help_text)
+    if doc is not None:
+        example_lines = documented_examples(doc, f"{subparsers._prog_prefix} {name}")
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name, help=help_text, epilog=examples(*example_lines), **kwargs
     )
     return parser
+
+
+def documented_examples(doc: str, command: str) -> list[str]:
+    """The command lines of ``doc``'s ``Examples::`` block that start with ``command`` (a line
+    ending in a backslash continues on the next).
+
+    >>> doc = "\\n".join(["Examples::", "", "    planner a --x 1", "    planner ab", "    planner a"])
+    >>> documented_examples(doc, "planner a")
+    ['planner a --x 1', 'planner a']
+    """
+    block = doc.partition("Examples::\n")[2]
+    lines: list[str] = []
+    for raw in block.splitlines()[1:]:
+        if raw and not raw.startswith("    "):
+            break
+        text = raw.strip()
+        if lines and lines[-1].endswith("\\"):
+            lines[-1] = lines[-1].rstrip("\\").rstrip() + " " + text
+        elif text:
+            lines.append(text)
+    return [line for line in lines if line == command or line.startswith(command + " ")]
 
 
 def catalog_rule_text(rule_id: str) -> str:
@@ -390,8 +421,8 @@ def designs_as_columns(rows: Sequence[Mapping[str, Any]], formats: Mapping[str, 
     pandas.
 
     >>> print(designs_as_columns([{"design": "a", "gpus": 8}, {"design": "bb", "gpus": 1024}], {"gpus": "{:,}"}))
-             a     bb
-    gpus     8  1,024
+          a     bb
+    gpus  8  1,024
     """
     designs = [str(r["design"]) for r in rows]
     figures = [k for k in (rows[0] if rows else {}) if k != "design"]

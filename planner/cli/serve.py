@@ -3,12 +3,10 @@
 
 Examples::
 
-    planner serve --gpus 64 --design rail8-npo --gpu h100_sxm --params-b 671 --active-params-b 37 \\
-        --precision fp8 --input-tokens 2048 --output-tokens 512 --format json
-    planner serve --gpus 8 --design ib-ndr --params-b 70 --layers 80 --hidden 8192 --kv-heads 8 \\
-        --precision fp8 --input-tokens 2048 --output-tokens 256 --ttft-ms 500 --tpot-ms 30
-    planner serve --size --requests-per-s 20 --ttft-ms 2000 --tpot-ms 50 --gpu h100_sxm \\
-        --params-b 671 --active-params-b 37 --precision fp8 --input-tokens 2048 --output-tokens 512
+    planner serve --gpus 64 --design rail8-npo --gpu h100_sxm --params-b 671 --active-params-b 37 --precision fp8 --input-tokens 2048 --output-tokens 512 --format json
+    planner serve --gpus 8 --design ib-ndr --params-b 70 --layers 80 --hidden 8192 --kv-heads 8 --precision fp8 --ttft-ms 500 --tpot-ms 30
+    planner serve --gpus 64 --gpu h100_sxm --designs rail4-npo,rail8-npo,ib-ndr --params-b 671 --active-params-b 37 --precision fp8 --disaggregate
+    planner serve --size --requests-per-s 20 --ttft-ms 2000 --tpot-ms 50 --gpu h100_sxm --params-b 671 --active-params-b 37 --precision fp8 --format json
 
 Bad input (a target no layout reaches, a model too large for memory at any layout) exits with
 code 2 and one line on stderr naming the bound and by how much.
@@ -39,16 +37,7 @@ def add_parser(subparsers: Any) -> None:
         subparsers,
         "serve",
         help_text="LLM serving: TTFT, TPOT, tokens/s and cost per million tokens; --size sizes in reverse",
-        example_lines=[
-            "planner serve --gpus 64 --design rail8-npo --gpu h100_sxm --params-b 671 --active-params-b 37 "
-            "--precision fp8 --input-tokens 2048 --output-tokens 512 --format json",
-            "planner serve --gpus 8 --design ib-ndr --params-b 70 --layers 80 --hidden 8192 --kv-heads 8 "
-            "--precision fp8 --ttft-ms 500 --tpot-ms 30",
-            "planner serve --gpus 64 --gpu h100_sxm --designs rail4-npo,rail8-npo,ib-ndr --params-b 671 "
-            "--active-params-b 37 --precision fp8 --disaggregate",
-            "planner serve --size --requests-per-s 20 --ttft-ms 2000 --tpot-ms 50 --gpu h100_sxm --params-b 671 "
-            "--active-params-b 37 --precision fp8 --format json",
-        ],
+        doc=__doc__,
     )
     options.add_scenario_options(serve)
     serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")

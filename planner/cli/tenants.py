@@ -10,6 +10,16 @@ across designs, and a job-mix simulation (docs/model.md, "Multi-tenant supernode
 
 A bad tenant file (more GPUs than the cluster, an unknown isolation, a negative bandwidth, a
 duplicate name) or trace exits 2 with one line naming the field; nothing is written.
+
+Examples::
+
+    planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml --format json
+    planner tenants compare --gpus 1024 --tenants tenants.yaml
+    planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 --policy topology --seed 1
+    planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml
+    planner tenants compare --gpus 1024 --tenants tenants.yaml --designs rail8-npo,ib-ndr
+    planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 --policy first-fit
+    planner tenants simulate --gpus 256 --design ib-ndr --trace jobs.csv --policy topology --preempt
 """
 
 from __future__ import annotations
@@ -30,12 +40,7 @@ def add_parser(subparsers: Any) -> None:
         subparsers,
         "tenants",
         help_text="multi-tenant supernode: place tenants, compare designs, simulate a job mix",
-        example_lines=[
-            "planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml --format json",
-            "planner tenants compare --gpus 1024 --tenants tenants.yaml",
-            "planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 "
-            "--policy topology --seed 1",
-        ],
+        doc=__doc__,
     )
     sub = parser.add_subparsers(
         dest="tenants_command", required=True, metavar="COMMAND", parser_class=options.Parser
@@ -44,18 +49,13 @@ def add_parser(subparsers: Any) -> None:
         sub,
         "place",
         help_text="place a tenant set on the planned fabric: servers, switches, guarantees, price",
-        example_lines=["planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml"],
+        doc=__doc__,
     )
     _tenant_options(place)
     options.add_format_option(place, ["table", "json"])
     place.set_defaults(handler=run_place)
     compare = options.add_command(
-        sub,
-        "compare",
-        help_text="the same tenant set on several designs side by side",
-        example_lines=[
-            "planner tenants compare --gpus 1024 --tenants tenants.yaml --designs rail8-npo,ib-ndr"
-        ],
+        sub, "compare", help_text="the same tenant set on several designs side by side", doc=__doc__
     )
     _tenant_options(compare, design=False)
     options.add_designs_option(compare)
@@ -80,10 +80,7 @@ def _add_simulate(sub: Any) -> None:
         sub,
         "simulate",
         help_text="discrete-event simulation of a job stream: utilisation, queueing delay, fragmentation",
-        example_lines=[
-            "planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 --policy first-fit",
-            "planner tenants simulate --gpus 256 --design ib-ndr --trace jobs.csv --policy topology --preempt",
-        ],
+        doc=__doc__,
     )
     options.add_scenario_options(simulate)
     source = simulate.add_mutually_exclusive_group(required=True)

@@ -7,7 +7,10 @@ Examples::
 
     planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --design ib-ndr --format json
     planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --gpu h100_sxm --designs rail4-npo,rail8-npo,ib-ndr
-    planner reliability --params-b 70 --gpus 1024 --design rail8-npo --network-failover --format json
+    planner workload --params-b 400 --tokens-b 2000 --gpus 1024 --experts 8 --top-k 2 --precision fp8
+    planner workload --hf-config config.json --tokens-b 15000 --gpus 1024 --seq-len 8192 --tp 8 --pp 16
+    planner reliability --params-b 70 --gpus 1024 --design rail8-npo --network-failover
+    planner reliability --checkpoint-gbyte 500 --gpus 512 --designs rail4-npo,ib-ndr --format json
 
 Bad input exits with code 2 and one line on stderr naming the option and its allowed range.
 """
@@ -60,16 +63,7 @@ def add_parser(subparsers: Any) -> None:
     from planner.inputs import reliability, training
 
     workload = add_command(
-        subparsers,
-        "workload",
-        help_text="LLM training time, cost and energy per design",
-        example_lines=[
-            "planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --design ib-ndr --format json",
-            "planner workload --params-b 70 --tokens-b 1400 --gpus 1024 --gpu h100_sxm "
-            "--designs rail4-npo,rail8-npo,ib-ndr",
-            "planner workload --params-b 400 --tokens-b 2000 --gpus 1024 --experts 8 --top-k 2 --precision fp8",
-            "planner workload --hf-config config.json --tokens-b 15000 --gpus 1024 --seq-len 8192 --tp 8 --pp 16",
-        ],
+        subparsers, "workload", help_text="LLM training time, cost and energy per design", doc=__doc__
     )
     _add_common(workload)
     add_model_options(workload, training.TrainingJob, JOB_GROUP).add_argument(
@@ -85,10 +79,7 @@ def add_parser(subparsers: Any) -> None:
         subparsers,
         "reliability",
         help_text="interruptions, checkpoint interval and goodput per design",
-        example_lines=[
-            "planner reliability --params-b 70 --gpus 1024 --design rail8-npo --network-failover",
-            "planner reliability --checkpoint-gbyte 500 --gpus 512 --designs rail4-npo,ib-ndr --format json",
-        ],
+        doc=__doc__,
     )
     _add_common(rel)
     add_model_options(rel, reliability.ReliabilityParams, RELIABILITY_GROUP)
