@@ -69,6 +69,7 @@ TEMPLATE_DOMAINS: tuple[tuple[str, str], ...] = (
     ("planner/fabric/scale_up.py", "engine_scale_up"),
     ("planner/handoff/", "engine_handoff"),
     ("planner/tenancy/", "engine_tenancy"),
+    ("planner/jobmix/", "engine_tenancy"),
     ("planner/sweep/", "engine_sweep"),
     ("planner/access.py", "engine_access"),
     ("planner/", "engine_data"),

@@ -34,7 +34,7 @@ from planner.files import read_mapping
 from planner.i18n.message import msg
 from planner.inputs import parse
 
-Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving"]
+Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving", "tenancy"]
 Role = Literal["calibration", "validation"]
 Recompute = Literal["none", "selective", "full"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "fp4"]

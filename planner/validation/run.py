@@ -41,6 +41,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import statistics
@@ -55,6 +56,7 @@ from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, l
 if TYPE_CHECKING:
     from planner.catalog import Catalog
     from planner.engine import Plan
+    from planner.jobmix.simulate import SimResult
 
 Status = Literal["pass", "fail", "not_modelled"]
 STATUSES: tuple[Status, ...] = get_args(Status)
@@ -471,6 +473,50 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     return _Value(value, _joined(note, msg("static batch")))
 
 
+JOB_MIX_SEED = 1
+"""Seed of the tenancy cases' job stream (one run per cluster size and window)."""
+SERVERS_PER_LEAF_GROUP = 16
+"""Servers under one leaf pair in the tenancy cases' two-tier cluster [count]; it changes only
+which placements span leaves, not whether a job fits (first-fit placement)."""
+_JOB_MIX_RUNS: dict[tuple[int, int, float, str], SimResult] = {}
+
+
+def _job_mix_run(case: ValidationCase, catalog: Catalog) -> SimResult:
+    """One seeded simulation of the fitted job stream at the trace's arrival rate (both tenancy
+    quantities of a case come from the same run, computed once per process)."""
+    from planner.jobmix.jobs import GPU_JOBS_PER_DAY_ID, job_mix, synthetic_jobs
+    from planner.jobmix.simulate import SimCluster, simulate
+
+    gpus, hours, per_node = case.inputs.gpus, case.inputs.duration_h, case.inputs.gpus_per_node or 8
+    if gpus is None or hours is None or GPU_JOBS_PER_DAY_ID not in catalog.sizing_rules:
+        raise _NotModelledError(msg("a tenancy case needs gpus, duration_h and the trace's job rate"))
+    mix = dataclasses.replace(job_mix(catalog), high_priority_share=0.0)
+    rate_per_s = catalog.sizing_rules[GPU_JOBS_PER_DAY_ID].value / 86_400
+    key = (gpus, per_node, hours, repr(mix) + repr(rate_per_s))
+    if key not in _JOB_MIX_RUNS:
+        sizes = {g: w for g, w in mix.size_weights.items() if g <= gpus and w > 0}
+        jobs = synthetic_jobs(
+            count=round(rate_per_s * hours * 3600),
+            cluster_gpus=gpus,
+            seed=JOB_MIX_SEED,
+            load=rate_per_s * mix.mean_gpu_seconds(sizes) / gpus,
+            mix=mix,
+        )
+        cluster = SimCluster.uniform(
+            servers=gpus // per_node, gpus_per_server=per_node, servers_per_group=SERVERS_PER_LEAF_GROUP
+        )
+        _JOB_MIX_RUNS[key] = simulate(cluster=cluster, jobs=jobs, policy="first-fit")
+    return _JOB_MIX_RUNS[key]
+
+
+def _utilization(case: ValidationCase, catalog: Catalog) -> _Value:
+    return _Value(_job_mix_run(case, catalog).utilization)
+
+
+def _mean_queue_delay(case: ValidationCase, catalog: Catalog) -> _Value:
+    return _Value(_job_mix_run(case, catalog).mean_queue_delay_s)
+
+
 EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "spine_switches": _switch_count,
     "leaf_switches": _switch_count,
@@ -493,6 +539,8 @@ EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "switch_failure_fraction_per_month": _fleet_fraction,
     "ttft_ms": _serving,
     "output_tokens_per_s_per_gpu": _serving,
+    "gpu_utilization_fraction": _utilization,
+    "mean_queue_delay_s": _mean_queue_delay,
 }
 """How each quantity is computed; a quantity not listed is reported as not modelled."""
 
