@@ -36,7 +36,7 @@ from planner.catalog import Catalog
 from planner.errors import InputError, PlannerError
 from planner.i18n.message import msg
 from planner.inputs import parse
-from planner.scenario import Scenario
+from planner.inputs.scenario import Scenario
 
 Role = Literal["viewer", "architect", "commercial", "admin"]
 ROLES: tuple[Role, ...] = get_args(Role)

@@ -19,8 +19,8 @@ from planner.engine import Plan, plan
 from planner.errors import InputError, PlannerError
 from planner.i18n import error_text
 from planner.i18n.message import Message, msg
+from planner.inputs.scenario import Scenario
 from planner.outputs import plan_summary_row
-from planner.scenario import Scenario
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -184,8 +184,8 @@ def test_no_function_in_the_cli_is_longer_than_80_lines() -> None:
 
 def test_values_repeated_for_a_light_parser_match_the_engine() -> None:
     """The parser repeats two engine values so that ``--help`` need not import the engine."""
+    from planner.inputs.scenario import MAX_GPUS
     from planner.report.export.pricing import EDITIONS
-    from planner.scenario import MAX_GPUS
 
     assert export_cli.EDITIONS == EDITIONS
     assert str(MAX_GPUS) == MAX_GPUS_TEXT
@@ -252,7 +252,7 @@ def test_bad_input_in_a_real_process_is_one_line() -> None:
 
 def test_planner_package_still_exports_the_engine() -> None:
     assert planner.plan.__module__ == "planner.engine"
-    assert planner.Scenario.__module__ == "planner.scenario"
+    assert planner.Scenario.__module__ == "planner.inputs.scenario"
 
 
 def test_the_group_of_each_command_is_the_group_that_registers_it(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from planner import Facility, Scenario
 from planner.design import SLUG_PATTERN
 from planner.errors import field_bounds, shorten
-from planner.scenario import MAX_PRICE_USD
+from planner.inputs.scenario import MAX_PRICE_USD
 
 LANGS = ("en", "zh")
 CURRENCIES = ("USD", "CNY")

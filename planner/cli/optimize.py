@@ -53,7 +53,7 @@ def add_parser(sub: Any) -> None:
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:
     """The optimizer request of the options; ``--rack-kw`` (the scenario's rack limit) is its limit too."""
-    from planner.scenario import Scenario
+    from planner.inputs.scenario import Scenario
 
     data: dict[str, Any] = {"objective": args.objective, "max_gpus": args.max_gpus}
     data.update(

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from planner.catalog import Catalog
     from planner.engine import Plan
     from planner.inputs import Declared
-    from planner.scenario import Scenario
+    from planner.inputs.scenario import Scenario
 
 M = TypeVar("M", bound="BaseModel")
 R = TypeVar("R")
@@ -34,7 +34,7 @@ EXIT_BAD_INPUT = 2
 """Exit code of bad input: one line on stderr naming the field and the allowed range."""
 
 MAX_GPUS_TEXT = "1048576"
-"""``planner.scenario.MAX_GPUS`` as shown in help texts (tests/test_cli_startup.py keeps them equal;
+"""``planner.inputs.scenario.MAX_GPUS`` as shown in help texts (tests/test_cli_startup.py keeps them equal;
 importing the scenario module would load pydantic just to print ``--help``)."""
 
 
@@ -126,7 +126,7 @@ def catalog_rule_text(rule_id: str) -> str:
 
 def gpu_count(text: str) -> int:
     """``--gpus``: a whole number of GPUs within the engine's range."""
-    from planner.scenario import MAX_GPUS
+    from planner.inputs.scenario import MAX_GPUS
 
     try:
         value = int(text)
@@ -141,8 +141,8 @@ def gpu_count(text: str) -> int:
 
 def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
     """The options that describe a scenario (the facility's and the pools' generated from
-    :class:`~planner.scenario.Scenario`); :func:`scenario_from_args` reads them back."""
-    from planner.scenario import Scenario
+    :class:`~planner.inputs.scenario.Scenario`); :func:`scenario_from_args` reads them back."""
+    from planner.inputs.scenario import Scenario
 
     group = parser.add_argument_group("scenario")
     group.add_argument(
@@ -339,7 +339,7 @@ def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
 
 def scenario_from_args(args: argparse.Namespace) -> Scenario:
     """The scenario file (if any) with flags applied on top, validated."""
-    from planner.scenario import Scenario, load_scenario, scenario_from_data
+    from planner.inputs.scenario import Scenario, load_scenario, scenario_from_data
 
     data: dict[str, Any] = load_scenario(args.scenario).model_dump() if args.scenario else {}
     if args.gpus is not None:

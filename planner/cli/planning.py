@@ -49,7 +49,7 @@ FORMATS = ("table", "json", "csv")
 
 def _sizes(text: str) -> list[int]:
     """``8:1024:8`` (start:stop:step, inclusive) or ``8,64,512``."""
-    from planner.scenario import MAX_GPUS
+    from planner.inputs.scenario import MAX_GPUS
 
     try:
         if ":" in text:

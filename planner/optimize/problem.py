@@ -35,8 +35,8 @@ from planner.fabric.topology import (
 from planner.facility.power import pdus_for_rack
 from planner.i18n.message import msg
 from planner.inputs import Input, parse
+from planner.inputs.scenario import MAX_GPUS, Scenario
 from planner.resolve import Resolved, resolve
-from planner.scenario import MAX_GPUS, Scenario
 from planner.units import present_value_factor
 
 Objective = Literal["capex", "tco", "max-gpus"]

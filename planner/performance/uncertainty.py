@@ -39,11 +39,11 @@ from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.inputs import parse
 from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.scenario import Scenario
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import fabric_from_plan
 from planner.performance.workload import WorkloadEstimate, estimate_workload
 from planner.resolve import resolve
-from planner.scenario import Scenario
 
 TornadoInput = Literal[
     "gpu_price",

@@ -41,6 +41,7 @@ from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
 from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.scenario import Scenario
 from planner.inputs.training import Precision, TrainingJob, training_job
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan
 from planner.performance.reliability import Reliability, reliability
@@ -67,7 +68,6 @@ from planner.performance.training.schedule import (
 from planner.performance.training.search import check_layout, largest_micro_batch, search
 from planner.performance.training.shape import HIDDEN_PER_LAYER, ModelShape, model_shape
 from planner.resolve import resolve
-from planner.scenario import Scenario
 
 if TYPE_CHECKING:
     import pandas as pd

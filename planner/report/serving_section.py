@@ -1,5 +1,5 @@
 """Serving results beside the comparison and in the proposal: the scenario's serving request
-(:attr:`planner.scenario.Scenario.serving`) on each compared design.
+(:attr:`planner.inputs.scenario.Scenario.serving`) on each compared design.
 
 One row per figure (layout, batch, TTFT, TPOT, tokens/s per GPU, USD per million tokens, the
 expert all-to-all per decode step), one column per design: the Compare page shows the frame, the

@@ -8,7 +8,7 @@ An export is an envelope around the scenario, so a file says what it is and whic
       "name": "Acme 1024 GPUs", "customer": "Acme", "tags": ["workshop"], "notes": "",
       "exported_at": "2025-11-29T18:00:00+00:00",
       "exported_from": {"scenario_id": 3, "version": 2},
-      "scenario": { ...the fields of planner.scenario.Scenario... }
+      "scenario": { ...the fields of planner.inputs.scenario.Scenario... }
     }
 
 An import accepts that envelope, or a bare scenario object (what ``scenario_to_json`` writes).
@@ -32,7 +32,7 @@ from planner.files import parse_text
 from planner.i18n import error_text
 from planner.i18n.message import msg
 from planner.inputs import parse
-from planner.scenario import Scenario, scenario_from_data
+from planner.inputs.scenario import Scenario, scenario_from_data
 from planner.store.fields import clean_customer, clean_name, clean_notes, clean_tags
 from planner.store.records import SavedScenario
 

@@ -40,8 +40,8 @@ from planner.errors import InputError, shorten
 from planner.files import read_mapping
 from planner.i18n.message import msg
 from planner.inputs import parse
+from planner.inputs.scenario import Scenario, scenario_from_data
 from planner.performance.uncertainty import MonteCarloSpec
-from planner.scenario import Scenario, scenario_from_data
 
 MAX_POINTS = 1_000_000_000
 """Largest grid planned without ``--yes`` [points]: 1e9 plans at ~3 ms each is ~35 CPU-days."""

@@ -1,6 +1,6 @@
 """The tenant set: who rents how many GPUs, with which isolation and which guarantees.
 
-The :class:`Tenant` model itself is :class:`planner.scenario.Tenant` (a scenario carries its
+The :class:`Tenant` model itself is :class:`planner.inputs.scenario.Tenant` (a scenario carries its
 tenants); this module reads tenant files and checks a set as a whole.
 
 A tenant file (YAML or JSON, read by :mod:`planner.files`) is a list of tenants, or a mapping
@@ -28,7 +28,7 @@ from planner.errors import InputError, shorten
 from planner.files import parse_text, read_bytes
 from planner.i18n.message import msg
 from planner.inputs import parse
-from planner.scenario import ISOLATIONS, MAX_TENANTS, Isolation, Tenant
+from planner.inputs.scenario import ISOLATIONS, MAX_TENANTS, Isolation, Tenant
 
 TENANT_FILE = msg("tenant file")
 """``what`` of a tenant file, for the file reader's messages."""

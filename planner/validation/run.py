@@ -200,7 +200,7 @@ def _nic_fabric(case: ValidationCase, catalog: Catalog, design_id: str) -> dict[
 def _plan(case: ValidationCase, catalog: Catalog, *, stand_in: bool = False) -> tuple[Plan, str]:
     """The plan of a case's cluster, and a note naming any stand-in."""
     from planner.engine import plan
-    from planner.scenario import scenario_from_data
+    from planner.inputs.scenario import scenario_from_data
 
     design_id, note = _design_id(case, catalog, stand_in=stand_in)
     nic_fabric = _nic_fabric(case, catalog, design_id)

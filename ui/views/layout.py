@@ -70,7 +70,7 @@ COLUMN_KEYS = {
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _handoff(scenario_json: str, override_json: str, params_json: str) -> Handoff:
-    from planner.scenario import scenario_from_data
+    from planner.inputs.scenario import scenario_from_data
 
     del override_json  # part of the key: the plan below was made with it
     scenario = scenario_from_data(json.loads(scenario_json))

@@ -44,13 +44,13 @@ from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
+from planner.inputs.scenario import Scenario
 from planner.inputs.serving import ServingRequest
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan, send_recv_time_s
 from planner.performance.serving.coefficients import GpuFigures, gpu_figures, serving_coefficients
 from planner.performance.serving.model import ServedModel, served_model
 from planner.performance.serving.step import Instance, InstanceLayout, StepTime, powers_of_two
 from planner.queueing import erlang_c_wait_s
-from planner.scenario import Scenario
 
 Mode = Literal["aggregated", "disaggregated"]
 Role = Literal["aggregated", "prefill", "decode"]
