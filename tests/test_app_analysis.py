@@ -29,7 +29,8 @@ import ui.views.optimize
 import ui.views.scenarios
 from planner import Scenario, i18n, load_catalog, plan
 from planner.i18n import tr
-from planner.optimize import optimize, request_from_data
+from planner.inputs.optimize import request_from_data
+from planner.optimize import optimize
 from planner.optimize.pareto import bandwidth_front
 from planner.report import fmt
 from planner.report.performance_tables import escape_markdown, pareto_choice

@@ -38,10 +38,11 @@ from planner.catalog import load_catalog_from_data
 from planner.compare import Crossover, Sweep
 from planner.errors import InfeasibleError
 from planner.i18n import error_text, translate
+from planner.inputs.optimize import request_from_data
 from planner.inputs.reliability import ReliabilityParams
 from planner.inputs.serving import ServingRequest
 from planner.inputs.training import TrainingJob
-from planner.optimize import OptimizeResult, optimize, request_from_data
+from planner.optimize import OptimizeResult, optimize
 from planner.optimize.pareto import ParetoPoint, bandwidth_front, power_front
 from planner.performance.collectives import collectives_frame
 from planner.performance.reliability import Reliability, goodput_curve, reliability

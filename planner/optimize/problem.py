@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Cooling, Record
@@ -34,81 +31,12 @@ from planner.fabric.topology import (
 )
 from planner.facility.power import pdus_for_rack
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
-from planner.inputs.scenario import MAX_GPUS, Scenario
+from planner.inputs.optimize import OptimizeRequest
+from planner.inputs.scenario import Scenario
 from planner.resolve import Resolved, resolve
 from planner.units import present_value_factor
 
-Objective = Literal["capex", "tco", "max-gpus"]
 PRICED_FAMILIES = ("gpus", "servers", "nics", "switches", "optics", "cables", "racks", "pdus", "storage")
-
-
-OBJECTIVE_KEYS: dict[Objective, str] = {
-    "capex": "opt.objective.capex",
-    "tco": "opt.objective.tco",
-    "max-gpus": "opt.objective.max_gpus",
-}
-"""UI label key of each objective."""
-_OBJECTIVE = "opt.group.objective"
-_LIMITS = "opt.group.limits"
-_CHOICES = "opt.group.choices"
-_NO_LIMIT: dict[str, Any] = {"number_format": "%.0f", "placeholder": "opt.placeholder.no_limit"}
-
-
-class OptimizeRequest(BaseModel):
-    """Objective and limits of one optimization (the scenario gives everything else)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    objective: Annotated[
-        Objective,
-        Input(
-            flag="--objective",
-            label="opt.field.objective",
-            group=_OBJECTIVE,
-            choices=OBJECTIVE_KEYS,
-            widget="radio",
-        ),
-    ] = Field(default="capex", description="capex, tco or max-gpus.")
-    max_gpus: Annotated[
-        int, Input(flag="--max-gpus", label="opt.field.max_gpus", group=_OBJECTIVE, step=64)
-    ] = Field(default=16384, ge=1, le=MAX_GPUS, description="Upper bound of the max-gpus search [count].")
-    budget_usd: Annotated[
-        float | None,
-        Input(flag="--budget-usd", label="opt.field.budget_usd", group=_LIMITS, step=1e6, **_NO_LIMIT),
-    ] = Field(default=None, gt=0, le=1e12, description="CAPEX ceiling [USD].")
-    power_cap_kw: Annotated[
-        float | None,
-        Input(flag="--power-cap-kw", label="opt.field.power_cap_kw", group=_LIMITS, step=100.0, **_NO_LIMIT),
-    ] = Field(default=None, gt=0, le=1e7, description="Facility power ceiling [kW] (IT x PUE).")
-    rack_kw: Annotated[
-        float | None,
-        Input(
-            label="opt.field.rack_kw",
-            group=_LIMITS,
-            step=5.0,
-            number_format="%.0f",
-            placeholder="opt.placeholder.rack_kw",
-        ),
-    ] = Field(default=None, ge=5, le=300, description="Rack power limit [kW]; empty = the scenario's.")
-    choose_switches: Annotated[bool, Input(label="opt.field.choose_switches", group=_CHOICES)] = Field(
-        default=True, description="Pick switch models per tier."
-    )
-    choose_media: Annotated[bool, Input(label="opt.field.choose_media", group=_CHOICES)] = Field(
-        default=True, description="Pick copper/optics per link class."
-    )
-    choose_cooling: Annotated[bool, Input(label="opt.field.choose_cooling", group=_CHOICES)] = Field(
-        default=True, description="Pick the cooling method."
-    )
-    time_limit_s: float = Field(default=60, gt=0, le=3600, description="Solver time limit [s].")
-
-
-def request_from_data(data: dict[str, object]) -> OptimizeRequest:
-    """Validate optimizer options; :class:`InputError` names the field and the range."""
-    request = parse(OptimizeRequest, data)
-    if request.objective == "max-gpus" and request.budget_usd is None and request.power_cap_kw is None:
-        raise InputError(msg("objective: max-gpus needs budget_usd or power_cap_kw (or both)"))
-    return request
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from typing import Any
 import streamlit as st
 
 from planner import InputError, Plan, Scenario, scenario_from_data
-from planner.optimize import OptimizeRequest, OptimizeResult, request_from_data
+from planner.inputs.optimize import OptimizeRequest, request_from_data
+from planner.optimize import OptimizeResult
 from planner.optimize.pareto import ParetoPoint
 from planner.report import fmt, performance_charts, performance_tables, tables
 from planner.report.performance_tables import PARETO_KEYS
