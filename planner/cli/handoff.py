@@ -26,26 +26,19 @@ from planner.cli import options
 
 if TYPE_CHECKING:
     from planner.handoff.cabling import Handoff
-    from planner.handoff.layout import LayoutParams
+    from planner.inputs.layout import LayoutParams
 
 HANDOFF_FILES = ("cabling", "cabling_xlsx", "drawio")
 """File options of ``planner export`` that the hand-off writes (besides the two folders)."""
 HANDOFF_DIRS = ("elevations", "netbox_dir")
 
-LAYOUT_OPTIONS: dict[str, tuple[str, str]] = {
-    "row_length_m": ("--row-length-m", "longest row the room allows [m] (default 12)"),
-    "max_rows": ("--max-rows", "rows the room holds (default: any)"),
-    "rack_width_m": ("--rack-width-m", "rack width [m] (default 0.6)"),
-    "slack_m": ("--slack-m", "service loop per cable [m] (default 1.5)"),
-}
-"""Layout fields settable on the command line: option and help text."""
-
 
 def add_layout_options(parser: argparse.ArgumentParser) -> None:
-    """The floor options; :func:`layout_from_args` reads them back."""
-    group = parser.add_argument_group("layout")
-    for field, (option, text) in LAYOUT_OPTIONS.items():
-        group.add_argument(option, dest=field, type=int if field == "max_rows" else float, help=text)
+    """The floor options, generated from :class:`~planner.inputs.layout.LayoutParams`;
+    :func:`layout_from_args` reads them back."""
+    from planner.inputs import layout
+
+    options.add_model_options(parser, layout.LayoutParams, "layout")
 
 
 def add_handoff_files(parser: argparse.ArgumentParser) -> None:
@@ -60,10 +53,9 @@ def add_handoff_files(parser: argparse.ArgumentParser) -> None:
 
 
 def layout_from_args(args: argparse.Namespace) -> LayoutParams:
-    from planner.handoff.layout import layout_params_from_data
+    from planner.inputs import layout
 
-    data = {f: getattr(args, f) for f in LAYOUT_OPTIONS if getattr(args, f, None) is not None}
-    return layout_params_from_data(data)
+    return layout.layout_params_from_data(options.model_options(args, layout.LayoutParams))
 
 
 def wants_handoff(args: argparse.Namespace) -> bool:
