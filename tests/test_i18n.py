@@ -44,6 +44,7 @@ from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import STRINGS, catalogs, po, tr, translate, translate_text
 from planner.i18n.message import Message, msg
 from planner.outputs import SUMMARY_COLUMNS
+from planner.report.acceptance import COLUMNS as ACCEPTANCE_COLUMNS
 from planner.report.export.pricing import EDITIONS
 from planner.report.tables import COMPARE_METRICS
 from ui.inputs import CURRENCIES, INPUTS
@@ -171,6 +172,9 @@ def _dynamic_keys() -> set[str]:
     generated = [f for view in views for f in view.FIELDS] + list(serving.SIZING_FIELDS)
     keys |= {k for f in generated for k in (f.label_key, f.help_key, f.placeholder_key) if k}
     keys |= {k for f in generated for k in f.options.values()} | {g for v in views for g, _ in v.GROUPS}
+    keys |= {f"acc.col.{c}" for c in ACCEPTANCE_COLUMNS} | {
+        f"acc.status.{s}" for s in ("pass", "fail", "warn")
+    }
     return keys
 
 

@@ -97,12 +97,15 @@ def run_serve(args: argparse.Namespace) -> int:
         estimate_serving(request=request, plan=p, catalog=catalog)
         for p in options.plans_from_args(args, options.scenario_from_args(args), catalog)
     ]
+    from planner.decision.bands import serving_band_dicts, serving_note
+
+    bands = serving_band_dicts()
     options.write_results(
         estimates,
         fmt=args.format,
         as_list=len(estimates) != 1,
-        to_dict=serving_to_dict,
-        render=render_serving_table,
+        to_dict=lambda e: {**serving_to_dict(e), "model_error": bands},
+        render=lambda found: f"{render_serving_table(found)}\n{serving_note()}",
     )
     return 0
 

@@ -199,15 +199,17 @@ def _write_per_design(
 
 def run_workload(args: argparse.Namespace) -> int:
     """``planner workload``: training time, cost and energy of the job on each design."""
+    from planner.decision.bands import band_dict, headline_note, training_band
     from planner.performance.workload import estimate_workload, workload_to_dict
 
     job = job_from_args(args)
     params = reliability_params_from_args(args, params_b=job.params_b)
+    band = training_band(experts=job.experts)
     return _write_per_design(
         args,
         lambda p, catalog: estimate_workload(job=job, plan=p, catalog=catalog, reliability_params=params),
-        to_dict=workload_to_dict,
-        render=render_workload_table,
+        to_dict=lambda e: {**workload_to_dict(e), "model_error": band_dict(band)},
+        render=lambda estimates: f"{render_workload_table(estimates)}\n{headline_note(band)}",
     )
 
 

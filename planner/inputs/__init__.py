@@ -183,7 +183,7 @@ def declared(model: type[BaseModel], *, _path: tuple[str, ...] = ()) -> tuple[De
 
 def parse(
     model: type[M],
-    data: Mapping[str, Any],
+    data: Mapping[str, Any] | object,
     *,
     source: str | None = None,
     prefix: str = "",
@@ -199,7 +199,7 @@ def parse(
     model
         The pydantic model (frozen, ``extra="forbid"``).
     data
-        The values, keyed by field name.
+        The values, keyed by field name (anything else is refused with pydantic's message).
     source
         What the values came from, opening the message.
     prefix
@@ -215,7 +215,7 @@ def parse(
     planner.errors.InputError: options: restart_min: Input should be greater than or equal to 0 (got -1) (allowed: 0 to 1440)
     """
     try:
-        return model.model_validate(dict(data))
+        return model.model_validate(dict(data) if isinstance(data, Mapping) else data)
     except ValidationError as exc:
         problem = describe_validation_error(exc, model=model, prefix=prefix)
         raise error(problem if source is None else with_source(source, problem)) from None

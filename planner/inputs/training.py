@@ -28,6 +28,8 @@ from planner.inputs.serving import (
 Precision = Literal["bf16", "fp8"]
 RecomputeChoice = Literal["auto", "none", "selective", "full"]
 AttentionKernel = Literal["flash", "materialized"]
+MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
+MoeDispatcher = Literal["alltoall", "fused"]
 
 _MODEL = "wl.group.model"
 _COMPUTE = "wl.group.compute"
@@ -196,6 +198,71 @@ class TrainingJob(BaseModel):
         description="Share of HBM a layout may fill (the rest: workspace, fragmentation) [-].",
     )
 
+    # --- mixture of experts (planner/performance/training/moe.py) ---
+    dense_layers: Annotated[int, Input(flag="--dense-layers")] = Field(
+        default=0,
+        ge=0,
+        le=1024,
+        description="First layers with a dense FFN instead of experts (first-k dense).",
+    )
+    dense_ffn_hidden: Annotated[int | None, Input(flag="--dense-ffn-hidden")] = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="FFN width of the dense first layers; empty = ffn_hidden.",
+    )
+    q_lora_rank: Annotated[int | None, Input(flag="--q-lora-rank")] = Field(
+        default=None, ge=1, le=65536, description="Multi-head latent attention: query compression rank."
+    )
+    kv_lora_rank: Annotated[int | None, Input(flag="--kv-lora-rank")] = Field(
+        default=None, ge=1, le=65536, description="Multi-head latent attention: key/value compression rank."
+    )
+    qk_rope_head_dim: Annotated[int, Input(flag="--qk-rope-head-dim")] = Field(
+        default=0, ge=0, le=4096, description="Multi-head latent attention: rotary part of a query/key head."
+    )
+    v_head_dim: Annotated[int | None, Input(flag="--v-head-dim")] = Field(
+        default=None, ge=1, le=4096, description="Multi-head latent attention: width of a value head."
+    )
+    expert_tp: Annotated[int | None, Input(flag="--expert-tp")] = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Tensor-parallel GPUs of each expert; empty = tp when ep divides dp x cp, else 1.",
+    )
+    moe_load_imbalance: Annotated[float, Input(flag="--moe-imbalance")] = Field(
+        default=1.0,
+        ge=1,
+        le=64,
+        description="Tokens on the busiest expert-parallel GPU over the mean [-] (1 = force-balanced).",
+    )
+    moe_redundant_experts: Annotated[int, Input(flag="--moe-redundant-experts")] = Field(
+        default=0, ge=0, le=4096, description="Redundant expert copies per layer (EPLB) over the expert GPUs."
+    )
+    moe_node_limit: Annotated[int | None, Input(flag="--moe-node-limit")] = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Node-limited routing: scale-up domains a token is sent to at most, then forwarded inside.",
+    )
+    moe_dispatcher: Annotated[MoeDispatcher, Input(flag="--moe-dispatcher")] = Field(
+        default="alltoall",
+        description=(
+            "alltoall: NCCL all-to-all with separate permutation kernels (Megatron-Core's default); "
+            "fused: DeepEP-style kernels that communicate from the GPU's own multiprocessors and keep "
+            "some of them while they overlap compute."
+        ),
+    )
+    moe_dispatch_fp8: Annotated[bool, Input(flag="--moe-dispatch-fp8")] = Field(
+        default=False, description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16."
+    )
+    moe_overlap: Annotated[MoeOverlap, Input(flag="--moe-overlap")] = Field(
+        default="none",
+        description=(
+            "Expert all-to-all hidden behind compute: none; two_micro_batches (one micro-batch's "
+            "all-to-all runs under the other's compute); dualpipe (that, and DualPipe's halved bubble)."
+        ),
+    )
+
     @model_validator(mode="after")
     def _routing(self) -> TrainingJob:
         if self.top_k > self.experts:
@@ -208,6 +275,16 @@ class TrainingJob(BaseModel):
             )
         if self.experts == 1 and self.ep not in (None, 1):
             raise ValueError(msg("ep > 1 needs experts > 1"))
+        if self.expert_tp is not None and self.tp is not None and self.tp % self.expert_tp:
+            raise ValueError(msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp))
+        if self.layers is not None and self.dense_layers >= self.layers and self.experts > 1:
+            raise ValueError(
+                msg(
+                    "dense_layers ({dense}) must be fewer than layers ({layers})",
+                    dense=self.dense_layers,
+                    layers=self.layers,
+                )
+            )
         return self
 
 

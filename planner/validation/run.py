@@ -325,6 +325,18 @@ def _training_job(case: ValidationCase) -> Any:
         "zero_stage": i.zero_stage,
         "dp_overlap_fraction": i.dp_overlap_fraction,
         "pp_overlap_fraction": i.pp_overlap_fraction,
+        "shared_experts": i.shared_experts,
+        "dense_layers": i.dense_layers,
+        "dense_ffn_hidden": i.dense_ffn_hidden,
+        "q_lora_rank": i.q_lora_rank,
+        "kv_lora_rank": i.kv_lora_rank,
+        "qk_rope_head_dim": i.qk_rope_head_dim,
+        "v_head_dim": i.v_head_dim,
+        "moe_overlap": i.moe_overlap,
+        "expert_tp": i.expert_tp,
+        "moe_node_limit": i.moe_node_limit,
+        "moe_dispatch_fp8": i.moe_dispatch_fp8,
+        "moe_dispatcher": i.moe_dispatcher,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)
@@ -473,6 +485,43 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     return _Value(value, _joined(note, msg("static batch")))
 
 
+def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
+    """Input or output tokens/s per GPU of a prefill or decode pool at the load the source states
+    (:func:`planner.performance.serving.estimate.phase_rate`), on the case's fabric: the expert
+    all-to-all of a large expert-parallel group crosses it."""
+    from planner.performance.serving.estimate import phase_rate
+    from planner.performance.serving.request import serving_request
+
+    i = case.inputs
+    if i.params_b is None or i.input_tokens is None or i.concurrent_seqs is None:
+        raise _NotModelledError(msg("parameter count, context length or load per GPU not stated"))
+    precision = _SERVING_PRECISION.get(i.precision or "bf16")
+    if precision is None:
+        raise _NotModelledError(
+            msg("{precision} weights are not in the serving model", precision=i.precision)
+        )
+    p, note = _plan(case, catalog)
+    optional = {
+        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
+        "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
+        "experts": i.experts, "top_k": i.top_k, "shared_experts": i.shared_experts, "tp": i.tp, "ep": i.ep,
+        "kv_precision": i.kv_precision, "kv_lora_rank": i.kv_lora_rank, "moe_node_limit": i.moe_node_limit,
+        "moe_dispatch_mode": i.moe_dispatch_mode,
+    }  # fmt: skip
+    data: dict[str, Any] = {"params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens}
+    data.update({k: v for k, v in optional.items() if v is not None})
+    data["moe_overlap"] = i.moe_overlap not in (None, "none")
+    phase: Literal["prefill", "decode"] = "prefill" if case.quantity.startswith("prefill") else "decode"
+    try:
+        rate = phase_rate(
+            request=serving_request(data, source=case.id), plan=p, catalog=catalog, phase=phase,
+            sequences_per_gpu=i.concurrent_seqs, context_tokens=i.input_tokens,
+        )  # fmt: skip
+    except InfeasibleError as exc:
+        raise _NotModelledError(str(exc)) from None
+    return _Value(rate.tokens_per_s_per_gpu, _joined(note, msg("{phase} pool", phase=phase)))
+
+
 JOB_MIX_SEED = 1
 """Seed of the tenancy cases' job stream (one run per cluster size and window)."""
 SERVERS_PER_LEAF_GROUP = 16
@@ -539,6 +588,8 @@ EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "switch_failure_fraction_per_month": _fleet_fraction,
     "ttft_ms": _serving,
     "output_tokens_per_s_per_gpu": _serving,
+    "prefill_tokens_per_s_per_gpu": _serving_phase,
+    "decode_tokens_per_s_per_gpu": _serving_phase,
     "gpu_utilization_fraction": _utilization,
     "mean_queue_delay_s": _mean_queue_delay,
 }
@@ -573,7 +624,7 @@ def evaluate(case: ValidationCase, *, catalog: Catalog) -> CaseResult:
         predicted, reason = value.value, value.note
     except _NotModelledError as exc:
         reason = exc.reason
-    except InputError as exc:  # the engine refuses the configuration: say why, with its field
+    except (InputError, InfeasibleError) as exc:  # the engine refuses: say why, with its field
         reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
     if predicted is None:
         status: Status = "not_modelled"
