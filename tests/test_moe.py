@@ -199,7 +199,7 @@ DSV3_SERVING = {
 
 
 def _decode(catalog: Catalog, design: str, **changes: object) -> float:
-    from planner.performance.serving.request import ServingRequest
+    from planner.inputs.serving import ServingRequest
 
     from planner.performance.serving.estimate import phase_rate
 

@@ -28,7 +28,7 @@ def serving_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
     >>> f["kv_lora_rank"], f["rope_head_dim"], f["experts"], f["top_k"]
     (512, 64, 256, 8)
     """
-    from planner.performance.serving.request import ServingRequest
+    from planner.inputs.serving import ServingRequest
 
     fields = job_fields_from_hf_config(config)
     if config.get("head_dim") is None:  # the training reader's MLA head width is not a KV-cache head
