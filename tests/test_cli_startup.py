@@ -267,3 +267,15 @@ def test_the_group_of_each_command_is_the_group_that_registers_it(capsys: pytest
         }, command
     assert run(["plan", "--gpus", "0"]) == 2  # a one-group parser still exits 2 with one line
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_workload_table_needs_neither_pandas_nor_scipy() -> None:
+    """``planner workload`` prints its table in plain Python (issue 24: a CLI path that prints no
+    table of data loads no heavy library; SciPy only fits, NumPy only builds frames)."""
+    loaded = _fresh_modules(
+        "import contextlib, io\nfrom planner.cli import run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert run(['workload', '--gpus', '1024', '--design', 'ib-ndr', '--params-b', '70',"
+        " '--tokens-b', '1000']) == 0\n"
+    )
+    assert loaded.isdisjoint((*HEAVY, "scipy", "numpy")), sorted(loaded & {*HEAVY, "scipy", "numpy"})
