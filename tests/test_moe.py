@@ -200,7 +200,6 @@ DSV3_SERVING = {
 
 def _decode(catalog: Catalog, design: str, **changes: object) -> float:
     from planner.inputs.serving import ServingRequest
-
     from planner.performance.serving.estimate import phase_rate
 
     p = plan(scenario=Scenario(gpus=64, design_id=design, gpu_id="h100_sxm"), catalog=catalog)

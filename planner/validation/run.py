@@ -489,8 +489,8 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
     """Input or output tokens/s per GPU of a prefill or decode pool at the load the source states
     (:func:`planner.performance.serving.estimate.phase_rate`), on the case's fabric: the expert
     all-to-all of a large expert-parallel group crosses it."""
-    from planner.performance.serving.estimate import phase_rate
     from planner.inputs.serving import serving_request
+    from planner.performance.serving.estimate import phase_rate
 
     i = case.inputs
     if i.params_b is None or i.input_tokens is None or i.concurrent_seqs is None:
