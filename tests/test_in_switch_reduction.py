@@ -62,7 +62,7 @@ def test_plan_takes_the_in_switch_reduction_option() -> None:
         [sys.executable, "-m", "planner", "plan", "--gpus", "16", "--in-switch-reduction", "magic"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert bad.returncode == 2 and "in-switch-reduction" in bad.stderr
+    assert bad.returncode == 2 and "in_switch_reduction" in bad.stderr and bad.stderr.count("\n") == 1
 
 
 def test_compare_takes_the_in_switch_reduction_option() -> None:
