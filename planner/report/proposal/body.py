@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from planner.i18n import tr, translate_text
+from planner.i18n import tr
 from planner.report import display, fmt, tables
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.html import (
@@ -140,7 +140,7 @@ def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
     for category in categories:
         lines.append(Row((category_label(category, lang),), kind="group"))
         for r in (r for r in records if r["category"] == category):
-            description = translate_text(text_cell(r["description"]), lang)
+            description = text_cell(r["description"])  # in the document's language already
             cells = [str(r["line"]), description, fmt.number(float(r["quantity"]))]
             if p.internal:
                 cells += [fmt.number(float(r["unit_cost"]), 2), fmt.number(float(r["total_cost"]), 2)]

@@ -187,8 +187,10 @@ def currency_label(p: Proposal) -> str:
 
 
 def bom_records(p: Proposal) -> list[bom_csv_module.Record]:
+    """The proposed design's BOM lines for the edition, each description in the document's
+    language (the PDF, the CSV and the XLSX then say the same words)."""
     o = p.options
-    return bom_csv_module.bom_records(
+    records = bom_csv_module.bom_records(
         p.cost_plan,
         pricing=o.pricing,
         edition=o.edition,
@@ -196,6 +198,7 @@ def bom_records(p: Proposal) -> list[bom_csv_module.Record]:
         project=o.project,
         version=o.version,
     )
+    return [r | {"description": translate_text(text_cell(r["description"]), p.lang)} for r in records]
 
 
 def text_cell(value: bom_csv_module.Cell) -> str:
