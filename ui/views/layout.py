@@ -118,7 +118,8 @@ def drawing(svg: str, css_class: str) -> None:
     """
     lines = "\n".join(line for line in svg.splitlines() if line.strip())
     scaled = lines.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
-    st.markdown(f'<div class="{css_class}" style="overflow-x:auto">{scaled}</div>', unsafe_allow_html=True)
+    block = f'<div class="{css_class}" style="overflow-x:auto">{scaled}</div>'  # markup, no words
+    st.markdown(block, unsafe_allow_html=True)
 
 
 def summary(h: Handoff) -> None:

@@ -13,6 +13,7 @@ from planner.report.export.html import (
     HtmlDocument,
     Table,
 )
+from planner.report.proposal import plain
 from planner.report.proposal.html_parts import table_of
 from planner.report.proposal.model import Proposal, clean_text
 
@@ -28,21 +29,30 @@ estimates, reliability): their calibration notes are internal model notes, so th
 edition leaves them out; the internal edition lists every assumption of the plan."""
 
 
-def assumption_rows(p: Proposal) -> pd.DataFrame:
+def assumption_rows(p: Proposal, *, remarks: bool | None = None) -> pd.DataFrame:
     """The assumptions and sources table, texts translated and cleaned for the edition.
 
-    The customer edition leaves out the rows whose text it loses entirely and the coefficients
-    of analyses the document does not contain (:data:`ANALYSIS_TOPICS`), and names each row's
-    topic by its catalog family ("Servers", "Optics") rather than by the catalog's internal
-    record id (``servers.biren_hearten_8oam``).
+    ``remarks`` (default: the internal edition) keeps the catalog's own text: each record's
+    field names and the reasons behind its figures, every coefficient, each topic by its record
+    id (``servers.biren_hearten_8oam``). Without remarks the table is the customer's: each
+    assumption in plain words, its figures with their units (:mod:`.plain`), each source
+    without the remarks in its brackets, each topic by its catalog family ("Servers"), and
+    without the coefficients of analyses the document does not contain (:data:`ANALYSIS_TOPICS`)
+    or the rows whose text the edition loses entirely.
     """
     lang = p.lang
     frame = tables.assumptions_table(p.plan, lang)
     text_col, source_col, topic_col = tr("col.text", lang), tr("col.source", lang), tr("col.topic", lang)
-    frame[text_col] = [clean_text(v, p) for v in frame[text_col]]
-    frame[source_col] = [clean_text(v, p) or "—" for v in frame[source_col]]
-    if p.internal:
+    if remarks if remarks is not None else p.internal:
+        frame[text_col] = [clean_text(v, p) for v in frame[text_col]]
+        frame[source_col] = [clean_text(v, p) or "—" for v in frame[source_col]]
         return frame[frame[text_col].str.strip() != ""]
+    topics = [a.topic for a in p.plan.assumptions]
+    frame[text_col] = [
+        clean_text(plain.assumption_text(topic, p.catalog, lang) or text, p)
+        for topic, text in zip(topics, frame[text_col], strict=True)
+    ]
+    frame[source_col] = [plain.plain_source(clean_text(v, p)) or "—" for v in frame[source_col]]
     shown = frame[(frame[text_col].str.strip() != "") & ~frame[topic_col].str.startswith(ANALYSIS_TOPICS)]
     return shown.assign(**{topic_col: [_topic_label(t, lang) for t in shown[topic_col]]})
 
@@ -68,7 +78,12 @@ def _references_table(frame: pd.DataFrame, source_col: str, *, caption: str) -> 
         [Cell(v, citation=True) if i == at and v != "—" else v for i, v in enumerate(map(str, row))]
         for row in frame.itertuples(index=False)
     ]
-    return Table.of(columns, rows, widths=[10.0, 19.0, 49.0, 22.0], compact=True, caption=caption)
+    return Table.of(columns, rows, widths=REFERENCE_WIDTHS_PCT, compact=True, caption=caption)
+
+
+REFERENCE_WIDTHS_PCT = (13.0, 16.0, 49.0, 22.0)
+"""Column widths of the assumptions table [% of the text width]: the kind column holds
+"Assumption" on one line at the table's 7.5 pt (it broke as "Assumptio/n" at 10 %)."""
 
 
 def write_assumptions(doc: HtmlDocument, p: Proposal) -> None:
@@ -91,7 +106,7 @@ def write_assumptions(doc: HtmlDocument, p: Proposal) -> None:
             )
         )
     doc.heading(tr("export.assumptions.list", lang))
-    frame = assumption_rows(p)
+    frame = assumption_rows(p, remarks=False)
     kinds = list(frame[tr("col.kind", lang)])  # the rows shown, so the caption counts what it lists
     caption = tr(
         "assumptions.caption",
@@ -108,3 +123,15 @@ def write_assumptions(doc: HtmlDocument, p: Proposal) -> None:
         doc.heading(translate(msg("Further model notes"), lang))
         for note in notes:
             doc.paragraph("• " + note, style="note")
+    if p.internal:
+        _internal_appendix(doc, p)
+
+
+def _internal_appendix(doc: HtmlDocument, p: Proposal) -> None:
+    """The catalog's own text behind the plain table, for the people who keep the model: field
+    names, the reasons for each figure, every coefficient (internal edition only)."""
+    lang = p.lang
+    doc.heading(tr("export.assumptions.appendix", lang))
+    doc.paragraph(tr("export.assumptions.appendix_note", lang), style="note")
+    frame = assumption_rows(p, remarks=True)
+    doc.table(_references_table(frame, tr("col.source", lang), caption=""))
