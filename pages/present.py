@@ -1,13 +1,13 @@
 """Presentation: what the customer should see on the projector, in large type: the headline
-figures of the scenario and the comparison of the designs."""
+figures at the offered prices and the comparison of the designs."""
 
 from __future__ import annotations
 
 from ui import engine, widgets, workshop
-from ui.views import overview, present
+from ui.views import present
 
 workshop.exit_present_button()
-plan = widgets.require_plan("page.present")
-overview.kpi_cards(plan)
+plan = widgets.require_plan("page.present", title=present.title())
+present.headline(plan)
 plans = widgets.computed(engine.compare_plans, plan.scenario, plan)
 present.comparison(plans)

@@ -154,3 +154,6 @@ SAVE_FORM_FOR = "scenarios_save_form_for"
 HTML_LANG = "html_lang"
 CHARTS_PRELOADED = "charts_preloaded"
 """True once the session asked the browser for the Plotly module (``workshop.preload_charts``)."""
+PROPOSAL_OPTIONS = "proposal_options"
+"""dict: the proposal details last submitted on the Proposal page (JSON-ready, without the logo);
+presentation mode reads the customer, the project and the commercial terms from it."""

@@ -25,12 +25,12 @@ from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
-from ui import auth, engine, state, store, workshop
+from ui import auth, engine, keys, state, store, workshop
 from ui.inputs import LANGS, _bounds, range_text
 from ui.state import t
 
 FORM = "proposal_form"
-OPTIONS = "proposal_options"
+OPTIONS = keys.PROPOSAL_OPTIONS
 """dict: the details last submitted (JSON-ready, without the logo)."""
 LOGO = "proposal_logo"
 """bytes | None: the logo last submitted."""

@@ -48,9 +48,12 @@ def assumption_rows(p: Proposal, *, remarks: bool | None = None) -> pd.DataFrame
         frame[source_col] = [clean_text(v, p) or "—" for v in frame[source_col]]
         return frame[frame[text_col].str.strip() != ""]
     topics = [a.topic for a in p.plan.assumptions]
+    # a plain text is written here from names and figures, prices left out (no redaction to do:
+    # it would drop a name such as 人民币兑美元汇率); an engine text is cleaned for the edition
+    plain_texts = [plain.assumption_text(topic, p.catalog, lang) for topic in topics]
     frame[text_col] = [
-        clean_text(plain.assumption_text(topic, p.catalog, lang) or text, p)
-        for topic, text in zip(topics, frame[text_col], strict=True)
+        clean_text(text, p) if written is None else written
+        for written, text in zip(plain_texts, frame[text_col], strict=True)
     ]
     frame[source_col] = [plain.plain_source(clean_text(v, p)) or "—" for v in frame[source_col]]
     shown = frame[(frame[text_col].str.strip() != "") & ~frame[topic_col].str.startswith(ANALYSIS_TOPICS)]

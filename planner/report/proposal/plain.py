@@ -76,6 +76,8 @@ def record_figures(family: str, record: Record, lang: str) -> str:
 def _rule_figure(record: Record, lang: str) -> str:
     """A sizing rule's or cost factor's value with its unit (a fraction as a percentage)."""
     value, unit = float(getattr(record, "value", 0.0)), str(getattr(record, "unit", ""))
+    if any(currency in unit for currency in ("USD", "CNY")):
+        return ""  # a price: the offer's business (see PRICE_MARKERS)
     if unit.startswith("fraction"):  # the rule's name says of what ("fraction of hardware CAPEX")
         return fmt.percent(value, 1 if value < 0.1 else 0)
     if unit in (*catalog_table.NO_UNIT, "ratio"):
@@ -98,27 +100,35 @@ def assumption_text(topic: str, catalog: Catalog, lang: str) -> str | None:
     return f"{name}{_separators(lang)[0]}{figures}" if figures else name
 
 
-_REMARK = re.compile(r"\s*[（(][^（）()]*[）)]")
-_TRAILING_DATE = re.compile(r"\s*[（(](\d{4}(?:-\d{2}){0,2}|n\.d\.)[）)]\s*$")
+_BRACKETED = re.compile(r"\s*[（(][^（）()]*[）)]")
+REMARK_MARKERS = (
+    "undated",
+    "no named author",
+    "vendor claim",
+    "not used",
+    "quality",
+    "无日期",
+    "未署名",
+    "厂商宣称",
+)
+"""Words that make a bracketed part of a source a remark for the model's keepers (how the
+document was judged: "Chinese, undated, no named author", "a vendor claim", "quality B") rather
+than part of the citation (a title, a section, an address, a date)."""
 
 
 def plain_source(text: str) -> str:
-    """A citation without the remarks in brackets (how the source was read, what it lacks),
-    keeping its date at the end.
+    """A citation without its bracketed remarks; titles, sections, addresses and dates stay.
 
-    >>> plain_source("Vendor document (Chinese, undated, no named author), section 3.1 (8 ports) (2026-11)")
-    'Vendor document, section 3.1 (2026-11)'
-    >>> plain_source("《数据中心》（中文，无日期）（2024-07）")
-    '《数据中心》（2024-07）'
+    >>> plain_source("Vendor document (Chinese, undated, no named author), section 2.1 (a vendor claim) (2026-11)")
+    'Vendor document, section 2.1 (2026-11)'
+    >>> plain_source("federalreserve.gov (Foreign Exchange Rates G.5) (2024-07-01)")
+    'federalreserve.gov (Foreign Exchange Rates G.5) (2024-07-01)'
+    >>> plain_source("壁仞科技文档（中文，无日期，未署名作者），2.1 节（厂商宣称）")
+    '壁仞科技文档，2.1 节'
     """
-    date = _TRAILING_DATE.search(text)
-    body = text[: date.start()] if date else text
-    previous = None
-    while previous != body:  # nested brackets come off from the inside out
-        previous, body = body, _REMARK.sub("", body)
-    body = body.strip()
-    return (
-        f"{body} {date.group(0).strip()}"
-        if date and date.group(0).strip().startswith("(")
-        else (body + (date.group(0).strip() if date else ""))
-    )
+
+    def drop(match: re.Match[str]) -> str:
+        remark = match.group(0).lower()
+        return "" if any(marker in remark for marker in REMARK_MARKERS) else match.group(0)
+
+    return _BRACKETED.sub(drop, text).strip()
