@@ -14,11 +14,14 @@ import io
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from planner import Catalog
 from planner.cli import run
 from planner.i18n import tr
+from planner.report import tables
 from planner.report.export import read_xlsx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -92,3 +95,31 @@ def test_no_bom_line_names_its_kind_twice(zh_customer_files: tuple[list[str], li
     for description in zh_customer_files[0]:
         words = description.replace("，", " ").split()
         assert words[:1] != words[1:2], description
+
+
+def test_an_optimized_design_is_named_in_the_documents_language(catalog: Catalog) -> None:
+    """After Optimize the 中文 cover named the design "8-rail RoCE with NPO optics (custom)"."""
+    custom = SimpleNamespace(design_id="rail8-npo-custom", design_name="8-rail RoCE with NPO optics (custom)")
+    zh = tables.design_names(catalog, "zh", [custom])["rail8-npo-custom"]  # type: ignore[list-item]
+    assert zh.startswith(catalog.designs["rail8-npo"].name_zh) and "custom" not in zh
+    en = tables.design_names(catalog, "en", [custom])["rail8-npo-custom"]  # type: ignore[list-item]
+    assert en == "8-rail RoCE with NPO optics (custom)"
+
+
+def test_a_change_that_rounds_to_nothing_gets_no_badge() -> None:
+    """Issue 29: KPI cards showed "−$0.00" and "+0.0 GB/s" badges after an edit."""
+    gbyte = lambda v: f"{v:.1f} GB/s"  # noqa: E731 - the card's own formatter, as in tables.kpis
+    assert tables._delta(205.74, 205.71, gbyte, "higher") == (None, "off")  # +0.03 shows as 0.0
+    assert tables._delta(205.9, 205.7, gbyte, "higher") == ("+0.2 GB/s", "normal")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_category_has_one_name_in_cost_and_power(lang: str) -> None:
+    """Issue 29: optics were "光模块 / 光引擎" in the cost charts and "光学器件" in the power charts.
+    A power category may add what it counts in brackets ("Servers (CPU, memory, fans)")."""
+    from planner.cost import BOM_CATEGORIES
+
+    for category in BOM_CATEGORIES:
+        cost, power = tr(f"bom_category.{category}", lang), tr(f"power_category.{category}", lang)
+        if not power.startswith("["):  # a category with a power share has a power label
+            assert power.startswith(cost), (category, cost, power)
