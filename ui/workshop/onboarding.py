@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import keys, state
+from ui import auth, keys, state
 from ui.state import t
 
 WELCOME_COOKIE = "planner_welcome"
@@ -31,6 +31,18 @@ def welcome_remembered() -> bool:
         return False
 
 
+WELCOME_STEPS_PAGES = ("optimize", "scenarios")
+"""Pages the "start here" steps send the reader to beyond the customer-facing ones."""
+
+
+def welcome_body_key() -> str:
+    """The steps for this reader: a role that may not open the pages the full steps name (a
+    viewer: no Optimize, no Scenarios) gets the steps of the pages it may open."""
+    if all(auth.may_open(page) for page in WELCOME_STEPS_PAGES):
+        return "welcome.body"
+    return "welcome.body_viewer"
+
+
 def welcome() -> None:
     """A short "start here" on the first visit, closed with one click for good (in this browser)."""
     if state.present():
@@ -44,7 +56,7 @@ def welcome() -> None:
         return
     with st.container(border=True, key="welcome_box"):
         st.markdown(f"**{t('welcome.title')}**")
-        st.markdown(t("welcome.body"))
+        st.markdown(t(welcome_body_key()))
         st.button(
             t("welcome.close"), key=keys.WELCOME_CLOSE, on_click=_dismiss_welcome, icon=":material/close:"
         )
