@@ -29,3 +29,21 @@ def test_start_here_names_only_pages_the_reader_may_open(role: str, key: str) ->
     assert tr(key, "en") in shown
     if role == "viewer":
         assert not any(tr("page.scenarios", "en") in text for text in shown)
+
+
+def test_retyping_the_value_in_use_clears_the_range_message() -> None:
+    """Issue 29: "70,000 is outside … still using 1,024" stayed on every page after a valid value
+    (typing the value still in use changed nothing in the reset field, so nothing cleared it)."""
+    from apptest import start
+
+    from ui import keys
+
+    at = start()
+    field = keys.widget("gpus")
+    at.number_input(key=field).set_value(70000).run()
+    assert [e for e in at.error if "70000" in e.value or "70,000" in e.value]
+    assert at.number_input(key=field).value == 70000, "the field shows what was typed"
+    at.number_input(key=field).set_value(1024).run()
+    assert not at.error and at.session_state[keys.INPUTS]["gpus"] == 1024
+    at.switch_page("pages/compare.py").run()
+    assert not at.error
