@@ -9,6 +9,7 @@ import pytest
 from apptest import APP, AUTH
 from streamlit.testing.v1 import AppTest
 
+from planner import Catalog
 from planner.i18n import tr
 
 
@@ -47,3 +48,42 @@ def test_retyping_the_value_in_use_clears_the_range_message() -> None:
     assert not at.error and at.session_state[keys.INPUTS]["gpus"] == 1024
     at.switch_page("pages/compare.py").run()
     assert not at.error
+
+
+def test_the_optimizer_names_what_it_changes_beyond_the_objective() -> None:
+    """Issue 29: the lowest-CAPEX result switched to air cooling and added 414 kW of facility power
+    (+29 %) for a 2.2 % saving without a word. Every such change is named, and a large one must be
+    accepted before the design can be taken over."""
+    from apptest import start
+
+    from ui import keys
+
+    at = start("optimize")
+    at.button(key=keys.OPT_SUBMIT).click().run()
+    assert not at.exception, at.exception
+    warnings = [str(w.value) for w in at.warning if tr("opt.changes_title", "en") in str(w.value)]
+    load = at.button(key=keys.OPT_LOAD_RESULT)
+    accept = [c for c in at.checkbox if c.key == keys.OPT_ACCEPT_CHANGES]
+    if accept:  # a large change: the button waits for the architect's consent
+        assert warnings and load.disabled
+        accept[0].check().run()
+        assert not at.button(key=keys.OPT_LOAD_RESULT).disabled
+    else:
+        assert not load.disabled
+
+
+def test_a_change_of_cooling_or_a_tenth_more_power_is_large(catalog: Catalog) -> None:
+    from planner import Scenario, plan
+    from planner.optimize.changes import material_changes
+
+    liquid = plan(scenario=Scenario(gpus=1024), catalog=catalog)
+    air = plan(scenario=Scenario(gpus=1024, facility={"cooling_id": "air"}), catalog=catalog)
+    changes = {c.kind: c for c in material_changes(preset=liquid, optimized=air)}
+    assert changes["cooling"].large and (changes["cooling"].before, changes["cooling"].after) == (
+        "direct_liquid",
+        "air",
+    )
+    power = changes["facility_power"]
+    # PUE 1.15 (direct liquid) vs the air record's PUE: the same IT load, more facility power
+    assert power.after > power.before and power.relative == pytest.approx(power.after / power.before - 1)
+    assert material_changes(preset=liquid, optimized=liquid) == ()

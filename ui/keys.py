@@ -73,6 +73,8 @@ OPT_LOADED = "optimize_loaded"
 """str: label of the design last loaded from this page ("" = none)."""
 OPT_SUBMIT = "optimize_submit"
 OPT_LOAD_RESULT = "optimize_load_result"
+OPT_ACCEPT_CHANGES = "optimize_accept_changes"
+"""Checkbox: take the result over although it changes cooling, facility power or racks a lot."""
 
 # --- Workload and Reliability ----------------------------------------------------------------------
 WORKLOAD_FORM = "workload_form"
