@@ -31,7 +31,7 @@ from planner.i18n import tr  # noqa: E402
 
 WATCH = """
 ([inputLabel, kpiLabel, expected]) => {
-  const input = document.querySelector(`input[aria-label="${inputLabel}"]`);
+  const input = document.querySelector(`input[aria-label^="${inputLabel}"]`);  // the label ends with its range
   const value = () => {
     for (const card of document.querySelectorAll('[data-testid="stMetric"]')) {
       const label = card.querySelector('[data-testid="stMetricLabel"]');
