@@ -87,3 +87,27 @@ def test_a_change_of_cooling_or_a_tenth_more_power_is_large(catalog: Catalog) ->
     # PUE 1.15 (direct liquid) vs the air record's PUE: the same IT load, more facility power
     assert power.after > power.before and power.relative == pytest.approx(power.after / power.before - 1)
     assert material_changes(preset=liquid, optimized=liquid) == ()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tenants_comparison_and_map_read_as_the_app_writes(lang: str) -> None:
+    """Issue 29: the Tenants comparison showed ``400.000000``, ``2.281000`` and raw design ids in
+    中文, and the tenant map had no legend."""
+    import json
+    import re
+
+    from apptest import start
+
+    from planner import load_catalog
+    from planner.report import tables
+
+    at = start("tenants", gpus="1024", design="rail8-npo", lang=lang)
+    assert not at.exception, at.exception
+    compare = at.table[-1].value  # the comparison is the page's last table before a simulation
+    cells = [str(v) for v in compare.to_numpy().ravel()]
+    assert not [c for c in cells if re.fullmatch(r"-?\d+\.\d{4,}", c)], cells
+    names = tables.design_names(load_catalog(), lang)
+    assert "rail8-npo" not in cells and names["rail8-npo"] in cells
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    legend = [d["name"] for d in figure["data"] if d.get("showlegend")]
+    assert legend and len(legend) == len(set(legend)), "one legend entry per tenant"
