@@ -111,3 +111,24 @@ def test_tenants_comparison_and_map_read_as_the_app_writes(lang: str) -> None:
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     legend = [d["name"] for d in figure["data"] if d.get("showlegend")]
     assert legend and len(legend) == len(set(legend)), "one legend entry per tenant"
+
+
+def test_serving_charts_use_the_design_colours_and_keep_legends_off_the_axes() -> None:
+    """Issue 29: the Serving legends covered axis titles and design labels, and its design colours
+    differed from every other page."""
+    import json
+
+    from apptest import start
+
+    from planner.report.charts import DESIGN_COLORS
+
+    at = start("serving", lang="en")
+    assert not at.exception, at.exception
+    figures = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    tpot = figures[0]
+    colours = {d["line"]["color"] for d in tpot["data"]}
+    assert colours and colours <= set(DESIGN_COLORS.values())
+    for figure in figures:
+        legend = figure["layout"].get("legend", {})
+        if figure["layout"].get("showlegend", True) and legend:
+            assert legend.get("y", 1.0) < 0 and legend.get("orientation") == "h", "below the plot"
