@@ -132,3 +132,21 @@ def test_serving_charts_use_the_design_colours_and_keep_legends_off_the_axes() -
         legend = figure["layout"].get("legend", {})
         if figure["layout"].get("showlegend", True) and legend:
             assert legend.get("y", 1.0) < 0 and legend.get("orientation") == "h", "below the plot"
+
+
+def test_a_share_link_carries_the_language(tmp_path: Path) -> None:
+    """Issue 29: share links carried no language; a Chinese workshop's link opened in English."""
+    from apptest import start
+
+    from planner import Scenario
+    from planner.store import open_store
+    from ui import keys
+
+    with open_store(path=tmp_path / "scenarios.db") as store:
+        saved = store.create(name="Golf", scenario=Scenario(gpus=256))
+    at = start(scenario=str(saved.id), lang="zh")
+    at.switch_page("pages/scenarios.py").run()
+    links = [c.value for c in at.code if f"scenario={saved.id}" in c.value]
+    assert links and all(link.endswith("&lang=zh") for link in links), links
+    again = start(**dict(part.split("=") for part in links[0].split("?", 1)[1].split("&")))
+    assert again.session_state[keys.INPUTS]["lang"] == "zh"
