@@ -25,7 +25,10 @@ Editions
   offered price, gross profit).
 
 Recommendation rule: among the compared designs whose racks the chosen cooling can handle, the
-lowest price per GPU-hour at the offered prices (the same design in both editions).
+lowest cost of the scenario's workload (USD per million trained or served tokens, at the offered
+prices; :mod:`planner.report.recommendation_section`), with its margin and the probability that it
+is the cheapest; without a workload, the lowest price per GPU-hour, and the summary says so. The
+customer edition may leave the comparison with the other designs out (``compare_designs``).
 """
 
 from __future__ import annotations

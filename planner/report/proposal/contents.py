@@ -30,4 +30,5 @@ def sections(p: Proposal) -> tuple[tuple[str, str], ...]:
         if shown is not None
     ]
     elevations = (elevations_section.SECTION_KEY, elevations_section.ANCHOR)
-    return (*SECTIONS[:-1], *extra, elevations, SECTIONS[-1])
+    shown = [s for s in SECTIONS if p.options.compare_designs or s[1] != "compare"]
+    return (*shown[:-1], *extra, elevations, shown[-1])

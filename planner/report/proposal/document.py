@@ -35,7 +35,8 @@ def proposal_html(
     doc = HtmlDocument(lang="zh-CN" if p.lang == "zh" else "en", title=title(p), alt_texts=alt_by_uri)
     write_cover(doc, p, pages)
     write_summary(doc, p)
-    write_compare(doc, p, images)
+    if p.options.compare_designs:
+        write_compare(doc, p, images)
     write_topology(doc, p, images)
     write_bom(doc, p, images)
     write_power(doc, p, images)

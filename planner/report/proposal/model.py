@@ -16,9 +16,17 @@ from planner import Catalog, Plan, Scenario
 from planner import plan as plan_scenario
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.cost import BOM_CATEGORIES
+from planner.decision.draws import Decision
 from planner.errors import InputError, describe_validation_error
 from planner.i18n import tr, tr_enum, translate_text
-from planner.report import elevations_section, fmt, serving_section, tables, tenancy_section
+from planner.report import (
+    elevations_section,
+    fmt,
+    recommendation_section,
+    serving_section,
+    tables,
+    tenancy_section,
+)
 from planner.report.display import DisplayUnits
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.html import (
@@ -52,6 +60,11 @@ class ProposalOptions(BaseModel):
         description="Design detailed; empty = the scenario's design (the rule's pick is shown beside it).",
     )
     logo: bytes | None = Field(default=None, repr=False, description="PNG or JPEG logo for the cover.")
+    compare_designs: bool = Field(
+        default=True,
+        description="Show the other designs beside the proposed one; off = the proposed design "
+        "alone (a customer edition may leave the comparison out).",
+    )
     units: DisplayUnits = Field(
         default_factory=DisplayUnits,
         description="Display units the reader chose (GB/s or Gb/s, kW or BTU/h, 万/亿 or M); "
@@ -85,6 +98,10 @@ class Proposal:
     proposed_id: str
     eligible_ids: tuple[str, ...]
     names: Mapping[str, str]
+    decision: Decision | None = None
+    """Cost of the customer's work on each eligible design, with bands and probabilities
+    (:mod:`planner.report.recommendation_section`); it sets ``recommended_id`` when the scenario
+    has a workload."""
 
     @property
     def lang(self) -> Lang:
@@ -143,6 +160,8 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
     ids = list(dict.fromkeys(options.design_ids))
     if base.design_id not in ids:
         ids.insert(0, base.design_id)
+    if not options.compare_designs:  # the proposed design alone: no other design is named
+        ids = [options.proposed or base.design_id]
     others = [d for d in ids if d != base.design_id]
     compared = (
         compare(scenario=scenario.with_updates(gpu_id=base.gpu_id), catalog=catalog, design_ids=others)
@@ -155,6 +174,15 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
     eligible = tuple(p.design_id for p in priced if p.cooling.density_feasible)
     pool = [p for p in priced if p.design_id in eligible] or list(priced)
     recommended = min(pool, key=lambda p: p.cost.usd_per_gpu_hour).design_id
+    pool_ids = [p.design_id for p in pool]
+    decision = recommendation_section.decision_of(
+        scenario=scenario,
+        catalog=catalog,
+        plans=[p for p in cost_plans if p.design_id in pool_ids],
+        shown_plans=None if options.edition == "internal" else pool,
+    )
+    if scenario.workload:  # the cost of the work decides; the price per GPU-hour only without one
+        recommended = decision.recommended.design_id
     proposed = options.proposed or base.design_id
     if proposed not in ids:
         raise InputError(
@@ -170,6 +198,7 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
         proposed_id=proposed,
         eligible_ids=eligible,
         names=tables.design_names(catalog, options.lang, cost_plans),
+        decision=decision,
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from planner.i18n import tr, tr_enum
-from planner.report import fmt, tables
+from planner.report import fmt, recommendation_section, tables
 from planner.report.export.html import (
     Cell,
     ContentsEntry,
@@ -66,6 +66,8 @@ def write_recommendation(doc: HtmlDocument, p: Proposal) -> None:
         with_bold(tr("export.summary.recommend", lang, design="\0", **common), names[p.proposed_id]),
         style="lead",
     )
+    if p.scenario.workload:  # the rule and the runner-up by the cost of the work follow
+        return
     f = p.scenario.facility
     doc.paragraph(
         tr(
@@ -82,7 +84,7 @@ def write_recommendation(doc: HtmlDocument, p: Proposal) -> None:
         (q for q in p.priced_plans if q.design_id in p.eligible_ids and q.design_id != best.design_id),
         key=lambda q: q.cost.usd_per_gpu_hour,
     )
-    if not pool:
+    if not pool or not p.options.compare_designs:
         return
     other = pool[0]
     doc.paragraph(
@@ -172,7 +174,12 @@ def write_summary(doc: HtmlDocument, p: Proposal) -> None:
     else:
         _override(doc, p)
     _exclusions(doc, p)
-    if len(p.cost_plans) > 1:
+    if p.decision is not None:
+        recommendation_section.write_summary(
+            doc, p.decision, catalog=p.catalog, names=p.names, lang=p.lang,
+            compare_designs=p.options.compare_designs, proposed_id=p.proposed_id,
+        )  # fmt: skip
+    if len(p.cost_plans) > 1 and p.options.compare_designs:
         _glance(doc, p)
     _key_numbers(doc, p)
 
