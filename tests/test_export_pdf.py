@@ -108,7 +108,8 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Built]]
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_sections_start_pages_in_order(docs: dict[str, Built], lang: str) -> None:
     doc = docs[lang]
-    assert 10 <= doc.pages <= 30
+    # the internal edition adds its appendix of the catalog's field names and remarks (about 6 pages)
+    assert 10 <= doc.pages <= (40 if doc.proposal.internal else 30)
     titles = [tr(key, lang) for key in proposal.SECTION_KEYS]
     header = tr("export.confidential", lang)  # the internal edition's mark above every page
     tops = [

@@ -23,9 +23,11 @@ ANALYSIS_TOPICS = (
     "sizing_rules.checkpoint_",
     "sizing_rules.failure_rate_",
     "sizing_rules.hpn_",
+    "sizing_rules.moe_",
+    "sizing_rules.tenancy_jobs_",
 )
 """Catalog coefficients of the analyses a proposal does not contain (training and serving
-estimates, reliability): their calibration notes are internal model notes, so the customer
+estimates, mixture-of-experts kernels, reliability, the job-mix simulation): their calibration notes are internal model notes, so the customer
 edition leaves them out; the internal edition lists every assumption of the plan."""
 
 
