@@ -201,6 +201,10 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
     )
 
 
+CHANGE_KEYS = {"facility_power": "opt.change.facility_power", "racks": "opt.change.racks"}
+"""The sentence of each measured change (the cooling method has its own)."""
+
+
 def material_changes(found: OptimizeResult) -> bool:
     """Name what the result changes beyond its objective (cooling, facility power, racks); with a
     large change, ask before the design is taken over. Returns whether it may be taken over."""
@@ -219,7 +223,7 @@ def material_changes(found: OptimizeResult) -> bool:
         lines.append(
             "- "
             + t(
-                f"opt.change.{change.kind}",
+                CHANGE_KEYS[change.kind],
                 before=fmt.number(float(change.before), digits) + unit,
                 after=fmt.number(float(change.after), digits) + unit,
                 delta=fmt.percent(change.relative or 0.0, 0, signed=True),
