@@ -405,13 +405,16 @@ def _facility_lines(
             racks.total * per_rack,
             pdu.unit_cost_usd,
         ),
-        _line(
-            r,
-            r.cooling,
-            "cooling",
-            msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
-            ceil_div(int(it_kw * 1000), 1000),
-            r.cooling.capex_usd_per_kw,
+        replace(
+            _line(
+                r,
+                r.cooling,
+                "cooling",
+                msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
+                ceil_div(int(it_kw * 1000), 1000),
+                r.cooling.capex_usd_per_kw,
+            ),
+            quantity_unit="kW",
         ),
     ]
     if cooling.cdus:

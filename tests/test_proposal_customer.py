@@ -123,3 +123,15 @@ def test_a_category_has_one_name_in_cost_and_power(lang: str) -> None:
         cost, power = tr(f"bom_category.{category}", lang), tr(f"power_category.{category}", lang)
         if not power.startswith("["):  # a category with a power share has a power label
             assert power.startswith(cost), (category, cost, power)
+
+
+def test_cooling_bought_per_kw_says_so(catalog: Catalog) -> None:
+    """Issue 29: "cooling 1,226" in the BOM, 1,226 what? The line bought per kW of IT load
+    carries its unit, and the PDF's BOM writes it beside the quantity."""
+    from planner import Scenario, plan
+
+    p = plan(scenario=Scenario(gpus=1024), catalog=catalog)
+    per_kw = [line for line in p.bom if line.quantity_unit]
+    assert [(line.category, line.quantity_unit) for line in per_kw] == [("cooling", "kW")]
+    # ceil(IT kW): the quantity is the plan's IT power rounded up to whole kW
+    assert per_kw[0].quantity == -(-int(p.power.it_kw * 1000) // 1000)

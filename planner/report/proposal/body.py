@@ -141,7 +141,9 @@ def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
         lines.append(Row((category_label(category, lang),), kind="group"))
         for r in (r for r in records if r["category"] == category):
             description = text_cell(r["description"])  # in the document's language already
-            cells = [str(r["line"]), description, fmt.number(float(r["quantity"]))]
+            unit = p.cost_plan.bom[int(r["line"]) - 1].quantity_unit  # records follow the BOM's order
+            quantity = fmt.number(float(r["quantity"])) + (f" {unit}" if unit else "")
+            cells = [str(r["line"]), description, quantity]
             if p.internal:
                 cells += [fmt.number(float(r["unit_cost"]), 2), fmt.number(float(r["total_cost"]), 2)]
             cells += [fmt.number(float(r["unit_price"]), 2), fmt.number(float(r["total_price"]), 2)]
