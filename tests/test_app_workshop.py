@@ -14,10 +14,9 @@ import re
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from apptest import fresh_session, start
+from apptest import comparison_table, fresh_session, start
 from streamlit.testing.v1 import AppTest
 
 from planner import Scenario
@@ -396,21 +395,15 @@ def _number(cell: object) -> float:
     return float(str(cell).rstrip(" ★").replace(",", ""))
 
 
-def _compare_table(at: AppTest, capex_label: str) -> Any:
-    """The design comparison (the page's table with a CAPEX row; the recommendation's table may
-    come first)."""
-    return next(table.value for table in at.table if capex_label in list(table.value.index))
-
-
 def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
     at = start("compare")
     capex_label = tables.metric_label("capex_usd", "USD", "en")
-    before = _compare_table(at, capex_label)
+    before = comparison_table(at)
     assert "[Gb/s]" not in _chart_titles(at) and "BTU/h" not in _chart_titles(at)
     at.segmented_control(key=f"{keys.UNITS}_bandwidth").set_value("Gb/s").run()
     at.segmented_control(key=f"{keys.UNITS}_power").set_value("BTU/h").run()
     assert not at.exception, at.exception
-    after = _compare_table(at, capex_label)
+    after = comparison_table(at)
     rows = list(after.index)
     busbw = tables.metric_label("allreduce_busbw_gbyte_per_s", "USD", "en")
     assert busbw.endswith("[GB/s]") and busbw.replace("[GB/s]", "[Gb/s]") in rows
@@ -428,10 +421,10 @@ def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
 def test_chinese_tables_group_money_as_chosen() -> None:
     at = start("compare", lang="zh")
     capex = tables.metric_label("capex_usd", "USD", "zh")
-    cell = str(_compare_table(at, capex).loc[capex].iloc[0])
+    cell = str(comparison_table(at).loc[capex].iloc[0])
     assert "万" in cell or "亿" in cell, cell
     at.segmented_control(key=f"{keys.UNITS}_money").set_value("million").run()
-    cell = str(_compare_table(at, capex).loc[capex].iloc[0])
+    cell = str(comparison_table(at).loc[capex].iloc[0])
     assert cell.rstrip(" ★").endswith(" M"), cell
 
 

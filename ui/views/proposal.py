@@ -20,13 +20,14 @@ import streamlit as st
 from planner import PlannerError, Scenario
 from planner.access import Permission
 from planner.compare import DEFAULT_DESIGNS
+from planner.errors import field_bounds
 from planner.i18n import LANGUAGE_NAMES, tr
 from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
 from ui import auth, engine, keys, state, store, workshop
-from ui.inputs import LANGS, _bounds, range_text
+from ui.inputs import LANGS, range_text
 from ui.state import t
 
 FORM = "proposal_form"
@@ -125,7 +126,7 @@ def _day(typed: object, kept: str) -> dt.date:
 def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dict[str, Any]) -> None:
     """A commercial term of :class:`Pricing` (margin, discount) in the range the model accepts;
     only who may see internal cost sets it (auth.proposal_terms)."""
-    lo, hi = _bounds(Pricing, name)
+    lo, hi = field_bounds(Pricing.model_fields[name])
     column.number_input(
         t("input.ranged", label=label, range=range_text(lo, hi)),
         min_value=lo,

@@ -10,15 +10,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from planner import Catalog, Plan, Scenario
 from planner import plan as plan_scenario
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.cost import BOM_CATEGORIES
 from planner.decision.draws import Decision
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.i18n import tr, tr_enum, translate_text
+from planner.inputs import parse
 from planner.report import (
     elevations_section,
     fmt,
@@ -74,10 +75,7 @@ class ProposalOptions(BaseModel):
 
 def options_from_data(data: Mapping[str, Any], *, source: str = "proposal") -> ProposalOptions:
     """Validate proposal options (and the logo image); :class:`InputError` names field and range."""
-    try:
-        options = ProposalOptions.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(f"{source}: {describe_validation_error(exc, model=ProposalOptions)}") from None
+    options = parse(ProposalOptions, data, source=source)
     if options.logo is not None:
         logo_data_uri(options.logo)
     return options
