@@ -145,9 +145,15 @@ def sync_from_widget(name: str) -> None:
 
 
 def prepare_widget(name: str) -> str:
-    """Set a widget's state from the canonical value before it renders; return its key."""
+    """Set a widget's state from the canonical value before it renders; return its key.
+
+    A field holding an out-of-range number keeps showing it (with the message under it) rather
+    than the value still in use: reset to that value, retyping it changed nothing in the widget,
+    so no callback cleared the message, and it stayed on every page after a valid value.
+    """
     key = keys.widget(name)
-    st.session_state[key] = value(name)
+    typed = dict(st.session_state.get(keys.RANGE_ERRORS) or {})
+    st.session_state[key] = typed[name] if name in typed else value(name)
     return key
 
 
