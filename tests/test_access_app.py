@@ -103,7 +103,9 @@ def test_price_factor_is_the_customer_editions_default() -> None:
 def test_overview_money_is_at_selling_prices_unless_the_role_sees_costs(role: str, priced: bool) -> None:
     at = start_as(role)
     assert capex_shown(at) == capex_text(priced=priced)
-    assert any(f"({tr(f'auth.role.{role}', 'en')})" in c.value for c in at.caption)
+    assert any(
+        f"({tr(f'auth.role.{role}', 'en')})" in c.value for c in at.text
+    )  # the sign-in name is shown as text
 
 
 @pytest.mark.parametrize("page", ["bom", "scenarios", "catalog", "optimize", "assumptions", "workload"])
