@@ -78,13 +78,15 @@ def add_command(
 
 def gpu_count(text: str) -> int:
     """``--gpus``: a whole number of GPUs within the engine's range."""
+    from planner.errors import InputError
+    from planner.files import parse_whole
     from planner.scenario import MAX_GPUS
 
     try:
-        value = int(text)
-    except ValueError:
+        value = parse_whole(text, field="gpus")  # ASCII digits only: "１２８" and " 12 " are refused
+    except InputError:
         raise argparse.ArgumentTypeError(
-            f"gpus must be a whole number between 1 and {MAX_GPUS} (got {text!r})"
+            f"gpus must be a whole number between 1 and {MAX_GPUS} in ASCII digits 0-9 (got {text!r})"
         ) from None
     if not 1 <= value <= MAX_GPUS:
         raise argparse.ArgumentTypeError(f"gpus must be between 1 and {MAX_GPUS} (got {value})")

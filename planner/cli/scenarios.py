@@ -44,7 +44,7 @@ Action = Callable[[argparse.Namespace, "ScenarioStore"], int]
 
 
 def _positive_int(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (got {text!r})")
     return int(text)
 
