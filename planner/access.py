@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.catalog import Catalog
 from planner.errors import InputError, PlannerError, describe_validation_error
+from planner.files import check_plain_text
 from planner.i18n.message import msg
 from planner.scenario import Scenario
 
@@ -408,7 +409,7 @@ ENV_ROLE = "PLANNER_ROLE"
 
 
 def _cli_text(value: str, *, option: str, variable: str, limit: int) -> str:
-    text = " ".join(value.split())
+    text = check_plain_text(value.strip(), field=f"{option} (or {variable})")
     if len(text) > limit:
         raise InputError(
             msg(

@@ -149,6 +149,40 @@ def _strict_strings(data: Any, name: str, error: type[PlannerError]) -> None:
             )
 
 
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+"""Unicode categories refused in names: control characters (ESC, CR, NUL), format characters
+(right-to-left override U+202E, zero-width space U+200B, byte-order mark) and lone surrogates. They
+make a name read differently from what it holds (``"invoice\u202eexe.pdf"`` shows as
+``invoicefdp.exe``) or rewrite a terminal (ESC sequences)."""
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` a name must not hold, as ``U+XXXX``, or ``None``.
+
+    >>> hidden_character("Acme 1024"), hidden_character("abc\u202eexe"), hidden_character("a\x1b[2J")
+    (None, 'U+202E', 'U+001B')
+    """
+    for char in text:
+        if unicodedata.category(char) in HIDDEN_CATEGORIES:
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def check_plain_text(text: str, *, field: str) -> str:
+    """``text`` unchanged, or :class:`planner.errors.InputError` naming ``field`` when it holds a
+    control, bidirectional-override or zero-width character (:func:`hidden_character`)."""
+    found = hidden_character(text)
+    if found is not None:
+        raise InputError(
+            msg(
+                "{field}: must be one line without control, bidirectional or zero-width characters (found {char})",
+                field=field,
+                char=found,
+            )
+        )
+    return text
+
+
 def _first_line(exc: Exception) -> str:
     text = str(exc).strip()
     return shorten(text.splitlines()[0]) if text else "syntax error"

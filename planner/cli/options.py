@@ -339,7 +339,9 @@ def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
     import pandas as pd
 
     if fmt == "csv":
-        return str(frame.to_csv(index=False)).rstrip("\n")
+        from planner.sheets import frame_csv
+
+        return frame_csv(frame).rstrip("\n")
     if fmt == "json":
         return json.dumps(frame_records(frame), indent=2, ensure_ascii=False)
     with pd.option_context("display.max_columns", None, "display.width", 200):

@@ -335,10 +335,11 @@ def _list(args: argparse.Namespace, store: ScenarioStore) -> int:
     elif args.format == "csv":
         import pandas as pd
 
+        from planner.sheets import frame_csv
         from planner.store import ScenarioSummary
 
         rows = [{**s.to_dict(), "tags": ";".join(s.tags)} for s in found]
-        write(str(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__)).to_csv(index=False)))
+        write(frame_csv(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__))))
     else:
         columns = ["id", "name", "customer", "tags", "version", "gpus", "design", "owner", "team", "updated"]
         if args.state != "active":

@@ -14,6 +14,7 @@ from planner.compare import Crossover
 from planner.errors import InputError
 from planner.i18n import error_text
 from planner.report import charts, sweep_charts, tables
+from planner.sheets import frame_csv
 from planner.sweep import results
 from ui import auth, engine, state, store, workshop
 from ui.state import t, tx
@@ -139,7 +140,7 @@ def sweep_file() -> None:
     st.dataframe(rows.head(SHOWN_ROWS), hide_index=True)
     st.download_button(
         t("sweep_file.download"),
-        data=lambda: rows.to_csv(index=False).encode("utf-8-sig"),
+        data=lambda: frame_csv(rows).encode("utf-8-sig"),
         file_name=f"{Path(sweep.name).stem}.csv",
         mime="text/csv",
         icon=":material/download:",

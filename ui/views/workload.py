@@ -10,6 +10,7 @@ from planner import InputError, Plan
 from planner.performance.reliability import ReliabilityParams, reliability_params
 from planner.performance.workload import TrainingJob, training_job, workload_frame
 from planner.report import performance_charts, performance_tables, tables
+from planner.sheets import frame_csv
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField, ranged
 from ui.state import t
@@ -258,7 +259,7 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
     )
     st.download_button(
         t("wl.download_csv"),
-        data=workload_frame(found.estimates).to_csv(index=False).encode("utf-8-sig"),
+        data=frame_csv(workload_frame(found.estimates)).encode("utf-8-sig"),
         file_name=f"workload_{first.gpus}gpu.csv",
         mime="text/csv",
         icon=":material/download:",
