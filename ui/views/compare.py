@@ -6,6 +6,7 @@ import streamlit as st
 
 from planner import Plan
 from planner.report import serving_section, tables
+from planner.report.performance_tables import escape_markdown
 from ui import engine, state
 from ui.state import t, tx
 from ui.widgets import table
@@ -34,7 +35,7 @@ def serving(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
         return
     run = engine.serving(plans, request)
     found = serving_section.Serving(run.request, run.estimates, run.errors)
-    st.subheader(t("compare.serving", model=tx(serving_section.model_line(request))))
+    st.subheader(t("compare.serving", model=escape_markdown(tx(serving_section.model_line(request)))))
     st.caption(t("compare.serving_caption"))
     frame = serving_section.serving_frame(found, names, state.lang())
     if not frame.empty:

@@ -25,6 +25,7 @@ from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
+from planner.report.performance_tables import escape_markdown
 from ui import auth, engine, state, store, workshop
 from ui.inputs import LANGS, _bounds, range_text
 from ui.state import t
@@ -200,7 +201,7 @@ def form() -> None:
         )
     typed = st.session_state.get(DATE_ERROR)
     if typed:
-        st.error(t("export.form.date_invalid", value=typed), icon=":material/warning:")
+        st.error(t("export.form.date_invalid", value=escape_markdown(str(typed))), icon=":material/warning:")
     if st.session_state.pop(PENDING, False):
         _build(scenario=_scenario())
 
@@ -249,7 +250,7 @@ def _build(*, scenario: Scenario) -> None:
             pdf = proposal.render_pdf(p)
             seconds = time.perf_counter() - started
     except PlannerError as exc:
-        st.error(t("export.error", message=str(exc)), icon=":material/warning:")
+        st.error(t("export.error", message=escape_markdown(str(exc))), icon=":material/warning:")
         return
     try:
         pages, images = _preview(pdf)
@@ -267,7 +268,7 @@ def preview_and_downloads() -> None:
     try:
         p = _proposal(scenario)
     except PlannerError as exc:
-        st.error(t("export.error", message=str(exc)), icon=":material/warning:")
+        st.error(t("export.error", message=escape_markdown(str(exc))), icon=":material/warning:")
         return
     if p.recommended_id != p.proposed_id:
         st.info(

@@ -14,6 +14,7 @@ from planner.compare import Crossover
 from planner.errors import InputError
 from planner.i18n import error_text
 from planner.report import charts, sweep_charts, tables
+from planner.report.performance_tables import escape_markdown
 from planner.sheets import frame_csv
 from planner.sweep import results
 from ui import auth, engine, state, store, workshop
@@ -113,13 +114,16 @@ def sweep_file() -> None:
     try:
         sweep = _chosen_sweep(internal)
     except InputError as exc:
-        st.error(tx(error_text(exc)))
+        st.error(escape_markdown(tx(error_text(exc))))
         return
     if sweep is None:
         return
     lang = state.lang()
     summary = t(
-        "sweep_file.summary", rows=len(sweep.frame), refused=sweep.refused, fields=", ".join(sweep.fields)
+        "sweep_file.summary",
+        rows=len(sweep.frame),
+        refused=sweep.refused,
+        fields=escape_markdown(", ".join(sweep.fields)),  # column names of the uploaded file
     )
     st.caption(summary + (" " + t("sweep_file.hidden", count=sweep.hidden) if sweep.hidden else ""))
     if sweep.metrics:

@@ -10,6 +10,7 @@ from planner import InputError, Plan
 from planner.performance.reliability import ReliabilityParams, reliability_params
 from planner.performance.workload import TrainingJob, training_job, workload_frame
 from planner.report import performance_charts, performance_tables, tables
+from planner.report.performance_tables import escape_markdown
 from planner.sheets import frame_csv
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField, ranged
@@ -318,7 +319,9 @@ def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
     )
     swings = engine.tornado_of(current, job, params)
     if swings.frame is None:
-        st.warning(t("wl.tornado_error", message=swings.error or ""), icon=":material/warning:")
+        st.warning(
+            t("wl.tornado_error", message=escape_markdown(swings.error or "")), icon=":material/warning:"
+        )
     else:
         widgets.chart(
             performance_charts.tornado(swings.frame, str(output), lang, money=money), key="workload_tornado"
