@@ -71,12 +71,14 @@ def design_legend(names: dict[str, str], design_ids: list[str]) -> None:
     st.html(f'<div style="font-size:0.9rem;margin:0.2em 0 0.6em 0">{items}</div>')
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)  # shared, never changed: no copy per rerun
+# shared, never changed: no copy per rerun; a budget of 2 files of at most
+# results.MAX_SWEEP_DECODED_BYTES each, dropped 10 minutes after their last use
+@st.cache_resource(show_spinner=False, max_entries=2, ttl=600)
 def _read_upload(content: bytes, name: str, internal_cost: bool) -> results.SweepFile:
     return results.read_sweep(content, name=name, internal_cost=internal_cost)
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)  # shared, never changed: no copy per rerun
+@st.cache_resource(show_spinner=False, max_entries=2, ttl=600)  # the same budget as uploads
 def _read_path(path: str, mtime_ns: int, internal_cost: bool) -> results.SweepFile:
     del mtime_ns  # part of the cache key only: a rewritten file is read again
     return results.read_sweep(Path(path), name=Path(path).name, internal_cost=internal_cost)
