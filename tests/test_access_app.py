@@ -15,7 +15,7 @@ from apptest import AUTH
 from streamlit.testing.v1 import AppTest
 
 from planner import Scenario, load_catalog, plan
-from planner.access import priced_catalog
+from planner.access import VIEWER_PAGES, priced_catalog
 from planner.i18n import tr
 from planner.report import fmt, tables
 from ui.auth import PRICE_FACTOR
@@ -161,8 +161,36 @@ def test_catalog_override_upload_only_for_admins(role: str, allowed: bool) -> No
     assert refused is not allowed
 
 
-@pytest.mark.parametrize(("role", "editable"), [("architect", False), ("commercial", True)])
-def test_margin_and_discount_are_the_commercial_roles(role: str, editable: bool) -> None:
+@pytest.mark.parametrize(("role", "shown"), [("viewer", False), ("architect", False), ("commercial", True)])
+def test_margin_and_discount_are_the_commercial_roles(role: str, shown: bool) -> None:
+    """Not even a disabled field for the others: a margin beside selling prices gives the cost
+    away (price / 1.15)."""
     at = start_as(role, "proposal")
+    keys = {w.key for w in at.number_input}
     for field in ("margin", "discount"):
-        assert at.number_input(key=f"proposal_w_{field}").disabled is not editable
+        assert (f"proposal_w_{field}" in keys) is shown
+
+
+def _page_text(at: AppTest) -> str:
+    """Every text an element of the page shows (labels, values, captions, tables)."""
+    parts: list[str] = []
+    for node in at.main:
+        for attr in ("label", "value", "body", "help", "placeholder"):
+            value = getattr(node, attr, None)
+            if isinstance(value, str):
+                parts.append(value)
+            elif hasattr(value, "to_csv"):
+                parts.append(value.to_csv())
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("page", sorted(VIEWER_PAGES - {"present"}))
+def test_a_viewers_pages_show_no_cost_margin_or_discount(page: str) -> None:
+    """Every page a viewer may open (the presentation page shows the overview's figures): no
+    margin or discount field or figure, and no figure at internal cost."""
+    at = start_as("viewer", page)
+    text = _page_text(at)
+    for key in ("export.form.margin", "export.form.discount"):
+        assert tr(key, "en").lower() not in text.lower(), (page, key)
+    assert capex_text(priced=False) not in text, page
+    assert "unit_cost" not in text and "margin_fraction" not in text, page

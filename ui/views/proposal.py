@@ -97,7 +97,9 @@ def _on_submit() -> None:
         "version": ss[_field("version")],
         "date": day.isoformat(),
         "notes": ss[_field("notes")],
-        "pricing": {"margin": ss[_field("margin")], "discount": ss[_field("discount")]},
+        # absent for a role without internal costs (no field is drawn): auth.proposal_terms
+        # sets its terms to zero anyway
+        "pricing": {term: ss.get(_field(term), 0.0) for term in ("margin", "discount")},
         "design_ids": list(ss[_field("designs")]) or list(DEFAULT_DESIGNS),
         "proposed": ss[_field("proposed")],
     }
@@ -123,7 +125,10 @@ def _day(typed: object, kept: str) -> dt.date:
 
 def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dict[str, Any]) -> None:
     """A commercial term of :class:`Pricing` (margin, discount) in the range the model accepts;
-    only who may see internal cost sets it (auth.proposal_terms)."""
+    only who may see internal cost sees or sets it (auth.proposal_terms): for anyone else no field
+    is drawn at all, since a margin shown beside selling prices gives the cost away."""
+    if not auth.can(Permission.INTERNAL_COST):
+        return
     lo, hi = _bounds(Pricing, name)
     column.number_input(
         t("input.ranged", label=label, range=range_text(lo, hi)),
@@ -133,7 +138,6 @@ def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dic
         value=float(pricing[name]),
         help=help_text,
         key=_field(name),
-        disabled=not auth.can(Permission.INTERNAL_COST),
     )
 
 
