@@ -109,7 +109,9 @@ MAX_LIST_LIMIT = 1000
 ScenarioState = Literal["active", "deleted", "all"]
 """Which scenarios a list shows: live ones, the trash, or both."""
 
-AUDIT_ACTIONS = frozenset({"save", "import", "export", "delete", "restore"})
+AUDIT_ACTIONS = frozenset(
+    {"save", "import", "export", "delete", "restore", "read", "open_share", "sign_in", "refused"}
+)
 """What the audit log records (``export``: a scenario file, a proposal, a BOM file)."""
 
 
@@ -625,7 +627,7 @@ class ScenarioStore:
 
         The copy keeps the customer, tags and notes; its name defaults to ``"<name> (copy)"``.
         """
-        source = self.load(scenario_id=scenario_id, version=version, include_deleted=True)
+        source = self.load(scenario_id=scenario_id, version=version, include_deleted=True, audit="")
         copy_name = name if name is not None else f"{source.record.name} (copy)"[:NAME_MAX_CHARS]
         if not self._actor.can(Permission.INTERNAL_COST):  # the copy keeps the original's prices
             with self._reading() as session:
@@ -675,9 +677,16 @@ class ScenarioStore:
     # -- reading ---------------------------------------------------------------------------------
 
     def load(
-        self, *, scenario_id: int, version: int | None = None, include_deleted: bool = False
+        self,
+        *,
+        scenario_id: int,
+        version: int | None = None,
+        include_deleted: bool = False,
+        audit: str = "read",
     ) -> SavedScenario:
-        """Open a scenario at ``version`` (default: the latest).
+        """Open a scenario at ``version`` (default: the latest), noted in the audit log as
+        ``audit`` (``"read"``, ``"open_share"`` for a share link; ``""``: not noted, for the
+        store's own reads inside another action) with the store's acting identity.
 
         Raises
         ------
@@ -692,6 +701,8 @@ class ScenarioStore:
         with self._reading() as session:
             self._readable(_row(session, scenario_id))
             saved = _load(session, scenario_id=scenario_id, version=version, include_deleted=include_deleted)
+        if audit:
+            self.record(action=audit, detail="", scenario_id=saved.id, version=saved.version.version)
         return self._shown(saved)
 
     def get(self, *, scenario_id: int) -> ScenarioSummary:
@@ -831,8 +842,8 @@ class ScenarioStore:
         catalog: Catalog | None = None,
     ) -> ScenarioDiff:
         """Compare two saved scenarios side by side (each at a version; default the latest)."""
-        left = self.load(scenario_id=left_id, version=left_version, include_deleted=True)
-        right = self.load(scenario_id=right_id, version=right_version, include_deleted=True)
+        left = self.load(scenario_id=left_id, version=left_version, include_deleted=True, audit="")
+        right = self.load(scenario_id=right_id, version=right_version, include_deleted=True, audit="")
         return diff_saved(before=left, after=right, catalog=catalog or self._bundled_catalog())
 
     def _bundled_catalog(self) -> Catalog:
@@ -848,7 +859,7 @@ class ScenarioStore:
         For a role without internal costs the document has no price overrides. The export is
         recorded in the audit log, unless ``audit`` is false: a page that prepares the file
         before anyone asks for it records the download itself (:meth:`record`)."""
-        saved = self.load(scenario_id=scenario_id, version=version, include_deleted=True)
+        saved = self.load(scenario_id=scenario_id, version=version, include_deleted=True, audit="")
         if not audit:
             return export_json(saved)
         with self._writing() as session:

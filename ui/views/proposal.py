@@ -18,7 +18,7 @@ from typing import Any
 import streamlit as st
 
 from planner import PlannerError, Scenario
-from planner.access import Permission
+from planner.access import AccessDeniedError, Permission
 from planner.compare import DEFAULT_DESIGNS
 from planner.i18n import LANGUAGE_NAMES, tr
 from planner.report import proposal, tables
@@ -232,7 +232,11 @@ def _key(scenario: Scenario) -> str:
 def _proposal(scenario: Scenario) -> proposal.Proposal:
     # the PDF writes its figures in the display units the reader chose in the sidebar
     units = asdict(workshop.units())
-    data = auth.proposal_terms({**_submitted(), "logo": st.session_state.get(LOGO), "units": units})
+    try:
+        data = auth.proposal_terms({**_submitted(), "logo": st.session_state.get(LOGO), "units": units})
+    except AccessDeniedError:
+        store.record_refusal(f"proposal edition {_submitted().get('edition')}")  # the audit log
+        raise
     options = proposal.options_from_data(data)
     return proposal.build_proposal(scenario=scenario, catalog=engine.catalog(), options=options)
 
