@@ -172,3 +172,44 @@ def test_user_and_team_are_validated(
     assert "\x1b" not in err and "\r" not in err and "\u202e" not in err, (
         "the refusal names the character, never prints it"
     )
+
+
+# -- what the command line writes -------------------------------------------------------------------
+
+
+def test_one_file_named_for_two_outputs_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "x"
+    args = ["export", "--gpus", "64", "--lang", "en", "--edition", "customer", "--csv", str(target)]
+    assert run([*args, "--xlsx", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "--csv and --xlsx name the same file" in err and err.count("\n") == 1, err
+    assert not target.exists(), "nothing written"
+
+
+def test_a_file_name_too_long_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = str(tmp_path / ("a" * 256 + ".csv"))
+    assert run(["export", "--gpus", "64", "--lang", "en", "--edition", "customer", "--csv", name]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("planner: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_stdout_on_a_full_disk_is_one_line() -> None:
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "planner", "plan", "--gpus", "64"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+    assert result.returncode == 1
+    assert result.stderr == "planner: error: cannot write the output: No space left on device\n", (
+        result.stderr
+    )
