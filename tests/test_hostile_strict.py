@@ -112,3 +112,13 @@ def test_the_store_import_refuses_duplicate_keys(tmp_path: Path, capsys: pytest.
     document.write_text('{"format": 1, "format": 2}', encoding="utf-8")
     code, err = cli(capsys, "scenarios", "--db", str(tmp_path / "s.db"), "import", str(document))
     one_line(code, err, "duplicate key 'format'")
+
+
+@pytest.mark.parametrize("value", ['"eighty"', "[1]", "80.5", "true", "-1"])
+def test_a_hugging_face_config_with_a_non_count_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    config = tmp_path / "config.json"
+    config.write_text(f'{{"num_hidden_layers": {value}, "hidden_size": 8192, "num_attention_heads": 64}}')
+    code, err = cli(capsys, "workload", "--hf-config", str(config), "--tokens-b", "100", "--gpus", "64")
+    one_line(code, err, "num_hidden_layers must be a whole number")
