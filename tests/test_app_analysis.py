@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import streamlit as st
-from apptest import start
+from apptest import rendered, start
 from streamlit.testing.v1 import AppTest
 
 import planner.report.performance_tables
@@ -74,7 +74,7 @@ def store(db_path: Path) -> Iterator[ScenarioStore]:
 
 
 def texts(elements: object) -> list[str]:
-    return [str(e.value) for e in elements]  # type: ignore[attr-defined]
+    return [rendered(str(e.value)) for e in elements]  # type: ignore[attr-defined]
 
 
 def metrics(at: AppTest) -> dict[str, str]:
