@@ -11,12 +11,14 @@ with a character the rendered TOML could not hold, made Streamlit log "Failed to
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 import time
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import yaml
@@ -26,10 +28,19 @@ from planner.i18n import tr
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
-sys.path.insert(0, str(DEPLOY))
 
-import oidc_secrets  # noqa: E402
-import preflight  # noqa: E402
+
+def _script(name: str) -> ModuleType:
+    """A script of ``deploy/`` loaded as a module (the folder is no package)."""
+    spec = importlib.util.spec_from_file_location(name, DEPLOY / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+oidc_secrets = _script("oidc_secrets")
+preflight = _script("preflight")
 
 OIDC = {
     "PLANNER_OIDC_CLIENT_ID": "planner",
