@@ -20,7 +20,7 @@ import pytest
 from planner.errors import InputError
 from planner.sweep import results
 from planner.tenancy.fabric import MAX_VIEW_GPUS
-from planner.tenancy.jobs import read_trace_csv
+from planner.jobmix.jobs import read_trace_csv
 
 ROOT = Path(__file__).resolve().parents[1]
 

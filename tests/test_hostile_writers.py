@@ -61,6 +61,7 @@ def test_every_table_writer_is_the_safe_one() -> None:
         "planner/handoff/netbox.py",  # NetBox sites/racks/devices/interfaces/cables.csv
         "planner/handoff/tables.py",  # cabling CSV
         "planner/report/export/csv.py",  # BOM CSV
+        "planner/report/acceptance.py",  # the acceptance report CSV
         "planner/cli/catalog.py",  # catalog list --format csv
         "planner/cli/scenarios.py",  # scenarios list --format csv
         "planner/cli/options.py",  # plan/compare/sweep --format csv

@@ -17,6 +17,7 @@ from planner.errors import InputError
 from planner.handoff import build_wiring, naming
 from planner.handoff.layout import LayoutParams, build_layout
 from planner.i18n.message import msg
+from planner.jobmix.simulate import SimCluster
 
 MAX_VIEW_GPUS = 32_768
 """Largest cluster placed or simulated port by port [GPUs]. The view holds every link of the
@@ -170,3 +171,8 @@ def _groups(
             pods.append(pod_of_key.setdefault(spines, len(pod_of_key)))
         groups.append(group_of_key[leaves])
     return tuple(groups), tuple(pods)
+
+
+def sim_cluster(view: FabricView) -> SimCluster:
+    """What the job-mix simulation needs of ``view``: servers, their GPUs, leaf groups and pods."""
+    return SimCluster(view.gpus_per_server, view.leaf_group, view.group_pod, view.tiers)
