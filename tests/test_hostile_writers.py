@@ -214,3 +214,19 @@ def test_stdout_on_a_full_disk_is_one_line() -> None:
     assert result.stderr == "planner: error: cannot write the output: No space left on device\n", (
         result.stderr
     )
+
+
+def test_deleting_a_deleted_scenario_says_so(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    def scenarios(*args: str) -> tuple[int, str]:
+        capsys.readouterr()
+        code = run(["scenarios", "--database-url", db_url, *args])
+        return code, capsys.readouterr().err
+
+    assert run(["scenarios", "--database-url", db_url, "save", "--name", "Acme"]) == 0
+    sid = capsys.readouterr().out.strip()
+    assert scenarios("delete", sid)[0] == 0
+    code, err = scenarios("delete", sid)
+    assert code == 2 and "already in the trash" in err and err.count("\n") == 1, err
+    assert scenarios("restore", sid)[0] == 0
+    code, err = scenarios("restore", sid)
+    assert code == 2 and "not in the trash" in err, err

@@ -536,12 +536,20 @@ def _diff(args: argparse.Namespace, store: ScenarioStore) -> int:
 
 
 def _delete(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.errors import InputError
+
+    if store.get(scenario_id=args.id).deleted:  # the store is idempotent; the report says what happened
+        raise InputError(f"scenario {args.id}: already in the trash; nothing changed")
     summary = store.delete(scenario_id=args.id)
     write(_describe(summary, "moved to the trash:") + f"; undo with: planner scenarios restore {summary.id}")
     return 0
 
 
 def _restore(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.errors import InputError
+
+    if not store.get(scenario_id=args.id).deleted:
+        raise InputError(f"scenario {args.id}: not in the trash; nothing changed")
     write(_describe(store.restore(scenario_id=args.id), "restored"))
     return 0
 
