@@ -33,8 +33,8 @@ from planner.fabric.topology import ServerPorts, Topology, build_topology, serve
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
 from planner.i18n.message import Message, msg
+from planner.inputs.scenario import Scenario
 from planner.resolve import Resolved, link_gbit_per_s, resolve
-from planner.scenario import Scenario
 from planner.units import ceil_div, w_to_kw
 
 

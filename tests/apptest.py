@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -55,3 +56,13 @@ def rendered(markdown: str) -> str:
     """What a Markdown element's source shows: backslash escapes removed (user text in errors and
     warnings is escaped, so ``gpus[br100]`` is written ``gpus\\[br100\\]``)."""
     return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def comparison_table(at: AppTest) -> pd.DataFrame:
+    """The Compare page's design comparison (metrics by design): the table whose rows hold CAPEX,
+    whatever tables the page shows above it (the cost-per-outcome ranking comes first)."""
+    for table in at.table:
+        frame = table.value
+        if any("CAPEX" in str(label) for label in frame.index):
+            return frame
+    raise AssertionError(f"no comparison table among {len(at.table)} tables")

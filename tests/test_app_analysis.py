@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import streamlit as st
-from apptest import rendered, start
+from apptest import comparison_table, rendered, start
 from streamlit.testing.v1 import AppTest
 
 import planner.report.performance_tables
@@ -29,7 +29,8 @@ import ui.views.optimize
 import ui.views.scenarios
 from planner import Scenario, i18n, load_catalog, plan
 from planner.i18n import tr
-from planner.optimize import optimize, request_from_data
+from planner.inputs.optimize import request_from_data
+from planner.optimize import optimize
 from planner.optimize.pareto import bandwidth_front
 from planner.report import fmt
 from planner.report.performance_tables import escape_markdown, pareto_choice
@@ -243,7 +244,7 @@ def test_loading_the_optimized_design_changes_every_page() -> None:
     )
     assert metrics(at)[tr("kpi.capex", "en")] == fmt.money(expected.plan.cost.capex_usd, "USD", "en")
     at.switch_page("pages/compare.py").run()
-    columns = [str(c) for c in at.table[0].value.columns]
+    columns = [str(c) for c in comparison_table(at).columns]
     assert any("(custom)" in c for c in columns), (
         f"Compare puts the custom design beside the presets: {columns}"
     )

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from planner.errors import InputError
+from planner.jobmix.jobs import read_trace_csv
 from planner.sweep import results
 from planner.tenancy.fabric import MAX_VIEW_GPUS
-from planner.jobmix.jobs import read_trace_csv
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -49,6 +49,7 @@ from planner.report.export.pricing import EDITIONS
 from planner.report.tables import COMPARE_METRICS
 from ui.inputs import CURRENCIES, INPUTS
 from ui.presets import PRESETS
+from ui.views import optimize, reliability, serving, workload
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh")
@@ -165,6 +166,12 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"export.form.{n}" for n in ("customer", "project", "author")}  # ui/views/proposal.py
     shown = [i.name for i in INPUTS if i.name != "lang"]
     keys |= {f"input.{n}" for n in shown} | {f"help.input.{n}" for n in shown}
+    # forms generated from the models' declarations (planner/inputs): labels, help (by default the
+    # label's key with .help.), placeholders, choices and group titles
+    views = (optimize, reliability, serving, workload)
+    generated = [f for view in views for f in view.FIELDS] + list(serving.SIZING_FIELDS)
+    keys |= {k for f in generated for k in (f.label_key, f.help_key, f.placeholder_key) if k}
+    keys |= {k for f in generated for k in f.options.values()} | {g for v in views for g, _ in v.GROUPS}
     keys |= {f"acc.col.{c}" for c in ACCEPTANCE_COLUMNS} | {
         f"acc.status.{s}" for s in ("pass", "fail", "warn")
     }

@@ -13,12 +13,12 @@ import pytest
 from planner.catalog import load_catalog
 from planner.cli import run
 from planner.engine import plan
+from planner.inputs.scenario import scenario_from_data
 from planner.measure.model import baseline, fabric_with
 from planner.measure.nccl import read_nccl_tests
 from planner.measure.roundtrip import load_round_trips
 from planner.measure.synthetic import synthetic_run
 from planner.measure.text import MAX_LINES
-from planner.scenario import scenario_from_data
 from planner.units import GIB
 
 FIXTURES = Path(__file__).parent / "measure_fixtures"
@@ -507,8 +507,8 @@ def test_bad_training_logs_are_refused(
 def test_compute_efficiency_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import yaml
 
+    from planner.inputs.training import TrainingJob
     from planner.measure.compute import _with_rule
-    from planner.performance.training.job import TrainingJob
     from planner.performance.workload import estimate_workload
 
     catalog = load_catalog()

@@ -20,6 +20,7 @@ from planner import Catalog, Scenario, load_catalog, plan
 from planner.cli import run
 from planner.engine import Plan
 from planner.errors import InfeasibleError
+from planner.inputs.training import TrainingJob, training_job
 from planner.performance.collectives import two_level_fabric
 from planner.performance.training.efficiency import efficiency_coefficients
 from planner.performance.training.flops import (
@@ -31,7 +32,7 @@ from planner.performance.training.hf import job_fields_from_hf_config
 from planner.performance.training.memory import Parallel, held_layer_micro_batches, memory_breakdown
 from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
-from planner.performance.workload import TrainingJob, best_layout, estimate_workload, training_job
+from planner.performance.workload import best_layout, estimate_workload
 from planner.validation import load_cases
 from planner.validation.run import _plan as plan_of_case
 from planner.validation.run import evaluate

@@ -21,7 +21,8 @@ from streamlit.testing.v1 import AppTest
 from planner import PlannerError, Scenario, i18n, load_catalog, plan
 from planner.cli import run as cli_run
 from planner.i18n import tr
-from planner.optimize import optimize, request_from_data
+from planner.inputs.optimize import request_from_data
+from planner.optimize import optimize
 from planner.optimize.pareto import bandwidth_front
 from planner.report import proposal, tables
 from planner.report.export import import_scenario_json, read_bom_csv, read_xlsx

@@ -15,25 +15,14 @@ from pydantic import BaseModel
 
 from planner import Facility, Scenario
 from planner.design import SLUG_PATTERN
-from planner.errors import shorten
+from planner.errors import field_bounds, shorten
 from planner.files import parse_decimal, parse_whole
-from planner.scenario import MAX_PRICE_USD
+from planner.inputs.scenario import MAX_PRICE_USD
 
 LANGS = ("en", "zh")
 CURRENCIES = ("USD", "CNY")
 WIDGET_MAX_GPUS = 65_536
 """Ceiling of the GPU-count widget: above every preset's three-tier limit we care about."""
-
-
-def _bounds(model: type[BaseModel], field: str) -> tuple[float | None, float | None]:
-    lo: float | None = None
-    hi: float | None = None
-    for meta in model.model_fields[field].metadata:
-        for name in ("ge", "gt"):
-            lo = getattr(meta, name, None) if getattr(meta, name, None) is not None else lo
-        for name in ("le", "lt"):
-            hi = getattr(meta, name, None) if getattr(meta, name, None) is not None else hi
-    return lo, hi
 
 
 def _default(model: type[BaseModel], field: str) -> Any:
@@ -88,7 +77,7 @@ class Input:
 
 
 def _facility_input(name: str, field: str, *, step: float, optional: bool = False, lo: float = 0) -> Input:
-    field_lo, field_hi = _bounds(Facility, field)
+    field_lo, field_hi = field_bounds(Facility.model_fields[field])
     return Input(
         name=name,
         kind="int" if isinstance(_default(Facility, field), int) and not optional else "float",

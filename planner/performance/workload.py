@@ -33,18 +33,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.scenario import Scenario
+from planner.inputs.training import Precision, TrainingJob, training_job
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan
-from planner.performance.reliability import Reliability, ReliabilityParams, reliability
-from planner.performance.training.efficiency import EfficiencyCoefficients, efficiency_coefficients
+from planner.performance.reliability import Reliability, reliability
+from planner.performance.training.efficiency import (
+    FP8_SPEEDUP,
+    EfficiencyCoefficients,
+    efficiency_coefficients,
+)
 from planner.performance.training.flops import (
     Recompute,
     model_flops_per_token,
@@ -52,7 +57,6 @@ from planner.performance.training.flops import (
     token_flops,
     training_flops,
 )
-from planner.performance.training.job import FP8_SPEEDUP, Precision, TrainingJob, training_job
 from planner.performance.training.memory import MemoryBreakdown, ZeroStage
 from planner.performance.training.moe import MoeCoefficients, moe_coefficients
 from planner.performance.training.schedule import (
@@ -65,7 +69,9 @@ from planner.performance.training.schedule import (
 from planner.performance.training.search import check_layout, largest_micro_batch, search
 from planner.performance.training.shape import HIDDEN_PER_LAYER, ModelShape, model_shape
 from planner.resolve import resolve
-from planner.scenario import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "FP8_SPEEDUP",
@@ -87,6 +93,7 @@ __all__ = [
     "training_flops",
     "training_job",
     "workload_frame",
+    "workload_rows",
     "workload_to_dict",
 ]
 
@@ -489,9 +496,9 @@ SUMMARY_COLUMNS = (
 )
 
 
-def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
-    """Designs side by side: one row per estimate, unit-suffixed columns."""
-    rows = [
+def workload_rows(estimates: Sequence[WorkloadEstimate]) -> list[dict[str, Any]]:
+    """Designs side by side: one mapping per estimate, the unit-suffixed :data:`SUMMARY_COLUMNS`."""
+    return [
         {
             "design": e.design_id,
             "gpu": e.gpu_id,
@@ -511,11 +518,19 @@ def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
         }
         for e in estimates
     ]
-    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
+    """Designs side by side: one row per estimate, unit-suffixed columns."""
+    import pandas as pd
+
+    return pd.DataFrame(workload_rows(estimates), columns=list(SUMMARY_COLUMNS))
 
 
 def step_breakdown_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
     """Tidy step breakdown for a stacked bar chart: ``design``, ``component``, ``time_s``."""
+    import pandas as pd
+
     rows = [
         {"design": e.design_id, "component": name.removesuffix("_s"), "time_s": value}
         for e in estimates

@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import pandas as pd
 import plotly.graph_objects as go
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from planner import Catalog, Plan, Scenario
 from planner import plan as plan_scenario
@@ -45,9 +45,10 @@ from planner.catalog import FAMILIES
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.cost import BOM_CATEGORIES
 from planner.decision.draws import Decision
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
+from planner.inputs import parse
 from planner.report import (
     charts,
     display,
@@ -125,10 +126,7 @@ class ProposalOptions(BaseModel):
 
 def options_from_data(data: Mapping[str, Any], *, source: str = "proposal") -> ProposalOptions:
     """Validate proposal options (and the logo image); :class:`InputError` names field and range."""
-    try:
-        options = ProposalOptions.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(f"{source}: {describe_validation_error(exc, model=ProposalOptions)}") from None
+    options = parse(ProposalOptions, data, source=source)
     if options.logo is not None:
         logo_data_uri(options.logo)
     return options

@@ -54,7 +54,7 @@ from planner.catalog import Catalog
 from planner.errors import InputError
 from planner.i18n import error_text
 from planner.i18n.message import msg
-from planner.scenario import Scenario, scenario_from_data
+from planner.inputs.scenario import Scenario, scenario_from_data
 from planner.store.base import _check_paging, _now
 from planner.store.diff import ScenarioDiff, diff_saved
 from planner.store.errors import (

@@ -15,8 +15,9 @@ from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.errors import InputError
 from planner.handoff import build_wiring, naming
-from planner.handoff.layout import LayoutParams, build_layout
+from planner.handoff.layout import build_layout
 from planner.i18n.message import msg
+from planner.inputs.layout import LayoutParams
 from planner.jobmix.simulate import SimCluster
 
 MAX_VIEW_GPUS = 32_768

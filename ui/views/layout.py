@@ -15,10 +15,10 @@ from planner import Plan
 from planner.handoff.cabling import Handoff, build_handoff, length_summary
 from planner.handoff.drawio import drawio_file
 from planner.handoff.elevation import elevation_svg, floor_svg, rack_types
-from planner.handoff.layout import LayoutParams, layout_params_from_data
 from planner.handoff.netbox import netbox_files
 from planner.handoff.pricing import layout_cable_pricing, pricing_rows
 from planner.handoff.tables import cabling_csv, rack_rows
+from planner.inputs.layout import LayoutParams, layout_params_from_data
 from planner.report.export.cabling import cabling_xlsx
 from ui import engine, state, widgets
 from ui.state import t, tx
@@ -70,7 +70,7 @@ COLUMN_KEYS = {
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _handoff(scenario_json: str, override_json: str, params_json: str) -> Handoff:
-    from planner.scenario import scenario_from_data
+    from planner.inputs.scenario import scenario_from_data
 
     del override_json  # part of the key: the plan below was made with it
     scenario = scenario_from_data(json.loads(scenario_json))

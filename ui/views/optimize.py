@@ -15,76 +15,19 @@ from typing import Any
 import streamlit as st
 
 from planner import InputError, Plan, Scenario, scenario_from_data
-from planner.optimize import OptimizeRequest, OptimizeResult, request_from_data
+from planner.inputs.optimize import OptimizeRequest, request_from_data
+from planner.optimize import OptimizeResult
 from planner.optimize.pareto import ParetoPoint
 from planner.report import fmt, performance_charts, performance_tables, tables
-from planner.report.performance_tables import OBJECTIVE_KEYS, PARETO_KEYS, escape_markdown
+from planner.report.performance_tables import PARETO_KEYS, escape_markdown
 from ui import engine, forms, keys, state, widgets
-from ui.forms import FormField, ranged
+from ui.forms import FormField
 from ui.state import t
 
 FORM = keys.OPT_FORM
 
-OBJECTIVE_FIELDS: tuple[FormField, ...] = (
-    FormField(
-        "objective", "opt.field.objective", "opt.help.objective", "radio", "capex", options=OBJECTIVE_KEYS
-    ),
-    ranged(
-        OptimizeRequest,
-        "max_gpus",
-        label_key="opt.field.max_gpus",
-        help_key="opt.help.max_gpus",
-        kind="int",
-        default=16384,
-        step=64,
-    ),
-)
-LIMIT_FIELDS: tuple[FormField, ...] = (
-    ranged(
-        OptimizeRequest,
-        "budget_usd",
-        label_key="opt.field.budget_usd",
-        help_key="opt.help.budget_usd",
-        kind="float",
-        optional=True,
-        step=1e6,
-        number_format="%.0f",
-        placeholder_key="opt.placeholder.no_limit",
-    ),
-    ranged(
-        OptimizeRequest,
-        "power_cap_kw",
-        label_key="opt.field.power_cap_kw",
-        help_key="opt.help.power_cap_kw",
-        kind="float",
-        optional=True,
-        step=100.0,
-        number_format="%.0f",
-        placeholder_key="opt.placeholder.no_limit",
-    ),
-    ranged(
-        OptimizeRequest,
-        "rack_kw",
-        label_key="opt.field.rack_kw",
-        help_key="opt.help.rack_kw",
-        kind="float",
-        optional=True,
-        step=5.0,
-        number_format="%.0f",
-        placeholder_key="opt.placeholder.rack_kw",
-    ),
-)
-CHOICE_FIELDS: tuple[FormField, ...] = (
-    FormField("choose_switches", "opt.field.choose_switches", "opt.help.choose_switches", "bool", True),
-    FormField("choose_media", "opt.field.choose_media", "opt.help.choose_media", "bool", True),
-    FormField("choose_cooling", "opt.field.choose_cooling", "opt.help.choose_cooling", "bool", True),
-)
-GROUPS = (
-    ("opt.group.objective", OBJECTIVE_FIELDS),
-    ("opt.group.limits", LIMIT_FIELDS),
-    ("opt.group.choices", CHOICE_FIELDS),
-)
-FIELDS: tuple[FormField, ...] = (*OBJECTIVE_FIELDS, *LIMIT_FIELDS, *CHOICE_FIELDS)
+GROUPS = forms.model_groups(OptimizeRequest)
+FIELDS: tuple[FormField, ...] = tuple(f for _, fields in GROUPS for f in fields)
 LIMIT_OF_ERROR = {"power_cap_kw": "power_cap_kw", "budget_usd": "budget_usd", "rack_kw": "rack_kw"}
 
 

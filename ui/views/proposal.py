@@ -20,6 +20,7 @@ import streamlit as st
 from planner import PlannerError, Scenario
 from planner.access import AccessDeniedError, Permission
 from planner.compare import DEFAULT_DESIGNS
+from planner.errors import field_bounds
 from planner.i18n import LANGUAGE_NAMES, tr
 from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
@@ -27,7 +28,7 @@ from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
 from planner.report.performance_tables import escape_markdown
 from ui import auth, engine, state, store, workshop
-from ui.inputs import LANGS, _bounds, range_text
+from ui.inputs import LANGS, range_text
 from ui.state import t
 
 FORM = "proposal_form"
@@ -131,7 +132,7 @@ def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dic
     is drawn at all, since a margin shown beside selling prices gives the cost away."""
     if not auth.can(Permission.INTERNAL_COST):
         return
-    lo, hi = _bounds(Pricing, name)
+    lo, hi = field_bounds(Pricing.model_fields[name])
     column.number_input(
         t("input.ranged", label=label, range=range_text(lo, hi)),
         min_value=lo,

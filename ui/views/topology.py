@@ -30,7 +30,7 @@ def topology_tables(plan: Plan) -> None:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _wiring(scenario_json: str, override_json: str) -> Wiring:
-    from planner.scenario import scenario_from_data
+    from planner.inputs.scenario import scenario_from_data
 
     del override_json  # part of the key: the plan below was made with it
     scenario = scenario_from_data(json.loads(scenario_json))

@@ -44,13 +44,13 @@ from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
+from planner.inputs.scenario import Scenario
+from planner.inputs.serving import ServingRequest
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan, send_recv_time_s
 from planner.performance.serving.coefficients import GpuFigures, gpu_figures, serving_coefficients
 from planner.performance.serving.model import ServedModel, served_model
-from planner.performance.serving.request import ServingRequest
 from planner.performance.serving.step import Instance, InstanceLayout, StepTime, powers_of_two
 from planner.queueing import erlang_c_wait_s
-from planner.scenario import Scenario
 
 Mode = Literal["aggregated", "disaggregated"]
 Role = Literal["aggregated", "prefill", "decode"]
@@ -253,7 +253,7 @@ def layouts(*, model: ServedModel, gpus: int, domain_gpus: int, tp: int | None =
     Dense: ``tp`` = 1, 2, 4, ... up to :data:`MAX_DENSE_TP`. MoE: ``tp`` up to the scale-up domain,
     ``ep`` = ``tp`` x 1, 2, 4, ... up to the experts (an expert per GPU at least).
 
-    >>> from planner.performance.serving.request import ServingRequest
+    >>> from planner.inputs.serving import ServingRequest
     >>> m = served_model(ServingRequest(params_b=47, experts=8, top_k=2))
     >>> [(lay.tp, lay.ep) for lay in layouts(model=m, gpus=16, domain_gpus=8)][:4]
     [(1, 1), (1, 2), (1, 4), (1, 8)]

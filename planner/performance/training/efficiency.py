@@ -42,6 +42,10 @@ from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
 from planner.i18n.message import msg
 
+FP8_SPEEDUP = 2.0
+"""FP8 dense peak / BF16 dense peak: 1979 / 989 TFLOPS on H100 SXM (NVIDIA datasheet). Applied to
+every GPU (an assumption for non-NVIDIA parts)."""
+
 RULES = (
     "training_efficiency_max_fraction",
     "training_efficiency_width_half",

@@ -39,10 +39,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from planner.inputs.training import TrainingJob
 from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
-from planner.performance.training.efficiency import EfficiencyCoefficients
+from planner.performance.training.efficiency import FP8_SPEEDUP, EfficiencyCoefficients
 from planner.performance.training.flops import Recompute, recompute_flops_per_layer_token, token_flops
-from planner.performance.training.job import FP8_SPEEDUP, TrainingJob
 from planner.performance.training.memory import (
     Parallel,
     ZeroStage,

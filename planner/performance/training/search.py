@@ -20,8 +20,8 @@ from typing import get_args
 
 from planner.errors import InputError
 from planner.i18n.message import msg
+from planner.inputs.training import TrainingJob
 from planner.performance.training.flops import Recompute
-from planner.performance.training.job import TrainingJob
 from planner.performance.training.memory import (
     MemoryBreakdown,
     Parallel,
