@@ -171,7 +171,13 @@ def health(port: int) -> str:
 
 
 def healthcheck(port: int) -> int:
-    env = {**os.environ, "PLANNER_PYTHON": sys.executable, "PLANNER_PORT": str(port)}
+    # the replicas listen on 127.0.0.1 (the health check's preflight judges that address)
+    env = {
+        **os.environ,
+        "PLANNER_PYTHON": sys.executable,
+        "PLANNER_PORT": str(port),
+        "PLANNER_ADDRESS": "127.0.0.1",
+    }
     return subprocess.run([str(DEPLOY / "healthcheck.sh")], env=env, timeout=60).returncode
 
 
