@@ -38,7 +38,7 @@ from planner import extract_translations as extract
 from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
-from planner.fabric.collectives import LEVEL_NETWORK, LEVEL_SCALE_UP
+from planner.fabric.collectives import IN_SWITCH_REDUCTIONS, LEVEL_NETWORK, LEVEL_SCALE_UP
 from planner.fabric.media import FABRIC_LINK_CLASSES
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import STRINGS, catalogs, po, tr, translate, translate_text
@@ -164,6 +164,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"word.{b}_better" for b in ("lower", "higher")}
     keys |= {f"export.edition.{e}" for e in EDITIONS} | {f"export.edition_note.{e}" for e in EDITIONS}
     keys |= {f"export.form.{n}" for n in ("customer", "project", "author")}  # ui/views/proposal.py
+    keys |= {f"reduction.{m}" for m in IN_SWITCH_REDUCTIONS}  # ui/sidebar.py
     shown = [i.name for i in INPUTS if i.name != "lang"]
     keys |= {f"input.{n}" for n in shown} | {f"help.input.{n}" for n in shown}
     # forms generated from the models' declarations (planner/inputs): labels, help (by default the

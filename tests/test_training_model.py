@@ -167,7 +167,8 @@ def test_flash_kernel_keeps_no_scores_in_memory() -> None:
 
 
 def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> None:
-    # 126 layers on 16 stages: 2 of 7 first, then 14 of 8; the fullest holds 16 x 7 = 14 x 8 = 112
+    # 126 layers on 16 stages: 2 of 7 first, then 14 of 8 (the balanced 7, 8 x 14, 7 would be faster
+    # but its second stage holds 15 x 8 = 120 against 112); the fullest holds 16 x 7 = 14 x 8 = 112
     # layer-micro-batches of (12 + 4/16 + 6 x 3.25) s h / 8 B = 533 MB: 59.7 GB of activations
     job = training_job({**LLAMA3_405B, "tokens_b": 15000, "seq_len": 8192, "global_batch_seqs": 2048,
                         "tp": 8, "pp": 16, "recompute": "selective"})  # fmt: skip

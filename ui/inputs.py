@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from planner import Facility, Scenario
 from planner.design import SLUG_PATTERN
 from planner.errors import field_bounds, shorten
+from planner.fabric.collectives import IN_SWITCH_REDUCTIONS
 from planner.files import parse_decimal, parse_whole
 from planner.inputs.scenario import MAX_PRICE_USD
 
@@ -105,6 +106,12 @@ INPUTS: tuple[Input, ...] = (
     _facility_input("util", "utilization", step=0.05, lo=0.01),
     _facility_input("pue", "pue_override", step=0.01, optional=True),
     _facility_input("fx", "usd_to_cny", step=0.01, optional=True, lo=0.01),
+    Input(
+        name="reduction",
+        kind="choice",
+        default=_default(Scenario, "in_switch_reduction"),
+        options=IN_SWITCH_REDUCTIONS,
+    ),
 )
 BY_NAME: dict[str, Input] = {i.name: i for i in INPUTS}
 PRICES_PARAM = "prices"
@@ -214,6 +221,7 @@ def scenario_data(values: Mapping[str, Any], prices: Mapping[str, float]) -> dic
         "gpus": int(values["gpus"]),
         "design_id": values["design"],
         "gpu_id": values["gpu"] or None,
+        "in_switch_reduction": values.get("reduction", BY_NAME["reduction"].default),
         "facility": {
             "cooling_id": values["cooling"],
             "rack_power_limit_kw": float(values["rack_kw"]),
@@ -244,6 +252,7 @@ FIELD_OF_INPUT: dict[str, tuple[str, ...]] = {
     "util": ("facility.utilization",),
     "pue": ("facility.pue_override",),
     "fx": ("facility.usd_to_cny",),
+    "reduction": ("in_switch_reduction",),
 }
 """Engine field names (as they open an error message) that each input sets."""
 

@@ -21,7 +21,6 @@ from typing import Any, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined
 
 from planner.errors import InputError, PlannerError, describe_validation_error, field_bounds, with_source
 
@@ -101,8 +100,7 @@ class Declared:
     @property
     def default(self) -> Any:
         """The model's default (``None`` for a required field)."""
-        default = self.info.get_default(call_default_factory=True)
-        return None if default is PydanticUndefined else default
+        return None if self.info.is_required() else self.info.get_default(call_default_factory=True)
 
     @property
     def required(self) -> bool:

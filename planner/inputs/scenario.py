@@ -146,6 +146,10 @@ class Tenant(BaseModel):
     )
 
 
+InSwitchReduction = Literal["auto", "none", "nvls", "sharp"]
+"""Where an all-reduce may reduce in the switches (:func:`planner.fabric.collectives.with_reduction`)."""
+
+
 MAX_WORKLOAD_ENTRIES = 32
 """Most entries in one workload mix [count]."""
 
@@ -228,6 +232,14 @@ class Scenario(BaseModel):
     force_scale_out_fabric: Annotated[bool, Input(flag="--force-scale-out-fabric")] = Field(
         default=False,
         description="Plan a scale-out fabric even when the cluster fits one scale-up domain.",
+    )
+    in_switch_reduction: Annotated[InSwitchReduction, Input(flag="--in-switch-reduction")] = Field(
+        default="auto",
+        description=(
+            "All-reduce in the switches: auto = NVLink SHARP (NVLS, NVLS tree across domains) where the "
+            "GPU supports it; none = rings and trees only; nvls = NVLS asked for; sharp = NVLS and SHARP "
+            "in the network switches where they reduce."
+        ),
     )
     facility: Annotated[Facility, Input()] = Field(default_factory=Facility)
     pools: Annotated[Pools, Input()] = Field(default_factory=Pools)

@@ -55,6 +55,17 @@ class TrainingJob(BaseModel):
             number_format="%.1f",
         ),
     ]
+    job_gpus: Annotated[
+        int | None, Input(flag="--job-gpus", cli_note="default: --gpus, even when the plan rounds up")
+    ] = Field(
+        default=None,
+        ge=1,
+        le=1_048_576,
+        description=(
+            "GPUs the job runs on [count]; empty = the GPUs asked for, which may be fewer than the "
+            "plan's (whole servers or scale-up domains)."
+        ),
+    )
     tokens_b: Annotated[
         float,
         Input(

@@ -92,6 +92,11 @@ class CaseInputs(_Frozen):
     """The configuration behind a published figure, as planner inputs; empty = not stated."""
 
     gpus: int | None = Field(default=None, ge=1, description="GPUs the figure was measured on [count].")
+    cluster_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        description="GPUs of the planned cluster when the job ran on part of it (8 GPUs of one NVL72 rack) [count].",
+    )
     gpu_id: str | None = Field(
         default=None, description="GPU id in data/gpus.yaml; empty when the catalog has no such part."
     )

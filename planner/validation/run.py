@@ -206,7 +206,7 @@ def _plan(case: ValidationCase, catalog: Catalog, *, stand_in: bool = False) -> 
     nic_fabric = _nic_fabric(case, catalog, design_id)
     gpu_id = _gpu_id(case, catalog)
     i = case.inputs
-    gpus = i.gpus or (i.nodes or 1) * (i.gpus_per_node or 8)
+    gpus = i.cluster_gpus or i.gpus or (i.nodes or 1) * (i.gpus_per_node or 8)
     server_id = i.server_id or catalog.gpus[gpu_id].default_server_id
     data: dict[str, Any] = {"gpus": gpus, "design_id": design_id, "gpu_id": gpu_id, "server_id": server_id}
     design = catalog.designs[design_id]
@@ -297,6 +297,8 @@ def _training_job(case: ValidationCase) -> Any:
         "tokens_b": i.tokens_b or NOMINAL_TOKENS_B,
         "precision": precision,
     }
+    if i.cluster_gpus is not None and i.gpus is not None:
+        data["job_gpus"] = i.gpus  # the job runs on part of the planned cluster
     # active_params_b is not passed: the model derives it from the shape (experts, top_k)
     optional = {
         "seq_len": i.seq_len,

@@ -15,8 +15,10 @@ from typing import Any
 import streamlit as st
 
 from planner import InputError, Plan, Scenario, scenario_from_data
+from planner.i18n import tr
 from planner.inputs.optimize import OptimizeRequest, request_from_data
 from planner.optimize import OptimizeResult
+from planner.optimize.changes import material_changes as changes_against_preset
 from planner.optimize.pareto import ParetoPoint
 from planner.report import fmt, performance_charts, performance_tables, tables
 from planner.report.performance_tables import PARETO_KEYS, escape_markdown
@@ -120,6 +122,7 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         )
     )
     widgets.model_notes(found.notes)
+    accepted = material_changes(found)
     left, right = st.columns(2)
     left.button(
         t("opt.load_result"),
@@ -129,6 +132,7 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         on_click=load_design,
         args=(found.scenario.model_dump_json(), t("opt.legend.optimized")),
         width="stretch",
+        disabled=not accepted,
     )
     right.download_button(
         t("opt.download_json"),
@@ -138,6 +142,40 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         icon=":material/download:",
         width="stretch",
     )
+
+
+CHANGE_KEYS = {"facility_power": "opt.change.facility_power", "racks": "opt.change.racks"}
+"""The sentence of each measured change (the cooling method has its own)."""
+
+
+def material_changes(found: OptimizeResult) -> bool:
+    """Name what the result changes beyond its objective (cooling, facility power, racks); with a
+    large change, ask before the design is taken over. Returns whether it may be taken over."""
+    changes = changes_against_preset(preset=found.preset_plan, optimized=found.plan)
+    if not changes:
+        return True
+    lang = state.lang()
+    lines = [t("opt.changes_title")]
+    for change in changes:
+        if change.kind == "cooling":
+            before, after = (tr(f"cooling.{c}", lang) for c in (change.before, change.after))
+            lines.append("- " + t("opt.change.cooling", before=before, after=after))
+            continue
+        digits = 1 if change.kind == "facility_power" else 0
+        unit = " kW" if change.kind == "facility_power" else ""
+        lines.append(
+            "- "
+            + t(
+                CHANGE_KEYS[change.kind],
+                before=fmt.number(float(change.before), digits) + unit,
+                after=fmt.number(float(change.after), digits) + unit,
+                delta=fmt.percent(change.relative or 0.0, 0, signed=True),
+            )
+        )
+    st.warning("\n".join(lines), icon=":material/swap_horiz:")
+    if not any(change.large for change in changes):
+        return True
+    return st.checkbox(t("opt.accept_changes"), key=keys.OPT_ACCEPT_CHANGES)
 
 
 def _differs_text(run: Mapping[str, str], plan: Plan) -> str:

@@ -27,12 +27,12 @@ from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
 from planner.report.performance_tables import escape_markdown
-from ui import auth, engine, state, store, workshop
+from ui import auth, engine, keys, state, store, workshop
 from ui.inputs import LANGS, range_text
 from ui.state import t
 
 FORM = "proposal_form"
-OPTIONS = "proposal_options"
+OPTIONS = keys.PROPOSAL_OPTIONS
 """dict: the details last submitted (JSON-ready, without the logo)."""
 LOGO = "proposal_logo"
 """bytes | None: the logo last submitted."""
@@ -215,8 +215,6 @@ def form() -> None:
     typed = st.session_state.get(DATE_ERROR)
     if typed:
         st.error(t("export.form.date_invalid", value=escape_markdown(str(typed))), icon=":material/warning:")
-    if st.session_state.pop(PENDING, False):
-        _build(scenario=_scenario())
 
 
 def _scenario() -> Scenario:
@@ -255,11 +253,13 @@ def _preview(pdf: bytes) -> tuple[int, tuple[bytes, ...]]:
     return page_count(pdf), tuple(page_images(pdf, first=1, last=PREVIEW_PAGES, dpi=55))
 
 
-def _build(*, scenario: Scenario) -> None:
+def _build(*, scenario: Scenario) -> bool:
+    """Build the PDF of the details submitted (unless built already); ``False`` when the engine
+    refused them (the error is shown)."""
     key = _key(scenario)
     built: BuiltPdf | None = st.session_state.get(BUILT)
     if built is not None and built.key == key:
-        return
+        return True
     try:
         with st.spinner(t("export.building")):
             started = time.perf_counter()
@@ -268,7 +268,7 @@ def _build(*, scenario: Scenario) -> None:
             seconds = time.perf_counter() - started
     except PlannerError as exc:
         st.error(t("export.error", message=escape_markdown(str(exc))), icon=":material/warning:")
-        return
+        return False
     try:
         pages, images = _preview(pdf)
     except RenderError:
@@ -276,6 +276,7 @@ def _build(*, scenario: Scenario) -> None:
     st.session_state[BUILT] = BuiltPdf(
         key=key, pdf=pdf, pages=pages, seconds=seconds, preview=images, file_name=proposal.file_name(p, "pdf")
     )
+    return True
 
 
 def preview_and_downloads() -> None:
@@ -294,16 +295,22 @@ def preview_and_downloads() -> None:
         )
     st.subheader(t("export.downloads"))
     columns = st.columns(4)
-    if built is not None:
+    pending = bool(st.session_state.get(PENDING))
+    fresh = built is not None and built.key == _key(scenario) and not pending
+    if built is not None or pending:
+        # only the PDF of the details shown is offered: while a new one is built, or when the
+        # details changed since, the button is off (a customer edition was downloaded as the
+        # internal one while the internal edition was being built)
         columns[0].download_button(
             t("export.download.pdf"),
-            data=built.pdf,
-            file_name=built.file_name,
+            data=built.pdf if fresh and built is not None else b"",
+            file_name=built.file_name if built is not None else "proposal.pdf",
             mime="application/pdf",
             icon=":material/picture_as_pdf:",
             type="primary",
+            disabled=not fresh,
             on_click=store.record_export,  # the audit log: who exported what, when
-            args=(f"proposal PDF ({p.options.edition} edition) {built.file_name}",),
+            args=(f"proposal PDF ({p.options.edition} edition) {built.file_name if built else ''}",),
         )
     files = (
         ("csv", t("export.download.csv"), "text/csv"),
@@ -325,6 +332,8 @@ def preview_and_downloads() -> None:
             args=(f"proposal {kind} ({p.options.edition} edition)",),
         )
     st.caption(t("export.files_caption"))
+    if st.session_state.pop(PENDING, False) and _build(scenario=scenario):  # the old PDF's button is off
+        st.rerun()  # draw the new PDF's button and preview
     if built is None:
         st.info(t("export.pdf_pending"))
         return

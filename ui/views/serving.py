@@ -13,6 +13,7 @@ from planner import InputError, Plan
 from planner.decision.bands import serving_note
 from planner.inputs.serving import ServingRequest, serving_request
 from planner.performance.serving import ServingEstimate, SizingResult
+from planner.report import charts as report_charts
 from planner.report import performance_tables
 from ui import engine, forms, state, widgets
 from ui.forms import FormField
@@ -186,26 +187,39 @@ STEP_PARTS = (
 
 
 def charts(run: Run, plans: tuple[Plan, ...]) -> None:
-    """TPOT against batch per design; tokens/s per GPU; the decode step's parts per design."""
+    """TPOT against batch per design; tokens/s per GPU; the decode step's parts per design.
+
+    Each design in its own colour (:func:`planner.report.charts.design_color`, as on every other
+    page), the house style's legend below the plot, design names wrapped under the bars."""
     labels = _labels(plans)
+    colors = {
+        p.design_id: report_charts.design_color(p.design_id, i) for i, (p, _) in enumerate(run.estimates)
+    }
     tpot = go.Figure()
     for (p, _), rows in zip(run.estimates, engine.serving_batch_sweeps(run), strict=True):
         tpot.add_scatter(x=[r["batch"] for r in rows], y=[r["tpot_ms"] for r in rows], mode="lines+markers",
-                         name=labels[p.design_id])  # fmt: skip
-    tpot.update_layout(title=t("sv.chart.tpot"), xaxis={"title": t("sv.axis.batch"), "type": "log"},
-                       yaxis={"title": t("sv.axis.tpot")}, legend={"orientation": "h"})  # fmt: skip
+                         name=labels[p.design_id], line={"color": colors[p.design_id]})  # fmt: skip
+    report_charts.styled(tpot, t("sv.chart.tpot"))
+    tpot.update_layout(xaxis={"title": t("sv.axis.batch"), "type": "log"}, yaxis={"title": t("sv.axis.tpot")})
     widgets.chart(tpot, key="serving_tpot")
     left, right = st.columns(2)
-    names = [labels[p.design_id] for p, _ in run.estimates]
-    tokens = go.Figure(go.Bar(x=names, y=[e.tokens_per_s_per_gpu for _, e in run.estimates]))
-    tokens.update_layout(title=t("sv.chart.tokens"), yaxis={"title": t("sv.axis.tokens_per_gpu")})
+    names = [report_charts.wrapped(labels[p.design_id], 14) for p, _ in run.estimates]
+    tokens = go.Figure(
+        go.Bar(
+            x=names,
+            y=[e.tokens_per_s_per_gpu for _, e in run.estimates],
+            marker={"color": [colors[p.design_id] for p, _ in run.estimates]},
+        )
+    )
+    report_charts.styled(tokens, t("sv.chart.tokens"), legend=None)
+    tokens.update_layout(yaxis={"title": t("sv.axis.tokens_per_gpu")})
     with left:
         widgets.chart(tokens, key="serving_tokens")
     step = go.Figure()
     for key, attr in STEP_PARTS:
         step.add_bar(x=names, y=[getattr(e.decode, attr) * 1e3 for _, e in run.estimates], name=t(key))
-    step.update_layout(barmode="stack", title=t("sv.chart.step"), yaxis={"title": t("sv.axis.step_ms")},
-                       legend={"orientation": "h"})  # fmt: skip
+    report_charts.styled(step, t("sv.chart.step"), height=440)
+    step.update_layout(barmode="stack", yaxis={"title": t("sv.axis.step_ms")}, legend={"y": -0.38})
     with right:
         widgets.chart(step, key="serving_step")
     st.caption(t("sv.chart_caption"))
