@@ -182,7 +182,7 @@ def _page_text(at: AppTest) -> str:
             value = getattr(node, attr, None)
             if isinstance(value, str):
                 parts.append(value)
-            elif hasattr(value, "to_csv"):
+            elif value is not None and hasattr(value, "to_csv"):
                 parts.append(value.to_csv())
     return "\n".join(parts)
 

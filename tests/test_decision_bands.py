@@ -36,7 +36,7 @@ def results(cases: tuple[ValidationCase, ...]) -> tuple[CaseResult, ...]:
 
 @pytest.fixture(scope="module")
 def by_family(cases: tuple[ValidationCase, ...], results: tuple[CaseResult, ...]) -> dict[str, list[float]]:
-    return dict(residuals(results, {c.id: c for c in cases}))
+    return {str(family): values for family, values in residuals(results, {c.id: c for c in cases}).items()}
 
 
 def test_the_bands_file_is_what_make_validation_writes(

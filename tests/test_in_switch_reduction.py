@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from planner.fabric.collectives import collective_time, two_level_fabric, with_reduction
+from planner.fabric.collectives import CollectiveFabric, collective_time, two_level_fabric, with_reduction
 
 
-def _fabric(domains: int) -> object:
+def _fabric(domains: int) -> CollectiveFabric:
     # 8 GPUs per domain, 364.5 GB/s ring and 274.5 GB/s NVLS algbw inside (H100), 47 GB/s per GPU
     # on the network (NDR through NCCL)
     return two_level_fabric(
@@ -39,8 +39,8 @@ def test_nvls_tree_on_many_domains_is_network_bound_like_a_ring() -> None:
 
 def test_none_turns_nvls_off_and_sharp_without_capable_switches_is_noted() -> None:
     f = _fabric(2)
-    off = collective_time(fabric=with_reduction(f, "none"), collective="all_reduce", message_bytes=2**30)  # type: ignore[arg-type]
-    auto = collective_time(fabric=with_reduction(f, "auto"), collective="all_reduce", message_bytes=2**30)  # type: ignore[arg-type]
+    off = collective_time(fabric=with_reduction(f, "none"), collective="all_reduce", message_bytes=2**30)
+    auto = collective_time(fabric=with_reduction(f, "auto"), collective="all_reduce", message_bytes=2**30)
     assert off.algorithm != "nvls" and auto.algorithm == "nvls"
     assert auto.busbw_gbyte_per_s > off.busbw_gbyte_per_s
     no_sharp = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)

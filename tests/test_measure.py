@@ -14,7 +14,7 @@ from planner.catalog import load_catalog
 from planner.cli import run
 from planner.engine import plan
 from planner.inputs.scenario import scenario_from_data
-from planner.measure.model import baseline, fabric_with
+from planner.measure.model import Baseline, baseline, fabric_with
 from planner.measure.nccl import read_nccl_tests
 from planner.measure.roundtrip import load_round_trips
 from planner.measure.synthetic import synthetic_run
@@ -36,7 +36,7 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def _base(gpus: int, design: str = "ib-ndr") -> object:
+def _base(gpus: int, design: str = "ib-ndr") -> Baseline:
     catalog = load_catalog()
     the_plan = plan(
         scenario=scenario_from_data({"gpus": gpus, "design_id": design}, source="t"), catalog=catalog
@@ -151,7 +151,7 @@ def _round_trip(
     files: list[Path],
     gpus: int,
     extra: tuple[str, ...] = (),
-) -> tuple[float, dict[str, object]]:
+) -> tuple[float, dict[str, Any]]:
     """``planner calibrate`` then ``planner plan --catalog``: (plan busbw at 1 GiB, calibration)."""
     override = tmp_path / "override.yaml"
     args = ["--gpus", str(gpus), "--design", "ib-ndr", *extra]
@@ -186,7 +186,7 @@ def test_synthetic_round_trip_recovers_known_coefficients(
     assert measured is not None
     planned, cal = _round_trip(tmp_path, capsys, [path], 16)
     assert abs(planned / measured - 1) <= 0.05
-    fitted = {c["name"]: c["fitted"] for c in cal["coefficients"]}  # type: ignore[index, union-attr]
+    fitted = {c["name"]: c["fitted"] for c in cal["coefficients"]}
     # noise is +/- 2 % on each time, so the large-message efficiency comes back within 3 %
     assert fitted["nccl_efficiency"] == pytest.approx(KNOWN["nccl_efficiency"], rel=0.03)
 
@@ -236,7 +236,7 @@ def test_calibrate_names_what_the_runs_cannot_determine(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, cal = _round_trip(tmp_path, capsys, [MI300X], 8, ("--gpu", "mi300x"))
-    reasons = {c["name"]: c["reason"] for c in cal["coefficients"] if c["fitted"] is None}  # type: ignore[union-attr]
+    reasons = {c["name"]: c["reason"] for c in cal["coefficients"] if c["fitted"] is None}
     assert "no run crossed the network" in reasons["nccl_efficiency"]
     assert "no NVLS" in reasons["nvls_efficiency"]
 
@@ -244,9 +244,7 @@ def test_calibrate_names_what_the_runs_cannot_determine(
 # --- accept -------------------------------------------------------------------------------------
 
 
-def _accept(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, gpus: int = 16
-) -> dict[str, object]:
+def _accept(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, gpus: int = 16) -> dict[str, Any]:
     path = _write(tmp_path / "runs.txt", text)
     code, out, err = cli(
         capsys, "accept", "--gpus", str(gpus), "--design", "ib-ndr", "--nccl", str(path), "--format", "json"
@@ -260,7 +258,7 @@ def test_a_run_that_matches_the_plan_passes(tmp_path: Path, capsys: pytest.Captu
     text = synthetic_run(_base(16), values={}, collective="all_reduce", hosts=("n1", "n2"), gpus_per_host=8)
     data = _accept(tmp_path, capsys, text)
     assert data["verdict"] == "pass"
-    check = data["checks"][0]  # type: ignore[index]
+    check = data["checks"][0]
     for key in (
         "collective",
         "size_bytes",
@@ -280,7 +278,7 @@ def test_a_run_30_percent_below_the_plan_fails(tmp_path: Path, capsys: pytest.Ca
     )
     data = _accept(tmp_path, capsys, text)
     assert data["verdict"] == "fail"
-    large = [c for c in data["checks"] if c["size_bytes"] == GIB]  # type: ignore[union-attr]
+    large = [c for c in data["checks"] if c["size_bytes"] == GIB]
     assert large[0]["status"] == "fail" and large[0]["shortfall_fraction"] == pytest.approx(0.30, abs=0.02)
 
 
@@ -303,8 +301,8 @@ def test_a_slow_host_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     )
     data = _accept(tmp_path, capsys, text, gpus=32)
     assert data["verdict"] == "fail"
-    assert [s["host"] for s in data["suspects"]] == ["n3"]  # type: ignore[union-attr]
-    assert any("n3" in c for c in data["commands"])  # type: ignore[union-attr]
+    assert [s["host"] for s in data["suspects"]] == ["n3"]
+    assert any("n3" in c for c in data["commands"])
 
 
 def test_acceptance_csv_is_formula_safe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -203,7 +203,7 @@ def _decode(catalog: Catalog, design: str, **changes: object) -> float:
     from planner.performance.serving.estimate import phase_rate
 
     p = plan(scenario=Scenario(gpus=64, design_id=design, gpu_id="h100_sxm"), catalog=catalog)
-    request = ServingRequest(**{**DSV3_SERVING, "ep": 64, **changes})  # type: ignore[arg-type]
+    request = ServingRequest(**{**DSV3_SERVING, "ep": 64, **changes})
     rate = phase_rate(request=request, plan=p, catalog=catalog, phase="decode", sequences_per_gpu=128,
                       context_tokens=2000)  # fmt: skip
     return rate.step.ep_s

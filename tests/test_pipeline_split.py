@@ -54,7 +54,7 @@ def test_llama3_405b_interleaved_balanced_memory_is_on_the_second_rank() -> None
 )
 def test_splits_keep_every_layer(layers: int, pp: int, v: int) -> None:
     for name in ("even", "balanced"):
-        split = split_layers(layers=layers, pp=pp, v=v, split=name)  # type: ignore[arg-type]
+        split = split_layers(layers=layers, pp=pp, v=v, split=name)
         if split is not None:
             assert sum(split.chunk_layers) == layers
             assert min(split.chunk_layers) >= 0

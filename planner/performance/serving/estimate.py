@@ -44,7 +44,7 @@ from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.fabric.collectives import part_of_fabric
-from planner.i18n.message import msg
+from planner.i18n.message import Message, msg
 from planner.inputs.scenario import Scenario
 from planner.inputs.serving import ServingRequest
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan, send_recv_time_s
@@ -550,18 +550,7 @@ def estimate_serving(
     """
     ctx = _context(request, plan, catalog, fabric)
     r = request
-    notes = list(ctx.model.notes)
-    if ctx.gpus < plan.gpus:
-        notes.append(
-            msg(
-                "the service runs on {gpus} of the plan's {plan} GPUs ({per_domain} in each of {domains} "
-                "scale-up domains); cost and energy are its share",
-                gpus=ctx.gpus,
-                plan=plan.gpus,
-                per_domain=ctx.fabric.domain_gpus,
-                domains=ctx.fabric.domains,
-            )
-        )
+    notes = [*ctx.model.notes, *_part_of_plan_note(ctx, plan)]
     if r.disaggregate:
         if ctx.gpus < 2:
             raise InputError(
@@ -604,6 +593,22 @@ def estimate_serving(
         notes=tuple(notes),
     )  # fmt: skip
     return _with_overload_note(estimate)
+
+
+def _part_of_plan_note(ctx: _Context, plan: Plan) -> list[Message]:
+    """A note when the service runs on part of the plan's GPUs (cost and energy are its share)."""
+    if ctx.gpus >= plan.gpus:
+        return []
+    return [
+        msg(
+            "the service runs on {gpus} of the plan's {plan} GPUs ({per_domain} in each of {domains} "
+            "scale-up domains); cost and energy are its share",
+            gpus=ctx.gpus,
+            plan=plan.gpus,
+            per_domain=ctx.fabric.domain_gpus,
+            domains=ctx.fabric.domains,
+        )
+    ]
 
 
 def _with_overload_note(estimate: ServingEstimate) -> ServingEstimate:
