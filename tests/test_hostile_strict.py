@@ -56,6 +56,25 @@ def test_cli_gpus_in_full_width_digits_exits_2(capsys: pytest.CaptureFixture[str
 
 
 @pytest.mark.parametrize(
+    "argv",
+    [
+        # options generated from the input models (planner/inputs) and hand-written ones alike
+        ("workload", "--params-b", "70", "--tokens-b", "1_000"),
+        ("workload", "--params-b", "７０", "--tokens-b", "1000"),
+        ("plan", "--gpus", "64", "--rack-kw", " 40 "),
+        ("reliability", "--params-b", "7", "--restart-min", "0x10"),
+        ("tenants", "simulate", "--gpus", "64", "--design", "ib-ndr", "--synthetic", "--jobs", "1e3"),
+        ("compare", "--gpus", "64", "--seed", "٣"),
+    ],
+)
+def test_every_numeric_option_reads_ascii_decimal_only(
+    argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = cli(capsys, *argv)
+    one_line(code, err, "ASCII digits 0-9")
+
+
+@pytest.mark.parametrize(
     ("name", "content", "phrase"),
     [
         ("s.yaml", b"gpus: 64\x00\n", "unacceptable character #x0000"),

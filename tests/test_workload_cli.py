@@ -88,7 +88,7 @@ def test_reliability_table_and_failover(capsys: pytest.CaptureFixture[str]) -> N
         ),
         (["workload", "--tokens-b", "10"], "--params-b (params_b): Field required"),
         (["workload", "--params-b", "70", "--tokens-b", "1", "--mfu", "2"], "allowed: 0 to 1"),
-        (["workload", "--params-b", "abc", "--tokens-b", "1"], "invalid float value"),
+        (["workload", "--params-b", "abc", "--tokens-b", "1"], "--params-b: 'abc' is not a number"),
         (["workload", "--params-b", "70", "--tokens-b", "1", "--tp", "3"], "tp: 3 does not divide"),
         (["workload", "--params-b", "70", "--tokens-b", "1", "--precision", "fp4"], "precision"),
         (["workload", "--params-b", "400", "--tokens-b", "1", "--gpus", "8"], "memory: no layout fits"),

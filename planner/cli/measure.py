@@ -18,6 +18,7 @@ from planner.cli.options import (
     add_scenario_options,
     catalog_from_args,
     scenario_from_args,
+    strict_number,
     write,
     write_json,
 )
@@ -46,10 +47,17 @@ def add_parser(subparsers: Any) -> None:
         help="Megatron-LM/NeMo log or CSV step,seconds,tokens of a job on every GPU",
     )
     group.add_argument(
-        "--params-b", type=float, metavar="P", help="model parameters [billions] (with --training)"
+        "--params-b",
+        type=strict_number("--params-b"),
+        metavar="P",
+        help="model parameters [billions] (with --training)",
     )
     group.add_argument(
-        "--seq-len", type=int, default=4096, metavar="S", help="sequence length [tokens] (default 4096)"
+        "--seq-len",
+        type=strict_number("--seq-len", whole=True),
+        default=4096,
+        metavar="S",
+        help="sequence length [tokens] (default 4096)",
     )
     p_cal.add_argument("--out", metavar="FILE", required=True, help="catalog override file to write (YAML)")
     p_cal.add_argument(

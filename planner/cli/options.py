@@ -221,10 +221,27 @@ def _plain(value: Any, none: str) -> str:
     return str(value)
 
 
-def _option_type(item: Declared) -> Callable[[str], Any]:
+def strict_number(flag: str, *, whole: bool = False) -> Callable[[str], Any]:
+    """An argparse ``type=`` that reads ASCII decimal numbers only (``planner.files.parse_decimal``;
+    ``１２８``, ``1_000`` or `` 12 `` exit 2 with one line naming ``flag``), imported when an option is
+    given, so that ``--help`` stays light."""
+
+    def convert(text: str) -> Any:
+        from planner.files import argparse_number
+
+        try:
+            return argparse_number(flag, whole=whole)(text)
+        except argparse.ArgumentTypeError as exc:  # argparse names the option itself
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{flag}: ")) from None
+
+    convert.__name__ = "whole number" if whole else "number"
+    return convert
+
+
+def _option_type(item: Declared, flag: str) -> Callable[[str], Any]:
     if item.kind == "int" or (item.kind == "choice" and all(c.lstrip("-").isdigit() for c in item.choices)):
-        return int
-    return float if item.kind == "float" else str
+        return strict_number(flag, whole=True)
+    return strict_number(flag) if item.kind == "float" else str
 
 
 def add_model_options(
@@ -256,7 +273,7 @@ def add_model_options(
             added = group.add_argument(
                 flag,
                 dest=dest,
-                type=_option_type(item),
+                type=_option_type(item, flag),
                 help=_help_text(item),
                 metavar=_metavar(item),
             )

@@ -36,6 +36,7 @@ from planner.cli.options import (
     emit_frame,
     frame_records,
     scenario_from_args,
+    strict_number,
     write,
     write_json,
 )
@@ -96,7 +97,12 @@ def add_parsers(subparsers: Any) -> None:
     p_compare.add_argument(
         "--samples", type=_positive, default=2000, help="Monte Carlo draws, 100 to 200000 (default 2000)"
     )
-    p_compare.add_argument("--seed", type=int, default=0, help="random seed of the draws (default 0)")
+    p_compare.add_argument(
+        "--seed",
+        type=strict_number("--seed", whole=True),
+        default=0,
+        help="random seed of the draws (default 0)",
+    )
     add_format_option(p_compare, FORMATS)
     p_compare.set_defaults(handler=run_compare)
 

@@ -49,7 +49,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="smallest cluster per design meeting --requests-per-s and the targets",
     )
-    sizing.add_argument("--max-gpus", type=int, default=4096, help="largest cluster tried (default 4096)")
+    sizing.add_argument(
+        "--max-gpus",
+        type=options.strict_number("--max-gpus", whole=True),
+        default=4096,
+        help="largest cluster tried (default 4096)",
+    )
     options.add_format_option(serve, ["table", "json"])
     serve.set_defaults(handler=run_serve)
 

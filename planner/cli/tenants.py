@@ -97,13 +97,26 @@ def _add_simulate(sub: Any) -> None:
         action="store_true",
         help="synthetic jobs (sizes, run times and rate fitted to the Helios trace's Venus cluster)",
     )
-    simulate.add_argument("--jobs", type=int, default=10000, help="synthetic jobs (default 10000)")
     simulate.add_argument(
-        "--load", type=float, default=0.8, help="offered load of the synthetic jobs (default 0.8)"
+        "--jobs",
+        type=options.strict_number("--jobs", whole=True),
+        default=10000,
+        help="synthetic jobs (default 10000)",
+    )
+    simulate.add_argument(
+        "--load",
+        type=options.strict_number("--load"),
+        default=0.8,
+        help="offered load of the synthetic jobs (default 0.8)",
     )
     simulate.add_argument("--policy", choices=POLICIES, default="topology", help="allocation policy")
     simulate.add_argument("--preempt", action="store_true", help="high-priority jobs may stop normal ones")
-    simulate.add_argument("--seed", type=int, default=1, help="random seed of the synthetic jobs (default 1)")
+    simulate.add_argument(
+        "--seed",
+        type=options.strict_number("--seed", whole=True),
+        default=1,
+        help="random seed of the synthetic jobs (default 1)",
+    )
     options.add_format_option(simulate, ["table", "json"])
     simulate.set_defaults(handler=run_simulate)
 
