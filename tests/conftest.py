@@ -1,9 +1,25 @@
-"""Shared fixtures: the bundled catalog, a helper to write temporary catalog files, and a private
-data folder for the whole run."""
+"""Shared fixtures (the bundled catalog, a helper to write temporary catalog files, a private data
+folder for the whole run, one Chromium for the session) and the suite's tiers.
+
+Tiers are pytest markers given to every collected test by :func:`pytest_collection_modifyitems`,
+from what the test uses, so a new test file is classified without an edit:
+
+- ``browser``: under ``tests/browser/`` (Playwright driving a real Chromium);
+- ``app``: its module imports Streamlit's AppTest (directly or through ``tests/apptest.py``);
+- ``pdf``: its module prints PDFs or draws charts in the export's Chromium (``shared_browser``,
+  ``render_pdf``, ``print_pdf``, poppler's tools) or uses a fixture of :mod:`pdf_fixtures`;
+- ``pg``: it runs on PostgreSQL (the ``postgresql`` case of ``db_url``, or a ``pg_*`` fixture);
+- ``slow``: its module starts worker processes (a Dask cluster, whole ``planner`` processes in a
+  loop) or a static-analysis tool over the tree (mypy, import-linter);
+- ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
+
+``make test-fast`` runs ``-m unit``; ``make test`` runs every tier.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -16,6 +32,16 @@ import yaml
 from planner import Catalog, load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
+BROWSER_DIR = ROOT / "tests" / "browser"
+TIERS = ("browser", "app", "pdf", "pg", "slow")
+"""The tiers a test can be given besides ``unit`` (the markers are declared in pyproject.toml)."""
+SOURCE_SIGNALS: dict[str, re.Pattern[str]] = {
+    "app": re.compile(r"^\s*(from|import) (apptest|streamlit\.testing)\b", re.MULTILINE),
+    "pdf": re.compile(r"\b(shared_browser|render_pdf|print_pdf|pdftotext|pdftoppm|pdffonts|pdf_fixtures)\b"),
+    "slow": re.compile(r"\b(LocalCluster|lint-imports|lint_imports|\"mypy\"|mypy\.api)\b"),
+}
+"""What in a test module's source puts all its tests in a tier."""
+PG_FIXTURES = frozenset({"pg_url", "pg_server_url", "pg_admin_engine"})
 
 # Hypothesis keeps its example database and constants cache in ./.hypothesis by default: keep them
 # out of the checkout, in one folder per machine so a failing example is still replayed next run.
@@ -65,3 +91,39 @@ def write_yaml(tmp_path: Path) -> Callable[[str, Any], Path]:
         return path
 
     return write
+
+
+_MODULE_TIERS: dict[Path, frozenset[str]] = {}
+
+
+def _module_tiers(path: Path) -> frozenset[str]:
+    """The tiers a test module's source puts its tests in (read once per module)."""
+    if path not in _MODULE_TIERS:
+        tiers = set()
+        if BROWSER_DIR in path.parents:
+            tiers.add("browser")
+        if path.suffix == ".py" and path.name.startswith("test_"):
+            source = path.read_text(encoding="utf-8")
+            tiers |= {tier for tier, pattern in SOURCE_SIGNALS.items() if pattern.search(source)}
+        _MODULE_TIERS[path] = frozenset(tiers)
+    return _MODULE_TIERS[path]
+
+
+def tiers_of(item: pytest.Item) -> frozenset[str]:
+    """The tiers of one collected test: its module's, plus ``pg`` when it runs on PostgreSQL, plus
+    any tier marker written on the test itself; ``{"unit"}`` when there is none."""
+    tiers = set(_module_tiers(Path(str(item.path))))
+    fixtures = set(getattr(item, "fixturenames", ()))
+    callspec = getattr(item, "callspec", None)
+    backend = callspec.params.get("db_url") if callspec is not None else None
+    if fixtures & PG_FIXTURES or backend == "postgresql":
+        tiers.add("pg")
+    tiers |= {mark.name for mark in item.iter_markers() if mark.name in TIERS}
+    return frozenset(tiers) or frozenset({"unit"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every test its tier markers (see the module docstring)."""
+    for item in items:
+        for tier in sorted(tiers_of(item)):
+            item.add_marker(getattr(pytest.mark, tier))
