@@ -4,8 +4,9 @@ A package that only arrives as someone else's dependency (Pillow through Streaml
 until that dependency drops it; ``pip install .`` on a clean machine is the test that fails then.
 This check finds every top-level ``import`` in the project's code, maps the import name to its
 distribution with :func:`importlib.metadata.packages_distributions` (``PIL`` -> ``Pillow``,
-``yaml`` -> ``PyYAML``) and requires that distribution in ``[project] dependencies`` or the
-``dev`` extra.
+``yaml`` -> ``PyYAML``) and requires that distribution in ``[project] dependencies`` or an
+extra. The other way round, every declared distribution is imported somewhere, or listed in
+:data:`USED_WITHOUT_IMPORT` with what uses it: a dependency nobody uses any more is removed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,19 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CODE = ("planner", "ui", "app.py", "pages", "tests", "bench")
+CODE = ("planner", "ui", "app.py", "pages", "tests", "bench", "tools")
+USED_WITHOUT_IMPORT = {
+    "authlib": "Streamlit's st.login needs it installed (ui/auth.py); Streamlit imports it",
+    "psycopg": "SQLAlchemy loads it for postgresql+psycopg:// URLs (planner/store/location.py)",
+    "dask": "installed with its [distributed] extra; planner/sweep imports the distributed scheduler",
+    "ruff": "a command: make lint",
+    "mypy": "a command: make lint",
+    "import-linter": "a command (lint-imports): make lint, tests/test_architecture.py",
+    "types-pyyaml": "type stubs mypy reads",
+    "pandas-stubs": "type stubs mypy reads",
+    "oidc-provider-mock": "a command the sign-in browser test starts (tests/browser/test_signin.py)",
+}
+"""Declared distributions that no ``import`` names, each with what uses it."""
 
 
 def _normalise(name: str) -> str:
@@ -114,3 +127,22 @@ def test_removed_dependencies_stay_removed() -> None:
     # PDFs are printed by Chromium (planner/report/export/browser.py), and no test benchmarks
     declared = declared_distributions()
     assert "reportlab" not in declared and "pytest-benchmark" not in declared
+
+
+def unused(imports: dict[str, str], declared: set[str], *, without_import: set[str]) -> list[str]:
+    """Declared distributions that no import provides and :data:`USED_WITHOUT_IMPORT` does not
+    explain."""
+    providers = importlib.metadata.packages_distributions()
+    used = {_normalise(dist) for module in imports for dist in providers.get(module, [])}
+    return sorted(declared - used - without_import)
+
+
+def test_every_declared_dependency_is_used() -> None:
+    imports = imported_top_levels(_python_files(CODE))
+    declared = declared_distributions()
+    assert unused(imports, declared, without_import=set(USED_WITHOUT_IMPORT)) == []
+    assert set(USED_WITHOUT_IMPORT) <= declared, "an explained dependency is no longer declared"
+
+
+def test_the_unused_check_can_fail() -> None:
+    assert unused({"yaml": "a.py:1"}, {"pyyaml", "pillow", "ruff"}, without_import={"ruff"}) == ["pillow"]

@@ -34,7 +34,7 @@ import planner.report.tables
 import ui.inputs
 import ui.upload
 from planner import Plan, PlannerError, Scenario, load_catalog
-from planner import extract_translations as extract
+from tools import extract_translations as extract
 from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
