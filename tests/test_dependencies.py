@@ -12,12 +12,15 @@ extra. The other way round, every declared distribution is imported somewhere, o
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata
 import re
 import sys
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = ("planner", "ui", "app.py", "pages", "tests", "bench", "tools")
@@ -100,11 +103,17 @@ def undeclared(imports: dict[str, str], declared: set[str], *, local: set[str]) 
     return missing
 
 
-def test_every_third_party_import_is_declared() -> None:
+@functools.cache
+def _project_imports() -> tuple[dict[str, str], frozenset[str]]:
+    """The project's imports and first-party names (scanned once for the two checks)."""
     files = _python_files(CODE)
-    imports = imported_top_levels(files)
+    return imported_top_levels(files), frozenset(first_party(files))
+
+
+def test_every_third_party_import_is_declared() -> None:
+    imports, local = _project_imports()
     assert {"yaml", "pydantic", "PIL"} <= imports.keys(), "the scan must see the project's imports"
-    assert undeclared(imports, declared_distributions(), local=first_party(files)) == {}
+    assert undeclared(imports, declared_distributions(), local=set(local)) == {}
 
 
 def test_the_check_can_fail(tmp_path: Path) -> None:
@@ -138,7 +147,7 @@ def unused(imports: dict[str, str], declared: set[str], *, without_import: set[s
 
 
 def test_every_declared_dependency_is_used() -> None:
-    imports = imported_top_levels(_python_files(CODE))
+    imports, _ = _project_imports()
     declared = declared_distributions()
     assert unused(imports, declared, without_import=set(USED_WITHOUT_IMPORT)) == []
     assert set(USED_WITHOUT_IMPORT) <= declared, "an explained dependency is no longer declared"
@@ -146,3 +155,32 @@ def test_every_declared_dependency_is_used() -> None:
 
 def test_the_unused_check_can_fail() -> None:
     assert unused({"yaml": "a.py:1"}, {"pyyaml", "pillow", "ruff"}, without_import={"ruff"}) == ["pillow"]
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "extra"),
+    [
+        ("distributed", ["sweep", "--grid", "{tmp}/grid.yaml", "--out", "{tmp}/out.parquet"], "sweep"),
+        ("pynetbox", ["netbox", "push", "--url", "http://127.0.0.1:9", "--token", "x"], "netbox"),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    module: str,
+    args: list[str],
+    extra: str,
+) -> None:
+    """Without an extra's packages (``None`` in ``sys.modules`` makes their import fail as on a
+    machine without them), the command that needs them exits 2 with one line naming the extra."""
+    from planner.cli import run
+
+    (tmp_path / "grid.yaml").write_text("gpus: [8]\n", encoding="utf-8")
+    monkeypatch.setitem(sys.modules, module, None)
+    code = run([arg.format(tmp=tmp_path) for arg in args])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and f"pip install 'gpu-cluster-planner[{extra}]'" in err, err
+    assert f"({module} is not installed)" in err
+    assert not (tmp_path / "out.parquet").exists()
