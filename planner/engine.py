@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from planner.catalog import Catalog
+from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Record, Switch
 from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
@@ -518,28 +519,54 @@ def _latency(
     )
 
 
+_RECORD_ASSUMPTIONS: dict[tuple[str, int], tuple[Record, Assumption]] = {}
+"""``(family, id(record)) -> (record, its Assumption)``: a record's entry is the same in every plan
+that uses it, so a sweep builds it once. The record is kept with its entry, and a hit must be
+that very object, so an id reused by another object after the first is collected never matches."""
+_RECORD_ASSUMPTIONS_MAX = 8192
+"""Entries kept before the cache starts over [count] (a catalog has a few hundred records)."""
+
+
+def _record_assumption(family: str, record: Record) -> Assumption:
+    """The plan's entry for one catalog record: its reason, or its source (cached per record)."""
+    key = (family, id(record))
+    hit = _RECORD_ASSUMPTIONS.get(key)
+    if hit is not None and hit[0] is record:
+        return hit[1]
+    topic = f"{family}.{record.id}"
+    if record.assumption:
+        reason = msg("{name}: {reason}", name=record.name, reason=record.reason)
+        entry = Assumption("assumption", topic, reason, "assumption")
+    else:
+        noted = msg("{name} ({notes})", name=record.name, notes=record.notes)
+        text = noted if record.notes else record.name
+        # a message: the app and the PDF show the cited source in the reader's language
+        cited = msg("{source} ({as_of})", source=record.source, as_of=record.as_of)
+        entry = Assumption("source", topic, text, cited)
+    if len(_RECORD_ASSUMPTIONS) >= _RECORD_ASSUMPTIONS_MAX:
+        _RECORD_ASSUMPTIONS.clear()
+    _RECORD_ASSUMPTIONS[key] = (record, entry)
+    return entry
+
+
+@per_catalog
+def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], Assumption], ...]:
+    """``((family, id), entry)`` of the records every plan lists: cost factors and sizing rules."""
+    records: list[tuple[str, Record]] = [("cost_factors", x) for x in catalog.cost_factors.values()]
+    records += [("sizing_rules", x) for x in catalog.sizing_rules.values()]
+    return tuple(((family, record.id), _record_assumption(family, record)) for family, record in records)
+
+
 def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     """One entry per catalog record used (its reason or its source), then the model's own choices."""
     items: list[Assumption] = []
-    records: list[tuple[str, Record]] = [*r.used]
-    records += [("cost_factors", x) for x in catalog.cost_factors.values()]
-    records += [("sizing_rules", x) for x in catalog.sizing_rules.values()]
     seen = set()
-    for family, record in records:
+    for family, record in r.used:
         key = (family, record.id)
-        if key in seen:
-            continue
-        seen.add(key)
-        topic = f"{family}.{record.id}"
-        if record.assumption:
-            reason = msg("{name}: {reason}", name=record.name, reason=record.reason)
-            items.append(Assumption("assumption", topic, reason, "assumption"))
-        else:
-            noted = msg("{name} ({notes})", name=record.name, notes=record.notes)
-            text = noted if record.notes else record.name
-            # a message: the app and the PDF show the cited source in the reader's language
-            cited = msg("{source} ({as_of})", source=record.source, as_of=record.as_of)
-            items.append(Assumption("source", topic, text, cited))
+        if key not in seen:
+            seen.add(key)
+            items.append(_record_assumption(family, record))
+    items += [entry for key, entry in _catalog_wide_assumptions(catalog) if key not in seen]
     return (*items, *_model_assumptions(r))
 
 
