@@ -18,10 +18,13 @@ from what the test uses, so a new test file is classified without an edit:
 
 from __future__ import annotations
 
+import datetime
 import os
+import platform
 import re
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,8 @@ SOURCE_SIGNALS: dict[str, re.Pattern[str]] = {
 }
 """What in a test module's source puts all its tests in a tier."""
 PG_FIXTURES = frozenset({"pg_url", "pg_server_url", "pg_admin_engine"})
+TIER_COUNTS = pytest.StashKey[Counter[str]]()
+"""Tests per tier of the run (recorded in ``make test``'s JUnit file for the README)."""
 
 # Hypothesis keeps its example database and constants cache in ./.hypothesis by default: keep them
 # out of the checkout, in one folder per machine so a failing example is still replayed next run.
@@ -124,6 +129,37 @@ def tiers_of(item: pytest.Item) -> frozenset[str]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give every test its tier markers (see the module docstring)."""
+    counts: Counter[str] = Counter()
     for item in items:
-        for tier in sorted(tiers_of(item)):
+        tiers = sorted(tiers_of(item))
+        counts.update(tiers)
+        for tier in tiers:
             item.add_marker(getattr(pytest.mark, tier))
+    config.stash[TIER_COUNTS] = counts
+
+
+def _machine() -> str:
+    """``"2 cores, AMD EPYC ..., Python 3.11.7"``."""
+    cpu = platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [
+            line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines() if "model name" in line
+        ]
+        cpu = names[0] if names else cpu
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def record_run_facts(
+    request: pytest.FixtureRequest, record_testsuite_property: Callable[[str, object], None]
+) -> Iterator[None]:
+    """When pytest writes a JUnit file (``make test``), record in it the machine, the load average
+    at the end of the run and the tests per tier: ``tools/readme_blocks.py`` writes the README's
+    test line from them (nothing is recorded in a run without ``--junitxml``)."""
+    yield
+    for tier, count in sorted(request.config.stash.get(TIER_COUNTS, Counter()).items()):
+        record_testsuite_property(f"tier_{tier}", count)
+    record_testsuite_property("machine", _machine())
+    record_testsuite_property("load_average", " ".join(f"{x:.1f}" for x in os.getloadavg()))
+    record_testsuite_property("date", datetime.date.today().isoformat())

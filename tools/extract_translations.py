@@ -59,6 +59,7 @@ TEMPLATE_DOMAINS: tuple[tuple[str, str], ...] = (
     ("ui/upload.py", "engine_data"),
     ("ui/", "report"),
     ("planner/engine.py", "engine_core"),
+    ("planner/bom.py", "engine_core"),
     ("planner/resolve.py", "engine_core"),
     ("planner/fabric/topology.py", "engine_core"),
     ("planner/outputs.py", "engine_core"),
