@@ -7,7 +7,7 @@ from what the test uses, so a new test file is classified without an edit:
 - ``browser``: under ``tests/browser/`` (Playwright driving a real Chromium);
 - ``app``: its module imports Streamlit's AppTest (directly or through ``tests/apptest.py``);
 - ``pdf``: its module prints PDFs or draws charts in the export's Chromium (``shared_browser``,
-  ``render_pdf``, ``print_pdf``, poppler's tools) or uses a fixture of :mod:`pdf_fixtures`;
+  ``render_pdf``, ``print_pdf``, ``chart_images``, ``--pdf``, ``%PDF``, poppler's tools);
 - ``pg``: it runs on PostgreSQL (the ``postgresql`` case of ``db_url``, or a ``pg_*`` fixture);
 - ``slow``: its module starts worker processes (a Dask cluster, whole ``planner`` processes in a
   loop) or a static-analysis tool over the tree (mypy, import-linter);
@@ -40,7 +40,9 @@ TIERS = ("browser", "app", "pdf", "pg", "slow")
 """The tiers a test can be given besides ``unit`` (the markers are declared in pyproject.toml)."""
 SOURCE_SIGNALS: dict[str, re.Pattern[str]] = {
     "app": re.compile(r"^\s*(from|import) (apptest|streamlit\.testing)\b", re.MULTILINE),
-    "pdf": re.compile(r"\b(shared_browser|render_pdf|print_pdf|pdftotext|pdftoppm|pdffonts|pdf_fixtures)\b"),
+    "pdf": re.compile(
+        r"\b(shared_browser|render_pdf|print_pdf|pdftotext|pdftoppm|pdffonts|chart_images)\b|\"--pdf\"|%PDF"
+    ),
     "slow": re.compile(r"\b(LocalCluster|lint-imports|lint_imports|\"mypy\"|mypy\.api)\b"),
 }
 """What in a test module's source puts all its tests in a tier."""
@@ -81,6 +83,17 @@ def keep_main_module() -> Iterator[None]:
     yield
     if TEST_PROCESS_MAIN is not None:
         sys.modules["__main__"] = TEST_PROCESS_MAIN
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_export_browser() -> Iterator[None]:
+    """One export Chromium for the whole run (:func:`planner.report.export.browser.shared_browser`,
+    started by the first test that draws or prints): test modules leave it open, and it is closed
+    here once, at the end, instead of once per module."""
+    yield
+    shared = getattr(sys.modules.get("planner.report.export.browser"), "_SHARED", None)
+    if shared is not None:
+        shared.stop()
 
 
 @pytest.fixture(scope="session")

@@ -34,7 +34,6 @@ import planner.report.tables
 import ui.inputs
 import ui.upload
 from planner import Plan, PlannerError, Scenario, load_catalog
-from tools import extract_translations as extract
 from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
@@ -46,6 +45,7 @@ from planner.i18n.message import Message, msg
 from planner.outputs import SUMMARY_COLUMNS
 from planner.report.export.pricing import EDITIONS
 from planner.report.tables import COMPARE_METRICS
+from tools import extract_translations as extract
 from ui.inputs import CURRENCIES, INPUTS
 from ui.presets import PRESETS
 

@@ -11,7 +11,6 @@ from streamlit.testing.v1 import AppTest
 
 from planner import i18n
 from planner.i18n import tr
-from planner.report.export.browser import shared_browser
 from ui.views import proposal
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -56,16 +55,13 @@ def test_page_renders_with_form_and_downloads(lang: str) -> None:
 
 def test_building_shows_the_preview_and_the_pdf_download() -> None:
     at = open_page("zh")
-    try:
-        at.text_input[0].input("=ACME <b>")
-        next(b for b in at.button if b.label == tr("export.form.build", "zh")).click().run()
-        assert not at.exception and not at.error, [e.value for e in at.error]
-        built = at.session_state[proposal.BUILT]
-        assert built.pdf.startswith(b"%PDF-") and built.pages >= 10
-        assert built.file_name.endswith(".pdf") and "<" not in built.file_name
-        labels = [b.label for b in at.download_button]
-        assert labels[0] == tr("export.download.pdf", "zh") and len(labels) == 4
-        assert len(built.preview) == proposal.PREVIEW_PAGES and len(at.image) == proposal.PREVIEW_PAGES
-        assert at.session_state[proposal.OPTIONS]["customer"] == "=ACME <b>"
-    finally:
-        shared_browser().stop()
+    at.text_input[0].input("=ACME <b>")
+    next(b for b in at.button if b.label == tr("export.form.build", "zh")).click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    built = at.session_state[proposal.BUILT]
+    assert built.pdf.startswith(b"%PDF-") and built.pages >= 10
+    assert built.file_name.endswith(".pdf") and "<" not in built.file_name
+    labels = [b.label for b in at.download_button]
+    assert labels[0] == tr("export.download.pdf", "zh") and len(labels) == 4
+    assert len(built.preview) == proposal.PREVIEW_PAGES and len(at.image) == proposal.PREVIEW_PAGES
+    assert at.session_state[proposal.OPTIONS]["customer"] == "=ACME <b>"
