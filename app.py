@@ -58,6 +58,7 @@ SECTIONS = (
             ("scenarios", "page.scenarios", ":material/folder_open:"),
             ("proposal", "page.proposal", ":material/description:"),
             ("layout", "page.layout", ":material/view_column:"),
+            ("measurements", "page.measurements", ":material/rule:"),
         ),
     ),
     (

@@ -18,17 +18,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from planner import Scenario, load_catalog, plan
-from planner.tenancy.fabric import fabric_view
-from planner.tenancy.jobs import synthetic_jobs
+from planner.jobmix.jobs import synthetic_jobs
+from planner.jobmix.simulate import simulate
+from planner.tenancy.fabric import fabric_view, sim_cluster
 from planner.tenancy.place import place
 from planner.tenancy.run import cost_inputs
-from planner.tenancy.simulate import SimCluster, simulate
 from planner.tenancy.tenants import tenants_from_data
 
 REPEATS = 5
 CATALOG = load_catalog()
 PLAN = plan(scenario=Scenario(gpus=1024, design_id="rail8-npo"), catalog=CATALOG)
-CLUSTER = SimCluster.of(fabric_view(plan=PLAN, catalog=CATALOG))
+CLUSTER = sim_cluster(fabric_view(plan=PLAN, catalog=CATALOG))
 JOBS = synthetic_jobs(count=10_000, cluster_gpus=CLUSTER.gpus, seed=1)
 TENANTS = tenants_from_data(
     [

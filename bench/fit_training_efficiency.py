@@ -11,7 +11,7 @@ Fits, by least squares on the relative error of ``planner validate``'s own predi
   share of peak its matrix units sustain), the curve's shape kept.
 
 Prints the fit and the residuals; copy the values into ``data/training.yaml``. Validation cases are
-never used.
+never used, nor mixture-of-experts calibration cases (``bench/fit_moe_overhead.py`` fits those).
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ def main() -> None:
     cases = [
         c for c in load_cases()
         if c.role == "calibration" and c.area == "training" and c.quantity in QUANTITIES and c.inputs.gpu_id
-        and c.inputs.gpu_id in CATALOG.gpus and evaluate(c, catalog=CATALOG).predicted is not None
+        and c.inputs.gpu_id in CATALOG.gpus and (c.inputs.experts or 1) == 1
+        and evaluate(c, catalog=CATALOG).predicted is not None
     ]  # fmt: skip
     general = [c for c in cases if c.inputs.gpu_id == REFERENCE_GPU]
     fit(general, GENERAL, [0.8, 300, 100], ([0.3, 1, 1], [1.0, 1e5, 1e5]))

@@ -11,6 +11,7 @@ from ui.views import overview as view
 plan = widgets.require_plan("page.overview")
 widgets.url_problems()
 view.kpi_cards(plan)
+view.recommendation(plan)
 view.scenario_details(plan)
 view.breakdown_charts(plan)
 st.subheader(t("overview.notes"))

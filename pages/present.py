@@ -9,5 +9,6 @@ from ui.views import overview, present
 workshop.exit_present_button()
 plan = widgets.require_plan("page.present")
 overview.kpi_cards(plan)
+overview.recommendation(plan)
 plans = widgets.computed(engine.compare_plans, plan.scenario, plan)
 present.comparison(plans)

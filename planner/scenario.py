@@ -1,7 +1,8 @@
 """Scenario: what the user asks for, validated once at the boundary.
 
 A scenario names a GPU count, a design preset (or an explicit fabric), the GPU and server, the
-facility, price overrides and the tenants who share the cluster. It is frozen and rejects unknown keys, so a typo in a scenario file
+facility, price overrides, the tenants who share the cluster and the workload mix the cluster is
+bought for (training jobs and serving loads). It is frozen and rejects unknown keys, so a typo in a scenario file
 is an error, not a silently ignored setting.
 """
 
@@ -15,9 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, describe_validation_error, shorten, with_source
-from planner.files import SCENARIO_FILE, empty_file_error, read_mapping
+from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_bytes, read_mapping
 from planner.i18n.message import msg
 from planner.serving_request import ServingRequest
+from planner.training_job import TrainingJob
 
 MAX_GPUS = 1_048_576
 """Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""
@@ -139,6 +141,63 @@ class Tenant(BaseModel):
     )
 
 
+MAX_WORKLOAD_ENTRIES = 32
+"""Most entries in one workload mix [count]."""
+
+WorkloadKind = Literal["training", "serving"]
+
+
+class WorkloadEntry(BaseModel):
+    """One job of the workload mix: a training run or a serving load, with its share of the cluster.
+
+    ``weight`` is the entry's share of the cluster's time (relative: the mix's weights are
+    normalised to sum to 1). A workload file writes an entry flat (``kind``, ``weight``, ``name``
+    and the job's own fields); the scenario keeps the job under ``training`` or ``serving``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    kind: WorkloadKind = Field(description="training or serving.")
+    weight: float = Field(
+        default=1.0, gt=0, le=1e6, description="Share of the cluster's time (relative, normalised) [-]."
+    )
+    name: str = Field(
+        default="", max_length=64, description="Label of the entry; empty = its kind and model."
+    )
+    training: TrainingJob | None = Field(default=None, description="The training job (kind training).")
+    serving: ServingRequest | None = Field(default=None, description="The serving load (kind serving).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_job(cls, data: Any) -> Any:
+        """A flat entry (the workload file's form): every key but the entry's own is the job's."""
+        if not isinstance(data, Mapping) or "training" in data or "serving" in data:
+            return data
+        own = {"kind", "weight", "name"}
+        job = {k: v for k, v in data.items() if k not in own}
+        kind = data.get("kind")
+        if kind not in ("training", "serving"):
+            return {k: v for k, v in data.items() if k in own}
+        return {**{k: v for k, v in data.items() if k in own}, kind: job}
+
+    @model_validator(mode="after")
+    def _job_of_kind(self) -> WorkloadEntry:
+        job = self.training if self.kind == "training" else self.serving
+        other = self.serving if self.kind == "training" else self.training
+        if job is None:
+            raise ValueError(msg("{kind}: the job's fields are missing", kind=self.kind))
+        if other is not None:
+            raise ValueError(msg("kind {kind}: give one job, not both", kind=self.kind))
+        return self
+
+    @property
+    def label(self) -> str:
+        """The entry's name, else its kind and model size (``training 70B``)."""
+        job = self.training or self.serving
+        size = f"{job.params_b:g}B" if job is not None else ""
+        return self.name or f"{self.kind} {size}"
+
+
 class Scenario(BaseModel):
     """One cluster to plan: the boundary object of every engine entry point."""
 
@@ -179,6 +238,11 @@ class Scenario(BaseModel):
     serving: ServingRequest | None = Field(
         default=None,
         description="Model and request mix to serve (Serving page, Compare rows, proposal); empty = none.",
+    )
+    workload: tuple[WorkloadEntry, ...] = Field(
+        default=(),
+        max_length=MAX_WORKLOAD_ENTRIES,
+        description="Workload mix the designs are compared on (cost per outcome); empty = price per GPU-hour.",
     )
 
     @field_validator("tenants")
@@ -238,6 +302,53 @@ def load_scenario(path: str | Path) -> Scenario:
     if data is None:
         raise empty_file_error(name=str(file), what=SCENARIO_FILE, error=InputError)
     return scenario_from_data(data, source=str(file))
+
+
+WORKLOAD_FILE = msg("workload file")
+"""``what`` of a workload file (``planner compare --workload``)."""
+
+
+def workload_from_data(data: Any, *, source: str = "workload") -> tuple[WorkloadEntry, ...]:
+    """Validate a list of flat entries (or ``{workload: [...]}``) into a workload mix.
+
+    :class:`InputError` names the entry and the field, with its allowed range.
+    """
+    if isinstance(data, Mapping) and set(data) == {"workload"}:
+        data = data["workload"]
+    if not isinstance(data, list) or not data:
+        raise InputError(msg("{source}: a workload is a non-empty list of entries", source=source))
+    if len(data) > MAX_WORKLOAD_ENTRIES:
+        raise InputError(
+            msg(
+                "{source}: {count} entries (allowed: 1 to {limit})",
+                source=source,
+                count=len(data),
+                limit=MAX_WORKLOAD_ENTRIES,
+            )
+        )
+    entries = []
+    for index, item in enumerate(data):
+        try:
+            entries.append(WorkloadEntry.model_validate(item))
+        except ValidationError as exc:
+            prefix = f"workload.{index}."
+            raise InputError(
+                with_source(source, describe_validation_error(exc, model=WorkloadEntry, prefix=prefix))
+            ) from None
+    return tuple(entries)
+
+
+def load_workload(source: str | Path | bytes, *, name: str | None = None) -> tuple[WorkloadEntry, ...]:
+    """Read a workload file (a path, or an upload's bytes named by ``name``): a YAML or JSON list of
+    entries, each ``kind: training|serving``, the job's fields and ``weight`` (share of the
+    cluster's time)."""
+    name = name or str(source)
+    content = read_bytes(source if isinstance(source, bytes) else Path(source), name=name,
+                         what=WORKLOAD_FILE, error=InputError)  # fmt: skip
+    data = parse_text(content, name=name, error=InputError)
+    if data is None:
+        raise empty_file_error(name=name, what=WORKLOAD_FILE, error=InputError)
+    return workload_from_data(data, source=name)
 
 
 def scenario_to_json(scenario: Scenario) -> str:

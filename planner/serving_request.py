@@ -20,6 +20,7 @@ from planner.i18n.message import msg
 Precision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
 DecodeAttention = Literal["grouped", "per_query_head"]
+MoeDispatchMode = Literal["auto", "normal", "low_latency"]
 
 DEFAULT_MOE_EXPERTS = 256
 """Routed experts assumed when only ``active_params_b`` says the model is a mixture of experts:
@@ -115,6 +116,25 @@ class ServingRequest(BaseModel):
     disaggregate: bool = Field(default=False, description="Separate prefill and decode pools.")
     tp: TensorParallel = None
     ep: ExpertParallel = None
+    moe_dispatch_mode: MoeDispatchMode = Field(
+        default="auto",
+        description=(
+            "Expert dispatch kernels: normal = throughput kernels that send each token once per node "
+            "and forward it over the scale-up links; low_latency = every copy sent directly over the "
+            "network, no forwarding (DeepEP's low-latency mode); auto = normal for prefill steps, "
+            "low_latency for decode steps, as disaggregated pools run them."
+        ),
+    )
+    moe_node_limit: int | None = Field(
+        default=None, ge=1, le=1024, description="Node-limited routing: nodes a token is sent to at most."
+    )
+    moe_overlap: bool = Field(
+        default=False,
+        description="Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute.",
+    )
+    moe_load_imbalance: float = Field(
+        default=1.0, ge=1, le=64, description="Tokens on the busiest expert GPU over the mean [-]."
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> ServingRequest:

@@ -106,7 +106,9 @@ def test_overview_money_is_at_selling_prices_unless_the_role_sees_costs(role: st
     assert any(f"({tr(f'auth.role.{role}', 'en')})" in c.value for c in at.caption)
 
 
-@pytest.mark.parametrize("page", ["bom", "scenarios", "catalog", "optimize", "assumptions", "workload"])
+@pytest.mark.parametrize(
+    "page", ["bom", "scenarios", "catalog", "optimize", "assumptions", "workload", "measurements"]
+)
 def test_a_viewer_is_refused_internal_pages(page: str) -> None:
     at = start_as("viewer", page)
     assert any(REFUSED_PAGE.format(role="viewer") in e for e in errors(at)), errors(at)

@@ -67,10 +67,10 @@ def test_plan_table_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Switches" in out and "CAPEX" in out and "Vendor claims" in out
 
 
-def test_compare_json_is_a_list_with_one_gpu(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli("compare", "--gpus", "256", "--format", "json", capsys=capsys)
+def test_compare_json_holds_the_plans_with_one_gpu(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli("compare", "--gpus", "256", "--format", "json", "--samples", "200", capsys=capsys)
     assert code == 0
-    plans = json.loads(out)
+    plans = json.loads(out)["plans"]
     assert [p["design"] for p in plans] == ["rail4-npo", "rail8-npo", "ib-ndr"]
     assert len({p["gpu"] for p in plans}) == 1
 

@@ -164,10 +164,11 @@ def test_main_exits_with_the_code_of_run(capsys: pytest.CaptureFixture[str]) -> 
 def test_every_group_is_registered_once() -> None:
     commands = list(_subparsers(build_parser()))
     assert len(commands) == len(set(commands))
-    assert len(COMMAND_GROUPS) == 11  # planning (plan, compare, sweep) + 10 modules of one group each
+    # planning (plan, compare, sweep), measure (calibrate, accept) + 10 modules of one group each
+    assert len(COMMAND_GROUPS) == 12
     assert {
         "plan", "compare", "sweep", "catalog", "scenarios", "optimize", "workload", "serve", "export", "layout", "validate",
-        "tenants", "netbox",
+        "tenants", "netbox", "calibrate", "accept",
     } <= set(commands)  # fmt: skip
 
 

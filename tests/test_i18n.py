@@ -43,6 +43,7 @@ from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import STRINGS, catalogs, po, tr, translate, translate_text
 from planner.i18n.message import Message, msg
 from planner.outputs import SUMMARY_COLUMNS
+from planner.report.acceptance import COLUMNS as ACCEPTANCE_COLUMNS
 from planner.report.export.pricing import EDITIONS
 from planner.report.tables import COMPARE_METRICS
 from tools import extract_translations as extract
@@ -171,6 +172,9 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"export.form.{n}" for n in ("customer", "project", "author")}  # ui/views/proposal.py
     shown = [i.name for i in INPUTS if i.name != "lang"]
     keys |= {f"input.{n}" for n in shown} | {f"help.input.{n}" for n in shown}
+    keys |= {f"acc.col.{c}" for c in ACCEPTANCE_COLUMNS} | {
+        f"acc.status.{s}" for s in ("pass", "fail", "warn")
+    }
     return keys
 
 

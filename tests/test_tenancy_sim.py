@@ -12,9 +12,9 @@ from scipy import stats
 
 from planner.cli import run
 from planner.errors import InputError
+from planner.jobmix.jobs import Job, poisson_jobs, read_trace_csv, synthetic_jobs
+from planner.jobmix.simulate import SimCluster, percentile, simulate
 from planner.queueing import erlang_c_wait_s
-from planner.tenancy.jobs import Job, poisson_jobs, read_trace_csv, synthetic_jobs
-from planner.tenancy.simulate import SimCluster, percentile, simulate
 
 
 def test_single_gpu_jobs_match_the_m_m_c_queueing_delay() -> None:

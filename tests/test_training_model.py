@@ -334,7 +334,10 @@ def test_heads_wider_than_the_model_set_the_attention_sizes() -> None:
                         ffn_hidden=1536, gated_mlp=True, experts=128, top_k=8, vocab=151936)  # fmt: skip
     assert (shape.q_width, shape.kv_width) == (8192, 512)
     flops = token_flops(shape, seq_len=4096)
-    assert flops.layer_matmul == 2 * 4096 * (8192 + 1024) + 2 * 8192 * 4096 + 2 * 3 * 4096 * 1536 * 8
+    # projections, 8 routed experts of 3 matrices, and the router's 4096 x 128 scores
+    assert flops.layer_matmul == (
+        2 * 4096 * (8192 + 1024) + 2 * 8192 * 4096 + 2 * 3 * 4096 * 1536 * 8 + 2 * 4096 * 128
+    )
     assert flops.layer_attention == 4 * 4096 * 8192
     # the dense part (attention and embeddings) from the shape, not the 4 h^2 : 8 h^2 E rule:
     # 94 x 71.3M + 1.24G = 7.95G of 235.1G; active = dense + 8/128 of the experts = 22.2G (the A22B)

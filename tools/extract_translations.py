@@ -70,8 +70,10 @@ TEMPLATE_DOMAINS: tuple[tuple[str, str], ...] = (
     ("planner/fabric/scale_up.py", "engine_scale_up"),
     ("planner/handoff/", "engine_handoff"),
     ("planner/tenancy/", "engine_tenancy"),
+    ("planner/jobmix/", "engine_tenancy"),
     ("planner/sweep/", "engine_sweep"),
     ("planner/access.py", "engine_access"),
+    ("planner/measure/", "engine_measure"),
     ("planner/", "engine_data"),
 )
 """Which PO file a new template is added to: the first path prefix its source file matches."""

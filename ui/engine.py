@@ -36,6 +36,7 @@ from planner import (
 from planner.access import priced_catalog, read_catalog_view_key
 from planner.catalog import load_catalog_from_data
 from planner.compare import Crossover, Sweep
+from planner.decision.draws import Decision, decide
 from planner.errors import InfeasibleError
 from planner.i18n import error_text, translate
 from planner.optimize import OptimizeResult, optimize, request_from_data
@@ -138,6 +139,20 @@ def compare_plans(scenario: Scenario, current: Plan) -> tuple[Plan, ...]:
     ids = compared_design_ids(current)
     plans = _compare(canonical_json(_same_gpu(scenario, current)), state.catalog_override(), ids)
     return (*plans, current) if current.scenario.fabric is not None else plans
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _decision(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) -> Decision:
+    scenario = scenario_from_data(json.loads(scenario_json))
+    return decide(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids)
+
+
+def decision_of(scenario: Scenario, current: Plan) -> Decision:
+    """The compared designs ranked by the cost of the scenario's workload (the price per GPU-hour
+    without one), with bands and the probability that each is the cheapest; the same figures as
+    ``planner compare`` and the proposal's internal edition."""
+    ids = compared_design_ids(current)
+    return _decision(canonical_json(_same_gpu(scenario, current)), state.catalog_override(), ids)
 
 
 def _sweep_key(scenario: Scenario, current: Plan) -> str:

@@ -59,6 +59,9 @@ scenario's own tenants (none without one)."""
 SERVING = "scenario_serving"
 """str: JSON of the serving request the Serving page gave the scenario ("null" = none); absent =
 the loaded scenario's own request (none without one)."""
+WORKLOAD = "scenario_workload"
+"""str: JSON list of the workload mix the Compare page gave the scenario ("[]" = none); absent =
+the loaded scenario's own mix (none without one)."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"
@@ -154,3 +157,9 @@ SAVE_FORM_FOR = "scenarios_save_form_for"
 HTML_LANG = "html_lang"
 CHARTS_PRELOADED = "charts_preloaded"
 """True once the session asked the browser for the Plotly module (``workshop.preload_charts``)."""
+MEASURE_NCCL = "measure_nccl"
+"""tuple[(name, bytes)]: the nccl-tests files uploaded on the Measurements page."""
+MEASURE_PERFTEST = "measure_perftest"
+"""tuple[(name, bytes)]: the perftest files uploaded on the Measurements page."""
+MEASURE_NCCL_UPLOAD = "measure_nccl_upload"
+MEASURE_PERFTEST_UPLOAD = "measure_perftest_upload"

@@ -199,6 +199,9 @@ def scenario() -> Scenario:
     serving = st.session_state.get(keys.SERVING)
     if serving is not None:
         data = {**data, "serving": json.loads(serving)}
+    workload = st.session_state.get(keys.WORKLOAD)
+    if workload is not None:
+        data = {**data, "workload": json.loads(workload)}
     return scenario_from_data(data)
 
 
@@ -210,6 +213,11 @@ def set_tenants(items: list[dict[str, Any]]) -> None:
 def set_serving(request: dict[str, Any] | None) -> None:
     """The serving request the scenario carries from now on (the Serving page's form; None = none)."""
     st.session_state[keys.SERVING] = json.dumps(request, sort_keys=True, ensure_ascii=False)
+
+
+def set_workload(entries: list[dict[str, Any]]) -> None:
+    """The workload mix the scenario carries from now on (the Compare page's file; [] = none)."""
+    st.session_state[keys.WORKLOAD] = json.dumps(entries, sort_keys=True, ensure_ascii=False)
 
 
 def write_url() -> None:
@@ -304,6 +312,7 @@ def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
     st.session_state[keys.BASE_ORIGIN] = dict(origin)
     st.session_state.pop(keys.TENANTS, None)  # the loaded scenario's own tenants apply
     st.session_state.pop(keys.SERVING, None)  # and its own serving request
+    st.session_state.pop(keys.WORKLOAD, None)  # and its own workload mix
 
 
 def base_scenario() -> dict[str, Any] | None:

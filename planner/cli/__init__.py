@@ -1,5 +1,5 @@
 """Command-line interface: ``planner plan|compare|sweep|catalog|scenarios|optimize|workload|
-reliability|export``.
+reliability|export|calibrate|accept``.
 
 One module per subcommand group, registered by the static table :data:`COMMAND_GROUPS`. Each
 module's ``add_parser(subparsers)`` adds its subcommands and sets ``handler=fn`` where
@@ -22,6 +22,7 @@ from planner.cli import (
     catalog,
     export,
     handoff,
+    measure,
     netbox,
     optimize,
     planning,
@@ -47,6 +48,7 @@ COMMAND_GROUPS: tuple[Callable[[Any], None], ...] = (
     netbox.add_parser,
     tenants.add_parser,
     validate.add_parser,
+    measure.add_parser,
 )
 """Every subcommand group, in the order ``planner --help`` lists them."""
 

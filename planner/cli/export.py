@@ -94,6 +94,11 @@ def add_parser(subparsers: Any) -> None:
     details = parser.add_argument_group("proposal")
     for name, (text, settings) in OPTIONS.items():
         details.add_argument(f"--{name}", help=text, **settings)
+    details.add_argument(
+        "--no-comparison",
+        action="store_true",
+        help="leave the comparison with the other designs out (the proposed design alone)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -150,6 +155,7 @@ def options_from_args(args: argparse.Namespace) -> ProposalOptions:
         "design_ids": design_ids_from_args(args),
         "proposed": args.propose,
         "logo": _read_logo(args.logo) if args.logo else None,
+        "compare_designs": not args.no_comparison,
     }
     return proposal.options_from_data(data, source="export")
 

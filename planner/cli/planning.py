@@ -80,10 +80,22 @@ def add_parsers(subparsers: Any) -> None:
         example_lines=[
             "planner compare --gpus 256",
             "planner compare --gpus 1024 --designs rail4-npo,ib-ndr --format csv",
+            "planner compare --gpus 1024 --designs rail4-npo,rail8-npo,ib-ndr --workload mix.yaml --format json",
         ],
     )
     add_scenario_options(p_compare, design=False)
     add_designs_option(p_compare)
+    p_compare.add_argument(
+        "--workload",
+        metavar="FILE",
+        help="workload file: a YAML/JSON list of entries, each kind (training or serving), the job's "
+        "fields and weight (share of the cluster's time); the designs are then ranked by cost per "
+        "outcome (default: the scenario's workload, else the price per GPU-hour)",
+    )
+    p_compare.add_argument(
+        "--samples", type=_positive, default=2000, help="Monte Carlo draws, 100 to 200000 (default 2000)"
+    )
+    p_compare.add_argument("--seed", type=int, default=0, help="random seed of the draws (default 0)")
     add_format_option(p_compare, FORMATS)
     p_compare.set_defaults(handler=run_compare)
 
@@ -221,21 +233,46 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    """``planner compare``: the scenario planned with each design."""
-    from planner.compare import compare
+    """``planner compare``: the scenario planned with each design, ranked by cost per outcome.
+
+    JSON is the decision (:meth:`planner.decision.draws.Decision.to_dict`: ``rule``,
+    ``outcome_unit``, ``recommended``, ``designs`` with ``cost_per_outcome``, its P10/P90 and
+    ``p_best``) with each design's plan under ``plans``; CSV is the plans' summary rows with the
+    decision's columns; the table ends with the recommendation sentence.
+    """
+    from planner.decision.draws import decide, decision_spec
+    from planner.decision.sentence import error_note, recommendation
     from planner.outputs import plan_to_dict, summary_frame
 
-    plans = compare(
-        scenario=scenario_from_args(args),
-        catalog=catalog_from_args(args),
-        design_ids=design_ids_from_args(args),
-    )
+    scenario = scenario_from_args(args)
+    if args.workload:
+        from planner.scenario import load_workload
+
+        scenario = scenario.with_updates(workload=load_workload(args.workload))
+    catalog = catalog_from_args(args)
+    spec = decision_spec({"samples": args.samples, "seed": args.seed})
+    decision = decide(scenario=scenario, catalog=catalog, design_ids=design_ids_from_args(args), spec=spec)
+    plans = [d.outcome.plan for d in decision.designs]
     if args.format == "json":
-        write(json.dumps([plan_to_dict(p) for p in plans], indent=2, ensure_ascii=False))
-    else:
-        frame = summary_frame(plans)
-        write(emit_frame(frame, "csv") if args.format == "csv" else render_compare_table(frame))
+        out = {**decision.to_dict(), "plans": [plan_to_dict(p) for p in plans]}
+        write(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    frame = summary_frame(plans)
+    for column, values in _decision_columns(decision).items():
+        frame[column] = values
+    if args.format == "csv":
+        write(emit_frame(frame, "csv"))
+        return 0
+    sentence = recommendation(decision, catalog=catalog)
+    write(f"{render_compare_table(frame)}\n\n{sentence}.\n{error_note(decision)}.")
     return 0
+
+
+def _decision_columns(decision: Any) -> dict[str, list[Any]]:
+    """The decision's per-design figures as summary-frame columns (same order as the plans)."""
+    rows = decision.to_dict()["designs"]
+    return {key: [r.get(key) for r in rows] for key in ("cost_per_outcome", "cost_per_outcome_low",
+                                                        "cost_per_outcome_high", "p_best")}  # fmt: skip
 
 
 def run_sweep(args: argparse.Namespace) -> int:

@@ -79,6 +79,17 @@ OPTIONS: OptionTable = {
     "requests_per_s": ("--requests-per-s", float, "request rate to size for [1/s] (with --size)"),
     "tp": ("--tp", int, "tensor-parallel GPUs per instance (default: searched)"),
     "ep": ("--ep", int, "expert-parallel GPUs per instance (default: searched)"),
+    "moe_dispatch_mode": (
+        "--moe-dispatch-mode",
+        str,
+        "expert dispatch kernels: normal, low_latency or auto (normal in prefill, low_latency in decode; default)",
+    ),
+    "moe_node_limit": (
+        "--moe-node-limit",
+        int,
+        "node-limited routing: nodes per token at most (default none)",
+    ),
+    "moe_load_imbalance": ("--moe-imbalance", float, "busiest expert GPU's tokens over the mean (default 1)"),
 }
 
 
@@ -107,6 +118,12 @@ def add_parser(subparsers: Any) -> None:
     )
     group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
     group.add_argument("--disaggregate", action="store_true", help="separate prefill and decode pools")
+    group.add_argument(
+        "--moe-overlap",
+        dest="moe_overlap",
+        action="store_true",
+        help="two micro-batches: one's expert all-to-all hidden behind the other's compute",
+    )
     sizing = serve.add_argument_group("reverse sizing")
     sizing.add_argument(
         "--size",
@@ -130,6 +147,8 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
         data["gated_mlp"] = True
     if args.disaggregate:
         data["disaggregate"] = True
+    if getattr(args, "moe_overlap", False):
+        data["moe_overlap"] = True
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")
     return validated_options(ServingRequest, data, option_flags(OPTIONS))
@@ -165,12 +184,15 @@ def run_serve(args: argparse.Namespace) -> int:
         estimate_serving(request=request, plan=p, catalog=catalog)
         for p in plans_from_args(args, scenario_from_args(args), catalog)
     ]
+    from planner.decision.bands import serving_band_dicts, serving_note
+
+    bands = serving_band_dicts()
     write_results(
         estimates,
         fmt=args.format,
         as_list=len(estimates) != 1,
-        to_dict=serving_to_dict,
-        render=render_serving_table,
+        to_dict=lambda e: {**serving_to_dict(e), "model_error": bands},
+        render=lambda found: f"{render_serving_table(found)}\n{serving_note()}",
     )
     return 0
 

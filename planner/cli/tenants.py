@@ -31,7 +31,7 @@ from planner.cli.options import (
 )
 
 POLICIES = ("first-fit", "topology")
-"""``planner.tenancy.simulate.POLICIES``, repeated so that ``--help`` imports no engine module."""
+"""``planner.jobmix.simulate.POLICIES``, repeated so that ``--help`` imports no engine module."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -96,10 +96,17 @@ def _add_simulate(sub: Any) -> None:
     add_scenario_options(simulate)
     source = simulate.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "--trace", metavar="FILE", help="CSV trace: arrival_s, gpus, duration_s[, priority 0|1] per job"
+        "--trace",
+        metavar="FILE",
+        help=(
+            "trace file: the product's CSV (arrival_s, gpus, duration_s[, priority 0|1] per job), a Helios "
+            "cluster_log.csv or an Alibaba 2023 openb_pod_list_*.csv (recognised by the header)"
+        ),
     )
     source.add_argument(
-        "--synthetic", action="store_true", help="synthetic jobs (shape of the Philly trace study)"
+        "--synthetic",
+        action="store_true",
+        help="synthetic jobs (sizes, run times and rate fitted to the Helios trace's Venus cluster)",
     )
     simulate.add_argument("--jobs", type=int, default=10000, help="synthetic jobs (default 10000)")
     simulate.add_argument(
@@ -175,13 +182,13 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def run_simulate(args: argparse.Namespace) -> int:
     from planner import plan
-    from planner.tenancy.fabric import fabric_view
-    from planner.tenancy.jobs import job_mix, read_trace_csv, synthetic_jobs
-    from planner.tenancy.simulate import SimCluster, simulate
+    from planner.jobmix.jobs import job_mix, read_trace_csv, synthetic_jobs
+    from planner.jobmix.simulate import simulate
+    from planner.tenancy.fabric import fabric_view, sim_cluster
 
     catalog = catalog_from_args(args)
     p = plan(scenario=scenario_from_args(args), catalog=catalog)
-    cluster = SimCluster.of(fabric_view(plan=p, catalog=catalog))
+    cluster = sim_cluster(fabric_view(plan=p, catalog=catalog))
     if args.trace:
         jobs = read_trace_csv(Path(args.trace), cluster_gpus=cluster.gpus)
     else:

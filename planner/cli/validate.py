@@ -23,7 +23,7 @@ from typing import Any
 
 from planner.cli.options import add_command, add_format_option
 
-AREAS = ("topology", "collectives", "training", "memory", "power", "reliability", "serving")
+AREAS = ("topology", "collectives", "training", "memory", "power", "reliability", "serving", "tenancy")
 """``planner.validation.cases.AREAS``, repeated so that ``--help`` loads no pydantic
 (tests/test_validation_run.py keeps them equal)."""
 

@@ -87,6 +87,34 @@ JOB_OPTIONS: OptionTable = {
         "flash (scores stay on chip) or materialized (scores in HBM, before 2022) (default flash)",
     ),
     "usable_memory_fraction": ("--usable-memory", float, "share of HBM a layout may fill (default 0.9)"),
+    "dense_layers": ("--dense-layers", int, "MoE: first layers with a dense FFN (default 0)"),
+    "dense_ffn_hidden": (
+        "--dense-ffn-hidden",
+        int,
+        "MoE: FFN width of those dense layers (default --ffn-hidden)",
+    ),
+    "q_lora_rank": ("--q-lora-rank", int, "multi-head latent attention: query rank (DeepSeek)"),
+    "kv_lora_rank": ("--kv-lora-rank", int, "multi-head latent attention: key/value rank (DeepSeek)"),
+    "qk_rope_head_dim": ("--qk-rope-head-dim", int, "multi-head latent attention: rotary head part"),
+    "v_head_dim": ("--v-head-dim", int, "multi-head latent attention: value head width"),
+    "expert_tp": ("--expert-tp", int, "tensor-parallel GPUs per expert (default tp, or 1 when ep spans tp)"),
+    "moe_load_imbalance": ("--moe-imbalance", float, "busiest expert GPU's tokens over the mean (default 1)"),
+    "moe_redundant_experts": (
+        "--moe-redundant-experts",
+        int,
+        "redundant expert copies per layer, EPLB (default 0)",
+    ),
+    "moe_node_limit": (
+        "--moe-node-limit",
+        int,
+        "node-limited routing: nodes per token at most (default none)",
+    ),
+    "moe_overlap": (
+        "--moe-overlap",
+        str,
+        "expert all-to-all overlap: none, two_micro_batches or dualpipe (default none)",
+    ),
+    "moe_dispatcher": ("--moe-dispatcher", str, "alltoall (NCCL) or fused (DeepEP-style) (default alltoall)"),
 }
 JOB_FLAGS: Mapping[str, tuple[str, str]] = {
     "gated_mlp": ("--gated-mlp", "gated (SwiGLU) feed-forward: three matrices"),
@@ -95,6 +123,7 @@ JOB_FLAGS: Mapping[str, tuple[str, str]] = {
         "--in-network-reduction",
         "reduce gradients in switches that support it (SHARP)",
     ),
+    "moe_dispatch_fp8": ("--moe-dispatch-fp8", "dispatch MoE tokens in FP8 (the combine stays BF16)"),
 }
 RELIABILITY_OPTIONS: OptionTable = {
     "checkpoint_gbyte": ("--checkpoint-gbyte", float, "checkpoint size [GB] (default: params x bytes/param)"),
@@ -291,15 +320,17 @@ def _write_per_design(
 
 def run_workload(args: argparse.Namespace) -> int:
     """``planner workload``: training time, cost and energy of the job on each design."""
+    from planner.decision.bands import band_dict, headline_note, training_band
     from planner.performance.workload import estimate_workload, workload_to_dict
 
     job = job_from_args(args)
     params = reliability_params_from_args(args, params_b=job.params_b)
+    band = training_band(experts=job.experts)
     return _write_per_design(
         args,
         lambda p, catalog: estimate_workload(job=job, plan=p, catalog=catalog, reliability_params=params),
-        to_dict=workload_to_dict,
-        render=render_workload_table,
+        to_dict=lambda e: {**workload_to_dict(e), "model_error": band_dict(band)},
+        render=lambda estimates: f"{render_workload_table(estimates)}\n{headline_note(band)}",
     )
 
 

@@ -54,6 +54,7 @@ from planner.performance.training.flops import (
 )
 from planner.performance.training.job import FP8_SPEEDUP, Precision, TrainingJob, training_job
 from planner.performance.training.memory import MemoryBreakdown, ZeroStage
+from planner.performance.training.moe import MoeCoefficients, moe_coefficients
 from planner.performance.training.schedule import (
     StepBreakdown,
     StepModel,
@@ -225,7 +226,7 @@ def estimate_workload(
         job, fabric, peak_flops=peak_flops, gpus=plan.gpus, hbm_gbyte=r.gpu.hbm_gbyte,
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
         coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id),
-        gpu_id=r.gpu.id,
+        gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
     shape = job_shape(job)
@@ -278,12 +279,15 @@ def job_shape(job: TrainingJob) -> ModelShape:
         params_b=job.params_b, experts=job.experts, top_k=job.top_k, layers=job.layers,
         hidden_size=job.hidden_size, heads=job.heads, kv_heads=job.kv_heads, ffn_hidden=job.ffn_hidden,
         gated_mlp=job.gated_mlp, vocab=job.vocab, shared_experts=job.shared_experts, head_dim=job.head_dim,
+        dense_layers=job.dense_layers, dense_ffn_hidden=job.dense_ffn_hidden, q_lora_rank=job.q_lora_rank,
+        kv_lora_rank=job.kv_lora_rank, qk_rope_head_dim=job.qk_rope_head_dim, v_head_dim=job.v_head_dim,
     )  # fmt: skip
 
 
 def best_layout(
     job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, hbm_gbyte: float,
     hbm_gbyte_per_s: float, coefficients: EfficiencyCoefficients, gpu_id: str = "",
+    moe: MoeCoefficients | None = None,
 ) -> tuple[StepResult, MemoryBreakdown, int, int]:  # fmt: skip
     """The fastest layout that fits, its memory, how many fit, and the largest micro-batch that fits.
 
@@ -294,7 +298,7 @@ def best_layout(
     check_layout(job, shape, gpus)
     model = StepModel(
         job=job, shape=shape, fabric=fabric, peak_flops=peak_flops, efficiency=job.mfu,
-        coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9,
+        coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
     )  # fmt: skip
     usable_bytes = hbm_gbyte * 1e9 * job.usable_memory_fraction
     found, least, any_layout = search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes)

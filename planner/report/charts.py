@@ -99,6 +99,7 @@ _OWN_COLOR: dict[str, dict[str, str]] = {
         "dp_comm": PALETTE[4],
         "cp_comm": PALETTE[1],
         "optimizer": PALETTE[7],
+        "moe_overhead": PALETTE[5],
     }
 }
 """Training-step components (idle pipeline bubble in grey, compute in the GPUs' blue)."""

@@ -46,6 +46,7 @@ PRESET_COLOR = "#7F8C8D"
 OPTIMUM_COLOR = "#C0392B"
 STEP_COMPONENTS = {
     "compute": "wl.step.compute",
+    "moe_overhead": "wl.step.moe_overhead",
     "tp_comm": "wl.step.tp_comm",
     "cp_comm": "wl.step.cp_comm",
     "ep_comm": "wl.step.ep_comm",

@@ -21,7 +21,10 @@ Editions
   offered price, gross profit).
 
 Recommendation rule: among the compared designs whose racks the chosen cooling can handle, the
-lowest price per GPU-hour at the offered prices (the same design in both editions).
+lowest cost of the scenario's workload (USD per million trained or served tokens, at the offered
+prices; :mod:`planner.report.recommendation_section`), with its margin and the probability that it
+is the cheapest; without a workload, the lowest price per GPU-hour, and the summary says so. The
+customer edition may leave the comparison with the other designs out (``compare_designs``).
 """
 
 from __future__ import annotations
@@ -41,10 +44,20 @@ from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.cost import BOM_CATEGORIES
+from planner.decision.draws import Decision
 from planner.errors import InputError, describe_validation_error
 from planner.i18n import tr, tr_enum, translate, translate_text
 from planner.i18n.message import msg
-from planner.report import charts, display, elevations_section, fmt, serving_section, tables, tenancy_section
+from planner.report import (
+    charts,
+    display,
+    elevations_section,
+    fmt,
+    recommendation_section,
+    serving_section,
+    tables,
+    tenancy_section,
+)
 from planner.report.display import DisplayUnits
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.browser import Browser, ChartSpec, PageSetup, RenderError, shared_browser
@@ -98,6 +111,11 @@ class ProposalOptions(BaseModel):
         description="Design detailed; empty = the scenario's design (the rule's pick is shown beside it).",
     )
     logo: bytes | None = Field(default=None, repr=False, description="PNG or JPEG logo for the cover.")
+    compare_designs: bool = Field(
+        default=True,
+        description="Show the other designs beside the proposed one; off = the proposed design "
+        "alone (a customer edition may leave the comparison out).",
+    )
     units: DisplayUnits = Field(
         default_factory=DisplayUnits,
         description="Display units the reader chose (GB/s or Gb/s, kW or BTU/h, 万/亿 or M); "
@@ -131,6 +149,10 @@ class Proposal:
     proposed_id: str
     eligible_ids: tuple[str, ...]
     names: Mapping[str, str]
+    decision: Decision | None = None
+    """Cost of the customer's work on each eligible design, with bands and probabilities
+    (:mod:`planner.report.recommendation_section`); it sets ``recommended_id`` when the scenario
+    has a workload."""
 
     @property
     def lang(self) -> Lang:
@@ -189,6 +211,8 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
     ids = list(dict.fromkeys(options.design_ids))
     if base.design_id not in ids:
         ids.insert(0, base.design_id)
+    if not options.compare_designs:  # the proposed design alone: no other design is named
+        ids = [options.proposed or base.design_id]
     others = [d for d in ids if d != base.design_id]
     compared = (
         compare(scenario=scenario.with_updates(gpu_id=base.gpu_id), catalog=catalog, design_ids=others)
@@ -201,6 +225,15 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
     eligible = tuple(p.design_id for p in priced if p.cooling.density_feasible)
     pool = [p for p in priced if p.design_id in eligible] or list(priced)
     recommended = min(pool, key=lambda p: p.cost.usd_per_gpu_hour).design_id
+    pool_ids = [p.design_id for p in pool]
+    decision = recommendation_section.decision_of(
+        scenario=scenario,
+        catalog=catalog,
+        plans=[p for p in cost_plans if p.design_id in pool_ids],
+        shown_plans=None if options.edition == "internal" else pool,
+    )
+    if scenario.workload:  # the cost of the work decides; the price per GPU-hour only without one
+        recommended = decision.recommended.design_id
     proposed = options.proposed or base.design_id
     if proposed not in ids:
         raise InputError(
@@ -216,6 +249,7 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
         proposed_id=proposed,
         eligible_ids=eligible,
         names=tables.design_names(catalog, options.lang, cost_plans),
+        decision=decision,
     )
 
 
@@ -436,6 +470,8 @@ def _recommendation(doc: HtmlDocument, p: Proposal) -> None:
         _with_bold(tr("export.summary.recommend", lang, design="\0", **common), names[p.proposed_id]),
         style="lead",
     )
+    if p.scenario.workload:  # the rule and the runner-up by the cost of the work follow
+        return
     f = p.scenario.facility
     doc.paragraph(
         tr(
@@ -452,7 +488,7 @@ def _recommendation(doc: HtmlDocument, p: Proposal) -> None:
         (q for q in p.priced_plans if q.design_id in p.eligible_ids and q.design_id != best.design_id),
         key=lambda q: q.cost.usd_per_gpu_hour,
     )
-    if not pool:
+    if not pool or not p.options.compare_designs:
         return
     other = pool[0]
     doc.paragraph(
@@ -536,7 +572,12 @@ def _summary(doc: HtmlDocument, p: Proposal) -> None:
     else:
         _override(doc, p)
     _exclusions(doc, p)
-    if len(p.cost_plans) > 1:
+    if p.decision is not None:
+        recommendation_section.write_summary(
+            doc, p.decision, catalog=p.catalog, names=p.names, lang=p.lang,
+            compare_designs=p.options.compare_designs, proposed_id=p.proposed_id,
+        )  # fmt: skip
+    if len(p.cost_plans) > 1 and p.options.compare_designs:
         _glance(doc, p)
     _key_numbers(doc, p)
 
@@ -939,7 +980,8 @@ def proposal_html(
     doc = HtmlDocument(lang="zh-CN" if p.lang == "zh" else "en", title=_title(p), alt_texts=alt_by_uri)
     _cover(doc, p, pages)
     _summary(doc, p)
-    _compare(doc, p, images)
+    if p.options.compare_designs:
+        _compare(doc, p, images)
     _topology(doc, p, images)
     _bom(doc, p, images)
     _power(doc, p, images)
@@ -974,7 +1016,8 @@ def sections(p: Proposal) -> tuple[tuple[str, str], ...]:
         if shown is not None
     ]
     elevations = (elevations_section.SECTION_KEY, elevations_section.ANCHOR)
-    return (*SECTIONS[:-1], *extra, elevations, SECTIONS[-1])
+    shown = [s for s in SECTIONS if p.options.compare_designs or s[1] != "compare"]
+    return (*shown[:-1], *extra, elevations, shown[-1])
 
 
 def page_setup(p: Proposal) -> PageSetup:

@@ -212,6 +212,15 @@ def write_section(doc: HtmlDocument, tenancy: Tenancy | None, plan: Plan, lang: 
         doc.callout(
             translate(msg("Not every tenant's guarantee can be met on this design."), lang), warning=True
         )
+    doc.paragraph(translate(JOB_MIX_SOURCE, lang))
+
+
+JOB_MIX_SOURCE = msg(
+    "Job-mix simulations (the Tenants page, planner tenants simulate) draw synthetic jobs whose sizes, "
+    "run times and arrival rate are fitted to the SenseTime Helios trace's 1,022-GPU Venus cluster "
+    "(Hu et al., SC '21; April to September 2020, 125,303 GPU jobs)."
+)
+"""Where the simulated job mix comes from, stated under the tenancy section."""
 
 
 SHEET_COLUMNS: tuple[tuple[str, ColumnKind], ...] = (

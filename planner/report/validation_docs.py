@@ -2,7 +2,8 @@
 
 ``python -m planner.report.validation_docs`` (``make validation``) evaluates every case and writes
 the full table to ``docs/validation.md`` and a compact per-area table between the
-``<!-- validation:begin -->`` and ``<!-- validation:end -->`` markers of ``README.md``.
+``<!-- validation:begin -->`` and ``<!-- validation:end -->`` markers of ``README.md``, and the
+model's error bands per family to ``validation/error_bands.yaml`` (:mod:`planner.decision.bands`).
 ``tests/test_validation_run.py`` regenerates both in memory and fails when the files are stale,
 so the published accuracy figures are always those of the current model. It sits in
 ``planner.report`` because it renders (``planner.validation`` is the layer below and only
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from planner.decision.bands import BANDS_PATH, fit_bands, render_bands
 from planner.errors import InputError
 from planner.report.validation import markdown_summary, markdown_table
 from planner.validation.run import CaseResult, run_all, summary_line
@@ -74,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, text in (
         (DOCS_PATH, render_docs(results)),
         (README_PATH, render_readme(README_PATH.read_text(encoding="utf-8"), results)),
+        (BANDS_PATH, render_bands(fit_bands(results))),
     ):
         old = path.read_text(encoding="utf-8") if path.exists() else ""
         if old != text:

@@ -15,6 +15,7 @@ from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.handoff import build_wiring, naming
 from planner.handoff.layout import LayoutParams, build_layout
+from planner.jobmix.simulate import SimCluster
 
 NETWORK_CATEGORIES = ("fabric_switches", "optics", "cables")
 """BOM categories of the compute fabric (split by server links in the chargeback)."""
@@ -149,3 +150,8 @@ def _groups(
             pods.append(pod_of_key.setdefault(spines, len(pod_of_key)))
         groups.append(group_of_key[leaves])
     return tuple(groups), tuple(pods)
+
+
+def sim_cluster(view: FabricView) -> SimCluster:
+    """What the job-mix simulation needs of ``view``: servers, their GPUs, leaf groups and pods."""
+    return SimCluster(view.gpus_per_server, view.leaf_group, view.group_pod, view.tiers)

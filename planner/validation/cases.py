@@ -33,7 +33,7 @@ from planner.errors import CatalogError, describe_validation_error
 from planner.files import read_mapping
 from planner.i18n.message import msg
 
-Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving"]
+Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving", "tenancy"]
 Role = Literal["calibration", "validation"]
 Recompute = Literal["none", "selective", "full"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "fp4"]
@@ -127,6 +127,31 @@ class CaseInputs(_Frozen):
     vocab: int | None = Field(default=None, ge=1, description="Vocabulary [tokens].")
     experts: int | None = Field(default=None, ge=1, description="Routed experts per MoE layer [count].")
     top_k: int | None = Field(default=None, ge=1, description="Experts each token is routed to [count].")
+    shared_experts: int | None = Field(
+        default=None, ge=0, description="Shared experts per MoE layer [count]."
+    )
+    dense_layers: int | None = Field(
+        default=None, ge=0, description="First layers with a dense FFN (first-k dense) [count]."
+    )
+    dense_ffn_hidden: int | None = Field(default=None, ge=1, description="FFN width of those layers [-].")
+    q_lora_rank: int | None = Field(default=None, ge=1, description="MLA query compression rank [-].")
+    kv_lora_rank: int | None = Field(default=None, ge=1, description="MLA key/value compression rank [-].")
+    qk_rope_head_dim: int | None = Field(default=None, ge=0, description="MLA rotary head part [-].")
+    v_head_dim: int | None = Field(default=None, ge=1, description="MLA value head width [-].")
+    moe_overlap: Literal["none", "two_micro_batches", "dualpipe"] | None = Field(
+        default=None, description="How the framework hides the expert all-to-all behind compute."
+    )
+    expert_tp: int | None = Field(default=None, ge=1, description="Expert tensor parallelism [count].")
+    moe_node_limit: int | None = Field(
+        default=None, ge=1, description="Node-limited routing: nodes a token is sent to at most [count]."
+    )
+    moe_dispatch_fp8: bool | None = Field(default=None, description="Tokens dispatched in FP8.")
+    moe_dispatch_mode: Literal["auto", "normal", "low_latency"] | None = Field(
+        default=None, description="Serving expert dispatch kernels: normal (throughput) or low_latency."
+    )
+    moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
+        default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
+    )
     seq_len: int | None = Field(default=None, ge=1, description="Sequence length [tokens].")
     tokens_b: float | None = Field(default=None, gt=0, description="Training tokens [billions].")
     global_batch_seqs: int | None = Field(default=None, ge=1, description="Global batch [sequences].")

@@ -41,6 +41,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import statistics
@@ -55,6 +56,7 @@ from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, l
 if TYPE_CHECKING:
     from planner.catalog import Catalog
     from planner.engine import Plan
+    from planner.jobmix.simulate import SimResult
 
 Status = Literal["pass", "fail", "not_modelled"]
 STATUSES: tuple[Status, ...] = get_args(Status)
@@ -323,6 +325,18 @@ def _training_job(case: ValidationCase) -> Any:
         "zero_stage": i.zero_stage,
         "dp_overlap_fraction": i.dp_overlap_fraction,
         "pp_overlap_fraction": i.pp_overlap_fraction,
+        "shared_experts": i.shared_experts,
+        "dense_layers": i.dense_layers,
+        "dense_ffn_hidden": i.dense_ffn_hidden,
+        "q_lora_rank": i.q_lora_rank,
+        "kv_lora_rank": i.kv_lora_rank,
+        "qk_rope_head_dim": i.qk_rope_head_dim,
+        "v_head_dim": i.v_head_dim,
+        "moe_overlap": i.moe_overlap,
+        "expert_tp": i.expert_tp,
+        "moe_node_limit": i.moe_node_limit,
+        "moe_dispatch_fp8": i.moe_dispatch_fp8,
+        "moe_dispatcher": i.moe_dispatcher,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)
@@ -470,6 +484,87 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     return _Value(value, _joined(note, msg("static batch")))
 
 
+def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
+    """Input or output tokens/s per GPU of a prefill or decode pool at the load the source states
+    (:func:`planner.performance.serving.estimate.phase_rate`), on the case's fabric: the expert
+    all-to-all of a large expert-parallel group crosses it."""
+    from planner.performance.serving.estimate import phase_rate
+    from planner.performance.serving.request import serving_request
+
+    i = case.inputs
+    if i.params_b is None or i.input_tokens is None or i.concurrent_seqs is None:
+        raise _NotModelledError(msg("parameter count, context length or load per GPU not stated"))
+    precision = _SERVING_PRECISION.get(i.precision or "bf16")
+    if precision is None:
+        raise _NotModelledError(
+            msg("{precision} weights are not in the serving model", precision=i.precision)
+        )
+    p, note = _plan(case, catalog)
+    optional = {
+        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
+        "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
+        "experts": i.experts, "top_k": i.top_k, "shared_experts": i.shared_experts, "tp": i.tp, "ep": i.ep,
+        "kv_precision": i.kv_precision, "kv_lora_rank": i.kv_lora_rank, "moe_node_limit": i.moe_node_limit,
+        "moe_dispatch_mode": i.moe_dispatch_mode,
+    }  # fmt: skip
+    data: dict[str, Any] = {"params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens}
+    data.update({k: v for k, v in optional.items() if v is not None})
+    data["moe_overlap"] = i.moe_overlap not in (None, "none")
+    phase: Literal["prefill", "decode"] = "prefill" if case.quantity.startswith("prefill") else "decode"
+    try:
+        rate = phase_rate(
+            request=serving_request(data, source=case.id), plan=p, catalog=catalog, phase=phase,
+            sequences_per_gpu=i.concurrent_seqs, context_tokens=i.input_tokens,
+        )  # fmt: skip
+    except InfeasibleError as exc:
+        raise _NotModelledError(str(exc)) from None
+    return _Value(rate.tokens_per_s_per_gpu, _joined(note, msg("{phase} pool", phase=phase)))
+
+
+JOB_MIX_SEED = 1
+"""Seed of the tenancy cases' job stream (one run per cluster size and window)."""
+SERVERS_PER_LEAF_GROUP = 16
+"""Servers under one leaf pair in the tenancy cases' two-tier cluster [count]; it changes only
+which placements span leaves, not whether a job fits (first-fit placement)."""
+_JOB_MIX_RUNS: dict[tuple[int, int, float, str], SimResult] = {}
+
+
+def _job_mix_run(case: ValidationCase, catalog: Catalog) -> SimResult:
+    """One seeded simulation of the fitted job stream at the trace's arrival rate (both tenancy
+    quantities of a case come from the same run, computed once per process)."""
+    from planner.jobmix.jobs import GPU_JOBS_PER_DAY_ID, job_mix, synthetic_jobs
+    from planner.jobmix.simulate import SimCluster, simulate
+
+    gpus, hours, per_node = case.inputs.gpus, case.inputs.duration_h, case.inputs.gpus_per_node or 8
+    if gpus is None or hours is None or GPU_JOBS_PER_DAY_ID not in catalog.sizing_rules:
+        raise _NotModelledError(msg("a tenancy case needs gpus, duration_h and the trace's job rate"))
+    mix = dataclasses.replace(job_mix(catalog), high_priority_share=0.0)
+    rate_per_s = catalog.sizing_rules[GPU_JOBS_PER_DAY_ID].value / 86_400
+    key = (gpus, per_node, hours, repr(mix) + repr(rate_per_s))
+    if key not in _JOB_MIX_RUNS:
+        sizes = {g: w for g, w in mix.size_weights.items() if g <= gpus and w > 0}
+        jobs = synthetic_jobs(
+            count=round(rate_per_s * hours * 3600),
+            cluster_gpus=gpus,
+            seed=JOB_MIX_SEED,
+            load=rate_per_s * mix.mean_gpu_seconds(sizes) / gpus,
+            mix=mix,
+        )
+        cluster = SimCluster.uniform(
+            servers=gpus // per_node, gpus_per_server=per_node, servers_per_group=SERVERS_PER_LEAF_GROUP
+        )
+        _JOB_MIX_RUNS[key] = simulate(cluster=cluster, jobs=jobs, policy="first-fit")
+    return _JOB_MIX_RUNS[key]
+
+
+def _utilization(case: ValidationCase, catalog: Catalog) -> _Value:
+    return _Value(_job_mix_run(case, catalog).utilization)
+
+
+def _mean_queue_delay(case: ValidationCase, catalog: Catalog) -> _Value:
+    return _Value(_job_mix_run(case, catalog).mean_queue_delay_s)
+
+
 EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "spine_switches": _switch_count,
     "leaf_switches": _switch_count,
@@ -492,6 +587,10 @@ EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "switch_failure_fraction_per_month": _fleet_fraction,
     "ttft_ms": _serving,
     "output_tokens_per_s_per_gpu": _serving,
+    "prefill_tokens_per_s_per_gpu": _serving_phase,
+    "decode_tokens_per_s_per_gpu": _serving_phase,
+    "gpu_utilization_fraction": _utilization,
+    "mean_queue_delay_s": _mean_queue_delay,
 }
 """How each quantity is computed; a quantity not listed is reported as not modelled."""
 
@@ -524,7 +623,7 @@ def evaluate(case: ValidationCase, *, catalog: Catalog) -> CaseResult:
         predicted, reason = value.value, value.note
     except _NotModelledError as exc:
         reason = exc.reason
-    except InputError as exc:  # the engine refuses the configuration: say why, with its field
+    except (InputError, InfeasibleError) as exc:  # the engine refuses: say why, with its field
         reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
     if predicted is None:
         status: Status = "not_modelled"

@@ -1,14 +1,18 @@
-"""The Compare page: the pools and the claims tables."""
+"""The Compare page: the recommendation by the cost of the work, the pools and the claims tables."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from planner import Plan
-from planner.report import serving_section, tables
+from planner.errors import PlannerError
+from planner.i18n import error_text
+from planner.report import recommendation_section, serving_section, tables
+from planner.report.performance_tables import escape_markdown
+from planner.scenario import load_workload
 from ui import engine, state
 from ui.state import t, tx
-from ui.widgets import table
+from ui.widgets import chart, table
 
 
 def claims(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
@@ -41,3 +45,47 @@ def serving(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
         table(frame.reset_index(names=t("col.item")))
     for line in serving_section.problem_lines(found, names, state.lang()):
         st.warning(line, icon=":material/warning:")
+
+
+def decision(plan: Plan, names: dict[str, str]) -> None:
+    """The designs ranked by the cost of the scenario's workload: the sentence, the chart with the
+    bands and probabilities, the table and the rule; then the workload file that sets the mix."""
+    st.subheader(t("compare.decision"))
+    try:
+        result = engine.decision_of(plan.scenario, plan)
+    except PlannerError as exc:
+        st.warning(t("error.page", message=tx(error_text(exc))), icon=":material/warning:")
+        result = None
+    if result is not None:
+        lang = state.lang()
+        catalog = engine.catalog()
+        st.success(escape_markdown(recommendation_section.sentence(result, catalog=catalog, lang=lang)))
+        chart(recommendation_section.decision_chart(result, names, lang), key="compare_decision")
+        table(recommendation_section.decision_frame(result, names, lang))
+        st.caption(escape_markdown(recommendation_section.rule_text(result, lang)))
+        failures = recommendation_section.failure_frame(result, names, lang, catalog)
+        if not failures.empty:
+            with st.expander(t("compare.failures")):
+                table(failures)
+    workload_file(plan)
+
+
+def workload_file(plan: Plan) -> None:
+    """Upload a workload file (YAML/JSON list of entries) into the scenario, or clear it."""
+    entries = plan.scenario.workload
+    if entries:
+        st.caption(t("compare.workload_now", entries=escape_markdown(", ".join(e.label for e in entries))))
+    upload = st.file_uploader(t("compare.workload_file"), type=["yaml", "yml", "json"], key="workload_upload")
+    if upload is not None:
+        try:
+            mix = load_workload(upload.getvalue(), name=upload.name)
+        except PlannerError as exc:
+            st.error(tx(error_text(exc)), icon=":material/warning:")
+        else:
+            items = [e.model_dump(mode="json") for e in mix]
+            if [e.model_dump(mode="json") for e in entries] != items:
+                state.set_workload(items)
+                st.rerun()
+    if entries and st.button(t("compare.workload_clear"), key="workload_clear"):
+        state.set_workload([])
+        st.rerun()

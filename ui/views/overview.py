@@ -6,7 +6,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from planner import Plan
-from planner.report import charts, tables
+from planner.errors import PlannerError
+from planner.report import charts, recommendation_section, tables
 from planner.report.performance_tables import escape_markdown
 from ui import engine, state, workshop
 from ui.state import t, tx
@@ -67,3 +68,14 @@ def notes(plan: Plan) -> None:
         st.info(lines)
     else:
         st.warning(lines, icon=":material/thermostat:")
+
+
+def recommendation(plan: Plan) -> None:
+    """The recommendation sentence (design, margin, probability) for the scenario's workload, or
+    by the price per GPU-hour without one; the Compare page shows the figures behind it."""
+    try:
+        result = engine.decision_of(plan.scenario, plan)
+    except PlannerError:  # the Compare page shows why; the headline figures stay
+        return
+    text = recommendation_section.sentence(result, catalog=engine.catalog(), lang=state.lang())
+    st.info(f"**{t('overview.recommendation')}** {escape_markdown(text)}", icon=":material/recommend:")

@@ -66,6 +66,7 @@ def _defaults() -> dict[str, Any]:
         "pricing": {"margin": 0.15, "discount": 0.0},
         "design_ids": [d for d in DEFAULT_DESIGNS if d in engine.design_ids()],
         "proposed": None,
+        "compare_designs": True,
     }
 
 
@@ -99,6 +100,7 @@ def _on_submit() -> None:
         "pricing": {"margin": ss[_field("margin")], "discount": ss[_field("discount")]},
         "design_ids": list(ss[_field("designs")]) or list(DEFAULT_DESIGNS),
         "proposed": ss[_field("proposed")],
+        "compare_designs": ss[_field("compare_designs")],
     }
     logo = ss.get(_field("logo"))
     ss[LOGO] = logo.getvalue() if logo is not None else None
@@ -194,6 +196,12 @@ def form() -> None:
             index=proposed_options.index(values["proposed"]) if values["proposed"] in proposed_options else 0,
             format_func=lambda d: scenario_design if d is None else names.get(d, d),
             key=_field("proposed"),
+        )
+        st.checkbox(
+            t("export.form.compare_designs"),
+            value=bool(values.get("compare_designs", True)),
+            help=t("help.export.compare_designs"),
+            key=_field("compare_designs"),
         )
         st.form_submit_button(
             t("export.form.build"), type="primary", icon=":material/picture_as_pdf:", on_click=_on_submit

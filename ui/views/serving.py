@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from planner import InputError, Plan
+from planner.decision.bands import serving_note
 from planner.performance.serving import (
     ServingEstimate,
     ServingRequest,
@@ -205,6 +206,7 @@ def kpis(run: Run, current: Plan) -> None:
         for p in e.pools
     )
     st.caption(t("sv.layout_caption", pools=pools, bound=t(BOUNDS[e.bound]), limit=t(LIMITS[e.batch_limit])))
+    st.caption(tx(serving_note()))
 
 
 TABLE_ROWS: tuple[tuple[str, Callable[[ServingEstimate], str]], ...] = (

@@ -14,12 +14,12 @@ import streamlit as st
 
 from planner import Plan, PlannerError
 from planner.i18n import error_text
+from planner.jobmix.jobs import job_mix, synthetic_jobs
+from planner.jobmix.simulate import POLICIES, SimResult, simulate
 from planner.report import fmt
-from planner.tenancy.fabric import fabric_view
-from planner.tenancy.jobs import job_mix, synthetic_jobs
+from planner.tenancy.fabric import fabric_view, sim_cluster
 from planner.tenancy.place import Placement
 from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid
-from planner.tenancy.simulate import POLICIES, SimCluster, SimResult, simulate
 from planner.tenancy.tenants import ISOLATIONS, TenantSet, tenants_from_data
 from ui import engine, state, widgets
 from ui.state import t, tx
@@ -307,7 +307,7 @@ def _ask() -> None:
 
 
 def _run(plan: Plan, jobs: int, load: float, seed: int, preempt: bool) -> dict[str, SimResult]:
-    cluster = SimCluster.of(widgets.computed(lambda: fabric_view(plan=plan, catalog=engine.catalog())))
+    cluster = sim_cluster(widgets.computed(lambda: fabric_view(plan=plan, catalog=engine.catalog())))
     stream = widgets.computed(
         lambda: synthetic_jobs(
             count=jobs, cluster_gpus=cluster.gpus, seed=seed, load=load, mix=job_mix(engine.catalog())

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 import streamlit as st
 
 from planner import InputError, Plan
+from planner.decision.bands import headline_note, training_band
 from planner.performance.reliability import ReliabilityParams, reliability_params
 from planner.performance.workload import TrainingJob, training_job, workload_frame
 from planner.report import performance_charts, performance_tables, tables
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField, ranged
-from ui.state import t
+from ui.state import t, tx
 
 FORM = keys.WORKLOAD_FORM
 
@@ -263,6 +264,7 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
         mime="text/csv",
         icon=":material/download:",
     )
+    st.caption(tx(headline_note(training_band(experts=first.job.experts))))
     widgets.model_notes(n for e in found.estimates for n in (*e.notes, *e.reliability.notes))
 
 

@@ -231,6 +231,16 @@ def _context(
             fabric=fab,
             coefficients=coefficients,
             dispatch_bytes=dispatch,
+            dispatch_mode=request.moe_dispatch_mode,
+            node_limit=request.moe_node_limit,
+            overlap=request.moe_overlap,
+            imbalance=request.moe_load_imbalance,
+            # FlashMLA runs the latent attention in BF16 whatever the weights' format
+            attention_slowdown=(
+                gpu.peak_flops / (catalog.gpus[plan.gpu_id].bf16_dense_tflops * 1e12)
+                if model.mla_rank
+                else 1.0
+            ),
         )
 
     return _Context(request, model, gpu, fab, plan.gpus, instance)
@@ -710,3 +720,53 @@ def static_batch(*, request: ServingRequest, plan: Plan, catalog: Catalog) -> St
                 output_tokens=request.output_tokens,
             )  # fmt: skip
     raise _explain(ctx, plan)
+
+
+@dataclass(frozen=True)
+class PhaseRate:
+    """One prefill or decode step of an instance with its per-GPU load, as disaggregated pools run."""
+
+    layout: InstanceLayout
+    step: StepTime
+    tokens_per_gpu: float
+    """Tokens one GPU processes in the step (prompt tokens, or one per sequence in decode) [count]."""
+
+    @property
+    def tokens_per_s_per_gpu(self) -> float:
+        return self.tokens_per_gpu / self.step.total_s
+
+
+def phase_rate(
+    *, request: ServingRequest, plan: Plan, catalog: Catalog, phase: Literal["prefill", "decode"],
+    sequences_per_gpu: int, context_tokens: int,
+) -> PhaseRate:  # fmt: skip
+    """Throughput per GPU of a prefill or a decode pool instance at a stated load.
+
+    Parameters
+    ----------
+    request
+        The model and its parallel layout (``tp``, default 1 with data-parallel attention; ``ep``,
+        default the plan's GPUs), dispatch mode, node limit, overlap and imbalance.
+    plan, catalog
+        The cluster: the expert all-to-all runs on its fabric.
+    phase
+        ``prefill``: ``sequences_per_gpu`` prompts of ``context_tokens`` each; ``decode``: one token
+        for each of ``sequences_per_gpu`` sequences attending over ``context_tokens``.
+
+    Raises
+    ------
+    InfeasibleError
+        The weights and the KV cache of that load do not fit in the GPUs' memory.
+    """
+    ctx = _context(request, plan, catalog, None)
+    tp = request.tp or 1
+    ep = request.ep or (plan.gpus if ctx.model.moe else tp)
+    inst = ctx.instance(InstanceLayout(tp=tp, ep=max(tp, ep)))
+    sequences = sequences_per_gpu * inst.layout.gpus / tp
+    if inst.max_batch(tokens_each=context_tokens) < sequences:
+        raise _explain(ctx, plan)
+    if phase == "prefill":
+        step = inst.prefill(prompts=sequences, prompt_tokens=context_tokens)
+        return PhaseRate(inst.layout, step, sequences * context_tokens / inst.layout.gpus)
+    step = inst.decode_step(batch=sequences, context=context_tokens)
+    return PhaseRate(inst.layout, step, sequences / inst.layout.gpus)

@@ -28,6 +28,11 @@ def serving_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
     >>> f["kv_lora_rank"], f["rope_head_dim"], f["experts"], f["top_k"]
     (512, 64, 256, 8)
     """
+    from planner.performance.serving.request import ServingRequest
+
     fields = job_fields_from_hf_config(config)
+    if config.get("head_dim") is None:  # the training reader's MLA head width is not a KV-cache head
+        fields.pop("head_dim", None)
     fields.update({field: config[key] for key, field in SERVING_KEYS.items() if config.get(key) is not None})
-    return fields
+    # the training-only keys (first-k dense, MLA ranks, routing limits) stay with training
+    return {k: v for k, v in fields.items() if k in ServingRequest.model_fields}

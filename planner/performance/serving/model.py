@@ -76,6 +76,12 @@ class ServedModel:
     query head (TensorRT-LLM's masked multi-head attention before its XQA kernel, which its
     documentation credits with "reducing data loading" for grouped-query models)."""
     notes: tuple[str, ...] = ()
+    mla_rank: int = 0
+    """Multi-head latent attention: the cached latent's width; 0 = not MLA [count]."""
+    mla_rope: int = 0
+    """Multi-head latent attention: the decoupled RoPE key width [count]."""
+    head_dim: int = 0
+    """Width of one query/key head (MLA: its non-rotary part) [count]."""
 
     @property
     def moe(self) -> bool:
@@ -96,10 +102,30 @@ class ServedModel:
         """Routed experts' weights [B]."""
         return self.params_expert * self.weight_bytes_per_param
 
-    def flops_per_token(self, *, context: float) -> float:
+    def flops_per_token(self, *, context: float, absorbed: bool = False) -> float:
         """Forward FLOPs of one token attending over ``context`` tokens [FLOP] (module notes)."""
+        return 2.0 * self.params_active + self.attention_flops_per_token(context=context, absorbed=absorbed)
+
+    def attention_flops_per_token(self, *, context: float, absorbed: bool = False) -> float:
+        """Attention-core FLOPs of one token over all layers [FLOP].
+
+        Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434 section 2.1) runs as multi-head
+        attention in prefill, ``2 c a (d + d_r) + 2 c a d_v`` per layer (``d_v = d``), and with the
+        up-projections absorbed into the query and output in decode, where every head attends over
+        the cached latent: ``2 c a (r + d_r) + 2 c a r``. Other models: ``4 c q``.
+
+        >>> m = served_model(ServingRequest(params_b=671, active_params_b=37, layers=61, hidden_size=7168,
+        ...                                 heads=128, kv_lora_rank=512))
+        >>> m.attention_flops_per_token(context=1, absorbed=True) == 61 * 2 * 128 * (512 + 64 + 512)
+        True
+        """
+        c = max(1.0, context)
+        if self.mla_rank:
+            a, d = self.shape.heads, self.head_dim
+            width = (self.mla_rank + self.mla_rope + self.mla_rank) if absorbed else (d + self.mla_rope + d)
+            return self.shape.layers * 2.0 * c * a * width
         attention = token_flops(self.shape, seq_len=max(1, round(context))).layer_attention
-        return 2.0 * self.params_active + self.shape.layers * attention
+        return self.shape.layers * attention
 
     def experts_touched(self, *, tokens: float) -> float:
         """Expected share of routed experts a step of ``tokens`` tokens reads [-] (module notes).
@@ -170,6 +196,8 @@ def served_model(request: ServingRequest) -> ServedModel:
         params_expert=expert, experts=experts, top_k=top_k,
         weight_bytes_per_param=WEIGHT_BYTES_PER_PARAM[r.precision], kv_bytes_per_token=kv_per_token,
         kv_split_max=kv_split_max, notes=tuple(notes),
+        mla_rank=r.kv_lora_rank or 0, mla_rope=r.rope_head_dim if r.kv_lora_rank else 0,
+        head_dim=r.head_dim or (128 if r.kv_lora_rank else shape.hidden_size // shape.heads),
         decode_kv_reads=(
             shape.heads / shape.kv_heads
             if attention == "gqa" and r.decode_attention == "per_query_head"

@@ -13,8 +13,17 @@ split over all ``n = ep`` GPUs (expert parallelism). Per GPU and step of ``T`` t
     FLOPs    = T x (2 A + L 4 c h) / n
     t_math   = max(FLOPs / (F eta_c), bytes / (B_hbm eta_hbm))          (roofline)
     t_tp     = 2 L x all-reduce(T tp / n x h x 2 B, tp GPUs)            (after attention and FFN)
-    t_ep     = L x [all-to-all(T / n x k x h x b_d, ep) + all-to-all(T / n x k x h x 2 B, ep)]
+    t_ep     = L_moe x [all-to-all(T / n x k x h x b_d, ep) + all-to-all(T / n x k x h x 2 B, ep)] x u
     t        = t_math + t_tp + t_ep + L x t_layer                       (no overlap)
+    t_ep    -> max(0, t_ep - t_math)                                    (two micro-batches in flight)
+
+The dispatch mode is an input: ``normal`` kernels send a token once per distinct remote domain
+under node-limited routing and forward it over the scale-up links
+(:func:`planner.performance.training.moe.remote_domain_copies`); ``low_latency`` kernels (DeepEP's
+pure-RDMA mode) send every copy over the network when the group spans domains, so the collective
+model is asked for an all-to-all with one GPU per domain; ``auto`` (the default) runs prefill steps
+with the first and decode steps with the second, as disaggregated pools do. ``u`` is the load imbalance (the busiest GPU's share over the
+mean), ``L_moe`` the expert layers.
 
 with ``f(T)`` the share of experts touched (:meth:`ServedModel.experts_touched`), ``b_d`` the
 dispatch bytes (1 with FP8/FP4 weights, whose dispatch is quantised, else 2), ``c`` the context a
@@ -36,6 +45,7 @@ from dataclasses import dataclass
 from planner.performance.collectives import CollectiveFabric, collective_time
 from planner.performance.serving.coefficients import GpuFigures, ServingCoefficients
 from planner.performance.serving.model import ACTIVATION_BYTES, ServedModel
+from planner.performance.training.moe import network_share
 
 BOUND_COMPUTE = "compute"
 BOUND_MEMORY = "memory_bandwidth"
@@ -106,6 +116,17 @@ class Instance:
     coefficients: ServingCoefficients
     dispatch_bytes: float
     """Bytes per element of the expert dispatch [B]."""
+    dispatch_mode: str = "auto"
+    """``normal`` (one copy per node, forwarded over the scale-up links), ``low_latency`` (every
+    copy directly over the network) or ``auto`` (normal in prefill, low-latency in decode)."""
+    node_limit: int | None = None
+    """Node-limited routing: domains a token is sent to at most (normal mode)."""
+    overlap: bool = False
+    """Two micro-batches: the expert all-to-all of one under the other's compute."""
+    imbalance: float = 1.0
+    """Busiest expert GPU over the mean [-]."""
+    attention_slowdown: float = 1.0
+    """Peak at the weights' format / the BF16 peak the attention core runs at [-]."""
 
     # --- memory -----------------------------------------------------------------------------
 
@@ -140,7 +161,7 @@ class Instance:
 
     # --- time -------------------------------------------------------------------------------
 
-    def _collectives(self, tokens: float) -> tuple[float, float, str]:
+    def _collectives(self, tokens: float, *, decode: bool = False) -> tuple[float, float, str]:
         """TP all-reduce and EP all-to-all time of one step of ``tokens`` tokens [s], EP bound level."""
         lay, m = self.layout, self.model
         layers, h = m.shape.layers, m.shape.hidden_size
@@ -156,26 +177,75 @@ class Instance:
         ep_s, level = 0.0, "none"
         if m.moe and lay.ep > 1:
             routed = tokens / lay.gpus * m.top_k * h
-            times = []
+            times: list[float] = []
             for element_bytes in (self.dispatch_bytes, ACTIVATION_BYTES):  # dispatch, combine
-                t = collective_time(
-                    fabric=self.fabric, collective="all_to_all", message_bytes=routed * element_bytes,
-                    gpus=lay.ep, gpus_per_domain=min(lay.ep, domain),
-                )  # fmt: skip
-                times.append(t.time_s)
-                level = t.bound_level
-            ep_s = layers * sum(times)
+                one, level = self._alltoall(routed * element_bytes, decode=decode)
+                times.append(one)
+            # the busiest GPU receives u times the mean; only the expert layers dispatch
+            ep_s = m.shape.moe_layers * sum(times) * self.imbalance
         return tp_s, ep_s, level
 
-    def _step(self, *, tokens: float, context: float, kv_read_bytes: float, efficiency: float) -> StepTime:
+    def _alltoall(self, size: float, *, decode: bool = False) -> tuple[float, str]:
+        """One dispatch or combine of ``size`` bytes per GPU over the expert group [s], and its bound.
+
+        Low-latency kernels send every copy over the network (one GPU per domain as the collective
+        model sees it); normal kernels with node-limited routing send one copy per distinct remote
+        domain (:func:`planner.performance.training.moe.network_share`) and forward it inside the
+        scale-up domain, the slower of the two legs bounding the time.
+        """
+        lay, domain = self.layout, self.fabric.domain_gpus
+        mode = self.dispatch_mode if self.dispatch_mode != "auto" else ("low_latency" if decode else "normal")
+        if mode == "low_latency" and lay.ep > domain:
+            t = collective_time(
+                fabric=self.fabric,
+                collective="all_to_all",
+                message_bytes=size,
+                gpus=lay.ep,
+                gpus_per_domain=1,
+            )
+            return t.time_s, t.bound_level
+        per_domain = min(lay.ep, domain)
+        share = network_share(
+            ep=lay.ep, per_domain=per_domain, top_k=self.model.top_k, node_limit=self.node_limit
+        )
+        t = collective_time(
+            fabric=self.fabric, collective="all_to_all", message_bytes=size * share, gpus=lay.ep,
+            gpus_per_domain=per_domain,
+        )  # fmt: skip
+        if share < 1.0 and per_domain > 1:
+            inside = collective_time(
+                fabric=self.fabric, collective="all_to_all", message_bytes=size, gpus=per_domain,
+                gpus_per_domain=per_domain,
+            )  # fmt: skip
+            if inside.time_s > t.time_s:
+                return inside.time_s, inside.bound_level
+        return t.time_s, t.bound_level
+
+    def _step(
+        self,
+        *,
+        tokens: float,
+        context: float,
+        kv_read_bytes: float,
+        efficiency: float,
+        decode: bool = False,
+    ) -> StepTime:
         m, lay, c = self.model, self.layout, self.coefficients
-        flops = tokens * m.flops_per_token(context=context) / lay.gpus
+        # the attention core runs in BF16 whatever the weights' format (its share of peak / the speed-up)
+        # decode runs MLA with its up-projections absorbed (serving/model.py)
+        attention = m.attention_flops_per_token(context=context, absorbed=decode) * self.attention_slowdown
+        flops = tokens * (2.0 * m.params_active + attention) / lay.gpus
         weights = m.dense_bytes / lay.tp + m.experts_touched(tokens=tokens) * m.expert_bytes / lay.ep
         memory_bytes = weights + kv_read_bytes
-        tp_s, ep_s, level = self._collectives(tokens)
+        tp_s, ep_s, level = self._collectives(tokens, decode=decode)
+        compute_s = flops / (self.gpu.peak_flops * efficiency)
+        memory_s = memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency)
+        if self.overlap and ep_s > 0:
+            # two micro-batches: one's all-to-all runs under the other's compute and memory traffic
+            ep_s = max(0.0, ep_s - max(compute_s, memory_s))
         return StepTime(
-            compute_s=flops / (self.gpu.peak_flops * efficiency),
-            memory_s=memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency),
+            compute_s=compute_s,
+            memory_s=memory_s,
             tp_s=tp_s,
             ep_s=ep_s,
             overhead_s=m.shape.layers * c.layer_overhead_us * 1e-6,
@@ -191,6 +261,7 @@ class Instance:
             context=context,
             kv_read_bytes=kv,
             efficiency=self.coefficients.decode_compute_efficiency,
+            decode=True,
         )
 
     def prefill(self, *, prompts: float, prompt_tokens: int) -> StepTime:

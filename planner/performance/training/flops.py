@@ -5,10 +5,14 @@ Notes
 Forward FLOPs per token (a multiply-add = 2 FLOP; ``h_kv`` = K width, ``f`` the FFN width,
 ``g = 3`` gated else ``2`` FFN matrices, ``k`` experts per token, ``V`` the vocabulary)::
 
-    layer  = 2 h (q + 2 h_kv) + 2 q h + 2 g h f k        (QKV, output projection, FFN)
+    layer  = 2 h (q + 2 h_kv) + 2 q h + 2 g h f k + 2 h E (QKV, output projection, FFN, router)
     attn   = 4 s q                                       (Q K^T and A V over the whole sequence)
 
-(``q = heads x head width``, ``h`` unless the heads are wider together than the model)
+(``q = heads x head width``, ``h`` unless the heads are wider together than the model; a mixture
+of experts counts ``k`` routed plus the shared experts and the router on its expert layers only, the
+dense width on its first-k dense layers, averaged over the layers; multi-head latent attention
+counts its own projections, :func:`~planner.performance.training.shape.attention_params`, and
+``q = heads x (qk head + v head) / 2`` in the core)
     logits = 2 h V
 
 Model FLOPs = 3 x forward (backward is twice the forward). Hardware FLOPs add what is computed
@@ -53,11 +57,13 @@ def token_flops(shape: ModelShape, *, seq_len: int) -> TokenFlops:
     >>> f.layer_matmul == 24 * 2304**2, f.layer_attention == 4 * 2048 * 2304
     (True, True)
     """
-    h, q = shape.hidden_size, shape.q_width
+    h = shape.hidden_size
     gates = 3 if shape.gated_mlp else 2
-    matmul = 2.0 * h * (q + 2 * shape.kv_width) + 2.0 * q * h
-    matmul += 2.0 * gates * h * shape.ffn_hidden * shape.ffn_per_token
-    return TokenFlops(layer_matmul=matmul, layer_attention=4.0 * seq_len * q, logits=2.0 * h * shape.vocab)
+    matmul = 2.0 * shape.attention_params + 2.0 * gates * h * shape.ffn_matrices_per_token
+    # the router's h x E scores on the expert layers (arXiv 2412.19437: a linear gate)
+    matmul += 2.0 * h * shape.experts * shape.moe_layers / shape.layers
+    attention = 4.0 * seq_len * shape.attention_core_width
+    return TokenFlops(layer_matmul=matmul, layer_attention=attention, logits=2.0 * h * shape.vocab)
 
 
 def model_flops_per_token(shape: ModelShape, *, seq_len: int) -> float:

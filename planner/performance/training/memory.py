@@ -3,9 +3,9 @@
 Notes
 -----
 States (mixed-precision Adam, Rajbhandari et al., "ZeRO", SC 2020): ``Phi`` parameters per GPU
-(``P_dense / (tp pp) + P_expert / (tp pp ep)``), bf16 weights ``2 Phi``, bf16 gradients ``2 Phi``,
+(``P_dense / (tp pp) + P_expert / (etp pp ep)``, :attr:`Parallel.etp`), bf16 weights ``2 Phi``, bf16 gradients ``2 Phi``,
 fp32 master weights and Adam moments ``12 Phi``; ZeRO stage 1 (Megatron's distributed optimizer)
-divides the 12 by the sharding group ``g = dp cp`` (``dp cp / ep`` for expert weights), stage 2
+divides the 12 by the sharding group ``g = dp cp`` (``edp = tp cp dp / (ep etp)`` for expert weights), stage 2
 also the gradients, stage 3 (FSDP) also the weights, which then need two layers gathered.
 
 Activations per layer and micro-batch [B] (Korthikanti et al., arXiv 2205.05198, section 4,
@@ -84,7 +84,7 @@ class MemoryBreakdown:
 
 @dataclass(frozen=True)
 class Parallel:
-    """A parallel layout and schedule (GPUs = ``tp cp pp dp``; ``ep`` divides ``dp cp``)."""
+    """A parallel layout and schedule (GPUs = ``tp cp pp dp``; ``ep`` divides ``tp cp dp``)."""
 
     tp: int
     cp: int
@@ -94,6 +94,22 @@ class Parallel:
     v: int
     micro_batch_seqs: int
     micro_batches: int
+    expert_tp: int = 0
+    """Expert tensor parallelism as given; 0 = :attr:`etp`'s default."""
+
+    @property
+    def etp(self) -> int:
+        """Expert tensor parallelism [count]: as given, else ``tp`` when ``ep`` divides ``dp cp``
+        (experts sharded like the dense FFN), else 1: the expert layers refold the ``tp cp dp`` GPUs
+        of a stage into ``etp x ep x edp`` (Megatron-Core's MoE parallel folding, arXiv 2504.14960)."""
+        if self.expert_tp:
+            return self.expert_tp
+        return self.tp if (self.dp * self.cp) % self.ep == 0 else 1
+
+    @property
+    def edp(self) -> int:
+        """Expert data parallelism: replicas of each expert shard per stage, ``tp cp dp / (ep etp)``."""
+        return max(1, self.tp * self.cp * self.dp // (self.ep * self.etp))
 
 
 def stage_layers(layers: int, pp: int, v: int = 1) -> int:
@@ -142,7 +158,7 @@ def activation_shares(shape: ModelShape, *, dropout: bool, fp8: bool = False) ->
     >>> activation_shares(s, dropout=True), activation_shares(s, dropout=True, fp8=True)
     ((10.0, 24.0), (8.0, 19.0))
     """
-    ffn_per_width = shape.ffn_hidden * shape.ffn_per_token / shape.hidden_size
+    ffn_per_width = shape.ffn_matrices_per_token / shape.hidden_size
     ffn = (6.0 if shape.gated_mlp else 4.0) * ffn_per_width
     q_per_width = shape.q_width / shape.hidden_size
     replicated = 8.0 + (2.0 if dropout else 0.0)
@@ -190,14 +206,14 @@ def activation_bytes_per_layer(
 
 def params_per_gpu(shape: ModelShape, lay: Parallel) -> tuple[float, float]:
     """Dense and expert parameters held by one GPU [count]."""
-    return shape.params_dense / (lay.tp * lay.pp), shape.params_expert / (lay.tp * lay.pp * lay.ep)
+    return shape.params_dense / (lay.tp * lay.pp), shape.params_expert / (lay.etp * lay.pp * lay.ep)
 
 
 def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[float, float, float]:
     """Weights, gradients and optimizer states per GPU [B] (module notes)."""
     dense, expert = params_per_gpu(shape, lay)
     group = lay.dp * lay.cp
-    sharded = dense / group + expert / max(1, group // lay.ep)
+    sharded = dense / group + expert / lay.edp
     whole = dense + expert
     weights = WEIGHT_BYTES * (sharded if zero == 3 else whole)
     if zero == 3:  # the layer in use and the next one, gathered

@@ -10,7 +10,8 @@ slowest stage, ``x = 1.5`` with full recomputation else 1)::
               (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak)
     TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
-    EP      = M L_s x 4 all-to-all of s b h k 2 / (tp cp) B over ep GPUs
+    EP      = M L_moe x 4 all-to-all of s b h k 2 / (tp cp) B over ep GPUs, and the expert
+              GEMMs, permutation and per-expert kernels (:mod:`~planner.performance.training.moe`)
     bubble  = (pp - 1) / v x (compute + TP + CP + EP) / M     (1F1B; interleaved with v chunks)
     PP p2p  = (2 (pp v - 1) + (1 - f_pp) 2 v M) x send/recv of s b h 2 / (tp cp) B
               (fill and drain, plus the steady-state sends a blocking schedule waits for; without
@@ -48,6 +49,13 @@ from planner.performance.training.memory import (
     activation_shares,
     params_per_gpu,
     stage_layers,
+)
+from planner.performance.training.moe import (
+    ALLTOALLS_PER_LAYER,
+    BF16_BYTES,
+    MoeCoefficients,
+    MoeModel,
+    network_share,
 )
 from planner.performance.training.shape import ModelShape
 
@@ -98,6 +106,9 @@ class StepBreakdown:
     dp_comm_s: float
     cp_comm_s: float = 0.0
     optimizer_s: float = 0.0
+    moe_overhead_s: float = 0.0
+    """Element-wise bytes and framework cost of the routed token copies
+    (:mod:`~planner.performance.training.moe`)."""
 
     @property
     def total_s(self) -> float:
@@ -106,6 +117,7 @@ class StepBreakdown:
     def as_dict(self) -> dict[str, float]:
         return {
             "compute_s": self.compute_s,
+            "moe_overhead_s": self.moe_overhead_s,
             "tp_comm_s": self.tp_comm_s,
             "cp_comm_s": self.cp_comm_s,
             "ep_comm_s": self.ep_comm_s,
@@ -153,6 +165,7 @@ class StepModel:
     def __init__(
         self, *, job: TrainingJob, shape: ModelShape, fabric: CollectiveFabric, peak_flops: float,
         efficiency: float | None, coefficients: EfficiencyCoefficients, hbm_byte_per_s: float,
+        moe_coefficients: MoeCoefficients | None = None,
     ) -> None:  # fmt: skip
         self.job, self.shape, self.fabric, self.peak_flops = job, shape, fabric, peak_flops
         self.fixed_efficiency = efficiency
@@ -165,6 +178,13 @@ class StepModel:
         # the search times thousands of layouts that share these few per-GPU shapes
         self._efficiency: dict[tuple[int, int, int, str], float] = {}
         self._compute: dict[tuple[int, int, int, int, int, str], tuple[float, float]] = {}
+        self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
+        self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
+        self.moe = MoeModel(
+            shape=shape, seq_len=job.seq_len, coefficients=moe_coefficients or MoeCoefficients(),
+            load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,
+            node_limit=job.moe_node_limit, dispatch_fp8=job.moe_dispatch_fp8,
+        )  # fmt: skip
 
     def efficiency(self, lay: Parallel, recompute: Recompute) -> float:
         """Kernel efficiency of a layout's layers [-] (:mod:`~planner.performance.training.efficiency`)."""
@@ -222,8 +242,59 @@ class StepModel:
             flops, attention = self.micro_flops(lay, recompute)
             rate = self.peak_flops * self.efficiency(lay, recompute)
             attention_s = attention * self.attention_slowdown / rate
-            self._compute[key] = ((flops - attention) / rate + attention_s, attention_s)
-        return self._compute[key]
+            routed = self._routed_micro_flops(lay, recompute)
+            self._compute[key] = ((flops - attention - routed) / rate + attention_s, attention_s)
+        dense_s, attention_s = self._compute[key]
+        if not self.moe.active:
+            return dense_s, attention_s
+        # the expert GEMMs at their own efficiency, on the busiest expert GPU
+        routed = self._routed_micro_flops(lay, recompute)
+        expert_s = routed * self.moe.imbalance / (self.peak_flops * self.expert_efficiency(lay))
+        return dense_s + expert_s, attention_s
+
+    def expert_efficiency(self, lay: Parallel) -> float:
+        """Share of peak the expert GEMMs reach at their own width and tokens per expert [-]."""
+        if self.fixed_efficiency is not None:
+            return self.fixed_efficiency
+        etp = lay.etp
+        key = (lay.tp, lay.cp, lay.micro_batch_seqs, lay.ep, etp)
+        if key not in self._expert_efficiency:
+            self._expert_efficiency[key] = self.coefficients.matmul(
+                width=self.shape.ffn_hidden / etp, tokens=self.moe.tokens_per_expert(lay)
+            )
+        return self._expert_efficiency[key]
+
+    def _routed_micro_flops(self, lay: Parallel, recompute: Recompute) -> float:
+        """Routed-expert FLOPs of one micro-batch on one GPU of the slowest stage [FLOP]
+        (:mod:`~planner.performance.training.moe`); 0 for a dense model."""
+        if not self.moe.active:
+            return 0.0
+        passes = 4.0 if recompute == "full" else 3.0
+        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
+        tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
+        return layers * passes * self.moe.routed_flops_per_token() * tokens
+
+    def moe_overhead_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
+        """Element-wise bytes and framework cost of the routed copies of one micro-batch on the
+        slowest stage [s]."""
+        if not self.moe.active:
+            return 0.0
+        key = ("copies", lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute, lay.ep, lay.etp)
+        if key not in self._moe_cache:
+            self._moe_cache[key] = (self._moe_overhead_micro_s(lay, recompute), "")
+        return self._moe_cache[key][0]
+
+    def _moe_overhead_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
+        moe, c = self.moe, self.moe.c
+        factor = 4.0 / 3.0 if recompute == "full" else 1.0
+        layers = moe.moe_layers_on_stage(stage_layers(self.shape.layers, lay.pp, lay.v))
+        per_copy = c.bytes_per_copy(
+            hidden=self.shape.hidden_size, ffn=self.shape.ffn_hidden / lay.etp, gated=self.shape.gated_mlp,
+            fp8_cast_bytes=self.coefficients.fp8_cast_bytes if self.job.precision == "fp8" else 0.0,
+        )  # fmt: skip
+        framework_s = c.copy_overhead_ns * 1e-9
+        per_copy_s = per_copy / self.hbm_byte_per_s + framework_s
+        return layers * factor * moe.routed_copies(lay) * per_copy_s
 
     def _collective(self, kind: str, size: float, gpus: int, per_domain: int) -> tuple[float, str]:
         key = (kind, size, gpus, per_domain)
@@ -241,8 +312,21 @@ class StepModel:
         compute_micro, attention_s = self.compute_micro_s(lay, recompute)
         tp_s = self._tp_micro_s(lay, recompute)
         cp_s = self._cp_micro_s(lay, attention_s)
-        ep_s, ep_level = self._ep_micro_s(lay, recompute)
-        per_micro = compute_micro + tp_s + cp_s + ep_s
+        ep_all, ep_level = self._ep_micro_s(lay, recompute)
+        moe_s = self.moe_overhead_micro_s(lay, recompute)
+        if self.job.moe_overlap == "none" or ep_all == 0.0:
+            ep_s = ep_all
+        else:  # one micro-batch's all-to-all under the other's compute (moe module notes)
+            if self.job.moe_dispatcher == "fused":  # the dispatch kernels keep some SMs
+                slowdown = 1.0 / (1.0 - self.moe.c.comm_sm_fraction)
+                compute_micro, moe_s = compute_micro * slowdown, moe_s * slowdown
+            ep_s = exposed_after_overlap_s(
+                comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
+            )
+        per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s
+        bubble_slots = (lay.pp - 1) / lay.v
+        if self.job.moe_overlap == "dualpipe":
+            bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
         compute_s = compute_micro * lay.micro_batches
         dp_total, dp_level = self._dp_s(lay, zero)
         window = compute_s * ((1 - 2.0 / 8.0) if recompute == "full" else BACKWARD_SHARE)
@@ -251,12 +335,13 @@ class StepModel:
             tp_comm_s=tp_s * lay.micro_batches,
             cp_comm_s=cp_s * lay.micro_batches,
             ep_comm_s=ep_s * lay.micro_batches,
-            pp_bubble_s=(lay.pp - 1) / lay.v * per_micro,
+            pp_bubble_s=bubble_slots * per_micro,
             pp_comm_s=self._pp_s(lay),
             dp_comm_s=exposed_after_overlap_s(
                 comm_s=dp_total, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
             ),
             optimizer_s=self.optimizer_s(lay, zero),
+            moe_overhead_s=moe_s * lay.micro_batches,
         )
         return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level)
 
@@ -297,13 +382,40 @@ class StepModel:
         return exposed_after_overlap_s(comm_s=comm, overlap_fraction=1.0, window_s=attention_s)
 
     def _ep_micro_s(self, lay: Parallel, recompute: Recompute) -> tuple[float, str]:
-        if lay.ep == 1:
+        """Every expert all-to-all of one micro-batch on the slowest stage, before overlap [s]."""
+        if lay.ep == 1 or not self.moe.active:
             return 0.0, "none"
-        size = self._activation_bytes(lay) * self.shape.top_k / lay.tp
-        per_domain = min(lay.ep, self._dp_per_domain(lay))
-        t, level = self._collective("all_to_all", size, lay.ep, per_domain)
-        factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
-        return stage_layers(self.shape.layers, lay.pp, lay.v) * EP_ALLTOALLS_PER_LAYER * factor * t, level
+        key = ("a2a", lay.tp, lay.cp, lay.dp, lay.pp, lay.v, lay.micro_batch_seqs, recompute, lay.ep, lay.etp)
+        if key not in self._moe_cache:
+            self._moe_cache[key] = self._ep_micro_uncached_s(lay, recompute)
+        return self._moe_cache[key]
+
+    def _ep_micro_uncached_s(self, lay: Parallel, recompute: Recompute) -> tuple[float, str]:
+        if lay.etp == 1 and lay.tp > 1:  # folded: the expert group runs over consecutive ranks
+            per_domain = min(lay.ep, self.fabric.domain_gpus)
+        else:
+            per_domain = min(lay.ep, self._dp_per_domain(lay))
+        dispatch, level = self._alltoall(lay, per_domain, self.moe.dispatch_bytes)
+        other, _ = self._alltoall(lay, per_domain, BF16_BYTES)
+        per_layer = dispatch + (ALLTOALLS_PER_LAYER - 1) * other
+        if recompute == "full":  # the recomputed forward dispatches and combines again
+            per_layer += dispatch + other
+        layers = self.moe.moe_layers_on_stage(stage_layers(self.shape.layers, lay.pp, lay.v))
+        return layers * per_layer * self.moe.imbalance, level
+
+    def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:
+        """One dispatch (or combine) over the expert group, node-limited routing applied [s]."""
+        size = self.moe.dispatch_buffer_bytes(lay, element_bytes)
+        share = network_share(
+            ep=lay.ep, per_domain=per_domain, top_k=self.shape.top_k, node_limit=self.job.moe_node_limit,
+            dedupe=self.job.moe_dispatcher == "fused",
+        )  # fmt: skip
+        t, level = self._collective("all_to_all", size * share, lay.ep, per_domain)
+        if share < 1.0 and per_domain > 1:  # forwarded to the experts inside the scale-up domain
+            forward, _ = self._collective("all_to_all", size, per_domain, per_domain)
+            if forward > t:
+                return forward, self.fabric.scale_up.name
+        return t, level
 
     def _pp_s(self, lay: Parallel) -> float:
         """Pipeline sends on the critical path [s]: fill and drain, and the steady state's when
@@ -337,7 +449,7 @@ class StepModel:
         dense, expert = params_per_gpu(self.shape, lay)
         if zero >= 1:
             group = lay.dp * lay.cp
-            dense, expert = dense / group, expert / max(1, group // lay.ep)
+            dense, expert = dense / group, expert / lay.edp
         return self.coefficients.optimizer_bytes_per_param * (dense + expert) / self.hbm_byte_per_s
 
     def _dp_per_domain(self, lay: Parallel) -> int:
@@ -359,7 +471,7 @@ class StepModel:
         if zero == 3:
             gather, _ = self._collective("all_gather", 2.0 * dense, group, per_domain)
             total += 2 * lay.micro_batches * gather
-        expert_group = group // lay.ep
+        expert_group = lay.edp
         if expert_group > 1 and expert > 0:
             expert_per_domain = max(1, min(expert_group, per_domain // lay.ep))
             t, _ = self._collective("all_reduce", 2.0 * expert, expert_group, expert_per_domain)

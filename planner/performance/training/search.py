@@ -116,7 +116,9 @@ def structures(
                 if (job.dp is not None and dp != job.dp) or dp > job.global_batch_seqs:
                     continue
                 if job.ep is not None:
-                    eps = [job.ep] if (dp * cp) % job.ep == 0 else []
+                    # experts may refold the stage's tp x cp x dp GPUs (Parallel.etp)
+                    etp = job.expert_tp or 1
+                    eps = [job.ep] if (tp * dp * cp) % (job.ep * etp) == 0 else []
                 else:
                     eps = divisors(math.gcd(dp * cp, job.experts))
                 for ep in eps:
@@ -139,7 +141,10 @@ def schedules(
         else:
             vs = [v for v in range(1, MAX_VIRTUAL_STAGES + 1) if pp * v <= shape.layers]
         for v in vs:
-            yield Parallel(tp=tp, cp=cp, pp=pp, dp=dp, ep=ep, v=v, micro_batch_seqs=mb, micro_batches=m)
+            yield Parallel(
+                tp=tp, cp=cp, pp=pp, dp=dp, ep=ep, v=v, micro_batch_seqs=mb, micro_batches=m,
+                expert_tp=job.expert_tp or 0,
+            )  # fmt: skip
 
 
 def fits(
@@ -220,7 +225,7 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
     while lay.dp * mb * 2 <= job.global_batch_seqs:
         mb *= 2
         m = math.ceil(job.global_batch_seqs / (lay.dp * mb))
-        trial = Parallel(lay.tp, lay.cp, lay.pp, lay.dp, lay.ep, lay.v, mb, m)
+        trial = Parallel(lay.tp, lay.cp, lay.pp, lay.dp, lay.ep, lay.v, mb, m, lay.expert_tp)
         mem = memory_breakdown(
             shape,
             trial,

@@ -20,7 +20,7 @@ shape when layers, width and FFN are given (:func:`layer_params`), else by the r
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 HIDDEN_PER_LAYER = 128
 """Default aspect ratio h / L: Llama 3 8B (4096 / 32) and 405B (16384 / 126) (arXiv 2407.21783
@@ -56,6 +56,52 @@ class ModelShape:
     shared_experts: int = 0
     head_dim: int = 0
     """Width of one attention head; 0 = ``h / heads`` [count]."""
+    dense_layers: int = 0
+    """First layers whose FFN is dense, not experts (DeepSeek-V3: 3) [count]."""
+    dense_ffn_hidden: int = 0
+    """FFN width of those dense layers; 0 = ``ffn_hidden`` [count]."""
+    q_lora_rank: int = 0
+    """Multi-head latent attention (DeepSeek-V2/V3): query compression rank; 0 = none [count]."""
+    kv_lora_rank: int = 0
+    """Multi-head latent attention: key/value compression rank; 0 = not MLA [count]."""
+    qk_rope_head_dim: int = 0
+    """Multi-head latent attention: rotary part of each query/key head [count]."""
+    v_head_dim: int = 0
+    """Multi-head latent attention: width of each value head; 0 = ``head_dim`` [count]."""
+
+    @property
+    def moe_layers(self) -> int:
+        """Layers whose FFN is a mixture of experts [count]."""
+        return self.layers - self.dense_layers if self.experts > 1 else 0
+
+    @property
+    def attention_params(self) -> float:
+        """Projection parameters of one attention layer [count] (:func:`attention_params`)."""
+        return attention_params(
+            hidden_size=self.hidden_size, heads=self.heads, q_width=self.q_width, kv_width=self.kv_width,
+            head_dim=self.head_dim or self.hidden_size // self.heads, q_lora_rank=self.q_lora_rank,
+            kv_lora_rank=self.kv_lora_rank, qk_rope_head_dim=self.qk_rope_head_dim, v_head_dim=self.v_head_dim,
+        )  # fmt: skip
+
+    @property
+    def attention_core_width(self) -> float:
+        """Width ``q`` in the attention core's ``4 s q`` FLOPs per token [count]: ``heads x head``,
+        with MLA ``heads x (qk head + v head) / 2`` (``Q K^T`` over the query/key width, ``A V`` over
+        the value width)."""
+        if not self.kv_lora_rank:
+            return float(self.q_width)
+        d = self.head_dim or self.hidden_size // self.heads
+        return self.heads * (d + self.qk_rope_head_dim + (self.v_head_dim or d)) / 2.0
+
+    @property
+    def ffn_matrices_per_token(self) -> float:
+        """FFN width a token passes through, averaged over the layers [count]: ``(k + S) f`` on
+        expert layers, the dense width on the first-k dense layers, ``f`` for a dense model."""
+        if self.experts <= 1:
+            return float(self.ffn_hidden)
+        moe = self.moe_layers * (self.top_k + self.shared_experts) * self.ffn_hidden
+        dense = self.dense_layers * (self.dense_ffn_hidden or self.ffn_hidden)
+        return (moe + dense) / self.layers
 
     @property
     def q_width(self) -> int:
@@ -75,6 +121,39 @@ class ModelShape:
         return self.top_k + self.shared_experts if self.experts > 1 else 1
 
 
+def attention_params(
+    *,
+    hidden_size: int,
+    heads: int,
+    q_width: int,
+    kv_width: int,
+    head_dim: int,
+    q_lora_rank: int = 0,
+    kv_lora_rank: int = 0,
+    qk_rope_head_dim: int = 0,
+    v_head_dim: int = 0,
+) -> float:
+    """Projection parameters of one attention layer [count].
+
+    ``h (q + 2 kv) + q h``; with multi-head latent attention (DeepSeek-AI, arXiv 2405.04434
+    section 2.1; ``d`` the head width, ``d_r`` its rotary part, ``d_v`` the value head, ``r_q``,
+    ``r_kv`` the ranks; ``h r_q + r_q a (d + d_r)`` becomes ``h a (d + d_r)`` without ``r_q``)::
+
+        h r_q + r_q a (d + d_r) + h (r_kv + d_r) + r_kv a (d + d_v) + a d_v h
+
+    >>> attention_params(hidden_size=7168, heads=128, q_width=0, kv_width=0, head_dim=128,
+    ...     q_lora_rank=1536, kv_lora_rank=512, qk_rope_head_dim=64, v_head_dim=128)  # DeepSeek-V3
+    187105280.0
+    """
+    h = hidden_size
+    if not kv_lora_rank:
+        return float(h * (q_width + 2 * kv_width) + q_width * h)
+    a, d, d_r = heads, head_dim, qk_rope_head_dim
+    d_v = v_head_dim or d
+    query = h * q_lora_rank + q_lora_rank * a * (d + d_r) if q_lora_rank else h * a * (d + d_r)
+    return float(query + h * (kv_lora_rank + d_r) + kv_lora_rank * a * (d + d_v) + a * d_v * h)
+
+
 def layer_params(
     *,
     hidden_size: int,
@@ -84,6 +163,7 @@ def layer_params(
     gated_mlp: bool,
     experts: int,
     shared_experts: int,
+    attention: float | None = None,
 ) -> tuple[float, float]:
     """Dense and routed-expert parameters of one layer [count].
 
@@ -96,7 +176,8 @@ def layer_params(
     """
     h = hidden_size
     ffn = (3.0 if gated_mlp else 2.0) * h * ffn_hidden
-    attention = float(h * (q_width + 2 * kv_width) + q_width * h)
+    if attention is None:
+        attention = float(h * (q_width + 2 * kv_width) + q_width * h)
     if experts > 1:
         return attention + shared_experts * ffn, experts * ffn
     return attention + ffn, 0.0
@@ -116,6 +197,12 @@ def model_shape(
     vocab: int | None = None,
     shared_experts: int = 0,
     head_dim: int | None = None,
+    dense_layers: int = 0,
+    dense_ffn_hidden: int | None = None,
+    q_lora_rank: int | None = None,
+    kv_lora_rank: int | None = None,
+    qk_rope_head_dim: int = 0,
+    v_head_dim: int | None = None,
 ) -> ModelShape:
     """Layers, width and attention/FFN shape of a transformer of ``params_b`` billion parameters.
 
@@ -142,18 +229,11 @@ def model_shape(
     # a dense model's feed-forward weights are not experts: they are replicated like attention's
     dense_share = 4.0 / per_layer_h2 if experts > 1 else 1.0
     active_share = (4.0 + 8.0 * (top_k + shared_experts)) / per_layer_h2 if experts > 1 else 1.0
-    if experts > 1 and ffn_hidden is not None:
-        dense, routed = layer_params(
-            hidden_size=hidden_size,
-            q_width=heads * head_dim if head_dim else hidden_size,
-            kv_width=kv_heads * head_dim if head_dim else kv_heads * hidden_size // heads,
-            ffn_hidden=ffn_hidden, gated_mlp=gated_mlp, experts=experts, shared_experts=shared_experts,
-        )  # fmt: skip
-        dense = layers * dense + 2.0 * (vocab or 0) * hidden_size
-        routed *= layers
-        dense_share = dense / (dense + routed)
-        active_share = dense_share + (1.0 - dense_share) * top_k / experts
-    return ModelShape(
+    mla = {
+        "q_lora_rank": q_lora_rank or 0, "kv_lora_rank": kv_lora_rank or 0,
+        "qk_rope_head_dim": qk_rope_head_dim if kv_lora_rank else 0, "v_head_dim": v_head_dim or 0,
+    }  # fmt: skip
+    shape = ModelShape(
         layers=layers,
         hidden_size=hidden_size,
         params=params,
@@ -169,4 +249,34 @@ def model_shape(
         top_k=top_k,
         shared_experts=shared_experts,
         head_dim=head_dim or 0,
+        dense_layers=dense_layers if experts > 1 else 0,
+        dense_ffn_hidden=dense_ffn_hidden or 0,
+        **mla,
     )
+    if experts > 1 and ffn_hidden is not None:
+        dense_share = _dense_share(shape)
+        active_share = dense_share + (1.0 - dense_share) * top_k / experts
+        shape = replace(
+            shape,
+            params_active=params * active_share,
+            params_dense=params * dense_share,
+            params_expert=params * (1.0 - dense_share),
+        )
+    return shape
+
+
+def _dense_share(shape: ModelShape) -> float:
+    """Share of a mixture of experts' parameters outside the routed experts [-]: attention on every
+    layer, shared experts on the expert layers, the dense FFN of the first-k dense layers, and the
+    embeddings and output layer."""
+    h, attention = shape.hidden_size, shape.attention_params
+    dense, routed = layer_params(
+        hidden_size=h, q_width=shape.q_width, kv_width=shape.kv_width, ffn_hidden=shape.ffn_hidden,
+        gated_mlp=shape.gated_mlp, experts=shape.experts, shared_experts=shape.shared_experts, attention=attention,
+    )  # fmt: skip
+    dense_ffn = (3.0 if shape.gated_mlp else 2.0) * h * (shape.dense_ffn_hidden or shape.ffn_hidden)
+    total_dense = (
+        shape.layers * attention + shape.moe_layers * (dense - attention) + shape.dense_layers * dense_ffn
+    )
+    total_dense += 2.0 * shape.vocab * h
+    return total_dense / (total_dense + routed * shape.moe_layers)

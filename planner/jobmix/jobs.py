@@ -1,13 +1,14 @@
 """Job streams for the job-mix simulation: a seeded synthetic generator, a Poisson stream for the
-closed-form check, and a user's own trace as CSV.
+closed-form check, and a trace read from a file (the product's CSV or a published trace format).
 
 The synthetic generator's mix (:class:`JobMix`) is data: the ``tenancy_jobs_*`` sizing rules of
-``data/tenancy_jobs.yaml``, each with its source or its reason. They are shaped after the
-multi-tenant GPU-cluster trace study of Jeon et al., "Analysis of Large-Scale Multi-Tenant GPU
-Clusters for DNN Training Workloads", USENIX ATC 2019 (Microsoft Philly): gang-scheduled jobs whose
-GPU counts are powers of two, most of them single-GPU, log-normal run times whose median grows with
-the job size, Poisson arrivals. Every figure is an assumption (none is read from the study's
-figures; the data file says why); import the public trace itself with :func:`read_trace_csv`.
+``data/tenancy_jobs.yaml``. Sizes, run times and arrival rate are fitted to the figures the Helios
+trace study publishes for its 1,022-GPU Venus cluster (SenseTime, April to September 2020; Hu et
+al., SC '21): :mod:`planner.jobmix.trace_fit` does the fit, the data file holds its result with
+that source. Gang-scheduled jobs whose GPU counts are powers of two, log-normal run times with one
+shape, each size's own median, clipped at the longest run the study shows; Poisson arrivals. Only
+the priority share is an assumption (the trace has no priority field). A published trace itself
+imports with :func:`read_trace_csv` (:mod:`planner.jobmix.trace_formats`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from planner.catalog import Catalog, load_catalog
 from planner.errors import CatalogError, InputError, shorten
 from planner.files import read_bytes
 from planner.i18n.message import msg
+from planner.jobmix.trace_formats import RawJob, read_published_rows, row_error, trace_format
 
 MAX_TRACE_JOBS = 200_000
 """Most jobs one trace or synthetic stream holds [count]."""
@@ -35,6 +37,9 @@ _SHARE_ID = re.compile(r"tenancy_jobs_share_(\d+)_gpu")
 _MEDIAN_ID = re.compile(r"tenancy_jobs_median_(\d+)_gpu_s")
 SIGMA_ID = "tenancy_jobs_duration_sigma"
 HIGH_PRIORITY_ID = "tenancy_jobs_high_priority_share"
+MAX_DURATION_ID = "tenancy_jobs_max_duration_h"
+GPU_JOBS_PER_DAY_ID = "tenancy_jobs_gpu_jobs_per_day"
+"""Arrival rate of the trace the mix is fitted to [jobs/day] (the tenancy validation cases use it)."""
 
 
 @dataclass(frozen=True)
@@ -60,18 +65,29 @@ class JobMix:
     """Log-normal shape: standard deviation of ln(run time) [-]."""
     high_priority_share: float
     """Share of jobs at high priority [-]."""
+    max_duration_s: float = math.inf
+    """Run times are clipped here [s] (the longest run of the trace the mix is fitted to)."""
 
     def median(self, gpus: int) -> float:
         """Median run time of a ``gpus``-GPU job [s]."""
         listed = [g for g in self.median_s if g <= gpus]
         return self.median_s[max(listed) if listed else min(self.median_s)]
 
+    def mean_duration_s(self, gpus: int) -> float:
+        """E[min(T, max_duration_s)] of a ``gpus``-GPU job's log-normal run time ``T`` [s]."""
+        mu, sigma = math.log(self.median(gpus)), self.sigma
+        if math.isinf(self.max_duration_s):
+            return math.exp(mu + sigma**2 / 2)
+        log_cap = math.log(self.max_duration_s)
+        below = 0.5 * (1 + math.erf((log_cap - mu - sigma**2) / (sigma * math.sqrt(2))))
+        above = 0.5 * (1 - math.erf((log_cap - mu) / (sigma * math.sqrt(2))))
+        return math.exp(mu + sigma**2 / 2) * below + self.max_duration_s * above
+
     def mean_gpu_seconds(self, sizes: dict[int, float]) -> float:
-        """E[gpus x run time] over ``sizes`` (weights) [GPU s]; a log-normal's mean is its median
-        times e^(sigma^2/2)."""
+        """E[gpus x run time] over ``sizes`` (weights) [GPU s] (the clipped log-normal's mean,
+        :meth:`mean_duration_s`)."""
         total = sum(sizes.values())
-        spread = math.exp(self.sigma**2 / 2)
-        return sum(w / total * g * self.median(g) * spread for g, w in sizes.items())
+        return sum(w / total * g * self.mean_duration_s(g) for g, w in sizes.items())
 
 
 def job_mix(catalog: Catalog) -> JobMix:
@@ -108,6 +124,7 @@ def job_mix(catalog: Catalog) -> JobMix:
         median_s=dict(sorted(medians.items())),
         sigma=rules[SIGMA_ID].value,
         high_priority_share=min(1.0, rules[HIGH_PRIORITY_ID].value),
+        max_duration_s=rules[MAX_DURATION_ID].value * 3600 if MAX_DURATION_ID in rules else math.inf,
     )
 
 
@@ -140,7 +157,7 @@ def synthetic_jobs(
     for _ in range(count):
         now += rng.expovariate(rate_per_s)
         gpus = rng.choices(choices, weights)[0]
-        duration = rng.lognormvariate(math.log(m.median(gpus)), m.sigma)
+        duration = min(m.max_duration_s, rng.lognormvariate(math.log(m.median(gpus)), m.sigma))
         jobs.append(Job(now, gpus, duration, int(rng.random() < m.high_priority_share)))
     return tuple(jobs)
 
@@ -157,14 +174,16 @@ def poisson_jobs(*, count: int, rate_per_s: float, mean_duration_s: float, seed:
 
 
 TRACE_COLUMNS = ("arrival_s", "gpus", "duration_s")
-"""Required CSV columns; ``priority`` (0 or 1) is optional."""
+"""Required columns of the product's CSV; ``priority`` (0 or 1) is optional."""
 
 
 def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpus: int) -> tuple[Job, ...]:
-    """A user's trace: one job a row, columns :data:`TRACE_COLUMNS` (and ``priority``).
+    """A trace: the product's CSV (one job a row, columns :data:`TRACE_COLUMNS` and ``priority``),
+    or a published trace's own table (Helios ``cluster_log.csv``, Alibaba 2023
+    ``openb_pod_list_*.csv``; :mod:`planner.jobmix.trace_formats`), recognised by its header.
 
-    Rows are sorted by arrival. :class:`InputError` names the row and column of a bad value, a
-    job larger than the cluster, or a missing column.
+    Rows are sorted by arrival; a published trace's arrivals start at 0. :class:`InputError` names
+    the row and column of a bad value, a job larger than the cluster, or a missing column.
     """
     label = name if name is not None else str(source)
     content = read_bytes(source, name=label, what=TRACE_FILE, error=InputError)
@@ -175,6 +194,9 @@ def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpu
             msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=label, offset=exc.start)
         ) from None
     reader = csv.DictReader(io.StringIO(text))
+    fmt = trace_format(reader.fieldnames or [])
+    if fmt is not None:
+        return _published_jobs(read_published_rows(reader, fmt=fmt, label=label), label, cluster_gpus)
     missing = [c for c in TRACE_COLUMNS if c not in (reader.fieldnames or [])]
     if missing:
         raise InputError(msg("{file}: missing column {column}", file=shorten(label), column=missing[0]))
@@ -183,6 +205,19 @@ def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpu
         raise InputError(msg("{file}: the {what} is empty", file=shorten(label), what=TRACE_FILE))
     if len(jobs) > MAX_TRACE_JOBS:
         raise InputError(msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS))
+    return tuple(sorted(jobs, key=lambda j: j.arrival_s))
+
+
+def _published_jobs(raw: list[RawJob], label: str, cluster_gpus: int) -> tuple[Job, ...]:
+    if not raw:
+        raise InputError(msg("{file}: the {what} is empty", file=shorten(label), what=TRACE_FILE))
+    if len(raw) > MAX_TRACE_JOBS:
+        raise InputError(msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS))
+    too_big = next((j for j in raw if j.gpus > cluster_gpus), None)
+    if too_big is not None:
+        raise row_error(label, too_big.line, "gpus", too_big.gpus, f"1 to {cluster_gpus}")
+    start = min(j.arrival_s for j in raw)
+    jobs = (Job(j.arrival_s - start, j.gpus, j.duration_s) for j in raw)
     return tuple(sorted(jobs, key=lambda j: j.arrival_s))
 
 

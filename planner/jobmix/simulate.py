@@ -31,8 +31,7 @@ from typing import Any, Literal
 
 from planner.errors import InputError
 from planner.i18n.message import msg
-from planner.tenancy.fabric import FabricView
-from planner.tenancy.jobs import Job
+from planner.jobmix.jobs import Job
 
 Policy = Literal["first-fit", "topology"]
 POLICIES: tuple[str, ...] = ("first-fit", "topology")
@@ -60,10 +59,6 @@ class SimCluster:
     @property
     def gpus(self) -> int:
         return self.servers * self.gpus_per_server
-
-    @classmethod
-    def of(cls, view: FabricView) -> SimCluster:
-        return cls(view.gpus_per_server, view.leaf_group, view.group_pod, view.tiers)
 
     @classmethod
     def uniform(cls, *, servers: int, gpus_per_server: int, servers_per_group: int) -> SimCluster:

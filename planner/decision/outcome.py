@@ -1,0 +1,204 @@
+"""Cost per outcome: what the customer's work costs on each design.
+
+Notes
+-----
+The mix's entries ``k`` each get a share ``w_k`` of the cluster's time (weights normalised to sum
+to 1). On design ``d`` entry ``k`` produces ``R_kd`` tokens per second on the whole cluster:
+trained tokens/s x goodput (interruptions, checkpoints: :mod:`planner.performance.reliability`)
+x the optic-repair factor (:mod:`planner.performance.optic_failures`) for training; output tokens
+per second at the request's latency targets for serving
+(:func:`planner.performance.serving.estimate.estimate_serving`). The cluster costs ``C_d`` USD per
+GPU-hour (:func:`planner.cost.cost_summary`) on ``N`` GPUs, so one million tokens of the mix cost::
+
+    cost per outcome_d = N C_d 10^6 / (3600 sum_k w_k R_kd)      [USD per million tokens]
+
+One entry gives the familiar ``USD per million trained (or served) tokens``. With no workload the
+rule falls back to the price per GPU-hour ``C_d`` and says so (``rule = price_per_gpu_hour``).
+
+A training step of length ``T = compute + network`` is split in two for the error draws
+(:mod:`planner.decision.draws`): ``compute`` (matrix multiplies, pipeline bubble, optimizer: the
+same model on every design, so its error is shared) and ``network`` (exposed tensor, context,
+expert, pipeline and data-parallel communication: the fabric's terms, whose error differs
+between designs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from planner.catalog import Catalog
+from planner.compare import compare
+from planner.decision.bands import Family
+from planner.engine import Plan
+from planner.errors import InputError
+from planner.i18n.message import msg
+from planner.performance.optic_failures import optic_failure_loads, optic_throughput_factor
+from planner.performance.reliability import Reliability, ReliabilityParams
+from planner.performance.serving.estimate import estimate_serving
+from planner.performance.workload import estimate_workload
+from planner.scenario import Scenario, WorkloadEntry
+
+Rule = Literal["cost_per_outcome", "price_per_gpu_hour"]
+
+_NETWORK_TERMS = ("tp_comm_s", "cp_comm_s", "ep_comm_s", "pp_comm_s", "dp_comm_s")
+"""Step terms that the fabric sets (exposed communication) [s]."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EntryOutcome:
+    """One workload entry on one design: its rate and the parts the error draws act on."""
+
+    label: str
+    kind: Literal["training", "serving"]
+    weight: float
+    """Normalised share of the cluster's time [-]."""
+    family: Family
+    tokens_per_s: float
+    """Tokens per second of the whole cluster, goodput and optic repairs included [1/s]."""
+    compute_s: float
+    """Step time the network does not set (training) [s]; serving: 0."""
+    network_s: float
+    """Exposed communication of a step (training) [s]; serving: 0."""
+    goodput: float
+    """Share of time the job makes progress (interruptions, checkpoints) [-]; serving: 1."""
+    optic_factor: float
+    """Throughput with optic repairs over throughput without [-]."""
+    time_to_train_days: float | None
+    """Wall-clock time to train, failures included [days]; serving: ``None``."""
+    reliability: Reliability | None
+    """The training job's reliability (re-evaluated per failure-rate draw); serving: ``None``."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DesignOutcome:
+    """One design's cost of the customer's work."""
+
+    design_id: str
+    plan: Plan
+    entries: tuple[EntryOutcome, ...]
+    price_scale: float = 1.0
+    """Price per GPU-hour shown over the plan's (offered price over cost in a customer
+    proposal; 1 at cost) [-]."""
+
+    @property
+    def usd_per_gpu_hour(self) -> float:
+        return self.plan.cost.usd_per_gpu_hour * self.price_scale
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Tokens per second of the mix: sum_k w_k R_k [1/s]."""
+        return sum(e.weight * e.tokens_per_s for e in self.entries)
+
+    @property
+    def cost_per_outcome(self) -> float:
+        """USD per million tokens of the mix, or USD per GPU-hour without a workload."""
+        if not self.entries:
+            return self.usd_per_gpu_hour
+        return usd_per_million_tokens(
+            gpus=self.plan.gpus, usd_per_gpu_hour=self.usd_per_gpu_hour, tokens_per_s=self.tokens_per_s
+        )
+
+    @property
+    def time_to_train_days(self) -> float | None:
+        """Time to train of the mix's training jobs one after another at their shares [days]."""
+        days = [e.time_to_train_days for e in self.entries if e.time_to_train_days is not None]
+        return sum(days) if days else None
+
+
+def usd_per_million_tokens(*, gpus: int, usd_per_gpu_hour: float, tokens_per_s: float) -> float:
+    """``N C 10^6 / (3600 R)`` [USD per million tokens].
+
+    >>> round(usd_per_million_tokens(gpus=1024, usd_per_gpu_hour=2.0, tokens_per_s=1e6), 4)
+    0.5689
+    """
+    return gpus * usd_per_gpu_hour * 1e6 / (3600.0 * tokens_per_s) if tokens_per_s > 0 else float("inf")
+
+
+def _training(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog) -> EntryOutcome:
+    job = entry.training
+    if job is None:  # WorkloadEntry's validator makes this unreachable
+        raise InputError(msg("{kind}: the job's fields are missing", kind=entry.kind))
+    estimate = estimate_workload(
+        job=job, plan=plan, catalog=catalog, reliability_params=ReliabilityParams(params_b=job.params_b)
+    )
+    terms = estimate.step.as_dict()
+    network_s = sum(terms[t] for t in _NETWORK_TERMS)
+    step_s = estimate.step.total_s
+    factor = optic_throughput_factor(
+        loads=optic_failure_loads(plan=plan, catalog=catalog), network_share=network_s / step_s
+    )
+    goodput = estimate.reliability.goodput
+    return EntryOutcome(
+        label=entry.label,
+        kind="training",
+        weight=weight,
+        family="training_moe" if job.experts > 1 else "training_dense",
+        tokens_per_s=estimate.tokens_per_s * goodput * factor,
+        compute_s=step_s - network_s,
+        network_s=network_s,
+        goodput=goodput,
+        optic_factor=factor,
+        time_to_train_days=estimate.time_to_train_days / factor,
+        reliability=estimate.reliability,
+    )
+
+
+def _serving(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog) -> EntryOutcome:
+    request = entry.serving
+    if request is None:  # WorkloadEntry's validator makes this unreachable
+        raise InputError(msg("{kind}: the job's fields are missing", kind=entry.kind))
+    estimate = estimate_serving(request=request, plan=plan, catalog=catalog)
+    return EntryOutcome(
+        label=entry.label,
+        kind="serving",
+        weight=weight,
+        family="serving_decode",
+        tokens_per_s=estimate.tokens_per_s,
+        compute_s=0.0,
+        network_s=0.0,
+        goodput=1.0,
+        optic_factor=1.0,
+        time_to_train_days=None,
+        reliability=None,
+    )
+
+
+def design_outcome(
+    *, plan: Plan, workload: Sequence[WorkloadEntry], catalog: Catalog, price_scale: float = 1.0
+) -> DesignOutcome:
+    """Every entry of ``workload`` on ``plan`` (module notes); ``price_scale`` multiplies the
+    plan's price per GPU-hour (offered over cost)."""
+    total = sum(e.weight for e in workload)
+    entries = tuple(
+        (_training if e.kind == "training" else _serving)(e, e.weight / total, plan, catalog)
+        for e in workload
+    )
+    return DesignOutcome(design_id=plan.design_id, plan=plan, entries=entries, price_scale=price_scale)
+
+
+def design_outcomes(
+    *, scenario: Scenario, catalog: Catalog, design_ids: Sequence[str]
+) -> tuple[DesignOutcome, ...]:
+    """The scenario's workload mix on each design, with the same GPU (:func:`planner.compare.compare`)."""
+    if len(set(design_ids)) != len(design_ids):
+        raise InputError(msg("designs: each design once (got {ids})", ids=", ".join(design_ids)))
+    plans = compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
+    return tuple(design_outcome(plan=p, workload=scenario.workload, catalog=catalog) for p in plans)
+
+
+def outcome_unit(workload: Sequence[WorkloadEntry] | Sequence[EntryOutcome]) -> str:
+    """What one outcome is, in words: the unit of ``cost_per_outcome``."""
+    kinds = {e.kind for e in workload}
+    if not kinds:
+        return msg("USD per GPU-hour (no workload given: price, not the cost of the work)")
+    if kinds == {"training"}:
+        return msg("USD per million trained tokens")
+    if kinds == {"serving"}:
+        return msg("USD per million served tokens")
+    return msg("USD per million tokens of the mix")
+
+
+def rule_of(workload: Sequence[WorkloadEntry]) -> Rule:
+    return "cost_per_outcome" if workload else "price_per_gpu_hour"

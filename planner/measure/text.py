@@ -1,0 +1,92 @@
+"""Reading a measurement file as lines, within the limits every reader of user files keeps.
+
+A measurement file is text that a tool printed. It is read through :func:`planner.files.read_bytes`
+(at most :data:`planner.files.MAX_FILE_BYTES`, regular files only) and split into at most
+:data:`MAX_LINES` lines. Every refusal is one line that names the file and the line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from planner.errors import InputError, shorten
+from planner.files import MAX_FILE_BYTES, read_bytes
+from planner.i18n.message import Message, msg
+
+MAX_LINES = 100_000
+"""Most lines read from one measurement file [lines]; a full nccl-tests sweep of all six tools
+with 24 sizes and 1024 rank lines is under 2,000 lines."""
+
+MEASUREMENT_FILE = msg("measurement file")
+
+
+class MeasurementError(InputError):
+    """A measurement file that cannot be read as what it claims to be; the message names the
+    file and the line."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A measurement file's text and identity."""
+
+    name: str
+    """How messages name the file (its path, or an upload's name)."""
+    lines: tuple[str, ...]
+    sha256: str
+    """SHA-256 of the file's bytes (the override's provenance)."""
+
+
+def refuse(source: str, line: int, problem: str) -> MeasurementError:
+    """The error for ``line`` (1-based) of ``source``: ``file: line N: problem``."""
+    return MeasurementError(
+        msg("{file}: line {line}: {problem}", file=shorten(source), line=line, problem=problem)
+    )
+
+
+def read_lines(source: Path | bytes, *, name: str | None = None) -> Source:
+    """The file's lines (UTF-8; a byte-order mark and ``\\r`` line ends dropped).
+
+    Raises
+    ------
+    MeasurementError
+        The file cannot be read, is not UTF-8 text, or breaks a limit; the message names the
+        line where the limit was reached.
+    """
+    import hashlib
+
+    label = name if name is not None else str(source)
+    try:
+        data = read_bytes(source, name=label, what=MEASUREMENT_FILE, error=MeasurementError)
+    except MeasurementError as exc:
+        if "larger than" in str(exc):
+            raise _too_large(source, label) from None
+        raise
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise refuse(label, line, msg("not UTF-8 text")) from None
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        raise refuse(label, MAX_LINES + 1, _too_many())
+    if not any(line.strip() for line in lines):
+        raise refuse(label, 1, msg("the file is empty"))
+    return Source(name=label, lines=tuple(lines), sha256=hashlib.sha256(data).hexdigest())
+
+
+def _too_many() -> Message:
+    return msg("more than {limit} lines (a measurement file holds fewer)", limit=MAX_LINES)
+
+
+def _too_large(source: Path | bytes, label: str) -> MeasurementError:
+    """Name the line at which a file passes :data:`MAX_FILE_BYTES` (or :data:`MAX_LINES`)."""
+    if isinstance(source, bytes):
+        head = source[:MAX_FILE_BYTES]
+    else:
+        with open(source, "rb") as handle:
+            head = handle.read(MAX_FILE_BYTES)
+    line = head.count(b"\n") + 1
+    if line > MAX_LINES:
+        return refuse(label, MAX_LINES + 1, _too_many())
+    return refuse(label, line, msg("the file is larger than {limit} MB", limit=f"{MAX_FILE_BYTES / 1e6:g}"))

@@ -1,0 +1,252 @@
+"""Mixture-of-experts layers in training: expert GEMMs, routing, permutation and expert all-to-all.
+
+Notes
+-----
+Per micro-batch, on one GPU of the slowest stage, each of its ``L_moe`` expert layers (the layers
+after the first-k dense ones) costs, forward and backward (``x = 4 / 3`` under full recomputation,
+which repeats the forward, else 1)::
+
+    tokens per GPU        n   = s b / (cp tp)                       (sequence parallel split)
+    tokens per expert     t_e = n etp k ep / E                     (mean, per local expert)
+    imbalance             u   = 1 + (u_0 - 1) E / (E + R)           (R redundant experts, EPLB)
+    expert GEMMs          x 3 n k 2 g h f u / (F eta_e)
+                          eta_e = eta_max x w / (w + w_half) x t_e / (t_e + n_half),  w = f / etp
+    element-wise          x n etp k Q_e u / B_hbm                  (every routed copy)
+    framework             x n etp k c_r u                          (every routed copy)
+                          Q_e = q_h h + q_f f g / 3 + q_cast (2 h + g f)   (q_cast with FP8 only)
+    all-to-all            x (A(q_d) + 3 A(2)) u                    (dispatch, combine; fwd and bwd)
+
+``eta_e`` is the kernel-efficiency curve of the dense layers
+(:mod:`~planner.performance.training.efficiency`) evaluated at the expert's own GEMM: its width is
+the expert FFN width per GPU and its token count the tokens each expert receives, so a grouped GEMM
+loses efficiency as the tokens per expert fall (many experts, small micro-batches, large ``ep``).
+``c_r`` is what the framework's expert path costs per routed copy beyond the GEMMs and the counted
+bytes (token dispatcher bookkeeping, host synchronisation on the token counts, grouped-GEMM
+launches), a catalog value per accelerator (``data/moe.yaml``) fitted to calibration cases only:
+published H100 runs of one model at micro-batches 1 and 2 give the same time per token, so the
+cost follows the routed copies, not the micro-batches or the local experts. ``Q_e`` counts the
+HBM bytes each routed copy moves outside the GEMMs: the permutation and un-permutation (``q_h``), the expert's activation function (``q_f``,
+``g = 3`` gated else 2) and, with FP8 matrix multiplies, the casts of the two GEMM inputs and the
+two output gradients (``q_cast``, the dense layers' coefficient). With a width ``f`` small against
+``h`` these memory-bound bytes weigh as much as the expert GEMMs themselves, which is why
+fine-grained experts reach a small share of peak.
+
+``A(q)`` is one all-to-all over the ``ep`` GPUs of a buffer of ``n k h q`` bytes from the one
+collective model (:func:`planner.performance.collectives.collective_time`): ``q_d = 1`` when the
+dispatch is FP8, the combine and both backward all-to-alls BF16. Fused (DeepEP-style) dispatch
+kernels send a token across the network once per distinct remote domain among its ``k`` experts,
+``(g - 1)(1 - (1 - 1/g)^k)`` copies for ``g`` domains in the expert group, at most ``M`` with
+node-limited routing (DeepSeek-V3 section 2.1.2), and forward it to its experts over the scale-up
+links, which overlaps the network leg: ``A = max(A_net, A_up)``. The plain all-to-all sends each
+of the ``k`` copies on its own (``(n - m) / n`` of them across the network), node limit or not.
+
+Overlap is an explicit option, never assumed (``TrainingJob.moe_overlap``): ``none`` puts every
+all-to-all on the critical path; ``two_micro_batches`` runs one micro-batch's all-to-all under the
+other's compute, so only what exceeds the compute is exposed (with fused dispatch kernels, which
+communicate from streaming multiprocessors, the compute then runs on ``1 - s_c`` of them: 20 of
+132 on H800, DeepSeek-V3 section 3.2.2); ``dualpipe`` does that and schedules
+the pipeline both ways, whose bubble is ``(pp / 2 - 1)`` micro-batch slots instead of ``pp - 1``
+(DeepSeek-V3 section 3.2.1, Table 2).
+
+References
+----------
+DeepSeek-AI, "DeepSeek-V3 Technical Report", arXiv 2412.19437 (node-limited routing, DualPipe,
+FP8 dispatch); D. Lepikhin et al., "GShard", arXiv 2006.16668 (dispatch and combine all-to-all);
+T. Gale et al., "MegaBlocks", arXiv 2211.15841 (grouped GEMMs and token permutation); D. Liu et
+al., "MoE Parallel Folding", arXiv 2504.14960 (expert tensor parallelism apart from attention's).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from planner.catalog import Catalog
+from planner.catalog.rules import rule_values
+from planner.i18n.message import msg
+from planner.performance.training.memory import Parallel
+from planner.performance.training.shape import ModelShape
+
+RULES = (
+    "moe_copy_overhead_ns",
+    "moe_elementwise_bytes_per_hidden",
+    "moe_elementwise_bytes_per_ffn",
+    "moe_comm_sm_fraction",
+)
+"""Catalog sizing rules of the MoE terms, in the order of :class:`MoeCoefficients`; a rule
+``<id>_<gpu_id>`` replaces the general one for that GPU."""
+
+FULL_RECOMPUTE_FACTOR = 4.0 / 3.0
+"""Forward + backward (3 forward-equivalents) plus the recomputed forward."""
+ALLTOALLS_PER_LAYER = 4
+"""Dispatch and combine in the forward, their gradients in the backward (GShard)."""
+BF16_BYTES = 2.0
+FP8_BYTES = 1.0
+
+
+@dataclass(frozen=True)
+class MoeCoefficients:
+    """Per-accelerator coefficients of the expert layers (module notes)."""
+
+    copy_overhead_ns: float = 0.0
+    """``c_r``: time per routed token copy per expert layer, forward and backward, beyond its GEMMs
+    and element-wise bytes: the framework's token dispatcher and grouped-GEMM path [ns]."""
+    elementwise_bytes_per_hidden: float = 0.0
+    """``q_h``: HBM bytes per routed copy and model-width element, forward and backward: the
+    permutation and un-permutation [B]."""
+    elementwise_bytes_per_ffn: float = 0.0
+    """``q_f``: HBM bytes per routed copy and expert-width element of a gated expert, forward and
+    backward: its activation function [B]."""
+    comm_sm_fraction: float = 0.0
+    """Share of the GPU's streaming multiprocessors that fused dispatch kernels keep while they
+    overlap compute; the compute runs on the rest [-]."""
+
+    def bytes_per_copy(self, *, hidden: float, ffn: float, gated: bool, fp8_cast_bytes: float) -> float:
+        """Element-wise HBM bytes of one routed copy through one expert layer [B] (module notes).
+
+        >>> MoeCoefficients(0, 16, 16).bytes_per_copy(hidden=2048, ffn=768, gated=True, fp8_cast_bytes=4)
+        70656.0
+        """
+        gates = 3.0 if gated else 2.0
+        activation = self.elementwise_bytes_per_ffn * ffn * gates / 3.0
+        casts = fp8_cast_bytes * (2.0 * hidden + (gates - 1.0 + 1.0) * ffn)
+        return self.elementwise_bytes_per_hidden * hidden + activation + casts
+
+
+def moe_coefficients(catalog: Catalog, *, gpu_id: str = "") -> MoeCoefficients:
+    """The coefficients in the catalog, the GPU's own where it has them; :class:`CatalogError`
+    names a missing one."""
+    values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
+    for rule_id in RULES:
+        specific = catalog.sizing_rules.get(f"{rule_id}_{gpu_id}") if gpu_id else None
+        if specific is not None:
+            values[rule_id] = specific.value
+    return MoeCoefficients(*(values[r] for r in RULES))
+
+
+def effective_imbalance(*, imbalance: float, experts: int, redundant: int) -> float:
+    """Load of the busiest expert GPU over the mean after redundant copies [-].
+
+    An assumption, stated in ``docs/model.md``: each of the ``R`` redundant copies takes over the
+    excess of one hot expert, so the excess shrinks by ``E / (E + R)``.
+
+    >>> effective_imbalance(imbalance=1.5, experts=256, redundant=32)  # 1 + 0.5 x 256 / 288
+    1.4444444444444444
+    """
+    return 1.0 + (imbalance - 1.0) * experts / (experts + redundant)
+
+
+def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None, dedupe: bool = True) -> float:
+    """Copies of one token that cross the network [count] (module notes).
+
+    A plain all-to-all sends each routed copy to another domain on its own: ``k (g - 1) / g`` (a
+    node limit alone does not change that: the copies only land on fewer nodes). Kernels that
+    deduplicate (DeepEP-style, ``dedupe``) send one copy per distinct remote domain, ``(g - 1)(1 -
+    (1 - 1/g)^k)`` for experts spread evenly, and node-limited routing caps that at ``M``.
+
+    >>> remote_domain_copies(top_k=8, domains=8, node_limit=None, dedupe=False)
+    7.0
+    >>> round(remote_domain_copies(top_k=8, domains=8, node_limit=None), 3)  # 7 (1 - (7/8)^8)
+    4.595
+    >>> remote_domain_copies(top_k=8, domains=8, node_limit=4)
+    4.0
+    >>> round(remote_domain_copies(top_k=8, domains=4, node_limit=4), 3)  # 3 (1 - (3/4)^8)
+    2.7
+    """
+    g = domains
+    if g <= 1:
+        return 0.0
+    if not dedupe:
+        return top_k * (g - 1) / g
+    distinct = (g - 1) * (1.0 - (1.0 - 1.0 / g) ** top_k)
+    return distinct if node_limit is None else min(float(node_limit), distinct)
+
+
+@dataclass(frozen=True)
+class MoeLayerTimes:
+    """One micro-batch's expert layers on one GPU of the slowest stage [s]."""
+
+    expert_compute_s: float
+    """Expert GEMMs (forward, backward, recomputation)."""
+    overhead_s: float
+    """Per-expert kernels and token permutation."""
+    alltoall_s: float
+    """Every dispatch and combine, before any overlap."""
+    expert_efficiency: float
+    """``eta_e`` [-]."""
+    tokens_per_expert: float
+    """``t_e`` [count]."""
+
+
+class MoeModel:
+    """The expert-layer terms of one job on one fabric; ``alltoall`` is the collective model's."""
+
+    def __init__(
+        self, *, shape: ModelShape, seq_len: int, coefficients: MoeCoefficients, load_imbalance: float,
+        redundant_experts: int, node_limit: int | None, dispatch_fp8: bool,
+    ) -> None:  # fmt: skip
+        self.shape, self.seq_len, self.c = shape, seq_len, coefficients
+        self.imbalance = effective_imbalance(
+            imbalance=load_imbalance, experts=shape.experts, redundant=redundant_experts
+        )
+        self.redundant = redundant_experts
+        self.node_limit = node_limit
+        self.dispatch_bytes = FP8_BYTES if dispatch_fp8 else BF16_BYTES
+        gates = 3 if shape.gated_mlp else 2
+        self._routed_flops = (
+            2.0 * gates * shape.hidden_size * shape.ffn_hidden * shape.top_k * shape.moe_layers / shape.layers
+        )
+
+    @property
+    def active(self) -> bool:
+        return self.shape.experts > 1 and self.shape.moe_layers > 0
+
+    def routed_flops_per_token(self) -> float:
+        """Forward FLOPs of the routed experts per token, averaged over the layers [FLOP]."""
+        return self._routed_flops
+
+    def tokens_per_gpu(self, lay: Parallel) -> float:
+        """``n = s b / (cp tp)`` [count]."""
+        return self.seq_len * lay.micro_batch_seqs / (lay.cp * lay.tp)
+
+    def tokens_per_expert(self, lay: Parallel) -> float:
+        """``t_e = n etp k ep / E`` [count]."""
+        s = self.shape
+        return self.tokens_per_gpu(lay) * lay.etp * s.top_k * lay.ep / s.experts
+
+    def routed_copies(self, lay: Parallel) -> float:
+        """Routed token copies one GPU handles per expert layer and micro-batch, busiest GPU [count]."""
+        return self.tokens_per_gpu(lay) * lay.etp * self.shape.top_k * self.imbalance
+
+    def local_experts(self, lay: Parallel) -> float:
+        """Experts (redundant copies included) on one expert-parallel GPU [count]."""
+        return (self.shape.experts + self.redundant) / lay.ep
+
+    def dispatch_buffer_bytes(self, lay: Parallel, element_bytes: float) -> float:
+        """Buffer one GPU sends in one all-to-all: ``n k h q`` [B]."""
+        return self.tokens_per_gpu(lay) * self.shape.top_k * self.shape.hidden_size * element_bytes
+
+    def moe_layers_on_stage(self, layers_on_stage: int) -> float:
+        """Expert layers on the slowest stage (the layer average) [count]."""
+        return layers_on_stage * self.shape.moe_layers / self.shape.layers
+
+
+def network_share(
+    *, ep: int, per_domain: int, top_k: int, node_limit: int | None, dedupe: bool = True
+) -> float:
+    """Network bytes of a deduplicating dispatch over those of a plain all-to-all [-].
+
+    A plain all-to-all sends ``(n - m) / n`` of the buffer across the network; deduplicating
+    kernels send :func:`remote_domain_copies` of the ``k`` copies and forward them inside the
+    scale-up domain.
+
+    >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4)  # 4 / (8 x 56 / 64)
+    0.5714285714285714
+    >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4, dedupe=False)
+    1.0
+    """
+    if not dedupe or ep <= per_domain:
+        return 1.0
+    domains = math.ceil(ep / per_domain)
+    plain = top_k * (ep - per_domain) / ep
+    return remote_domain_copies(top_k=top_k, domains=domains, node_limit=node_limit) / plain

@@ -1,0 +1,229 @@
+"""Mixture-of-experts terms of the training model (planner/performance/training/moe.py).
+
+Each test can fail: hand counts carry their derivation, properties compare two runs that differ in
+one input.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from planner import Catalog, Scenario, load_catalog, plan
+from planner.cli import run
+from planner.performance.collectives import collective_time, fabric_from_plan, two_level_fabric
+from planner.performance.training.efficiency import efficiency_coefficients
+from planner.performance.training.flops import token_flops
+from planner.performance.training.hf import DEEPSEEK_V3_CONFIG, job_fields_from_hf_config
+from planner.performance.training.memory import Parallel, params_per_gpu
+from planner.performance.training.moe import (
+    effective_imbalance,
+    moe_coefficients,
+    network_share,
+    remote_domain_copies,
+)
+from planner.performance.training.schedule import StepModel
+from planner.performance.training.shape import model_shape
+from planner.performance.workload import TrainingJob, estimate_workload, job_shape
+
+QWEN3_30B = {
+    "params_b": 30.5, "tokens_b": 1, "layers": 48, "hidden_size": 2048, "heads": 32, "kv_heads": 4,
+    "head_dim": 128, "ffn_hidden": 768, "gated_mlp": True, "experts": 128, "top_k": 8, "vocab": 151936,
+    "seq_len": 4096, "global_batch_seqs": 256,
+}  # fmt: skip
+"""Qwen3-30B-A3B as its config.json states it."""
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def _model(job: TrainingJob, catalog: Catalog, *, gpus: int = 64, network: float = 50.0) -> StepModel:
+    fabric = two_level_fabric(gpus=gpus, domain_gpus=8, scale_up_gbyte_per_s=360, network_gbyte_per_s=network)
+    return StepModel(
+        job=job, shape=job_shape(job), fabric=fabric, peak_flops=989e12, efficiency=None,
+        coefficients=efficiency_coefficients(catalog), hbm_byte_per_s=3350e9,
+        moe_coefficients=moe_coefficients(catalog),
+    )  # fmt: skip
+
+
+def _lay(*, dp: int = 8, ep: int = 8, mb: int = 1, tp: int = 1) -> Parallel:
+    return Parallel(tp=tp, cp=1, pp=1, dp=dp, ep=ep, v=1, micro_batch_seqs=mb, micro_batches=4)
+
+
+def test_node_limited_routing_counts_distinct_remote_domains() -> None:
+    # 8 copies over 8 domains, one of them local: 8 x 7/8 = 7 travel alone; deduplicated per domain
+    # they are 7 (1 - (7/8)^8) = 4.58 distinct remote domains, at most M = 4
+    assert remote_domain_copies(top_k=8, domains=8, node_limit=None, dedupe=False) == 7.0
+    assert remote_domain_copies(top_k=8, domains=8, node_limit=4, dedupe=False) == 7.0
+    assert remote_domain_copies(top_k=8, domains=8, node_limit=None) == pytest.approx(7 * (1 - (7 / 8) ** 8))
+    assert remote_domain_copies(top_k=8, domains=8, node_limit=4) == 4.0
+    assert remote_domain_copies(top_k=8, domains=1, node_limit=4) == 0.0
+    # EP64 over 8 domains of 8: a plain all-to-all sends 8 x 56/64 = 7 copies across; M = 4 sends 4
+    assert network_share(ep=64, per_domain=8, top_k=8, node_limit=4) == pytest.approx(4 / 7)
+    assert network_share(ep=64, per_domain=8, top_k=8, node_limit=4, dedupe=False) == 1.0
+    assert network_share(ep=8, per_domain=8, top_k=8, node_limit=4) == 1.0
+
+
+def test_redundant_experts_shrink_the_imbalance() -> None:
+    assert effective_imbalance(imbalance=1.0, experts=256, redundant=32) == 1.0
+    # excess 0.3 x 256 / (256 + 64)
+    assert effective_imbalance(imbalance=1.3, experts=256, redundant=64) == pytest.approx(1.24)
+
+
+def test_expert_alltoall_comes_from_the_collective_model(catalog: Catalog) -> None:
+    """Four all-to-alls per expert layer of n k h 2 bytes over the ep GPUs, as collective_time says."""
+    job = TrainingJob(**QWEN3_30B)
+    model = _model(job, catalog)
+    lay = _lay()
+    ep_s, level = model._ep_micro_s(lay, "selective")
+    buffer = 4096 * 8 * 2048 * 2.0  # n = s b / (cp tp) = 4096 tokens, k = 8, h = 2048, bf16
+    one = collective_time(fabric=model.fabric, collective="all_to_all", message_bytes=buffer, gpus=8,
+                          gpus_per_domain=8)  # fmt: skip
+    assert ep_s == pytest.approx(48 * 4 * one.time_s) and level == one.bound_level == "scale-up"
+
+
+def test_node_limit_and_fp8_dispatch_shorten_the_alltoall(catalog: Catalog) -> None:
+    base = TrainingJob(**{**QWEN3_30B, "experts": 256})
+    lay = _lay(dp=64, ep=64)
+    plain, level = _model(base, catalog)._ep_micro_s(lay, "selective")
+    fused = base.model_copy(update={"moe_dispatcher": "fused"})
+    deduplicated, _ = _model(fused, catalog)._ep_micro_s(lay, "selective")
+    limited, _ = _model(fused.model_copy(update={"moe_node_limit": 2}), catalog)._ep_micro_s(lay, "selective")
+    # a node limit alone leaves a plain all-to-all's bytes as they are
+    same, _ = _model(base.model_copy(update={"moe_node_limit": 2}), catalog)._ep_micro_s(lay, "selective")
+    fp8, _ = _model(base.model_copy(update={"moe_dispatch_fp8": True}), catalog)._ep_micro_s(lay, "selective")
+    assert level == "leaf" and limited < deduplicated < plain == same and fp8 < plain
+
+
+def test_fewer_tokens_per_expert_lower_the_grouped_gemm_efficiency(catalog: Catalog) -> None:
+    model = _model(TrainingJob(**QWEN3_30B), catalog)
+    # t_e = n k ep / E: 4096 x 8 x 8 / 128 = 2048 at micro-batch 1, 512 at ep 2
+    assert model.moe.tokens_per_expert(_lay()) == 2048
+    assert model.moe.tokens_per_expert(_lay(ep=2)) == 512
+    assert (
+        model.expert_efficiency(_lay(ep=2))
+        < model.expert_efficiency(_lay())
+        < model.expert_efficiency(_lay(mb=4))
+    )
+
+
+def test_imbalance_and_overlap_move_the_step(catalog: Catalog) -> None:
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay(dp=64, ep=64)
+    base = _model(job, catalog).step(lay, "selective", 1).step
+    skewed = (
+        _model(job.model_copy(update={"moe_load_imbalance": 1.5}), catalog).step(lay, "selective", 1).step
+    )
+    assert skewed.compute_s > base.compute_s and skewed.ep_comm_s == pytest.approx(1.5 * base.ep_comm_s)
+    overlapped = _model(job.model_copy(update={"moe_overlap": "two_micro_batches"}), catalog)
+    hidden = overlapped.step(lay, "selective", 1).step
+    assert hidden.ep_comm_s < base.ep_comm_s and hidden.compute_s == base.compute_s
+
+
+def test_dualpipe_halves_the_bubble(catalog: Catalog) -> None:
+    job = TrainingJob(**QWEN3_30B)
+    lay = Parallel(tp=1, cp=1, pp=8, dp=8, ep=8, v=1, micro_batch_seqs=1, micro_batches=16)
+    one_f_one_b = _model(job, catalog).step(lay, "selective", 1).step
+    dual = _model(job.model_copy(update={"moe_overlap": "dualpipe"}), catalog).step(lay, "selective", 1).step
+    # (pp - 1) = 7 micro-batch slots against pp / 2 - 1 = 3
+    per_slot = one_f_one_b.pp_bubble_s / 7
+    assert dual.pp_bubble_s < 3 * per_slot + 1e-12 and dual.pp_bubble_s > 0
+
+
+def test_dense_first_layers_and_mla_set_the_flops() -> None:
+    f = job_fields_from_hf_config(DEEPSEEK_V3_CONFIG)
+    job = TrainingJob(tokens_b=1, **f)
+    shape = job_shape(job)
+    # 58 expert layers of (8 routed + 1 shared) x 2048 and 3 dense of 18432, averaged over 61
+    assert shape.ffn_matrices_per_token == pytest.approx((58 * 9 * 2048 + 3 * 18432) / 61)
+    flops = token_flops(shape, seq_len=4096)
+    mla = 7168 * 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 * 128 * 256 + 128 * 128 * 7168
+    router = 2 * 7168 * 256 * 58 / 61
+    assert flops.layer_matmul == pytest.approx(2 * mla + 2 * 3 * 7168 * shape.ffn_matrices_per_token + router)
+    # Q K^T over 192-wide heads, A V over 128-wide: 2 s a (192 + 128)
+    assert flops.layer_attention == pytest.approx(2 * 4096 * 128 * (192 + 128))
+    # active parameters: the report's 37B (its count includes the MTP module's share)
+    assert 36e9 < shape.params_active < 38.5e9
+
+
+def test_experts_refold_over_tensor_parallel_pairs() -> None:
+    """EP 32 over tp 2 x dp 16 (Megatron's MoE parallel folding): expert tensor parallelism 1."""
+    shape = model_shape(params_b=235.1, layers=94, hidden_size=4096, heads=64, kv_heads=4, head_dim=128,
+                        ffn_hidden=1536, gated_mlp=True, experts=128, top_k=8, vocab=151936)  # fmt: skip
+    lay = Parallel(tp=2, cp=1, pp=8, dp=16, ep=32, v=4, micro_batch_seqs=1, micro_batches=128)
+    assert (lay.etp, lay.edp) == (1, 1)
+    _, expert = params_per_gpu(shape, lay)
+    assert expert == pytest.approx(shape.params_expert / (8 * 32))
+    given = Parallel(tp=2, cp=1, pp=8, dp=16, ep=8, v=4, micro_batch_seqs=1, micro_batches=128, expert_tp=1)
+    assert (given.etp, given.edp) == (1, 4)
+
+
+def test_rails_decide_the_expert_alltoall(catalog: Catalog) -> None:
+    """Same job on 4-rail, 8-rail and InfiniBand: the EP time follows each fabric's network."""
+    job = TrainingJob(**{**QWEN3_30B, "global_batch_seqs": 512, "tp": 1, "pp": 1, "ep": 64, "zero_stage": 1,
+                         "micro_batch_seqs": 1, "recompute": "selective"})  # fmt: skip
+    ep = {}
+    for design in ("rail4-npo", "rail8-npo", "ib-ndr"):
+        p = plan(scenario=Scenario(gpus=512, design_id=design, gpu_id="h100_sxm"), catalog=catalog)
+        estimate = estimate_workload(job=job, plan=p, catalog=catalog)
+        assert fabric_from_plan(plan=p, catalog=catalog).domain_gpus == 8
+        ep[design] = estimate.step.ep_comm_s
+    assert ep["rail8-npo"] < ep["rail4-npo"] < ep["ib-ndr"]
+
+
+def test_cli_moe_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(DEEPSEEK_V3_CONFIG), encoding="utf-8")
+    base = ["workload", "--hf-config", str(path), "--tokens-b", "1000", "--gpus", "512", "--gpu", "h100_sxm",
+            "--design", "ib-ndr", "--precision", "fp8", "--pp", "16", "--ep", "32", "--tp", "1"]  # fmt: skip
+    assert run([*base, "--moe-overlap", "dualpipe", "--moe-dispatch-fp8", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    row = out[0] if isinstance(out, list) else out
+    assert row["gpus"] == 512 and row["step_breakdown_s"]["moe_overhead_s"] > 0
+    assert run([*base, "--moe-overlap", "always"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "moe" in err and "\n" not in err and "Traceback" not in err
+
+
+# --- serving -------------------------------------------------------------------------------------
+
+DSV3_SERVING = {
+    "params_b": 671, "active_params_b": 37, "layers": 61, "hidden_size": 7168, "heads": 128, "experts": 256,
+    "top_k": 8, "shared_experts": 1, "kv_lora_rank": 512, "precision": "fp8", "tp": 1,
+}  # fmt: skip
+
+
+def _decode(catalog: Catalog, design: str, **changes: object) -> float:
+    from planner.performance.serving.estimate import phase_rate
+    from planner.performance.serving.request import ServingRequest
+
+    p = plan(scenario=Scenario(gpus=64, design_id=design, gpu_id="h100_sxm"), catalog=catalog)
+    request = ServingRequest(**{**DSV3_SERVING, "ep": 64, **changes})  # type: ignore[arg-type]
+    rate = phase_rate(request=request, plan=p, catalog=catalog, phase="decode", sequences_per_gpu=128,
+                      context_tokens=2000)  # fmt: skip
+    return rate.step.ep_s
+
+
+def test_serving_dispatch_modes_and_overlap(catalog: Catalog) -> None:
+    low_latency = _decode(catalog, "ib-ndr", moe_dispatch_mode="low_latency")
+    normal = _decode(catalog, "ib-ndr", moe_dispatch_mode="normal")
+    limited = _decode(catalog, "ib-ndr", moe_dispatch_mode="normal", moe_node_limit=4)
+    # low-latency kernels send all 8 copies over the network (63/64 of them leave the GPU); normal
+    # kernels send 56/64 across and forward the rest over NVLink; node-limited routing sends 4
+    assert limited < normal < low_latency
+    assert _decode(catalog, "ib-ndr", moe_dispatch_mode="normal", moe_overlap=True) < normal
+    skewed = _decode(catalog, "ib-ndr", moe_dispatch_mode="normal", moe_load_imbalance=1.2)
+    assert skewed == pytest.approx(1.2 * normal)
+    # auto: decode steps run the low-latency kernels (disaggregated pools)
+    assert _decode(catalog, "ib-ndr") == pytest.approx(low_latency)
+
+
+def test_serving_alltoall_follows_the_rails(catalog: Catalog) -> None:
+    times = {
+        d: _decode(catalog, d, moe_dispatch_mode="low_latency") for d in ("rail4-npo", "rail8-npo", "ib-ndr")
+    }
+    assert times["rail8-npo"] < times["rail4-npo"] < times["ib-ndr"]

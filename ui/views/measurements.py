@@ -1,0 +1,175 @@
+"""Measurements page blocks: the uploads, the acceptance verdict and its suspects, the measured and
+planned curves, the fitted coefficients beside the catalog's, and the calibrated override.
+
+The work is :mod:`planner.measure` (strict readers, calibrate, accept) and
+:mod:`planner.report.acceptance` (chart, CSV); this module caches and renders it. File and host
+names are user text: shown as text, never as Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from planner.access import Permission
+from planner.catalog import Catalog
+from planner.engine import Plan
+from planner.errors import PlannerError
+from planner.i18n import error_text
+from planner.measure.accept import Acceptance, accept
+from planner.measure.calibrate import Calibration, InputFile, calibrate, override_yaml
+from planner.measure.nccl import Run, parse_nccl_tests
+from planner.measure.perftest import PerftestResult, parse_perftest
+from planner.measure.text import read_lines
+from planner.report.acceptance import acceptance_csv, curves_figure
+from ui import auth, engine, keys, state, widgets
+from ui.state import t, tx
+from ui.upload import read_override
+
+Files = tuple[tuple[str, bytes], ...]
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """What the uploads give on the current plan."""
+
+    acceptance: Acceptance | None
+    calibration: Calibration | None
+    refused: tuple[str, ...]
+    """One message per file that could not be read (file, line, why)."""
+    calibration_error: str = ""
+
+
+def uploads() -> tuple[Files, Files]:
+    """The nccl-tests and perftest files (the uploaders' files, else those kept in the session)."""
+    for label, upload_key, kept in (
+        ("meas.upload_nccl", keys.MEASURE_NCCL_UPLOAD, keys.MEASURE_NCCL),
+        ("meas.upload_perftest", keys.MEASURE_PERFTEST_UPLOAD, keys.MEASURE_PERFTEST),
+    ):
+        chosen = st.file_uploader(t(label), accept_multiple_files=True, key=upload_key)
+        if chosen:
+            st.session_state[kept] = tuple((f.name, f.getvalue()) for f in chosen)
+    return st.session_state.get(keys.MEASURE_NCCL, ()), st.session_state.get(keys.MEASURE_PERFTEST, ())
+
+
+def _read(nccl: Files, perftest: Files) -> tuple[list[Run], list[PerftestResult], list[InputFile], list[str]]:
+    runs: list[Run] = []
+    tests: list[PerftestResult] = []
+    files: list[InputFile] = []
+    refused: list[str] = []
+    for name, content in nccl:
+        try:
+            source = read_lines(content, name=name)
+            found = parse_nccl_tests(source)
+        except PlannerError as exc:
+            refused.append(error_text(exc))
+            continue
+        runs.extend(found)
+        hosts = tuple(dict.fromkeys(h for r in found for h in r.hosts))
+        files.append(InputFile(name, source.sha256, tuple(sorted({r.tool for r in found})), hosts))
+    for name, content in perftest:
+        try:
+            tests.extend(parse_perftest(read_lines(content, name=name)))
+        except PlannerError as exc:
+            refused.append(error_text(exc))
+    return runs, tests, files, refused
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _evaluate(
+    _plan: Plan, _catalog: Catalog, key: tuple[str, str], nccl: Files, perftest: Files
+) -> Evaluated:
+    """Accept and calibrate (cached on the scenario, the catalog override and the files' bytes)."""
+    runs, tests, files, refused = _read(nccl, perftest)
+    if not runs and not tests:
+        return Evaluated(None, None, tuple(refused))
+    try:
+        result = accept(plan=_plan, catalog=_catalog, runs=runs, perftest=tests)
+    except PlannerError as exc:
+        return Evaluated(None, None, (*refused, error_text(exc)))
+    if not runs:
+        return Evaluated(result, None, tuple(refused))
+    try:
+        cal = calibrate(plan=_plan, catalog=_catalog, runs=runs, files=files)
+    except PlannerError as exc:
+        return Evaluated(result, None, tuple(refused), error_text(exc))
+    return Evaluated(result, cal, tuple(refused))
+
+
+def evaluate(plan: Plan, nccl: Files, perftest: Files) -> Evaluated:
+    key = (engine.canonical_json(plan.scenario), state.catalog_override())
+    return _evaluate(plan, engine.catalog(), key, nccl, perftest)
+
+
+def refused(found: Evaluated) -> None:
+    for message in found.refused:
+        st.error(t("meas.refused", message=tx(message)), icon=":material/block:")
+
+
+def verdict(found: Evaluated) -> None:
+    result = found.acceptance
+    if result is None:
+        return
+    failed = sum(1 for c in result.checks if c.status == "fail")
+    if result.verdict == "pass":
+        st.success(t("meas.verdict_pass", checks=len(result.checks)), icon=":material/check_circle:")
+    else:
+        st.error(t("meas.verdict_fail", failed=failed, checks=len(result.checks)), icon=":material/cancel:")
+    if result.suspects:
+        st.subheader(t("meas.suspects"))
+        for s in result.suspects:
+            st.text(f"{s.host or '-'}: {tx(s.reason)}")
+    if result.commands:
+        st.code("\n".join(result.commands), language="bash")
+
+
+def curves(found: Evaluated) -> None:
+    result = found.acceptance
+    if result is None:
+        return
+    cal = found.calibration
+    fitted: Sequence[tuple[str, int, float]] = (
+        [(r.file, r.size_bytes, r.fitted_busbw_gbyte_per_s) for r in cal.residuals] if cal else []
+    )
+    widgets.chart(curves_figure(result, lang=state.lang(), fitted=fitted), key="measure-curves")
+    st.download_button(
+        t("meas.report_csv"),
+        data=acceptance_csv(result, lang=state.lang()),
+        file_name="acceptance.csv",
+        mime="text/csv",
+    )
+
+
+def coefficients(found: Evaluated) -> None:
+    if found.calibration_error:
+        st.warning(t("meas.calibration_refused", message=tx(found.calibration_error)))
+    cal = found.calibration
+    if cal is None:
+        return
+    st.subheader(t("meas.coefficients"))
+    st.dataframe(
+        [
+            {
+                t("meas.col.coefficient"): c.name,
+                t("meas.col.default"): c.default,
+                t("meas.col.fitted"): c.fitted,
+                t("meas.col.reason"): tx(c.reason),
+            }
+            for c in cal.coefficients
+        ],
+        hide_index=True,
+        width="stretch",
+    )
+    text = override_yaml(cal)
+    st.download_button(t("meas.download"), data=text, file_name="calibrated-override.yaml", mime="text/yaml")
+    if auth.identity().can(Permission.CATALOG_OVERRIDE):
+        st.button(t("meas.apply"), on_click=_apply, args=(text,))
+
+
+def _apply(text: str) -> None:
+    """Make the calibrated override the session's catalog override (validated as an upload)."""
+    result = read_override("calibrated-override.yaml", text.encode("utf-8"))
+    if result.ok:
+        state.set_catalog_override(result.override_json, "calibrated-override.yaml")
