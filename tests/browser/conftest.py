@@ -1,4 +1,4 @@
-"""Fixtures the browser tests share: the app's server, one Chromium for the session and a fresh page.
+"""Fixtures the browser tests share: the app's server, one Chromium per module and a fresh page.
 
 A module that needs a server with saved scenarios overrides ``base_url`` (with
 :func:`harness.served`); a module's ``TIMEOUT_MS`` (milliseconds) is the page's default timeout.
@@ -20,10 +20,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One Chromium for every browser test (each page gets a fresh browser context, so no state
-    is shared); skipped, or failed in CI, without it."""
+    """Chromium for the module (skipped, or failed in CI, without it)."""
     require_chromium()
     with sync_playwright() as playwright:
         chromium = launch(playwright)
