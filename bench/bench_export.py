@@ -29,6 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from budgets import over, verdict
 
 from planner import Scenario, load_catalog
 from planner.report import proposal
@@ -108,7 +111,7 @@ def full_export(
     }
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="timed runs of each (at least 5)")
     parser.add_argument("--lang", choices=["en", "zh"], default="zh")
@@ -164,7 +167,9 @@ def main() -> None:
     print(f"{charts} charts drawn only (figures built before): {_summary(draw_times)}")
     print(f"full PDF export, {where}, 3 designs, {len(pdf):,} bytes: {_summary(export_times)}")
     print(f"browser process group after the exports: {processes} processes, PSS {pss_mb:.0f} MB")
+    print(verdict("pdf", statistics.median(export_times)))
+    return 1 if over("pdf", statistics.median(export_times)) else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -16,10 +16,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from planner import Scenario, load_catalog, plan
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.training import TrainingJob
 from planner.performance.collectives import busbw_curve, fabric_from_plan
-from planner.performance.reliability import ReliabilityParams, goodput_curve, reliability
+from planner.performance.reliability import goodput_curve, reliability
 from planner.performance.uncertainty import MonteCarloSpec, monte_carlo, tornado
-from planner.performance.workload import TrainingJob, compare_workload, estimate_workload
+from planner.performance.workload import compare_workload, estimate_workload
 
 CATALOG = load_catalog()
 SCENARIO = Scenario(gpus=1024, design_id="rail8-npo", gpu_id="h100_sxm")

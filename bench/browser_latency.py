@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT))
 
+from budgets import over, verdict  # noqa: E402
 from harness import launch, new_context, streamlit_server  # noqa: E402
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
@@ -30,7 +31,7 @@ from planner.i18n import tr  # noqa: E402
 
 WATCH = """
 ([inputLabel, kpiLabel, expected]) => {
-  const input = document.querySelector(`input[aria-label="${inputLabel}"]`);
+  const input = document.querySelector(`input[aria-label^="${inputLabel}"]`);  // the label ends with its range
   const value = () => {
     for (const card of document.querySelectorAll('[data-testid="stMetric"]')) {
       const label = card.querySelector('[data-testid="stMetricLabel"]');
@@ -89,7 +90,8 @@ def main() -> int:
         f"median {statistics.median(samples):.0f} ms, p90 {p90:.0f} ms, "
         f"min {samples[0]:.0f} ms, max {samples[-1]:.0f} ms"
     )
-    return 0
+    print(verdict("input_to_kpi_p50", statistics.median(samples)))
+    return 1 if over("input_to_kpi_p50", statistics.median(samples)) else 0
 
 
 if __name__ == "__main__":

@@ -63,7 +63,8 @@ def full_sweep() -> object:
 
 
 def _optimize_case(gpus: int, design: str) -> Callable[[], object]:
-    from planner.optimize import optimize, request_from_data
+    from planner.inputs.optimize import request_from_data
+    from planner.optimize import optimize
 
     request = request_from_data({})
 

@@ -1,4 +1,4 @@
-"""Time to open a share link (``/?scenario=ID``) in Chromium on a warm server.
+"""Time to open a share link (``/?scenario=ID``), and a new session's first page, in Chromium on a warm server.
 
 Starts the app on 127.0.0.1 with a scenario store holding the browser tests' saved scenarios,
 opens the link once to warm the server (imports, catalog, engine caches), then opens it
@@ -6,7 +6,9 @@ opens the link once to warm the server (imports, catalog, engine caches), then o
 customer clicking the link would get). Two times per sample, from ``page.goto``: the KPI
 cards drawn with the shared scenario's values, and the whole page drawn (its first chart and
 no element still marked stale); and the server's CPU time per opening (from ``/proc``, so
-other work on a busy machine does not inflate it). Prints the medians and the load average.
+other work on a busy machine does not inflate it). Before each, a new session opens ``/`` (the
+default scenario) and is timed until its KPI cards and first chart are drawn. Prints the medians,
+the load average and each budget's verdict (:mod:`budgets`; exit code 1 over budget when idle).
 
 Usage::
 
@@ -27,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT))
 
+from budgets import over, verdict  # noqa: E402
 from harness import fill_store, launch, new_context, streamlit_server  # noqa: E402
 from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
 
@@ -100,6 +103,21 @@ def open_link(browser: Browser, url: str, lang: str) -> tuple[float, float]:
     return cards, whole
 
 
+def open_first(browser: Browser, url: str) -> float:
+    """One sample [s]: a new session's first page (the default scenario) drawn: KPI cards and
+    the first chart, nothing stale."""
+    context = new_context(browser, TIMEOUT_MS)
+    page = context.new_page()
+    start = time.perf_counter()
+    page.goto(url)
+    expect(page.locator('[data-testid="stMetric"]').first).to_be_visible()
+    expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
+    drawn = time.perf_counter() - start
+    context.close()
+    return drawn
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repetitions", type=int, default=5)
@@ -114,8 +132,9 @@ def main() -> int:
             link = f"{base}/?scenario={saved_id}&lang={args.lang}"
             open_link(browser, link, args.lang)  # warm: imports, catalog, the engine's caches
             pid = server_pid(base)
-            samples, cpu, client = [], [], []
+            samples, cpu, client, first_render = [], [], [], []
             for _ in range(args.repetitions):
+                first_render.append(open_first(browser, f"{base}/?lang={args.lang}"))
                 before, before_client = cpu_s(pid), browser_cpu_s()
                 samples.append(open_link(browser, link, args.lang))
                 time.sleep(1.0)  # the session's last rerun and the post-run work finish
@@ -136,7 +155,11 @@ def main() -> int:
         f"  Chromium CPU:    median {statistics.median(client):.2f} s per opening (closed tabs not counted)"
     )
     print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    return 0
+    first = statistics.median(first_render)
+    print(f"  first render of a new session (/, KPI cards and first chart): median {first:.2f} s")
+    print("  " + verdict("share_link", statistics.median(whole)))
+    print("  " + verdict("first_render", first))
+    return 1 if over("share_link", statistics.median(whole)) or over("first_render", first) else 0
 
 
 if __name__ == "__main__":

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from planner.compare import DEFAULT_DESIGNS, compare, crossovers, default_sizes, sweep
     from planner.engine import Plan, plan
     from planner.errors import CatalogError, InfeasibleError, InputError, PlannerError
+    from planner.inputs.scenario import Facility, LinkLengths, Scenario, load_scenario, scenario_from_data
     from planner.outputs import plan_to_dict
-    from planner.scenario import Facility, LinkLengths, Scenario, load_scenario, scenario_from_data
 
 _HOMES: dict[str, str] = {
     "Catalog": "planner.catalog",
@@ -40,11 +40,11 @@ _HOMES: dict[str, str] = {
     "InputError": "planner.errors",
     "PlannerError": "planner.errors",
     "plan_to_dict": "planner.outputs",
-    "Facility": "planner.scenario",
-    "LinkLengths": "planner.scenario",
-    "Scenario": "planner.scenario",
-    "load_scenario": "planner.scenario",
-    "scenario_from_data": "planner.scenario",
+    "Facility": "planner.inputs.scenario",
+    "LinkLengths": "planner.inputs.scenario",
+    "Scenario": "planner.inputs.scenario",
+    "load_scenario": "planner.inputs.scenario",
+    "scenario_from_data": "planner.inputs.scenario",
 }
 """Public name -> the module that defines it (a fixed table of this package's own modules)."""
 

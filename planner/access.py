@@ -30,12 +30,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from planner.catalog import Catalog
-from planner.errors import InputError, PlannerError, describe_validation_error
+from planner.errors import InputError, PlannerError
 from planner.i18n.message import msg
-from planner.scenario import Scenario
+from planner.inputs import parse
+from planner.inputs.scenario import Scenario
 
 Role = Literal["viewer", "architect", "commercial", "admin"]
 ROLES: tuple[Role, ...] = get_args(Role)
@@ -340,15 +341,7 @@ def mapping_from_env(env: Mapping[str, str]) -> RoleMapping:
             )
         groups[group.strip()] = role.strip()
     data["groups"] = groups
-    try:
-        return RoleMapping.model_validate(data)
-    except ValidationError as exc:
-        raise InputError(
-            msg(
-                "role mapping from the environment: {problem}",
-                problem=describe_validation_error(exc, model=RoleMapping),
-            )
-        ) from None
+    return parse(RoleMapping, data, source=msg("role mapping from the environment"))
 
 
 def _values(claim: Any) -> list[str]:

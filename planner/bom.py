@@ -8,6 +8,8 @@ quantity, unit price (the scenario's override when it has one) and source.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from planner.catalog import Catalog
 from planner.catalog.schema import Record, Switch
 from planner.cost import BomLine
@@ -27,12 +29,19 @@ def tier_switch(r: Resolved, tier: str) -> Switch:
     return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch, "top": r.core_switch}[tier]
 
 
-_LINK_CLASS_LABEL = {
-    "node_leaf": "node-leaf",
-    "leaf_spine": "leaf-spine",
-    "spine_core": "spine-core",
-    "core_top": "core-top",
+_LINK_CLASS_LABEL: dict[str, Message] = {
+    "node_leaf": msg("node-leaf"),
+    "leaf_spine": msg("leaf-spine"),
+    "spine_core": msg("spine-core"),
+    "core_top": msg("core-top"),
 }
+
+
+def _joined(labels: list[Message]) -> Message:
+    """Link class labels one after another (``node-leaf leaf-spine``), translatable as a whole."""
+    if len(labels) == 1:
+        return labels[0]
+    return msg("{first} {rest}", first=labels[0], rest=_joined(labels[1:]))
 
 
 _AUX_LINK_LABEL: dict[str, Message] = {
@@ -117,7 +126,7 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
     """A cable line per link class, then one line per optic model summed over the link classes."""
     lines = []
     optic_units: dict[str, int] = {}
-    optic_where: dict[str, list[str]] = {}
+    optic_where: dict[str, list[Message]] = {}
     optic_classes: dict[str, list[str]] = {}
     for m in media:
         label = _LINK_CLASS_LABEL[m.link_class]
@@ -134,7 +143,7 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
         lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
     for optic_id in sorted(optic_units):
         optic = catalog.optics[optic_id]
-        links = " ".join(optic_where[optic_id])
+        links = _joined(optic_where[optic_id])
         description = (
             msg("{name} (ports; {links})", name=optic.name, links=links)
             if optic.integrated
@@ -191,6 +200,14 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     ]
 
 
+def _kind_and_name(text: Message) -> Message:
+    """``text`` (a kind, then the record's ``{name}``), or the name alone when the name already
+    begins with the kind ("In-band management switch, 32 x 100GbE"), so no line says it twice."""
+    name = str(text.params["name"])
+    kind = text.template.removesuffix(" {name}")
+    return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
+
+
 def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     """Storage, its fabric, the front-end network, and the in-band and out-of-band management switches."""
     return [
@@ -214,7 +231,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.inband_switch,
             "management",
-            msg("In-band management switch {name}", name=aux.inband_switch.name),
+            _kind_and_name(msg("In-band management switch {name}", name=aux.inband_switch.name)),
             aux.inband_fabric.switches,
             aux.inband_switch.unit_cost_usd,
         ),
@@ -222,7 +239,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.oob_switch,
             "management",
-            msg("Out-of-band management switch {name}", name=aux.oob_switch.name),
+            _kind_and_name(msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
             aux.oob_fabric.switches,
             aux.oob_switch.unit_cost_usd,
         ),
@@ -249,13 +266,16 @@ def _facility_lines(
             racks.total * per_rack,
             pdu.unit_cost_usd,
         ),
-        _line(
-            r,
-            r.cooling,
-            "cooling",
-            msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
-            ceil_div(int(it_kw * 1000), 1000),
-            r.cooling.capex_usd_per_kw,
+        replace(
+            _line(
+                r,
+                r.cooling,
+                "cooling",
+                msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
+                ceil_div(int(it_kw * 1000), 1000),
+                r.cooling.capex_usd_per_kw,
+            ),
+            quantity_unit="kW",
         ),
     ]
     if cooling.cdus:

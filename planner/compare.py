@@ -12,17 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InputError, PlannerError
 from planner.i18n import error_text
 from planner.i18n.message import Message, msg
+from planner.inputs.scenario import Scenario
 from planner.outputs import plan_summary_row
-from planner.scenario import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 
@@ -105,6 +106,8 @@ class Sweep:
     def skipped_frame(self) -> pd.DataFrame:
         """The skipped runs as a table (design, gpus_from, gpus_to, sizes, reason); the reason
         stays the engine's :class:`Message`, so a front end can show it translated."""
+        import pandas as pd
+
         columns = ["design", "gpus_from", "gpus_to", "sizes", "reason"]
         rows = [(s.design_id, s.gpus_from, s.gpus_to, s.sizes, s.reason) for s in self.skipped]
         return pd.DataFrame(rows, columns=columns)
@@ -226,6 +229,8 @@ def sweep(
         or no size of any design could be planned (the first refusal, e.g. a cooling method the
         server does not support).
     """
+    import pandas as pd
+
     _check_designs(catalog, design_ids)
     gpu_id = _common_gpu(scenario, catalog, design_ids)
     if sizes is None:

@@ -46,6 +46,9 @@ class BomLine:
     link_classes: tuple[str, ...] = ()
     """Link classes a cable or optics line counts (``node_leaf``, ``storage_access`` ...; empty on
     every other line): what the hand-off's cabling plan is checked against."""
+    quantity_unit: str = ""
+    """Unit of ``quantity`` when it is no count of items: ``kW`` for cooling bought per kW of IT
+    load (a reader saw "cooling 1,226" and asked: 1,226 what?)."""
 
     @property
     def total_usd(self) -> float:

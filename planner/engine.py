@@ -23,7 +23,14 @@ from planner.fabric.auxiliary import (
     aux_server_optics_w,
     size_auxiliary,
 )
-from planner.fabric.collectives import Bandwidth, bandwidth, build_fabric, coefficients, collective_time
+from planner.fabric.collectives import (
+    Bandwidth,
+    bandwidth,
+    build_fabric,
+    coefficients,
+    collective_time,
+    with_reduction,
+)
 from planner.fabric.media import (
     FABRIC_LINK_CLASSES,
     LinkMedia,
@@ -35,8 +42,8 @@ from planner.fabric.topology import ServerPorts, Topology, build_topology, serve
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, power_summary, rack_layout
 from planner.i18n.message import msg
+from planner.inputs.scenario import Scenario
 from planner.resolve import Resolved, link_gbit_per_s, resolve
-from planner.scenario import Scenario
 from planner.units import ceil_div, w_to_kw
 
 
@@ -630,6 +637,7 @@ def _performance(
         coefficients=coeffs,
         label=r.design_id,
     )
+    levels = with_reduction(levels, r.scenario.in_switch_reduction)
     bw = bandwidth(
         fabric=levels, per_gpu_gbit_per_s=per_gpu_gbit_per_s, oversubscription=topo.oversubscription
     )
@@ -640,7 +648,7 @@ def _performance(
 def _notes(
     r: Resolved, cooling: CoolingResult, bw: Bandwidth, topo: Topology, scale_up: ScaleUpDomain
 ) -> tuple[str, ...]:
-    notes = list(r.notes)
+    notes = [*r.notes, *bw.fabric.notes]
     if not topo.tiers:
         notes.append(
             msg(

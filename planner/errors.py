@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from planner.i18n import error_text
 from planner.i18n.message import Message, msg
@@ -94,6 +95,19 @@ def with_source(source: str, problem: str) -> Message:
     return msg("{source}: {problem}", source=source, problem=problem)
 
 
+def field_bounds(info: FieldInfo) -> tuple[float | None, float | None]:
+    """The bounds ``(lo, hi)`` a pydantic field declares with ``ge``/``gt`` and ``le``/``lt``
+    (``None`` where it has none): the range messages and input widgets show."""
+    lo: Any = None
+    hi: Any = None
+    for meta in info.metadata:
+        for name in ("ge", "gt"):
+            lo = getattr(meta, name, None) if getattr(meta, name, None) is not None else lo
+        for name in ("le", "lt"):
+            hi = getattr(meta, name, None) if getattr(meta, name, None) is not None else hi
+    return lo, hi
+
+
 def _field_range(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> tuple[str, str] | None:
     """The allowed range ``(lo, hi)`` of a pydantic field, or ``None`` when unbounded."""
     if model is None or not loc:
@@ -109,13 +123,7 @@ def _field_range(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> t
         current = info.annotation
     if info is None:
         return None
-    lo: Any = None
-    hi: Any = None
-    for meta in info.metadata:
-        lo = getattr(meta, "ge", None) if getattr(meta, "ge", None) is not None else lo
-        lo = getattr(meta, "gt", None) if getattr(meta, "gt", None) is not None else lo
-        hi = getattr(meta, "le", None) if getattr(meta, "le", None) is not None else hi
-        hi = getattr(meta, "lt", None) if getattr(meta, "lt", None) is not None else hi
+    lo, hi = field_bounds(info)
     if lo is None and hi is None:
         return None
     return ("-inf" if lo is None else str(lo), "inf" if hi is None else str(hi))

@@ -24,7 +24,7 @@ from planner.catalog.schema import (
 from planner.design import FabricParams
 from planner.errors import InputError
 from planner.i18n.message import msg
-from planner.scenario import PRODUCT_RANGE_GPUS, Facility, Scenario
+from planner.inputs.scenario import PRODUCT_RANGE_GPUS, Facility, Scenario
 from planner.units import ceil_div
 
 R = TypeVar("R", bound=Record)

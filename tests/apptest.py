@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -52,3 +53,13 @@ def fresh_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[N
     monkeypatch.setenv("PLANNER_DB_PATH", str(tmp_path / "scenarios.db"))
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
+
+
+def comparison_table(at: AppTest) -> pd.DataFrame:
+    """The Compare page's design comparison (metrics by design): the table whose rows hold CAPEX,
+    whatever tables the page shows above it (the cost-per-outcome ranking comes first)."""
+    for table in at.table:
+        frame = table.value
+        if any("CAPEX" in str(label) for label in frame.index):
+            return frame
+    raise AssertionError(f"no comparison table among {len(at.table)} tables")

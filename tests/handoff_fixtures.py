@@ -8,7 +8,7 @@ from typing import Any
 from planner import Catalog, load_catalog, plan
 from planner.engine import Plan
 from planner.handoff.cabling import Handoff, build_handoff
-from planner.scenario import scenario_from_data
+from planner.inputs.scenario import scenario_from_data
 
 CATALOG: Catalog = load_catalog()
 

@@ -81,7 +81,7 @@ def store(db_url: str) -> Iterator[ScenarioStore]:
 def saved_without(store: ScenarioStore, field: str) -> tuple[int, dict[str, Any]]:
     """A saved scenario (256 GPUs) whose stored JSON lacks ``field``, as a planner from before
     the field wrote it; returns its id and that JSON (for an import of the same old document)."""
-    from planner.scenario import Scenario, scenario_to_json
+    from planner.inputs.scenario import Scenario, scenario_to_json
 
     saved = store.create(name="Old", scenario=Scenario(gpus=256))
     old_json: dict[str, Any] = json.loads(scenario_to_json(Scenario(gpus=256)))

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from apptest import fresh_session, start
+from apptest import comparison_table, fresh_session, start
 from streamlit.testing.v1 import AppTest
 
 from planner import Scenario
@@ -398,12 +398,12 @@ def _number(cell: object) -> float:
 def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
     at = start("compare")
     capex_label = tables.metric_label("capex_usd", "USD", "en")
-    before = at.table[0].value
+    before = comparison_table(at)
     assert "[Gb/s]" not in _chart_titles(at) and "BTU/h" not in _chart_titles(at)
     at.segmented_control(key=f"{keys.UNITS}_bandwidth").set_value("Gb/s").run()
     at.segmented_control(key=f"{keys.UNITS}_power").set_value("BTU/h").run()
     assert not at.exception, at.exception
-    after = at.table[0].value
+    after = comparison_table(at)
     rows = list(after.index)
     busbw = tables.metric_label("allreduce_busbw_gbyte_per_s", "USD", "en")
     assert busbw.endswith("[GB/s]") and busbw.replace("[GB/s]", "[Gb/s]") in rows
@@ -421,10 +421,10 @@ def test_unit_toggles_reach_the_comparison_table_and_charts() -> None:
 def test_chinese_tables_group_money_as_chosen() -> None:
     at = start("compare", lang="zh")
     capex = tables.metric_label("capex_usd", "USD", "zh")
-    cell = str(at.table[0].value.loc[capex].iloc[0])
+    cell = str(comparison_table(at).loc[capex].iloc[0])
     assert "万" in cell or "亿" in cell, cell
     at.segmented_control(key=f"{keys.UNITS}_money").set_value("million").run()
-    cell = str(at.table[0].value.loc[capex].iloc[0])
+    cell = str(comparison_table(at).loc[capex].iloc[0])
     assert cell.rstrip(" ★").endswith(" M"), cell
 
 

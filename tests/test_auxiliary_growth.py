@@ -7,7 +7,7 @@ import pytest
 from planner.catalog import Catalog, load_catalog
 from planner.engine import plan
 from planner.errors import InputError
-from planner.scenario import Scenario
+from planner.inputs.scenario import Scenario
 
 
 @pytest.fixture(scope="module")

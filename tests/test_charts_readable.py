@@ -20,10 +20,12 @@ import pytest
 from planner import Plan, Scenario, load_catalog, plan
 from planner.cost import BOM_CATEGORIES
 from planner.i18n import STRINGS, tr_enum
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.training import TrainingJob
 from planner.performance.collectives import collectives_frame
-from planner.performance.reliability import ReliabilityParams, goodput_curve, reliability
+from planner.performance.reliability import goodput_curve, reliability
 from planner.performance.uncertainty import MonteCarloResult, MonteCarloSpec, Percentiles
-from planner.performance.workload import TrainingJob, estimate_workload
+from planner.performance.workload import estimate_workload
 from planner.report import charts, performance_charts, tables
 from planner.report.charts import (
     CATEGORY_COLOR,

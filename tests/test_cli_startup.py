@@ -185,8 +185,8 @@ def test_no_function_in_the_cli_is_longer_than_80_lines() -> None:
 
 def test_values_repeated_for_a_light_parser_match_the_engine() -> None:
     """The parser repeats two engine values so that ``--help`` need not import the engine."""
+    from planner.inputs.scenario import MAX_GPUS
     from planner.report.export.pricing import EDITIONS
-    from planner.scenario import MAX_GPUS
 
     assert export_cli.EDITIONS == EDITIONS
     assert str(MAX_GPUS) == MAX_GPUS_TEXT
@@ -253,4 +253,29 @@ def test_bad_input_in_a_real_process_is_one_line() -> None:
 
 def test_planner_package_still_exports_the_engine() -> None:
     assert planner.plan.__module__ == "planner.engine"
-    assert planner.Scenario.__module__ == "planner.scenario"
+    assert planner.Scenario.__module__ == "planner.inputs.scenario"
+
+
+def test_the_group_of_each_command_is_the_group_that_registers_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """``run`` builds only the group of the command it runs: the table it reads must stay true."""
+    from planner.cli import GROUP_OF_COMMAND
+
+    assert set(GROUP_OF_COMMAND) == set(_subparsers(build_parser()))
+    for command, add in GROUP_OF_COMMAND.items():
+        assert set(_subparsers(build_parser(command))) == {
+            name for name, group in GROUP_OF_COMMAND.items() if group is add
+        }, command
+    assert run(["plan", "--gpus", "0"]) == 2  # a one-group parser still exits 2 with one line
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_workload_table_needs_neither_pandas_nor_scipy() -> None:
+    """``planner workload`` prints its table in plain Python (issue 24: a CLI path that prints no
+    table of data loads no heavy library; SciPy only fits, NumPy only builds frames)."""
+    loaded = _fresh_modules(
+        "import contextlib, io\nfrom planner.cli import run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert run(['workload', '--gpus', '1024', '--design', 'ib-ndr', '--params-b', '70',"
+        " '--tokens-b', '1000']) == 0\n"
+    )
+    assert loaded.isdisjoint((*HEAVY, "scipy", "numpy")), sorted(loaded & {*HEAVY, "scipy", "numpy"})

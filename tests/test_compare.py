@@ -10,7 +10,7 @@ import pytest
 from planner import Catalog, InfeasibleError, InputError, Scenario, compare, crossovers, default_sizes, sweep
 from planner.compare import MAX_SWEEP_PLANS
 from planner.engine import Plan, plan
-from planner.scenario import scenario_from_data, scenario_to_json
+from planner.inputs.scenario import scenario_from_data, scenario_to_json
 
 # the module, not the function planner.compare re-exported under the same name
 COMPARE_MODULE = importlib.import_module("planner.compare")

@@ -20,7 +20,13 @@ from planner.decision.sentence import percent, recommendation
 from planner.engine import plan
 from planner.errors import InputError
 from planner.i18n import translate
-from planner.scenario import Scenario, load_workload, scenario_from_data, scenario_to_json, workload_from_data
+from planner.inputs.scenario import (
+    Scenario,
+    load_workload,
+    scenario_from_data,
+    scenario_to_json,
+    workload_from_data,
+)
 
 DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 DENSE_70B = [{"kind": "training", "name": "70B dense", "weight": 1, "params_b": 70, "tokens_b": 1000}]

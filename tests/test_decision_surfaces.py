@@ -15,8 +15,8 @@ from apptest import fresh_session, start
 from planner import Scenario, load_catalog
 from planner.decision.draws import decide
 from planner.decision.sentence import money, percent_of_draws
+from planner.inputs.scenario import workload_from_data
 from planner.report import proposal
-from planner.scenario import workload_from_data
 from ui import keys
 
 DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")

@@ -115,7 +115,7 @@ def test_npo_designs_have_no_pluggable_modules(catalog: Catalog) -> None:
 
 
 def test_short_links_use_copper_and_long_links_single_mode(catalog: Catalog) -> None:
-    from planner.scenario import LinkLengths
+    from planner.inputs.scenario import LinkLengths
 
     short = Facility(link_lengths=LinkLengths(node_leaf_m=1.5, leaf_spine_m=30, spine_core_m=60))
     p = plan(scenario=Scenario(gpus=256, design_id="ib-ndr", facility=short), catalog=catalog)

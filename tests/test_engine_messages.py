@@ -19,7 +19,7 @@ from planner.errors import describe_validation_error, joined
 from planner.facility.power import rack_layout
 from planner.i18n import error_text, translate
 from planner.i18n.message import Message, msg
-from planner.scenario import scenario_from_data
+from planner.inputs.scenario import scenario_from_data
 from planner.store.fields import clean_tags
 
 

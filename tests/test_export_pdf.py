@@ -22,7 +22,7 @@ from prose import EXEMPT_ATTRIBUTE, english_runs, hide_exempt
 
 from planner import Scenario, load_catalog
 from planner.i18n import tr
-from planner.report import fmt, proposal
+from planner.report import fmt, proposal, tables
 from planner.report.export import read_bom_csv
 from planner.report.export.browser import ChartSpec, shared_browser
 
@@ -106,7 +106,8 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_sections_start_pages_in_order(docs: dict[str, Built], lang: str) -> None:
     doc = docs[lang]
-    assert 10 <= doc.pages <= 30
+    # the internal edition adds its appendix of the catalog's field names and remarks (about 6 pages)
+    assert 10 <= doc.pages <= (40 if doc.proposal.internal else 30)
     titles = [tr(key, lang) for key in proposal.SECTION_KEYS]
     header = tr("export.confidential", lang)  # the internal edition's mark above every page
     tops = [
@@ -319,3 +320,66 @@ def test_one_browser_serves_concurrent_callers(docs: dict[str, Built]) -> None:
     for title, svg in zip(titles, drawn, strict=True):
         assert svg.startswith(b"<svg") and title.encode() in svg, title
     assert shared_browser() is browser and browser.running
+
+
+SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+"""A catalog field name or record id (``base_power_w``, ``nccl_efficiency``, ``nic_200g_roce``)."""
+
+
+def _assumption_pages(doc: Built) -> str:
+    """``pdftotext`` of the assumptions section: from the page it starts on to the end (it is
+    the document's last section)."""
+    title = tr("export.sec.assumptions", doc.proposal.lang)
+    header = tr("export.confidential", doc.proposal.lang) if doc.proposal.internal else ""
+    start = next(
+        i
+        for i, page in enumerate(doc.page_texts)
+        if i > 0 and page.replace(header, "", 1).lstrip().startswith(title)
+    )
+    return "\f".join(doc.page_texts[start:])
+
+
+@pytest.mark.parametrize("name", ["en", "zh_customer"])
+def test_customer_assumption_pages_hold_no_field_names(docs: dict[str, Built], name: str) -> None:
+    """The customer edition's assumptions are plain words with units (issue 29): no snake_case
+    identifier on their pages, in English (``en``) and in Chinese (``zh_customer``)."""
+    pages = _assumption_pages(docs[name])
+    assert tr("export.assumptions.list", docs[name].proposal.lang) in pages
+    assert SNAKE_CASE.findall(pages) == []
+    assert "NOT used" not in pages and "no named author" not in pages
+
+
+def test_the_internal_appendix_keeps_the_field_names(docs: dict[str, Built]) -> None:
+    """The check above can fail: the internal edition's appendix prints the catalog's own text."""
+    pages = _assumption_pages(docs["zh"])
+    assert tr("export.assumptions.appendix", "zh") in pages
+    assert "base_power_w" in SNAKE_CASE.findall(pages)
+
+
+def test_presentation_mode_shows_the_customer_pdfs_capex(docs: dict[str, Built]) -> None:
+    """Presentation mode is the customer's view (issue 29): with the Proposal page's terms (margin
+    17 %, discount 5 %), its CAPEX card is the customer PDF's, character for character; no card
+    carries a change badge; the customer and the project are its title."""
+    from streamlit.testing.v1 import AppTest
+
+    from planner.report.performance_tables import escape_markdown
+
+    doc = docs["en"]
+    o = doc.proposal.options
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=120)
+    at.session_state["proposal_options"] = {
+        "customer": o.customer,
+        "project": o.project,
+        "pricing": {"margin": o.pricing.margin, "discount": o.pricing.discount},
+    }
+    at.query_params.update({"present": "1", "gpus": "512", "design": "ib-ndr", "lang": "en"})
+    at.run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == escape_markdown(f"{CUSTOMER} · {PROJECT}")
+    capex_label = tr("kpi.capex", "en", years=doc.proposal.plan.cost.years)
+    capex = next(m.value for m in at.metric if m.label == capex_label)
+    pdf_cards = {c.key: c.value for c in tables.kpis(doc.proposal.plan, "en")}
+    assert capex == pdf_cards["kpi.capex"]
+    key_numbers = doc.text[doc.text.index(tr("export.summary.key_numbers", "en")) :]
+    assert capex in key_numbers[:2000], (capex, "printed in the PDF's key numbers")
+    assert all(not m.proto.delta for m in at.metric), "no change badges"

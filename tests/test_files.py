@@ -22,8 +22,8 @@ from planner.cli import run
 from planner.files import CATALOG_FILE, parse_text, read_mapping
 from planner.i18n import error_text, translate
 from planner.i18n.message import Message
+from planner.inputs.scenario import load_scenario
 from planner.report.export.scenario_json import import_scenario_json
-from planner.scenario import load_scenario
 from planner.store.exchange import parse_document
 from ui.upload import read_override
 

@@ -17,7 +17,7 @@ import yaml
 
 from planner import Catalog
 from planner.cli import run
-from planner.scenario import Scenario
+from planner.inputs.scenario import Scenario
 from planner.sweep import ERROR, POINT, Range, SweepJob, flatten, grid_from_data, point_row
 
 GRID: dict[str, Any] = {

@@ -130,7 +130,7 @@ def test_device_ids_are_the_documented_names() -> None:
 def test_device_ids_do_not_move_with_the_layout() -> None:
     """A tenant-placement feature reuses the ids: a different floor keeps every device's name."""
     from planner.handoff.cabling import build_handoff
-    from planner.handoff.layout import LayoutParams
+    from planner.inputs.layout import LayoutParams
 
     h = preset_handoff("rail8-npo", 256)
     other = build_handoff(plan=h.plan, catalog=CATALOG, params=LayoutParams(row_length_m=3.0))

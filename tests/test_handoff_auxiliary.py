@@ -16,7 +16,7 @@ from handoff_fixtures import CATALOG, cases, preset_handoff
 from planner import plan
 from planner.fabric.media import AUX_LINK_CLASSES, FABRIC_LINK_CLASSES
 from planner.handoff.cabling import Handoff, build_handoff
-from planner.scenario import scenario_from_data
+from planner.inputs.scenario import scenario_from_data
 
 CASES = cases()
 IDS = [f"{d}-{g}" for d, g in CASES]

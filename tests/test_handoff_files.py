@@ -18,10 +18,11 @@ from handoff_fixtures import CATALOG, cases, preset_handoff, preset_plan
 from planner.cli import run
 from planner.handoff.drawio import COLLAPSE_AT, drawio_file
 from planner.handoff.elevation import elevation_svg, rack_types
-from planner.handoff.layout import LayoutParams, build_layout, cable_length_m
+from planner.handoff.layout import build_layout, cable_length_m
 from planner.handoff.netbox import netbox_files
 from planner.handoff.tables import cabling_csv
 from planner.handoff.wiring import build_wiring
+from planner.inputs.layout import LayoutParams
 from planner.report.export import read_xlsx
 
 INTERFACE_COLUMNS = [

@@ -35,7 +35,9 @@ def open_page(lang: str, design: str = "ib-ndr") -> AppTest:
 
 
 def _html(at: AppTest) -> str:
-    return "\n".join(e.proto.body for e in at.get("html"))
+    """The page's markup: ``st.html`` bodies and the Markdown HTML blocks the drawings are in
+    (``st.html`` drops SVG, see :func:`ui.views.layout.drawing`)."""
+    return "\n".join([*(e.proto.body for e in at.get("html")), *(m.value for m in at.markdown)])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -27,7 +27,7 @@ from planner import CatalogError, InputError, atomic, load_catalog, scenario_fro
 from planner.cli import run
 from planner.files import CATALOG_FILE, MAX_DEPTH, MAX_FILE_BYTES, parse_text, read_mapping
 from planner.i18n import translate
-from planner.scenario import MAX_PRICE_USD
+from planner.inputs.scenario import MAX_PRICE_USD
 from planner.store import parse_share_params
 from planner.store.fields import MAX_ID, check_scenario_id, check_version_number
 from ui.inputs import parse_query

@@ -37,7 +37,7 @@ from planner import Plan, PlannerError, Scenario, load_catalog
 from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
-from planner.fabric.collectives import LEVEL_NETWORK, LEVEL_SCALE_UP
+from planner.fabric.collectives import IN_SWITCH_REDUCTIONS, LEVEL_NETWORK, LEVEL_SCALE_UP
 from planner.fabric.media import FABRIC_LINK_CLASSES
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import STRINGS, catalogs, po, tr, translate, translate_text
@@ -49,6 +49,7 @@ from planner.report.tables import COMPARE_METRICS
 from tools import extract_translations as extract
 from ui.inputs import CURRENCIES, INPUTS
 from ui.presets import PRESETS
+from ui.views import optimize, reliability, serving, workload
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh")
@@ -170,8 +171,15 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"word.{b}_better" for b in ("lower", "higher")}
     keys |= {f"export.edition.{e}" for e in EDITIONS} | {f"export.edition_note.{e}" for e in EDITIONS}
     keys |= {f"export.form.{n}" for n in ("customer", "project", "author")}  # ui/views/proposal.py
+    keys |= {f"reduction.{m}" for m in IN_SWITCH_REDUCTIONS}  # ui/sidebar.py
     shown = [i.name for i in INPUTS if i.name != "lang"]
     keys |= {f"input.{n}" for n in shown} | {f"help.input.{n}" for n in shown}
+    # forms generated from the models' declarations (planner/inputs): labels, help (by default the
+    # label's key with .help.), placeholders, choices and group titles
+    views = (optimize, reliability, serving, workload)
+    generated = [f for view in views for f in view.FIELDS] + list(serving.SIZING_FIELDS)
+    keys |= {k for f in generated for k in (f.label_key, f.help_key, f.placeholder_key) if k}
+    keys |= {k for f in generated for k in f.options.values()} | {g for v in views for g, _ in v.GROUPS}
     keys |= {f"acc.col.{c}" for c in ACCEPTANCE_COLUMNS} | {
         f"acc.status.{s}" for s in ("pass", "fail", "warn")
     }

@@ -41,7 +41,9 @@ def test_public_run_is_accepted_and_calibrated(lang: str) -> None:
     fitted = dict(
         zip(table[tr("meas.col.coefficient", lang)], table[tr("meas.col.fitted", lang)], strict=True)
     )
-    assert 0.5 < fitted["nccl_efficiency"] < 1.0
+    # the public run's hosts have 200 Gb/s NICs (GCP A3 Mega); on the 400 Gb/s ib-ndr design the
+    # two-host NVLS tree (each shard sent once) needs about 0.44 of the line rate
+    assert 0.35 < fitted["nccl_efficiency"] < 0.55
 
 
 def test_a_refused_file_is_named_and_the_page_keeps_working() -> None:

@@ -14,9 +14,9 @@ from planner.catalog import load_catalog
 from planner.cli import run
 from planner.engine import plan
 from planner.i18n import tr
+from planner.inputs.scenario import scenario_from_data
 from planner.measure.model import baseline
 from planner.measure.synthetic import synthetic_run
-from planner.scenario import scenario_from_data
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -13,6 +13,7 @@ import pytest
 
 from planner import Catalog, Scenario, load_catalog, plan
 from planner.cli import run
+from planner.inputs.training import TrainingJob
 from planner.performance.collectives import collective_time, fabric_from_plan, two_level_fabric
 from planner.performance.training.efficiency import efficiency_coefficients
 from planner.performance.training.flops import token_flops
@@ -26,7 +27,7 @@ from planner.performance.training.moe import (
 )
 from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
-from planner.performance.workload import TrainingJob, estimate_workload, job_shape
+from planner.performance.workload import estimate_workload, job_shape
 
 QWEN3_30B = {
     "params_b": 30.5, "tokens_b": 1, "layers": 48, "hidden_size": 2048, "heads": 32, "kv_heads": 4,
@@ -198,8 +199,8 @@ DSV3_SERVING = {
 
 
 def _decode(catalog: Catalog, design: str, **changes: object) -> float:
+    from planner.inputs.serving import ServingRequest
     from planner.performance.serving.estimate import phase_rate
-    from planner.performance.serving.request import ServingRequest
 
     p = plan(scenario=Scenario(gpus=64, design_id=design, gpu_id="h100_sxm"), catalog=catalog)
     request = ServingRequest(**{**DSV3_SERVING, "ep": 64, **changes})  # type: ignore[arg-type]

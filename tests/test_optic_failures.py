@@ -8,6 +8,7 @@ import pytest
 
 from planner.catalog import Catalog
 from planner.engine import plan
+from planner.inputs.scenario import Scenario
 from planner.performance.optic_failures import (
     OPTIC_KINDS,
     failure_step_times,
@@ -16,7 +17,6 @@ from planner.performance.optic_failures import (
     optic_throughput_factor,
     step_slowdown,
 )
-from planner.scenario import Scenario
 
 
 def test_every_kind_has_a_rate_a_repair_time_and_a_source_or_reason(catalog: Catalog) -> None:

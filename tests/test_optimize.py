@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from planner import Catalog, InfeasibleError, InputError, Scenario, load_catalog, plan
 from planner.cli import run
 from planner.engine import Plan
-from planner.optimize import optimize, request_from_data
+from planner.inputs.optimize import request_from_data
+from planner.optimize import optimize
 from planner.optimize.model import build_model
 from planner.optimize.pareto import bandwidth_front, power_front
 from planner.optimize.problem import prepare

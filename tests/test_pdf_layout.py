@@ -160,7 +160,7 @@ def test_footer_is_whole_on_every_page(docs: dict[str, Doc], key: str) -> None:
     expected = [
         o.project,
         o.customer,
-        proposal._date(o.date, lang),
+        proposal.date_text(o.date, lang),
         f"{tr('export.meta.version', lang)} {o.version}",
         tr(f"export.edition.{o.edition}", lang),
     ]

@@ -15,8 +15,8 @@ from planner.catalog import Catalog, load_catalog
 from planner.cli import run
 from planner.engine import plan
 from planner.fabric.topology import small_clos
+from planner.inputs.scenario import Scenario, scenario_from_data
 from planner.outputs import plan_to_dict
-from planner.scenario import Scenario, scenario_from_data
 from planner.units import ceil_div
 
 

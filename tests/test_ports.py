@@ -12,8 +12,8 @@ from planner.design import FabricParams
 from planner.engine import Plan, plan
 from planner.errors import InputError
 from planner.fabric.topology import server_ports
+from planner.inputs.scenario import scenario_from_data
 from planner.outputs import plan_to_dict
-from planner.scenario import scenario_from_data
 
 CATALOG = load_catalog()
 

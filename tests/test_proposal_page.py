@@ -65,3 +65,19 @@ def test_building_shows_the_preview_and_the_pdf_download() -> None:
     assert labels[0] == tr("export.download.pdf", "zh") and len(labels) == 4
     assert len(built.preview) == proposal.PREVIEW_PAGES and len(at.image) == proposal.PREVIEW_PAGES
     assert at.session_state[proposal.OPTIONS]["customer"] == "=ACME <b>"
+
+
+def test_the_pdf_of_other_details_is_never_offered() -> None:
+    """Issue 29: while a proposal was rebuilt (or after the scenario changed) the previous PDF's
+    button stayed live, and a customer edition was downloaded as the internal one. The button is
+    off until the PDF of the details shown is built; the downloads are drawn before a build starts,
+    so during it the page shows the button off."""
+    at = open_page("en")
+    next(b for b in at.button if b.label == tr("export.form.build", "en")).click().run()
+    pdf = next(b for b in at.download_button if b.label == tr("export.download.pdf", "en"))
+    assert not pdf.proto.disabled
+    at.number_input(key="w_gpus").set_value(512).run()  # the scenario changed since the build
+    assert not at.exception, at.exception
+    pdf = next(b for b in at.download_button if b.label == tr("export.download.pdf", "en"))
+    assert pdf.proto.disabled, "the PDF of the 256-GPU scenario is not offered for 512 GPUs"
+    assert any(w.value == tr("export.stale", "en") for w in at.warning)

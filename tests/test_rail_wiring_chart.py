@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from planner import i18n
 from planner.i18n import tr
-from planner.report.rail_chart import DIM, MAX_SERVERS, node_leaf_links, rail_wiring, rails
+from planner.report.rail_chart import DIM, MAX_SERVERS, node_leaf_links, planes, rail_wiring, rails
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -29,10 +29,12 @@ def test_one_trace_per_rail_with_every_link_of_the_drawn_servers() -> None:
     fig = rail_wiring(wiring, rail=None, lang="en")
     traces = _rail_traces(fig)
     assert [t.name for t in traces] == [f"Rail {r + 1}" for r in rails(wiring)] and len(traces) == 8
-    # each link is three points (A, B, break)
-    assert sum(len(t.x) for t in traces) == 3 * len(node_leaf_links(wiring))
+    # each link of plane 1 is three points (A, B, break)
+    on_plane = [link for link in node_leaf_links(wiring) if link.plane == 0]
+    assert 0 < len(on_plane) < len(node_leaf_links(wiring))
+    assert sum(len(t.x) for t in traces) == 3 * len(on_plane)
     leaves = fig.data[len(traces)]
-    assert set(leaves.text) == {link.b_device for link in node_leaf_links(wiring)}
+    assert set(leaves.text) == {link.b_device for link in on_plane}
 
 
 def test_the_chosen_rail_stands_out_and_the_others_are_grey() -> None:
@@ -57,21 +59,46 @@ def test_a_rail_optimized_rail_meets_its_own_leaves_only() -> None:
         assert ends == {x_of[d.device_id] for d in wiring.devices if d.role == "leaf" and d.rail == r}
 
 
-def test_a_multi_plane_rail_reaches_every_plane() -> None:
-    """rail8-npo (a port per plane for every GPU): rail r runs from each server to one leaf per plane."""
+def test_one_plane_at_a_time() -> None:
+    """rail8-npo (a port per plane for every GPU): a plane's drawing holds that plane's leaves
+    only, and rail r runs from each server to one leaf of it (issue 29: every plane's leaves were
+    drawn under a "plane 1" title)."""
     wiring = preset_handoff("rail8-npo", 256).wiring  # 32 servers, 8 planes of one leaf each
-    fig = rail_wiring(wiring, rail=3, lang="en")
-    assert len(_rail_traces(fig)[3].x) == 3 * 32 * 8
+    assert planes(wiring) == list(range(8))
+    for plane in (0, 5):
+        fig = rail_wiring(wiring, rail=3, plane=plane, lang="en")
+        assert len(_rail_traces(fig)[3].x) == 3 * 32  # 32 servers, one link each on this plane
+        leaves = fig.data[len(_rail_traces(fig))]
+        assert list(leaves.text) == [f"leaf-p{plane + 1}-01"]
+        assert f"plane {plane + 1}: 32 servers to 1 leaves" in fig.layout.title.text
+
+
+def test_the_leaves_drawn_equal_the_diagrams_leaves_per_plane() -> None:
+    """1024 GPUs on rail8-npo: the topology counts 8 leaves per plane; the wiring of plane 1 draws 8."""
+    h = preset_handoff("rail8-npo", 1024)
+    fig = rail_wiring(h.wiring, rail=None, lang="en")
     leaves = fig.data[len(_rail_traces(fig))]
-    assert list(leaves.text) == [f"leaf-p{p}-01" for p in range(1, 9)]
+    leaf = h.plan.topology.tier("leaf")
+    assert leaf is not None
+    per_plane = leaf.switches_per_plane
+    assert len(leaves.text) == per_plane == 8
+    assert "to 8 leaves" in fig.layout.title.text
 
 
-def test_a_large_cluster_draws_the_first_servers_and_says_how_many() -> None:
+def test_each_rail_has_its_own_colour() -> None:
+    wiring = preset_handoff("rail8-npo", 64).wiring
+    colours = [t.line.color for t in _rail_traces(rail_wiring(wiring, rail=None, lang="en"))]
+    assert len(set(colours)) == len(colours) == 8 and DIM not in colours
+
+
+def test_a_large_cluster_bundles_runs_of_servers_and_says_how() -> None:
+    """128 servers in 32 marks of 4: each rail's links from a run to a leaf drawn as one line."""
     wiring = preset_handoff("rail8-npo", 1024).wiring  # 128 servers
     fig = rail_wiring(wiring, rail=None, lang="en")
     servers = fig.data[-1]
-    assert len(servers.x) == MAX_SERVERS
-    assert f"{MAX_SERVERS} of 128 servers" in fig.layout.title.text
+    assert len(servers.x) == MAX_SERVERS and servers.text[0] == "gpu-node-0001 … gpu-node-0004 (4)"
+    assert "128 servers (in 32 groups of up to 4) to 8 leaves" in fig.layout.title.text
+    assert sum(len(t.x) for t in _rail_traces(fig)) < 3 * 128 * 8
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from planner.catalog.rules import rule_values
 from planner.design import FabricParams
 from planner.errors import CatalogError, InputError
 from planner.fabric.topology import build_topology
+from planner.inputs.reliability import ReliabilityParams, reliability_params
 from planner.performance.reliability import (
     COEFFICIENT_IDS,
     FAILURE_CLASSES,
@@ -34,13 +35,11 @@ from planner.performance.reliability import (
     LLAMA3_NETWORK_SWITCHES,
     LLAMA3_UNEXPECTED_INTERRUPTIONS,
     ComponentCounts,
-    ReliabilityParams,
     goodput_curve,
     goodput_fraction,
     interruptions_per_hour,
     reliability,
     reliability_coefficients,
-    reliability_params,
     wasted_fractions,
     young_interval_s,
 )

@@ -12,8 +12,8 @@ import pytest
 from planner.catalog import Catalog, load_catalog
 from planner.cli import run
 from planner.engine import plan
+from planner.inputs.scenario import Scenario
 from planner.outputs import plan_to_dict
-from planner.scenario import Scenario
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,9 @@ from planner.catalog import load_catalog
 from planner.compare import compare
 from planner.engine import Plan, plan
 from planner.fabric.media import AUX_LINK_CLASSES
+from planner.inputs.scenario import scenario_from_data
 from planner.outputs import plan_summary_row, plan_to_dict
 from planner.performance.collectives import fabric_from_plan
-from planner.scenario import scenario_from_data
 
 CATALOG = load_catalog()
 PRESETS = ("rail4-npo", "rail8-npo", "ib-ndr", "ib-xdr")

@@ -15,8 +15,8 @@ from planner.catalog.schema import Switch
 from planner.engine import Plan, plan
 from planner.errors import InputError
 from planner.fabric.scale_up import scale_up_path_latency_ns, switched_domain, switches_spread_evenly
+from planner.inputs.scenario import scenario_from_data
 from planner.outputs import plan_to_dict
-from planner.scenario import scenario_from_data
 
 CATALOG = load_catalog()
 

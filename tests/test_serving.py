@@ -11,19 +11,13 @@ import pytest
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import InfeasibleError, InputError
-from planner.performance.serving import (
-    ServingRequest,
-    batch_sweep,
-    estimate_serving,
-    serving_request,
-    serving_to_dict,
-    size_serving,
-)
+from planner.inputs.scenario import Scenario, scenario_from_data
+from planner.inputs.serving import ServingRequest, serving_request
+from planner.performance.serving import batch_sweep, estimate_serving, serving_to_dict, size_serving
 from planner.performance.serving.coefficients import gpu_figures, serving_coefficients
 from planner.performance.serving.estimate import _context
 from planner.performance.serving.model import served_model
 from planner.performance.serving.step import BOUND_COMPUTE, BOUND_MEMORY, InstanceLayout
-from planner.scenario import Scenario, scenario_from_data
 
 # Llama 3 8B's shape (arXiv 2407.21783 Table 3): 32 layers, width 4096, 32 heads, 8 KV heads
 LLAMA8 = {"params_b": 8.0, "layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 8, "gated_mlp": True}

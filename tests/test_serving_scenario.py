@@ -15,10 +15,11 @@ from store_fixtures import saved_without
 
 from planner import Scenario, load_catalog, plan
 from planner.errors import InputError
-from planner.performance.serving import ServingRequest, estimate_serving
-from planner.performance.serving import request as request_module
+from planner.inputs import serving as request_module
+from planner.inputs.scenario import load_scenario, scenario_from_data, scenario_to_json
+from planner.inputs.serving import ServingRequest
+from planner.performance.serving import estimate_serving
 from planner.report import proposal, serving_section
-from planner.scenario import load_scenario, scenario_from_data, scenario_to_json
 from planner.store import ScenarioStore
 
 pytest_plugins = ["store_fixtures"]

@@ -24,7 +24,7 @@ from sqlalchemy import column, inspect, table, update
 
 from planner import Scenario, scenario_from_data
 from planner.errors import InputError
-from planner.scenario import scenario_to_json
+from planner.inputs.scenario import scenario_to_json
 from planner.store import (
     EXPORT_FORMAT,
     KEY_METRICS,

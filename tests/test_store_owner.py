@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from planner.access import AccessDeniedError, Identity
 from planner.cli import run
-from planner.scenario import Scenario
+from planner.inputs.scenario import Scenario
 from planner.store import ConflictError, ScenarioStore, open_store
 from planner.store.migrate import current_revision, head_revision, upgrade
 

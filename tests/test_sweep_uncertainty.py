@@ -15,8 +15,8 @@ import yaml
 from planner import Catalog, Scenario, plan
 from planner.cli import run
 from planner.errors import InputError
+from planner.inputs.training import TrainingJob
 from planner.performance.uncertainty import MonteCarloSpec, monte_carlo
-from planner.performance.workload import TrainingJob
 from planner.sweep import SweepJob, grid_from_data, point_row
 from planner.sweep.results import KEY_METRICS, read_sweep
 

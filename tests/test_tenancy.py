@@ -16,7 +16,7 @@ from planner import plan
 from planner.catalog import load_catalog
 from planner.cli import run
 from planner.errors import InputError
-from planner.scenario import Scenario
+from planner.inputs.scenario import Scenario
 from planner.tenancy.fabric import FabricView, fabric_view
 from planner.tenancy.place import Placement, place
 from planner.tenancy.run import compare_designs, cost_inputs, placement_to_dict

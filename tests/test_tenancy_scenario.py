@@ -11,7 +11,7 @@ import yaml
 from store_fixtures import saved_without
 
 from planner.errors import InputError
-from planner.scenario import Scenario, Tenant, load_scenario, scenario_from_data, scenario_to_json
+from planner.inputs.scenario import Scenario, Tenant, load_scenario, scenario_from_data, scenario_to_json
 from planner.store import ScenarioStore
 from planner.tenancy import tenants as tenancy_tenants
 from planner.tenancy.tenants import tenants_from_data

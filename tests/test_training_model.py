@@ -20,6 +20,7 @@ from planner import Catalog, Scenario, load_catalog, plan
 from planner.cli import run
 from planner.engine import Plan
 from planner.errors import InfeasibleError
+from planner.inputs.training import TrainingJob, training_job
 from planner.performance.collectives import two_level_fabric
 from planner.performance.training.efficiency import efficiency_coefficients
 from planner.performance.training.flops import (
@@ -31,7 +32,7 @@ from planner.performance.training.hf import job_fields_from_hf_config
 from planner.performance.training.memory import Parallel, held_layer_micro_batches, memory_breakdown
 from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
-from planner.performance.workload import TrainingJob, best_layout, estimate_workload, training_job
+from planner.performance.workload import best_layout, estimate_workload
 from planner.validation import load_cases
 from planner.validation.run import _plan as plan_of_case
 from planner.validation.run import evaluate
@@ -166,7 +167,8 @@ def test_flash_kernel_keeps_no_scores_in_memory() -> None:
 
 
 def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> None:
-    # 126 layers on 16 stages: 2 of 7 first, then 14 of 8; the fullest holds 16 x 7 = 14 x 8 = 112
+    # 126 layers on 16 stages: 2 of 7 first, then 14 of 8 (the balanced 7, 8 x 14, 7 would be faster
+    # but its second stage holds 15 x 8 = 120 against 112); the fullest holds 16 x 7 = 14 x 8 = 112
     # layer-micro-batches of (12 + 4/16 + 6 x 3.25) s h / 8 B = 533 MB: 59.7 GB of activations
     job = training_job({**LLAMA3_405B, "tokens_b": 15000, "seq_len": 8192, "global_batch_seqs": 2048,
                         "tp": 8, "pp": 16, "recompute": "selective"})  # fmt: skip

@@ -6,6 +6,7 @@ import pytest
 
 from planner import Catalog, Scenario, plan
 from planner.errors import InputError
+from planner.inputs.training import TrainingJob
 from planner.performance.uncertainty import (
     OUTPUTS,
     PRICE_INPUTS,
@@ -16,7 +17,6 @@ from planner.performance.uncertainty import (
     priced_scenario,
     tornado,
 )
-from planner.performance.workload import TrainingJob
 from planner.units import present_value_factor
 
 JOB = TrainingJob(params_b=70, tokens_b=1400)

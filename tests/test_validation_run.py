@@ -102,8 +102,8 @@ def test_what_the_model_cannot_take_is_not_modelled_never_a_number() -> None:
     # 4 ports for 8 GPUs is a design ratio now (gpus_per_port); 3 for 8 divides neither way
     odd_nics = evaluate(_case(nics_per_node=3), catalog=catalog)
     assert odd_nics.status == "not_modelled" and "3 NIC ports" in odd_nics.reason
-    # Meta's RoCE fabric has no design preset: the reason names the fabric, not the layout
-    cp = next(c for c in load_cases() if c.id == "llama3-405b-16384gpu-seq128k")
+    # a fabric without a design preset: the reason names the fabric, not the layout
+    cp = _training_case("llama3-405b-16384gpu-seq128k", design_id=None)
     assert "fabric without a design preset: Meta RoCE" in evaluate(cp, catalog=catalog).reason
     fp32 = _training_case("megatron-sc21-gpt-39p1b", precision="fp32")
     assert "fp32 math" in evaluate(fp32, catalog=catalog).reason

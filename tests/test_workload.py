@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from planner import Catalog, Scenario, load_catalog, plan
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.training import TrainingJob, training_job
 from planner.performance.collectives import collective_time, fabric_from_plan
-from planner.performance.reliability import ReliabilityParams
 from planner.performance.training.flops import token_flops
 from planner.performance.workload import (
-    TrainingJob,
     compare_workload,
     estimate_workload,
     exposed_after_overlap_s,
@@ -25,7 +25,6 @@ from planner.performance.workload import (
     pipeline_bubble_fraction,
     step_breakdown_frame,
     training_flops,
-    training_job,
     workload_frame,
 )
 

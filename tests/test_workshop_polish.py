@@ -21,6 +21,7 @@ from planner.catalog import FAMILIES
 from planner.i18n import tr
 from planner.report import catalog_table, display, proposal, tables
 from ui import keys, workshop
+from ui.workshop import onboarding
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -84,7 +85,7 @@ def test_closing_start_here_sets_the_cookie_a_new_session_reads(monkeypatch: pyt
     scripts = "\n".join(h.proto.body for h in at.get("html"))
     assert f"{workshop.WELCOME_COOKIE}=closed" in scripts and "max-age=31536000" in scripts
     # a new session of the same browser sends the cookie back
-    monkeypatch.setattr(workshop, "welcome_remembered", lambda: True)
+    monkeypatch.setattr(onboarding, "welcome_remembered", lambda: True)
     again = start()
     assert not _welcome_shown(again)
     assert workshop.WELCOME_COOKIE not in "\n".join(h.proto.body for h in again.get("html"))

@@ -39,20 +39,23 @@ from planner.compare import Crossover, Sweep
 from planner.decision.draws import Decision, decide
 from planner.errors import InfeasibleError
 from planner.i18n import error_text, translate
-from planner.optimize import OptimizeResult, optimize, request_from_data
+from planner.inputs.optimize import request_from_data
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.serving import ServingRequest
+from planner.inputs.training import TrainingJob
+from planner.optimize import OptimizeResult, optimize
 from planner.optimize.pareto import ParetoPoint, bandwidth_front, power_front
 from planner.performance.collectives import collectives_frame
-from planner.performance.reliability import Reliability, ReliabilityParams, goodput_curve, reliability
+from planner.performance.reliability import Reliability, goodput_curve, reliability
 from planner.performance.serving import (
     ServingEstimate,
-    ServingRequest,
     SizingResult,
     batch_sweep,
     estimate_serving,
     size_serving,
 )
 from planner.performance.uncertainty import MonteCarloResult, MonteCarloSpec, monte_carlo, tornado
-from planner.performance.workload import TrainingJob, WorkloadEstimate, estimate_workload
+from planner.performance.workload import WorkloadEstimate, estimate_workload
 from planner.report.tables import METRICS, SCALING_METRICS
 from planner.tenancy.place import Placement
 from planner.tenancy.run import place_on_plan

@@ -1,5 +1,10 @@
 """Page-level input forms (optimizer limits, training job, reliability settings).
 
+The fields of a form are generated from the engine model's declarations (:mod:`planner.inputs`:
+each field's :class:`~planner.inputs.Input` names its label, help, group and widget details) by
+:func:`model_fields` and :func:`model_groups`, so that the form, the CLI and the engine accept the
+same inputs and ranges.
+
 Each form keeps its canonical values in one session-state dict (so they survive page switches,
 which drop the widgets' own state); a widget's state is set from that dict before it draws and
 copied back on change, as the sidebar does with :mod:`ui.state`. Under every input sits an
@@ -17,9 +22,11 @@ import streamlit as st
 from pydantic import BaseModel
 from streamlit.delta_generator import DeltaGenerator
 
+from planner.errors import field_bounds
 from planner.i18n import tr
-from ui import keys, state
-from ui.inputs import _bounds, plain_number, range_text
+from planner.inputs import Declared, declared
+from ui import engine, keys, state
+from ui.inputs import plain_number, range_text
 from ui.state import t
 
 Kind = Literal["float", "int", "choice", "radio", "bool", "text", "textarea"]
@@ -44,12 +51,65 @@ class FormField:
     placeholder_key: str | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     """Choice value -> i18n key of its label."""
+    catalog_rule: str | None = None
+    """Empty means the catalog's ``sizing_rules`` record of this id; the placeholder shows its value."""
 
 
 def ranged(model: type[BaseModel], name: str, **spec: Any) -> FormField:
     """A field whose range is the engine model's (so the widget and the engine agree)."""
-    lo, hi = _bounds(model, name)
+    lo, hi = field_bounds(model.model_fields[name])
     return FormField(name=name, lo=lo, hi=hi, **spec)
+
+
+def _form_field(item: Declared) -> FormField:
+    """The form field an engine model's declaration describes (its label key must be given)."""
+    spec = item.spec
+    kind = item.kind if item.kind != "choice" else spec.widget or "choice"
+    if kind == "text" and spec.widget:
+        kind = spec.widget
+    default = spec.form_default if spec.form_default is not None else item.default
+    return FormField(
+        name=item.name,
+        label_key=str(spec.label),
+        help_key=spec.help or str(spec.label).replace(".field.", ".help.", 1),
+        kind=kind,  # type: ignore[arg-type]
+        default=default,
+        lo=item.lo,
+        hi=item.hi,
+        step=spec.step,
+        number_format=spec.number_format,
+        optional=item.kind in ("int", "float") and not item.required and item.default is None,
+        placeholder_key=spec.placeholder,
+        options=dict(spec.choices or {}),
+        catalog_rule=spec.catalog_rule,
+    )
+
+
+def model_fields(
+    model: type[BaseModel], *, group: str | None = None, names: Sequence[str] | None = None
+) -> tuple[FormField, ...]:
+    """The form fields of ``model``'s declared inputs that have a label: those of ``group``, or
+    those named in ``names`` (in that order), else all, in declaration order."""
+    found = {
+        d.name: _form_field(d)
+        for d in declared(model)
+        if d.spec.label and (group is None or d.spec.group == group)
+    }
+    return tuple(found[n] for n in names) if names is not None else tuple(found.values())
+
+
+def model_groups(model: type[BaseModel]) -> tuple[tuple[str, tuple[FormField, ...]], ...]:
+    """``(group key, fields)`` of every group ``model``'s inputs declare, in declaration order."""
+    groups = dict.fromkeys(str(d.spec.group) for d in declared(model) if d.spec.label and d.spec.group)
+    return tuple((key, model_fields(model, group=key)) for key in groups)
+
+
+def _placeholder(spec: FormField) -> str | None:
+    """What an empty field means: the catalog's value, or the text its placeholder key names."""
+    if spec.catalog_rule:
+        rule = engine.catalog().sizing_rules.get(spec.catalog_rule)
+        return None if rule is None else t("form.placeholder.catalog", value=plain_number(rule.value))
+    return t(spec.placeholder_key) if spec.placeholder_key else None
 
 
 def values(form: str, fields: Sequence[FormField], seed: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -164,7 +224,7 @@ def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaG
             **optional,
             step=number(spec.step or 1),
             format=spec.number_format,
-            placeholder=t(spec.placeholder_key) if spec.placeholder_key else None,
+            placeholder=_placeholder(spec),
             **common,
         )
     slot: DeltaGenerator = where.empty()
@@ -182,6 +242,20 @@ def _ranged(spec: FormField) -> str:
 
 def draw_group(form: str, fields: Sequence[FormField], where: Any, *, live: bool = True) -> Slots:
     return {f.name: draw(form, f, where, live=live) for f in fields}
+
+
+def draw_groups(
+    form: str, groups: Sequence[tuple[str, Sequence[FormField]]], title: str
+) -> tuple[Slots, DeltaGenerator]:
+    """An open expander titled ``title`` with one column per ``(group key, fields)``; returns the
+    fields' message slots and a slot below for a message about no one field."""
+    slots: Slots = {}
+    with st.expander(title, expanded=True):
+        for column, (key, fields) in zip(st.columns(len(groups)), groups, strict=True):
+            column.markdown(f"**{t(key)}**")
+            slots.update(draw_group(form, fields, column))
+        general: DeltaGenerator = st.empty()
+    return slots, general
 
 
 _SOURCE = re.compile(r"^(workload|reliability|options|scenario): ")

@@ -16,24 +16,14 @@ from pydantic import BaseModel
 
 from planner import Facility, Scenario
 from planner.design import SLUG_PATTERN
-from planner.errors import shorten
-from planner.scenario import MAX_PRICE_USD
+from planner.errors import field_bounds, shorten
+from planner.fabric.collectives import IN_SWITCH_REDUCTIONS
+from planner.inputs.scenario import MAX_PRICE_USD
 
 LANGS = ("en", "zh")
 CURRENCIES = ("USD", "CNY")
 WIDGET_MAX_GPUS = 65_536
 """Ceiling of the GPU-count widget: above every preset's three-tier limit we care about."""
-
-
-def _bounds(model: type[BaseModel], field: str) -> tuple[float | None, float | None]:
-    lo: float | None = None
-    hi: float | None = None
-    for meta in model.model_fields[field].metadata:
-        for name in ("ge", "gt"):
-            lo = getattr(meta, name, None) if getattr(meta, name, None) is not None else lo
-        for name in ("le", "lt"):
-            hi = getattr(meta, name, None) if getattr(meta, name, None) is not None else hi
-    return lo, hi
 
 
 def _default(model: type[BaseModel], field: str) -> Any:
@@ -88,7 +78,7 @@ class Input:
 
 
 def _facility_input(name: str, field: str, *, step: float, optional: bool = False, lo: float = 0) -> Input:
-    field_lo, field_hi = _bounds(Facility, field)
+    field_lo, field_hi = field_bounds(Facility.model_fields[field])
     return Input(
         name=name,
         kind="int" if isinstance(_default(Facility, field), int) and not optional else "float",
@@ -116,6 +106,12 @@ INPUTS: tuple[Input, ...] = (
     _facility_input("util", "utilization", step=0.05, lo=0.01),
     _facility_input("pue", "pue_override", step=0.01, optional=True),
     _facility_input("fx", "usd_to_cny", step=0.01, optional=True, lo=0.01),
+    Input(
+        name="reduction",
+        kind="choice",
+        default=_default(Scenario, "in_switch_reduction"),
+        options=IN_SWITCH_REDUCTIONS,
+    ),
 )
 BY_NAME: dict[str, Input] = {i.name: i for i in INPUTS}
 PRICES_PARAM = "prices"
@@ -225,6 +221,7 @@ def scenario_data(values: Mapping[str, Any], prices: Mapping[str, float]) -> dic
         "gpus": int(values["gpus"]),
         "design_id": values["design"],
         "gpu_id": values["gpu"] or None,
+        "in_switch_reduction": values.get("reduction", BY_NAME["reduction"].default),
         "facility": {
             "cooling_id": values["cooling"],
             "rack_power_limit_kw": float(values["rack_kw"]),
@@ -255,6 +252,7 @@ FIELD_OF_INPUT: dict[str, tuple[str, ...]] = {
     "util": ("facility.utilization",),
     "pue": ("facility.pue_override",),
     "fx": ("facility.usd_to_cny",),
+    "reduction": ("in_switch_reduction",),
 }
 """Engine field names (as they open an error message) that each input sets."""
 

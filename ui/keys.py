@@ -76,6 +76,8 @@ OPT_LOADED = "optimize_loaded"
 """str: label of the design last loaded from this page ("" = none)."""
 OPT_SUBMIT = "optimize_submit"
 OPT_LOAD_RESULT = "optimize_load_result"
+OPT_ACCEPT_CHANGES = "optimize_accept_changes"
+"""Checkbox: take the result over although it changes cooling, facility power or racks a lot."""
 
 # --- Workload and Reliability ----------------------------------------------------------------------
 WORKLOAD_FORM = "workload_form"
@@ -157,6 +159,9 @@ SAVE_FORM_FOR = "scenarios_save_form_for"
 HTML_LANG = "html_lang"
 CHARTS_PRELOADED = "charts_preloaded"
 """True once the session asked the browser for the Plotly module (``workshop.preload_charts``)."""
+PROPOSAL_OPTIONS = "proposal_options"
+"""dict: the proposal details last submitted on the Proposal page (JSON-ready, without the logo);
+presentation mode reads the customer, the project and the commercial terms from it."""
 MEASURE_NCCL = "measure_nccl"
 """tuple[(name, bytes)]: the nccl-tests files uploaded on the Measurements page."""
 MEASURE_PERFTEST = "measure_perftest"

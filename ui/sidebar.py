@@ -58,10 +58,24 @@ def render() -> Slots:
             draw_key = state.prepare_widget(name)
             _number(st, name, draw_key, number_format, shown_defaults.get(name))
             slots[name] = st.empty()
+        _in_switch_reduction(lang)
     workshop.units_controls(sb)
     sb.caption(t("sidebar.share"))
     show_range_errors(slots)
     return slots
+
+
+def _in_switch_reduction(lang: str) -> None:
+    """Where an all-reduce may reduce in the switches (NVLS, SHARP): a small toggle."""
+    st.segmented_control(
+        t("input.reduction"),
+        options=list(inputs.BY_NAME["reduction"].options),
+        format_func=lambda mode: tr(f"reduction.{mode}", lang),
+        key=state.prepare_widget("reduction"),
+        required=True,
+        help=t("help.input.reduction"),
+        **_on_change("reduction"),
+    )
 
 
 def _language_and_presets(sb: DeltaGenerator) -> None:

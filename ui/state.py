@@ -145,9 +145,15 @@ def sync_from_widget(name: str) -> None:
 
 
 def prepare_widget(name: str) -> str:
-    """Set a widget's state from the canonical value before it renders; return its key."""
+    """Set a widget's state from the canonical value before it renders; return its key.
+
+    A field holding an out-of-range number keeps showing it (with the message under it) rather
+    than the value still in use: reset to that value, retyping it changed nothing in the widget,
+    so no callback cleared the message, and it stayed on every page after a valid value.
+    """
     key = keys.widget(name)
-    st.session_state[key] = value(name)
+    typed = dict(st.session_state.get(keys.RANGE_ERRORS) or {})
+    st.session_state[key] = typed[name] if name in typed else value(name)
     return key
 
 
@@ -279,6 +285,7 @@ def inputs_of_scenario(scenario: Scenario) -> tuple[dict[str, Any], dict[str, fl
         "util": float(f.utilization),
         "pue": f.pue_override,
         "fx": f.usd_to_cny,
+        "reduction": scenario.in_switch_reduction,
     }
     return values, dict(scenario.price_overrides_usd)
 
@@ -289,7 +296,8 @@ def over_base(base: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any
     The base's fabric is kept only while the design is the one it was made for, and its server
     only while the GPU is the same.
     """
-    merged = {**base, **{k: data[k] for k in ("gpus", "design_id", "gpu_id", "price_overrides_usd")}}
+    taken = ("gpus", "design_id", "gpu_id", "price_overrides_usd", "in_switch_reduction")
+    merged = {**base, **{k: data[k] for k in taken if k in data}}
     merged["facility"] = {**base.get("facility", {}), **data["facility"]}
     if base.get("design_id") != data["design_id"]:
         merged["fabric"] = None

@@ -41,10 +41,11 @@ def chart(fig: go.Figure, key: str | None = None) -> None:
     st.markdown(note, unsafe_allow_html=True)
 
 
-def require_plan(title_key: str) -> Plan:
-    """Page title, scenario line and the current plan; stop the page if there is none."""
+def require_plan(title_key: str, *, title: str | None = None) -> Plan:
+    """Page title (``title``, already escaped for Markdown, else the page's own), scenario line
+    and the current plan; stop the page if there is none."""
     state.ensure_frame()
-    st.title(t(title_key))
+    st.title(title if title else t(title_key))
     current = engine.current()
     if current.error is not None:
         st.error(t("error.page", message=tx(current.error)), icon=":material/warning:")

@@ -14,8 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import ValidationError
-
 from planner.catalog.schema import (
     FAMILIES,
     Cable,
@@ -35,9 +33,10 @@ from planner.catalog.schema import (
     Storage,
     Switch,
 )
-from planner.errors import CatalogError, describe_validation_error, joined, shorten, with_source
+from planner.errors import CatalogError, joined, shorten
 from planner.files import CATALOG_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
+from planner.inputs import parse
 
 R = TypeVar("R", bound=Record)
 
@@ -176,14 +175,8 @@ def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dic
 
 
 def _validate(path: str, family: str, raw: Mapping[str, Any]) -> Record:
-    model = FAMILIES[family]
-    try:
-        return model.model_validate(dict(raw))
-    except ValidationError as exc:
-        prefix = f"{family}[{shorten(str(raw.get('id')))}]."
-        raise CatalogError(
-            with_source(path, describe_validation_error(exc, model=model, prefix=prefix))
-        ) from None
+    prefix = f"{family}[{shorten(str(raw.get('id')))}]."
+    return parse(FAMILIES[family], raw, source=path, prefix=prefix, error=CatalogError)
 
 
 def _check_references(catalog: Catalog) -> None:

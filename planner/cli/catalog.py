@@ -3,6 +3,16 @@
 ``list`` prints one line per record that fits 120 columns: family, id, name and its key figures
 (long text cut with ``...``). ``--wide`` prints every column untruncated, sources included;
 ``--format csv|json`` writes every column for other tools.
+
+Examples::
+
+    planner catalog list
+    planner catalog list --family switches --wide
+    planner catalog list --format csv > catalog.csv
+    planner catalog validate --catalog prices.yaml
+    planner catalog list --family gpus
+    planner catalog list --format json
+    planner catalog validate --catalog prices.yaml --catalog optics.yaml
 """
 
 from __future__ import annotations
@@ -44,15 +54,7 @@ SHORT_TEXT = 20
 def add_parser(subparsers: Any) -> None:
     """Register ``planner catalog list`` and ``planner catalog validate``."""
     parser = add_command(
-        subparsers,
-        "catalog",
-        help_text="list or validate the component catalog",
-        example_lines=[
-            "planner catalog list",
-            "planner catalog list --family switches --wide",
-            "planner catalog list --format csv > catalog.csv",
-            "planner catalog validate --catalog prices.yaml",
-        ],
+        subparsers, "catalog", help_text="list or validate the component catalog", doc=__doc__
     )
     sub = parser.add_subparsers(
         dest="catalog_command", required=True, metavar="{list,validate}", parser_class=type(parser)
@@ -61,7 +63,7 @@ def add_parser(subparsers: Any) -> None:
         sub,
         "list",
         help_text="list catalog records: id, name and key figures (--wide or --format for all columns)",
-        example_lines=["planner catalog list --family gpus", "planner catalog list --format json"],
+        doc=__doc__,
     )
     p_list.add_argument(
         "--family", help="only this family: gpus, servers, nics, switches, optics, cables, designs, ..."
@@ -73,10 +75,7 @@ def add_parser(subparsers: Any) -> None:
     add_format_option(p_list, ["table", "json", "csv"])
     p_list.set_defaults(handler=run_list)
     p_validate = add_command(
-        sub,
-        "validate",
-        help_text="check the bundled catalog and any override files",
-        example_lines=["planner catalog validate --catalog prices.yaml --catalog optics.yaml"],
+        sub, "validate", help_text="check the bundled catalog and any override files", doc=__doc__
     )
     add_catalog_option(p_validate)
     p_validate.set_defaults(handler=run_validate)

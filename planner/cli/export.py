@@ -11,6 +11,15 @@ Takes the scenario options of ``planner plan`` (``--gpus``, ``--design``, ``--gp
 a default. Bad input (a margin out of range, a directory that does not exist, a logo that is not
 an image) exits with code 2 and one line on stderr; a missing Chromium exits with code 1.
 No Streamlit here (the CLI runs on machines without the web app's session).
+
+Examples::
+
+    planner export --gpus 1024 --lang en --edition customer --pdf proposal.pdf
+    planner export --gpus 1024 --lang zh --edition internal --margin 0.15 --customer ACME \\
+        --project 'Pod 1' --logo logo.png --pdf p.pdf --csv bom.csv --xlsx bom.xlsx --json s.json
+    planner export --gpus 256 --lang en --edition customer --csv bom.csv   # no browser needed
+    planner export --gpus 1024 --design rail8-npo --cabling cables.csv --elevations elev/ \\
+        --netbox-dir netbox/ --drawio cluster.drawio   # hand-off to the build team
 """
 
 from __future__ import annotations
@@ -73,19 +82,7 @@ argparse settings."""
 
 def add_parser(subparsers: Any) -> None:
     """Register ``planner export``."""
-    parser = add_command(
-        subparsers,
-        "export",
-        help_text=COMMAND_HELP,
-        example_lines=[
-            "planner export --gpus 1024 --lang en --edition customer --pdf proposal.pdf",
-            "planner export --gpus 1024 --lang zh --edition internal --margin 0.15 --customer ACME \\",
-            "    --project 'Pod 1' --logo logo.png --pdf p.pdf --csv bom.csv --xlsx bom.xlsx --json s.json",
-            "planner export --gpus 256 --lang en --edition customer --csv bom.csv   # no browser needed",
-            "planner export --gpus 1024 --design rail8-npo --cabling cables.csv --elevations elev/ \\",
-            "    --netbox-dir netbox/ --drawio cluster.drawio   # hand-off to the build team",
-        ],
-    )
+    parser = add_command(subparsers, "export", help_text=COMMAND_HELP, doc=__doc__)
     add_scenario_options(parser)
     files = parser.add_argument_group("files (at least one)")
     for kind in OUTPUTS:

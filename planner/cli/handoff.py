@@ -9,6 +9,11 @@ NetBox import files, draw.io).
 
 Bad layout input (a row shorter than one rack, more rows than the room holds, a cable the
 layout makes longer than its medium reaches) exits 2 with one line naming the field.
+
+Examples::
+
+    planner layout --gpus 1024 --design rail8-npo
+    planner layout --gpus 256 --design ib-ndr --row-length-m 6 --format csv
 """
 
 from __future__ import annotations
@@ -17,38 +22,23 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner.cli.options import (
-    add_command,
-    add_format_option,
-    add_scenario_options,
-    catalog_from_args,
-    scenario_from_args,
-    write,
-    write_json,
-)
+from planner.cli import options
 
 if TYPE_CHECKING:
     from planner.handoff.cabling import Handoff
-    from planner.handoff.layout import LayoutParams
+    from planner.inputs.layout import LayoutParams
 
 HANDOFF_FILES = ("cabling", "cabling_xlsx", "drawio")
 """File options of ``planner export`` that the hand-off writes (besides the two folders)."""
 HANDOFF_DIRS = ("elevations", "netbox_dir")
 
-LAYOUT_OPTIONS: dict[str, tuple[str, str]] = {
-    "row_length_m": ("--row-length-m", "longest row the room allows [m] (default 12)"),
-    "max_rows": ("--max-rows", "rows the room holds (default: any)"),
-    "rack_width_m": ("--rack-width-m", "rack width [m] (default 0.6)"),
-    "slack_m": ("--slack-m", "service loop per cable [m] (default 1.5)"),
-}
-"""Layout fields settable on the command line: option and help text."""
-
 
 def add_layout_options(parser: argparse.ArgumentParser) -> None:
-    """The floor options; :func:`layout_from_args` reads them back."""
-    group = parser.add_argument_group("layout")
-    for field, (option, text) in LAYOUT_OPTIONS.items():
-        group.add_argument(option, dest=field, type=int if field == "max_rows" else float, help=text)
+    """The floor options, generated from :class:`~planner.inputs.layout.LayoutParams`;
+    :func:`layout_from_args` reads them back."""
+    from planner.inputs import layout
+
+    options.add_model_options(parser, layout.LayoutParams, "layout")
 
 
 def add_handoff_files(parser: argparse.ArgumentParser) -> None:
@@ -63,10 +53,9 @@ def add_handoff_files(parser: argparse.ArgumentParser) -> None:
 
 
 def layout_from_args(args: argparse.Namespace) -> LayoutParams:
-    from planner.handoff.layout import layout_params_from_data
+    from planner.inputs import layout
 
-    data = {f: getattr(args, f) for f in LAYOUT_OPTIONS if getattr(args, f, None) is not None}
-    return layout_params_from_data(data)
+    return layout.layout_params_from_data(options.model_options(args, layout.LayoutParams))
 
 
 def wants_handoff(args: argparse.Namespace) -> bool:
@@ -79,8 +68,8 @@ def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
     from planner.handoff.cabling import build_handoff
 
     params = layout_from_args(args)
-    catalog = catalog_from_args(args)
-    p = plan(scenario=scenario_from_args(args), catalog=catalog)
+    catalog = options.catalog_from_args(args)
+    p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
     return build_handoff(plan=p, catalog=catalog, params=params), catalog
 
 
@@ -132,18 +121,15 @@ def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, by
 def add_parser(subparsers: Any) -> None:
     """Register ``planner layout`` (``planner netbox``, the hand-off's other command, builds on its
     options and registers itself)."""
-    parser = add_command(
+    parser = options.add_command(
         subparsers,
         "layout",
         help_text="racks in rows: every device in a rack unit, kW and U per rack, cable lengths",
-        example_lines=[
-            "planner layout --gpus 1024 --design rail8-npo",
-            "planner layout --gpus 256 --design ib-ndr --row-length-m 6 --format csv",
-        ],
+        doc=__doc__,
     )
-    add_scenario_options(parser)
+    options.add_scenario_options(parser)
     add_layout_options(parser)
-    add_format_option(parser, ["table", "csv", "json"])
+    options.add_format_option(parser, ["table", "csv", "json"])
     parser.set_defaults(handler=run_layout)
 
 
@@ -161,7 +147,7 @@ def run_layout(args: argparse.Namespace) -> int:
     prices = pricing_rows(layout_cable_pricing(handoff, catalog))
     if args.format == "json":
         layout = handoff.layout
-        write_json(
+        options.write_json(
             {
                 "rows": layout.rows,
                 "racks_per_row": layout.racks_per_row,
@@ -172,10 +158,10 @@ def run_layout(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    write(emit_frame(pd.DataFrame(racks), args.format))
+    options.write(emit_frame(pd.DataFrame(racks), args.format))
     if args.format == "table" and lengths:
-        write("")
-        write(emit_frame(pd.DataFrame(lengths), "table"))
-        write("")
-        write(emit_frame(pd.DataFrame(prices), "table"))
+        options.write("")
+        options.write(emit_frame(pd.DataFrame(lengths), "table"))
+        options.write("")
+        options.write(emit_frame(pd.DataFrame(prices), "table"))
     return 0

@@ -158,10 +158,10 @@ def _with_compute(args: argparse.Namespace, cal: Calibration, the_plan: Any, cat
     from pathlib import Path
 
     from planner.cli.options import validated_options
+    from planner.inputs.training import TrainingJob
     from planner.measure.compute import compute_override, fit_compute_efficiency
     from planner.measure.text import read_lines
     from planner.measure.training import parse_training_log
-    from planner.performance.training.job import TrainingJob
 
     source = read_lines(Path(args.training), name=args.training)
     log = parse_training_log(source)

@@ -8,6 +8,11 @@
 Idempotent: what NetBox already holds (by slug, name, device and interface) is left as it is,
 so a second push reports 0 created. Progress goes to stderr (a line per finished kind, at most
 one every 10 s in between). An unreachable NetBox or a refused token exits 2 naming ``--url``.
+
+Examples::
+
+    planner netbox push --url http://localhost:8000 --token TOKEN --gpus 1024
+    planner netbox push --url http://localhost:8000 --token TOKEN --gpus 256 --design ib-ndr
 """
 
 from __future__ import annotations
@@ -31,16 +36,14 @@ def add_parser(subparsers: Any) -> None:
         subparsers,
         "netbox",
         help_text="NetBox: create the plan's sites, racks, device types, devices and cables",
-        example_lines=["planner netbox push --url http://localhost:8000 --token TOKEN --gpus 1024"],
+        doc=__doc__,
     )
     sub = parser.add_subparsers(dest="netbox_command", required=True, metavar="COMMAND", parser_class=Parser)
     push = add_command(
         sub,
         "push",
         help_text="create what NetBox lacks of the plan (a second push creates nothing)",
-        example_lines=[
-            "planner netbox push --url http://localhost:8000 --token TOKEN --gpus 256 --design ib-ndr",
-        ],
+        doc=__doc__,
     )
     group = push.add_argument_group("NetBox")
     group.add_argument(

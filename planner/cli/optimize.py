@@ -1,6 +1,13 @@
 """``planner optimize``: the same scenario options as ``planner plan`` plus objective and limits.
 
 The solver (PuLP) is imported when the command runs, not when the parser is built.
+
+Examples::
+
+    planner optimize --gpus 1024 --design ib-ndr
+    planner optimize --gpus 1024 --design rail8-npo --objective tco --power-cap-kw 2000
+    planner optimize --design ib-ndr --objective max-gpus --budget-usd 50000000
+    planner optimize --gpus 512 --design rail4-npo --pareto power --format json
 """
 
 from __future__ import annotations
@@ -13,8 +20,10 @@ from typing import TYPE_CHECKING, Any
 from planner.cli.options import (
     add_command,
     add_format_option,
+    add_model_options,
     add_scenario_options,
     catalog_from_args,
+    model_options,
     scenario_from_args,
 )
 from planner.cli.planning import render_plan_table
@@ -24,39 +33,28 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: Any) -> None:
-    """Register ``planner optimize``."""
+    """Register ``planner optimize`` (objective and limits generated from
+    :class:`~planner.inputs.optimize.OptimizeRequest`)."""
+    from planner.inputs import optimize
+
     parser = add_command(
-        sub,
-        "optimize",
-        help_text="cheapest BOM under limits, or most GPUs within them",
-        example_lines=[
-            "planner optimize --gpus 1024 --design ib-ndr",
-            "planner optimize --gpus 1024 --design rail8-npo --objective tco --power-cap-kw 2000",
-            "planner optimize --design ib-ndr --objective max-gpus --budget-usd 50000000",
-            "planner optimize --gpus 512 --design rail4-npo --pareto power --format json",
-        ],
+        sub, "optimize", help_text="cheapest BOM under limits, or most GPUs within them", doc=__doc__
     )
     add_scenario_options(parser)
-    parser.add_argument(
-        "--objective",
-        choices=["capex", "tco", "max-gpus"],
-        default="capex",
-        help="minimise CAPEX or TCO, or maximise the GPU count within the limits (default capex)",
-    )
-    parser.add_argument("--budget-usd", type=float, help="CAPEX ceiling [USD]")
-    parser.add_argument("--power-cap-kw", type=float, help="facility power ceiling [kW]")
-    parser.add_argument("--max-gpus", type=int, default=16384, help="upper bound for --objective max-gpus")
-    parser.add_argument("--pareto", choices=["power", "bandwidth"], help="print a Pareto front instead")
+    limits = add_model_options(parser, optimize.OptimizeRequest, "objective and limits")
+    limits.add_argument("--pareto", choices=["power", "bandwidth"], help="print a Pareto front instead")
     add_format_option(parser, ["table", "json"])
     parser.set_defaults(handler=run_optimize)
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:
-    data: dict[str, Any] = {"objective": args.objective, "max_gpus": args.max_gpus}
-    for key in ("budget_usd", "power_cap_kw", "rack_kw"):
-        if getattr(args, key) is not None:
-            data[key] = getattr(args, key)
-    return data
+    """The optimizer request of the options; ``--rack-kw`` (the scenario's rack limit) is its limit too."""
+    from planner.inputs import optimize
+    from planner.inputs.scenario import Scenario
+
+    data = model_options(args, optimize.OptimizeRequest)
+    rack_kw = model_options(args, Scenario).get("facility", {}).get("rack_power_limit_kw")
+    return data if rack_kw is None else {**data, "rack_kw": rack_kw}
 
 
 def render_result_table(result: OptimizeResult) -> str:
@@ -87,8 +85,8 @@ def render_result_table(result: OptimizeResult) -> str:
 
 def run_optimize(args: argparse.Namespace) -> int:
     """``planner optimize``: the optimal design, or a Pareto front with ``--pareto``."""
+    from planner.inputs.optimize import request_from_data
     from planner.optimize.pareto import bandwidth_front, power_front
-    from planner.optimize.problem import request_from_data
     from planner.optimize.run import optimize
 
     catalog = catalog_from_args(args)

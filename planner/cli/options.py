@@ -20,25 +20,34 @@ if TYPE_CHECKING:
 
     from planner.catalog import Catalog
     from planner.engine import Plan
-    from planner.scenario import Scenario
+    from planner.inputs import Declared
+    from planner.inputs.scenario import Scenario
 
 M = TypeVar("M", bound="BaseModel")
 R = TypeVar("R")
 
-OptionTable = Mapping[str, tuple[str, Any, str]]
-"""Options that fill a pydantic model: field -> (flag, type, help). :func:`add_option_table` adds
-them, :func:`collect_options` reads them back, :func:`validated_options` names the flag on error."""
+CATALOG_DEFAULT = "%(catalog_default)s"
+"""Stands in a generated help text for a default the catalog holds: :class:`HelpFormatter` reads
+the value when the help is shown, so the help never repeats a number an override can change."""
 
 EXIT_BAD_INPUT = 2
 """Exit code of bad input: one line on stderr naming the field and the allowed range."""
 
 MAX_GPUS_TEXT = "1048576"
-"""``planner.scenario.MAX_GPUS`` as shown in help texts (tests/test_cli_startup.py keeps them equal;
+"""``planner.inputs.scenario.MAX_GPUS`` as shown in help texts (tests/test_cli_startup.py keeps them equal;
 importing the scenario module would load pydantic just to print ``--help``)."""
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Examples (see :func:`examples`) keep their lines; other descriptions wrap to the terminal."""
+    """Examples (see :func:`examples`) keep their lines; other descriptions wrap to the terminal; a
+    default the catalog holds is read from the bundled catalog when the help is shown."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        rule = getattr(action, "catalog_rule", None)
+        if rule is None:
+            return super()._expand_help(action)
+        params = {**vars(action), "prog": self._prog, "catalog_default": catalog_rule_text(rule)}
+        return str(self._get_help_string(action) or "") % params
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if text.startswith(EXAMPLES_HEADING):
@@ -66,19 +75,58 @@ def examples(*lines: str) -> str:
 
 
 def add_command(
-    subparsers: Any, name: str, *, help_text: str, example_lines: Sequence[str], **kwargs: Any
+    subparsers: Any,
+    name: str,
+    *,
+    help_text: str,
+    example_lines: Sequence[str] = (),
+    doc: str | None = None,
+    **kwargs: Any,
 ) -> argparse.ArgumentParser:
-    """A subcommand with its one-line help (also its description) and an examples epilog."""
+    """A subcommand with its one-line help (also its description) and an examples epilog: the
+    ``example_lines``, or the lines of ``doc``'s (the module docstring's) ``Examples::`` block that
+    run this command, so that the module's documentation and ``--help`` show the same examples."""
     kwargs.setdefault("description", help_text)
+    if doc is not None:
+        example_lines = documented_examples(doc, f"{subparsers._prog_prefix} {name}")
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name, help=help_text, epilog=examples(*example_lines), **kwargs
     )
     return parser
 
 
+def documented_examples(doc: str, command: str) -> list[str]:
+    """The command lines of ``doc``'s ``Examples::`` block that start with ``command`` (a line
+    ending in a backslash continues on the next).
+
+    >>> doc = "\\n".join(["Examples::", "", "    planner a --x 1", "    planner ab", "    planner a"])
+    >>> documented_examples(doc, "planner a")
+    ['planner a --x 1', 'planner a']
+    """
+    block = doc.partition("Examples::\n")[2]
+    lines: list[str] = []
+    for raw in block.splitlines()[1:]:
+        if raw and not raw.startswith("    "):
+            break
+        text = raw.strip()
+        if lines and lines[-1].endswith("\\"):
+            lines[-1] = lines[-1].rstrip("\\").rstrip() + " " + text
+        elif text:
+            lines.append(text)
+    return [line for line in lines if line == command or line.startswith(command + " ")]
+
+
+def catalog_rule_text(rule_id: str) -> str:
+    """The value of a ``sizing_rules`` record of the bundled catalog, as help texts show it."""
+    from planner.catalog import load_catalog
+
+    rule = load_catalog().sizing_rules.get(rule_id)
+    return "missing" if rule is None else f"now {rule.value:g}"
+
+
 def gpu_count(text: str) -> int:
     """``--gpus``: a whole number of GPUs within the engine's range."""
-    from planner.scenario import MAX_GPUS
+    from planner.inputs.scenario import MAX_GPUS
 
     try:
         value = int(text)
@@ -92,7 +140,10 @@ def gpu_count(text: str) -> int:
 
 
 def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
-    """The options that describe a scenario; :func:`scenario_from_args` reads them back."""
+    """The options that describe a scenario (the facility's and the pools' generated from
+    :class:`~planner.inputs.scenario.Scenario`); :func:`scenario_from_args` reads them back."""
+    from planner.inputs.scenario import Scenario
+
     group = parser.add_argument_group("scenario")
     group.add_argument(
         "--gpus", type=gpu_count, help=f"GPU count (1 to {MAX_GPUS_TEXT}; 8-1024 is the focus)"
@@ -103,42 +154,12 @@ def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True
     group.add_argument("--server", help="server catalog id (default: the GPU's server)")
     group.add_argument("--scenario", metavar="FILE", help="scenario YAML/JSON file; flags override it")
     add_catalog_option(group)
-    group.add_argument("--cooling", help="cooling catalog id (air, direct_liquid, immersion)")
-    group.add_argument("--rack-kw", type=float, help="rack power limit [kW] (5 to 300)")
-    group.add_argument("--currency", choices=["USD", "CNY"], help="report currency")
-    group.add_argument(
-        "--force-scale-out-fabric",
-        action="store_true",
-        help="plan a scale-out fabric even when the cluster fits one scale-up domain",
-    )
-    add_pool_options(parser)
+    add_model_options(parser, Scenario, "", skip=_POOLS, group=group)
+    add_model_options(parser, Scenario, "pools (sized independently of the GPU count)", only=_POOLS)
 
 
-POOL_OPTIONS = (
-    (
-        "--storage-write-gbyte-per-s",
-        "storage_write_gbyte_per_s",
-        "storage pool: checkpoint write target [GB/s]",
-    ),
-    ("--storage-read-gbyte-per-s", "storage_read_gbyte_per_s", "storage pool: dataset read target [GB/s]"),
-    ("--storage-capacity-tbyte", "storage_capacity_tbyte", "storage pool: usable capacity target [TB]"),
-    ("--frontend-gbit-per-gpu", "frontend_gbit_per_s_per_gpu", "front-end network: bandwidth per GPU [Gb/s]"),
-    (
-        "--frontend-gbit-per-node",
-        "frontend_gbit_per_s_per_node",
-        "front-end network: bandwidth per server [Gb/s]",
-    ),
-    ("--frontend-egress-gbit", "frontend_egress_gbit_per_s", "front-end network: uplinks to the site [Gb/s]"),
-)
-"""(flag, ``Scenario.pools`` field, help) of the pool targets; empty = today's per-GPU rule."""
-
-
-def add_pool_options(parser: argparse.ArgumentParser) -> None:
-    """The disaggregated pools' targets (docs/model.md, "Disaggregated pools")."""
-    group = parser.add_argument_group("pools (sized independently of the GPU count)")
-    for flag, field, help_text in POOL_OPTIONS:
-        group.add_argument(flag, dest=f"pool_{field}", type=float, metavar="X", help=help_text)
-    group.add_argument("--frontend-nic", dest="pool_frontend_nic_id", help="front-end NIC catalog id")
+_POOLS = "pools."
+"""The disaggregated pools' targets (docs/model.md, "Disaggregated pools"), an option group of their own."""
 
 
 def add_catalog_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -166,19 +187,111 @@ def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -
     )
 
 
-def add_option_table(
-    parser: argparse.ArgumentParser, title: str, options: OptionTable
+def _help_text(item: Declared) -> str:
+    """``--help`` of a generated option: the field's description, its range and its default (a
+    catalog default is read from the catalog when the help is shown, see :class:`HelpFormatter`).
+
+    The description's ``"; empty = X"`` (what the engine does without a value) becomes the default.
+    """
+    text, _, empty = item.description.rstrip(".").partition("; empty = ")
+    if item.spec.negative_flag:
+        text = f"turn off: {text}"
+    extras = [item.spec.cli_note] if item.spec.cli_note else []
+    if item.kind == "choice":
+        extras.append("one of " + ", ".join(item.choices))
+    elif item.lo is not None or item.hi is not None:
+        extras.append(f"{_plain(item.lo, '-inf')} to {_plain(item.hi, 'inf')}")
+    if item.spec.catalog_rule:
+        extras.append(f"default: the catalog's {item.spec.catalog_rule}, {CATALOG_DEFAULT}")
+    elif empty:
+        extras.append(f"default: {empty}")
+    elif item.kind != "bool" and item.default is not None:
+        extras.append(f"default {_plain(item.default, '')}")
+    text = (text + (f" ({'; '.join(extras)})" if extras else "")).replace("%", "%%")
+    return text.replace(f"%%{CATALOG_DEFAULT[1:]}", CATALOG_DEFAULT)
+
+
+def _plain(value: Any, none: str) -> str:
+    if value is None:
+        return none
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:g}"
+    return str(value)
+
+
+def _option_type(item: Declared) -> Callable[[str], Any]:
+    if item.kind == "int" or (item.kind == "choice" and all(c.lstrip("-").isdigit() for c in item.choices)):
+        return int
+    return float if item.kind == "float" else str
+
+
+def add_model_options(
+    parser: argparse.ArgumentParser,
+    model: type[BaseModel],
+    title: str,
+    *,
+    skip: Sequence[str] | str = (),
+    only: str = "",
+    group: argparse._ArgumentGroup | None = None,
 ) -> argparse._ArgumentGroup:
-    """An argument group with one option per field of ``options``; returned for further options."""
-    group = parser.add_argument_group(title)
-    for field, (flag, kind, text) in options.items():
-        group.add_argument(flag, dest=field, type=kind, help=text)
+    """An argument group (``title``, or ``group``) with one option per field of ``model`` that
+    declares a flag (see :class:`planner.inputs.Input`), leaving out the fields in ``skip`` (or,
+    a string, under that dotted prefix) and keeping those under ``only``; :func:`model_options`
+    reads them back. Returned for further options."""
+    from planner.inputs import declared
+
+    group = parser.add_argument_group(title) if group is None else group
+    for item in declared(model):
+        flag = item.spec.negative_flag or item.spec.flag
+        skipped = item.name.startswith(skip) if isinstance(skip, str) else item.name in skip
+        if skipped or flag is None or not item.name.startswith(only):
+            continue
+        dest = f"{model.__name__}.{item.name}"
+        if item.kind == "bool":
+            action = "store_false" if item.spec.negative_flag else "store_true"
+            added = group.add_argument(flag, dest=dest, action=action, default=None, help=_help_text(item))
+        else:
+            added = group.add_argument(
+                flag,
+                dest=dest,
+                type=_option_type(item),
+                help=_help_text(item),
+                metavar=_metavar(item),
+            )
+        added.catalog_rule = item.spec.catalog_rule  # type: ignore[attr-defined]
     return group
 
 
-def option_flags(options: OptionTable) -> dict[str, str]:
-    """field -> flag of an option table (for :func:`validated_options`)."""
-    return {field: flag for field, (flag, _, _) in options.items()}
+def _metavar(item: Declared) -> str:
+    if item.kind == "choice":
+        return "{" + ",".join(item.choices) + "}"
+    return {"int": "N", "float": "X"}.get(item.kind, item.path[-1].upper())
+
+
+def model_options(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:
+    """The options :func:`add_model_options` added for ``model`` that were given, keyed by field
+    (nested fields as nested mappings); an option left out stays out: the model's default."""
+    prefix = f"{model.__name__}."
+    data: dict[str, Any] = {}
+    for dest, value in sorted(vars(args).items()):
+        if dest.startswith(prefix) and value is not None:
+            *parents, name = dest.removeprefix(prefix).split(".")
+            inner = data
+            for parent in parents:
+                inner = inner.setdefault(parent, {})
+            inner[name] = value
+    return data
+
+
+def model_flags(model: type[BaseModel]) -> dict[str, str]:
+    """field -> flag of every option of ``model`` (for :func:`validated_options`)."""
+    from planner.inputs import declared
+
+    return {
+        d.name: str(d.spec.flag or d.spec.negative_flag)
+        for d in declared(model)
+        if d.spec.flag or d.spec.negative_flag
+    }
 
 
 def collect_options(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
@@ -186,20 +299,20 @@ def collect_options(args: argparse.Namespace, fields: Sequence[str]) -> dict[str
     return {f: getattr(args, f) for f in fields if getattr(args, f, None) is not None}
 
 
-def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str]) -> M:
-    """Validate options into ``model``; the one-line error names the flag, the field and the range."""
+def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str] | None = None) -> M:
+    """Validate options into ``model``; the one-line error names the flag, the field and the range
+    (``flags``: field -> flag; default: the model's declared flags)."""
     import re
 
-    from pydantic import ValidationError
-
-    from planner.errors import InputError, describe_validation_error
+    from planner.errors import InputError
+    from planner.inputs import parse
 
     try:
-        return model.model_validate(dict(data))
-    except ValidationError as exc:
-        text = describe_validation_error(exc, model=model)
-        for field, flag in flags.items():
-            text = re.sub(rf"(^|; ){field}:", rf"\g<1>{flag} ({field}):", text)
+        return parse(model, data)
+    except InputError as exc:
+        text = str(exc)
+        for field, flag in (model_flags(model) if flags is None else flags).items():
+            text = re.sub(rf"(^|; ){re.escape(field)}:", rf"\g<1>{flag} ({field}):", text)
         raise InputError(f"options: {text}") from None
 
 
@@ -226,7 +339,7 @@ def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
 
 def scenario_from_args(args: argparse.Namespace) -> Scenario:
     """The scenario file (if any) with flags applied on top, validated."""
-    from planner.scenario import load_scenario, scenario_from_data
+    from planner.inputs.scenario import Scenario, load_scenario, scenario_from_data
 
     data: dict[str, Any] = load_scenario(args.scenario).model_dump() if args.scenario else {}
     if args.gpus is not None:
@@ -238,24 +351,8 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
         data["gpu_id"] = args.gpu
     if args.server:
         data["server_id"] = args.server
-    if getattr(args, "force_scale_out_fabric", False):
-        data["force_scale_out_fabric"] = True
-    facility = dict(data.get("facility") or {})
-    if args.cooling:
-        facility["cooling_id"] = args.cooling
-    if args.rack_kw is not None:
-        facility["rack_power_limit_kw"] = args.rack_kw
-    if args.currency:
-        facility["currency"] = args.currency
-    if facility:
-        data["facility"] = facility
-    pools = dict(data.get("pools") or {})
-    for field in [f for _, f, _ in POOL_OPTIONS] + ["frontend_nic_id"]:
-        value = getattr(args, f"pool_{field}", None)
-        if value is not None:
-            pools[field] = value
-    if pools:
-        data["pools"] = pools
+    for key, value in model_options(args, Scenario).items():
+        data[key] = {**(data.get(key) or {}), **value} if isinstance(value, dict) else value
     return scenario_from_data(data, source="options")
 
 
@@ -315,21 +412,29 @@ def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return records
 
 
-def designs_as_columns(frame: pd.DataFrame, formats: Mapping[str, str]) -> str:
-    """A frame with one row per design as a text table with the designs as columns, each figure
-    (row) formatted by ``formats[row]`` (``str.format`` pattern; as it is when missing)."""
-    import pandas as pd
+def designs_as_columns(rows: Sequence[Mapping[str, Any]], formats: Mapping[str, str]) -> str:
+    """Rows with one design each (a ``design`` key) as a text table with the designs as columns,
+    each figure (row) formatted by ``formats[row]`` (``str.format`` pattern; as it is when missing).
 
-    columns = frame.set_index("design").T
-    return str(
-        pd.DataFrame(
-            {
-                column: [formats.get(str(row), "{}").format(value) for row, value in columns[column].items()]
-                for column in columns.columns
-            },
-            index=columns.index,
-        ).to_string()
-    )
+    Plain Python, laid out as pandas' ``DataFrame.to_string`` lays out text (the figure names left
+    aligned, the values right aligned, two spaces apart), so the commands that print it need no
+    pandas.
+
+    >>> print(designs_as_columns([{"design": "a", "gpus": 8}, {"design": "bb", "gpus": 1024}], {"gpus": "{:,}"}))
+          a     bb
+    gpus  8  1,024
+    """
+    designs = [str(r["design"]) for r in rows]
+    figures = [k for k in (rows[0] if rows else {}) if k != "design"]
+    cells = [[formats.get(f, "{}").format(r[f]) for r in rows] for f in figures]
+    label_width = max((len(f) for f in figures), default=0)
+    widths = [max([len(d)] + [len(row[i]) for row in cells]) for i, d in enumerate(designs)]
+    lines = [" " * label_width + "".join(f"  {d:>{w}}" for d, w in zip(designs, widths, strict=True))]
+    lines += [
+        f"{f:<{label_width}}" + "".join(f"  {c:>{w}}" for c, w in zip(row, widths, strict=True))
+        for f, row in zip(figures, cells, strict=True)
+    ]
+    return "\n".join(lines)
 
 
 def emit_frame(frame: pd.DataFrame, fmt: str) -> str:

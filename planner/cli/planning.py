@@ -4,6 +4,18 @@ designs, designs across sizes.
 ``plan --format json`` is an interface other tools rely on: its keys are those of
 :func:`planner.outputs.plan_to_dict`. The engine is imported inside the handlers, so building the
 parser (``planner --help``) stays cheap.
+
+Examples::
+
+    planner plan --gpus 1024 --design rail8-npo
+    planner plan --gpus 512 --design ib-ndr --cooling direct_liquid --format json
+    planner plan --scenario cluster.yaml --rack-kw 60 --currency CNY
+    planner compare --gpus 256
+    planner compare --gpus 1024 --designs rail4-npo,ib-ndr --format csv
+    planner compare --gpus 1024 --designs rail4-npo,rail8-npo,ib-ndr --workload mix.yaml --format json
+    planner sweep
+    planner sweep --designs rail4-npo,ib-ndr --sizes 8:1024:64 --format csv
+    planner sweep --sizes 64,256,1024 --format json
 """
 
 from __future__ import annotations
@@ -38,7 +50,7 @@ FORMATS = ("table", "json", "csv")
 
 def _sizes(text: str) -> list[int]:
     """``8:1024:8`` (start:stop:step, inclusive) or ``8,64,512``."""
-    from planner.scenario import MAX_GPUS
+    from planner.inputs.scenario import MAX_GPUS
 
     try:
         if ":" in text:
@@ -63,25 +75,14 @@ def add_parsers(subparsers: Any) -> None:
         subparsers,
         "plan",
         help_text="plan one cluster: fabric, bandwidth, latency, power, cooling and cost",
-        example_lines=[
-            "planner plan --gpus 1024 --design rail8-npo",
-            "planner plan --gpus 512 --design ib-ndr --cooling direct_liquid --format json",
-            "planner plan --scenario cluster.yaml --rack-kw 60 --currency CNY",
-        ],
+        doc=__doc__,
     )
     add_scenario_options(p_plan)
     add_format_option(p_plan, FORMATS)
     p_plan.set_defaults(handler=run_plan)
 
     p_compare = add_command(
-        subparsers,
-        "compare",
-        help_text="one scenario across designs, with the same GPU",
-        example_lines=[
-            "planner compare --gpus 256",
-            "planner compare --gpus 1024 --designs rail4-npo,ib-ndr --format csv",
-            "planner compare --gpus 1024 --designs rail4-npo,rail8-npo,ib-ndr --workload mix.yaml --format json",
-        ],
+        subparsers, "compare", help_text="one scenario across designs, with the same GPU", doc=__doc__
     )
     add_scenario_options(p_compare, design=False)
     add_designs_option(p_compare)
@@ -100,14 +101,7 @@ def add_parsers(subparsers: Any) -> None:
     p_compare.set_defaults(handler=run_compare)
 
     p_sweep = add_command(
-        subparsers,
-        "sweep",
-        help_text="designs across cluster sizes, with the crossover points",
-        example_lines=[
-            "planner sweep",
-            "planner sweep --designs rail4-npo,ib-ndr --sizes 8:1024:64 --format csv",
-            "planner sweep --sizes 64,256,1024 --format json",
-        ],
+        subparsers, "sweep", help_text="designs across cluster sizes, with the crossover points", doc=__doc__
     )
     add_scenario_options(p_sweep, design=False)
     add_designs_option(p_sweep)
@@ -246,7 +240,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
     scenario = scenario_from_args(args)
     if args.workload:
-        from planner.scenario import load_workload
+        from planner.inputs.scenario import load_workload
 
         scenario = scenario.with_updates(workload=load_workload(args.workload))
     catalog = catalog_from_args(args)

@@ -35,7 +35,7 @@ from planner.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from planner.scenario import Scenario
+    from planner.inputs.scenario import Scenario
     from planner.store import SavedScenario, ScenarioDiff, ScenarioStore, ScenarioSummary
 
 EXIT_CONFLICT = 2
@@ -361,7 +361,7 @@ def _show_dict(saved: SavedScenario) -> dict[str, Any]:
 
 
 def _show(args: argparse.Namespace, store: ScenarioStore) -> int:
-    from planner.scenario import scenario_to_json
+    from planner.inputs.scenario import scenario_to_json
 
     saved = store.load(scenario_id=args.id, version=args.version, include_deleted=True)
     if args.format == "json":
@@ -386,7 +386,7 @@ def _show(args: argparse.Namespace, store: ScenarioStore) -> int:
 
 def _scenario_on_top_of(base: Scenario, args: argparse.Namespace) -> Scenario:
     """The saved scenario with the command's scenario flags applied (a --scenario file replaces it)."""
-    from planner.scenario import scenario_to_json
+    from planner.inputs.scenario import scenario_to_json
 
     if args.scenario:
         return scenario_from_args(args)

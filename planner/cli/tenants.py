@@ -10,6 +10,16 @@ across designs, and a job-mix simulation (docs/model.md, "Multi-tenant supernode
 
 A bad tenant file (more GPUs than the cluster, an unknown isolation, a negative bandwidth, a
 duplicate name) or trace exits 2 with one line naming the field; nothing is written.
+
+Examples::
+
+    planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml --format json
+    planner tenants compare --gpus 1024 --tenants tenants.yaml
+    planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 --policy topology --seed 1
+    planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml
+    planner tenants compare --gpus 1024 --tenants tenants.yaml --designs rail8-npo,ib-ndr
+    planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 --policy first-fit
+    planner tenants simulate --gpus 256 --design ib-ndr --trace jobs.csv --policy topology --preempt
 """
 
 from __future__ import annotations
@@ -18,17 +28,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from planner.cli.options import (
-    Parser,
-    add_command,
-    add_designs_option,
-    add_format_option,
-    add_scenario_options,
-    catalog_from_args,
-    scenario_from_args,
-    write,
-    write_json,
-)
+from planner.cli import options
 
 POLICIES = ("first-fit", "topology")
 """``planner.jobmix.simulate.POLICIES``, repeated so that ``--help`` imports no engine module."""
@@ -36,44 +36,36 @@ POLICIES = ("first-fit", "topology")
 
 def add_parser(subparsers: Any) -> None:
     """Register ``planner tenants`` and its subcommands."""
-    parser = add_command(
+    parser = options.add_command(
         subparsers,
         "tenants",
         help_text="multi-tenant supernode: place tenants, compare designs, simulate a job mix",
-        example_lines=[
-            "planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml --format json",
-            "planner tenants compare --gpus 1024 --tenants tenants.yaml",
-            "planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 "
-            "--policy topology --seed 1",
-        ],
+        doc=__doc__,
     )
-    sub = parser.add_subparsers(dest="tenants_command", required=True, metavar="COMMAND", parser_class=Parser)
-    place = add_command(
+    sub = parser.add_subparsers(
+        dest="tenants_command", required=True, metavar="COMMAND", parser_class=options.Parser
+    )
+    place = options.add_command(
         sub,
         "place",
         help_text="place a tenant set on the planned fabric: servers, switches, guarantees, price",
-        example_lines=["planner tenants place --gpus 1024 --design rail8-npo --tenants tenants.yaml"],
+        doc=__doc__,
     )
     _tenant_options(place)
-    add_format_option(place, ["table", "json"])
+    options.add_format_option(place, ["table", "json"])
     place.set_defaults(handler=run_place)
-    compare = add_command(
-        sub,
-        "compare",
-        help_text="the same tenant set on several designs side by side",
-        example_lines=[
-            "planner tenants compare --gpus 1024 --tenants tenants.yaml --designs rail8-npo,ib-ndr"
-        ],
+    compare = options.add_command(
+        sub, "compare", help_text="the same tenant set on several designs side by side", doc=__doc__
     )
     _tenant_options(compare, design=False)
-    add_designs_option(compare)
-    add_format_option(compare, ["table", "json"])
+    options.add_designs_option(compare)
+    options.add_format_option(compare, ["table", "json"])
     compare.set_defaults(handler=run_compare)
     _add_simulate(sub)
 
 
 def _tenant_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
-    add_scenario_options(parser, design=design)
+    options.add_scenario_options(parser, design=design)
     parser.add_argument(
         "--tenants",
         metavar="FILE",
@@ -84,16 +76,13 @@ def _tenant_options(parser: argparse.ArgumentParser, *, design: bool = True) -> 
 
 
 def _add_simulate(sub: Any) -> None:
-    simulate = add_command(
+    simulate = options.add_command(
         sub,
         "simulate",
         help_text="discrete-event simulation of a job stream: utilisation, queueing delay, fragmentation",
-        example_lines=[
-            "planner tenants simulate --gpus 1024 --design rail8-npo --synthetic --jobs 10000 --policy first-fit",
-            "planner tenants simulate --gpus 256 --design ib-ndr --trace jobs.csv --policy topology --preempt",
-        ],
+        doc=__doc__,
     )
-    add_scenario_options(simulate)
+    options.add_scenario_options(simulate)
     source = simulate.add_mutually_exclusive_group(required=True)
     source.add_argument(
         "--trace",
@@ -115,7 +104,7 @@ def _add_simulate(sub: Any) -> None:
     simulate.add_argument("--policy", choices=POLICIES, default="topology", help="allocation policy")
     simulate.add_argument("--preempt", action="store_true", help="high-priority jobs may stop normal ones")
     simulate.add_argument("--seed", type=int, default=1, help="random seed of the synthetic jobs (default 1)")
-    add_format_option(simulate, ["table", "json"])
+    options.add_format_option(simulate, ["table", "json"])
     simulate.set_defaults(handler=run_simulate)
 
 
@@ -130,15 +119,15 @@ def run_place(args: argparse.Namespace) -> int:
 
     tenants = _load(args)
     placement = place_scenario(
-        scenario=scenario_from_args(args),
-        catalog=catalog_from_args(args),
+        scenario=options.scenario_from_args(args),
+        catalog=options.catalog_from_args(args),
         tenants=tenants,
         source=args.tenants,
     )
     if args.format == "json":
-        write_json(placement_to_dict(placement))
+        options.write_json(placement_to_dict(placement))
     else:
-        write(_place_table(placement))
+        options.write(_place_table(placement))
     return 0
 
 
@@ -165,18 +154,18 @@ def run_compare(args: argparse.Namespace) -> int:
     tenants = _load(args)
     designs = design_ids_from_args(args) if args.designs else COMPARE_DESIGNS
     placements = compare_designs(
-        scenario=scenario_from_args(args),
-        catalog=catalog_from_args(args),
+        scenario=options.scenario_from_args(args),
+        catalog=options.catalog_from_args(args),
         tenants=tenants,
         designs=designs,
         source=args.tenants,
     )
     if args.format == "json":
-        write_json({"designs": [placement_to_dict(p) for p in placements]})
+        options.write_json({"designs": [placement_to_dict(p) for p in placements]})
     else:
         import pandas as pd
 
-        write(emit_frame(pd.DataFrame(comparison_rows(placements)), "table"))
+        options.write(emit_frame(pd.DataFrame(comparison_rows(placements)), "table"))
     return 0
 
 
@@ -186,8 +175,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     from planner.jobmix.simulate import simulate
     from planner.tenancy.fabric import fabric_view, sim_cluster
 
-    catalog = catalog_from_args(args)
-    p = plan(scenario=scenario_from_args(args), catalog=catalog)
+    catalog = options.catalog_from_args(args)
+    p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
     cluster = sim_cluster(fabric_view(plan=p, catalog=catalog))
     if args.trace:
         jobs = read_trace_csv(Path(args.trace), cluster_gpus=cluster.gpus)
@@ -197,10 +186,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         )
     result = simulate(cluster=cluster, jobs=jobs, policy=args.policy, preempt=args.preempt)
     if args.format == "json":
-        write_json(result.to_dict())
+        options.write_json(result.to_dict())
     else:
         data = result.to_dict()
         delay = data.pop("queue_delay_s")
         rows = [*data.items(), *((f"queue_delay_s.{k}", v) for k, v in delay.items())]
-        write("\n".join(f"{k:<22} {v:,.3f}" if isinstance(v, float) else f"{k:<22} {v}" for k, v in rows))
+        options.write(
+            "\n".join(f"{k:<22} {v:,.3f}" if isinstance(v, float) else f"{k:<22} {v}" for k, v in rows)
+        )
     return 0

@@ -36,11 +36,7 @@ def add_parser(subparsers: Any) -> None:
         subparsers,
         "validate",
         help_text="compare the model with published figures (pass / fail / not modelled)",
-        example_lines=[
-            "planner validate",
-            "planner validate --area training --format json",
-            "planner validate --role calibration --format markdown",
-        ],
+        doc=__doc__,
     )
     parser.add_argument("--area", choices=AREAS, help="only the cases of this area")
     parser.add_argument(

@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Literal, get_args
 
 import yaml
-from scipy import stats
 
 from planner.errors import CatalogError
 from planner.files import parse_text, read_bytes
@@ -60,7 +60,7 @@ BANDS_PATH = Path(__file__).resolve().parents[2] / "validation" / "error_bands.y
 BAND_COVERAGE = 0.8
 """Central share of the error distribution a band covers [-] (P10 to P90)."""
 
-Z_BAND = float(stats.norm.ppf(0.5 + BAND_COVERAGE / 2))
+Z_BAND = NormalDist().inv_cdf(0.5 + BAND_COVERAGE / 2)
 """Standard-normal quantile of the band's upper end: 1.2816 for 80 %."""
 
 _TRAINING_RATES = ("achieved_tflops_per_gpu", "model_flops_utilization", "tokens_per_s")
@@ -146,6 +146,8 @@ def fit_band(family: str, values: Sequence[float]) -> ErrorBand:
         return ErrorBand(family=family, cases=0, bias_log=0.0, spread_log=0.0)
     if len(values) == 1:
         return ErrorBand(family=family, cases=1, bias_log=float(values[0]), spread_log=0.0)
+    from scipy import stats  # the fit only: the bands' readers (every CLI command) need no SciPy
+
     mu, sigma = stats.norm.fit(list(values))
     return ErrorBand(family=family, cases=len(values), bias_log=float(mu), spread_log=float(sigma))
 

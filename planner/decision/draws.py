@@ -34,17 +34,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from scipy import stats
 
 from planner.catalog import Catalog
 from planner.decision.bands import ErrorBand, band_dict, load_bands
 from planner.decision.outcome import DesignOutcome, EntryOutcome, Rule, design_outcomes, outcome_unit, rule_of
-from planner.errors import InputError, describe_validation_error
-from planner.i18n.message import msg
+from planner.inputs import parse
+from planner.inputs.scenario import Scenario
 from planner.performance.optic_failures import failure_step_times
 from planner.performance.uncertainty import MonteCarloSpec, price_factor_samples, price_response
-from planner.scenario import Scenario
 
 DESIGN_PRICE_FACTORS = ("switch_price", "optics_price")
 """Price factors drawn per design (different parts on each); the others are shared."""
@@ -73,12 +72,7 @@ class DecisionSpec(BaseModel):
 
 def decision_spec(data: Mapping[str, Any]) -> DecisionSpec:
     """Validate a mapping; :class:`InputError` names the field and its range."""
-    try:
-        return DecisionSpec.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(
-            msg("decision: {error}", error=describe_validation_error(exc, model=DecisionSpec))
-        ) from None
+    return parse(DecisionSpec, data, source="decision")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -34,11 +34,12 @@ from planner.decision.bands import Family
 from planner.engine import Plan
 from planner.errors import InputError
 from planner.i18n.message import msg
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.scenario import Scenario, WorkloadEntry
 from planner.performance.optic_failures import optic_failure_loads, optic_throughput_factor
-from planner.performance.reliability import Reliability, ReliabilityParams
+from planner.performance.reliability import Reliability
 from planner.performance.serving.estimate import estimate_serving
 from planner.performance.workload import estimate_workload
-from planner.scenario import Scenario, WorkloadEntry
 
 Rule = Literal["cost_per_outcome", "price_per_gpu_hour"]
 

@@ -31,7 +31,7 @@ from planner.fabric.pools import (
     size_storage_pool,
 )
 from planner.fabric.topology import SmallClos, small_clos
-from planner.scenario import LinkLengths, Pools
+from planner.inputs.scenario import LinkLengths, Pools
 
 
 @dataclass(frozen=True)

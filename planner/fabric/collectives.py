@@ -24,7 +24,9 @@ buffer; for all-to-all the buffer one GPU sends), scale-up bandwidth ``B_up``, N
                  tree          2 ceil(log2 n) alpha_net    + 2 S / B
                  hierarchical  2(m-1) alpha_up + 2(g-1) alpha_net + 2(n-1)/n S / B
                  nvls          alpha_nvls + 2 ceil(log2 g) alpha_net
-                               + max(S / B_nvls, 2(n-1)/n S / (m B_net))
+                               + max(S / B_nvls, tau(g) S / (m B_net))
+                               (tau = 1 on two domains, else 2: the NVLS tree's double binary
+                               tree, :func:`nvls_tree_shard_trips`)
                  in_network    A_up + 2 alpha_net + max(U, S / (m B_sharp))
     all-gather,  ring          (n-1) alpha_net             + (n-1)/n S / B
     reduce-scat. hierarchical  (m-1) alpha_up + (g-1) alpha_net + (n-1)/n S / B
@@ -450,9 +452,54 @@ def with_options(
     return replace(
         fabric,
         levels=levels,
-        in_network_reduction=in_network_reduction and fabric.in_network_capable,
+        in_network_reduction=(in_network_reduction or fabric.in_network_reduction)
+        and fabric.in_network_capable,
         notes=tuple(notes),
     )
+
+
+def part_of_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
+    """The fabric as a job on ``gpus`` of its GPUs sees it: spread evenly over the fewest scale-up
+    domains that hold it (512 GPUs on 576-GPU NVL72 racks: 64 in each of 8 domains), so no
+    tensor-parallel group straddles two domains; the whole fabric when ``gpus`` covers it.
+
+    >>> f = two_level_fabric(gpus=576, domain_gpus=72, scale_up_gbyte_per_s=900, network_gbyte_per_s=50)
+    >>> g = part_of_fabric(f, gpus=512)
+    >>> g.gpus, g.domain_gpus, g.domains
+    (512, 64, 8)
+    """
+    if gpus >= fabric.gpus:
+        return fabric
+    domains = math.ceil(gpus / fabric.domain_gpus)
+    per_domain = gpus // domains if gpus % domains == 0 else fabric.domain_gpus
+    return replace(fabric, gpus=gpus, domain_gpus=per_domain)
+
+
+InSwitchReduction = Literal["auto", "none", "nvls", "sharp"]
+IN_SWITCH_REDUCTIONS: tuple[InSwitchReduction, ...] = get_args(InSwitchReduction)
+
+
+def with_reduction(fabric: CollectiveFabric, mode: InSwitchReduction) -> CollectiveFabric:
+    """The fabric with the in-switch reduction a scenario asks for (``Scenario.in_switch_reduction``).
+
+    ``auto``: NVLS (and the NVLS tree across domains) where the GPU's scale-up switches reduce, no
+    SHARP; ``none``: rings and trees only; ``nvls``: NVLS asked for (a note where the GPU lacks it);
+    ``sharp``: NVLS where possible and SHARP where every network switch reduces (a note where they
+    do not). ``auto`` chooses per message size among what the hardware offers, like the rest of
+    the model (:func:`collective_time`).
+
+    >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50,
+    ...                      nvls_gbyte_per_s=250)
+    >>> with_reduction(f, "none").nvls, with_reduction(f, "sharp").in_network_reduction
+    (False, False)
+    """
+    if mode == "auto":
+        return fabric
+    if mode == "none":
+        return with_options(fabric, nvls=False)
+    if mode == "nvls":
+        return with_options(fabric, nvls=True)
+    return with_options(fabric, in_network_reduction=True)
 
 
 # --- one collective ---------------------------------------------------------------------------
@@ -601,6 +648,7 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
         # one push into the NVSwitch and one multicast back, whatever m; shards cross domains by tree
         alpha = g.alpha_nvls_s + 2 * math.ceil(math.log2(g.g)) * g.alpha_net_s
         up_s = size / g.b_nvls
+        net_s = nvls_tree_shard_trips(g.g) * size / (m * g.b_net) if g.g > 1 else 0.0
     else:  # in_network: reduce in the domain (ring or NVLS), one trip up and down the switch tree
         ring_up = (2 * (m - 1) * g.alpha_up_s, up_s)
         nvls_up = (g.alpha_nvls_s, size / g.b_nvls) if g.b_nvls > 0 else ring_up
@@ -609,6 +657,22 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
         alpha = alpha_up + 2 * g.alpha_net_s
     beta, level = _bandwidth_term(g, up_s, net_s)
     return alpha, beta, level
+
+
+def nvls_tree_shard_trips(domains: int) -> float:
+    """Times each GPU's ``1/m`` shard crosses its network port per direction in an NVLS tree [-].
+
+    NCCL's NVLS tree reduces inside each domain with NVLS and joins the domains' heads by two
+    binary trees, each carrying half of the data. On two domains each is the root of one tree and
+    the leaf of the other: it sends and receives its shard once. On three or more, a node is inner
+    in one tree (two children: twice its half up and down) and a leaf in the other (once): twice
+    (Sanders, Speck, Traeff 2009; NCCL issue 1649: NVLS tree peaks at constant intra-node cost and
+    the ring's network bandwidth at scale).
+
+    >>> nvls_tree_shard_trips(2), nvls_tree_shard_trips(16)
+    (1.0, 2.0)
+    """
+    return 1.0 if domains <= 2 else 2.0
 
 
 def algorithms_for(

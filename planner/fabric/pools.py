@@ -35,7 +35,7 @@ from planner.catalog.schema import Nic, Storage, Switch
 from planner.errors import CatalogError, InputError
 from planner.fabric.topology import SmallClos, small_clos
 from planner.i18n.message import msg
-from planner.scenario import Pools
+from planner.inputs.scenario import Pools
 from planner.units import ceil_div
 
 StorageBound = Literal["write", "read", "capacity", "minimum"]

@@ -13,9 +13,10 @@ from planner.engine import Plan
 from planner.errors import InputError
 from planner.fabric.media import AUX_LINK_CLASSES, FABRIC_LINK_CLASSES, length_field
 from planner.handoff import naming
-from planner.handoff.layout import Layout, LayoutParams, build_layout, cable_length_m
+from planner.handoff.layout import Layout, build_layout, cable_length_m
 from planner.handoff.wiring import Link, Wiring, build_wiring
 from planner.i18n.message import msg
+from planner.inputs.layout import LayoutParams
 
 CABLING_COLUMNS = (
     "cable_id",

@@ -124,6 +124,8 @@ def _fit(text: str, limit: int = 48) -> str:
 
 FLOOR_PX_PER_M = 40
 """Scale of the floor plan [px per metre]."""
+LEGEND_STEP_PX = 110
+"""Width of one legend entry (swatch and kind name) [px]; the drawing is at least as wide as the legend."""
 KIND_FILL = {"compute": "#cfe3f7", "network": "#b9e0b1", "storage": "#efe3b8", "management": "#ddd0ee"}
 
 
@@ -136,14 +138,16 @@ def floor_svg(layout: Layout, *, kind_names: dict[str, str] | None = None) -> st
     scale = FLOOR_PX_PER_M
     width_m = max((r.x_m for r in layout.racks), default=0.0) + layout.params.rack_width_m
     depth_m = max((r.y_m for r in layout.racks), default=0.0) + layout.params.rack_depth_m
-    width, height = int(width_m * scale) + 2 * MARGIN_PX, int(depth_m * scale) + 2 * MARGIN_PX + 24
+    legend_px = MARGIN_PX + len(KIND_FILL) * LEGEND_STEP_PX
+    width = max(int(width_m * scale) + 2 * MARGIN_PX, legend_px)
+    height = int(depth_m * scale) + 2 * MARGIN_PX + 24
     w, d = layout.params.rack_width_m * scale, layout.params.rack_depth_m * scale
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif">'
     ]
     for i, (kind, fill) in enumerate(KIND_FILL.items()):
-        left = MARGIN_PX + i * 110
+        left = MARGIN_PX + i * LEGEND_STEP_PX
         parts.append(
             f'<rect x="{left}" y="6" width="12" height="12" fill="{fill}" stroke="#555"/>'
             f'<text x="{left + 16}" y="16" font-size="11">{escape(names.get(kind, kind))}</text>'

@@ -25,47 +25,20 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.catalog import Catalog
 from planner.engine import Plan
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.handoff import naming
 from planner.handoff.wiring import Device, Wiring, balanced_block
 from planner.i18n.message import msg
+from planner.inputs.layout import LayoutParams
 from planner.units import ceil_div
 
 RACK_UNIT_M = 0.04445
 """Height of one rack unit [m] (EIA-310: 1.75 in)."""
 
 KINDS = ("compute", "network", "storage", "management")
-
-
-class LayoutParams(BaseModel):
-    """Floor inputs of the layout (all lengths in metres)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-    row_length_m: float = Field(default=12.0, gt=0, le=500, description="Longest row the room allows [m].")
-    max_rows: int | None = Field(default=None, ge=1, le=500, description="Rows the room holds; empty = any.")
-    rack_width_m: float = Field(default=0.6, ge=0.3, le=1.5, description="Rack width [m].")
-    rack_depth_m: float = Field(default=1.2, ge=0.6, le=2.0, description="Rack depth [m].")
-    cold_aisle_m: float = Field(default=1.2, ge=0.6, le=5.0, description="Cold aisle width [m].")
-    hot_aisle_m: float = Field(default=1.2, ge=0.6, le=5.0, description="Hot aisle width [m].")
-    tray_height_m: float = Field(
-        default=0.3, ge=0, le=3.0, description="Cable tray height above the rack top [m]."
-    )
-    slack_m: float = Field(default=1.5, ge=0, le=20.0, description="Service loop per cable [m].")
-
-
-def layout_params_from_data(data: Mapping[str, Any]) -> LayoutParams:
-    """Validate layout inputs; :class:`InputError` names the field as ``layout.<name>``."""
-    try:
-        return LayoutParams.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(describe_validation_error(exc, model=LayoutParams, prefix="layout.")) from None
 
 
 @dataclass(frozen=True)

@@ -421,8 +421,22 @@ def _solve(
         min(max(math.log((start or {}).get(n, base.values[n])), lo + 1e-9), hi - 1e-9)
         for n, lo, hi in zip(names, lower, upper, strict=True)
     ]
-    result = least_squares(_residuals(base, points, names, fixed), x0, bounds=(lower, upper), method="trf")
-    return {n: math.exp(v) for n, v in zip(names, result.x, strict=True)}
+    starts = [x0]
+    if start is None:
+        # a bandwidth efficiency the catalog's values mask (another level bounds every size, so its
+        # gradient is zero there) is still reached from a start with it halved
+        starts += [
+            [
+                max(x - math.log(2.0), lo + 1e-9) if i == k else x
+                for i, (x, lo) in enumerate(zip(x0, lower, strict=True))
+            ]
+            for k, n in enumerate(names)
+            if n.endswith("_efficiency")
+        ]
+    residuals = _residuals(base, points, names, fixed)
+    results = [least_squares(residuals, x, bounds=(lower, upper), method="trf") for x in starts]
+    best = min(results, key=lambda r: float(r.cost))
+    return {n: math.exp(v) for n, v in zip(names, best.x, strict=True)}
 
 
 def _why_not(base: Baseline, points: Sequence[Point], name: str) -> Message:

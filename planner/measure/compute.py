@@ -22,9 +22,9 @@ from planner.catalog.schema import SizingRule
 from planner.engine import Plan
 from planner.errors import InputError
 from planner.i18n.message import msg
+from planner.inputs.training import TrainingJob
 from planner.measure.training import TrainingLog
 from planner.performance.training.efficiency import efficiency_coefficients
-from planner.performance.training.job import TrainingJob
 from planner.performance.workload import estimate_workload
 
 RULE = "training_efficiency_max_fraction"

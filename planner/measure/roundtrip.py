@@ -19,12 +19,12 @@ from planner.engine import plan
 from planner.errors import InputError
 from planner.files import read_mapping
 from planner.i18n.message import msg
+from planner.inputs.scenario import scenario_from_data
 from planner.measure.calibrate import calibrate
 from planner.measure.model import PARAMETERS, baseline
 from planner.measure.nccl import parse_nccl_tests
 from planner.measure.synthetic import synthetic_run
 from planner.measure.text import read_lines
-from planner.scenario import scenario_from_data
 
 CASES = Path(__file__).resolve().parents[2] / "validation" / "calibration_round_trip.yaml"
 

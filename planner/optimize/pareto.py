@@ -15,12 +15,13 @@ from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
+from planner.inputs.optimize import OptimizeRequest
+from planner.inputs.scenario import Scenario
 from planner.optimize.model import build_model
-from planner.optimize.problem import OptimizeRequest, prepare
+from planner.optimize.problem import prepare
 from planner.optimize.run import optimize, solution_scenario
 from planner.optimize.solve import solve
 from planner.resolve import resolve
-from planner.scenario import Scenario
 
 OVERSUBSCRIPTIONS = (1.0, 2.0, 3.0)
 PORTS_PER_GPU = (1, 2, 4, 8)

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Cooling, Record
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.fabric.auxiliary import (
     AuxiliaryFabrics,
     aux_link_counts,
@@ -34,45 +31,12 @@ from planner.fabric.topology import (
 )
 from planner.facility.power import pdus_for_rack
 from planner.i18n.message import msg
+from planner.inputs.optimize import OptimizeRequest
+from planner.inputs.scenario import Scenario
 from planner.resolve import Resolved, resolve
-from planner.scenario import MAX_GPUS, Scenario
 from planner.units import present_value_factor
 
-Objective = Literal["capex", "tco", "max-gpus"]
 PRICED_FAMILIES = ("gpus", "servers", "nics", "switches", "optics", "cables", "racks", "pdus", "storage")
-
-
-class OptimizeRequest(BaseModel):
-    """Objective and limits of one optimization (the scenario gives everything else)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    objective: Objective = Field(default="capex", description="capex, tco or max-gpus.")
-    budget_usd: float | None = Field(default=None, gt=0, le=1e12, description="CAPEX ceiling [USD].")
-    power_cap_kw: float | None = Field(
-        default=None, gt=0, le=1e7, description="Facility power ceiling [kW] (IT x PUE)."
-    )
-    rack_kw: float | None = Field(
-        default=None, ge=5, le=300, description="Rack power limit [kW]; empty = the scenario's."
-    )
-    max_gpus: int = Field(
-        default=16384, ge=1, le=MAX_GPUS, description="Upper bound of the max-gpus search [count]."
-    )
-    choose_switches: bool = Field(default=True, description="Pick switch models per tier.")
-    choose_media: bool = Field(default=True, description="Pick copper/optics per link class.")
-    choose_cooling: bool = Field(default=True, description="Pick the cooling method.")
-    time_limit_s: float = Field(default=60, gt=0, le=3600, description="Solver time limit [s].")
-
-
-def request_from_data(data: dict[str, object]) -> OptimizeRequest:
-    """Validate optimizer options; :class:`InputError` names the field and the range."""
-    try:
-        request = OptimizeRequest.model_validate(data)
-    except ValidationError as exc:
-        raise InputError(describe_validation_error(exc, model=OptimizeRequest)) from None
-    if request.objective == "max-gpus" and request.budget_usd is None and request.power_cap_kw is None:
-        raise InputError(msg("objective: max-gpus needs budget_usd or power_cap_kw (or both)"))
-    return request
 
 
 @dataclass(frozen=True)

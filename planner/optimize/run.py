@@ -20,11 +20,12 @@ from planner.engine import Plan, plan
 from planner.errors import InfeasibleError, PlannerError
 from planner.fabric.media import LINK_CLASSES
 from planner.i18n.message import Message, msg
+from planner.inputs.optimize import OptimizeRequest
+from planner.inputs.scenario import Scenario
 from planner.optimize.model import ModelVars, build_model
-from planner.optimize.problem import OptimizeRequest, Problem, prepare
+from planner.optimize.problem import Problem, prepare
 from planner.optimize.solve import SolveOutcome, solve, value
 from planner.outputs import plan_to_dict
-from planner.scenario import Scenario
 
 REPAIR_ROUNDS = 5
 

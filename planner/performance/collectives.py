@@ -9,8 +9,7 @@ pages and adds what needs a :class:`~planner.engine.Plan`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from planner.catalog import Catalog
 from planner.engine import Plan
@@ -36,6 +35,9 @@ from planner.fabric.collectives import (
     with_options,
 )
 from planner.units import GIB
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "COLLECTIVES",
@@ -126,6 +128,8 @@ def busbw_curve(
     sizes_bytes: Sequence[float] = MESSAGE_SIZES_BYTES,
 ) -> pd.DataFrame:
     """Time and busbw against message size (default 1 KiB ... 8 GiB): one row per size."""
+    import pandas as pd
+
     rows = [
         _row(
             fabric,
@@ -162,6 +166,8 @@ def busbw_vs_gpus(
     gpu_counts: Sequence[int] | None = None,
 ) -> pd.DataFrame:
     """Time and busbw of contiguous groups of growing size on one fabric: one row per count."""
+    import pandas as pd
+
     counts = default_gpu_counts(gpus=fabric.gpus) if gpu_counts is None else tuple(gpu_counts)
     rows = [
         _row(
@@ -184,6 +190,8 @@ def collectives_frame(
     in_network_reduction: bool = False,
 ) -> pd.DataFrame:
     """busbw against message size for several designs and collectives, side by side (tidy)."""
+    import pandas as pd
+
     frames = []
     for p in plans:
         fabric = fabric_from_plan(plan=p, catalog=catalog, in_network_reduction=in_network_reduction)

@@ -58,19 +58,19 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
-
-import numpy as np
-import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import TYPE_CHECKING, Literal
 
 from planner.catalog import Catalog, load_catalog
 from planner.catalog.rules import rule_values
 from planner.engine import Plan
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.fabric.topology import Topology
 from planner.i18n.message import msg
+from planner.inputs.reliability import ReliabilityParams
 from planner.units import ceil_div
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 HOURS_PER_DAY = 24.0
 
@@ -168,67 +168,6 @@ def reliability_coefficients(catalog: Catalog | None = None) -> ReliabilityCoeff
         checkpoint_bytes_per_param=values[CHECKPOINT_BYTES_PER_PARAM_ID],
         restart_min=values[RESTART_MIN_ID],
     )
-
-
-class ReliabilityParams(BaseModel):
-    """What the reliability estimate needs beyond the plan."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    params_b: float | None = Field(
-        default=None, gt=0, le=100_000, description="Model parameters [billions]; sizes the checkpoint."
-    )
-    checkpoint_gbyte: float | None = Field(
-        default=None, gt=0, le=10_000_000, description="Checkpoint size [GB]; overrides params_b."
-    )
-    checkpoint_bytes_per_param: float | None = Field(
-        default=None,
-        ge=1,
-        le=64,
-        description="Checkpoint bytes per parameter [B]; empty = the catalog's checkpoint_bytes_per_param.",
-    )
-    restart_min: float | None = Field(
-        default=None,
-        ge=0,
-        le=1440,
-        description="Restart time without the checkpoint read [min]; empty = the catalog's checkpoint_restart_min.",
-    )
-    failure_rate_scale: float = Field(
-        default=1.0, gt=0, le=100, description="Multiplier on every calibrated failure rate [-]."
-    )
-    network_failover: bool = Field(
-        default=False,
-        description="The job survives network failures that leave every GPU connected (other planes, rerouting).",
-    )
-    write_bandwidth_gbyte_per_s: float | None = Field(
-        default=None,
-        gt=0,
-        le=1_000_000,
-        description="Checkpoint write bandwidth [GB/s]; empty = the plan's storage.",
-    )
-    checkpoint_interval_min: float | None = Field(
-        default=None, gt=0, le=100_000, description="Evaluate at this interval [min]; empty = the optimum."
-    )
-
-    @model_validator(mode="after")
-    def _size_given(self) -> ReliabilityParams:
-        if self.params_b is None and self.checkpoint_gbyte is None:
-            raise ValueError(msg("give params_b or checkpoint_gbyte"))
-        return self
-
-
-def reliability_params(data: Mapping[str, object], *, source: str = "reliability") -> ReliabilityParams:
-    """Validate a mapping; :class:`InputError` names the field and its range."""
-    try:
-        return ReliabilityParams.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(
-            msg(
-                "{source}: {error}",
-                source=source,
-                error=describe_validation_error(exc, model=ReliabilityParams),
-            )
-        ) from None
 
 
 @dataclass(frozen=True)
@@ -673,6 +612,9 @@ def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None 
     Columns: ``checkpoint_interval_min``, ``goodput``, ``checkpoint_fraction``,
     ``rework_fraction``, ``restart_fraction``, ``optimal`` (the row of Young's optimum).
     """
+    import numpy as np
+    import pandas as pd
+
     optimum_min = result.optimal_interval_s / 60.0
     if intervals_min is None:
         grid = optimum_min * np.logspace(-1.0, 1.0, 41)

@@ -30,18 +30,20 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from scipy import stats
 
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
-from planner.errors import InputError, describe_validation_error
+from planner.errors import InputError
 from planner.i18n.message import msg
+from planner.inputs import parse
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.scenario import Scenario
+from planner.inputs.training import TrainingJob
 from planner.performance.collectives import fabric_from_plan
-from planner.performance.reliability import ReliabilityParams
-from planner.performance.workload import TrainingJob, WorkloadEstimate, estimate_workload
+from planner.performance.workload import WorkloadEstimate, estimate_workload
 from planner.resolve import resolve
-from planner.scenario import Scenario
 
 TornadoInput = Literal[
     "gpu_price",
@@ -242,12 +244,7 @@ class MonteCarloSpec(BaseModel):
 
 def monte_carlo_spec(data: Mapping[str, Any]) -> MonteCarloSpec:
     """Validate a mapping; :class:`InputError` names the field and its range."""
-    try:
-        return MonteCarloSpec.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(
-            msg("monte_carlo: {error}", error=describe_validation_error(exc, model=MonteCarloSpec))
-        ) from None
+    return parse(MonteCarloSpec, data, source="monte_carlo")
 
 
 @dataclass(frozen=True)

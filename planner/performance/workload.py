@@ -33,18 +33,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
+from planner.fabric.collectives import part_of_fabric
 from planner.i18n.message import msg
+from planner.inputs.reliability import ReliabilityParams
+from planner.inputs.scenario import Scenario
+from planner.inputs.training import Precision, TrainingJob, training_job
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan
-from planner.performance.reliability import Reliability, ReliabilityParams, reliability
-from planner.performance.training.efficiency import EfficiencyCoefficients, efficiency_coefficients
+from planner.performance.reliability import Reliability, reliability
+from planner.performance.training.efficiency import (
+    FP8_SPEEDUP,
+    EfficiencyCoefficients,
+    efficiency_coefficients,
+    published_ceiling,
+)
 from planner.performance.training.flops import (
     Recompute,
     model_flops_per_token,
@@ -52,7 +59,6 @@ from planner.performance.training.flops import (
     token_flops,
     training_flops,
 )
-from planner.performance.training.job import FP8_SPEEDUP, Precision, TrainingJob, training_job
 from planner.performance.training.memory import MemoryBreakdown, ZeroStage
 from planner.performance.training.moe import MoeCoefficients, moe_coefficients
 from planner.performance.training.schedule import (
@@ -65,7 +71,9 @@ from planner.performance.training.schedule import (
 from planner.performance.training.search import check_layout, largest_micro_batch, search
 from planner.performance.training.shape import HIDDEN_PER_LAYER, ModelShape, model_shape
 from planner.resolve import resolve
-from planner.scenario import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "FP8_SPEEDUP",
@@ -87,6 +95,7 @@ __all__ = [
     "training_flops",
     "training_job",
     "workload_frame",
+    "workload_rows",
     "workload_to_dict",
 ]
 
@@ -221,11 +230,13 @@ def estimate_workload(
     r = resolve(scenario=plan.scenario, catalog=catalog)
     if fabric is None:
         fabric = fabric_from_plan(plan=plan, catalog=catalog, in_network_reduction=job.in_network_reduction)
+    gpus = job_gpus(job, plan)
+    fabric = part_of_fabric(fabric, gpus=gpus)
     peak_flops = r.gpu.bf16_dense_tflops * 1e12 * (FP8_SPEEDUP if job.precision == "fp8" else 1.0)
     best, memory, fitting, max_mb = best_layout(
-        job, fabric, peak_flops=peak_flops, gpus=plan.gpus, hbm_gbyte=r.gpu.hbm_gbyte,
+        job, fabric, peak_flops=peak_flops, gpus=gpus, hbm_gbyte=r.gpu.hbm_gbyte,
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
-        coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id),
+        coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id, precision=job.precision),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
@@ -238,22 +249,91 @@ def estimate_workload(
     wall_h = steps * step_s / rel.goodput / 3600.0
     tokens_per_s = tokens_per_step / step_s
     per_token, hardware_per_token = _flops_per_token(shape, job.seq_len, best.recompute)
+    mfu = per_token * tokens_per_s / gpus / peak_flops
+    guard = _plausibility_notes(catalog, gpu_id=r.gpu.id, precision=job.precision, mfu=mfu)
     return WorkloadEstimate(
-        design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=plan.gpus, job=job, shape=shape,
+        design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=gpus, job=job, shape=shape,
         layout=_layout(best, memory, max_mb), step=best.step, dp_comm_total_s=best.dp_comm_total_s,
         dp_bound_level=best.dp_bound_level, ep_bound_level=best.ep_bound_level, layouts_fitting=fitting,
         tokens_per_step=tokens_per_step, tokens_per_s=tokens_per_s, steps=steps,
         training_flops=per_token * tokens, peak_tflops_per_gpu=peak_flops / 1e12,
-        achieved_tflops_per_gpu=per_token * tokens_per_s / plan.gpus / 1e12,
-        achieved_hardware_tflops_per_gpu=hardware_per_token * tokens_per_s / plan.gpus / 1e12,
+        achieved_tflops_per_gpu=per_token * tokens_per_s / gpus / 1e12,
+        achieved_hardware_tflops_per_gpu=hardware_per_token * tokens_per_s / gpus / 1e12,
         compute_efficiency=best.efficiency, memory=memory,
         time_to_train_ideal_days=steps * step_s / 86400.0, reliability=rel,
-        time_to_train_days=wall_h / 24.0, gpu_hours=plan.gpus * wall_h,
-        energy_mwh=plan.power.facility_avg_kw * wall_h / 1000.0,
+        time_to_train_days=wall_h / 24.0, gpu_hours=gpus * wall_h,
+        energy_mwh=plan.power.facility_avg_kw * gpus / plan.gpus * wall_h / 1000.0,
         usd_per_gpu_hour=plan.cost.usd_per_gpu_hour,
-        cost_to_train_usd=plan.gpus * wall_h * plan.cost.usd_per_gpu_hour,
-        notes=_workload_notes(job, fabric, best, tokens_per_step),
+        cost_to_train_usd=gpus * wall_h * plan.cost.usd_per_gpu_hour,
+        notes=(*_part_notes(gpus, plan, fabric), *_workload_notes(job, fabric, best, tokens_per_step), *guard),
     )  # fmt: skip
+
+
+def job_gpus(job: TrainingJob, plan: Plan) -> int:
+    """The GPUs a job runs on [count]: ``job.job_gpus``, else the GPUs the scenario asked for (a plan
+    rounds up to whole servers or scale-up domains; the job does not grow with it), spread over the
+    domains by :func:`planner.fabric.collectives.part_of_fabric`.
+
+    Raises
+    ------
+    InputError
+        The job asks for more GPUs than the plan has.
+    """
+    gpus = job.job_gpus if job.job_gpus is not None else min(plan.gpus_requested, plan.gpus)
+    if gpus > plan.gpus:
+        raise InputError(
+            msg(
+                "job_gpus: the job asks for {job} GPUs, the plan has {plan} (allowed: 1 to {plan})",
+                job=gpus,
+                plan=plan.gpus,
+            )
+        )
+    return gpus
+
+
+def _plausibility_notes(catalog: Catalog, *, gpu_id: str, precision: str, mfu: float) -> tuple[str, ...]:
+    """A note when the estimate's end-to-end MFU is above the best published one for the GPU and
+    precision (:func:`~planner.performance.training.efficiency.published_ceiling`)."""
+    ceiling = published_ceiling(catalog, gpu_id=gpu_id, precision=precision)
+    if ceiling is None or mfu <= ceiling.mfu:
+        return ()
+    values = {
+        "mfu": mfu,
+        "best": ceiling.mfu,
+        "gpu": gpu_id,
+        "precision": precision,
+        "figure": ceiling.figure,
+    }
+    if ceiling.assumption:
+        return (
+            msg(
+                "end-to-end MFU {mfu:.0%} is above the {best:.0%} assumed as the best for {gpu} {precision} "
+                "({figure}): treat this estimate as optimistic",
+                **values,
+            ),
+        )
+    return (
+        msg(
+            "end-to-end MFU {mfu:.0%} is above the best published {best:.0%} for {gpu} {precision} "
+            "({figure}): treat this estimate as optimistic",
+            **values,
+        ),
+    )
+
+
+def _part_notes(gpus: int, plan: Plan, fabric: CollectiveFabric) -> tuple[str, ...]:
+    if gpus == plan.gpus:
+        return ()
+    return (
+        msg(
+            "the job runs on {gpus} of the plan's {plan} GPUs ({per_domain} in each of {domains} scale-up "
+            "domains); time, energy and cost are the job's share",
+            gpus=gpus,
+            plan=plan.gpus,
+            per_domain=fabric.domain_gpus,
+            domains=fabric.domains,
+        ),
+    )
 
 
 def _flops_per_token(shape: ModelShape, seq_len: int, recompute: Recompute) -> tuple[float, float]:
@@ -489,9 +569,9 @@ SUMMARY_COLUMNS = (
 )
 
 
-def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
-    """Designs side by side: one row per estimate, unit-suffixed columns."""
-    rows = [
+def workload_rows(estimates: Sequence[WorkloadEstimate]) -> list[dict[str, Any]]:
+    """Designs side by side: one mapping per estimate, the unit-suffixed :data:`SUMMARY_COLUMNS`."""
+    return [
         {
             "design": e.design_id,
             "gpu": e.gpu_id,
@@ -511,11 +591,19 @@ def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
         }
         for e in estimates
     ]
-    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
+    """Designs side by side: one row per estimate, unit-suffixed columns."""
+    import pandas as pd
+
+    return pd.DataFrame(workload_rows(estimates), columns=list(SUMMARY_COLUMNS))
 
 
 def step_breakdown_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
     """Tidy step breakdown for a stacked bar chart: ``design``, ``component``, ``time_s``."""
+    import pandas as pd
+
     rows = [
         {"design": e.design_id, "component": name.removesuffix("_s"), "time_s": value}
         for e in estimates

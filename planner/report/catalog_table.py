@@ -174,7 +174,7 @@ VALUE_LABELS: dict[str, dict[str, str]] = {
 """Labels of the other enumerations' values; product names (SXM, InfiniBand) stay as they are.
 ``form_factors`` and ``families`` (tuples) use the labels of ``form_factor`` and ``family``."""
 _VALUE_FIELD = {"form_factors": "form_factor", "families": "family"}
-_NO_UNIT = ("", "-", "count")
+NO_UNIT = ("", "-", "count")
 
 
 # --- records ------------------------------------------------------------------------------------
@@ -259,11 +259,19 @@ def column_label(family: str, path: str, lang: str) -> str:
     >>> column_label("servers", "gpus_per_node", "en"), column_label("cooling", "pue_default", "zh")
     ('GPUs per server', '典型 PUE')
     """
+    label, unit = label_and_unit(family, path, lang)
+    return label if unit in NO_UNIT else f"{label} [{unit}]"
+
+
+def label_and_unit(family: str, path: str, lang: str) -> tuple[str, str]:
+    """A field's label in ``lang`` and its unit (from the schema), apart.
+
+    >>> label_and_unit("gpus", "tdp_w", "en")
+    ('Board power', 'W')
+    """
     name = path.rsplit(".", 1)[-1]
-    label = translate(FIELD_LABELS[name], lang)
     info = _field_info(family, path)
-    unit = field_unit(name, info.description if info else None)
-    return label if unit in _NO_UNIT else f"{label} [{unit}]"
+    return translate(FIELD_LABELS[name], lang), field_unit(name, info.description if info else None)
 
 
 def readable_records(catalog: Catalog, family: str, lang: str) -> pd.DataFrame:

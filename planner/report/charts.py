@@ -151,6 +151,17 @@ def _style(fig: go.Figure, title: str, *, height: int = 380, legend: str | None 
     return fig
 
 
+def styled(fig: go.Figure, title: str, *, height: int = 380, legend: str | None = "bottom") -> go.Figure:
+    """The house style (:func:`_style`) for a figure a page builds itself, so its title, legend
+    and font sit where every other chart has them (a legend never over an axis title)."""
+    return _style(fig, title, height=height, legend=legend)
+
+
+def wrapped(label: str, width: int = 18) -> str:
+    """A long category label broken over lines (:func:`_wrap`), for a page's own bar chart."""
+    return _wrap(label, width)
+
+
 def _width(text: str) -> int:
     """Display width: a CJK character is as wide as two Latin ones."""
     return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)

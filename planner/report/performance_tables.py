@@ -101,11 +101,6 @@ def design_labels(plans: Sequence[Plan], catalog: Catalog, lang: str) -> list[st
 
 # --- optimizer ----------------------------------------------------------------------------------
 
-OBJECTIVE_KEYS = {
-    "capex": "opt.objective.capex",
-    "tco": "opt.objective.tco",
-    "max-gpus": "opt.objective.max_gpus",
-}
 STATUS_KEYS = {
     "optimal": "opt.status.optimal",
     "feasible": "opt.status.feasible",

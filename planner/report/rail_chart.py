@@ -1,10 +1,11 @@
-"""The rail wiring: every server port to its leaf on every plane, one rail emphasised.
+"""The rail wiring: every server port to its leaf on one plane, one rail emphasised.
 
 A rail is the GPU (its index within the server) behind a port: "GPU i of every server to the
 leaf of rail i on each plane". Drawn from the hand-off's port-by-port wiring
 (:mod:`planner.handoff.wiring`), not from counts, so the picture shows what the cabling plan
-lists: the links of one rail meet only that rail's leaves (or, on a multi-plane design, the
-leaves of that rail's plane).
+lists: the links of one rail meet only that rail's leaves. One plane at a time (the planes are
+wired alike): drawing every plane's leaves under a "plane 1" title was a hairball whose leaf
+count disagreed with the topology diagram's leaves per plane.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import plotly.graph_objects as go
 from planner.handoff.wiring import Link, Wiring
 from planner.i18n import tr
 from planner.report import fmt
-from planner.report.charts import _style
+from planner.report.charts import PALETTE, _style
 
 MAX_SERVERS = 32
-"""Servers drawn: the first ones (in rack order); the wiring of the others repeats theirs."""
-RAIL_COLORS = ("#2F5FD0", "#E3821B", "#0E9F8E", "#C0392B", "#8E44AD", "#B7950B", "#D35400", "#1B4F72")
-DIM = "#C5CCD8"
+"""Server marks drawn at most: above it, runs of servers share a mark (:func:`server_groups`)."""
+RAIL_COLORS = PALETTE[:9]
+"""One colour per rail from the shared palette (its pale grey, the dimmed rails' colour, left out)."""
+DIM = PALETTE[-1]
 
 
 def node_leaf_links(wiring: Wiring) -> list[Link]:
@@ -37,32 +39,60 @@ def rails(wiring: Wiring) -> list[int]:
     return sorted({rail_of(link) for link in node_leaf_links(wiring)})
 
 
-def rail_wiring(wiring: Wiring, *, rail: int | None, lang: str, max_servers: int = MAX_SERVERS) -> go.Figure:
-    """Servers (bottom) wired to the leaves (top, by plane); rail ``rail`` (0-based) emphasised.
+def plane_of(wiring: Wiring, link: Link) -> int:
+    """Plane (0-based) of a server-leaf link: its leaf's."""
+    return wiring.device(link.b_device).plane or 0
 
-    One line trace per rail (its legend entry toggles it); with ``rail`` set, that rail's links
-    are drawn thick in its colour and the others thin and grey. At most ``max_servers`` servers
-    are drawn, with a note giving the total.
+
+def planes(wiring: Wiring) -> list[int]:
+    """The planes (0-based) the servers are wired to."""
+    return sorted({plane_of(wiring, link) for link in node_leaf_links(wiring)})
+
+
+def server_groups(servers: list[str], max_groups: int) -> list[list[str]]:
+    """``servers`` (in wiring order) in at most ``max_groups`` runs of equal size (the last may
+    be shorter); one server per group when they fit.
+
+    >>> server_groups(["a", "b", "c", "d", "e"], 2)
+    [['a', 'b', 'c'], ['d', 'e']]
     """
-    links = node_leaf_links(wiring)
+    size = -(-len(servers) // max(max_groups, 1))
+    return [servers[i : i + size] for i in range(0, len(servers), size)]
+
+
+def rail_wiring(
+    wiring: Wiring, *, rail: int | None, lang: str, plane: int = 0, max_servers: int = MAX_SERVERS
+) -> go.Figure:
+    """Servers (bottom) wired to the leaves (top) of plane ``plane`` (0-based); rail ``rail``
+    (0-based) emphasised.
+
+    One line trace per rail (its legend entry toggles it), each in its own colour; with ``rail``
+    set, that rail's links are drawn thick in its colour and the others thin and grey. Every
+    server and every leaf of the plane is drawn: above ``max_servers`` servers, runs of servers
+    in wiring order share one mark and their links to a leaf one line (a bundle), so the leaves
+    drawn are the plane's leaves, as many as the topology counts per plane.
+    """
+    links = [link for link in node_leaf_links(wiring) if plane_of(wiring, link) == plane]
     servers = list(dict.fromkeys(link.a_device for link in links))
-    shown = set(servers[:max_servers])
-    links = [link for link in links if link.a_device in shown]
+    groups = server_groups(servers, max_servers)
+    group_of = {server: i for i, group in enumerate(groups) for server in group}
     leaves = sorted(
         {link.b_device for link in links},
         key=lambda d: (wiring.device(d).plane or 0, wiring.device(d).rail or 0, d),
     )
-    width = max(len(shown), len(leaves), 2) - 1
-    x_server = {d: i * width / max(len(shown) - 1, 1) for i, d in enumerate(servers[:max_servers])}
+    width = max(len(groups), len(leaves), 2) - 1
+    x_group = [i * width / max(len(groups) - 1, 1) for i in range(len(groups))]
     x_leaf = {d: i * width / max(len(leaves) - 1, 1) for i, d in enumerate(leaves)}
     fig = go.Figure()
     for r in sorted({rail_of(link) for link in links}):
+        bundles = dict.fromkeys(
+            (group_of[link.a_device], link.b_device) for link in links if rail_of(link) == r
+        )
         xs: list[float | None] = []
         ys: list[float | None] = []
-        for link in links:
-            if rail_of(link) == r:
-                xs += [x_server[link.a_device], x_leaf[link.b_device], None]
-                ys += [0.0, 1.0, None]
+        for group, leaf in bundles:
+            xs += [x_group[group], x_leaf[leaf], None]
+            ys += [0.0, 1.0, None]
         on = rail is None or rail == r
         color = RAIL_COLORS[r % len(RAIL_COLORS)]
         fig.add_trace(
@@ -76,7 +106,7 @@ def rail_wiring(wiring: Wiring, *, rail: int | None, lang: str, max_servers: int
                 hoverinfo="skip",
             )
         )
-    _add_devices(fig, links, leaves, x_leaf, x_server)
+    _add_devices(fig, links, leaves, x_leaf, dict(zip(_group_labels(groups), x_group, strict=True)))
     fig.update_xaxes(visible=False, range=[-0.5, width + 0.5])
     fig.update_yaxes(
         tickvals=[0, 1],
@@ -85,14 +115,17 @@ def rail_wiring(wiring: Wiring, *, rail: int | None, lang: str, max_servers: int
         showgrid=False,
         zeroline=False,
     )
-    title = tr(
-        "chart.rail_wiring",
-        lang,
-        shown=fmt.number(len(shown)),
-        servers=fmt.number(len(servers)),
-        leaves=fmt.number(len(leaves)),
-    )
+    counts = {"plane": plane + 1, "servers": fmt.number(len(servers)), "leaves": fmt.number(len(leaves))}
+    if len(groups) < len(servers):
+        title = tr("chart.rail_wiring_grouped", lang, groups=len(groups), size=len(groups[0]), **counts)
+    else:
+        title = tr("chart.rail_wiring", lang, **counts)
     return _style(fig, title, height=360)
+
+
+def _group_labels(groups: list[list[str]]) -> list[str]:
+    """A mark's hover text: the server, or the first and last server of a run and how many."""
+    return [g[0] if len(g) == 1 else f"{g[0]} … {g[-1]} ({len(g)})" for g in groups]
 
 
 def _add_devices(

@@ -20,10 +20,10 @@ from planner.decision.sentence import error_note, money, percent_of_draws, recom
 from planner.engine import Plan
 from planner.i18n import tr, translate
 from planner.i18n.message import msg
+from planner.inputs.scenario import Scenario
 from planner.performance.optic_failures import optic_failure_loads
 from planner.report import charts
 from planner.report.export.html import HtmlDocument, Table
-from planner.scenario import Scenario
 
 
 def decision_of(

@@ -1,5 +1,5 @@
 """Serving results beside the comparison and in the proposal: the scenario's serving request
-(:attr:`planner.scenario.Scenario.serving`) on each compared design.
+(:attr:`planner.inputs.scenario.Scenario.serving`) on each compared design.
 
 One row per figure (layout, batch, TTFT, TPOT, tokens/s per GPU, USD per million tokens, the
 expert all-to-all per decode step), one column per design: the Compare page shows the frame, the
@@ -19,11 +19,11 @@ import pandas as pd
 from planner import Catalog, Plan, PlannerError
 from planner.i18n import tr, translate
 from planner.i18n.message import Message, msg
+from planner.inputs.serving import ServingRequest
 from planner.performance.serving import ServingEstimate, estimate_serving
 from planner.report import tables
 from planner.report.export.html import HtmlDocument, Table
 from planner.report.export.xlsx import Column, Sheet
-from planner.serving_request import ServingRequest
 
 SECTION_KEY = "export.sec.serving"
 """Title key of the section (the contents lists it when the scenario has a serving request)."""

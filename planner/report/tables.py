@@ -142,9 +142,14 @@ def metric_value(column: str, value: float, lang: str, units: display.DisplayUni
 
 
 def design_names(catalog: Catalog, lang: str, plans: Sequence[Plan] = ()) -> dict[str, str]:
-    """Display name of every design id, in the language (custom designs keep the engine's name)."""
+    """Display name of every design id, in the language; a custom design (an optimizer's result,
+    ``rail8-npo-custom``) is named after its preset in the language too (the engine's name,
+    "8-rail RoCE with NPO optics (custom)", in English), any other unknown id by the engine's name."""
     names = {d.id: (d.name_zh if lang == "zh" else d.name) for d in catalog.designs.values()}
     for p in plans:
+        base = p.design_id.removesuffix("-custom")
+        if p.design_id != base and base in names:
+            names.setdefault(p.design_id, translate(msg("{name} (custom)", name=names[base]), lang))
         names.setdefault(p.design_id, p.design_name)
     return names
 
@@ -306,6 +311,8 @@ def _delta(
         return None, "off"
     change = now - before
     shown = text(abs(change))
+    if not any(ch in "123456789" for ch in shown):
+        return None, "off"  # a change that rounds to nothing ("+$0.00", "+0.0 GB/s") is no change
     color = "normal" if better == "higher" else "inverse" if better == "lower" else "off"
     return ("+" if change > 0 else "-") + shown, color
 

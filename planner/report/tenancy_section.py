@@ -1,6 +1,6 @@
 """The proposal's tenancy section: the scenario's tenant set placed on the proposed design.
 
-Shown only when the scenario has tenants (:attr:`planner.scenario.Scenario.tenants`). The
+Shown only when the scenario has tenants (:attr:`planner.inputs.scenario.Scenario.tenants`). The
 placement is :func:`planner.tenancy.run.place_on_plan` on the plan the document shows, so the
 chargeback is at cost in the internal edition and at the offered price in the customer edition
 (docs/model.md, "Multi-tenant supernode"). One table row per tenant (GPUs, isolation, servers,
@@ -18,10 +18,10 @@ from typing import Any
 from planner import Catalog, Plan, PlannerError
 from planner.i18n import tr, translate
 from planner.i18n.message import msg
+from planner.inputs.scenario import Tenant
 from planner.report import fmt, tables
 from planner.report.export.html import HtmlDocument, Table
 from planner.report.export.xlsx import Column, ColumnKind, Sheet
-from planner.scenario import Tenant
 from planner.tenancy.place import Placement, TenantPlacement, Unmet
 from planner.tenancy.run import place_on_plan
 from planner.tenancy.tenants import TenantSet

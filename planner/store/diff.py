@@ -16,8 +16,8 @@ from typing import Any
 from planner.catalog import Catalog
 from planner.engine import plan
 from planner.errors import PlannerError
+from planner.inputs.scenario import Scenario
 from planner.outputs import SUMMARY_COLUMNS, plan_summary_row
-from planner.scenario import Scenario
 from planner.store.records import SavedScenario, VersionInfo
 
 KEY_METRICS: tuple[str, ...] = tuple(column for column in SUMMARY_COLUMNS if column != "design")

@@ -13,7 +13,7 @@ from planner.errors import InputError, PlannerError
 from planner.i18n.message import msg
 
 if TYPE_CHECKING:
-    from planner.scenario import Scenario
+    from planner.inputs.scenario import Scenario
 
 
 class StoreError(PlannerError):

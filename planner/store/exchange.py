@@ -8,7 +8,7 @@ An export is an envelope around the scenario, so a file says what it is and whic
       "name": "Acme 1024 GPUs", "customer": "Acme", "tags": ["workshop"], "notes": "",
       "exported_at": "2025-11-29T18:00:00+00:00",
       "exported_from": {"scenario_id": 3, "version": 2},
-      "scenario": { ...the fields of planner.scenario.Scenario... }
+      "scenario": { ...the fields of planner.inputs.scenario.Scenario... }
     }
 
 An import accepts that envelope, or a bare scenario object (what ``scenario_to_json`` writes).
@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from planner.errors import InputError, describe_validation_error, with_source
+from planner.errors import InputError, with_source
 from planner.files import parse_text
 from planner.i18n import error_text
 from planner.i18n.message import msg
-from planner.scenario import Scenario, scenario_from_data
+from planner.inputs import parse
+from planner.inputs.scenario import Scenario, scenario_from_data
 from planner.store.fields import clean_customer, clean_name, clean_notes, clean_tags
 from planner.store.records import SavedScenario
 
@@ -183,10 +184,7 @@ def parse_document(text: str | bytes, *, source: str = "import") -> ScenarioDocu
                 known=EXPORT_SCHEMA_VERSION,
             )
         )
-    try:
-        envelope = _Envelope.model_validate(data)
-    except ValidationError as exc:
-        raise InputError(with_source(source, describe_validation_error(exc, model=_Envelope))) from None
+    envelope = parse(_Envelope, data, source=source)
     scenario = scenario_from_data(envelope.scenario, source=with_source(source, msg("scenario")))
     return ScenarioDocument(
         name=_labelled(source, lambda: clean_name(envelope.name)) if envelope.name.strip() else "",

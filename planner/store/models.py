@@ -5,7 +5,7 @@ Three tables:
 - ``scenarios``: one row per saved scenario: its label, customer, notes, the number of its latest
   version (the optimistic lock) and when it was soft-deleted, if it was.
 - ``scenario_versions``: one immutable row per save. The scenario is kept as the JSON text that
-  :class:`planner.scenario.Scenario` writes, so it reads back exactly; rows are never edited in
+  :class:`planner.inputs.scenario.Scenario` writes, so it reads back exactly; rows are never edited in
   place (so no JSON change tracking is needed).
 - ``scenario_tags``: free labels, lower-case, several per scenario.
 - ``audit_log``: one row per save, import, export, delete and restore: who, what, when

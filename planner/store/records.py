@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from planner.scenario import Scenario
+from planner.inputs.scenario import Scenario
 
 
 def iso(stamp: datetime | None) -> str | None:

@@ -63,7 +63,7 @@ from planner.engine import plan
 from planner.errors import InputError, PlannerError, with_source
 from planner.i18n import error_text
 from planner.i18n.message import msg
-from planner.scenario import Scenario, scenario_from_data
+from planner.inputs.scenario import Scenario, scenario_from_data
 from planner.store.diff import ScenarioDiff, diff_saved
 from planner.store.errors import (
     ConflictError,

@@ -16,9 +16,9 @@ import numpy as np
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
 from planner.errors import PlannerError
+from planner.inputs.scenario import scenario_from_data
 from planner.outputs import plan_to_dict
 from planner.performance.uncertainty import MonteCarloSpec, price_factor_samples, price_response
-from planner.scenario import scenario_from_data
 from planner.sweep.grid import Grid, scenario_data
 
 POINT = "point"

@@ -36,11 +36,12 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, 
 
 from planner.catalog import Catalog
 from planner.catalog.schema import FAMILIES
-from planner.errors import InputError, describe_validation_error, shorten
+from planner.errors import InputError, shorten
 from planner.files import read_mapping
 from planner.i18n.message import msg
+from planner.inputs import parse
+from planner.inputs.scenario import Scenario, scenario_from_data
 from planner.performance.uncertainty import MonteCarloSpec
-from planner.scenario import Scenario, scenario_from_data
 
 MAX_POINTS = 1_000_000_000
 """Largest grid planned without ``--yes`` [points]: 1e9 plans at ~3 ms each is ~35 CPU-days."""
@@ -246,16 +247,7 @@ def _uncertainty(raw: Any, *, source: str) -> MonteCarloSpec:
                 known=", ".join(MonteCarloSpec.model_fields),
             )
         )
-    try:
-        return MonteCarloSpec.model_validate(dict(raw))
-    except ValidationError as exc:
-        raise InputError(
-            msg(
-                "{source}: uncertainty: {problem}",
-                source=source,
-                problem=describe_validation_error(exc, model=MonteCarloSpec),
-            )
-        ) from None
+    return parse(MonteCarloSpec, raw, source=msg("{source}: uncertainty", source=source))
 
 
 def _check_values(grid: Grid, *, base: Mapping[str, Any], source: str) -> None:

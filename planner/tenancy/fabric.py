@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.handoff import build_wiring, naming
-from planner.handoff.layout import LayoutParams, build_layout
+from planner.handoff.layout import build_layout
+from planner.inputs.layout import LayoutParams
 from planner.jobmix.simulate import SimCluster
 
 NETWORK_CATEGORIES = ("fabric_switches", "optics", "cables")

@@ -8,7 +8,7 @@ from typing import Any
 
 from planner.catalog import Catalog
 from planner.engine import Plan, plan
-from planner.scenario import Scenario
+from planner.inputs.scenario import Scenario
 from planner.tenancy.fabric import fabric_view
 from planner.tenancy.place import CostInputs, Placement, place
 from planner.tenancy.tenants import TenantSet, check_fits

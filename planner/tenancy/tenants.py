@@ -1,6 +1,6 @@
 """The tenant set: who rents how many GPUs, with which isolation and which guarantees.
 
-The :class:`Tenant` model itself is :class:`planner.scenario.Tenant` (a scenario carries its
+The :class:`Tenant` model itself is :class:`planner.inputs.scenario.Tenant` (a scenario carries its
 tenants); this module reads tenant files and checks a set as a whole.
 
 A tenant file (YAML or JSON, read by :mod:`planner.files`) is a list of tenants, or a mapping
@@ -22,12 +22,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from planner.errors import InputError, describe_validation_error, shorten
+from planner.errors import InputError, shorten
 from planner.files import parse_text, read_bytes
 from planner.i18n.message import msg
-from planner.scenario import ISOLATIONS, MAX_TENANTS, Isolation, Tenant
+from planner.inputs import parse
+from planner.inputs.scenario import ISOLATIONS, MAX_TENANTS, Isolation, Tenant
 
 TENANT_FILE = msg("tenant file")
 """``what`` of a tenant file, for the file reader's messages."""
@@ -80,13 +81,9 @@ def tenants_from_data(data: Any, *, source: str = "tenants") -> TenantSet:
                 count=len(items),
             )
         )
-    tenants = []
-    for index, item in enumerate(items):
-        try:
-            tenants.append(Tenant.model_validate(item))
-        except ValidationError as exc:
-            problem = describe_validation_error(exc, model=Tenant, prefix=f"tenants.{index}.")
-            raise InputError(msg("{source}: {problem}", source=source, problem=problem)) from None
+    tenants = [
+        parse(Tenant, item, source=source, prefix=f"tenants.{index}.") for index, item in enumerate(items)
+    ]
     tenant_set = TenantSet(tenants=tuple(tenants))
     seen: set[str] = set()
     for index, tenant in enumerate(tenant_set.tenants):

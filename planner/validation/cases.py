@@ -27,11 +27,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from planner.errors import CatalogError, describe_validation_error
+from planner.errors import CatalogError
 from planner.files import read_mapping
 from planner.i18n.message import msg
+from planner.inputs import parse
 
 Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving", "tenancy"]
 Role = Literal["calibration", "validation"]
@@ -91,6 +92,11 @@ class CaseInputs(_Frozen):
     """The configuration behind a published figure, as planner inputs; empty = not stated."""
 
     gpus: int | None = Field(default=None, ge=1, description="GPUs the figure was measured on [count].")
+    cluster_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        description="GPUs of the planned cluster when the job ran on part of it (8 GPUs of one NVL72 rack) [count].",
+    )
     gpu_id: str | None = Field(
         default=None, description="GPU id in data/gpus.yaml; empty when the catalog has no such part."
     )
@@ -295,10 +301,7 @@ def _cases_of_file(path: Path) -> list[ValidationCase]:
         where = f"{path}: cases[{index}] ({label}): "
         if not isinstance(raw, Mapping):
             raise CatalogError(f"{where}a case must be a mapping")
-        try:
-            case = ValidationCase.model_validate(dict(raw))
-        except ValidationError as exc:
-            raise CatalogError(describe_validation_error(exc, model=ValidationCase, prefix=where)) from None
+        case = parse(ValidationCase, raw, prefix=where, error=CatalogError)
         # an area may span several files: serving.yaml, serving-<source>.yaml
         if case.area != path.stem.split("-", 1)[0]:
             raise CatalogError(f"{where}area: {case.area!r} does not match the file name {path.name!r}")

@@ -200,13 +200,13 @@ def _nic_fabric(case: ValidationCase, catalog: Catalog, design_id: str) -> dict[
 def _plan(case: ValidationCase, catalog: Catalog, *, stand_in: bool = False) -> tuple[Plan, str]:
     """The plan of a case's cluster, and a note naming any stand-in."""
     from planner.engine import plan
-    from planner.scenario import scenario_from_data
+    from planner.inputs.scenario import scenario_from_data
 
     design_id, note = _design_id(case, catalog, stand_in=stand_in)
     nic_fabric = _nic_fabric(case, catalog, design_id)
     gpu_id = _gpu_id(case, catalog)
     i = case.inputs
-    gpus = i.gpus or (i.nodes or 1) * (i.gpus_per_node or 8)
+    gpus = i.cluster_gpus or i.gpus or (i.nodes or 1) * (i.gpus_per_node or 8)
     server_id = i.server_id or catalog.gpus[gpu_id].default_server_id
     data: dict[str, Any] = {"gpus": gpus, "design_id": design_id, "gpu_id": gpu_id, "server_id": server_id}
     design = catalog.designs[design_id]
@@ -284,7 +284,7 @@ A100 and H100 (module notes); FP32 math has no peak in the catalog."""
 
 def _training_job(case: ValidationCase) -> Any:
     """The case's training job with every input it states that the training model takes."""
-    from planner.performance.workload import training_job
+    from planner.inputs.training import training_job
 
     i = case.inputs
     if i.params_b is None:
@@ -297,6 +297,8 @@ def _training_job(case: ValidationCase) -> Any:
         "tokens_b": i.tokens_b or NOMINAL_TOKENS_B,
         "precision": precision,
     }
+    if i.cluster_gpus is not None and i.gpus is not None:
+        data["job_gpus"] = i.gpus  # the job runs on part of the planned cluster
     # active_params_b is not passed: the model derives it from the shape (experts, top_k)
     optional = {
         "seq_len": i.seq_len,
@@ -415,7 +417,8 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
 
 
 def _reliability(case: ValidationCase, catalog: Catalog) -> Any:
-    from planner.performance.reliability import ReliabilityParams, reliability
+    from planner.inputs.reliability import ReliabilityParams
+    from planner.performance.reliability import reliability
 
     p, note = _plan(case, catalog, stand_in=True)
     params = ReliabilityParams(params_b=case.inputs.params_b or 1.0)
@@ -453,8 +456,8 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     """TTFT [ms] or output tokens/s per GPU of one static batch, as serving benchmarks run it
     (:func:`planner.performance.serving.estimate.static_batch`); within one server the fabric does
     not matter, so a design with the case's GPU stands in."""
+    from planner.inputs.serving import serving_request
     from planner.performance.serving.estimate import static_batch
-    from planner.performance.serving.request import serving_request
 
     i = case.inputs
     if i.params_b is None or i.input_tokens is None:
@@ -488,8 +491,8 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
     """Input or output tokens/s per GPU of a prefill or decode pool at the load the source states
     (:func:`planner.performance.serving.estimate.phase_rate`), on the case's fabric: the expert
     all-to-all of a large expert-parallel group crosses it."""
+    from planner.inputs.serving import serving_request
     from planner.performance.serving.estimate import phase_rate
-    from planner.performance.serving.request import serving_request
 
     i = case.inputs
     if i.params_b is None or i.input_tokens is None or i.concurrent_seqs is None:

@@ -192,3 +192,28 @@ def test_scenario_json_carries_internal_prices_only_for_commercial(browser: Brow
         assert document["name"] == "Acme priced"
         assert document["scenario"]["price_overrides_usd"] == overrides, role  # type: ignore[index]
         page.context.close()
+
+
+VIEWER_WALK = ("overview", "compare", "scaling", "topology", "proposal")
+"""The pages a viewer opens in a workshop (planner.access.VIEWER_PAGES without presentation)."""
+
+
+def test_a_viewers_walk(browser: Browser, app_url: str) -> None:
+    """A viewer's walk (issue 29): the start-here steps name only pages the viewer may open, the
+    navigation bar lists exactly those, and each opens with its title and no exception or refusal."""
+    page = sign_in(browser, app_url, "viewer")
+    expect(page.get_by_text(tr("page.compare", "en"), exact=True).first).to_be_visible(timeout=TIMEOUT_MS)
+    welcome = page.locator(".st-key-welcome_box")
+    expect(welcome).to_be_visible(timeout=TIMEOUT_MS)
+    assert tr("page.scenarios", "en") not in welcome.inner_text()
+    links = page.locator('.st-key-nav_bar [data-testid="stPageLink"] a')
+    listed = {a.inner_text().strip().splitlines()[-1] for a in links.all()}  # after the icon
+    assert listed == {tr(f"page.{p}", "en") for p in VIEWER_WALK}
+    refused = tr("auth.page_refused", "en", role=tr("auth.role.viewer", "en"))
+    for name in VIEWER_WALK:
+        page.goto(f"{app_url}/{'' if name == 'overview' else name}")
+        expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
+        page.wait_for_timeout(500)
+        expect(page.get_by_text(refused)).to_have_count(0)
+        expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    page.context.close()

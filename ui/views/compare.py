@@ -7,9 +7,9 @@ import streamlit as st
 from planner import Plan
 from planner.errors import PlannerError
 from planner.i18n import error_text
+from planner.inputs.scenario import load_workload
 from planner.report import recommendation_section, serving_section, tables
 from planner.report.performance_tables import escape_markdown
-from planner.scenario import load_workload
 from ui import engine, state
 from ui.state import t, tx
 from ui.widgets import chart, table

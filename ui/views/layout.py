@@ -15,10 +15,10 @@ from planner import Plan
 from planner.handoff.cabling import Handoff, build_handoff, length_summary
 from planner.handoff.drawio import drawio_file
 from planner.handoff.elevation import elevation_svg, floor_svg, rack_types
-from planner.handoff.layout import LayoutParams, layout_params_from_data
 from planner.handoff.netbox import netbox_files
 from planner.handoff.pricing import layout_cable_pricing, pricing_rows
 from planner.handoff.tables import cabling_csv, rack_rows
+from planner.inputs.layout import LayoutParams, layout_params_from_data
 from planner.report.export.cabling import cabling_xlsx
 from ui import engine, state, widgets
 from ui.state import t, tx
@@ -70,7 +70,7 @@ COLUMN_KEYS = {
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _handoff(scenario_json: str, override_json: str, params_json: str) -> Handoff:
-    from planner.scenario import scenario_from_data
+    from planner.inputs.scenario import scenario_from_data
 
     del override_json  # part of the key: the plan below was made with it
     scenario = scenario_from_data(json.loads(scenario_json))
@@ -108,6 +108,20 @@ def handoff(plan: Plan, params: LayoutParams) -> Handoff:
     return widgets.computed(_handoff, scenario_json, state.catalog_override(), params.model_dump_json())
 
 
+def drawing(svg: str, css_class: str) -> None:
+    """Draw one of the hand-off's SVG drawings in the page, scaled down to its column's width.
+
+    Not ``st.html``: Streamlit sanitises that with DOMPurify's HTML-only profile, which drops
+    every SVG element (the page showed empty boxes). A Markdown HTML block keeps the SVG: it opens
+    with ``<div`` and must hold no blank line (a blank line would end the block). The SVG is the
+    engine's own drawing; every text in it is escaped there (:mod:`planner.handoff.elevation`).
+    """
+    lines = "\n".join(line for line in svg.splitlines() if line.strip())
+    scaled = lines.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+    block = f'<div class="{css_class}" style="overflow-x:auto">{scaled}</div>'  # markup, no words
+    st.markdown(block, unsafe_allow_html=True)
+
+
 def summary(h: Handoff) -> None:
     cells = st.columns(4)
     values = (
@@ -126,7 +140,7 @@ def rows(h: Handoff) -> None:
     """The floor plan and the rack table."""
     st.subheader(t("layout.floor"))
     names = {kind: t(key) for kind, key in KIND_KEYS.items()}
-    st.html(f'<div class="floor-plan" style="overflow-x:auto">{floor_svg(h.layout, kind_names=names)}</div>')
+    drawing(floor_svg(h.layout, kind_names=names), "floor-plan")
     st.caption(t("layout.floor_caption", per_row=h.layout.racks_per_row))
     frame = pd.DataFrame(rack_rows(h))
     frame["kind"] = frame["kind"].map(names)
@@ -165,9 +179,7 @@ def elevations(h: Handoff) -> None:
                 count=len(rack_type.racks),
             )
             with cell:
-                st.html(
-                    f'<div class="elevation">{elevation_svg(rack_type, h.wiring, title=title, lang=state.lang())}</div>'
-                )
+                drawing(elevation_svg(rack_type, h.wiring, title=title, lang=state.lang()), "elevation")
 
 
 def _zip(files: dict[str, bytes]) -> bytes:

@@ -15,76 +15,21 @@ from typing import Any
 import streamlit as st
 
 from planner import InputError, Plan, Scenario, scenario_from_data
-from planner.optimize import OptimizeRequest, OptimizeResult, request_from_data
+from planner.i18n import tr
+from planner.inputs.optimize import OptimizeRequest, request_from_data
+from planner.optimize import OptimizeResult
+from planner.optimize.changes import material_changes as changes_against_preset
 from planner.optimize.pareto import ParetoPoint
 from planner.report import fmt, performance_charts, performance_tables, tables
-from planner.report.performance_tables import OBJECTIVE_KEYS, PARETO_KEYS
+from planner.report.performance_tables import PARETO_KEYS
 from ui import engine, forms, keys, state, widgets
-from ui.forms import FormField, ranged
+from ui.forms import FormField
 from ui.state import t
 
 FORM = keys.OPT_FORM
 
-OBJECTIVE_FIELDS: tuple[FormField, ...] = (
-    FormField(
-        "objective", "opt.field.objective", "opt.help.objective", "radio", "capex", options=OBJECTIVE_KEYS
-    ),
-    ranged(
-        OptimizeRequest,
-        "max_gpus",
-        label_key="opt.field.max_gpus",
-        help_key="opt.help.max_gpus",
-        kind="int",
-        default=16384,
-        step=64,
-    ),
-)
-LIMIT_FIELDS: tuple[FormField, ...] = (
-    ranged(
-        OptimizeRequest,
-        "budget_usd",
-        label_key="opt.field.budget_usd",
-        help_key="opt.help.budget_usd",
-        kind="float",
-        optional=True,
-        step=1e6,
-        number_format="%.0f",
-        placeholder_key="opt.placeholder.no_limit",
-    ),
-    ranged(
-        OptimizeRequest,
-        "power_cap_kw",
-        label_key="opt.field.power_cap_kw",
-        help_key="opt.help.power_cap_kw",
-        kind="float",
-        optional=True,
-        step=100.0,
-        number_format="%.0f",
-        placeholder_key="opt.placeholder.no_limit",
-    ),
-    ranged(
-        OptimizeRequest,
-        "rack_kw",
-        label_key="opt.field.rack_kw",
-        help_key="opt.help.rack_kw",
-        kind="float",
-        optional=True,
-        step=5.0,
-        number_format="%.0f",
-        placeholder_key="opt.placeholder.rack_kw",
-    ),
-)
-CHOICE_FIELDS: tuple[FormField, ...] = (
-    FormField("choose_switches", "opt.field.choose_switches", "opt.help.choose_switches", "bool", True),
-    FormField("choose_media", "opt.field.choose_media", "opt.help.choose_media", "bool", True),
-    FormField("choose_cooling", "opt.field.choose_cooling", "opt.help.choose_cooling", "bool", True),
-)
-GROUPS = (
-    ("opt.group.objective", OBJECTIVE_FIELDS),
-    ("opt.group.limits", LIMIT_FIELDS),
-    ("opt.group.choices", CHOICE_FIELDS),
-)
-FIELDS: tuple[FormField, ...] = (*OBJECTIVE_FIELDS, *LIMIT_FIELDS, *CHOICE_FIELDS)
+GROUPS = forms.model_groups(OptimizeRequest)
+FIELDS: tuple[FormField, ...] = tuple(f for _, fields in GROUPS for f in fields)
 LIMIT_OF_ERROR = {"power_cap_kw": "power_cap_kw", "budget_usd": "budget_usd", "rack_kw": "rack_kw"}
 
 
@@ -177,6 +122,7 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         )
     )
     widgets.model_notes(found.notes)
+    accepted = material_changes(found)
     left, right = st.columns(2)
     left.button(
         t("opt.load_result"),
@@ -186,6 +132,7 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         on_click=load_design,
         args=(found.scenario.model_dump_json(), t("opt.legend.optimized")),
         width="stretch",
+        disabled=not accepted,
     )
     right.download_button(
         t("opt.download_json"),
@@ -195,6 +142,40 @@ def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, p
         icon=":material/download:",
         width="stretch",
     )
+
+
+CHANGE_KEYS = {"facility_power": "opt.change.facility_power", "racks": "opt.change.racks"}
+"""The sentence of each measured change (the cooling method has its own)."""
+
+
+def material_changes(found: OptimizeResult) -> bool:
+    """Name what the result changes beyond its objective (cooling, facility power, racks); with a
+    large change, ask before the design is taken over. Returns whether it may be taken over."""
+    changes = changes_against_preset(preset=found.preset_plan, optimized=found.plan)
+    if not changes:
+        return True
+    lang = state.lang()
+    lines = [t("opt.changes_title")]
+    for change in changes:
+        if change.kind == "cooling":
+            before, after = (tr(f"cooling.{c}", lang) for c in (change.before, change.after))
+            lines.append("- " + t("opt.change.cooling", before=before, after=after))
+            continue
+        digits = 1 if change.kind == "facility_power" else 0
+        unit = " kW" if change.kind == "facility_power" else ""
+        lines.append(
+            "- "
+            + t(
+                CHANGE_KEYS[change.kind],
+                before=fmt.number(float(change.before), digits) + unit,
+                after=fmt.number(float(change.after), digits) + unit,
+                delta=fmt.percent(change.relative or 0.0, 0, signed=True),
+            )
+        )
+    st.warning("\n".join(lines), icon=":material/swap_horiz:")
+    if not any(change.large for change in changes):
+        return True
+    return st.checkbox(t("opt.accept_changes"), key=keys.OPT_ACCEPT_CHANGES)
 
 
 def _differs_text(run: Mapping[str, str], plan: Plan) -> str:

@@ -33,9 +33,9 @@ def breakdown_charts(plan: Plan) -> None:
         chart(power, key="overview_power")
 
 
-def kpi_cards(plan: Plan) -> None:
-    """Headline figures with units, and the change since the previous scenario."""
-    previous = engine.current().previous
+def kpi_cards(plan: Plan, *, changes: bool = True) -> None:
+    """Headline figures with units, and (``changes``) the change since the previous scenario."""
+    previous = engine.current().previous if changes else None
     cards = tables.kpis(plan, state.lang(), previous, units=workshop.units())
     start = 0
     for size in tables.KPI_ROW_SIZES:

@@ -20,17 +20,18 @@ import streamlit as st
 from planner import PlannerError, Scenario
 from planner.access import Permission
 from planner.compare import DEFAULT_DESIGNS
+from planner.errors import field_bounds
 from planner.i18n import LANGUAGE_NAMES, tr
 from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
-from ui import auth, engine, state, store, workshop
-from ui.inputs import LANGS, _bounds, range_text
+from ui import auth, engine, keys, state, store, workshop
+from ui.inputs import LANGS, range_text
 from ui.state import t
 
 FORM = "proposal_form"
-OPTIONS = "proposal_options"
+OPTIONS = keys.PROPOSAL_OPTIONS
 """dict: the details last submitted (JSON-ready, without the logo)."""
 LOGO = "proposal_logo"
 """bytes | None: the logo last submitted."""
@@ -125,7 +126,7 @@ def _day(typed: object, kept: str) -> dt.date:
 def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dict[str, Any]) -> None:
     """A commercial term of :class:`Pricing` (margin, discount) in the range the model accepts;
     only who may see internal cost sets it (auth.proposal_terms)."""
-    lo, hi = _bounds(Pricing, name)
+    lo, hi = field_bounds(Pricing.model_fields[name])
     column.number_input(
         t("input.ranged", label=label, range=range_text(lo, hi)),
         min_value=lo,
@@ -209,8 +210,6 @@ def form() -> None:
     typed = st.session_state.get(DATE_ERROR)
     if typed:
         st.error(t("export.form.date_invalid", value=typed), icon=":material/warning:")
-    if st.session_state.pop(PENDING, False):
-        _build(scenario=_scenario())
 
 
 def _scenario() -> Scenario:
@@ -245,11 +244,13 @@ def _preview(pdf: bytes) -> tuple[int, tuple[bytes, ...]]:
     return page_count(pdf), tuple(page_images(pdf, first=1, last=PREVIEW_PAGES, dpi=55))
 
 
-def _build(*, scenario: Scenario) -> None:
+def _build(*, scenario: Scenario) -> bool:
+    """Build the PDF of the details submitted (unless built already); ``False`` when the engine
+    refused them (the error is shown)."""
     key = _key(scenario)
     built: BuiltPdf | None = st.session_state.get(BUILT)
     if built is not None and built.key == key:
-        return
+        return True
     try:
         with st.spinner(t("export.building")):
             started = time.perf_counter()
@@ -258,7 +259,7 @@ def _build(*, scenario: Scenario) -> None:
             seconds = time.perf_counter() - started
     except PlannerError as exc:
         st.error(t("export.error", message=str(exc)), icon=":material/warning:")
-        return
+        return False
     try:
         pages, images = _preview(pdf)
     except RenderError:
@@ -266,6 +267,7 @@ def _build(*, scenario: Scenario) -> None:
     st.session_state[BUILT] = BuiltPdf(
         key=key, pdf=pdf, pages=pages, seconds=seconds, preview=images, file_name=proposal.file_name(p, "pdf")
     )
+    return True
 
 
 def preview_and_downloads() -> None:
@@ -284,16 +286,22 @@ def preview_and_downloads() -> None:
         )
     st.subheader(t("export.downloads"))
     columns = st.columns(4)
-    if built is not None:
+    pending = bool(st.session_state.get(PENDING))
+    fresh = built is not None and built.key == _key(scenario) and not pending
+    if built is not None or pending:
+        # only the PDF of the details shown is offered: while a new one is built, or when the
+        # details changed since, the button is off (a customer edition was downloaded as the
+        # internal one while the internal edition was being built)
         columns[0].download_button(
             t("export.download.pdf"),
-            data=built.pdf,
-            file_name=built.file_name,
+            data=built.pdf if fresh and built is not None else b"",
+            file_name=built.file_name if built is not None else "proposal.pdf",
             mime="application/pdf",
             icon=":material/picture_as_pdf:",
             type="primary",
+            disabled=not fresh,
             on_click=store.record_export,  # the audit log: who exported what, when
-            args=(f"proposal PDF ({p.options.edition} edition) {built.file_name}",),
+            args=(f"proposal PDF ({p.options.edition} edition) {built.file_name if built else ''}",),
         )
     files = (
         ("csv", t("export.download.csv"), "text/csv"),
@@ -315,6 +323,8 @@ def preview_and_downloads() -> None:
             args=(f"proposal {kind} ({p.options.edition} edition)",),
         )
     st.caption(t("export.files_caption"))
+    if st.session_state.pop(PENDING, False) and _build(scenario=scenario):  # the old PDF's button is off
+        st.rerun()  # draw the new PDF's button and preview
     if built is None:
         st.info(t("export.pdf_pending"))
         return

@@ -132,10 +132,11 @@ def header() -> ScenarioStore:
 
 
 def share_link(scenario_id: int, version: int | None) -> str:
-    """The address that opens a saved scenario (the app's root with the share parameters)."""
+    """The address that opens a saved scenario (the app's root with the share parameters) in the
+    language it is shared from: a Chinese workshop's link opens in Chinese."""
     url = str(st.context.url or "").split("?", 1)[0]
     root = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
-    return f"{root}/?{share_query(scenario_id=scenario_id, version=version)}"
+    return f"{root}/?{share_query(scenario_id=scenario_id, version=version)}&lang={state.lang()}"
 
 
 def opened_banner() -> None:

@@ -11,15 +11,12 @@ import streamlit as st
 
 from planner import InputError, Plan
 from planner.decision.bands import serving_note
-from planner.performance.serving import (
-    ServingEstimate,
-    ServingRequest,
-    SizingResult,
-    serving_request,
-)
+from planner.inputs.serving import ServingRequest, serving_request
+from planner.performance.serving import ServingEstimate, SizingResult
+from planner.report import charts as report_charts
 from planner.report import performance_tables
 from ui import engine, forms, state, widgets
-from ui.forms import FormField, ranged
+from ui.forms import FormField
 from ui.state import t, tx
 
 FORM = "serving_form"
@@ -28,61 +25,9 @@ SIZING_FORM = "serving_sizing_form"
 SIZING_WIDGET = "serving_sizing_widget"
 SIZING_ASKED = "serving_sizing_asked"
 
-PRECISIONS = {
-    "bf16": "sv.precision.bfloat",
-    "fp8": "sv.precision.float_eight",
-    "fp4": "sv.precision.float_four",
-}
-KV_PRECISIONS = {"bf16": "sv.precision.bfloat", "fp8": "sv.precision.float_eight"}
-
-
-def _optional_int(name: str, label_key: str, help_key: str, step: int = 1) -> FormField:
-    return ranged(
-        ServingRequest, name, label_key=label_key, help_key=help_key, kind="int", optional=True, step=step,
-        placeholder_key="sv.placeholder.derived",
-    )  # fmt: skip
-
-
-MODEL_FIELDS: tuple[FormField, ...] = (
-    ranged(ServingRequest, "params_b", label_key="sv.field.params_b", help_key="sv.help.params_b",
-           kind="float", default=671.0, step=1.0, number_format="%.1f"),
-    ranged(ServingRequest, "active_params_b", label_key="sv.field.active_params_b",
-           help_key="sv.help.active_params_b", kind="float", default=37.0, optional=True, step=1.0,
-           number_format="%.1f", placeholder_key="sv.placeholder.dense"),
-    _optional_int("layers", "sv.field.layers", "sv.help.layers"),
-    _optional_int("hidden_size", "sv.field.hidden_size", "sv.help.hidden_size", 256),
-    _optional_int("kv_heads", "sv.field.kv_heads", "sv.help.kv_heads"),
-    _optional_int("kv_lora_rank", "sv.field.kv_lora_rank", "sv.help.kv_lora_rank", 64),
-    _optional_int("experts", "sv.field.experts", "sv.help.experts"),
-)  # fmt: skip
-FORMAT_FIELDS: tuple[FormField, ...] = (
-    FormField("precision", "sv.field.precision", "sv.help.precision", "choice", "fp8", options=PRECISIONS),
-    FormField("kv_precision", "sv.field.kv_precision", "sv.help.kv_precision", "choice", "bf16",
-              options=KV_PRECISIONS),
-    FormField("disaggregate", "sv.field.disaggregate", "sv.help.disaggregate", "bool", False),
-)  # fmt: skip
-LOAD_FIELDS: tuple[FormField, ...] = (
-    ranged(ServingRequest, "input_tokens", label_key="sv.field.input_tokens", help_key="sv.help.input_tokens",
-           kind="int", default=2048, step=256),
-    ranged(ServingRequest, "output_tokens", label_key="sv.field.output_tokens", help_key="sv.help.output_tokens",
-           kind="int", default=512, step=64),
-    ranged(ServingRequest, "batch", label_key="sv.field.batch", help_key="sv.help.batch", kind="int",
-           optional=True, step=8, placeholder_key="sv.placeholder.batch"),
-    ranged(ServingRequest, "ttft_ms", label_key="sv.field.ttft_ms", help_key="sv.help.ttft_ms", kind="float",
-           optional=True, step=50.0, number_format="%.0f", placeholder_key="sv.placeholder.no_target"),
-    ranged(ServingRequest, "tpot_ms", label_key="sv.field.tpot_ms", help_key="sv.help.tpot_ms", kind="float",
-           optional=True, step=5.0, number_format="%.1f", placeholder_key="sv.placeholder.no_target"),
-)  # fmt: skip
-GROUPS = (
-    ("sv.group.model", MODEL_FIELDS),
-    ("sv.group.format", FORMAT_FIELDS),
-    ("sv.group.load", LOAD_FIELDS),
-)
-FIELDS: tuple[FormField, ...] = (*MODEL_FIELDS, *FORMAT_FIELDS, *LOAD_FIELDS)
-SIZING_FIELDS: tuple[FormField, ...] = (
-    ranged(ServingRequest, "requests_per_s", label_key="sv.field.requests_per_s",
-           help_key="sv.help.requests_per_s", kind="float", default=20.0, step=5.0, number_format="%.1f"),
-)  # fmt: skip
+GROUPS = forms.model_groups(ServingRequest)
+FIELDS: tuple[FormField, ...] = tuple(f for _, fields in GROUPS for f in fields)
+SIZING_FIELDS = forms.model_fields(ServingRequest, names=("requests_per_s",))
 
 
 Run = engine.ServingRun
@@ -139,12 +84,7 @@ def request_and_estimates(plans: tuple[Plan, ...], carried: ServingRequest | Non
     scenario's serving request: it fills the form, and an edited request becomes it."""
     data = _form(carried)
     defaults = {f.name: f.default for f in FIELDS}
-    slots: forms.Slots = {}
-    with st.expander(t("sv.form"), expanded=True):
-        for column, (title, fields) in zip(st.columns(len(GROUPS)), GROUPS, strict=True):
-            column.markdown(f"**{t(title)}**")
-            slots.update(forms.draw_group(FORM, fields, column))
-        general = st.empty()
+    slots, general = forms.draw_groups(FORM, GROUPS, t("sv.form"))
     try:
         run = engine.serving(plans, _request(data, carried))
         problem = None if run.estimates else "; ".join(sorted({m for _, m in run.errors}))
@@ -247,26 +187,39 @@ STEP_PARTS = (
 
 
 def charts(run: Run, plans: tuple[Plan, ...]) -> None:
-    """TPOT against batch per design; tokens/s per GPU; the decode step's parts per design."""
+    """TPOT against batch per design; tokens/s per GPU; the decode step's parts per design.
+
+    Each design in its own colour (:func:`planner.report.charts.design_color`, as on every other
+    page), the house style's legend below the plot, design names wrapped under the bars."""
     labels = _labels(plans)
+    colors = {
+        p.design_id: report_charts.design_color(p.design_id, i) for i, (p, _) in enumerate(run.estimates)
+    }
     tpot = go.Figure()
     for (p, _), rows in zip(run.estimates, engine.serving_batch_sweeps(run), strict=True):
         tpot.add_scatter(x=[r["batch"] for r in rows], y=[r["tpot_ms"] for r in rows], mode="lines+markers",
-                         name=labels[p.design_id])  # fmt: skip
-    tpot.update_layout(title=t("sv.chart.tpot"), xaxis={"title": t("sv.axis.batch"), "type": "log"},
-                       yaxis={"title": t("sv.axis.tpot")}, legend={"orientation": "h"})  # fmt: skip
+                         name=labels[p.design_id], line={"color": colors[p.design_id]})  # fmt: skip
+    report_charts.styled(tpot, t("sv.chart.tpot"))
+    tpot.update_layout(xaxis={"title": t("sv.axis.batch"), "type": "log"}, yaxis={"title": t("sv.axis.tpot")})
     widgets.chart(tpot, key="serving_tpot")
     left, right = st.columns(2)
-    names = [labels[p.design_id] for p, _ in run.estimates]
-    tokens = go.Figure(go.Bar(x=names, y=[e.tokens_per_s_per_gpu for _, e in run.estimates]))
-    tokens.update_layout(title=t("sv.chart.tokens"), yaxis={"title": t("sv.axis.tokens_per_gpu")})
+    names = [report_charts.wrapped(labels[p.design_id], 14) for p, _ in run.estimates]
+    tokens = go.Figure(
+        go.Bar(
+            x=names,
+            y=[e.tokens_per_s_per_gpu for _, e in run.estimates],
+            marker={"color": [colors[p.design_id] for p, _ in run.estimates]},
+        )
+    )
+    report_charts.styled(tokens, t("sv.chart.tokens"), legend=None)
+    tokens.update_layout(yaxis={"title": t("sv.axis.tokens_per_gpu")})
     with left:
         widgets.chart(tokens, key="serving_tokens")
     step = go.Figure()
     for key, attr in STEP_PARTS:
         step.add_bar(x=names, y=[getattr(e.decode, attr) * 1e3 for _, e in run.estimates], name=t(key))
-    step.update_layout(barmode="stack", title=t("sv.chart.step"), yaxis={"title": t("sv.axis.step_ms")},
-                       legend={"orientation": "h"})  # fmt: skip
+    report_charts.styled(step, t("sv.chart.step"), height=440)
+    step.update_layout(barmode="stack", yaxis={"title": t("sv.axis.step_ms")}, legend={"y": -0.38})
     with right:
         widgets.chart(step, key="serving_step")
     st.caption(t("sv.chart_caption"))

@@ -4,6 +4,7 @@ designs, and the job-mix simulation with a progress bar."""
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from typing import Any
@@ -16,7 +17,8 @@ from planner import Plan, PlannerError
 from planner.i18n import error_text
 from planner.jobmix.jobs import job_mix, synthetic_jobs
 from planner.jobmix.simulate import POLICIES, SimResult, simulate
-from planner.report import fmt
+from planner.report import fmt, tables
+from planner.report.charts import PALETTE
 from planner.tenancy.fabric import fabric_view, sim_cluster
 from planner.tenancy.place import Placement
 from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid
@@ -73,6 +75,16 @@ COMPARE_COLUMNS = {
     "unmet": "tn.cmp.unmet",
 }
 """Header of each column of :func:`planner.tenancy.run.comparison_rows`."""
+COMPARE_DIGITS = {
+    "allocated_gpus": 0,
+    "guaranteed_gbit_per_s_per_gpu": 0,
+    "worst_hops": 0,
+    "usd_per_gpu_hour": 2,
+    "stranded_gpus": 0,
+    "stranded_ports": 0,
+    "unmet": 0,
+}
+"""Decimals of each figure of the comparison table."""
 
 
 def _example(gpus: int) -> pd.DataFrame:
@@ -248,8 +260,9 @@ def fabric_map(placed: tuple[Placement, ...]) -> None:
     servers, planes, grid = ownership_grid(placed[0])
     if not planes:
         return
-    names = [tenant.name for tenant in placed[0].tenants]
+    names = [html.escape(tenant.name) for tenant in placed[0].tenants]  # Plotly reads tags in text
     hover = [[names[c] if c >= 0 else t("tn.map.dark") for c in row] for row in grid]
+    colors = [PALETTE[i % (len(PALETTE) - 1)] for i in range(len(names))]  # the pale grey left out
     fig = go.Figure(
         go.Heatmap(
             z=[[c if c >= 0 else None for c in row] for row in grid],
@@ -257,10 +270,23 @@ def fabric_map(placed: tuple[Placement, ...]) -> None:
             y=list(planes),
             text=hover,
             hovertemplate="%{x} · %{y}: %{text}<extra></extra>",
-            colorscale="Viridis",
+            colorscale=_steps(colors),
+            zmin=-0.5,
+            zmax=len(names) - 0.5,
             showscale=False,
         )
     )
+    for name, color in zip(names, colors, strict=True):  # the legend: one entry per tenant
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                marker={"symbol": "square", "size": 12, "color": color},
+                name=name,
+                showlegend=True,
+            )
+        )
     fig.update_layout(
         title=t("tn.map.title"),
         xaxis={"title": t("tn.map.servers"), "showticklabels": False},
@@ -272,13 +298,27 @@ def fabric_map(placed: tuple[Placement, ...]) -> None:
     st.caption(t("tn.map.caption"))
 
 
+def _steps(colors: list[str]) -> list[tuple[float, str]]:
+    """A colour scale of one flat step per tenant (tenant ``i`` at z = i, z from -0.5 to n - 0.5)."""
+    n = len(colors)
+    scale: list[tuple[float, str]] = []
+    for i, color in enumerate(colors):
+        scale += [(i / n, color), ((i + 1) / n, color)]
+    return scale
+
+
 def comparison(placed: tuple[Placement, ...]) -> None:
-    """The same tenant set on each design, one row per design and tenant."""
+    """The same tenant set on each design, one row per design and tenant: designs by name, figures
+    written as the rest of the app writes them (not ``400.000000``)."""
     if len(placed) < 2:
         return
     st.subheader(t("tn.compare"))
     frame = pd.DataFrame(comparison_rows(placed))
+    names = tables.design_names(engine.catalog(), state.lang())
+    frame["design"] = [names.get(d, d) for d in frame["design"]]
     frame["isolation"] = [t(ISOLATION_KEYS[i]) for i in frame["isolation"]]
+    for column, digits in COMPARE_DIGITS.items():
+        frame[column] = [fmt.number(float(v), digits) for v in frame[column]]
     widgets.table(frame.rename(columns={c: t(COMPARE_COLUMNS[c]) for c in frame.columns}))
 
 

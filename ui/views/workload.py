@@ -8,148 +8,29 @@ import streamlit as st
 
 from planner import InputError, Plan
 from planner.decision.bands import headline_note, training_band
-from planner.performance.reliability import ReliabilityParams, reliability_params
-from planner.performance.workload import TrainingJob, training_job, workload_frame
+from planner.inputs.reliability import ReliabilityParams, reliability_params
+from planner.inputs.training import TrainingJob, training_job
+from planner.performance.workload import workload_frame
 from planner.report import performance_charts, performance_tables, tables
 from ui import engine, forms, keys, state, widgets
-from ui.forms import FormField, ranged
+from ui.forms import FormField
 from ui.state import t, tx
 
 FORM = keys.WORKLOAD_FORM
 
 
-def _optional_int(name: str, label_key: str, help_key: str, *, step: int, placeholder_key: str) -> FormField:
-    """A whole-number job field the user may leave empty (the engine derives or searches it; the
-    placeholder says which)."""
-    return ranged(
-        TrainingJob,
-        name,
-        label_key=label_key,
-        help_key=help_key,
-        kind="int",
-        optional=True,
-        step=step,
-        placeholder_key=placeholder_key,
+NETWORK = "wl.group.network"
+GROUPS = tuple(
+    # the job's network settings end with whether it survives network failures (a reliability setting)
+    (
+        key,
+        (*fields, *forms.model_fields(ReliabilityParams, names=("network_failover",)))
+        if key == NETWORK
+        else fields,
     )
-
-
-MODEL_FIELDS: tuple[FormField, ...] = (
-    ranged(
-        TrainingJob,
-        "params_b",
-        label_key="wl.field.params_b",
-        help_key="wl.help.params_b",
-        kind="float",
-        default=70.0,
-        step=1.0,
-        number_format="%.1f",
-    ),
-    ranged(
-        TrainingJob,
-        "tokens_b",
-        label_key="wl.field.tokens_b",
-        help_key="wl.help.tokens_b",
-        kind="float",
-        default=1400.0,
-        step=100.0,
-        number_format="%.0f",
-    ),
-    ranged(
-        TrainingJob,
-        "seq_len",
-        label_key="wl.field.seq_len",
-        help_key="wl.help.seq_len",
-        kind="int",
-        default=4096,
-        step=1024,
-    ),
-    ranged(
-        TrainingJob,
-        "global_batch_seqs",
-        label_key="wl.field.global_batch",
-        help_key="wl.help.global_batch",
-        kind="int",
-        default=1024,
-        step=128,
-    ),
-    _optional_int(
-        "kv_heads", "wl.field.kv_heads", "wl.help.kv_heads", step=1, placeholder_key="wl.placeholder.derived"
-    ),
-    _optional_int(
-        "vocab", "wl.field.vocab", "wl.help.vocab", step=1024, placeholder_key="wl.placeholder.derived"
-    ),
+    for key, fields in forms.model_groups(TrainingJob)
 )
-COMPUTE_FIELDS: tuple[FormField, ...] = (
-    FormField(
-        "precision",
-        "wl.field.precision",
-        "wl.help.precision",
-        "choice",
-        "bf16",
-        options={"bf16": "wl.precision.bfloat", "fp8": "wl.precision.float_eight"},
-    ),
-    ranged(
-        TrainingJob,
-        "mfu",
-        label_key="wl.field.mfu",
-        help_key="wl.help.mfu",
-        kind="float",
-        optional=True,
-        step=0.05,
-        number_format="%.2f",
-        placeholder_key="wl.placeholder.fitted",
-    ),
-    FormField(
-        "recompute",
-        "wl.field.recompute",
-        "wl.help.recompute",
-        "choice",
-        "auto",
-        options={
-            "auto": "wl.recompute.auto",
-            "none": "wl.recompute.none",
-            "selective": "wl.recompute.selective",
-            "full": "wl.recompute.full",
-        },
-    ),
-    ranged(
-        TrainingJob,
-        "experts",
-        label_key="wl.field.experts",
-        help_key="wl.help.experts",
-        kind="int",
-        default=1,
-        step=1,
-    ),
-    ranged(
-        TrainingJob,
-        "top_k",
-        label_key="wl.field.top_k",
-        help_key="wl.help.top_k",
-        kind="int",
-        default=1,
-        step=1,
-    ),
-)
-LAYOUT_FIELDS: tuple[FormField, ...] = (
-    _optional_int("tp", "wl.field.tp", "wl.help.tp", step=1, placeholder_key="wl.placeholder.searched"),
-    _optional_int("cp", "wl.field.cp", "wl.help.cp", step=1, placeholder_key="wl.placeholder.searched"),
-    _optional_int("pp", "wl.field.pp", "wl.help.pp", step=1, placeholder_key="wl.placeholder.searched"),
-    _optional_int("dp", "wl.field.dp", "wl.help.dp", step=1, placeholder_key="wl.placeholder.searched"),
-)
-NETWORK_FIELDS: tuple[FormField, ...] = (
-    FormField(
-        "in_network_reduction", "wl.field.in_network_reduction", "wl.help.in_network_reduction", "bool", False
-    ),
-    FormField("network_failover", "wl.field.network_failover", "wl.help.network_failover", "bool", False),
-)
-GROUPS = (
-    ("wl.group.model", MODEL_FIELDS),
-    ("wl.group.compute", COMPUTE_FIELDS),
-    ("wl.group.layout", LAYOUT_FIELDS),
-    ("wl.group.network", NETWORK_FIELDS),
-)
-FIELDS: tuple[FormField, ...] = (*MODEL_FIELDS, *COMPUTE_FIELDS, *LAYOUT_FIELDS, *NETWORK_FIELDS)
+FIELDS: tuple[FormField, ...] = tuple(f for _, fields in GROUPS for f in fields)
 JOB_FIELD_NAMES = tuple(f.name for f in FIELDS if f.name != "network_failover")
 
 
@@ -184,12 +65,7 @@ def job_and_estimates(plans: tuple[Plan, ...]) -> Run:
     the last accepted job stays on screen, labelled as such.
     """
     data = forms.values(FORM, FIELDS)
-    slots: forms.Slots = {}
-    with st.expander(t("wl.form"), expanded=True):
-        for column, (title, fields) in zip(st.columns(len(GROUPS)), GROUPS, strict=True):
-            column.markdown(f"**{t(title)}**")
-            slots.update(forms.draw_group(FORM, fields, column))
-        general = st.empty()
+    slots, general = forms.draw_groups(FORM, GROUPS, t("wl.form"))
     try:
         job, params = _validated(data)
         found = engine.workload(plans, job, params)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
 from planner.i18n.message import msg
-from planner.performance.training.job import FP8_SPEEDUP
+from planner.performance.training.efficiency import FP8_SPEEDUP
 
 RULES = (
     "serving_prefill_compute_efficiency",

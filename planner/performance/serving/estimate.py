@@ -43,14 +43,15 @@ from planner.catalog import Catalog
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
+from planner.fabric.collectives import part_of_fabric
 from planner.i18n.message import msg
+from planner.inputs.scenario import Scenario
+from planner.inputs.serving import ServingRequest
 from planner.performance.collectives import CollectiveFabric, fabric_from_plan, send_recv_time_s
 from planner.performance.serving.coefficients import GpuFigures, gpu_figures, serving_coefficients
 from planner.performance.serving.model import ServedModel, served_model
-from planner.performance.serving.request import ServingRequest
 from planner.performance.serving.step import Instance, InstanceLayout, StepTime, powers_of_two
 from planner.queueing import erlang_c_wait_s
-from planner.scenario import Scenario
 
 Mode = Literal["aggregated", "disaggregated"]
 Role = Literal["aggregated", "prefill", "decode"]
@@ -220,7 +221,9 @@ def _context(
         catalog=catalog, gpu_id=plan.gpu_id, precision=request.precision, coefficients=coefficients
     )
     model = served_model(request)
-    fab = fabric or fabric_from_plan(plan=plan, catalog=catalog)
+    # the service runs on the GPUs asked for, even when the plan rounds up to whole domains
+    gpus = min(plan.gpus_requested, plan.gpus)
+    fab = part_of_fabric(fabric or fabric_from_plan(plan=plan, catalog=catalog), gpus=gpus)
     dispatch = 1.0 if request.precision != "bf16" else 2.0
 
     def instance(layout: InstanceLayout) -> Instance:
@@ -243,7 +246,7 @@ def _context(
             ),
         )
 
-    return _Context(request, model, gpu, fab, plan.gpus, instance)
+    return _Context(request, model, gpu, fab, gpus, instance)
 
 
 def layouts(*, model: ServedModel, gpus: int, domain_gpus: int, tp: int | None = None,
@@ -253,7 +256,7 @@ def layouts(*, model: ServedModel, gpus: int, domain_gpus: int, tp: int | None =
     Dense: ``tp`` = 1, 2, 4, ... up to :data:`MAX_DENSE_TP`. MoE: ``tp`` up to the scale-up domain,
     ``ep`` = ``tp`` x 1, 2, 4, ... up to the experts (an expert per GPU at least).
 
-    >>> from planner.performance.serving.request import ServingRequest
+    >>> from planner.inputs.serving import ServingRequest
     >>> m = served_model(ServingRequest(params_b=47, experts=8, top_k=2))
     >>> [(lay.tp, lay.ep) for lay in layouts(model=m, gpus=16, domain_gpus=8)][:4]
     [(1, 1), (1, 2), (1, 4), (1, 8)]
@@ -498,8 +501,8 @@ def _prefill_options(ctx: _Context) -> list[tuple[float, Pool, StepTime, float]]
 def _disaggregated(ctx: _Context, plan: Plan) -> tuple[Pool, StepTime, float, _Candidate, int]:
     """The prefill layout of most requests/s per GPU that leaves room for a decode instance, and the
     best decode layout in the GPUs left: (prefill pool, prefill step, KV transfer [s], decode, tried)."""
-    for _, p_pool, p_step, transfer in _prefill_options(replace(ctx, gpus=plan.gpus - 1)):
-        decode, tried = _search(replace(ctx, gpus=plan.gpus - p_pool.layout.gpus), _decode_at)
+    for _, p_pool, p_step, transfer in _prefill_options(replace(ctx, gpus=ctx.gpus - 1)):
+        decode, tried = _search(replace(ctx, gpus=ctx.gpus - p_pool.layout.gpus), _decode_at)
         if decode is not None:
             return p_pool, p_step, transfer, decode, tried
     raise _explain(ctx, plan)
@@ -548,19 +551,30 @@ def estimate_serving(
     ctx = _context(request, plan, catalog, fabric)
     r = request
     notes = list(ctx.model.notes)
+    if ctx.gpus < plan.gpus:
+        notes.append(
+            msg(
+                "the service runs on {gpus} of the plan's {plan} GPUs ({per_domain} in each of {domains} "
+                "scale-up domains); cost and energy are its share",
+                gpus=ctx.gpus,
+                plan=plan.gpus,
+                per_domain=ctx.fabric.domain_gpus,
+                domains=ctx.fabric.domains,
+            )
+        )
     if r.disaggregate:
-        if plan.gpus < 2:
+        if ctx.gpus < 2:
             raise InputError(
-                msg("disaggregate: needs at least 2 GPUs, one per pool (got {gpus})", gpus=plan.gpus)
+                msg("disaggregate: needs at least 2 GPUs, one per pool (got {gpus})", gpus=ctx.gpus)
             )
         p_pool, p_step, transfer, decode, tried = _disaggregated(ctx, plan)
-        n_p, n_d = _split(plan.gpus, p_pool, decode.pool)
+        n_p, n_d = _split(ctx.gpus, p_pool, decode.pool)
         if n_p < 1 or n_d < 1:
             raise InfeasibleError(
                 msg(
                     "disaggregate: {gpus} GPUs hold no prefill instance of {gp} GPUs beside a decode instance "
                     "of {gd} GPUs; use more GPUs or serve aggregated",
-                    gpus=plan.gpus,
+                    gpus=ctx.gpus,
                     gp=p_pool.layout.gpus,
                     gd=decode.pool.layout.gpus,
                 )
@@ -582,11 +596,12 @@ def estimate_serving(
         prefill_step = found.prefill
     notes += _notes(ctx, pools)
     estimate = ServingEstimate(
-        design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=plan.gpus, request=r, model=ctx.model,
+        design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=ctx.gpus, request=r, model=ctx.model,
         mode="disaggregated" if r.disaggregate else "aggregated", pools=pools, decode=step,
         prefill=prefill_step, ttft_s=ttft, tpot_s=tpot, kv_transfer_s=transfer,
         tokens_per_s=rate * r.output_tokens, requests_per_s=rate, usd_per_gpu_hour=plan.cost.usd_per_gpu_hour,
-        facility_kw=plan.power.facility_kw, batch_limit=limit, layouts_tried=tried, notes=tuple(notes),
+        facility_kw=plan.power.facility_kw * ctx.gpus / plan.gpus, batch_limit=limit, layouts_tried=tried,
+        notes=tuple(notes),
     )  # fmt: skip
     return _with_overload_note(estimate)
 
@@ -709,7 +724,7 @@ def static_batch(*, request: ServingRequest, plan: Plan, catalog: Catalog) -> St
     batch = request.batch or 1
     tokens_each = request.input_tokens + request.output_tokens
     for layout in layouts(
-        model=ctx.model, gpus=plan.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=request.tp, ep=request.ep
+        model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=request.tp, ep=request.ep
     ):
         inst = ctx.instance(layout)
         if inst.max_batch(tokens_each=tokens_each) >= batch:

@@ -16,11 +16,11 @@ from typing import Any
 from planner.performance.training.hf import job_fields_from_hf_config
 
 SERVING_KEYS = {"head_dim": "head_dim", "kv_lora_rank": "kv_lora_rank", "qk_rope_head_dim": "rope_head_dim"}
-"""``config.json`` key -> :class:`~planner.performance.serving.request.ServingRequest` field."""
+"""``config.json`` key -> :class:`~planner.inputs.serving.ServingRequest` field."""
 
 
 def serving_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The :class:`~planner.performance.serving.request.ServingRequest` fields a ``config.json`` gives.
+    """The :class:`~planner.inputs.serving.ServingRequest` fields a ``config.json`` gives.
 
     >>> f = serving_fields_from_hf_config({"num_hidden_layers": 61, "hidden_size": 7168,
     ...     "num_attention_heads": 128, "kv_lora_rank": 512, "qk_rope_head_dim": 64,
@@ -28,7 +28,7 @@ def serving_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
     >>> f["kv_lora_rank"], f["rope_head_dim"], f["experts"], f["top_k"]
     (512, 64, 256, 8)
     """
-    from planner.performance.serving.request import ServingRequest
+    from planner.inputs.serving import ServingRequest
 
     fields = job_fields_from_hf_config(config)
     if config.get("head_dim") is None:  # the training reader's MLA head width is not a KV-cache head

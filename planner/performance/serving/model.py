@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from planner.i18n.message import msg
-from planner.performance.serving.request import ServingRequest
+from planner.inputs.serving import ServingRequest
 from planner.performance.training.flops import token_flops
 from planner.performance.training.shape import ModelShape, model_shape
 

@@ -24,9 +24,9 @@ from planner.compare import DEFAULT_DESIGNS, compare, default_sizes
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import msg
+from planner.inputs.scenario import Scenario
+from planner.inputs.serving import ServingRequest
 from planner.performance.serving.estimate import ServingEstimate, estimate_serving
-from planner.performance.serving.request import ServingRequest
-from planner.scenario import Scenario
 
 DEFAULT_MAX_GPUS = 4096
 """Largest cluster the reverse sizing tries [GPUs]."""

@@ -42,6 +42,10 @@ from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
 from planner.i18n.message import msg
 
+FP8_SPEEDUP = 2.0
+"""FP8 dense peak / BF16 dense peak: 1979 / 989 TFLOPS on H100 SXM (NVIDIA datasheet). Applied to
+every GPU (an assumption for non-NVIDIA parts)."""
+
 RULES = (
     "training_efficiency_max_fraction",
     "training_efficiency_width_half",
@@ -118,16 +122,52 @@ class EfficiencyCoefficients:
         return 72.0 * self.elementwise_bytes * share
 
 
-def efficiency_coefficients(catalog: Catalog, *, gpu_id: str = "") -> EfficiencyCoefficients:
+def efficiency_coefficients(
+    catalog: Catalog, *, gpu_id: str = "", precision: str = ""
+) -> EfficiencyCoefficients:
     """The coefficients in the catalog; :class:`CatalogError` names a missing one.
 
-    A rule ``<id>_<gpu_id>`` (e.g. ``training_efficiency_max_fraction_h100_sxm``), where the
-    catalog has one, replaces the general ``<id>`` for that GPU: the matrix units of each GPU
-    generation reach their own share of peak.
+    A rule ``<id>_<gpu_id>_<precision>`` (e.g. ``training_efficiency_max_fraction_h100_sxm_fp8``),
+    else ``<id>_<gpu_id>``, where the catalog has one, replaces the general ``<id>`` for that GPU:
+    the matrix units of each GPU generation, and each precision, reach their own share of peak.
     """
     values = rule_values(catalog, RULES, needed_by=msg("the training model"))
     for rule_id in RULES:
-        specific = catalog.sizing_rules.get(f"{rule_id}_{gpu_id}") if gpu_id else None
-        if specific is not None:
-            values[rule_id] = specific.value
+        for suffix in (f"_{gpu_id}_{precision}", f"_{gpu_id}") if gpu_id else ():
+            specific = catalog.sizing_rules.get(f"{rule_id}{suffix}")
+            if specific is not None:
+                values[rule_id] = specific.value
+                break
     return EfficiencyCoefficients(*(values[r] for r in RULES))
+
+
+BEST_PUBLISHED_MFU = "training_best_published_mfu"
+"""Catalog rule prefix of the best published end-to-end MFU per accelerator and precision:
+``training_best_published_mfu_<gpu_id>_<precision>`` (the plausibility guard)."""
+
+
+@dataclass(frozen=True)
+class PublishedCeiling:
+    """The best published end-to-end model-FLOPs utilisation of one accelerator and precision."""
+
+    mfu: float
+    """[-]"""
+    figure: str
+    """What the figure is (the rule's name: run, model, source)."""
+    assumption: bool
+    """True when no published figure was found and the value is a stated assumption."""
+
+
+def published_ceiling(catalog: Catalog, *, gpu_id: str, precision: str) -> PublishedCeiling | None:
+    """The best published MFU for ``gpu_id`` at ``precision``, or ``None`` when the catalog has none.
+
+    Notes
+    -----
+    An estimate whose end-to-end MFU exceeds this figure is more optimistic than any run the
+    catalog knows of on that accelerator and precision; the estimate says so in a note (it is not
+    capped: a new kernel can beat an old record, but the architect should know).
+    """
+    rule = catalog.sizing_rules.get(f"{BEST_PUBLISHED_MFU}_{gpu_id}_{precision}")
+    if rule is None:
+        return None
+    return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)

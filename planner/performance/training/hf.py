@@ -49,7 +49,7 @@ def _first(config: Mapping[str, Any], *keys: str) -> Any:
 
 
 def job_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The :class:`~planner.performance.training.job.TrainingJob` fields a ``config.json`` gives.
+    """The :class:`~planner.inputs.training.TrainingJob` fields a ``config.json`` gives.
 
     >>> f = job_fields_from_hf_config({"num_hidden_layers": 32, "hidden_size": 4096,
     ...     "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,

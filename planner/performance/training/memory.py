@@ -21,20 +21,22 @@ parallelism divides ``s`` by ``cp``; FP8 matrix multiplies keep 1-byte copies of
     full       2 s b h / t  (+ one layer's working set)     (only each layer's input kept)
 
 With MHA, ``f = 4 h``, dropout: ``34 s b h / t + 5 a s^2 b / t`` (their eq. 2 with sequence
-parallelism). The first 1F1B stage holds ``min(pp, M)`` micro-batches of its layers
-(:func:`held_layer_micro_batches`); interleaving multiplies that by ``1 + (pp - 1) / (pp v)``
-(their section 4.2.3). Buffers: the last
-stage's logits of one micro-batch (bf16 and fp32, ``6 s b V / (t cp)``), charged to the same GPU as
-a conservative bound.
+parallelism). Rank ``r`` of a 1F1B pipeline holds its warm-up's chunk passes plus one, counted per
+chunk of the layout's split (:mod:`~planner.performance.training.pipeline`: uneven and balanced
+stages; interleaving gives the first stage of an even split Korthikanti et al.'s ``1 + (pp - 1) /
+(pp v)``, their section 4.2.3). Buffers: the last stage's logits of one micro-batch (bf16 and fp32,
+``6 s b V / (t cp)``). The breakdown is that of the fullest GPU: the rank holding the most layer
+activations, or the last rank with its logits when that holds more.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
-from planner.performance.training.flops import Recompute
+from planner.performance.training.flops import Recompute, token_flops
+from planner.performance.training.pipeline import StageSplit, held_layer_micro_batches_of, stage_split
 from planner.performance.training.shape import ModelShape
 
 ZeroStage = Literal[0, 1, 2, 3]
@@ -112,36 +114,41 @@ class Parallel:
         return max(1, self.tp * self.cp * self.dp // (self.ep * self.etp))
 
 
-def stage_layers(layers: int, pp: int, v: int = 1) -> int:
-    """Layers on the fullest pipeline stage: ``v`` chunks of ``ceil(L / (pp v))`` layers [count].
+@lru_cache(maxsize=256)
+def logits_layers(shape: ModelShape, *, seq_len: int) -> float:
+    """The output layer's work in layer equivalents [-]: ``2 h V / layer`` forward FLOPs per token,
+    to three decimals (the split's choice needs no more)."""
+    f = token_flops(shape, seq_len=seq_len)
+    return round(f.logits / f.layer, 3)
 
-    >>> stage_layers(126, 16), stage_layers(126, 16, 4)  # 8 x 16 = 128 >= 126; 4 x 2 = 8
+
+def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSplit:
+    """The layout's split of layers over stages and chunks (:mod:`~planner.performance.training.pipeline`)."""
+    return stage_split(
+        layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=logits_layers(shape, seq_len=seq_len)
+    )
+
+
+def stage_layers(layers: int, pp: int, v: int = 1) -> int:
+    """Layers on the fullest rank of an even split [count].
+
+    >>> stage_layers(126, 16), stage_layers(126, 16, 4)  # 14 stages of 8; chunks of 3 and 4, 8
     (8, 8)
     """
-    return math.ceil(layers / (pp * v)) * v
+    return stage_split(layers=layers, pp=pp, v=v, logits_layers=0.0).max_layers
 
 
 def held_layer_micro_batches(layers: int, pp: int, v: int, micro_batches: int) -> float:
-    """Layer activations of one micro-batch the fullest stage keeps at the 1F1B peak [count].
-
-    Stage ``i`` holds ``min(pp - i, M)`` micro-batches of its layers. Without interleaving,
-    ``L = q pp + r`` puts ``q`` layers on the first ``pp - r`` stages and ``q + 1`` on the rest (the
-    lighter stages first, as Llama 3 does, arXiv 2407.21783 section 3.3.2); interleaving uses
-    ``v`` chunks of ``ceil(L / (pp v))`` layers and the factor ``1 + (pp - 1) / (pp v)``
-    (Korthikanti et al., section 4.2.3).
+    """Layer activations of one micro-batch the fullest rank of an even split keeps at the 1F1B
+    peak [count] (:meth:`~planner.performance.training.pipeline.StageSplit.held_layers`).
 
     >>> held_layer_micro_batches(126, 16, 1, 32)  # 2 stages of 7 (16 x 7), 14 of 8 (14 x 8)
     112
     >>> held_layer_micro_batches(96, 8, 2, 64)  # 8 x 12 x (1 + 7 / 16)
-    138.0
+    138
     """
-    in_flight = min(pp, micro_batches)
-    if v > 1:
-        return in_flight * stage_layers(layers, pp, v) * (1 + (pp - 1) / (pp * v))
-    q, r = divmod(layers, pp)
-    if r == 0:
-        return in_flight * q
-    return max(in_flight * q, min(r, micro_batches) * (q + 1))
+    split = stage_split(layers=layers, pp=pp, v=v, logits_layers=0.0)
+    return held_layer_micro_batches_of(split, micro_batches)[0]
 
 
 def activation_shares(shape: ModelShape, *, dropout: bool, fp8: bool = False) -> tuple[float, float]:
@@ -217,7 +224,7 @@ def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[floa
     whole = dense + expert
     weights = WEIGHT_BYTES * (sharded if zero == 3 else whole)
     if zero == 3:  # the layer in use and the next one, gathered
-        weights += 2 * WEIGHT_BYTES * whole / stage_layers(shape.layers, lay.pp, lay.v)
+        weights += 2 * WEIGHT_BYTES * whole / max(1, stage_layers(shape.layers, lay.pp, lay.v))
     return (
         weights,
         GRADIENT_BYTES * (sharded if zero >= 2 else whole),
@@ -228,20 +235,30 @@ def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[floa
 def activation_and_buffer_bytes(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, dropout: bool = False,
     sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
+    split: StageSplit | None = None,
 ) -> tuple[float, float]:  # fmt: skip
-    """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes)."""
+    """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes);
+    ``split`` is the layout's split when the caller has it (:func:`pipeline_split`)."""
     per_layer = activation_bytes_per_layer(
         shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
         recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
         materialized_scores=materialized_scores, fp8=fp8,
     )  # fmt: skip
-    activations = per_layer * held_layer_micro_batches(shape.layers, lay.pp, lay.v, lay.micro_batches)
+    split = split or pipeline_split(shape, lay, seq_len=seq_len)
+    logits = LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
+    # the fullest rank: the most layer activations, or the last one's with the logits
+    held, rank, last = held_layer_micro_batches_of(split, lay.micro_batches)
+    if rank != lay.pp - 1 and held * per_layer >= last * per_layer + logits:
+        logits = 0.0  # the fullest rank is not the one with the output layer
+    else:
+        held = last
+    activations = per_layer * held
     if recompute == "full":  # the layer being recomputed holds its full working set
         activations += activation_bytes_per_layer(
             shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
             recompute="selective", dropout=dropout, sequence_parallel=sequence_parallel, fp8=fp8,
         )  # fmt: skip
-    return activations, LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
+    return activations, logits
 
 
 def memory_breakdown(

@@ -3,10 +3,12 @@
 Notes
 -----
 Per optimizer step (``M`` micro-batches of ``b`` sequences per replica, ``F`` peak FLOP/s,
-``eta`` :mod:`~planner.performance.training.efficiency` (it depends on the recomputation), ``L_s = v ceil(L / (pp v))`` layers on the
-slowest stage, ``x = 1.5`` with full recomputation else 1)::
+``eta`` :mod:`~planner.performance.training.efficiency` (it depends on the recomputation), ``L_r``
+the layers on rank ``r`` of the layout's split and ``L_s`` their maximum
+(:mod:`~planner.performance.training.pipeline`: even or with the embedding and output layer
+balanced), ``x = 1.5`` with full recomputation else 1)::
 
-    compute = M b s (L_s (3 layer + recomputed) + 3 logits) / (tp cp) / (F eta)
+    compute = M b s max_r (L_r (3 layer + recomputed) + [r = pp - 1] 3 logits) / (tp cp) / (F eta)
               (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak)
     TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
@@ -39,16 +41,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from planner.inputs.training import TrainingJob
 from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
-from planner.performance.training.efficiency import EfficiencyCoefficients
+from planner.performance.training.efficiency import FP8_SPEEDUP, EfficiencyCoefficients
 from planner.performance.training.flops import Recompute, recompute_flops_per_layer_token, token_flops
-from planner.performance.training.job import FP8_SPEEDUP, TrainingJob
 from planner.performance.training.memory import (
     Parallel,
     ZeroStage,
     activation_shares,
     params_per_gpu,
-    stage_layers,
+    pipeline_split,
 )
 from planner.performance.training.moe import (
     ALLTOALLS_PER_LAYER,
@@ -57,6 +59,7 @@ from planner.performance.training.moe import (
     MoeModel,
     network_share,
 )
+from planner.performance.training.pipeline import StageSplit
 from planner.performance.training.shape import ModelShape
 
 BACKWARD_SHARE = 2.0 / 3.0
@@ -178,6 +181,7 @@ class StepModel:
         # the search times thousands of layouts that share these few per-GPU shapes
         self._efficiency: dict[tuple[int, int, int, str], float] = {}
         self._compute: dict[tuple[int, int, int, int, int, str], tuple[float, float]] = {}
+        self._splits: dict[tuple[int, int], StageSplit] = {}
         self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
         self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
         self.moe = MoeModel(
@@ -219,12 +223,22 @@ class StepModel:
             bytes_per_flop=(elementwise + scores) / flops,
         )
 
+    def split(self, lay: Parallel) -> StageSplit:
+        """The layers of each pipeline stage and chunk (:mod:`~planner.performance.training.pipeline`)."""
+        key = (lay.pp, lay.v)
+        if key not in self._splits:
+            self._splits[key] = pipeline_split(self.shape, lay, seq_len=self.job.seq_len)
+        return self._splits[key]
+
     def micro_flops(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
         """Hardware FLOPs of one micro-batch on one GPU of the slowest stage, and of its attention
         cores (forward, backward and a recomputed forward) [FLOP]."""
         f = self.flops
-        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
-        per_token = layers * (3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)) + 3.0 * f.logits
+        per_layer = 3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)
+        split = self.split(lay)
+        # the slowest rank: the most layers, or the last one's with the output layer
+        per_token = split.max_cost(logits_layers=3.0 * f.logits / per_layer) * per_layer
+        layers = split.max_layers
         attention_per_token = layers * f.layer_attention * (3.0 if recompute == "none" else 4.0)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
         return per_token * tokens, attention_per_token * tokens
@@ -270,7 +284,7 @@ class StepModel:
         if not self.moe.active:
             return 0.0
         passes = 4.0 if recompute == "full" else 3.0
-        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
+        layers = self.split(lay).max_layers
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
         return layers * passes * self.moe.routed_flops_per_token() * tokens
 
@@ -287,7 +301,7 @@ class StepModel:
     def _moe_overhead_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
         moe, c = self.moe, self.moe.c
         factor = 4.0 / 3.0 if recompute == "full" else 1.0
-        layers = moe.moe_layers_on_stage(stage_layers(self.shape.layers, lay.pp, lay.v))
+        layers = moe.moe_layers_on_stage(self.split(lay).max_layers)
         per_copy = c.bytes_per_copy(
             hidden=self.shape.hidden_size, ffn=self.shape.ffn_hidden / lay.etp, gated=self.shape.gated_mlp,
             fp8_cast_bytes=self.coefficients.fp8_cast_bytes if self.job.precision == "fp8" else 0.0,
@@ -362,7 +376,7 @@ class StepModel:
         gather, _ = self._collective("all_gather", size, lay.tp, per_domain)
         scatter, _ = self._collective("reduce_scatter", size, lay.tp, per_domain)
         factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
-        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
+        layers = self.split(lay).max_layers
         return (
             layers
             * TP_COLLECTIVES_PER_LAYER
@@ -377,7 +391,7 @@ class StepModel:
         kv = 2.0 * self.job.seq_len * lay.micro_batch_seqs * self.shape.kv_width * 2.0 / lay.tp
         per_domain = max(1, min(lay.cp, self.fabric.domain_gpus // lay.tp))
         gather, _ = self._collective("all_gather", kv, lay.cp, per_domain)
-        layers = stage_layers(self.shape.layers, lay.pp, lay.v)
+        layers = self.split(lay).max_layers
         comm = layers * CP_COLLECTIVES_PER_LAYER * gather
         return exposed_after_overlap_s(comm_s=comm, overlap_fraction=1.0, window_s=attention_s)
 
@@ -400,7 +414,7 @@ class StepModel:
         per_layer = dispatch + (ALLTOALLS_PER_LAYER - 1) * other
         if recompute == "full":  # the recomputed forward dispatches and combines again
             per_layer += dispatch + other
-        layers = self.moe.moe_layers_on_stage(stage_layers(self.shape.layers, lay.pp, lay.v))
+        layers = self.moe.moe_layers_on_stage(self.split(lay).max_layers)
         return layers * per_layer * self.moe.imbalance, level
 
     def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:

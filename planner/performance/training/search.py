@@ -20,8 +20,8 @@ from typing import get_args
 
 from planner.errors import InputError
 from planner.i18n.message import msg
+from planner.inputs.training import TrainingJob
 from planner.performance.training.flops import Recompute
-from planner.performance.training.job import TrainingJob
 from planner.performance.training.memory import (
     MemoryBreakdown,
     Parallel,
@@ -30,6 +30,7 @@ from planner.performance.training.memory import (
     memory_breakdown,
     state_bytes,
 )
+from planner.performance.training.pipeline import StageSplit
 from planner.performance.training.schedule import StepModel, StepResult
 from planner.performance.training.shape import ModelShape
 
@@ -40,6 +41,9 @@ CP_MIN_SHARD_TOKENS = 4096
 CP_MIN_SEQ_LEN = 16384
 """Context parallelism is searched from this sequence length on (Llama 3 used none at 8K)."""
 MAX_VIRTUAL_STAGES = 8
+"""Interleaving depth searched at most (and at most the layers per stage, ``pp v <= L``): one layer per
+chunk on 8 stages of a 64-layer model, on 16 of Llama 3 405B's 126; deeper is seldom faster (the sends
+grow with v) and would double the search."""
 
 
 def divisors(n: int) -> list[int]:
@@ -126,12 +130,13 @@ def structures(
 
 
 def schedules(
-    job: TrainingJob, shape: ModelShape, tp: int, cp: int, pp: int, dp: int, ep: int
+    job: TrainingJob, shape: ModelShape, tp: int, cp: int, pp: int, dp: int, ep: int, *, exact: bool = False
 ) -> Iterator[Parallel]:
-    """Micro-batch sizes and interleaving depths of one structure."""
+    """Micro-batch sizes and interleaving depths of one structure; with ``exact`` only those whose
+    ``dp x micro-batch`` divides the global batch (no rounding up)."""
     mbs = [job.micro_batch_seqs] if job.micro_batch_seqs is not None else list(MICRO_BATCHES)
     for mb in mbs:
-        if dp * mb > job.global_batch_seqs:
+        if dp * mb > job.global_batch_seqs or (exact and job.global_batch_seqs % (dp * mb)):
             continue
         m = math.ceil(job.global_batch_seqs / (dp * mb))
         if job.virtual_stages is not None:
@@ -148,7 +153,7 @@ def schedules(
 
 
 def fits(
-    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float
+    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None
 ) -> tuple[list[Fit], tuple[float, float, float, float, float]]:
     """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need."""
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
@@ -159,7 +164,7 @@ def fits(
     least: tuple[float, float, float, float, float] | None = None
     for rc in recomputes:
         act = activation_and_buffer_bytes(
-            shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout,
+            shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout, split=split,
             sequence_parallel=job.sequence_parallel,
             materialized_scores=job.attention_kernel == "materialized", fp8=job.precision == "fp8",
         )  # fmt: skip
@@ -186,7 +191,21 @@ def search(
     job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     """The fastest fitting layout, how many ``(tp, cp, pp, dp, ep)`` fit with some schedule; else the
-    least memory-hungry layout; and whether any layout existed."""
+    least memory-hungry layout; and whether any layout existed.
+
+    Layouts that run the global batch exactly come first; only when none fits are layouts that
+    round it up to whole micro-batches searched (the estimate then says so in a note).
+    """
+    exact = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=True)
+    if exact[0] is not None:
+        return exact
+    rounded = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=False)
+    return rounded if rounded[2] or not exact[2] else exact
+
+
+def _search(
+    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float, exact: bool
+) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     best: tuple[tuple[float, int, int, int, int], StepResult, Fit] | None = None
     least: tuple[Parallel, tuple[float, float, float, float, float]] | None = None
     fitting = 0
@@ -194,12 +213,12 @@ def search(
     cheapest: Recompute = "none" if job.recompute == "auto" else job.recompute
     for struct in structures(job, shape, gpus, model.fabric.domain_gpus):
         counted = False
-        for lay in schedules(job, shape, *struct):
+        for lay in schedules(job, shape, *struct, exact=exact):
             any_layout = True
             # a counted structure's schedules need no memory check when they cannot be faster
             if counted and best is not None and model.lower_bound_s(lay, cheapest) > best[0][0]:
                 continue
-            found, need = fits(job, shape, lay, usable_bytes)
+            found, need = fits(job, shape, lay, usable_bytes, model.split(lay))
             if least is None or sum(need) < sum(least[1]):
                 least = (lay, need)
             if found and not counted:

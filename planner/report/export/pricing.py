@@ -21,12 +21,12 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from planner.catalog import Catalog
 from planner.cost import cost_summary
 from planner.engine import Plan
-from planner.errors import InputError, describe_validation_error
+from planner.inputs import parse
 
 Edition = Literal["customer", "internal"]
 EDITIONS: tuple[Edition, ...] = ("customer", "internal")
@@ -66,10 +66,7 @@ class Pricing(BaseModel):
 
 def pricing_from_data(data: Mapping[str, Any], *, source: str = "pricing") -> Pricing:
     """Validate margin and discount; :class:`InputError` names the field and its range."""
-    try:
-        return Pricing.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(f"{source}: {describe_validation_error(exc, model=Pricing)}") from None
+    return parse(Pricing, data, source=source)
 
 
 def offered_unit_price_usd(unit_cost_usd: float, pricing: Pricing) -> float:

@@ -1,6 +1,6 @@
 """Scenario JSON export and import: a file that reopens exactly the same scenario.
 
-The file is :func:`planner.scenario.scenario_to_json` (every field, defaults included, so a
+The file is :func:`planner.inputs.scenario.scenario_to_json` (every field, defaults included, so a
 later change of a default does not change what a saved file means); the same file is accepted
 by ``planner plan --scenario FILE`` and by the web app's upload.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from planner.errors import InputError
 from planner.files import parse_text
 from planner.i18n.message import msg
-from planner.scenario import Scenario, scenario_from_data, scenario_to_json
+from planner.inputs.scenario import Scenario, scenario_from_data, scenario_to_json
 
 MAX_SCENARIO_BYTES = 1_000_000
 """Largest scenario file accepted [bytes]; real ones are about 2 kB."""

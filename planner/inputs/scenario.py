@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from planner.design import SLUG_PATTERN, FabricParams
-from planner.errors import InputError, describe_validation_error, shorten, with_source
+from planner.errors import InputError, shorten
 from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_bytes, read_mapping
 from planner.i18n.message import msg
-from planner.serving_request import ServingRequest
-from planner.training_job import TrainingJob
+from planner.inputs import Input, parse
+from planner.inputs.serving import ServingRequest
+from planner.inputs.training import TrainingJob
 
 MAX_GPUS = 1_048_576
 """Hard ceiling on the GPU count; the real limit is the chosen switch's three-tier size."""
@@ -47,11 +48,13 @@ class Facility(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
-    rack_power_limit_kw: float = Field(
+    rack_power_limit_kw: Annotated[float, Input(flag="--rack-kw")] = Field(
         default=40.0, ge=5, le=300, description="Power budget of one rack [kW]."
     )
     rack_id: str = Field(default="rack_42u_std", pattern=SLUG_PATTERN, description="Rack model.")
-    cooling_id: str = Field(default="direct_liquid", pattern=SLUG_PATTERN, description="Cooling method.")
+    cooling_id: Annotated[str, Input(flag="--cooling", cli_note="a cooling catalog id")] = Field(
+        default="direct_liquid", pattern=SLUG_PATTERN, description="Cooling method."
+    )
     pue_override: float | None = Field(
         default=None, ge=1.0, le=3.0, description="Power usage effectiveness; empty = cooling default."
     )
@@ -67,7 +70,9 @@ class Facility(BaseModel):
         default=0.8, ge=0.05, le=1.0, description="Average power as a share of maximum [-]."
     )
     utilization: float = Field(default=0.9, gt=0, le=1.0, description="Share of GPU-hours sold or used [-].")
-    currency: Literal["USD", "CNY"] = Field(default="USD", description="Currency of reports.")
+    currency: Annotated[Literal["USD", "CNY"], Input(flag="--currency")] = Field(
+        default="USD", description="Currency of reports."
+    )
     usd_to_cny: float | None = Field(
         default=None, gt=0, le=100, description="Exchange rate [CNY per USD]; empty = catalog."
     )
@@ -83,25 +88,25 @@ class Pools(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
-    storage_write_gbyte_per_s: float | None = Field(
+    storage_write_gbyte_per_s: Annotated[float | None, Input(flag="--storage-write-gbyte-per-s")] = Field(
         default=None, gt=0, le=1e6, description="Checkpoint write target of the storage pool [GB/s]."
     )
-    storage_read_gbyte_per_s: float | None = Field(
+    storage_read_gbyte_per_s: Annotated[float | None, Input(flag="--storage-read-gbyte-per-s")] = Field(
         default=None, gt=0, le=1e6, description="Dataset read target of the storage pool [GB/s]."
     )
-    storage_capacity_tbyte: float | None = Field(
+    storage_capacity_tbyte: Annotated[float | None, Input(flag="--storage-capacity-tbyte")] = Field(
         default=None, gt=0, le=1e7, description="Usable capacity target of the storage pool [TB]."
     )
-    frontend_gbit_per_s_per_gpu: float | None = Field(
+    frontend_gbit_per_s_per_gpu: Annotated[float | None, Input(flag="--frontend-gbit-per-gpu")] = Field(
         default=None, gt=0, le=3200, description="Front-end (north-south) bandwidth per GPU [Gb/s]."
     )
-    frontend_gbit_per_s_per_node: float | None = Field(
+    frontend_gbit_per_s_per_node: Annotated[float | None, Input(flag="--frontend-gbit-per-node")] = Field(
         default=None, gt=0, le=25600, description="Front-end (north-south) bandwidth per server [Gb/s]."
     )
-    frontend_egress_gbit_per_s: float = Field(
+    frontend_egress_gbit_per_s: Annotated[float, Input(flag="--frontend-egress-gbit")] = Field(
         default=0.0, ge=0, le=1e7, description="Front-end uplink capacity to the site network [Gb/s]."
     )
-    frontend_nic_id: str = Field(
+    frontend_nic_id: Annotated[str, Input(flag="--frontend-nic", cli_note="a NIC catalog id")] = Field(
         default="cx7_2x200g", pattern=SLUG_PATTERN, description="Catalog id of the front-end NIC."
     )
 
@@ -139,6 +144,10 @@ class Tenant(BaseModel):
     storage_gbyte_per_s: float = Field(
         default=0.0, ge=0, le=1_000_000, description="Guaranteed storage read bandwidth [GB/s]."
     )
+
+
+InSwitchReduction = Literal["auto", "none", "nvls", "sharp"]
+"""Where an all-reduce may reduce in the switches (:func:`planner.fabric.collectives.with_reduction`)."""
 
 
 MAX_WORKLOAD_ENTRIES = 32
@@ -220,12 +229,20 @@ class Scenario(BaseModel):
     storage_id: str | None = Field(
         default=None, pattern=SLUG_PATTERN, description="Storage system; empty = first in catalog."
     )
-    force_scale_out_fabric: bool = Field(
+    force_scale_out_fabric: Annotated[bool, Input(flag="--force-scale-out-fabric")] = Field(
         default=False,
         description="Plan a scale-out fabric even when the cluster fits one scale-up domain.",
     )
-    facility: Facility = Field(default_factory=Facility)
-    pools: Pools = Field(default_factory=Pools)
+    in_switch_reduction: Annotated[InSwitchReduction, Input(flag="--in-switch-reduction")] = Field(
+        default="auto",
+        description=(
+            "All-reduce in the switches: auto = NVLink SHARP (NVLS, NVLS tree across domains) where the "
+            "GPU supports it; none = rings and trees only; nvls = NVLS asked for; sharp = NVLS and SHARP "
+            "in the network switches where they reduce."
+        ),
+    )
+    facility: Annotated[Facility, Input()] = Field(default_factory=Facility)
+    pools: Annotated[Pools, Input()] = Field(default_factory=Pools)
     price_overrides_usd: dict[str, float] = Field(
         default_factory=dict,
         description="Unit price overrides by catalog id [USD]; must be >= 0 and below 1e9.",
@@ -267,10 +284,7 @@ _SCENARIO = msg("scenario")
 
 def scenario_from_data(data: Mapping[str, Any], *, source: str = _SCENARIO) -> Scenario:
     """Validate a mapping into a :class:`Scenario`; :class:`InputError` names field and range."""
-    try:
-        scenario = Scenario.model_validate(dict(data))
-    except ValidationError as exc:
-        raise InputError(with_source(source, describe_validation_error(exc, model=Scenario))) from None
+    scenario = parse(Scenario, data, source=source)
     bad_prices = {k: v for k, v in scenario.price_overrides_usd.items() if not 0 <= v < MAX_PRICE_USD}
     if bad_prices:
         key, value = sorted(bad_prices)[0], bad_prices[sorted(bad_prices)[0]]
@@ -326,16 +340,10 @@ def workload_from_data(data: Any, *, source: str = "workload") -> tuple[Workload
                 limit=MAX_WORKLOAD_ENTRIES,
             )
         )
-    entries = []
-    for index, item in enumerate(data):
-        try:
-            entries.append(WorkloadEntry.model_validate(item))
-        except ValidationError as exc:
-            prefix = f"workload.{index}."
-            raise InputError(
-                with_source(source, describe_validation_error(exc, model=WorkloadEntry, prefix=prefix))
-            ) from None
-    return tuple(entries)
+    return tuple(
+        parse(WorkloadEntry, item, source=source, prefix=f"workload.{index}.")
+        for index, item in enumerate(data)
+    )
 
 
 def load_workload(source: str | Path | bytes, *, name: str | None = None) -> tuple[WorkloadEntry, ...]:

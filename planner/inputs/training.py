@@ -1,0 +1,305 @@
+"""The training job: model shape, data, precision and (optionally) its parallel layout.
+
+Each field is the one declaration of its input: the ``planner workload`` option and the Workload
+page's form field are generated from it (:mod:`planner.inputs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from planner.i18n.message import msg
+from planner.inputs import Input, parse
+from planner.inputs.serving import (
+    ExpertParallel,
+    FfnHidden,
+    GatedMlp,
+    Heads,
+    HiddenSize,
+    Layers,
+    ParamsB,
+    SharedExperts,
+    TensorParallel,
+)
+
+Precision = Literal["bf16", "fp8"]
+RecomputeChoice = Literal["auto", "none", "selective", "full"]
+AttentionKernel = Literal["flash", "materialized"]
+MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
+MoeDispatcher = Literal["alltoall", "fused"]
+
+_MODEL = "wl.group.model"
+_COMPUTE = "wl.group.compute"
+_LAYOUT = "wl.group.layout"
+_NETWORK = "wl.group.network"
+_SEARCHED = "wl.placeholder.searched"
+_DERIVED = "wl.placeholder.derived"
+
+
+class TrainingJob(BaseModel):
+    """A transformer training run and, optionally, its parallel layout (empty = searched)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    params_b: Annotated[
+        ParamsB,
+        Input(
+            cli_note="required unless --hf-config gives the shape",
+            label="wl.field.params_b",
+            group=_MODEL,
+            form_default=70.0,
+            step=1.0,
+            number_format="%.1f",
+        ),
+    ]
+    job_gpus: Annotated[
+        int | None, Input(flag="--job-gpus", cli_note="default: --gpus, even when the plan rounds up")
+    ] = Field(
+        default=None,
+        ge=1,
+        le=1_048_576,
+        description=(
+            "GPUs the job runs on [count]; empty = the GPUs asked for, which may be fewer than the "
+            "plan's (whole servers or scale-up domains)."
+        ),
+    )
+    tokens_b: Annotated[
+        float,
+        Input(
+            flag="--tokens-b",
+            label="wl.field.tokens_b",
+            group=_MODEL,
+            form_default=1400.0,
+            step=100.0,
+            number_format="%.0f",
+        ),
+    ] = Field(gt=0, le=1_000_000, description="Training tokens [billions].")
+    seq_len: Annotated[int, Input(flag="--seq-len", label="wl.field.seq_len", group=_MODEL, step=1024)] = (
+        Field(default=4096, ge=128, le=1_048_576, description="Sequence length [tokens].")
+    )
+    global_batch_seqs: Annotated[
+        int, Input(flag="--global-batch", label="wl.field.global_batch", group=_MODEL, step=128)
+    ] = Field(default=1024, ge=1, le=10_000_000, description="Global batch [sequences].")
+    micro_batch_seqs: Annotated[int | None, Input(flag="--micro-batch")] = Field(
+        default=None, ge=1, le=4096, description="Micro-batch [sequences]; empty = searched."
+    )
+    precision: Annotated[
+        Precision,
+        Input(
+            flag="--precision",
+            label="wl.field.precision",
+            group=_COMPUTE,
+            choices={"bf16": "wl.precision.bfloat", "fp8": "wl.precision.float_eight"},
+        ),
+    ] = Field(default="bf16", description="Math precision of the matrix multiplies.")
+    mfu: Annotated[
+        float | None,
+        Input(
+            flag="--mfu",
+            label="wl.field.mfu",
+            group=_COMPUTE,
+            step=0.05,
+            number_format="%.2f",
+            placeholder="wl.placeholder.fitted",
+        ),
+    ] = Field(
+        default=None,
+        gt=0,
+        le=1,
+        description="Share of dense peak the compute kernels reach [-]; empty = fitted curve.",
+    )
+    layers: Layers = None
+    hidden_size: HiddenSize = None
+    heads: Heads = None
+    kv_heads: Annotated[
+        int | None,
+        Input(flag="--kv-heads", label="wl.field.kv_heads", group=_MODEL, step=1, placeholder=_DERIVED),
+    ] = Field(default=None, ge=1, le=4096, description="KV heads (GQA/MQA); empty = heads.")
+    head_dim: Annotated[int | None, Input(flag="--head-dim")] = Field(
+        default=None, ge=8, le=4096, description="Width of one attention head; empty = h / heads."
+    )
+    ffn_hidden: FfnHidden = None
+    gated_mlp: GatedMlp = False
+    vocab: Annotated[
+        int | None,
+        Input(flag="--vocab", label="wl.field.vocab", group=_MODEL, step=1024, placeholder=_DERIVED),
+    ] = Field(default=None, ge=1, le=10_000_000, description="Vocabulary; empty = no logits.")
+    experts: Annotated[int, Input(flag="--experts", label="wl.field.experts", group=_COMPUTE, step=1)] = (
+        Field(default=1, ge=1, le=4096, description="Experts per MoE layer; 1 = dense.")
+    )
+    top_k: Annotated[int, Input(flag="--top-k", label="wl.field.top_k", group=_COMPUTE, step=1)] = Field(
+        default=1, ge=1, le=64, description="Experts each token is routed to."
+    )
+    shared_experts: SharedExperts = 0
+    tp: Annotated[
+        TensorParallel, Input(label="wl.field.tp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    ] = None
+    cp: Annotated[
+        int | None, Input(flag="--cp", label="wl.field.cp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    ] = Field(
+        default=None, ge=1, le=1024, description="Context-parallel GPUs; empty = searched from 16K tokens."
+    )
+    pp: Annotated[
+        int | None, Input(flag="--pp", label="wl.field.pp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    ] = Field(default=None, ge=1, le=1024, description="Pipeline stages; empty = searched.")
+    dp: Annotated[
+        int | None, Input(flag="--dp", label="wl.field.dp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    ] = Field(default=None, ge=1, le=1_048_576, description="Data-parallel replicas; empty = searched.")
+    ep: ExpertParallel = None
+    virtual_stages: Annotated[int | None, Input(flag="--virtual-stages")] = Field(
+        default=None, ge=1, le=64, description="Interleaved stages per GPU (v); empty = searched."
+    )
+    zero_stage: Annotated[Literal[0, 1, 2, 3] | None, Input(flag="--zero-stage")] = Field(
+        default=None,
+        description="Optimizer sharding: 0 none, 1 optimizer, 2 + gradients, 3 + weights (FSDP); "
+        "empty = searched 1-3.",
+    )
+    dp_overlap_fraction: Annotated[float, Input(flag="--dp-overlap")] = Field(
+        default=0.5, ge=0, le=1, description="Share of the gradient reduction hidden behind backward [-]."
+    )
+    tp_overlap_fraction: Annotated[float, Input(flag="--tp-overlap")] = Field(
+        default=0.0, ge=0, le=1, description="Share of tensor-parallel communication hidden [-]."
+    )
+    pp_overlap_fraction: Annotated[float, Input(flag="--pp-overlap")] = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description=(
+            "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
+            "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023)."
+        ),
+    )
+    in_network_reduction: Annotated[
+        bool, Input(flag="--in-network-reduction", label="wl.field.in_network_reduction", group=_NETWORK)
+    ] = Field(default=False, description="Reduce gradients in the switches (SHARP) where they support it.")
+    recompute: Annotated[
+        RecomputeChoice,
+        Input(
+            flag="--recompute",
+            label="wl.field.recompute",
+            group=_COMPUTE,
+            choices={
+                "auto": "wl.recompute.auto",
+                "none": "wl.recompute.none",
+                "selective": "wl.recompute.selective",
+                "full": "wl.recompute.full",
+            },
+        ),
+    ] = Field(default="auto", description="Activation recomputation: none, selective, full; auto = searched.")
+    dropout: Annotated[bool, Input(flag="--dropout")] = Field(
+        default=False, description="Dropout layers keep their masks (GPT-3-era models)."
+    )
+    attention_kernel: Annotated[AttentionKernel, Input(flag="--attention-kernel")] = Field(
+        default="flash",
+        description=(
+            "flash: the attention scores stay on chip (FlashAttention, 2022 on); materialized: they are "
+            "written to HBM (Megatron-LM and DeepSpeed before 2022)."
+        ),
+    )
+    sequence_parallel: Annotated[bool, Input(negative_flag="--no-sequence-parallel")] = Field(
+        default=True, description="Split norms and dropout over the TP GPUs (Megatron-LM since 2022)."
+    )
+    usable_memory_fraction: Annotated[float, Input(flag="--usable-memory")] = Field(
+        default=0.9,
+        gt=0,
+        le=1,
+        description="Share of HBM a layout may fill (the rest: workspace, fragmentation) [-].",
+    )
+
+    # --- mixture of experts (planner/performance/training/moe.py) ---
+    dense_layers: Annotated[int, Input(flag="--dense-layers")] = Field(
+        default=0,
+        ge=0,
+        le=1024,
+        description="First layers with a dense FFN instead of experts (first-k dense).",
+    )
+    dense_ffn_hidden: Annotated[int | None, Input(flag="--dense-ffn-hidden")] = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="FFN width of the dense first layers; empty = ffn_hidden.",
+    )
+    q_lora_rank: Annotated[int | None, Input(flag="--q-lora-rank")] = Field(
+        default=None, ge=1, le=65536, description="Multi-head latent attention: query compression rank."
+    )
+    kv_lora_rank: Annotated[int | None, Input(flag="--kv-lora-rank")] = Field(
+        default=None, ge=1, le=65536, description="Multi-head latent attention: key/value compression rank."
+    )
+    qk_rope_head_dim: Annotated[int, Input(flag="--qk-rope-head-dim")] = Field(
+        default=0, ge=0, le=4096, description="Multi-head latent attention: rotary part of a query/key head."
+    )
+    v_head_dim: Annotated[int | None, Input(flag="--v-head-dim")] = Field(
+        default=None, ge=1, le=4096, description="Multi-head latent attention: width of a value head."
+    )
+    expert_tp: Annotated[int | None, Input(flag="--expert-tp")] = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Tensor-parallel GPUs of each expert; empty = tp when ep divides dp x cp, else 1.",
+    )
+    moe_load_imbalance: Annotated[float, Input(flag="--moe-imbalance")] = Field(
+        default=1.0,
+        ge=1,
+        le=64,
+        description="Tokens on the busiest expert-parallel GPU over the mean [-] (1 = force-balanced).",
+    )
+    moe_redundant_experts: Annotated[int, Input(flag="--moe-redundant-experts")] = Field(
+        default=0, ge=0, le=4096, description="Redundant expert copies per layer (EPLB) over the expert GPUs."
+    )
+    moe_node_limit: Annotated[int | None, Input(flag="--moe-node-limit")] = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Node-limited routing: scale-up domains a token is sent to at most, then forwarded inside.",
+    )
+    moe_dispatcher: Annotated[MoeDispatcher, Input(flag="--moe-dispatcher")] = Field(
+        default="alltoall",
+        description=(
+            "alltoall: NCCL all-to-all with separate permutation kernels (Megatron-Core's default); "
+            "fused: DeepEP-style kernels that communicate from the GPU's own multiprocessors and keep "
+            "some of them while they overlap compute."
+        ),
+    )
+    moe_dispatch_fp8: Annotated[bool, Input(flag="--moe-dispatch-fp8")] = Field(
+        default=False, description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16."
+    )
+    moe_overlap: Annotated[MoeOverlap, Input(flag="--moe-overlap")] = Field(
+        default="none",
+        description=(
+            "Expert all-to-all hidden behind compute: none; two_micro_batches (one micro-batch's "
+            "all-to-all runs under the other's compute); dualpipe (that, and DualPipe's halved bubble)."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _routing(self) -> TrainingJob:
+        if self.top_k > self.experts:
+            raise ValueError(
+                msg(
+                    "top_k ({top_k}) must not exceed experts ({experts})",
+                    top_k=self.top_k,
+                    experts=self.experts,
+                )
+            )
+        if self.experts == 1 and self.ep not in (None, 1):
+            raise ValueError(msg("ep > 1 needs experts > 1"))
+        if self.expert_tp is not None and self.tp is not None and self.tp % self.expert_tp:
+            raise ValueError(msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp))
+        if self.layers is not None and self.dense_layers >= self.layers and self.experts > 1:
+            raise ValueError(
+                msg(
+                    "dense_layers ({dense}) must be fewer than layers ({layers})",
+                    dense=self.dense_layers,
+                    layers=self.layers,
+                )
+            )
+        return self
+
+
+def training_job(data: Mapping[str, Any], *, source: str = "workload") -> TrainingJob:
+    """Validate a mapping into a :class:`TrainingJob`; :class:`~planner.errors.InputError` names
+    the field and its range."""
+    return parse(TrainingJob, data, source=source)

@@ -1,0 +1,153 @@
+"""Pipeline stages: how the layers split over stages and chunks, and what each stage holds in flight.
+
+Notes
+-----
+With ``pp`` stages and ``v`` interleaved chunks per stage, virtual stage ``c = 0 .. pp v - 1`` runs on
+rank ``c mod pp``. Two splits of ``L`` layers:
+
+- ``even``: ``L = q n + r`` over ``n = pp v`` chunks, ``q`` layers on the first ``n - r`` chunks and
+  ``q + 1`` on the rest (the lighter chunks first);
+- ``balanced``: the embedding and the output layer each take one layer's slot, ``L + 2`` slots split
+  like ``even``; the first and last chunks give one slot each to them. Llama 3 405B's 126 layers on
+  16 stages run 7, 8, ..., 8, 7 (Grattafiori et al., arXiv 2407.21783, section 3.3.2); Megatron-Core
+  calls it ``account_for_embedding_in_pipeline_split`` and ``account_for_loss_in_pipeline_split``.
+
+The estimate takes ``balanced`` when its slowest rank is faster (rank time = its layers + on the last
+rank the output layer, ``2 h V`` forward FLOPs per token in layer equivalents) and no rank holds more
+activations at the 1F1B peak than with ``even``; else ``even``.
+
+Activations held in flight (1F1B; Narayanan et al., SC 2021, arXiv 2104.04473, section 2.2;
+Megatron-LM's warm-up counts): rank ``r`` runs ``w_r`` forward passes before its first backward and
+holds ``w_r + 1`` chunk passes at the peak, capped by the ``M v`` it runs in all::
+
+    v = 1:  w_r = pp - r - 1
+    v > 1:  w_r = 2 (pp - r - 1) + (v - 1) pp       forward pass k runs chunk (k div pp) mod v
+
+Summing the layers of those chunks gives ``pp (L / pp) (1 + (pp - 1) / (pp v))`` layer micro-batches on
+the first rank of an even split, Korthikanti et al.'s interleaved first-stage memory (arXiv
+2205.05198, section 4.2.3); with a balanced split the second rank is the fullest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Literal
+
+Split = Literal["even", "balanced"]
+
+
+@dataclass(frozen=True)
+class StageSplit:
+    """Layers per chunk of a pipeline (chunk ``c`` on rank ``c mod pp``)."""
+
+    pp: int
+    v: int
+    split: Split
+    chunk_layers: tuple[int, ...]
+    """Transformer layers of each of the ``pp v`` chunks, in pipeline order [count]."""
+
+    @cached_property
+    def rank_layers(self) -> tuple[int, ...]:
+        """Transformer layers on each rank [count]."""
+        return tuple(sum(self.chunk_layers[r :: self.pp]) for r in range(self.pp))
+
+    @cached_property
+    def max_layers(self) -> int:
+        """Layers on the rank with the most [count]."""
+        return max(self.rank_layers)
+
+    def max_cost(self, *, logits_layers: float) -> float:
+        """The slowest rank's work in layer equivalents (:meth:`rank_cost`)."""
+        return max(self.max_layers, self.rank_layers[-1] + logits_layers)
+
+    def rank_cost(self, *, logits_layers: float) -> tuple[float, ...]:
+        """Work of each rank in layer equivalents: its layers, plus the output layer on the last."""
+        layers = self.rank_layers
+        return tuple(n + (logits_layers if r == self.pp - 1 else 0.0) for r, n in enumerate(layers))
+
+    def held_layers(self, rank: int, micro_batches: int) -> int:
+        """Layer activations of one micro-batch ``rank`` holds at its 1F1B peak [count] (module notes).
+
+        >>> s = stage_split(layers=80, pp=4, v=2, logits_layers=0.0)
+        >>> s.held_layers(0, 64)  # 2 x 3 + 4 + 1 = 11 chunk passes of 10 layers
+        110
+        """
+        pp, v = self.pp, self.v
+        if v == 1:
+            return min(pp - rank, micro_batches) * self.chunk_layers[rank]
+        in_flight = min(2 * (pp - rank - 1) + (v - 1) * pp + 1, micro_batches * v)
+        # pass k runs chunk (k div pp) mod v: count the passes of each chunk, groups of pp at a time
+        groups, rest = divmod(in_flight, pp)
+        held = 0
+        for j in range(v):
+            passes = pp * (groups // v + (1 if j < groups % v else 0)) + (rest if groups % v == j else 0)
+            held += passes * self.chunk_layers[j * pp + rank]
+        return held
+
+
+def _chunks(layers: int, chunks: int) -> list[int]:
+    q, r = divmod(layers, chunks)
+    return [q] * (chunks - r) + [q + 1] * r
+
+
+@lru_cache(maxsize=4096)
+def split_layers(*, layers: int, pp: int, v: int, split: Split) -> StageSplit | None:
+    """The ``split`` of ``layers`` over ``pp v`` chunks; ``None`` when a chunk would be left empty of
+    slots (module notes).
+
+    >>> split_layers(layers=126, pp=16, v=1, split="balanced").rank_layers[:3]
+    (7, 8, 8)
+    """
+    n = pp * v
+    if split == "even":
+        return StageSplit(pp, v, split, tuple(_chunks(layers, n))) if layers >= n else None
+    if layers + 2 < n:
+        return None
+    slots = _chunks(layers + 2, n)
+    slots[0] -= 1
+    slots[-1] -= 1
+    if min(slots) < 0:
+        return None
+    return StageSplit(pp, v, split, tuple(slots))
+
+
+@lru_cache(maxsize=4096)
+def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageSplit:
+    """The split whose slowest rank is faster (module notes); ``logits_layers`` is the output layer's
+    work in layer equivalents.
+
+    >>> stage_split(layers=30, pp=4, v=1, logits_layers=0.3).split  # 7 8 8 7: 8 against 8.3, 28 held
+    'balanced'
+    >>> stage_split(layers=126, pp=16, v=1, logits_layers=0.6).split  # faster, but 120 held against 112
+    'even'
+    >>> stage_split(layers=96, pp=8, v=1, logits_layers=0.3).split  # 12.3 against 13
+    'even'
+    """
+    even = split_layers(layers=layers, pp=pp, v=v, split="even")
+    if even is None:  # more chunks than layers: one layer per chunk, some chunks empty
+        even = StageSplit(pp, v, "even", tuple([1] * layers + [0] * (pp * v - layers)))
+    balanced = split_layers(layers=layers, pp=pp, v=v, split="balanced") if pp > 1 else None
+    if balanced is None:
+        return even
+    faster = balanced.max_cost(logits_layers=logits_layers) < even.max_cost(logits_layers=logits_layers)
+    # never a split that holds more activations at the 1F1B peak: memory would then push the
+    # search to recomputation or a deeper pipeline, slower than the few layers it moves
+    if faster and _peak_held(balanced) <= _peak_held(even):
+        return balanced
+    return even
+
+
+def _peak_held(split: StageSplit) -> int:
+    """The most layer activations any rank holds with the pipeline full [count]."""
+    full = 2 * split.pp * split.v  # micro-batches enough for every rank's warm-up
+    return max(split.held_layers(r, full) for r in range(split.pp))
+
+
+@lru_cache(maxsize=65536)
+def held_layer_micro_batches_of(split: StageSplit, micro_batches: int) -> tuple[int, int, int]:
+    """The most layer activations any rank holds at its peak, that rank, and what the last rank
+    holds [count, index, count]."""
+    held = [split.held_layers(r, micro_batches) for r in range(split.pp)]
+    most = max(held)
+    return most, held.index(most), held[-1]

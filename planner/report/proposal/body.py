@@ -1,0 +1,314 @@
+"""The proposal's body sections (HTML): design comparison, topology and cabling, bill of
+materials, power and cooling, cost and TCO (with the commercial terms in the internal edition)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from planner.i18n import tr
+from planner.report import display, fmt, tables
+from planner.report.export import csv as bom_csv_module
+from planner.report.export.html import (
+    Cell,
+    HtmlDocument,
+    Row,
+    Table,
+)
+from planner.report.proposal.html_parts import density_note, table_of
+from planner.report.proposal.model import (
+    Proposal,
+    bom_records,
+    category_label,
+    currency_label,
+    ordered_categories,
+    text_cell,
+)
+
+
+def write_compare(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang = p.lang
+    doc.section(tr("export.sec.compare", lang), "compare")
+    doc.paragraph(tr("compare.same_gpu", lang, gpu=p.plan.gpu_name, count=len(p.shown_plans)))
+    frame = tables.compare_table(p.shown_plans, dict(p.names), lang, units=p.options.units)
+    headers = [tr("col.metric", lang), *[str(c) for c in frame.columns]]
+    rows = []
+    for label, values in frame.iterrows():
+        cells: list[str | Cell] = [str(label)]
+        cells += [Cell(str(v), highlight=str(v).endswith("★")) for v in values]
+        rows.append(cells)
+    doc.table(
+        Table.of(
+            headers,
+            rows,
+            numeric=range(1, len(headers)),
+            widths=[34.0, *[66.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            caption=tr("compare.table_caption", lang),
+        )
+    )
+    _pools(doc, p)
+    doc.figure(images["compare_bars"])
+    doc.figure(images["cost_stack"])
+    doc.figure(images["radar"], caption=tr("compare.radar_caption", lang), width_pct=86)
+    doc.figure(images["busbw"])
+
+
+def _pools(doc: HtmlDocument, p: Proposal) -> None:
+    """The compute, storage and front-end pools of the shown designs (:func:`tables.pools_table`)."""
+    lang = p.lang
+    frame = tables.pools_table(p.shown_plans, dict(p.names), lang)
+    headers = [str(frame.index.name), *[str(c) for c in frame.columns]]
+    rows: list[list[str | Cell]] = [
+        [str(label), *[str(v) for v in values]] for label, values in frame.iterrows()
+    ]
+    doc.table(
+        Table.of(
+            headers,
+            rows,
+            widths=[28.0, *[72.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            caption=tr("pools.caption", lang),
+        )
+    )
+
+
+def write_topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.topology", lang), "topology")
+    doc.figure(images["topology"])
+    doc.heading(tr("topology.tiers", lang))
+    tier = tables.tier_table(plan, lang)
+    doc.table(table_of(tier, numeric=list(tier.columns[1:])))
+    # an anchor for the per-port cabling appendix planned for a later release to link to
+    doc.heading(tr("export.cabling", lang), anchor="cabling")
+    media = tables.media_table(plan, p.catalog, lang)
+    doc.table(
+        table_of(
+            media,
+            numeric=[tr("col.links", lang), tr("col.length_m", lang)],
+            widths=[10.0, 8.0, 8.0, 11.0, 19.0, 22.0, 22.0],
+            compact=True,
+            caption=tr("export.cabling_caption", lang),
+        )
+    )
+    doc.heading(tr("topology.latency", lang))
+    doc.figure(images["latency"])
+
+
+def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang = p.lang
+    doc.section(tr("export.sec.bom", lang), "bom")
+    records = bom_records(p)
+    currency = currency_label(p)
+    total_price = bom_csv_module.total(records)
+    categories = ordered_categories(records)
+
+    def amount(category: str, column: str) -> float:
+        return round(sum(float(r[column]) for r in records if r["category"] == category), 2)
+
+    doc.heading(tr("export.bom.by_category", lang))
+    headers = [tr("col.category", lang)]
+    if p.internal:
+        headers.append(tr("export.col.cost_amount", lang, currency=currency))
+    headers += [tr("export.col.amount", lang, currency=currency), tr("export.col.share", lang)]
+    rows: list[Row] = []
+    for category in categories:
+        cells = [category_label(category, lang)]
+        if p.internal:
+            cells.append(fmt.number(amount(category, "total_cost"), 2))
+        value = amount(category, "total_price")
+        cells += [fmt.number(value, 2), fmt.percent(value / total_price if total_price else 0.0, 1)]
+        rows.append(Row(tuple(cells)))
+    total_cells = [tr("export.bom.total", lang)]
+    if p.internal:
+        total_cells.append(fmt.number(bom_csv_module.total(records, "total_cost"), 2))
+    total_cells += [fmt.number(total_price, 2), fmt.percent(1.0 if total_price else 0.0, 1)]
+    rows.append(Row(tuple(total_cells), kind="total"))
+    doc.table(Table(headers=tuple(headers), rows=tuple(rows), numeric=frozenset(range(1, len(headers)))))
+    doc.figure(images["cost_by_category"])
+
+    doc.heading(tr("export.bom.lines", lang))
+    headers = [tr("export.col.line", lang), tr("col.description", lang), tr("col.quantity", lang)]
+    if p.internal:
+        headers += [
+            tr("export.col.unit_cost", lang, currency=currency),
+            tr("export.col.cost_amount", lang, currency=currency),
+        ]
+    headers += [
+        tr("export.col.unit_price", lang, currency=currency),
+        tr("export.col.amount", lang, currency=currency),
+    ]
+    lines: list[Row] = []
+    for category in categories:
+        lines.append(Row((category_label(category, lang),), kind="group"))
+        for r in (r for r in records if r["category"] == category):
+            description = text_cell(r["description"])  # in the document's language already
+            unit = p.cost_plan.bom[int(r["line"]) - 1].quantity_unit  # records follow the BOM's order
+            quantity = fmt.number(float(r["quantity"])) + (f" {unit}" if unit else "")
+            cells = [str(r["line"]), description, quantity]
+            if p.internal:
+                cells += [fmt.number(float(r["unit_cost"]), 2), fmt.number(float(r["total_cost"]), 2)]
+            cells += [fmt.number(float(r["unit_price"]), 2), fmt.number(float(r["total_price"]), 2)]
+            lines.append(Row(tuple(cells)))
+        subtotal = ["", tr("export.bom.subtotal", lang), ""]
+        if p.internal:
+            subtotal += ["", fmt.number(amount(category, "total_cost"), 2)]
+        subtotal += ["", fmt.number(amount(category, "total_price"), 2)]
+        lines.append(Row(tuple(subtotal), kind="subtotal"))
+    grand = ["", tr("export.bom.total", lang), ""]
+    if p.internal:
+        grand += ["", fmt.number(bom_csv_module.total(records, "total_cost"), 2)]
+    grand += ["", fmt.number(total_price, 2)]
+    lines.append(Row(tuple(grand), kind="total"))
+    widths = [6.0, 46.0, 10.0, 18.0, 20.0] if not p.internal else [6.5, 31.5, 8.0, 12.0, 14.0, 13.0, 15.0]
+    doc.table(
+        Table(
+            headers=tuple(headers),
+            rows=tuple(lines),
+            numeric=frozenset(range(2, len(headers))),
+            widths=tuple(widths),
+            compact=True,
+            caption=tr("export.bom.caption", lang, currency=currency),
+        )
+    )
+
+
+def write_power(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.power", lang), "power")
+    pw, co, racks = plan.power, plan.cooling, plan.racks
+    feasible = tr("export.power.ok" if co.density_feasible else "export.power.over", lang)
+
+    def kw(value_kw: float) -> str:  # in the reader's power unit (kW or BTU/h)
+        return display.power(value_kw, p.options.units.power, lang)
+
+    items = [
+        (tr("export.power.it_max", lang), kw(pw.it_kw)),
+        (
+            tr("export.power.it_avg", lang, load=fmt.percent(plan.scenario.facility.load_factor)),
+            kw(pw.it_avg_kw),
+        ),
+        (tr("export.power.pue", lang), f"{pw.pue:.2f}"),
+        (tr("export.power.facility", lang), kw(pw.facility_kw)),
+        (
+            tr("export.power.heat", lang),
+            f"{fmt.number(co.heat_load_kw, 1)} kW · {fmt.number(co.heat_load_btu_per_h)} BTU/h · "
+            f"{fmt.number(co.refrigeration_tons, 1)} RT",
+        ),
+        (tr("export.power.liquid", lang), kw(co.liquid_kw)),
+        (tr("export.power.air", lang), kw(co.air_kw)),
+        (tr("export.power.coolant", lang), f"{fmt.number(co.coolant_flow_l_per_min)} L/min"),
+        (
+            tr("export.power.airflow", lang),
+            f"{fmt.number(co.airflow_m3_per_s, 1)} m³/s · {fmt.number(co.airflow_cfm)} CFM",
+        ),
+        (tr("export.power.cdus", lang), fmt.number(co.cdus)),
+        (
+            tr("export.power.racks", lang),
+            tr(
+                "export.power.racks_value",
+                lang,
+                total=fmt.number(racks.total),
+                compute=fmt.number(racks.compute_racks),
+                network=fmt.number(racks.network_racks),
+            ),
+        ),
+        (
+            tr("export.power.density", lang),
+            f"{fmt.number(co.max_rack_kw, 1)} kW / {co.cooling_limit_kw_per_rack:g} kW ({feasible})",
+        ),
+    ]
+    doc.table(Table.of([tr("col.item", lang), tr("col.value", lang)], items, widths=[45.0, 55.0]))
+    if not co.density_feasible:
+        doc.callout(density_note(plan, lang), warning=True)
+    doc.figure(images["power_by_category"], width_pct=82)
+    doc.figure(images["racks"])
+    doc.heading(tr("topology.racks", lang))
+    racks_frame = tables.rack_table(plan, lang)
+    doc.table(
+        table_of(
+            racks_frame,
+            numeric=[tr("col.count", lang), tr("col.kw_per_rack", lang), tr("col.limit_kw", lang)],
+            widths=[15.0, 8.0, 41.0, 14.0, 11.0, 11.0],
+        )
+    )
+
+
+def write_cost(doc: HtmlDocument, p: Proposal) -> None:
+    lang, plan = p.lang, p.plan
+    doc.section(tr("export.sec.cost", lang), "cost")
+    money = tables.money_of(plan)
+    currency = currency_label(p)
+    c = plan.cost
+    opex = c.opex_by_item_usd_per_year
+
+    def m(usd: float, digits: int = 0) -> str:
+        return fmt.number(money(usd), digits)
+
+    items: list[tuple[str, str]] = [
+        (tr("export.cost.capex", lang), m(c.capex_usd)),
+        (tr("bom.hardware", lang), m(c.hardware_usd)),
+        (tr("export.cost.opex", lang), m(c.opex_usd_per_year)),
+        ("  · " + tr("export.cost.energy", lang), m(opex.get("energy", 0.0))),
+        ("  · " + tr("export.cost.maintenance", lang), m(opex.get("maintenance", 0.0))),
+        ("  · " + tr("export.cost.space", lang), m(opex.get("space", 0.0))),
+        (tr("export.cost.tco", lang, years=c.years, rate=fmt.percent(c.discount_rate, 1)), m(c.tco_usd)),
+        (tr("export.cost.per_gpu", lang), m(c.usd_per_gpu)),
+        (tr("kpi.gpu_hour", lang), m(c.usd_per_gpu_hour, 2)),
+    ]
+    doc.table(
+        Table.of(
+            [tr("col.item", lang), tr("export.col.amount", lang, currency=currency)],
+            items,
+            numeric=[1],
+            widths=[62.0, 38.0],
+        )
+    )
+    if not p.internal and p.options.pricing.discount > 0:
+        doc.paragraph(tr("export.cost.discounted", lang, discount=fmt.percent(p.options.pricing.discount, 1)))
+    doc.heading(tr("export.cost.by_design", lang))
+    columns = ("capex_usd", "opex_usd_per_year", "tco_usd", "usd_per_gpu_hour")
+    frame = tables.summary(p.shown_plans, money)
+    shown = p.options.units
+    headers = [
+        tr("col.design", lang),
+        *[tables.metric_label(col, money.currency, lang, shown) for col in columns],
+    ]
+    rows = [
+        [
+            p.names[str(row["design"])],
+            *[tables.metric_value(col, float(row[col]), lang, shown) for col in columns],
+        ]
+        for _, row in frame.iterrows()
+    ]
+    doc.table(Table.of(headers, rows, numeric=range(1, len(headers))))
+    if p.internal:
+        _commercial(doc, p)
+
+
+def _commercial(doc: HtmlDocument, p: Proposal) -> None:
+    lang, pricing = p.lang, p.options.pricing
+    records = bom_records(p)
+    cost = bom_csv_module.total(records, "total_cost")
+    offered = bom_csv_module.total(records)
+    listed = round(sum(float(r["total_cost"]) * pricing.list_factor for r in records), 2)
+    profit = offered - cost
+    doc.heading(tr("export.commercial", lang))
+    items = [
+        (tr("export.commercial.cost", lang), fmt.number(cost, 2)),
+        (tr("export.commercial.margin", lang), fmt.percent(pricing.margin, 1)),
+        (tr("export.commercial.list", lang), fmt.number(listed, 2)),
+        (tr("export.commercial.discount", lang), fmt.percent(pricing.discount, 1)),
+        (tr("export.commercial.net", lang), fmt.number(offered, 2)),
+        (tr("export.commercial.profit", lang), fmt.number(profit, 2)),
+        (tr("export.commercial.effective", lang), fmt.percent(profit / offered if offered else 0.0, 1)),
+    ]
+    currency = currency_label(p)
+    doc.table(
+        Table.of(
+            [tr("col.item", lang), tr("export.col.amount", lang, currency=currency)],
+            items,
+            numeric=[1],
+            widths=[62.0, 38.0],
+        )
+    )
+    if profit < 0:
+        doc.callout(tr("export.commercial.below_cost", lang), warning=True)

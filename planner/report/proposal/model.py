@@ -1,0 +1,268 @@
+"""The proposal's document model: what the architect types (:class:`ProposalOptions`), the plans
+behind the document and the design it proposes (:class:`Proposal`, :func:`build_proposal`), and the
+small texts every part of the document shares (title, currency, dates, the BOM records)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from planner import Catalog, Plan, Scenario
+from planner import plan as plan_scenario
+from planner.compare import DEFAULT_DESIGNS, compare
+from planner.cost import BOM_CATEGORIES
+from planner.decision.draws import Decision
+from planner.errors import InputError
+from planner.i18n import tr, tr_enum, translate_text
+from planner.inputs import parse
+from planner.report import (
+    elevations_section,
+    fmt,
+    recommendation_section,
+    serving_section,
+    tables,
+    tenancy_section,
+)
+from planner.report.display import DisplayUnits
+from planner.report.export import csv as bom_csv_module
+from planner.report.export.html import (
+    logo_data_uri,
+)
+from planner.report.export.pricing import Edition, Pricing, priced_plan, redact_prices
+from planner.report.export.redact import redact_paths
+
+Lang = Literal["en", "zh"]
+
+
+class ProposalOptions(BaseModel):
+    """What the architect types for a proposal (validated once; bad input names the field)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    lang: Lang = Field(default="en", description="Document language.")
+    edition: Edition = Field(default="customer", description="customer or internal.")
+    customer: str = Field(default="", max_length=200, description="Customer name.")
+    project: str = Field(default="", max_length=200, description="Project name.")
+    author: str = Field(default="", max_length=200, description="Who prepared the proposal.")
+    version: str = Field(default="1.0", min_length=1, max_length=40, description="Proposal version.")
+    date: dt.date = Field(default_factory=dt.date.today, description="Date on the cover and footer.")
+    notes: str = Field(default="", max_length=4000, description="Notes for the cover page.")
+    pricing: Pricing = Field(default_factory=Pricing)
+    design_ids: tuple[str, ...] = Field(
+        default=DEFAULT_DESIGNS, min_length=1, description="Designs compared."
+    )
+    proposed: str | None = Field(
+        default=None,
+        description="Design detailed; empty = the scenario's design (the rule's pick is shown beside it).",
+    )
+    logo: bytes | None = Field(default=None, repr=False, description="PNG or JPEG logo for the cover.")
+    compare_designs: bool = Field(
+        default=True,
+        description="Show the other designs beside the proposed one; off = the proposed design "
+        "alone (a customer edition may leave the comparison out).",
+    )
+    units: DisplayUnits = Field(
+        default_factory=DisplayUnits,
+        description="Display units the reader chose (GB/s or Gb/s, kW or BTU/h, 万/亿 or M); "
+        "the figures are computed as always, only written in these units.",
+    )
+
+
+def options_from_data(data: Mapping[str, Any], *, source: str = "proposal") -> ProposalOptions:
+    """Validate proposal options (and the logo image); :class:`InputError` names field and range."""
+    options = parse(ProposalOptions, data, source=source)
+    if options.logo is not None:
+        logo_data_uri(options.logo)
+    return options
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The plans behind a proposal and what the document says about them."""
+
+    options: ProposalOptions
+    scenario: Scenario
+    catalog: Catalog
+    cost_plans: tuple[Plan, ...]
+    """Every compared design at cost (internal figures)."""
+    priced_plans: tuple[Plan, ...]
+    """The same designs at the offered prices."""
+    recommended_id: str
+    proposed_id: str
+    eligible_ids: tuple[str, ...]
+    names: Mapping[str, str]
+    decision: Decision | None = None
+    """Cost of the customer's work on each eligible design, with bands and probabilities
+    (:mod:`planner.report.recommendation_section`); it sets ``recommended_id`` when the scenario
+    has a workload."""
+
+    @property
+    def lang(self) -> Lang:
+        return self.options.lang
+
+    @property
+    def internal(self) -> bool:
+        return self.options.edition == "internal"
+
+    @property
+    def shown_plans(self) -> tuple[Plan, ...]:
+        """The plans the document shows: at cost (internal) or at offered prices (customer)."""
+        return self.cost_plans if self.internal else self.priced_plans
+
+    def _by_id(self, plans: Sequence[Plan], design_id: str) -> Plan:
+        return next(p for p in plans if p.design_id == design_id)
+
+    @property
+    def plan(self) -> Plan:
+        """The proposed design as the document shows it."""
+        return self._by_id(self.shown_plans, self.proposed_id)
+
+    @property
+    def cost_plan(self) -> Plan:
+        return self._by_id(self.cost_plans, self.proposed_id)
+
+    def priced(self, design_id: str) -> Plan:
+        return self._by_id(self.priced_plans, design_id)
+
+    @cached_property
+    def tenancy(self) -> tenancy_section.Tenancy | None:
+        """The scenario's tenants on the shown plan, once per proposal; ``None`` without tenants."""
+        return tenancy_section.tenancy_of(plan=self.plan, catalog=self.catalog, tenants=self.scenario.tenants)
+
+    @cached_property
+    def serving(self) -> serving_section.Serving | None:
+        """The scenario's serving request on each shown plan, once per proposal; ``None`` without one."""
+        return serving_section.serving_of(
+            plans=self.shown_plans, catalog=self.catalog, request=self.scenario.serving
+        )
+
+    @cached_property
+    def elevations(self) -> elevations_section.Elevations:
+        """The rack types of the proposed plan's layout, once per proposal."""
+        return elevations_section.elevations_of(plan=self.plan, catalog=self.catalog)
+
+
+def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOptions) -> Proposal:
+    """Plan every compared design (same GPU), price them and pick the design to propose.
+
+    The proposed design is ``options.proposed`` or else the scenario's own design, so the
+    cover, BOM, CSV and XLSX detail what the scenario (and its exported JSON) says; the rule's
+    pick (``recommended_id``) is only a recommendation beside it.
+    """
+    base = plan_scenario(scenario=scenario, catalog=catalog)
+    ids = list(dict.fromkeys(options.design_ids))
+    if base.design_id not in ids:
+        ids.insert(0, base.design_id)
+    if not options.compare_designs:  # the proposed design alone: no other design is named
+        ids = [options.proposed or base.design_id]
+    others = [d for d in ids if d != base.design_id]
+    compared = (
+        compare(scenario=scenario.with_updates(gpu_id=base.gpu_id), catalog=catalog, design_ids=others)
+        if others
+        else ()
+    )
+    by_id = {base.design_id: base, **{p.design_id: p for p in compared}}
+    cost_plans = tuple(by_id[d] for d in ids)
+    priced = tuple(priced_plan(p, catalog=catalog, pricing=options.pricing) for p in cost_plans)
+    eligible = tuple(p.design_id for p in priced if p.cooling.density_feasible)
+    pool = [p for p in priced if p.design_id in eligible] or list(priced)
+    recommended = min(pool, key=lambda p: p.cost.usd_per_gpu_hour).design_id
+    pool_ids = [p.design_id for p in pool]
+    decision = recommendation_section.decision_of(
+        scenario=scenario,
+        catalog=catalog,
+        plans=[p for p in cost_plans if p.design_id in pool_ids],
+        shown_plans=None if options.edition == "internal" else pool,
+    )
+    if scenario.workload:  # the cost of the work decides; the price per GPU-hour only without one
+        recommended = decision.recommended.design_id
+    proposed = options.proposed or base.design_id
+    if proposed not in ids:
+        raise InputError(
+            f"proposed: design {proposed!r} is not among the designs compared ({', '.join(ids)})"
+        )
+    return Proposal(
+        options=options,
+        scenario=scenario,
+        catalog=catalog,
+        cost_plans=cost_plans,
+        priced_plans=priced,
+        recommended_id=recommended,
+        proposed_id=proposed,
+        eligible_ids=eligible,
+        names=tables.design_names(catalog, options.lang, cost_plans),
+        decision=decision,
+    )
+
+
+def date_text(day: dt.date, lang: str) -> str:
+    """``2026-05-14`` or ``2026年5月14日``."""
+    return f"{day.year}年{day.month}月{day.day}日" if lang == "zh" else day.isoformat()
+
+
+def title(p: Proposal) -> str:
+    return p.options.project or tr("export.doc_title", p.lang)
+
+
+def currency_label(p: Proposal) -> str:
+    return tr(f"currency.{p.plan.cost.currency}", p.lang)
+
+
+def bom_records(p: Proposal) -> list[bom_csv_module.Record]:
+    """The proposed design's BOM lines for the edition, each description in the document's
+    language (the PDF, the CSV and the XLSX then say the same words)."""
+    o = p.options
+    records = bom_csv_module.bom_records(
+        p.cost_plan,
+        pricing=o.pricing,
+        edition=o.edition,
+        customer=o.customer,
+        project=o.project,
+        version=o.version,
+    )
+    return [r | {"description": translate_text(text_cell(r["description"]), p.lang)} for r in records]
+
+
+def text_cell(value: bom_csv_module.Cell) -> str:
+    """A record's text as it is (a :class:`~planner.i18n.message.Message` stays one)."""
+    return value if isinstance(value, str) else str(value)
+
+
+def clean_text(text: str, p: Proposal) -> str:
+    """An engine or catalog text in the document's language, as the edition may show it
+    (customer: no price references, no repository paths or file names)."""
+    shown = translate_text(text, p.lang)
+    return shown if p.internal else redact_paths(redact_prices(shown))
+
+
+def scope_line(p: Proposal) -> str:
+    """The cluster in one line (GPUs, servers, racks), for the cover and the workbook's facts."""
+    plan = p.plan
+    return tr(
+        "export.meta.scope_value",
+        p.lang,
+        gpus=fmt.number(plan.gpus),
+        nodes=fmt.number(plan.nodes),
+        racks=fmt.number(plan.racks.total),
+    )
+
+
+def per_gpu_hour(plan: Plan, lang: str) -> str:
+    """``2.41 USD/GPU-hour`` in the plan's report currency."""
+    money = tables.money_of(plan)
+    unit = tables.unit_label(tables.METRICS["usd_per_gpu_hour"], money.currency, lang)
+    return f"{fmt.number(money(plan.cost.usd_per_gpu_hour), 2)} {unit}"
+
+
+def category_label(category: str, lang: str) -> str:
+    return tr_enum("bom_category", category, lang) if category in BOM_CATEGORIES else category
+
+
+def ordered_categories(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    present = list(dict.fromkeys(str(r["category"]) for r in records))
+    return [c for c in BOM_CATEGORIES if c in present] + [c for c in present if c not in BOM_CATEGORIES]

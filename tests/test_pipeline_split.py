@@ -1,0 +1,93 @@
+"""Pipeline stages: uneven and balanced splits, and the activations each rank holds in flight."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from planner.performance.training.pipeline import split_layers, stage_split
+
+
+def test_llama3_405b_balanced_split_matches_the_paper() -> None:
+    # arXiv 2407.21783 section 3.3.2: one layer fewer on the first and the last of 16 stages
+    split = split_layers(layers=126, pp=16, v=1, split="balanced")
+    assert split is not None
+    assert split.rank_layers == (7, *[8] * 14, 7)
+
+
+def test_balanced_split_is_chosen_only_when_faster_and_no_fuller() -> None:
+    # 30 layers on 4 stages: even 7, 7, 8, 8 + logits; balanced 7, 8, 8, 7 + logits: the slowest
+    # rank 8 against 8.3, and the fullest still holds 4 x 7 = 28 layer micro-batches
+    assert stage_split(layers=30, pp=4, v=1, logits_layers=0.3).split == "balanced"
+    # 96 layers on 8 stages: even 12 + 0.3 on the last; balanced 98 slots -> 13 on some stage
+    assert stage_split(layers=96, pp=8, v=1, logits_layers=0.3).split == "even"
+    # Llama 3 405B: balanced is faster (8 against 8.6) but its second stage holds 15 x 8 = 120
+    # against 16 x 7 = 112: more memory, so even
+    assert stage_split(layers=126, pp=16, v=1, logits_layers=0.6).split == "even"
+
+
+@pytest.mark.parametrize(("pp", "v", "micro_batches"), [(4, 2, 64), (8, 3, 32), (16, 8, 32), (8, 4, 16)])
+def test_interleaved_first_stage_holds_korthikanti_share(pp: int, v: int, micro_batches: int) -> None:
+    # even split with L / (pp v) layers per chunk: the first rank holds
+    # (L / pp) pp (1 + (pp - 1) / (pp v)) layer micro-batches (arXiv 2205.05198, section 4.2.3)
+    layers = pp * v * 3
+    split = split_layers(layers=layers, pp=pp, v=v, split="even")
+    assert split is not None
+    expected = layers * (1 + (pp - 1) / (pp * v))
+    assert split.held_layers(0, micro_batches) == pytest.approx(min(expected, micro_batches * layers / pp))
+
+
+def test_llama3_405b_interleaved_balanced_memory_is_on_the_second_rank() -> None:
+    # v = 8, 128 slots over 128 chunks: chunk 0 is the embedding alone; rank 0 holds 143 chunk
+    # passes of which 16 + 15 are the empty chunk: 112; rank 1 holds 141 one-layer chunks
+    split = split_layers(layers=126, pp=16, v=8, split="balanced")
+    assert split is not None
+    assert split.held_layers(0, 32) == 112
+    assert split.held_layers(1, 32) == 141
+
+
+@given(
+    layers=st.integers(min_value=1, max_value=200),
+    pp=st.integers(min_value=1, max_value=32),
+    v=st.integers(min_value=1, max_value=16),
+)
+def test_splits_keep_every_layer(layers: int, pp: int, v: int) -> None:
+    for name in ("even", "balanced"):
+        split = split_layers(layers=layers, pp=pp, v=v, split=name)  # type: ignore[arg-type]
+        if split is not None:
+            assert sum(split.chunk_layers) == layers
+            assert min(split.chunk_layers) >= 0
+            assert len(split.chunk_layers) == pp * v
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        # Llama 3 405B, Table 4's 8,192-GPU layout: full recomputation with interleaving and no
+        # recomputation without it both fit; the search must not pick the slower
+        {"params_b": 405, "layers": 126, "hidden_size": 16384, "heads": 128, "kv_heads": 8,
+         "ffn_hidden": 53248, "gated_mlp": True, "vocab": 128000, "seq_len": 8192,
+         "global_batch_seqs": 2048, "tp": 8, "pp": 16, "dp": 64},
+        {"params_b": 70, "global_batch_seqs": 512},
+    ],
+)  # fmt: skip
+def test_auto_recomputation_is_never_slower_than_a_fixed_choice_that_fits(fields: dict[str, object]) -> None:
+    from planner import Scenario, load_catalog, plan
+    from planner.errors import PlannerError
+    from planner.performance.workload import estimate_workload, training_job
+
+    catalog = load_catalog()
+    gpus = 8192 if fields["params_b"] == 405 else 512
+    p = plan(scenario=Scenario(gpus=gpus, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=catalog)
+    auto = estimate_workload(job=training_job({**fields, "tokens_b": 1000}), plan=p, catalog=catalog)
+    for recompute in ("none", "selective", "full"):
+        try:
+            fixed = estimate_workload(
+                job=training_job({**fields, "tokens_b": 1000, "recompute": recompute}),
+                plan=p,
+                catalog=catalog,
+            )
+        except PlannerError:
+            continue  # no layout fits with this choice
+        assert auto.step_time_s <= fixed.step_time_s * (1 + 1e-9), recompute
