@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from apptest import fresh_session, start
 
 from planner.i18n import tr
-from tests.apptest import fresh_session, start
 from ui import keys
 
 FIXTURES = Path(__file__).parent / "measure_fixtures"
