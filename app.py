@@ -9,13 +9,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import auth, engine, history, sidebar, state, workshop
+from ui import auth, engine, history, sidebar, state, store, workshop
 from ui.state import t
 
 HERE = Path(__file__).resolve().parent
 
 auth.gate(state.lang())  # with sign-in configured, nothing runs for a visitor who is not signed in
 state.init()
+store.record_sign_in()  # the audit log: who signed in, when
 history.follow_url()  # the browser's Back/Forward, before anything reads the inputs
 history.record()
 st.set_page_config(
@@ -110,5 +111,7 @@ if not state.present():
     workshop.navigation_bar(pages)
 workshop.welcome()
 workshop.active_state(navigation.url_path)
+if not auth.may_open(navigation.url_path):
+    store.record_refusal(f"page {navigation.url_path}")  # the audit log: who was refused what
 auth.guard_page(navigation.url_path, state.lang())  # a role's pages, checked on the server
 navigation.run()

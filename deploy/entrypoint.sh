@@ -6,9 +6,12 @@
 # 1. Sign-in: when PLANNER_OIDC_CLIENT_ID is set and no secrets file is mounted
 #    (STREAMLIT_SECRETS_FILES), render Streamlit's [auth] section from the PLANNER_OIDC_* variables
 #    into a private file under $HOME (deploy/oidc_secrets.py).
-# 2. Database: when PLANNER_DATABASE_URL is set, bring its schema to the newest revision, retrying
+# 2. Preflight (deploy/preflight.py): stop with one line, exit 2, when sign-in is configured but
+#    its secrets cannot be read or parsed (fail closed), when the app would listen beyond loopback
+#    without sign-in (unless PLANNER_ALLOW_ANONYMOUS=1), or when the database password is a sample.
+# 3. Database: when PLANNER_DATABASE_URL is set, bring its schema to the newest revision, retrying
 #    while the server starts or another replica migrates (deploy/migrate.py).
-# 3. exec Streamlit on $PLANNER_ADDRESS:$PLANNER_PORT; its health endpoint is /_stcore/health.
+# 4. exec Streamlit on $PLANNER_ADDRESS:$PLANNER_PORT; its health endpoint is /_stcore/health.
 # Every variable: docs/deploy.md.
 set -eu
 
@@ -24,7 +27,10 @@ if [ -n "${PLANNER_OIDC_CLIENT_ID:-}" ] && [ -z "${STREAMLIT_SECRETS_FILES:-}" ]
     mkdir -p "$secrets_dir"
     chmod 0700 "$secrets_dir"
     secrets="$secrets_dir/secrets.toml"
-    (umask 077 && "$PYTHON" "$APP_DIR/deploy/oidc_secrets.py" > "$secrets")
+    if ! (umask 077 && "$PYTHON" "$APP_DIR/deploy/oidc_secrets.py" > "$secrets"); then
+        rm -f "$secrets"
+        exit 2
+    fi
     STREAMLIT_SECRETS_FILES="$secrets"
     export STREAMLIT_SECRETS_FILES
     log "sign-in on: OpenID Connect settings from PLANNER_OIDC_*"
@@ -33,6 +39,8 @@ elif [ -n "${STREAMLIT_SECRETS_FILES:-}" ]; then
 else
     log "sign-in off: no PLANNER_OIDC_CLIENT_ID and no STREAMLIT_SECRETS_FILES"
 fi
+
+PLANNER_ADDRESS="$ADDRESS" "$PYTHON" "$APP_DIR/deploy/preflight.py" || exit 2
 
 if [ -n "${PLANNER_DATABASE_URL:-}" ]; then
     "$PYTHON" "$APP_DIR/deploy/migrate.py"
@@ -46,4 +54,5 @@ exec "$PYTHON" -m streamlit run "$APP_DIR/app.py" \
     --server.port "$PORT" \
     --server.address "$ADDRESS" \
     --server.headless true \
+    --client.showErrorDetails none \
     --browser.gatherUsageStats false

@@ -25,15 +25,18 @@ knowing about roles.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from planner.catalog import Catalog
 from planner.errors import InputError, PlannerError
+from planner.files import check_plain_text
 from planner.i18n.message import msg
 from planner.inputs import parse
 from planner.inputs.scenario import Scenario
@@ -399,7 +402,7 @@ ENV_ROLE = "PLANNER_ROLE"
 
 
 def _cli_text(value: str, *, option: str, variable: str, limit: int) -> str:
-    text = " ".join(value.split())
+    text = check_plain_text(value.strip(), field=f"{option} (or {variable})")
     if len(text) > limit:
         raise InputError(
             msg(
@@ -450,3 +453,135 @@ def cli_identity(
         role=role_text,  # one of ROLES, checked above
         teams=tuple(dict.fromkeys(team for team in team_names if team)),
     )
+
+
+# -- the deployment's sign-in settings ---------------------------------------------------------------
+
+ENV_SECRETS_FILES = "STREAMLIT_SECRETS_FILES"
+ENV_ALLOW_ANONYMOUS = "PLANNER_ALLOW_ANONYMOUS"
+OIDC_PREFIX = "PLANNER_OIDC_"
+LOOPBACK_ADDRESSES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+"""Listening addresses that only this machine can reach (``127.*`` counts too)."""
+
+
+class SignInConfigError(PlannerError):
+    """Sign-in is configured but cannot work: the app must not serve pages (it fails closed)."""
+
+
+def _secrets_text(path: Path) -> str:
+    """The text of one secrets file; :class:`SignInConfigError` naming it when it is unusable."""
+    if path.suffix != ".toml":
+        raise SignInConfigError(
+            msg(
+                "secrets file {file}: the name must end in .toml (Streamlit ignores it otherwise)",
+                file=str(path),
+            )
+        )
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise SignInConfigError(
+            msg("secrets file {file}: cannot read it ({reason})", file=str(path), reason=reason)
+        ) from None
+
+
+def auth_section(*, environ: Mapping[str, str], secret_files: Sequence[str]) -> dict[str, Any] | None:
+    """The ``[auth]`` section Streamlit will sign users in with; ``None`` when sign-in is off.
+
+    Sign-in counts as configured when any ``PLANNER_OIDC_*`` variable or ``STREAMLIT_SECRETS_FILES``
+    is set, or any secrets file exists (it may hold an ``[auth]`` section). Configured sign-in
+    that cannot work raises :class:`SignInConfigError` in one line, so callers stop instead of
+    serving every visitor as the local admin (Streamlit itself only logs "Failed to load secrets"
+    and carries on without sign-in): a named file that is missing, unreadable, not named
+    ``*.toml`` or not valid TOML, or no ``[auth]`` section with a ``client_id`` (or a named
+    provider) anywhere.
+
+    Parameters
+    ----------
+    environ
+        The process environment.
+    secret_files
+        Streamlit's ``secrets.files`` (by default ``~/.streamlit/secrets.toml`` and
+        ``.streamlit/secrets.toml`` in the working folder); a path that does not exist is skipped
+        unless ``STREAMLIT_SECRETS_FILES`` names it. A directory (Kubernetes style) is read as
+        Streamlit does: ``DIR/auth/KEY`` files.
+    """
+    named = set(environ.get(ENV_SECRETS_FILES, "").split())
+    oidc = sorted(k for k, v in environ.items() if k.startswith(OIDC_PREFIX) and v.strip())
+    section: dict[str, Any] = {}
+    found = False
+    for text in secret_files:
+        path = Path(text).expanduser()
+        if path.is_dir():
+            folder = path / "auth"
+            if folder.is_dir():
+                section.update(
+                    {p.name: p.read_text(encoding="utf-8").strip() for p in folder.iterdir() if p.is_file()}
+                )
+            found = True
+            continue
+        if not path.exists() and not path.is_symlink() and text not in named:
+            continue
+        found = True
+        try:
+            data = tomllib.loads(_secrets_text(path))
+        except tomllib.TOMLDecodeError as exc:
+            raise SignInConfigError(
+                msg("secrets file {file}: not valid TOML ({detail})", file=str(path), detail=str(exc))
+            ) from None
+        if isinstance(data.get("auth"), dict):
+            section.update(data["auth"])
+    configured = bool(oidc or named or found)
+    if not configured:
+        return None
+    if section.get("client_id") or any(
+        isinstance(v, Mapping) and v.get("client_id") for v in section.values()
+    ):
+        return section
+    if not oidc and not named and not section:
+        return None  # a secrets file for other settings: sign-in off, as Streamlit sees it
+    reason = oidc[0] if oidc else ENV_SECRETS_FILES if named else "[auth]"
+    raise SignInConfigError(
+        msg(
+            "sign-in is configured ({reason}) but no [auth] section with a client_id was loaded from {files}",
+            reason=reason,
+            files=", ".join(secret_files) or "-",
+        )
+    )
+
+
+def is_loopback(address: str) -> bool:
+    """Whether ``address`` is reachable from this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0"), is_loopback("")
+    (True, True, False, False)
+    """
+    value = address.strip().lower()
+    return value in LOOPBACK_ADDRESSES or value.startswith("127.")
+
+
+def exposure_error(*, address: str, signed_in: bool, environ: Mapping[str, str]) -> SignInConfigError | None:
+    """The refusal to serve everyone on the network as the local admin, or ``None``.
+
+    Listening on anything but loopback (an empty address is every interface) without sign-in
+    needs ``PLANNER_ALLOW_ANONYMOUS=1``; the app then shows a banner on every page.
+    """
+    if signed_in or is_loopback(address) or environ.get(ENV_ALLOW_ANONYMOUS, "").strip() == "1":
+        return None
+    return SignInConfigError(
+        msg(
+            "listening on {address} without sign-in: every visitor would be an admin; configure sign-in "
+            "(PLANNER_OIDC_*), listen on 127.0.0.1, or set PLANNER_ALLOW_ANONYMOUS=1",
+            address=address or "every interface",
+        )
+    )
+
+
+ENV_PUBLISHED_ADDRESS = "PLANNER_PUBLISHED_ADDRESS"
+
+
+def listening_address(*, environ: Mapping[str, str], server_address: str) -> str:
+    """Where the app can be reached: ``PLANNER_PUBLISHED_ADDRESS`` (the host address a container's
+    port is published on, which the container cannot see) when set, else the server's address."""
+    return environ.get(ENV_PUBLISHED_ADDRESS, "").strip() or server_address

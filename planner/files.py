@@ -17,19 +17,30 @@ aliased node instead of copying it, so 0.6 KB of nested aliases ("billion laughs
 object graph that the first ``str()`` or ``json.dumps`` expands to gigabytes. The bundled
 ``data/*.yaml`` use anchors for repeated source texts; :func:`read_trusted_mapping` reads them
 with aliases allowed (and the same size and depth limits).
+
+One strict reading of numbers and keys, the same in files, uploads, the store's import, URL
+parameters and the command line (:func:`parse_decimal`, :func:`parse_whole`,
+:func:`argparse_number`): numbers are ASCII decimal (``128``, ``-1.5``, ``2e3``); full-width or
+Arabic-Indic digits, ``1_000``, padded `` 12 ``, hexadecimal, octal and YAML 1.1's sexagesimal
+``1:20`` (= 80) and ``yes``/``no``/``on``/``off`` booleans are refused with a message naming the
+value, and so is a key given twice in one mapping (JSON or YAML), naming the key. A control
+character (NUL included) in a YAML file is refused in one line like any other syntax error.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import stat
+import unicodedata
+from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
 import yaml
 
-from planner.errors import PlannerError, shorten
+from planner.errors import InputError, PlannerError, shorten
 from planner.i18n import error_text
 from planner.i18n.message import Message, msg
 
@@ -42,6 +53,134 @@ MAX_FILE_BYTES = 2_000_000
 
 MAX_DEPTH = 64
 """Deepest nesting of mappings and lists [levels]; real files use fewer than 6."""
+
+
+DECIMAL = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+"""An ASCII decimal number: what every number a user types or files must look like."""
+WHOLE = re.compile(r"[-+]?[0-9]+")
+"""An ASCII whole number."""
+YAML_BOOLEANS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+"""The booleans of YAML 1.2 (YAML 1.1's ``yes``/``no``/``on``/``off`` are refused)."""
+
+
+def _number_error(text: str, field: str, kind: Message) -> InputError:
+    digits = "".join(str(unicodedata.digit(c, "")) for c in text if c.isdigit())
+    hint = msg(" (non-ASCII digits: write {digits})", digits=digits) if not text.isascii() and digits else ""
+    return InputError(
+        msg(
+            "{field}: {value} is not {kind} written with ASCII digits 0-9{hint}",
+            field=field,
+            value=repr(shorten(text, 40)),
+            kind=kind,
+            hint=hint,
+        )
+    )
+
+
+def parse_decimal(text: str, *, field: str) -> float:
+    """``text`` as a number, read strictly: ASCII decimal only, nothing around it.
+
+    Raises :class:`planner.errors.InputError` naming ``field`` otherwise (``１２８``, ``1_000``,
+    `` 12 ``, ``0x40``, ``nan``, ``inf``).
+
+    >>> parse_decimal("2.5e3", field="--rack-kw")
+    2500.0
+    >>> parse_decimal("１２８", field="--gpus")
+    Traceback (most recent call last):
+    ...
+    planner.errors.InputError: --gpus: '１２８' is not a number written with ASCII digits 0-9 (non-ASCII digits: write 128)
+    """
+    if not DECIMAL.fullmatch(text):
+        raise _number_error(text, field, msg("a number"))
+    return float(text)
+
+
+def parse_whole(text: str, *, field: str) -> int:
+    """``text`` as a whole number, read strictly (ASCII digits, an optional sign, nothing else).
+
+    >>> parse_whole("-12", field="x"), parse_whole("0", field="x")
+    (-12, 0)
+    >>> parse_whole(" 12 ", field="--jobs")
+    Traceback (most recent call last):
+    ...
+    planner.errors.InputError: --jobs: ' 12 ' is not a whole number written with ASCII digits 0-9
+    """
+    if not WHOLE.fullmatch(text) or len(text) > 30:
+        raise _number_error(text, field, msg("a whole number"))
+    return int(text)
+
+
+def argparse_number(field: str, *, whole: bool = False) -> Callable[[str], float | int]:
+    """An argparse ``type=`` for a numeric option: :func:`parse_whole` or :func:`parse_decimal`,
+    its message as argparse's (one line, exit 2).
+
+    >>> argparse_number("--rack-kw")("40")
+    40.0
+    """
+    import argparse
+
+    def convert(text: str) -> float | int:
+        try:
+            return parse_whole(text, field=field) if whole else parse_decimal(text, field=field)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = "whole number" if whole else "number"
+    return convert
+
+
+def _strict_strings(data: Any, name: str, error: type[PlannerError]) -> None:
+    """Refuse a string value that a model would read as a number but that is not ASCII decimal
+    (``"１２８"``, ``" 12 "``, ``"1_000"``): one rule for numbers, quoted or not."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+        elif isinstance(item, str) and any(c.isdigit() for c in item) and not DECIMAL.fullmatch(item):
+            try:
+                float(item)
+            except ValueError:
+                continue
+            raise error(
+                msg("{file}: {problem}", file=name, problem=_number_error(item, where, msg("a number")))
+            )
+
+
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+"""Unicode categories refused in names: control characters (ESC, CR, NUL), format characters
+(right-to-left override U+202E, zero-width space U+200B, byte-order mark) and lone surrogates. They
+make a name read differently from what it holds (``"invoice\u202eexe.pdf"`` shows as
+``invoicefdp.exe``) or rewrite a terminal (ESC sequences)."""
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` a name must not hold, as ``U+XXXX``, or ``None``.
+
+    >>> hidden_character("Acme 1024"), hidden_character("abc\u202eexe"), hidden_character("a\x1b[2J")
+    (None, 'U+202E', 'U+001B')
+    """
+    for char in text:
+        if unicodedata.category(char) in HIDDEN_CATEGORIES:
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def check_plain_text(text: str, *, field: str) -> str:
+    """``text`` unchanged, or :class:`planner.errors.InputError` naming ``field`` when it holds a
+    control, bidirectional-override or zero-width character (:func:`hidden_character`)."""
+    found = hidden_character(text)
+    if found is not None:
+        raise InputError(
+            msg(
+                "{field}: must be one line without control, bidirectional or zero-width characters (found {char})",
+                field=field,
+                char=found,
+            )
+        )
+    return text
 
 
 def _first_line(exc: Exception) -> str:
@@ -126,6 +265,8 @@ class _UserYamlLoader(yaml.SafeLoader):
     so a deep or alias-laden file stops at the first offending node instead of later."""
 
     allow_aliases = False
+    strict = True
+    """One strict reading: duplicate keys and YAML 1.1 scalar forms refused (not in ``data/``)."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
@@ -145,11 +286,73 @@ class _UserYamlLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if self.strict and isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                if isinstance(key, list | dict):
+                    continue  # unhashable: SafeLoader refuses it with its own message
+                if key in seen:
+                    raise _RefusedError(
+                        msg(
+                            "duplicate key {key} (line {line})",
+                            key=repr(key),
+                            line=key_node.start_mark.line + 1,
+                        )
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+    def _strict_scalar(self, node: Any, kind: Message, ok: bool) -> None:
+        if self.strict and not ok:
+            raise _RefusedError(
+                msg(
+                    "{value} (line {line}) is not {kind} this planner reads: YAML 1.1 forms (1:20, 0x40, "
+                    "010, 1_000, yes/no/on/off) are refused; write it in decimal, true/false, or quote it",
+                    value=repr(shorten(str(node.value), 40)),
+                    line=node.start_mark.line + 1,
+                    kind=kind,
+                )
+            )
+
+    def construct_yaml_int(self, node: Any) -> Any:
+        text = str(node.value)
+        self._strict_scalar(
+            node, msg("a whole number"), bool(WHOLE.fullmatch(text)) and not _leading_zero(text)
+        )
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_float(self, node: Any) -> Any:
+        text = str(node.value)
+        special = text.lower().lstrip("+-") in {".inf", ".nan"}
+        self._strict_scalar(node, msg("a number"), special or bool(DECIMAL.fullmatch(text)))
+        return super().construct_yaml_float(node)
+
+    def construct_yaml_bool(self, node: Any) -> Any:
+        self._strict_scalar(node, msg("a boolean"), str(node.value) in YAML_BOOLEANS)
+        return super().construct_yaml_bool(node)
+
+
+for _tag, _method in (
+    ("tag:yaml.org,2002:int", _UserYamlLoader.construct_yaml_int),
+    ("tag:yaml.org,2002:float", _UserYamlLoader.construct_yaml_float),
+    ("tag:yaml.org,2002:bool", _UserYamlLoader.construct_yaml_bool),
+):
+    _UserYamlLoader.add_constructor(_tag, _method)
+
+
+def _leading_zero(text: str) -> bool:
+    """``010`` (YAML 1.1 octal, 8) and ``-00``: a zero before other digits."""
+    digits = text.lstrip("+-")
+    return len(digits) > 1 and digits.startswith("0")
+
 
 class _TrustedYamlLoader(_UserYamlLoader):
     """The bundled catalog's loader: aliases allowed (shared source texts), depth still counted."""
 
     allow_aliases = True
+    strict = False
 
 
 def _trusted_loader() -> type[yaml.SafeLoader] | type[yaml.CSafeLoader]:
@@ -163,6 +366,15 @@ def _reject_constant(name: str) -> float:
     raise ValueError(msg("{name} is not a number JSON allows", name=name))
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(msg("duplicate key {key}", key=repr(key)))
+        seen[key] = value
+    return seen
+
+
 def parse_json(text: str, *, name: str, error: type[PlannerError]) -> Any:
     """Parse strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` are refused like a syntax error.
 
@@ -174,9 +386,13 @@ def parse_json(text: str, *, name: str, error: type[PlannerError]) -> Any:
     Traceback (most recent call last):
     ...
     ValueError: x.json: not valid JSON (NaN is not a number JSON allows)
+    >>> parse_json('{"gpus": 64, "gpus": 128}', name="s.json", error=ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: s.json: not valid JSON (duplicate key 'gpus')
     """
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise _depth_error(name, error) from None
     except json.JSONDecodeError as exc:  # a ValueError too: caught first
@@ -224,6 +440,18 @@ def parse_text(
     Traceback (most recent call last):
     ...
     ValueError: s.yaml: YAML aliases are not allowed (line 2)
+    >>> parse_text(b"gpus: 64\\0", name="s.yaml", error=ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: s.yaml: not valid YAML/JSON (unacceptable character #x0000: special characters are not allowed)
+    >>> parse_text(b"restart_min: 1:20", name="s.yaml", error=ValueError)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: s.yaml: '1:20' (line 1) is not a whole number this planner reads: YAML 1.1 forms ...
+    >>> parse_text(b"gpus: 64\\ngpus: 128", name="s.yaml", error=ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: s.yaml: duplicate key 'gpus' (line 2)
     """
     try:
         text = content.decode("utf-8-sig")
@@ -232,8 +460,21 @@ def parse_text(
             msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=name, offset=exc.start)
         ) from None
     if (syntax or ("json" if PurePath(name).suffix.lower() == ".json" else "yaml")) == "json":
-        return parse_json(text, name=name, error=error)
-    loader = (_trusted_loader() if trusted else _UserYamlLoader)(text)
+        data = parse_json(text, name=name, error=error)
+    else:
+        data = _parse_yaml(text, name=name, error=error, trusted=trusted)
+    if not trusted:
+        _strict_strings(data, name, error)
+    return data
+
+
+def _parse_yaml(text: str, *, name: str, error: type[PlannerError], trusted: bool) -> Any:
+    try:
+        loader = (_trusted_loader() if trusted else _UserYamlLoader)(text)
+    except yaml.YAMLError as exc:  # the reader refuses a control character (NUL) up front
+        raise error(
+            msg("{file}: not valid YAML/JSON ({detail})", file=name, detail=_first_line(exc))
+        ) from None
     try:
         data = loader.get_single_data()
         if trusted and _deeper_than(data, MAX_DEPTH):  # libyaml's loader does not count as it goes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -53,6 +54,12 @@ def fresh_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[N
     monkeypatch.setenv("PLANNER_DB_PATH", str(tmp_path / "scenarios.db"))
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
+
+
+def rendered(markdown: str) -> str:
+    """What a Markdown element's source shows: backslash escapes removed (user text in errors and
+    warnings is escaped, so ``gpus[br100]`` is written ``gpus\\[br100\\]``)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def comparison_table(at: AppTest) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import streamlit as st
-from apptest import comparison_table, start
+from apptest import comparison_table, rendered, start
 from streamlit.testing.v1 import AppTest
 
 import planner.report.performance_tables
@@ -78,6 +78,11 @@ def texts(elements: object) -> list[str]:
     return [str(e.value) for e in elements]  # type: ignore[attr-defined]
 
 
+def rendered_texts(elements: object) -> list[str]:
+    """Error and warning lines as rendered: user values in them are escaped Markdown."""
+    return [rendered(text) for text in texts(elements)]
+
+
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
@@ -108,7 +113,7 @@ def test_every_page_renders_for_every_preset_and_language(page: str, preset: str
     at.button(key=keys.preset_button(preset)).click().run()
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, at.exception
-    assert not at.error, texts(at.error)
+    assert not at.error, rendered_texts(at.error)
     assert at.title[0].value == tr(f"page.{page}", lang)
     expected = dict(next(p for p in PRESETS if p.id == preset).values)
     assert at.session_state[keys.INPUTS]["gpus"] == expected["gpus"]
@@ -158,7 +163,7 @@ def test_optimize_shows_the_result_beside_the_preset() -> None:
     at = start("optimize")
     assert any(tr("opt.start", "en") in i for i in texts(at.info))
     click(at, keys.OPT_SUBMIT)
-    assert not at.error, texts(at.error)
+    assert not at.error, rendered_texts(at.error)
     shown = metrics(at)
     assert shown[tr("opt.kpi.status", "en")] == tr("opt.status.optimal", "en")
     assert shown[tr("opt.kpi.solver", "en")] in ("HiGHS", "CBC", "engine check")
@@ -198,7 +203,7 @@ def test_infeasible_power_cap_names_the_binding_limit_next_to_its_input() -> Non
     at = start("optimize")
     at.number_input(key=field(keys.OPT_FORM, "power_cap_kw")).set_value(100.0)
     click(at, keys.OPT_SUBMIT)
-    errors = texts(at.error)
+    errors = rendered_texts(at.error)
     assert any(tr("opt.infeasible_title", "en") in e and "short by" in e for e in errors), errors
     under = [e for e in errors if e.startswith(tr("opt.field.power_cap_kw", "en"))]
     assert len(under) == 1 and "power_cap_kw: the cap of 100 kW" in under[0]
@@ -212,7 +217,7 @@ def test_most_gpus_without_a_limit_is_refused_at_the_form() -> None:
     at = start("optimize", lang="zh")
     at.radio(key=field(keys.OPT_FORM, "objective")).set_value("max-gpus")
     click(at, keys.OPT_SUBMIT)
-    errors = texts(at.error)
+    errors = rendered_texts(at.error)
     assert len(errors) == 1, errors
     assert tr("opt.field.objective", "zh") in errors[0] and "budget_usd or power_cap_kw" in errors[0]
     assert not at.metric, "no run starts"
@@ -318,7 +323,7 @@ def test_a_selection_names_its_point_by_index() -> None:
 
 def test_workload_puts_every_design_side_by_side() -> None:
     at = start("workload", gpu="h100_sxm")
-    assert not at.error, texts(at.error)
+    assert not at.error, rendered_texts(at.error)
     table = at.table[0].value
     assert len(table.columns) == 3
     # training model v2 (docs/model.md, training): the search also picks v = 6 interleaving,
@@ -338,11 +343,11 @@ def test_workload_rejected_layout_is_named_under_its_input_and_results_stay() ->
     at = start("workload")
     at.number_input(key=field(keys.WORKLOAD_FORM, "tp")).set_value(3).run()
     assert not at.exception
-    errors = texts(at.error)
+    errors = rendered_texts(at.error)
     assert (
         len(errors) == 1 and errors[0].startswith(tr("wl.field.tp", "en")) and "does not divide" in errors[0]
     )
-    assert any(tr("form.stale", "en") in w for w in texts(at.warning))
+    assert any(tr("form.stale", "en") in w for w in rendered_texts(at.warning))
     assert at.table, "the last accepted job's results stay on screen"
     at.number_input(key=field(keys.WORKLOAD_FORM, "tp")).set_value(None).run()
     assert not at.error
@@ -351,7 +356,7 @@ def test_workload_rejected_layout_is_named_under_its_input_and_results_stay() ->
 def test_workload_cross_field_error_names_the_field() -> None:
     at = start("workload", lang="zh")
     at.number_input(key=field(keys.WORKLOAD_FORM, "top_k")).set_value(4).run()
-    errors = texts(at.error)
+    errors = rendered_texts(at.error)
     assert len(errors) == 1 and tr("wl.field.top_k", "zh") in errors[0] and "top_k (4)" in errors[0]
 
 
@@ -361,7 +366,7 @@ def test_moe_and_in_network_reduction_change_the_estimate() -> None:
     at.number_input(key=field(keys.WORKLOAD_FORM, "experts")).set_value(8).run()
     at.number_input(key=field(keys.WORKLOAD_FORM, "top_k")).set_value(2).run()
     at.toggle(key=field(keys.WORKLOAD_FORM, "in_network_reduction")).set_value(True).run()
-    assert not at.error, texts(at.error)
+    assert not at.error, rendered_texts(at.error)
     after = row(at.table[0].value, f"{tr('wl.row.step_time', 'en')} [s]")
     assert after != before
 
@@ -374,7 +379,7 @@ def test_reliability_evaluates_a_chosen_interval_and_names_a_missing_size() -> N
     at.number_input(key=field(keys.RELIABILITY_FORM, "checkpoint_interval_min")).set_value(30.0).run()
     assert row(at.table[0].value, interval_row) == ["30.0"] * 3
     at.number_input(key=field(keys.RELIABILITY_FORM, "params_b")).set_value(None).run()
-    errors = texts(at.error)
+    errors = rendered_texts(at.error)
     assert len(errors) == 1 and errors[0].startswith(tr("rel.field.params_b", "en"))
     assert "give params_b or checkpoint_gbyte" in errors[0]
     impacts = at.table[1].value
@@ -404,7 +409,7 @@ def test_save_open_version_conflict_and_save_as_new(store: ScenarioStore) -> Non
     at = start("scenarios")
     assert any(tr("sc.none_found", "en") in i for i in texts(at.info))
     save_new(at, "Acme 1024", customer="Acme", tags="workshop, Q4", notes="first pass")
-    assert not at.error, texts(at.error)
+    assert not at.error, rendered_texts(at.error)
     [saved] = store.list_scenarios()
     assert (saved.name, saved.customer, saved.tags, saved.version) == (
         "Acme 1024",
@@ -425,14 +430,14 @@ def test_save_open_version_conflict_and_save_as_new(store: ScenarioStore) -> Non
     # our next save starts from version 2: a conflict, nothing written
     at.number_input(key=keys.widget("gpus")).set_value(256).run()
     click(at, keys.SAVE_VERSION)
-    conflict = [e for e in texts(at.error) if "version 3" in e]
-    assert conflict and "Acme 1024" in conflict[0], texts(at.error)
+    conflict = [e for e in rendered_texts(at.error) if "version 3" in e]
+    assert conflict and "Acme 1024" in conflict[0], rendered_texts(at.error)
     assert store.get(scenario_id=saved.id).version == 3
     assert store.load(scenario_id=saved.id).scenario.gpus == 2048, "the colleague's version stands"
     assert at.button(key=keys.CONFLICT_RELOAD)
     # save our edit as a new scenario: nothing is lost
     click(at, keys.CONFLICT_SAVE_NEW)
-    assert not any("version 3" in e for e in texts(at.error))
+    assert not any("version 3" in e for e in rendered_texts(at.error))
     copies = [s for s in store.list_scenarios() if s.id != saved.id]
     assert len(copies) == 1 and copies[0].gpus == 256 and copies[0].name.startswith("Acme 1024")
     assert at.session_state[keys.OPENED]["id"] == copies[0].id
@@ -491,7 +496,7 @@ def test_rename_duplicate_delete_and_restore(store: ScenarioStore) -> None:
     assert all(s.id != saved.id for s in store.list_scenarios())
     at.toggle(key=keys.SHOW_TRASH).set_value(True).run()
     at.selectbox(key=keys.PICKED).set_value(saved.id).run()
-    assert any(w.startswith(tr("sc.in_trash", "en", when="")[:10]) for w in texts(at.warning))
+    assert any(w.startswith(tr("sc.in_trash", "en", when="")[:10]) for w in rendered_texts(at.warning))
     click(at, keys.action("restore", saved.id))
     assert not store.get(scenario_id=saved.id).deleted
     assert store.versions(scenario_id=saved.id), "every version survives the trash"
@@ -530,7 +535,7 @@ def test_bad_import_is_refused_and_changes_nothing(store: ScenarioStore) -> None
         at.file_uploader(key=keys.IMPORT_FILE).set_value(("bad.json", content, "application/json"))
         at.run()
         click(at, keys.IMPORT_BUTTON)
-        errors = texts(at.error)
+        errors = rendered_texts(at.error)
         assert len(errors) == 1 and errors[0].startswith(tr("sc.import_rejected", "en", message="")), errors
     assert [s.name for s in store.list_scenarios(state="all")] == ["Keep"]
 
@@ -599,24 +604,26 @@ def test_the_link_written_while_a_saved_scenario_is_open_keeps_its_fabric(store:
 )
 def test_bad_share_link_is_reported_and_the_app_works(query: str, reason: str) -> None:
     at = start(scenario=query)
-    assert any(f"scenario={query}" in w for w in texts(at.warning)), "listed with the ignored link parameters"
+    assert any(f"scenario={query}" in w for w in rendered_texts(at.warning)), (
+        "listed with the ignored link parameters"
+    )
     assert metrics(at)[tr("kpi.gpus", "en")] == fmt.number(inputs.BY_NAME["gpus"].default)
     at.switch_page("pages/scenarios.py").run()
-    assert any(reason in e for e in texts(at.error))
+    assert any(reason in e for e in rendered_texts(at.error))
 
 
 def test_a_deleted_scenario_cannot_be_opened_by_link(store: ScenarioStore) -> None:
     saved = store.create(name="Gone", scenario=Scenario(gpus=64))
     store.delete(scenario_id=saved.id)
     at = start("scenarios", scenario=str(saved.id))
-    assert any("in the trash" in e for e in texts(at.error))
+    assert any("in the trash" in e for e in rendered_texts(at.error))
     assert at.session_state[keys.INPUTS]["gpus"] == inputs.BY_NAME["gpus"].default
 
 
 def test_bad_name_is_named_under_its_input() -> None:
     at = start("scenarios")
     click(at, keys.SAVE_NEW)
-    errors = texts(at.error)
+    errors = rendered_texts(at.error)
     assert (
         len(errors) == 1
         and errors[0].startswith(tr("sc.field.name", "en"))
@@ -627,7 +634,7 @@ def test_bad_name_is_named_under_its_input() -> None:
 def test_unreachable_store_stops_only_this_page(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLANNER_DATABASE_URL", "mysql://nobody@nowhere/db")
     at = start("scenarios")
-    assert any("unsupported database" in e for e in texts(at.error))
+    assert any("unsupported database" in e for e in rendered_texts(at.error))
     at.switch_page("pages/overview.py").run()
     assert not at.exception and at.metric
 

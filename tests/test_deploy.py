@@ -113,9 +113,9 @@ def test_compose_has_postgres_health_checks_and_a_volume() -> None:
     for name in OIDC:
         assert name in env
     assert "replicas" in app["deploy"]
-    assert re.fullmatch(r"\$\{[A-Z_]+:-\d+\}-\$\{[A-Z_]+:-\d+\}:8501", app["ports"][0]), (
-        "a host port per replica"
-    )
+    assert re.fullmatch(
+        r"\$\{[A-Z_]+:-127\.0\.0\.1\}:\$\{[A-Z_]+:-\d+\}-\$\{[A-Z_]+:-\d+\}:8501", app["ports"][0]
+    ), "a host port per replica"
 
 
 def test_every_variable_is_documented() -> None:
@@ -179,7 +179,13 @@ def health(port: int) -> str:
 
 
 def healthcheck(port: int) -> int:
-    env = {**os.environ, "PLANNER_PYTHON": sys.executable, "PLANNER_PORT": str(port)}
+    # the replicas listen on 127.0.0.1 (the health check's preflight judges that address)
+    env = {
+        **os.environ,
+        "PLANNER_PYTHON": sys.executable,
+        "PLANNER_PORT": str(port),
+        "PLANNER_ADDRESS": "127.0.0.1",
+    }
     return subprocess.run([str(DEPLOY / "healthcheck.sh")], env=env, timeout=60).returncode
 
 

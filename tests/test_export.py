@@ -50,7 +50,7 @@ from planner.report.export import (
 )
 from planner.report.export.csv import CUSTOMER_COLUMNS, INTERNAL_COLUMNS
 from planner.report.export.pricing import mentions_money, redact_prices
-from planner.report.export.safety import FORMULA_TRIGGERS
+from planner.sheets import FORMULA_TRIGGERS
 
 INJECTIONS = ("=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1", "＝1+1")
 

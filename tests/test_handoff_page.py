@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apptest import rendered
 from streamlit.testing.v1 import AppTest
 
 from planner import i18n
@@ -60,4 +61,4 @@ def test_a_row_shorter_than_a_rack_names_the_field() -> None:
     at = open_page("en")
     at.number_input(key="layout_row_length_m").set_value(0.5).run()
     assert not at.exception
-    assert any("layout.row_length_m" in e.value for e in at.error)
+    assert any("layout.row_length_m" in rendered(e.value) for e in at.error)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 import streamlit as st
-from apptest import start
+from apptest import rendered, start
 
 from planner import i18n
 from planner.i18n import tr
@@ -39,7 +39,7 @@ def test_a_rejected_field_is_named_under_its_input() -> None:
     at = start("serving", lang="en")
     at.number_input(key=keys.field(serving.FORM, "tpot_ms")).set_value(0.01).run()
     assert not at.exception
-    shown = " ".join(str(e.value) for e in (*at.error, *at.warning))
+    shown = " ".join(rendered(str(e.value)) for e in (*at.error, *at.warning))
     assert "tpot_ms" in shown and "short" in shown
 
 

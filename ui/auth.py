@@ -1,6 +1,12 @@
 """Sign-in and roles in the web app: Streamlit's own OpenID Connect login (``st.login``,
 ``st.user``) and the guards every page goes through.
 
+Sign-in fails closed: when it is configured (any ``PLANNER_OIDC_*`` variable,
+``STREAMLIT_SECRETS_FILES``, or a secrets file) but its secrets cannot be read or hold no usable
+``[auth]`` section, :func:`gate` shows one line and nothing else runs (Streamlit alone would log
+"Failed to load secrets" and serve everyone as the admin); so does listening beyond loopback
+without sign-in unless ``PLANNER_ALLOW_ANONYMOUS=1`` (then a banner says so).
+
 Sign-in is off unless Streamlit finds an ``[auth]`` section in its secrets: ``.streamlit/secrets.toml``
 beside ``app.py``, or the file named by ``STREAMLIT_SECRETS_FILES`` (a mounted secret in a
 container). With it off, the one user is :data:`planner.access.LOCAL_IDENTITY`, an admin, and the
@@ -17,13 +23,19 @@ from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
+from streamlit import config as st_config
 
 from planner.access import (
     LOCAL_IDENTITY,
     Identity,
     Permission,
+    SignInConfigError,
+    auth_section,
     check_edition,
+    exposure_error,
     identity_from_claims,
+    is_loopback,
+    listening_address,
     mapping_from_env,
     may_open_page,
     require,
@@ -31,6 +43,7 @@ from planner.access import (
 )
 from planner.errors import PlannerError
 from planner.i18n import error_text, tr, translate
+from planner.i18n.message import msg
 from planner.report.export.pricing import Pricing
 
 ROLE_KEYS = {
@@ -47,15 +60,44 @@ terms of the proposal (15 % margin, no discount)."""
 
 
 def _auth_section() -> dict[str, Any]:
+    """The ``[auth]`` section (empty: sign-in off); :class:`planner.access.SignInConfigError`
+    when sign-in is configured but its secrets cannot be read (fail closed)."""
+    from_files = auth_section(environ=os.environ, secret_files=st_config.get_option("secrets.files"))
     try:
-        section = st.secrets.get("auth")
-    except (FileNotFoundError, KeyError):  # no secrets file at all: sign-in is off
-        return {}
-    return dict(section) if section else {}
+        loaded = st.secrets.get("auth")
+    except (FileNotFoundError, KeyError):  # no secrets file at all
+        loaded = None
+    if loaded:
+        return dict(loaded)
+    if from_files:  # the files hold [auth], yet Streamlit did not load it: never run without it
+        raise SignInConfigError(msg("sign-in is configured but Streamlit did not load its [auth] section"))
+    return {}
+
+
+def configuration_error() -> PlannerError | None:
+    """Why this server must not serve pages, or ``None``: configured sign-in that cannot work,
+    or a non-loopback address without sign-in and without ``PLANNER_ALLOW_ANONYMOUS=1``."""
+    try:
+        signed_in = bool(_auth_section())
+    except PlannerError as exc:
+        return exc
+    return exposure_error(address=_address(), signed_in=signed_in, environ=os.environ)
+
+
+def _address() -> str:
+    return listening_address(
+        environ=os.environ, server_address=str(st_config.get_option("server.address") or "")
+    )
+
+
+def anonymous_on_network() -> bool:
+    """Whether anyone on the network is served as the local admin (``PLANNER_ALLOW_ANONYMOUS=1``)."""
+    return not sign_in_enabled() and not is_loopback(_address())
 
 
 def sign_in_enabled() -> bool:
-    """Whether an ``[auth]`` section configures Streamlit's OpenID Connect login."""
+    """Whether an ``[auth]`` section configures Streamlit's OpenID Connect login (raises
+    :class:`planner.access.SignInConfigError` when it is configured but unreadable)."""
     section = _auth_section()
     return bool(section.get("client_id") or any(isinstance(v, Mapping) for v in section.values()))
 
@@ -92,7 +134,13 @@ def price_factor() -> float | None:
 def gate(lang: str) -> Identity:
     """The frame's first guard: without sign-in, the local admin; with it, the signed-in user,
     or the sign-in screen (and nothing else) for a visitor."""
+    problem = configuration_error()
+    if problem is not None:
+        st.error(translate(error_text(problem), lang), icon=":material/block:")
+        st.stop()
     if not sign_in_enabled():
+        if anonymous_on_network():
+            st.warning(tr("auth.anonymous_banner", lang), icon=":material/public:")
         return LOCAL_IDENTITY
     if not st.user.is_logged_in:
         st.title(tr("app.title", lang))
@@ -120,11 +168,12 @@ def _login_args() -> tuple[str, ...]:
 
 
 def user_box(container: Any, lang: str) -> None:
-    """The signed-in user, their role and a sign-out button (nothing with sign-in off)."""
+    """The signed-in user, their role and a sign-out button (nothing with sign-in off); the name
+    is the provider's claim, shown as text."""
     if not sign_in_enabled() or not st.user.is_logged_in:
         return
     who = identity()
-    container.caption(tr("auth.signed_in_as", lang, name=who.name, role=tr(ROLE_KEYS[who.role], lang)))
+    container.text(tr("auth.signed_in_as", lang, name=who.name, role=tr(ROLE_KEYS[who.role], lang)))
     container.button(
         tr("auth.sign_out", lang), key="auth_sign_out", on_click=st.logout, icon=":material/logout:"
     )

@@ -25,6 +25,7 @@ from streamlit.delta_generator import DeltaGenerator
 from planner.errors import field_bounds
 from planner.i18n import tr
 from planner.inputs import Declared, declared
+from planner.report.performance_tables import escape_markdown
 from ui import engine, keys, state
 from ui.inputs import plain_number, range_text
 from ui.state import t
@@ -287,8 +288,8 @@ def show_error(slots: Slots, fields: Sequence[FormField], message: str, fallback
     if name is not None and name in slots:
         spec = next(f for f in fields if f.name == name)
         slots[name].error(
-            t("form.error_field", field=t(spec.label_key), message=state.tx(message)),
+            t("form.error_field", field=t(spec.label_key), message=escape_markdown(state.tx(message))),
             icon=":material/warning:",
         )
     else:
-        fallback.error(t("form.error", message=state.tx(message)), icon=":material/warning:")
+        fallback.error(t("form.error", message=escape_markdown(state.tx(message))), icon=":material/warning:")

@@ -6,7 +6,6 @@ Ranges come from the engine's pydantic fields, so the widgets and the engine agr
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from planner import Facility, Scenario
 from planner.design import SLUG_PATTERN
 from planner.errors import field_bounds, shorten
 from planner.fabric.collectives import IN_SWITCH_REDUCTIONS
+from planner.files import parse_decimal, parse_whole
 from planner.inputs.scenario import MAX_PRICE_USD
 
 LANGS = ("en", "zh")
@@ -49,12 +49,12 @@ class Input:
         """The value of a URL parameter; :class:`ValueError` when it is not acceptable."""
         if self.optional and text == "":
             return self.default
-        if self.kind == "int":
-            value: Any = int(text)
+        if (
+            self.kind == "int"
+        ):  # ASCII digits only, as on the command line ("１２８", " 12 ", "1_000" refused)
+            value: Any = parse_whole(text, field=self.name)
         elif self.kind == "float":
-            value = float(text)
-            if not math.isfinite(value):  # NaN would pass the range check below
-                raise ValueError(f"{self.name}: {text[:80]} is not a finite number")
+            value = parse_decimal(text, field=self.name)  # no nan/inf: not decimal numbers
         elif self.kind == "choice":
             if text not in self.options:
                 raise ValueError(f"{self.name}: {text!r} is not one of {', '.join(self.options)}")
@@ -193,7 +193,7 @@ def parse_query(params: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, fl
     for item in filter(None, str(params.get(PRICES_PARAM, "")).split(",")):
         record_id, _, text = item.partition(":")
         try:
-            price = float(text)
+            price = parse_decimal(text, field=PRICES_PARAM)
             if not _SLUG.fullmatch(record_id) or not 0 <= price < MAX_PRICE_USD:
                 raise ValueError
         except ValueError:

@@ -10,6 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from planner import Catalog, Facility
 from planner.i18n import LANGUAGE_NAMES, STRINGS, tr
+from planner.report.performance_tables import escape_markdown
 from ui import engine, inputs, keys, state, workshop
 from ui.presets import PRESETS
 from ui.state import t
@@ -286,4 +287,4 @@ def show_error(slots: Slots, current: engine.Current) -> None:
     if current.error is None:
         return
     slot = slots.get(current.input_name or "", slots[""])
-    slot.error(t("error.input", message=state.tx(current.error)), icon=":material/warning:")
+    slot.error(t("error.input", message=escape_markdown(state.tx(current.error))), icon=":material/warning:")

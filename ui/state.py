@@ -393,7 +393,7 @@ def _open_share_link(params: Mapping[str, Any]) -> None:
         ref = parse_share_params(params)
         if ref is None:
             return
-        saved = store.store().load(scenario_id=ref.scenario_id, version=ref.version)
+        saved = store.store().load(scenario_id=ref.scenario_id, version=ref.version, audit="open_share")
     except PlannerError as exc:
         raw = params.get("scenario", "")
         st.session_state[keys.URL_PROBLEMS] = [

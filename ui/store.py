@@ -33,8 +33,36 @@ def record_export(detail: str, scenario_id: int | None = None, version: int | No
     A store that cannot be reached does not stop a download on a laptop; with sign-in on (a team
     deployment, whose store is its PostgreSQL) the failure shows.
     """
+    record_event("export", detail, scenario_id, version)
+
+
+SIGNED_IN = "audit_signed_in"
+"""Session key: the user this session's sign-in was noted for."""
+
+
+def record_sign_in() -> None:
+    """Note a signed-in user's first page of a session in the audit log (nothing with sign-in
+    off: the laptop's one local user)."""
+    if not auth.sign_in_enabled():
+        return
+    who = auth.identity().user
+    if st.session_state.get(SIGNED_IN) != who:
+        record_event("sign_in", "")
+        st.session_state[SIGNED_IN] = who
+
+
+def record_refusal(what: str) -> None:
+    """Note a refusal (a page or an edition the role may not open) in the audit log."""
+    if auth.sign_in_enabled():
+        record_event("refused", what)
+
+
+def record_event(
+    action: str, detail: str, scenario_id: int | None = None, version: int | None = None
+) -> None:
+    """A line of the audit log, written by the store as the session's server-side identity."""
     try:
-        store().record(action="export", detail=detail, scenario_id=scenario_id, version=version)
+        store().record(action=action, detail=detail, scenario_id=scenario_id, version=version)
     except StoreError:
         if auth.sign_in_enabled():
             raise

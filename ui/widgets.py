@@ -48,7 +48,7 @@ def require_plan(title_key: str, *, title: str | None = None) -> Plan:
     st.title(title if title else t(title_key))
     current = engine.current()
     if current.error is not None:
-        st.error(t("error.page", message=tx(current.error)), icon=":material/warning:")
+        st.error(t("error.page", message=escape_markdown(tx(current.error))), icon=":material/warning:")
     plan = current.plan
     if plan is None:
         st.stop()
@@ -63,7 +63,7 @@ def computed(fn: Callable[..., T], *args: Any) -> T:
     try:
         return fn(*args)
     except PlannerError as exc:
-        st.error(t("error.page", message=tx(error_text(exc))), icon=":material/warning:")
+        st.error(t("error.page", message=escape_markdown(tx(error_text(exc)))), icon=":material/warning:")
         st.stop()
 
 
@@ -85,7 +85,9 @@ def scenario_line(plan: Plan) -> None:
 def url_problems() -> None:
     problems = st.session_state.get(keys.URL_PROBLEMS) or []
     if problems:
-        st.warning(t("error.url", problems="; ".join(problems)), icon=":material/link:")
+        # the parameters as typed into the URL: shown as text, never as Markdown (an image link would
+        # make the reader's browser fetch it)
+        st.warning(t("error.url", problems=escape_markdown("; ".join(problems))), icon=":material/link:")
 
 
 def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:

@@ -14,6 +14,7 @@ never a traceback).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -119,9 +120,21 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file name too long, a full disk: one line, no traceback
+        where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+        sys.stderr.write(f"planner: error: {where}{exc.strerror or type(exc).__name__}\n")
+        return EXIT_BAD_INPUT if exc.filename else 1
     return code
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console-script entry point: exits with :func:`run`'s code."""
-    sys.exit(run(argv))
+    """Console-script entry point: exits with :func:`run`'s code (1 when the output cannot be
+    written, e.g. stdout on a full disk, in one line)."""
+    code = run(argv)
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        sys.stderr.write(f"planner: error: cannot write the output: {exc.strerror or type(exc).__name__}\n")
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure at exit
+        code = code or 1
+    sys.exit(code)

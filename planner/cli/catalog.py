@@ -18,8 +18,6 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -167,11 +165,10 @@ def render_table(rows: Sequence[Mapping[str, Any]], *, wide: bool) -> str:
 
 
 def _csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=ROW_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({**r, "figures": _figures_text(r["figures"])} for r in rows)
-    return buffer.getvalue()
+    from planner.sheets import csv_text
+
+    cells = ({**r, "figures": _figures_text(r["figures"])} for r in rows)
+    return csv_text(ROW_COLUMNS, ([row.get(c, "") for c in ROW_COLUMNS] for row in cells))
 
 
 def run_list(args: argparse.Namespace) -> int:

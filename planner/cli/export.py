@@ -173,6 +173,13 @@ def run(args: argparse.Namespace) -> int:
         if targets and getattr(args, name) is None:
             raise InputError(f"export: --{name} is required with --pdf, --csv, --xlsx or --json")
     paths = {kind: _check_writable(kind, text) for kind, text in targets.items()}
+    seen: dict[Path, str] = {}
+    for kind, path in paths.items():  # one file named twice would hold only the last output
+        other = seen.setdefault(path.resolve(), kind)
+        if other != kind:
+            raise InputError(
+                f"export: --{other} and --{kind} name the same file {targets[kind]}; name two files"
+            )
     extra = handoff.handoff_contents(args, _check_writable) if handoff.wants_handoff(args) else {}
     if not targets:
         return _write(extra, {})

@@ -126,13 +126,15 @@ def catalog_rule_text(rule_id: str) -> str:
 
 def gpu_count(text: str) -> int:
     """``--gpus``: a whole number of GPUs within the engine's range."""
+    from planner.errors import InputError
+    from planner.files import parse_whole
     from planner.inputs.scenario import MAX_GPUS
 
     try:
-        value = int(text)
-    except ValueError:
+        value = parse_whole(text, field="gpus")  # ASCII digits only: "１２８" and " 12 " are refused
+    except InputError:
         raise argparse.ArgumentTypeError(
-            f"gpus must be a whole number between 1 and {MAX_GPUS} (got {text!r})"
+            f"gpus must be a whole number between 1 and {MAX_GPUS} in ASCII digits 0-9 (got {text!r})"
         ) from None
     if not 1 <= value <= MAX_GPUS:
         raise argparse.ArgumentTypeError(f"gpus must be between 1 and {MAX_GPUS} (got {value})")
@@ -442,7 +444,9 @@ def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
     import pandas as pd
 
     if fmt == "csv":
-        return str(frame.to_csv(index=False)).rstrip("\n")
+        from planner.sheets import frame_csv
+
+        return frame_csv(frame).rstrip("\n")
     if fmt == "json":
         return json.dumps(frame_records(frame), indent=2, ensure_ascii=False)
     with pd.option_context("display.max_columns", None, "display.width", 200):

@@ -44,7 +44,7 @@ Action = Callable[[argparse.Namespace, "ScenarioStore"], int]
 
 
 def _positive_int(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (got {text!r})")
     return int(text)
 
@@ -335,10 +335,11 @@ def _list(args: argparse.Namespace, store: ScenarioStore) -> int:
     elif args.format == "csv":
         import pandas as pd
 
+        from planner.sheets import frame_csv
         from planner.store import ScenarioSummary
 
         rows = [{**s.to_dict(), "tags": ";".join(s.tags)} for s in found]
-        write(str(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__)).to_csv(index=False)))
+        write(frame_csv(pd.DataFrame(rows, columns=list(ScenarioSummary.__dataclass_fields__))))
     else:
         columns = ["id", "name", "customer", "tags", "version", "gpus", "design", "owner", "team", "updated"]
         if args.state != "active":
@@ -535,12 +536,20 @@ def _diff(args: argparse.Namespace, store: ScenarioStore) -> int:
 
 
 def _delete(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.errors import InputError
+
+    if store.get(scenario_id=args.id).deleted:  # the store is idempotent; the report says what happened
+        raise InputError(f"scenario {args.id}: already in the trash; nothing changed")
     summary = store.delete(scenario_id=args.id)
     write(_describe(summary, "moved to the trash:") + f"; undo with: planner scenarios restore {summary.id}")
     return 0
 
 
 def _restore(args: argparse.Namespace, store: ScenarioStore) -> int:
+    from planner.errors import InputError
+
+    if not store.get(scenario_id=args.id).deleted:
+        raise InputError(f"scenario {args.id}: not in the trash; nothing changed")
     write(_describe(store.restore(scenario_id=args.id), "restored"))
     return 0
 

@@ -21,8 +21,8 @@ import yaml
 
 from planner.catalog import Catalog
 from planner.handoff.cabling import Handoff
-from planner.handoff.tables import csv_bytes
 from planner.handoff.wiring import Device
+from planner.sheets import csv_bytes
 
 SITE = "gpu-cluster"
 STATUS = "planned"

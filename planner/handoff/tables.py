@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable, Sequence
-
 from planner.handoff.cabling import CABLING_COLUMNS, Handoff
-
-
-def csv_bytes(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
-    """UTF-8 CSV with a header row and ``\\n`` line ends."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
-    return buffer.getvalue().encode("utf-8")
+from planner.sheets import csv_bytes
 
 
 def cabling_csv(handoff: Handoff) -> bytes:

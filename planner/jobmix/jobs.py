@@ -193,14 +193,30 @@ def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpu
         raise InputError(
             msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=label, offset=exc.start)
         ) from None
-    reader = csv.DictReader(io.StringIO(text))
-    fmt = trace_format(reader.fieldnames or [])
-    if fmt is not None:
-        return _published_jobs(read_published_rows(reader, fmt=fmt, label=label), label, cluster_gpus)
-    missing = [c for c in TRACE_COLUMNS if c not in (reader.fieldnames or [])]
-    if missing:
-        raise InputError(msg("{file}: missing column {column}", file=shorten(label), column=missing[0]))
-    jobs = [_row_job(row, n, label, cluster_gpus) for n, row in enumerate(reader, start=2)]
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:  # csv.Error: a field over the csv module's 128 kB limit, a bare CR inside a field
+        fmt = trace_format(reader.fieldnames or [])
+        if fmt is not None:
+            return _published_jobs(read_published_rows(reader, fmt=fmt, label=label), label, cluster_gpus)
+        missing = [c for c in TRACE_COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise InputError(msg("{file}: missing column {column}", file=shorten(label), column=missing[0]))
+        jobs = []
+        for n, row in enumerate(reader, start=2):
+            if n - 1 > MAX_TRACE_JOBS:  # stop reading at the limit, not after the whole file
+                raise InputError(
+                    msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS)
+                )
+            jobs.append(_row_job(row, n, label, cluster_gpus))
+    except csv.Error as exc:
+        raise InputError(
+            msg(
+                "{file}: not a CSV trace (line {line}: {detail})",
+                file=shorten(label),
+                line=reader.line_num,
+                detail=shorten(str(exc)),
+            )
+        ) from None
     if not jobs:
         raise InputError(msg("{file}: the {what} is empty", file=shorten(label), what=TRACE_FILE))
     if len(jobs) > MAX_TRACE_JOBS:

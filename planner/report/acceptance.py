@@ -1,7 +1,7 @@
 """The acceptance report of a built cluster (``planner accept --pdf/--csv``, the Measurements page).
 
 CSV: one row per check, text cells made formula-safe
-(:func:`planner.report.export.safety.neutralize_cell`). PDF: the verdict, the plan's and the
+(:mod:`planner.sheets`). PDF: the verdict, the plan's and the
 measured curve per collective and node group, every check with its status, the suspects and the
 commands to re-run on them, printed from HTML by the browser the proposal uses. English or
 Chinese (``lang``); user text (file and host names) is escaped, never markup.
@@ -9,15 +9,14 @@ Chinese (``lang``); user text (file and host names) is escaped, never markup.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
 
 from planner.i18n import tr, translate
 from planner.measure.accept import Acceptance, Check
-from planner.report.export.safety import escape_html, neutralize_cell
+from planner.report.export.safety import escape_html
+from planner.sheets import csv_bytes
 
 COLUMNS = (
     "collective",
@@ -51,19 +50,12 @@ def _cells(c: Check) -> list[object]:
 
 
 def acceptance_csv(result: Acceptance, *, lang: str = "en") -> bytes:
-    """The checks as CSV (UTF-8 with a byte-order mark, so spreadsheets read Chinese)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([tr(f"acc.col.{c}", lang) for c in COLUMNS])
-    for check in result.checks:
-        writer.writerow([neutralize_cell(v) if isinstance(v, str) else v for v in _cells(check)])
-    writer.writerow([])
-    writer.writerow([tr("acc.verdict", lang), result.verdict])
-    for s in result.suspects:
-        writer.writerow(
-            [tr("acc.suspect", lang), neutralize_cell(s.host), neutralize_cell(translate(s.reason, lang))]
-        )
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
+    """The checks as CSV (UTF-8 with a byte-order mark, so spreadsheets read Chinese), written by
+    the one formula-safe table writer (:mod:`planner.sheets`)."""
+    rows: list[list[object]] = [list(_cells(check)) for check in result.checks]
+    rows += [[], [tr("acc.verdict", lang), result.verdict]]
+    rows += [[tr("acc.suspect", lang), s.host, translate(s.reason, lang)] for s in result.suspects]
+    return csv_bytes([tr(f"acc.col.{c}", lang) for c in COLUMNS], rows, bom=True)
 
 
 def _curve_svg(checks: Sequence[Check]) -> str:

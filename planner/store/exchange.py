@@ -20,20 +20,25 @@ touched.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from planner.errors import InputError, with_source
+from planner.catalog import Catalog, load_catalog
+from planner.engine import plan
+from planner.errors import InputError, PlannerError, with_source
 from planner.files import parse_text
 from planner.i18n import error_text
 from planner.i18n.message import msg
 from planner.inputs import parse
 from planner.inputs.scenario import Scenario, scenario_from_data
+from planner.store.audit import AuditTrail
+from planner.store.errors import ImportRejectedError
 from planner.store.fields import clean_customer, clean_name, clean_notes, clean_tags
+from planner.store.models import NAME_MAX_CHARS
 from planner.store.records import SavedScenario
 
 EXPORT_FORMAT = "gpu-cluster-planner/scenario"
@@ -193,3 +198,116 @@ def parse_document(text: str | bytes, *, source: str = "import") -> ScenarioDocu
         notes=_labelled(source, lambda: clean_notes(envelope.notes)),
         scenario=scenario,
     )
+
+
+# -- the store's import and export ----------------------------------------------------------------
+
+
+class Exchange(AuditTrail):
+    """Import and export of saved scenarios as documents (see module notes)."""
+
+    if TYPE_CHECKING:  # provided by planner.store.repository.ScenarioStore, the one subclass
+
+        def load(
+            self,
+            *,
+            scenario_id: int,
+            version: int | None = None,
+            include_deleted: bool = False,
+            audit: str = "read",
+        ) -> SavedScenario: ...
+
+        def _insert(
+            self,
+            *,
+            name: str,
+            scenario: Scenario,
+            customer: str,
+            tags: Iterable[str],
+            notes: str,
+            author: str,
+            comment: str,
+            team: str | None,
+            action: str,
+            keep_prices: bool = False,
+        ) -> SavedScenario: ...
+
+    def _bundled_catalog(self) -> Catalog:
+        if self._catalog is None:
+            self._catalog = load_catalog()
+        return self._catalog
+
+    # -- import and export -----------------------------------------------------------------------
+
+    def export_json(self, *, scenario_id: int, version: int | None = None, audit: bool = True) -> str:
+        """One version of a scenario as an export document (JSON text; see :mod:`.exchange`).
+
+        For a role without internal costs the document has no price overrides. The export is
+        recorded in the audit log, unless ``audit`` is false: a page that prepares the file
+        before anyone asks for it records the download itself (:meth:`record`)."""
+        saved = self.load(scenario_id=scenario_id, version=version, include_deleted=True, audit="")
+        if not audit:
+            return export_json(saved)
+        with self._writing() as session:
+            self._audit(
+                session, action="export", scenario_id=saved.id, version=saved.version.version,
+                detail="scenario JSON",
+            )  # fmt: skip
+        return export_json(saved)
+
+    def import_json(
+        self,
+        *,
+        text: str | bytes,
+        source: str = "import",
+        name: str | None = None,
+        author: str = "",
+        catalog: Catalog | None = None,
+    ) -> SavedScenario:
+        """Save an export document (or a bare scenario object) as a new scenario.
+
+        The whole document is validated first, then planned exactly as a save is (an unknown
+        design or GPU, a size the design cannot build, a cooling method the server does not
+        support are refused here, not when the scenario is opened); a document that fails
+        either raises :class:`ImportRejectedError` and changes nothing.
+
+        Parameters
+        ----------
+        text
+            The document.
+        source
+            Its name in messages (e.g. the file name).
+        name
+            Name of the new scenario; default: the document's name, else the scenario's own
+            name, else "Imported scenario".
+        catalog
+            The catalog the scenario is planned on (default: the bundled one).
+        """
+        try:
+            document = parse_document(text, source=source)
+            label = clean_name(name) if name is not None else ""
+            _plannable(document.scenario, catalog=catalog or self._bundled_catalog(), source=source)
+        except InputError as exc:
+            raise ImportRejectedError(
+                msg("import rejected, nothing was saved: {problem}", problem=error_text(exc))
+            ) from None
+        label = label or document.name or document.scenario.name.strip() or "Imported scenario"
+        return self._insert(
+            name=label[:NAME_MAX_CHARS],
+            scenario=document.scenario,
+            customer=document.customer,
+            tags=document.tags,
+            notes=document.notes,
+            author=author,
+            comment=f"imported from {source}"[:2000],
+            team=None,
+            action="import",
+        )
+
+
+def _plannable(scenario: Scenario, *, catalog: Catalog, source: str) -> None:
+    """Plan ``scenario`` as a save would; its error, naming the field, as an :class:`InputError`."""
+    try:
+        plan(scenario=scenario, catalog=catalog)
+    except PlannerError as exc:  # InfeasibleError and CatalogError are refusals of this document too
+        raise InputError(with_source(source, error_text(exc))) from None

@@ -1,26 +1,24 @@
 """Rules for the text a person types into the store: names, customers, tags, notes.
 
 Each ``clean_*`` function returns the normalised value or raises :class:`InputError` naming the
-field and the limit. Text is stored as typed (after trimming); showing it safely (escaping) is the
+field and the limit. One-line fields (name, customer, author, tag) refuse control,
+bidirectional-override and zero-width characters (:func:`planner.files.check_plain_text`). Text
+is stored as typed (after trimming); showing it safely (as text, never Markdown or HTML) is the
 job of whoever renders it.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 
 from planner.errors import InputError, shorten
+from planner.files import check_plain_text
 from planner.i18n.message import msg
 from planner.store.models import AUTHOR_MAX_CHARS, CUSTOMER_MAX_CHARS, NAME_MAX_CHARS, TAG_MAX_CHARS
 
 NOTES_MAX_CHARS = 20_000
 COMMENT_MAX_CHARS = 2_000
 MAX_TAGS = 20
-
-
-def _has_control_characters(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
 def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
@@ -38,9 +36,7 @@ def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
                 count=len(text),
             )
         )
-    if _has_control_characters(text):
-        raise InputError(msg("{field}: must be one line without control characters", field=field))
-    return text
+    return check_plain_text(text, field=field)
 
 
 def _multi_line(value: str, *, field: str, max_chars: int) -> str:

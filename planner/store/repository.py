@@ -16,14 +16,12 @@ All SQL is built with SQLAlchemy expressions and bound parameters; no text is pa
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -42,37 +40,30 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from planner.access import (
-    LOCAL_IDENTITY,
-    TEAM_MAX_CHARS,
     AccessDeniedError,
-    Identity,
     Permission,
     may_delete,
-    may_read,
-    may_write,
-    require,
     strip_internal_pricing,
 )
-from planner.catalog import Catalog, load_catalog
-from planner.engine import plan
-from planner.errors import InputError, PlannerError, with_source
+from planner.catalog import Catalog
+from planner.errors import InputError
 from planner.i18n import error_text
 from planner.i18n.message import msg
 from planner.inputs.scenario import Scenario, scenario_from_data
+from planner.store.base import _check_paging, _now
 from planner.store.diff import ScenarioDiff, diff_saved
 from planner.store.errors import (
     ConflictError,
-    ImportRejectedError,
     ScenarioDeletedError,
     ScenarioNotFoundError,
     StoreError,
 )
-from planner.store.exchange import export_json, parse_document
+from planner.store.exchange import Exchange
 from planner.store.fields import (
     check_scenario_id,
     check_version_number,
@@ -84,16 +75,15 @@ from planner.store.fields import (
     clean_tag,
     clean_tags,
 )
-from planner.store.location import display_url, resolve_database_url
-from planner.store.migrate import WRITE_OPTION, upgrade
+from planner.store.location import resolve_database_url
+from planner.store.migrate import WRITE_OPTION
 from planner.store.models import (
     NAME_MAX_CHARS,
-    AuditRow,
     ScenarioRow,
     TagRow,
     VersionRow,
 )
-from planner.store.records import AuditEntry, SavedScenario, ScenarioSummary, VersionInfo
+from planner.store.records import SavedScenario, ScenarioSummary, VersionInfo
 
 SCENARIO_FORMAT_VERSION = 1
 """Layout of the scenario JSON in ``scenario_versions.scenario_json``."""
@@ -104,23 +94,8 @@ SQLITE_BUSY_TIMEOUT_S = 30.0
 POSTGRES_CONNECT_TIMEOUT_S = 10
 """How long to wait for a PostgreSQL server to answer [s]."""
 
-MAX_LIST_LIMIT = 1000
-
 ScenarioState = Literal["active", "deleted", "all"]
 """Which scenarios a list shows: live ones, the trash, or both."""
-
-AUDIT_ACTIONS = frozenset({"save", "import", "export", "delete", "restore"})
-"""What the audit log records (``export``: a scenario file, a proposal, a BOM file)."""
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _first_line(error: BaseException) -> str:
-    original = getattr(error, "orig", None) or error
-    text = str(original).strip()
-    return text.splitlines()[0] if text else type(original).__name__
 
 
 def _escape_like(text: str) -> str:
@@ -239,7 +214,7 @@ def open_store(
         raise
 
 
-class ScenarioStore:
+class ScenarioStore(Exchange):
     """Saved scenarios in one database. Create it with :func:`open_store`.
 
     Every method takes keyword arguments only, returns frozen records, and raises
@@ -247,168 +222,12 @@ class ScenarioStore:
     unknown ids, :class:`ScenarioDeletedError` when editing a scenario in the trash,
     :class:`ConflictError` for a stale save, :class:`StoreError` when the database fails and
     :class:`planner.access.AccessDeniedError` when its actor (:meth:`as_user`) may not.
+
+    Built by concern: :class:`~planner.store.base.StoreBase` (connections, transactions, the
+    acting identity), :class:`~planner.store.permissions.PermissionRules`,
+    :class:`~planner.store.audit.AuditTrail`, :class:`~planner.store.exchange.Exchange` (import
+    and export); this class adds scenarios and their versions: save, list, search, trash, diff.
     """
-
-    def __init__(self, *, engine: Engine, migrate: bool = True, actor: Identity = LOCAL_IDENTITY) -> None:
-        self._engine = engine
-        self._actor = actor
-        self._url = display_url(engine.url.render_as_string(hide_password=False))
-        self._reads = sessionmaker(engine, expire_on_commit=False)
-        self._writes = sessionmaker(engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False)
-        self._catalog: Catalog | None = None
-        if migrate:
-            with self._guard():
-                upgrade(engine)
-
-    # -- lifecycle -------------------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        """The database URL, password hidden."""
-        return self._url
-
-    @property
-    def backend(self) -> str:
-        """``"sqlite"`` or ``"postgresql"``."""
-        return self._engine.dialect.name
-
-    @property
-    def engine(self) -> Engine:
-        """The SQLAlchemy engine (for migrations and tests)."""
-        return self._engine
-
-    @property
-    def actor(self) -> Identity:
-        """Who this handle acts for: the owner of what it creates, the name in the audit log."""
-        return self._actor
-
-    def as_user(self, *, identity: Identity) -> ScenarioStore:
-        """This store (same database and connections) acting for ``identity``: it lists and
-        opens only what :func:`planner.access.may_read` allows, owns what it creates, strips
-        internal prices for roles without internal costs and records every save and export as
-        ``identity``. Closing it closes the shared connections."""
-        scoped = copy.copy(self)
-        scoped._actor = identity
-        return scoped
-
-    # -- access ----------------------------------------------------------------------------------
-
-    def _need(self, permission: Permission, what: str) -> None:
-        require(identity=self._actor, permission=permission, what=what)
-
-    def _readable(self, row: ScenarioRow) -> ScenarioRow:
-        self._need(Permission.SCENARIOS, "saved scenarios")
-        if not may_read(identity=self._actor, owner=row.owner, team=row.team):
-            raise AccessDeniedError(
-                msg("scenario {id}: not shared with {user}", id=row.id, user=self._actor.user)
-            )
-        return row
-
-    def _writable(self, row: ScenarioRow) -> ScenarioRow:
-        self._readable(row)
-        if not may_write(identity=self._actor, owner=row.owner, team=row.team):  # pragma: no cover
-            raise AccessDeniedError(
-                msg("scenario {id}: not shared with {user}", id=row.id, user=self._actor.user)
-            )
-        return row
-
-    def _visible(self) -> ColumnElement[bool] | None:
-        """The rows this actor may list; ``None``: every row."""
-        self._need(Permission.SCENARIOS, "saved scenarios")
-        if self._actor.can(Permission.ALL_SCENARIOS):
-            return None
-        teams = [team for team in self._actor.teams if team]
-        mine = ScenarioRow.owner == self._actor.user
-        return or_(mine, ScenarioRow.team.in_(teams)) if teams else mine
-
-    def _shown(self, saved: SavedScenario) -> SavedScenario:
-        """``saved`` as the actor may see it (no internal prices for roles without costs)."""
-        scenario = strip_internal_pricing(identity=self._actor, scenario=saved.scenario)
-        return saved if scenario is saved.scenario else dataclasses.replace(saved, scenario=scenario)
-
-    def _team(self, team: str | None) -> str:
-        wanted = self._actor.team if team is None else " ".join(str(team).split())[:TEAM_MAX_CHARS]
-        if wanted and wanted not in self._actor.teams and not self._actor.can(Permission.ALL_SCENARIOS):
-            raise AccessDeniedError(
-                msg("team: {user} is not a member of {team}", user=self._actor.user, team=repr(wanted))
-            )
-        return wanted
-
-    def _audit(
-        self,
-        session: Session,
-        *,
-        action: str,
-        scenario_id: int | None = None,
-        version: int | None = None,
-        detail: str = "",
-    ) -> None:
-        if action not in AUDIT_ACTIONS:
-            raise InputError(
-                msg(
-                    "action: must be one of {known} (got {value})",
-                    known=", ".join(sorted(AUDIT_ACTIONS)),
-                    value=repr(action),
-                )
-            )
-        session.add(
-            AuditRow(
-                at=_now(),
-                actor=self._actor.user,
-                role=self._actor.role,
-                action=action,
-                scenario_id=scenario_id,
-                version=version,
-                detail=str(detail)[:2000],
-            )
-        )
-
-    def record(
-        self, *, action: str, detail: str, scenario_id: int | None = None, version: int | None = None
-    ) -> None:
-        """Add a line to the audit log (the app's exports: a proposal, a BOM file)."""
-        with self._writing() as session:
-            self._audit(session, action=action, scenario_id=scenario_id, version=version, detail=detail)
-
-    def audit_log(self, *, limit: int = 200, offset: int = 0) -> tuple[AuditEntry, ...]:
-        """The audit log, newest first; an admin sees everyone's lines, others their own."""
-        _check_paging(limit=limit, offset=offset)
-        statement = select(AuditRow)
-        if not self._actor.can(Permission.ALL_SCENARIOS):
-            statement = statement.where(AuditRow.actor == self._actor.user)
-        statement = statement.order_by(AuditRow.id.desc()).limit(limit).offset(offset)
-        with self._reading() as session:
-            return tuple(_audit_entry(row) for row in session.scalars(statement))
-
-    def close(self) -> None:
-        """Close the database connections."""
-        self._engine.dispose()
-
-    def __enter__(self) -> ScenarioStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Turn database failures into a one-line :class:`StoreError`."""
-        try:
-            yield
-        except (DBAPIError, SQLAlchemyError) as exc:
-            raise StoreError(
-                msg("scenario store {url}: {detail}", url=self._url, detail=_first_line(exc))
-            ) from exc
-
-    @contextmanager
-    def _reading(self) -> Iterator[Session]:
-        with self._guard(), self._reads() as session, session.begin():
-            yield session
-
-    @contextmanager
-    def _writing(self) -> Iterator[Session]:
-        with self._guard(), self._writes() as session, session.begin():
-            yield session
 
     # -- saving ----------------------------------------------------------------------------------
 
@@ -625,7 +444,7 @@ class ScenarioStore:
 
         The copy keeps the customer, tags and notes; its name defaults to ``"<name> (copy)"``.
         """
-        source = self.load(scenario_id=scenario_id, version=version, include_deleted=True)
+        source = self.load(scenario_id=scenario_id, version=version, include_deleted=True, audit="")
         copy_name = name if name is not None else f"{source.record.name} (copy)"[:NAME_MAX_CHARS]
         if not self._actor.can(Permission.INTERNAL_COST):  # the copy keeps the original's prices
             with self._reading() as session:
@@ -675,9 +494,16 @@ class ScenarioStore:
     # -- reading ---------------------------------------------------------------------------------
 
     def load(
-        self, *, scenario_id: int, version: int | None = None, include_deleted: bool = False
+        self,
+        *,
+        scenario_id: int,
+        version: int | None = None,
+        include_deleted: bool = False,
+        audit: str = "read",
     ) -> SavedScenario:
-        """Open a scenario at ``version`` (default: the latest).
+        """Open a scenario at ``version`` (default: the latest), noted in the audit log as
+        ``audit`` (``"read"``, ``"open_share"`` for a share link; ``""``: not noted, for the
+        store's own reads inside another action) with the store's acting identity.
 
         Raises
         ------
@@ -692,6 +518,8 @@ class ScenarioStore:
         with self._reading() as session:
             self._readable(_row(session, scenario_id))
             saved = _load(session, scenario_id=scenario_id, version=version, include_deleted=include_deleted)
+        if audit:
+            self.record(action=audit, detail="", scenario_id=saved.id, version=saved.version.version)
         return self._shown(saved)
 
     def get(self, *, scenario_id: int) -> ScenarioSummary:
@@ -831,115 +659,9 @@ class ScenarioStore:
         catalog: Catalog | None = None,
     ) -> ScenarioDiff:
         """Compare two saved scenarios side by side (each at a version; default the latest)."""
-        left = self.load(scenario_id=left_id, version=left_version, include_deleted=True)
-        right = self.load(scenario_id=right_id, version=right_version, include_deleted=True)
+        left = self.load(scenario_id=left_id, version=left_version, include_deleted=True, audit="")
+        right = self.load(scenario_id=right_id, version=right_version, include_deleted=True, audit="")
         return diff_saved(before=left, after=right, catalog=catalog or self._bundled_catalog())
-
-    def _bundled_catalog(self) -> Catalog:
-        if self._catalog is None:
-            self._catalog = load_catalog()
-        return self._catalog
-
-    # -- import and export -----------------------------------------------------------------------
-
-    def export_json(self, *, scenario_id: int, version: int | None = None, audit: bool = True) -> str:
-        """One version of a scenario as an export document (JSON text; see :mod:`.exchange`).
-
-        For a role without internal costs the document has no price overrides. The export is
-        recorded in the audit log, unless ``audit`` is false: a page that prepares the file
-        before anyone asks for it records the download itself (:meth:`record`)."""
-        saved = self.load(scenario_id=scenario_id, version=version, include_deleted=True)
-        if not audit:
-            return export_json(saved)
-        with self._writing() as session:
-            self._audit(
-                session, action="export", scenario_id=saved.id, version=saved.version.version,
-                detail="scenario JSON",
-            )  # fmt: skip
-        return export_json(saved)
-
-    def import_json(
-        self,
-        *,
-        text: str | bytes,
-        source: str = "import",
-        name: str | None = None,
-        author: str = "",
-        catalog: Catalog | None = None,
-    ) -> SavedScenario:
-        """Save an export document (or a bare scenario object) as a new scenario.
-
-        The whole document is validated first, then planned exactly as a save is (an unknown
-        design or GPU, a size the design cannot build, a cooling method the server does not
-        support are refused here, not when the scenario is opened); a document that fails
-        either raises :class:`ImportRejectedError` and changes nothing.
-
-        Parameters
-        ----------
-        text
-            The document.
-        source
-            Its name in messages (e.g. the file name).
-        name
-            Name of the new scenario; default: the document's name, else the scenario's own
-            name, else "Imported scenario".
-        catalog
-            The catalog the scenario is planned on (default: the bundled one).
-        """
-        try:
-            document = parse_document(text, source=source)
-            label = clean_name(name) if name is not None else ""
-            _plannable(document.scenario, catalog=catalog or self._bundled_catalog(), source=source)
-        except InputError as exc:
-            raise ImportRejectedError(
-                msg("import rejected, nothing was saved: {problem}", problem=error_text(exc))
-            ) from None
-        label = label or document.name or document.scenario.name.strip() or "Imported scenario"
-        return self._insert(
-            name=label[:NAME_MAX_CHARS],
-            scenario=document.scenario,
-            customer=document.customer,
-            tags=document.tags,
-            notes=document.notes,
-            author=author,
-            comment=f"imported from {source}"[:2000],
-            team=None,
-            action="import",
-        )
-
-
-def _plannable(scenario: Scenario, *, catalog: Catalog, source: str) -> None:
-    """Plan ``scenario`` as a save would; its error, naming the field, as an :class:`InputError`."""
-    try:
-        plan(scenario=scenario, catalog=catalog)
-    except PlannerError as exc:  # InfeasibleError and CatalogError are refusals of this document too
-        raise InputError(with_source(source, error_text(exc))) from None
-
-
-def _check_paging(*, limit: int, offset: int) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIST_LIMIT:
-        raise InputError(
-            msg(
-                "limit: must be a whole number from 1 to {max} (got {value})",
-                max=MAX_LIST_LIMIT,
-                value=repr(limit),
-            )
-        )
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise InputError(msg("offset: must be a whole number >= 0 (got {value})", value=repr(offset)))
-
-
-def _audit_entry(row: AuditRow) -> AuditEntry:
-    return AuditEntry(
-        id=row.id,
-        at=row.at,
-        actor=row.actor,
-        role=row.role,
-        action=row.action,
-        scenario_id=row.scenario_id,
-        version=row.version,
-        detail=row.detail,
-    )
 
 
 # -- helpers on a session (one transaction) -------------------------------------------------------

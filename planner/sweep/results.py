@@ -3,7 +3,10 @@ count, and only the figures the reader's role may see.
 
 A file written by :func:`planner.sweep.run_sweep` has the columns ``point``, the grid's fields in
 the grid's order, ``error``, then the flattened ``plan --format json`` figures. Only the columns
-shown are read (Parquet is columnar), so a million-row file loads in seconds.
+shown are read (Parquet is columnar), so a million-row file loads in seconds. The file's footer
+is read first: more than :data:`MAX_SWEEP_ROWS` rows, :data:`MAX_SWEEP_COLUMNS` columns or
+:data:`MAX_SWEEP_DECODED_BYTES` once decoded is refused before any column is decoded (a small
+upload can expand a thousandfold).
 
 Money is internal: a sweep is planned on the catalog's unit costs, so the ``cost.*`` figures and
 ``price_overrides_usd.*`` grid fields are dropped for a role without internal-cost access
@@ -27,6 +30,17 @@ if TYPE_CHECKING:
 
 SWEEP_DIR_ENV = "PLANNER_SWEEP_DIR"
 """Folder of sweep outputs the app offers to open (a volume the CLI writes to); none when unset."""
+
+MAX_SWEEP_ROWS = 1_000_000
+"""Most points a sweep file may hold to be opened [rows]: a ``planner sweep`` grid of 8 designs x
+128 sizes x 1000 other points; more is refused from the file's footer, before any data is read."""
+MAX_SWEEP_COLUMNS = 5_000
+"""Most columns a sweep file may declare [columns] (a plan's flattened figures are about 150)."""
+MAX_SWEEP_DECODED_BYTES = 256 * 1024**2
+"""Largest decoded size of the columns a page reads [bytes]: rows x columns x 8 bytes, what the
+frame takes in memory (a compressed 1.6 MB file of 60 M constant rows decodes to gigabytes)."""
+DECODED_BYTES_PER_CELL = 8
+"""Bytes one cell takes once decoded (a float64 or a pointer to a shared string)."""
 
 KEY_METRICS: tuple[str, ...] = (
     "bandwidth.allreduce_busbw_gbyte_per_s",
@@ -122,9 +136,11 @@ def read_sweep(source: bytes | Path, *, name: str, internal_cost: bool) -> Sweep
 
     where: Any = pa.BufferReader(source) if isinstance(source, bytes) else source
     try:
-        columns = pq.read_schema(where).names
+        metadata = pq.read_metadata(where)  # the footer only: rows and columns before any data
+        columns = metadata.schema.to_arrow_schema().names
     except (pa.ArrowException, OSError) as exc:
         raise _not_a_sweep(name, f"{type(exc).__name__}: {exc}") from None
+    _check_size(name, rows=metadata.num_rows, columns=len(columns))
     fields = grid_fields(columns)
     if not fields or DESIGN not in columns or GPUS not in columns:
         raise _not_a_sweep(name, f"columns {', '.join(columns[:6])}")
@@ -132,6 +148,7 @@ def read_sweep(source: bytes | Path, *, name: str, internal_cost: bool) -> Sweep
     shown_fields = tuple(f for f in fields if f in allowed and f not in {DESIGN, GPUS})
     metrics = tuple(m for m in KEY_METRICS if m in allowed)
     wanted = list(dict.fromkeys([POINT, *shown_fields, DESIGN, GPUS, ERROR, *metrics]))
+    _check_size(name, rows=metadata.num_rows, columns=len(columns), read=len(wanted))
     try:
         table = pq.read_table(
             pa.BufferReader(source) if isinstance(source, bytes) else source, columns=wanted
@@ -145,6 +162,27 @@ def read_sweep(source: bytes | Path, *, name: str, internal_cost: bool) -> Sweep
         frame=table.to_pandas(),
         hidden=len(columns) - len(allowed),
     )
+
+
+def _check_size(name: str, *, rows: int, columns: int, read: int = 0) -> None:
+    """Refuse, from the footer's counts, a file whose rows, columns or decoded size are over the
+    limits (:data:`MAX_SWEEP_ROWS`, :data:`MAX_SWEEP_COLUMNS`, :data:`MAX_SWEEP_DECODED_BYTES`)."""
+    decoded = rows * read * DECODED_BYTES_PER_CELL
+    for count, limit, what in (
+        (rows, MAX_SWEEP_ROWS, msg("rows")),
+        (columns, MAX_SWEEP_COLUMNS, msg("columns")),
+        (decoded // 1024**2, MAX_SWEEP_DECODED_BYTES // 1024**2, msg("MB once decoded")),
+    ):
+        if count > limit:
+            raise InputError(
+                msg(
+                    "{file}: {count} {what}, more than the {limit} a sweep file may have",
+                    file=shorten(name),
+                    count=f"{count:,}",
+                    what=what,
+                    limit=f"{limit:,}",
+                )
+            )
 
 
 def by_design_and_size(sweep: SweepFile, metric: str) -> pd.DataFrame:

@@ -216,4 +216,34 @@ def test_a_viewers_walk(browser: Browser, app_url: str) -> None:
         page.wait_for_timeout(500)
         expect(page.get_by_text(refused)).to_have_count(0)
         expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+def test_a_viewers_pages_and_downloads_show_no_cost_margin_or_discount(
+    browser: Browser, app_url: str
+) -> None:
+    """Every page a viewer may open, as the browser draws it, and the files it offers: no margin or
+    discount field or figure, and no figure at internal cost (the hostile-input issue, item 5)."""
+    from planner.access import VIEWER_PAGES
+
+    cost = capex_text(priced=False)
+    hidden = [
+        tr("export.form.margin", "en"),
+        tr("export.form.discount", "en"),
+        "unit_cost",
+        "margin_fraction",
+    ]
+    page = sign_in(browser, app_url, "viewer")
+    for name in sorted(VIEWER_PAGES - {"present"}):  # the presentation page shows the overview's
+        page.goto(f"{app_url}/{'' if name == 'overview' else name}")
+        expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
+        page.wait_for_timeout(1500)  # the last charts and tables settle
+        text = page.locator('[data-testid="stMain"]').inner_text()
+        assert cost not in text, name
+        for word in hidden:
+            assert word.lower() not in text.lower(), (name, word)
+        for button in page.get_by_role("button", name=tr("export.download.csv", "en")).all():
+            with page.expect_download() as download:
+                button.click()
+            content = Path(download.value.path()).read_text(encoding="utf-8-sig")
+            assert all(word not in content for word in ("unit_cost", "margin", "discount")), name
     page.context.close()

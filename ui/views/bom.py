@@ -9,6 +9,7 @@ from planner import Plan
 from planner.access import Permission
 from planner.outputs import bom_frame
 from planner.report import tables
+from planner.sheets import frame_csv
 from ui import auth, keys, state, store
 from ui.state import t
 
@@ -85,7 +86,7 @@ def actions(plan: Plan) -> None:
     left, right = st.columns([1, 1])
     left.download_button(
         t("bom.download_csv"),
-        data=bom_frame(plan).to_csv(index=False).encode("utf-8-sig"),
+        data=frame_csv(bom_frame(plan)).encode("utf-8-sig"),
         file_name=f"bom_{plan.design_id}_{plan.gpus}gpu.csv",
         mime="text/csv",
         icon=":material/download:",

@@ -9,6 +9,7 @@ from planner.access import Permission
 from planner.catalog import FAMILIES
 from planner.i18n import tr_enum, translate
 from planner.report import catalog_table
+from planner.report.performance_tables import escape_markdown
 from ui import auth, engine, keys, state
 from ui.state import t
 from ui.upload import SUFFIXES, UploadResult, read_override
@@ -75,13 +76,16 @@ def upload() -> None:
     result: UploadResult | None = st.session_state.get(keys.UPLOAD_MESSAGE)
     if result is not None and not result.ok:
         st.error(
-            t("catalog.upload_error", message=translate(result.message, state.lang())),
+            t("catalog.upload_error", message=escape_markdown(translate(result.message, state.lang()))),
             icon=":material/warning:",
         )
     if state.has_catalog_override():
         name = st.session_state.get(keys.CATALOG_OVERRIDE_NAME, "")
         count = len(result.records) if result is not None and result.ok else 0
-        st.success(t("catalog.override_active", name=name, count=count), icon=":material/check_circle:")
+        st.success(
+            t("catalog.override_active", name=escape_markdown(str(name)), count=count),
+            icon=":material/check_circle:",
+        )  # the upload's file name, as text
         st.button(t("catalog.remove_override"), key=keys.CLEAR_OVERRIDE, on_click=_clear)
 
 

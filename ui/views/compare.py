@@ -38,7 +38,7 @@ def serving(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
         return
     run = engine.serving(plans, request)
     found = serving_section.Serving(run.request, run.estimates, run.errors)
-    st.subheader(t("compare.serving", model=tx(serving_section.model_line(request))))
+    st.subheader(t("compare.serving", model=escape_markdown(tx(serving_section.model_line(request)))))
     st.caption(t("compare.serving_caption"))
     frame = serving_section.serving_frame(found, names, state.lang())
     if not frame.empty:

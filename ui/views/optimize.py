@@ -21,7 +21,7 @@ from planner.optimize import OptimizeResult
 from planner.optimize.changes import material_changes as changes_against_preset
 from planner.optimize.pareto import ParetoPoint
 from planner.report import fmt, performance_charts, performance_tables, tables
-from planner.report.performance_tables import PARETO_KEYS
+from planner.report.performance_tables import PARETO_KEYS, escape_markdown
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField
 from ui.state import t
@@ -304,7 +304,9 @@ def pareto(run: Mapping[str, str], outcome: engine.Solved) -> None:
     with st.spinner(t("opt.pareto_solving"), show_time=True):
         found = engine.front(str(kind), run["scenario"], run["request"])
     if not found.points:
-        st.warning(t("opt.pareto_error", message=found.error or ""), icon=":material/warning:")
+        st.warning(
+            t("opt.pareto_error", message=escape_markdown(found.error or "")), icon=":material/warning:"
+        )
         return
     result = outcome.result
     money = tables.money_of(result.plan if result else found.points[0].plan)

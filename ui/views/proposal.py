@@ -18,7 +18,7 @@ from typing import Any
 import streamlit as st
 
 from planner import PlannerError, Scenario
-from planner.access import Permission
+from planner.access import AccessDeniedError, Permission
 from planner.compare import DEFAULT_DESIGNS
 from planner.errors import field_bounds
 from planner.i18n import LANGUAGE_NAMES, tr
@@ -26,6 +26,7 @@ from planner.report import proposal, tables
 from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
+from planner.report.performance_tables import escape_markdown
 from ui import auth, engine, keys, state, store, workshop
 from ui.inputs import LANGS, range_text
 from ui.state import t
@@ -98,7 +99,9 @@ def _on_submit() -> None:
         "version": ss[_field("version")],
         "date": day.isoformat(),
         "notes": ss[_field("notes")],
-        "pricing": {"margin": ss[_field("margin")], "discount": ss[_field("discount")]},
+        # absent for a role without internal costs (no field is drawn): auth.proposal_terms
+        # sets its terms to zero anyway
+        "pricing": {term: ss.get(_field(term), 0.0) for term in ("margin", "discount")},
         "design_ids": list(ss[_field("designs")]) or list(DEFAULT_DESIGNS),
         "proposed": ss[_field("proposed")],
         "compare_designs": ss[_field("compare_designs")],
@@ -125,7 +128,10 @@ def _day(typed: object, kept: str) -> dt.date:
 
 def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dict[str, Any]) -> None:
     """A commercial term of :class:`Pricing` (margin, discount) in the range the model accepts;
-    only who may see internal cost sets it (auth.proposal_terms)."""
+    only who may see internal cost sees or sets it (auth.proposal_terms): for anyone else no field
+    is drawn at all, since a margin shown beside selling prices gives the cost away."""
+    if not auth.can(Permission.INTERNAL_COST):
+        return
     lo, hi = field_bounds(Pricing.model_fields[name])
     column.number_input(
         t("input.ranged", label=label, range=range_text(lo, hi)),
@@ -135,7 +141,6 @@ def _term_input(column: Any, name: str, label: str, help_text: str, pricing: dic
         value=float(pricing[name]),
         help=help_text,
         key=_field(name),
-        disabled=not auth.can(Permission.INTERNAL_COST),
     )
 
 
@@ -209,7 +214,7 @@ def form() -> None:
         )
     typed = st.session_state.get(DATE_ERROR)
     if typed:
-        st.error(t("export.form.date_invalid", value=typed), icon=":material/warning:")
+        st.error(t("export.form.date_invalid", value=escape_markdown(str(typed))), icon=":material/warning:")
 
 
 def _scenario() -> Scenario:
@@ -234,7 +239,11 @@ def _key(scenario: Scenario) -> str:
 def _proposal(scenario: Scenario) -> proposal.Proposal:
     # the PDF writes its figures in the display units the reader chose in the sidebar
     units = asdict(workshop.units())
-    data = auth.proposal_terms({**_submitted(), "logo": st.session_state.get(LOGO), "units": units})
+    try:
+        data = auth.proposal_terms({**_submitted(), "logo": st.session_state.get(LOGO), "units": units})
+    except AccessDeniedError:
+        store.record_refusal(f"proposal edition {_submitted().get('edition')}")  # the audit log
+        raise
     options = proposal.options_from_data(data)
     return proposal.build_proposal(scenario=scenario, catalog=engine.catalog(), options=options)
 
@@ -258,7 +267,7 @@ def _build(*, scenario: Scenario) -> bool:
             pdf = proposal.render_pdf(p)
             seconds = time.perf_counter() - started
     except PlannerError as exc:
-        st.error(t("export.error", message=str(exc)), icon=":material/warning:")
+        st.error(t("export.error", message=escape_markdown(str(exc))), icon=":material/warning:")
         return False
     try:
         pages, images = _preview(pdf)
@@ -277,7 +286,7 @@ def preview_and_downloads() -> None:
     try:
         p = _proposal(scenario)
     except PlannerError as exc:
-        st.error(t("export.error", message=str(exc)), icon=":material/warning:")
+        st.error(t("export.error", message=escape_markdown(str(exc))), icon=":material/warning:")
         return
     if p.recommended_id != p.proposed_id:
         st.info(

@@ -14,6 +14,8 @@ from planner.compare import Crossover
 from planner.errors import InputError
 from planner.i18n import error_text
 from planner.report import charts, sweep_charts, tables
+from planner.report.performance_tables import escape_markdown
+from planner.sheets import frame_csv
 from planner.sweep import results
 from ui import auth, engine, state, store, workshop
 from ui.state import t, tx
@@ -69,12 +71,14 @@ def design_legend(names: dict[str, str], design_ids: list[str]) -> None:
     st.html(f'<div style="font-size:0.9rem;margin:0.2em 0 0.6em 0">{items}</div>')
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)  # shared, never changed: no copy per rerun
+# shared, never changed: no copy per rerun; a budget of 2 files of at most
+# results.MAX_SWEEP_DECODED_BYTES each, dropped 10 minutes after their last use
+@st.cache_resource(show_spinner=False, max_entries=2, ttl=600)
 def _read_upload(content: bytes, name: str, internal_cost: bool) -> results.SweepFile:
     return results.read_sweep(content, name=name, internal_cost=internal_cost)
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)  # shared, never changed: no copy per rerun
+@st.cache_resource(show_spinner=False, max_entries=2, ttl=600)  # the same budget as uploads
 def _read_path(path: str, mtime_ns: int, internal_cost: bool) -> results.SweepFile:
     del mtime_ns  # part of the cache key only: a rewritten file is read again
     return results.read_sweep(Path(path), name=Path(path).name, internal_cost=internal_cost)
@@ -112,13 +116,16 @@ def sweep_file() -> None:
     try:
         sweep = _chosen_sweep(internal)
     except InputError as exc:
-        st.error(tx(error_text(exc)))
+        st.error(escape_markdown(tx(error_text(exc))))
         return
     if sweep is None:
         return
     lang = state.lang()
     summary = t(
-        "sweep_file.summary", rows=len(sweep.frame), refused=sweep.refused, fields=", ".join(sweep.fields)
+        "sweep_file.summary",
+        rows=len(sweep.frame),
+        refused=sweep.refused,
+        fields=escape_markdown(", ".join(sweep.fields)),  # column names of the uploaded file
     )
     st.caption(summary + (" " + t("sweep_file.hidden", count=sweep.hidden) if sweep.hidden else ""))
     if sweep.metrics:
@@ -139,7 +146,7 @@ def sweep_file() -> None:
     st.dataframe(rows.head(SHOWN_ROWS), hide_index=True)
     st.download_button(
         t("sweep_file.download"),
-        data=lambda: rows.to_csv(index=False).encode("utf-8-sig"),
+        data=lambda: frame_csv(rows).encode("utf-8-sig"),
         file_name=f"{Path(sweep.name).stem}.csv",
         mime="text/csv",
         icon=":material/download:",

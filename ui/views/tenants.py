@@ -19,6 +19,7 @@ from planner.jobmix.jobs import job_mix, synthetic_jobs
 from planner.jobmix.simulate import POLICIES, SimResult, simulate
 from planner.report import fmt, tables
 from planner.report.charts import PALETTE
+from planner.report.performance_tables import escape_markdown
 from planner.tenancy.fabric import fabric_view, sim_cluster
 from planner.tenancy.place import Placement
 from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid
@@ -171,7 +172,7 @@ def editor(plan: Plan) -> TenantSet | None:
     try:
         tenants = tenants_from_data(_records(frame), source=t("tn.table"))
     except PlannerError as exc:
-        st.error(tx(error_text(exc)), icon=":material/warning:")
+        st.error(escape_markdown(tx(error_text(exc))), icon=":material/warning:")
         tenants = None
     _scenario_status(plan, tenants, key)
     return tenants
@@ -220,7 +221,14 @@ def summary(placed: tuple[Placement, ...]) -> None:
     if not p.unmet:
         st.success(t("tn.all_met"))
     for u in p.unmet:
-        st.warning(t("tn.unmet", name=u.name, field=t(FIELD_KEYS[u.field]), shortfall=f"{u.shortfall:,.4g}"))
+        st.warning(
+            t(
+                "tn.unmet",
+                name=escape_markdown(u.name),
+                field=t(FIELD_KEYS[u.field]),
+                shortfall=f"{u.shortfall:,.4g}",
+            )
+        )
 
 
 def cards(placed: tuple[Placement, ...]) -> None:
@@ -231,7 +239,9 @@ def cards(placed: tuple[Placement, ...]) -> None:
     columns = st.columns(min(3, len(placed[0].tenants)))
     for n, tenant in enumerate(placed[0].tenants):
         with columns[n % len(columns)].container(border=True):
-            st.markdown(f"**{tenant.name}** · {t(ISOLATION_KEYS[tenant.isolation])}")
+            st.markdown(
+                f"**{escape_markdown(tenant.name)}** · {t(ISOLATION_KEYS[tenant.isolation])}"
+            )  # a name, as text
             a, b = st.columns(2)
             a.metric(t("tn.card.gpus"), f"{fmt.number(tenant.allocated_gpus)} / {fmt.number(tenant.gpus)}")
             b.metric(t("tn.card.price"), f"{tenant.usd_per_gpu_hour:.2f}")

@@ -12,6 +12,8 @@ from planner.inputs.reliability import ReliabilityParams, reliability_params
 from planner.inputs.training import TrainingJob, training_job
 from planner.performance.workload import workload_frame
 from planner.report import performance_charts, performance_tables, tables
+from planner.report.performance_tables import escape_markdown
+from planner.sheets import frame_csv
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField
 from ui.state import t, tx
@@ -135,7 +137,7 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
     )
     st.download_button(
         t("wl.download_csv"),
-        data=workload_frame(found.estimates).to_csv(index=False).encode("utf-8-sig"),
+        data=frame_csv(workload_frame(found.estimates)).encode("utf-8-sig"),
         file_name=f"workload_{first.gpus}gpu.csv",
         mime="text/csv",
         icon=":material/download:",
@@ -195,7 +197,9 @@ def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
     )
     swings = engine.tornado_of(current, job, params)
     if swings.frame is None:
-        st.warning(t("wl.tornado_error", message=swings.error or ""), icon=":material/warning:")
+        st.warning(
+            t("wl.tornado_error", message=escape_markdown(swings.error or "")), icon=":material/warning:"
+        )
     else:
         widgets.chart(
             performance_charts.tornado(swings.frame, str(output), lang, money=money), key="workload_tornado"

@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from planner.errors import InputError, shorten
+from planner.i18n.message import msg
 from planner.performance.training.shape import attention_params, layer_params
 
 DEEPSEEK_V3_CONFIG = {
@@ -45,7 +47,21 @@ GATED_ACTIVATIONS = frozenset({"silu", "swiglu", "swish"})
 
 
 def _first(config: Mapping[str, Any], *keys: str) -> Any:
-    return next((config[k] for k in keys if config.get(k) is not None), None)
+    """The first of ``keys`` present; every key read this way is a count, so anything but a whole
+    number >= 0 (``"eighty"``, ``[1]``, ``80.5``, ``true``) is an :class:`InputError` naming it."""
+    key = next((k for k in keys if config.get(k) is not None), None)
+    if key is None:
+        return None
+    value = config[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(
+            msg(
+                "config.json: {key} must be a whole number >= 0 (got {value})",
+                key=key,
+                value=shorten(repr(value)),
+            )
+        )
+    return value
 
 
 def job_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:

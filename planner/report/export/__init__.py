@@ -19,9 +19,10 @@ from __future__ import annotations
 from planner.report.export.csv import bom_records, read_bom_csv, write_bom_csv
 from planner.report.export.names import safe_filename
 from planner.report.export.pricing import EDITIONS, Edition, Pricing, priced_plan, pricing_from_data
-from planner.report.export.safety import escape_html, neutralize_cell, restore_cell
+from planner.report.export.safety import escape_html
 from planner.report.export.scenario_json import export_scenario_json, import_scenario_json
 from planner.report.export.xlsx import Column, Sheet, read_xlsx, write_xlsx
+from planner.sheets import neutralize_cell, restore_cell
 
 __all__ = [
     "EDITIONS",

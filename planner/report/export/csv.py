@@ -28,7 +28,7 @@ cost column at all.
 Money is rounded to the cent per unit and per line (``total_price`` is exactly ``quantity x
 unit_price``), so the file's sum of ``total_price`` is the BOM total the PDF proposal prints.
 The file is UTF-8 with a byte-order mark (Excel then reads Chinese correctly) and CRLF line ends.
-Text cells are neutralised against formula injection (:func:`planner.report.export.safety.neutralize_cell`):
+Text cells are neutralised against formula injection (:mod:`planner.sheets`):
 a leading ``= + - @``, tab or CR gets an apostrophe, which :func:`read_bom_csv` removes again.
 """
 
@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from planner.engine import Plan
 from planner.errors import InputError
 from planner.report.export.pricing import Edition, Pricing, offered_unit_price_usd
-from planner.report.export.safety import neutralize_cell, restore_cell
+from planner.sheets import csv_bytes, restore_cell
 
 Cell = str | int | float
 Record = dict[str, Cell]
@@ -125,18 +125,14 @@ def _text(column: str, value: Cell) -> str:
         return str(int(value))
     if column in FRACTION_COLUMNS:
         return repr(float(value))
-    return neutralize_cell(str(value))
+    return str(value)
 
 
 def write_bom_csv(records: Sequence[Mapping[str, Cell]], *, edition: Edition) -> bytes:
     """The CSV file of :func:`bom_records` (UTF-8 with BOM, CRLF, header row first)."""
     columns = COLUMNS[edition]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(columns)
-    for record in records:
-        writer.writerow([_text(c, record[c]) for c in columns])
-    return buffer.getvalue().encode("utf-8-sig")
+    rows = ([_text(c, record[c]) for c in columns] for record in records)
+    return csv_bytes(columns, rows, line_end="\r\n", bom=True)
 
 
 def read_bom_csv(data: bytes) -> tuple[Edition, list[Record]]:

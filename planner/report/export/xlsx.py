@@ -2,7 +2,7 @@
 
 The writer is generic (sheets of columns and rows); :mod:`planner.report.proposal` decides which sheets a
 proposal has (BOM, design comparison, cabling, assumptions) and their headers in the reader's
-language. Every text cell goes through :func:`planner.report.export.safety.neutralize_cell` and is
+language. Every text cell goes through :func:`planner.sheets.neutralize_cell` and is
 stored as a string, so no cell is ever a formula; characters XML cannot hold are dropped.
 """
 
@@ -19,7 +19,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from planner.report.export.safety import neutralize_cell, restore_cell
+from planner.sheets import neutralize_cell, restore_cell
 
 ColumnKind = Literal["text", "integer", "money", "number", "fraction"]
 NUMBER_FORMATS: Mapping[ColumnKind, str] = {
