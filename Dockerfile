@@ -20,9 +20,10 @@ RUN apt-get update \
 WORKDIR /app
 
 # Dependencies first, so a code change does not reinstall them: exactly the packages of
-# requirements.lock (direct and transitive, the versions the tests ran with), checked first to pin
-# every dependency of pyproject.toml as pyproject does; --no-deps installs nothing the lock lacks,
-# and pip check fails the build if the lock is not a consistent set.
+# requirements.lock (the app and its sweep and netbox extras, direct and transitive, at the
+# versions the tests ran with), checked first to pin every dependency of pyproject.toml inside its
+# range; --no-deps installs nothing the lock lacks, and pip check fails the build if the lock is
+# not a consistent set. The dev tools (requirements-dev.lock) stay out of the image.
 COPY pyproject.toml README.md requirements.lock ./
 COPY deploy/lock.py ./deploy/lock.py
 RUN python deploy/lock.py check --pyproject pyproject.toml --lock requirements.lock \

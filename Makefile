@@ -3,22 +3,30 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install run test lint bench clean system-deps i18n screenshots validation lock
+.PHONY: install install-dev run test test-fast lint bench docs readme-tests clean system-deps i18n screenshots validation lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 
+# pyproject.toml declares ranges; the lock files hold the exact versions the tests ran with, used
+# here as constraints (deploy/lock.py writes them). `install` is the app with its optional parts
+# (grid sweeps on Dask, the NetBox push); `install-dev` adds the test, lint and maintainer tools.
+PIP_INSTALL = $(BIN)/pip install --disable-pip-version-check -q -c requirements.lock -c requirements-dev.lock
+
 install: $(BIN)/python
-	$(BIN)/pip install --disable-pip-version-check -q -e '.[dev]'
+	$(PIP_INSTALL) -e '.[sweep,netbox]'
+
+install-dev: $(BIN)/python
+	$(PIP_INSTALL) -e '.[dev,sweep,netbox]'
 
 run: install system-deps
 	$(BIN)/streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port 8501
 
-lint: install
+lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache --no-logo  # the layer contracts in pyproject.toml
-	$(BIN)/mypy planner ui app.py pages tests bench
+	$(BIN)/mypy planner ui app.py pages tests bench tools deploy/lock.py
 	$(BIN)/mypy tests/browser/conftest.py
 
 # System parts the tests use: Debian's Chromium and a CJK font (browser tests, chart images, PDFs),
@@ -27,33 +35,54 @@ system-deps:
 	bash .ci/setup-system.sh
 
 # The tests must leave the checkout as they found it (screenshots go to the ignored artifacts/):
-# .ci/check-clean.sh compares git's view of the tree before and after pytest.
+# .ci/check-clean.sh compares git's view of the tree before and after pytest. The tiers are
+# pytest markers that tests/conftest.py gives every test (unit, app, pdf, browser, pg, slow);
+# `make test` runs them all and records the run in artifacts/pytest.xml (`make readme-tests`
+# writes its count and time into the README).
 test: lint system-deps
 	set -e; PG_ENV="$$(bash .ci/start-postgres.sh)"; eval "$$PG_ENV"; \
 	trap 'bash .ci/start-postgres.sh stop' EXIT; \
 	TREE="$$(bash .ci/check-clean.sh snapshot)"; \
-	status=0; $(BIN)/pytest -q || status=$$?; \
+	status=0; $(BIN)/pytest -q --junitxml=artifacts/pytest.xml || status=$$?; \
 	bash .ci/check-clean.sh compare "$$TREE" || status=1; \
 	exit $$status
 
+# The fast tier: engine, CLI (in-process and start-up), store on SQLite, doctests; no AppTest, no
+# browser, no PDF, no PostgreSQL, no worker processes.
+test-fast: install-dev
+	set -e; TREE="$$(bash .ci/check-clean.sh snapshot)"; \
+	status=0; $(BIN)/pytest -q -m unit || status=$$?; \
+	bash .ci/check-clean.sh compare "$$TREE" || status=1; \
+	exit $$status
+
+# The README's test count and pytest time, from the last `make test` (artifacts/pytest.xml).
+readme-tests: install-dev
+	$(BIN)/python tools/readme_blocks.py tests artifacts/pytest.xml
+
 # Refresh the README's images in docs/screenshots/ (the tests never write there).
-screenshots: install system-deps
+screenshots: install-dev system-deps
 	$(BIN)/python tests/browser/screenshots.py
 
 # Translations: collect UI keys, msg() templates and catalog prose into locales/messages.pot and
 # add the new ids (untranslated) to each language's PO files.
-i18n: install
-	$(BIN)/python -m planner.extract_translations
+i18n: install-dev
+	$(BIN)/python tools/extract_translations.py
 
-# requirements.lock (the image's transitive pins) from the environment the tests use
-lock: install
+# requirements.lock (the image's transitive pins) and requirements-dev.lock from the environment
+# the tests use. After changing a range in pyproject.toml: install without the constraints first.
+lock: install-dev
 	$(BIN)/python deploy/lock.py write
 
 validation: install
 	$(BIN)/python -m planner.report.validation_docs
 
-bench: install
-	$(BIN)/python bench/run.py
+# The benchmarks, written into the README's table (medians, with the machine and its load).
+bench: install-dev
+	$(BIN)/python bench/run.py --readme
+
+# The API reference (docs/api/*.md) from the engine's docstrings; no network.
+docs: install-dev
+	$(BIN)/python tools/api_docs.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

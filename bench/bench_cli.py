@@ -29,6 +29,8 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "planner plan --gpus 1024 --design rail8-npo --format json",
         ("plan", "--gpus", "1024", "--design", "rail8-npo", "--format", "json"),
     ),
+    # the three preset designs at every size from 8 to 1024 GPUs in steps of a server: 384 plans
+    ("planner sweep --format json", ("sweep", "--format", "json")),
 )
 """(label, arguments) of each timed command."""
 
@@ -40,7 +42,8 @@ def _planner() -> list[str]:
 
 
 Timing = tuple[float, float]
-"""(median wall time [s], mean CPU time, user + system [s]) of one command. On a busy machine the
+"""(median wall time [s], CPU time, user + system [s]: the median of the runs, or hyperfine's
+mean) of one command. On a busy machine the
 wall time grows with the load; the CPU time is what the command itself costs."""
 
 
@@ -67,13 +70,13 @@ def _median_perf_counter(command: list[str], runs: int) -> Timing:
     """Timing of ``command`` over ``runs`` runs, after 3 warm-up runs."""
     for _ in range(3):
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    times = []
-    cpu_before = _cpu_s()
+    times, cpu = [], []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), _cpu_s()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         times.append(time.perf_counter() - started)
-    return statistics.median(times), (_cpu_s() - cpu_before) / runs
+        cpu.append(_cpu_s() - cpu_before)
+    return statistics.median(times), statistics.median(cpu)
 
 
 def timings(runs: int) -> tuple[str, list[tuple[str, Timing]]]:
@@ -91,7 +94,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="timed runs per command (at least 5)")
     args = parser.parse_args()
     timer, results = timings(max(5, args.runs))
-    print(f"| command (whole process, {timer}) | median wall | mean CPU | runs |")
+    print(f"| command (whole process, {timer}) | median wall | CPU | runs |")
     print("|---|---|---|---|")
     for label, (median_s, cpu_s) in results:
         print(f"| `{label}` | {median_s * 1000:.0f} ms | {cpu_s * 1000:.0f} ms | {max(5, args.runs)} |")

@@ -54,6 +54,63 @@ def _summary(times: list[float]) -> str:
     )
 
 
+def group_pss_mb(root_pid: int) -> tuple[float, int]:
+    """(proportional set size [MB], processes) of ``root_pid`` and all its descendants, from
+    ``/proc/<pid>/smaps_rollup``: shared pages are divided among the processes that map them, so
+    the sum is the memory the process group costs (summing RSS would count Chromium's shared
+    library once per process)."""
+    proc = Path("/proc")
+    children: dict[int, list[int]] = {}
+    for entry in proc.iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    total_kb, count, todo = 0, 0, [root_pid]
+    while todo:
+        pid = todo.pop()
+        try:
+            lines = (proc / str(pid) / "smaps_rollup").read_text().splitlines()
+        except OSError:
+            continue
+        count += 1
+        total_kb += sum(int(line.split()[1]) for line in lines if line.startswith("Pss:"))
+        todo += children.get(pid, [])
+    return total_kb / 1024, count
+
+
+def full_export(
+    repeat: int = 5, *, lang: str = "zh", gpus: int = 1024, design: str = "rail8-npo"
+) -> dict[str, float]:
+    """A full PDF proposal export on a warm browser, as ``make bench`` reports it: Chromium's start
+    [s], the median of ``repeat`` exports [s] and the browser's process group afterwards (PSS [MB],
+    processes)."""
+    catalog = load_catalog()
+    options = proposal.options_from_data({"lang": lang, "edition": "customer", "proposed": design})
+    scenario = Scenario(gpus=gpus, design_id=design)
+
+    def export() -> bytes:
+        return proposal.render_pdf(
+            proposal.build_proposal(scenario=scenario, catalog=catalog, options=options)
+        )
+
+    started = time.perf_counter()
+    browser = shared_browser()
+    cold_start = time.perf_counter() - started
+    export()  # warm-up: fonts and plotly.js loaded in the browser's tabs
+    times = _timed(export, repeat)
+    pss_mb, processes = group_pss_mb(browser._browser.subprocess.pid)
+    browser.stop()
+    return {
+        "start_s": cold_start,
+        "export_s": statistics.median(times),
+        "pss_mb": pss_mb,
+        "processes": processes,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="timed runs of each (at least 5)")
@@ -97,6 +154,7 @@ def main() -> int:
         lambda: browser.images(specs, fmt=proposal.CHART_FORMAT, scale=proposal.PNG_SCALE), repeat
     )
     export_times = _timed(export, repeat)
+    pss_mb, processes = group_pss_mb(browser._browser.subprocess.pid)
     browser.stop()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
@@ -108,6 +166,7 @@ def main() -> int:
     print(f"{charts} charts built and drawn as SVG, {where}: {_summary(chart_times)}")
     print(f"{charts} charts drawn only (figures built before): {_summary(draw_times)}")
     print(f"full PDF export, {where}, 3 designs, {len(pdf):,} bytes: {_summary(export_times)}")
+    print(f"browser process group after the exports: {processes} processes, PSS {pss_mb:.0f} MB")
     print(verdict("pdf", statistics.median(export_times)))
     return 1 if over("pdf", statistics.median(export_times)) else 0
 

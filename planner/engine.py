@@ -1,7 +1,8 @@
 """The orchestrator: one scenario in, one frozen :class:`Plan` out.
 
 Each step calls one pure function (topology, media, auxiliary fabrics, power, racks, cooling,
-cost, bandwidth, latency); this module only wires them and writes the BOM lines.
+BOM, cost, bandwidth, latency); this module only wires them. The BOM lines are written by
+:func:`planner.bom.bom_lines`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from planner.bom import bom_lines, tier_switch
 from planner.catalog import Catalog
+from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Record, Switch
 from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
@@ -32,14 +35,13 @@ from planner.fabric.media import (
     FABRIC_LINK_CLASSES,
     LinkMedia,
     build_link_media,
-    cable_unit_cost_usd,
 )
 from planner.fabric.network import Latency, path_latency_ns
 from planner.fabric.scale_up import ScaleUpDomain, in_server_domain, switched_domain
 from planner.fabric.topology import ServerPorts, Topology, build_topology, server_ports
 from planner.facility.cooling import CoolingResult, cooling_summary
-from planner.facility.power import Power, Racks, pdus_for_rack, power_summary, rack_layout
-from planner.i18n.message import Message, msg
+from planner.facility.power import Power, Racks, power_summary, rack_layout
+from planner.i18n.message import msg
 from planner.inputs.scenario import Scenario
 from planner.resolve import Resolved, link_gbit_per_s, resolve
 from planner.units import ceil_div, w_to_kw
@@ -113,11 +115,6 @@ class Plan:
         return sum(m.links for m in self.media)
 
 
-def tier_switch(r: Resolved, tier: str) -> Switch:
-    """The switch model of one tier (leaf, spine, core, or top: the core model one tier up)."""
-    return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch, "top": r.core_switch}[tier]
-
-
 def _tier_switches(r: Resolved, tiers: int) -> tuple[Switch, ...]:
     """The switch model of each tier bottom up, for a fabric of ``tiers`` tiers."""
     return (r.switch, r.spine_switch, r.core_switch, r.core_switch)[:tiers]
@@ -129,33 +126,6 @@ def _switch_models(r: Resolved, topo: Topology) -> SwitchModels:
     return SwitchModels(
         leaf_id=ids.get("leaf", r.switch.id), spine_id=ids.get("spine"), core_id=ids.get("core")
     )
-
-
-_LINK_CLASS_LABEL: dict[str, Message] = {
-    "node_leaf": msg("node-leaf"),
-    "leaf_spine": msg("leaf-spine"),
-    "spine_core": msg("spine-core"),
-    "core_top": msg("core-top"),
-}
-
-
-def _joined(labels: list[Message]) -> Message:
-    """Link class labels one after another (``node-leaf leaf-spine``), translatable as a whole."""
-    if len(labels) == 1:
-        return labels[0]
-    return msg("{first} {rest}", first=labels[0], rest=_joined(labels[1:]))
-
-
-_AUX_LINK_LABEL: dict[str, Message] = {
-    "storage_access": msg("storage fabric: servers and storage to leaves"),
-    "storage_uplink": msg("storage fabric: between tiers"),
-    "frontend_access": msg("front-end network: servers to leaves"),
-    "frontend_uplink": msg("front-end network: between tiers"),
-    "inband_access": msg("in-band management: servers and storage to leaves"),
-    "inband_uplink": msg("in-band management: between tiers"),
-    "oob_access": msg("out-of-band management: BMC and switch management ports"),
-    "oob_uplink": msg("out-of-band management: between tiers"),
-}
 
 
 def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> tuple[LinkMedia, ...]:
@@ -200,293 +170,6 @@ def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> t
             )
         )
     return tuple(media)
-
-
-def _line(
-    r: Resolved,
-    record: Record,
-    category: str,
-    description: str,
-    quantity: int,
-    unit_cost: float,
-    link_classes: tuple[str, ...] = (),
-) -> BomLine:
-    """One BOM line of a catalog record, at the scenario's price override when it has one."""
-    return BomLine(
-        id=record.id,
-        category=category,
-        description=description,
-        quantity=quantity,
-        unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
-        source=record.source or msg("assumption: {reason}", reason=record.reason),
-        link_classes=link_classes,
-    )
-
-
-def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
-    """GPUs, servers, fabric NICs and the fabric switches of each tier."""
-    lines = [
-        _line(r, r.gpu, "gpus", msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
-        _line(
-            r,
-            r.server,
-            "servers",
-            msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
-            r.nodes,
-            r.server.chassis_cost_usd,
-        ),
-        _line(r, r.nic, "nics", msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
-    ]
-    for tier in topo.tier_counts:
-        model = tier_switch(r, tier.tier)
-        description = _tier_switch_description(tier.tier, model.name)
-        lines.append(_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
-    return lines
-
-
-def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
-    """The scale-up switch trays of domains across servers (their copper spine is in the tray price)."""
-    switch = r.scale_up_switch
-    if switch is None:
-        return []
-    description = msg(
-        "Scale-up switch {name} ({per_domain} per {domain}-GPU domain)",
-        name=switch.name,
-        per_domain=scale_up.switches_per_domain,
-        domain=scale_up.domain_gpus,
-    )
-    return [_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
-
-
-def _tier_switch_description(tier: str, name: str) -> Message:
-    if tier == "leaf":
-        return msg("Leaf switch {name}", name=name)
-    if tier == "spine":
-        return msg("Spine switch {name}", name=name)
-    if tier == "top":
-        return msg("Top-tier switch {name} (fourth tier)", name=name)
-    return msg("Core switch {name}", name=name)
-
-
-def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
-    """A cable line per link class, then one line per optic model summed over the link classes."""
-    lines = []
-    optic_units: dict[str, int] = {}
-    optic_where: dict[str, list[Message]] = {}
-    optic_classes: dict[str, list[str]] = {}
-    for m in media:
-        label = _LINK_CLASS_LABEL[m.link_class]
-        for end in (m.lower, m.upper):
-            if end.optic_id and end.units:
-                optic_units[end.optic_id] = optic_units.get(end.optic_id, 0) + end.units
-                where = optic_where.setdefault(end.optic_id, [])
-                if label not in where:
-                    where.append(label)
-                    optic_classes.setdefault(end.optic_id, []).append(m.link_class)
-        cable = catalog.cables[m.cable_id]
-        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
-        cost = cable_unit_cost_usd(cable, m.length_m)
-        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
-    for optic_id in sorted(optic_units):
-        optic = catalog.optics[optic_id]
-        links = _joined(optic_where[optic_id])
-        description = (
-            msg("{name} (ports; {links})", name=optic.name, links=links)
-            if optic.integrated
-            else msg("{name} (modules; {links})", name=optic.name, links=links)
-        )
-        classes = tuple(optic_classes[optic_id])
-        lines.append(
-            _line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd, classes)
-        )
-    return lines
-
-
-def _aux_media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
-    """One cable line and one transceiver line per auxiliary link class (both ends take the
-    class's one single-port optic, so a class has one optic model)."""
-    lines = []
-    for m in media:
-        label = _AUX_LINK_LABEL[m.link_class]
-        cable = catalog.cables[m.cable_id]
-        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
-        cost = cable_unit_cost_usd(cable, m.length_m)
-        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
-        if m.upper.optic_id:
-            optic = catalog.optics[m.upper.optic_id]
-            description = msg("{name} (modules; {links})", name=optic.name, links=label)
-            lines.append(
-                _line(r, optic, "optics", description, m.transceivers, optic.unit_cost_usd, (m.link_class,))
-            )
-    return lines
-
-
-def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
-    """A dedicated front-end network's NICs and switches (none when the in-band network carries it)."""
-    fe = aux.frontend
-    if fe.nic is None or fe.switch is None:
-        return []
-    return [
-        _line(
-            r,
-            fe.nic,
-            "management",
-            msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
-            fe.nics,
-            fe.nic.unit_cost_usd,
-        ),
-        _line(
-            r,
-            fe.switch,
-            "management",
-            msg("Front-end (north-south) switch {name}", name=fe.switch.name),
-            fe.switches,
-            fe.switch.unit_cost_usd,
-        ),
-    ]
-
-
-def _kind_and_name(text: Message) -> Message:
-    """``text`` (a kind, then the record's ``{name}``), or the name alone when the name already
-    begins with the kind ("In-band management switch, 32 x 100GbE"), so no line says it twice."""
-    name = str(text.params["name"])
-    kind = text.template.removesuffix(" {name}")
-    return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
-
-
-def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
-    """Storage, its fabric, the front-end network, and the in-band and out-of-band management switches."""
-    return [
-        _line(
-            r,
-            aux.storage,
-            "storage",
-            msg("Storage {name}", name=aux.storage.name),
-            aux.storage_units,
-            aux.storage.unit_cost_usd,
-        ),
-        _line(
-            r,
-            aux.storage_switch,
-            "storage",
-            msg("Storage fabric switch {name}", name=aux.storage_switch.name),
-            aux.storage_fabric.switches,
-            aux.storage_switch.unit_cost_usd,
-        ),
-        _line(
-            r,
-            aux.inband_switch,
-            "management",
-            _kind_and_name(msg("In-band management switch {name}", name=aux.inband_switch.name)),
-            aux.inband_fabric.switches,
-            aux.inband_switch.unit_cost_usd,
-        ),
-        _line(
-            r,
-            aux.oob_switch,
-            "management",
-            _kind_and_name(msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
-            aux.oob_fabric.switches,
-            aux.oob_switch.unit_cost_usd,
-        ),
-        *_frontend_lines(r, aux),
-    ]
-
-
-def _facility_lines(
-    r: Resolved, catalog: Catalog, racks: Racks, cooling: CoolingResult, it_kw: float
-) -> list[BomLine]:
-    """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
-    rack = _line(
-        r, r.rack, "racks_power", msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
-    )
-    # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
-    pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
-    lines = [
-        rack,
-        _line(
-            r,
-            pdu,
-            "racks_power",
-            msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
-            racks.total * per_rack,
-            pdu.unit_cost_usd,
-        ),
-        replace(
-            _line(
-                r,
-                r.cooling,
-                "cooling",
-                msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
-                ceil_div(int(it_kw * 1000), 1000),
-                r.cooling.capex_usd_per_kw,
-            ),
-            quantity_unit="kW",
-        ),
-    ]
-    if cooling.cdus:
-        lines.append(
-            _line(
-                r,
-                r.cooling,
-                "cooling",
-                msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
-                cooling.cdus,
-                r.cooling.cdu_unit_cost_usd,
-            )
-        )
-    return lines
-
-
-def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
-    """Installation and spares, each a catalog fraction of the hardware (cooling excluded)."""
-    lines = []
-    installation = catalog.cost_factors["installation_fraction"]
-    spares = catalog.cost_factors["spares_fraction"]
-    for factor, description in (
-        (
-            installation,
-            msg("Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value),
-        ),
-        (spares, msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
-    ):
-        lines.append(
-            BomLine(
-                id=factor.id,
-                category="services",
-                description=description,
-                quantity=1,
-                unit_cost_usd=hardware_usd * factor.value,
-                source=factor.source or msg("assumption: {reason}", reason=factor.reason),
-            )
-        )
-    return lines
-
-
-def _bom(
-    r: Resolved,
-    catalog: Catalog,
-    topo: Topology,
-    media: tuple[LinkMedia, ...],
-    nics: int,
-    aux: AuxiliaryFabrics,
-    racks: Racks,
-    cooling: CoolingResult,
-    it_kw: float,
-    scale_up: ScaleUpDomain,
-    aux_media: tuple[LinkMedia, ...],
-) -> tuple[BomLine, ...]:
-    lines = [
-        *_compute_lines(r, topo, nics),
-        *_scale_up_lines(r, scale_up),
-        *_media_lines(r, catalog, media),
-        *_auxiliary_lines(r, aux),
-        *_aux_media_lines(r, catalog, aux_media),
-        *_facility_lines(r, catalog, racks, cooling, it_kw),
-    ]
-    hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")
-    lines += _service_lines(catalog, hardware_usd)
-    return tuple(x for x in lines if x.quantity > 0)
 
 
 def _paths(
@@ -543,28 +226,54 @@ def _latency(
     )
 
 
+_RECORD_ASSUMPTIONS: dict[tuple[str, int], tuple[Record, Assumption]] = {}
+"""``(family, id(record)) -> (record, its Assumption)``: a record's entry is the same in every plan
+that uses it, so a sweep builds it once. The record is kept with its entry, and a hit must be
+that very object, so an id reused by another object after the first is collected never matches."""
+_RECORD_ASSUMPTIONS_MAX = 8192
+"""Entries kept before the cache starts over [count] (a catalog has a few hundred records)."""
+
+
+def _record_assumption(family: str, record: Record) -> Assumption:
+    """The plan's entry for one catalog record: its reason, or its source (cached per record)."""
+    key = (family, id(record))
+    hit = _RECORD_ASSUMPTIONS.get(key)
+    if hit is not None and hit[0] is record:
+        return hit[1]
+    topic = f"{family}.{record.id}"
+    if record.assumption:
+        reason = msg("{name}: {reason}", name=record.name, reason=record.reason)
+        entry = Assumption("assumption", topic, reason, "assumption")
+    else:
+        noted = msg("{name} ({notes})", name=record.name, notes=record.notes)
+        text = noted if record.notes else record.name
+        # a message: the app and the PDF show the cited source in the reader's language
+        cited = msg("{source} ({as_of})", source=record.source, as_of=record.as_of)
+        entry = Assumption("source", topic, text, cited)
+    if len(_RECORD_ASSUMPTIONS) >= _RECORD_ASSUMPTIONS_MAX:
+        _RECORD_ASSUMPTIONS.clear()
+    _RECORD_ASSUMPTIONS[key] = (record, entry)
+    return entry
+
+
+@per_catalog
+def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], Assumption], ...]:
+    """``((family, id), entry)`` of the records every plan lists: cost factors and sizing rules."""
+    records: list[tuple[str, Record]] = [("cost_factors", x) for x in catalog.cost_factors.values()]
+    records += [("sizing_rules", x) for x in catalog.sizing_rules.values()]
+    return tuple(((family, record.id), _record_assumption(family, record)) for family, record in records)
+
+
 def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     """One entry per catalog record used (its reason or its source), then the model's own choices."""
     items: list[Assumption] = []
-    records: list[tuple[str, Record]] = [*r.used]
-    records += [("cost_factors", x) for x in catalog.cost_factors.values()]
-    records += [("sizing_rules", x) for x in catalog.sizing_rules.values()]
     seen = set()
-    for family, record in records:
+    for family, record in r.used:
         key = (family, record.id)
-        if key in seen:
-            continue
-        seen.add(key)
-        topic = f"{family}.{record.id}"
-        if record.assumption:
-            reason = msg("{name}: {reason}", name=record.name, reason=record.reason)
-            items.append(Assumption("assumption", topic, reason, "assumption"))
-        else:
-            noted = msg("{name} ({notes})", name=record.name, notes=record.notes)
-            text = noted if record.notes else record.name
-            # a message: the app and the PDF show the cited source in the reader's language
-            cited = msg("{source} ({as_of})", source=record.source, as_of=record.as_of)
-            items.append(Assumption("source", topic, text, cited))
+        if key not in seen:
+            seen.add(key)
+            items.append(_record_assumption(family, record))
+    items += [entry for key, entry in _catalog_wide_assumptions(catalog) if key not in seen]
     return (*items, *_model_assumptions(r))
 
 
@@ -658,7 +367,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     cooling = cooling_summary(
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
-    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power.it_kw, scale_up, aux_media)
+    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power, scale_up, aux_media)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
@@ -688,6 +397,34 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         claims=r.design.claims,
         switch_models=_switch_models(r, topo),
         server_ports=ports,
+        scale_up=scale_up,
+        aux_media=aux_media,
+    )
+
+
+def _bom(
+    r: Resolved,
+    catalog: Catalog,
+    topo: Topology,
+    media: tuple[LinkMedia, ...],
+    nics: int,
+    aux: AuxiliaryFabrics,
+    racks: Racks,
+    cooling: CoolingResult,
+    power: Power,
+    scale_up: ScaleUpDomain,
+    aux_media: tuple[LinkMedia, ...],
+) -> tuple[BomLine, ...]:
+    return bom_lines(
+        r=r,
+        catalog=catalog,
+        topo=topo,
+        media=media,
+        nics=nics,
+        aux=aux,
+        racks=racks,
+        cooling=cooling,
+        it_kw=power.it_kw,
         scale_up=scale_up,
         aux_media=aux_media,
     )

@@ -7,7 +7,8 @@ shows it next to the input.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -31,6 +32,48 @@ class CatalogError(PlannerError, ValueError):
 
 class InfeasibleError(PlannerError):
     """No design satisfies the constraints; the message names the binding limit."""
+
+
+class MissingExtraError(PlannerError):
+    """An optional part of the product is used without its extra's packages installed."""
+
+
+@contextmanager
+def extra_needed(*, extra: str, feature: str) -> Iterator[None]:
+    """Around the imports of an optional part: a missing package becomes one line naming the
+    extra that installs it (pyproject.toml's ``[project.optional-dependencies]``).
+
+    Parameters
+    ----------
+    extra
+        The extra's name, as in ``pip install 'gpu-cluster-planner[sweep]'``.
+    feature
+        What needs it, as the user asked for it (``planner sweep``).
+
+    Raises
+    ------
+    MissingExtraError
+        An import inside the block found no module.
+
+    >>> try:
+    ...     with extra_needed(extra="sweep", feature="planner sweep"):
+    ...         import not_a_module_of_this_machine
+    ... except MissingExtraError as exc:
+    ...     print(exc)
+    planner sweep needs the optional 'sweep' packages (not_a_module_of_this_machine is not installed): pip install 'gpu-cluster-planner[sweep]'
+    """
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        raise MissingExtraError(
+            msg(
+                "{feature} needs the optional '{extra}' packages ({module} is not installed): "
+                "pip install 'gpu-cluster-planner[{extra}]'",
+                feature=feature,
+                extra=extra,
+                module=exc.name or "?",
+            )
+        ) from None
 
 
 def joined(parts: Sequence[str]) -> str:

@@ -41,8 +41,12 @@ def start(page: str | None = None, **query: str) -> AppTest:
 
 @contextmanager
 def fresh_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Around one test: cold caches and a scenario store of the test's own (``tmp_path``); after
-    it, fails the test if a UI string was looked up without a translation."""
+    """Around one test: cold Streamlit caches and a scenario store of the test's own
+    (``tmp_path``); after it, fails the test if a UI string was looked up without a translation.
+
+    The catalog stays warm across AppTests: clearing Streamlit's caches drops only the app's thin
+    wrapper (``ui.engine._catalog``); the parsed catalog is kept by the engine's own cache
+    (``planner.catalog.load``), which no test clears, so each AppTest reloads no YAML."""
     st.cache_data.clear()
     st.cache_resource.clear()
     i18n.MISSING.clear()

@@ -1,11 +1,30 @@
-"""Shared fixtures: the bundled catalog, a helper to write temporary catalog files, and a private
-data folder for the whole run."""
+"""Shared fixtures (the bundled catalog, a helper to write temporary catalog files, a private data
+folder for the whole run, one Chromium for the session) and the suite's tiers.
+
+Tiers are pytest markers given to every collected test by :func:`pytest_collection_modifyitems`,
+from what the test uses, so a new test file is classified without an edit:
+
+- ``browser``: under ``tests/browser/`` (Playwright driving a real Chromium);
+- ``app``: its module imports Streamlit's AppTest (directly or through ``tests/apptest.py``);
+- ``pdf``: its module prints PDFs or draws charts in the export's Chromium (``shared_browser``,
+  ``render_pdf``, ``print_pdf``, ``chart_images``, ``--pdf``, ``%PDF``, poppler's tools);
+- ``pg``: it runs on PostgreSQL (the ``postgresql`` case of ``db_url``, or a ``pg_*`` fixture);
+- ``slow``: its module starts worker processes (a Dask cluster, whole ``planner`` processes in a
+  loop) or a static-analysis tool over the tree (mypy, import-linter);
+- ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
+
+``make test-fast`` runs ``-m unit``; ``make test`` runs every tier.
+"""
 
 from __future__ import annotations
 
+import datetime
 import os
+import platform
+import re
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +35,20 @@ import yaml
 from planner import Catalog, load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
+BROWSER_DIR = ROOT / "tests" / "browser"
+TIERS = ("browser", "app", "pdf", "pg", "slow")
+"""The tiers a test can be given besides ``unit`` (the markers are declared in pyproject.toml)."""
+SOURCE_SIGNALS: dict[str, re.Pattern[str]] = {
+    "app": re.compile(r"^\s*(from|import) (apptest|streamlit\.testing)\b", re.MULTILINE),
+    "pdf": re.compile(
+        r"\b(shared_browser|render_pdf|print_pdf|pdftotext|pdftoppm|pdffonts|chart_images)\b|\"--pdf\"|%PDF"
+    ),
+    "slow": re.compile(r"\b(LocalCluster|lint-imports|lint_imports|\"mypy\"|mypy\.api)\b"),
+}
+"""What in a test module's source puts all its tests in a tier."""
+PG_FIXTURES = frozenset({"pg_url", "pg_server_url", "pg_admin_engine"})
+TIER_COUNTS = pytest.StashKey[Counter[str]]()
+"""Tests per tier of the run (recorded in ``make test``'s JUnit file for the README)."""
 
 # Hypothesis keeps its example database and constants cache in ./.hypothesis by default: keep them
 # out of the checkout, in one folder per machine so a failing example is still replayed next run.
@@ -52,6 +85,17 @@ def keep_main_module() -> Iterator[None]:
         sys.modules["__main__"] = TEST_PROCESS_MAIN
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_export_browser() -> Iterator[None]:
+    """One export Chromium for the whole run (:func:`planner.report.export.browser.shared_browser`,
+    started by the first test that draws or prints): test modules leave it open, and it is closed
+    here once, at the end, instead of once per module."""
+    yield
+    shared = getattr(sys.modules.get("planner.report.export.browser"), "_SHARED", None)
+    if shared is not None:
+        shared.stop()
+
+
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()
@@ -65,3 +109,70 @@ def write_yaml(tmp_path: Path) -> Callable[[str, Any], Path]:
         return path
 
     return write
+
+
+_MODULE_TIERS: dict[Path, frozenset[str]] = {}
+
+
+def _module_tiers(path: Path) -> frozenset[str]:
+    """The tiers a test module's source puts its tests in (read once per module)."""
+    if path not in _MODULE_TIERS:
+        tiers = set()
+        if BROWSER_DIR in path.parents:
+            tiers.add("browser")
+        if path.suffix == ".py" and path.name.startswith("test_"):
+            source = path.read_text(encoding="utf-8")
+            tiers |= {tier for tier, pattern in SOURCE_SIGNALS.items() if pattern.search(source)}
+        _MODULE_TIERS[path] = frozenset(tiers)
+    return _MODULE_TIERS[path]
+
+
+def tiers_of(item: pytest.Item) -> frozenset[str]:
+    """The tiers of one collected test: its module's, plus ``pg`` when it runs on PostgreSQL, plus
+    any tier marker written on the test itself; ``{"unit"}`` when there is none."""
+    tiers = set(_module_tiers(Path(str(item.path))))
+    fixtures = set(getattr(item, "fixturenames", ()))
+    callspec = getattr(item, "callspec", None)
+    backend = callspec.params.get("db_url") if callspec is not None else None
+    if fixtures & PG_FIXTURES or backend == "postgresql":
+        tiers.add("pg")
+    tiers |= {mark.name for mark in item.iter_markers() if mark.name in TIERS}
+    return frozenset(tiers) or frozenset({"unit"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every test its tier markers (see the module docstring)."""
+    counts: Counter[str] = Counter()
+    for item in items:
+        tiers = sorted(tiers_of(item))
+        counts.update(tiers)
+        for tier in tiers:
+            item.add_marker(getattr(pytest.mark, tier))
+    config.stash[TIER_COUNTS] = counts
+
+
+def _machine() -> str:
+    """``"2 cores, AMD EPYC ..., Python 3.11.7"``."""
+    cpu = platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [
+            line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines() if "model name" in line
+        ]
+        cpu = names[0] if names else cpu
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def record_run_facts(
+    request: pytest.FixtureRequest, record_testsuite_property: Callable[[str, object], None]
+) -> Iterator[None]:
+    """When pytest writes a JUnit file (``make test``), record in it the machine, the load average
+    at the end of the run and the tests per tier: ``tools/readme_blocks.py`` writes the README's
+    test line from them (nothing is recorded in a run without ``--junitxml``)."""
+    yield
+    for tier, count in sorted(request.config.stash.get(TIER_COUNTS, Counter()).items()):
+        record_testsuite_property(f"tier_{tier}", count)
+    record_testsuite_property("machine", _machine())
+    record_testsuite_property("load_average", " ".join(f"{x:.1f}" for x in os.getloadavg()))
+    record_testsuite_property("date", datetime.date.today().isoformat())

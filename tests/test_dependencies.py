@@ -4,13 +4,15 @@ A package that only arrives as someone else's dependency (Pillow through Streaml
 until that dependency drops it; ``pip install .`` on a clean machine is the test that fails then.
 This check finds every top-level ``import`` in the project's code, maps the import name to its
 distribution with :func:`importlib.metadata.packages_distributions` (``PIL`` -> ``Pillow``,
-``yaml`` -> ``PyYAML``) and requires that distribution in ``[project] dependencies`` or the
-``dev`` extra.
+``yaml`` -> ``PyYAML``) and requires that distribution in ``[project] dependencies`` or an
+extra. The other way round, every declared distribution is imported somewhere, or listed in
+:data:`USED_WITHOUT_IMPORT` with what uses it: a dependency nobody uses any more is removed.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata
 import re
 import sys
@@ -18,8 +20,22 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
-CODE = ("planner", "ui", "app.py", "pages", "tests", "bench")
+CODE = ("planner", "ui", "app.py", "pages", "tests", "bench", "tools")
+USED_WITHOUT_IMPORT = {
+    "authlib": "Streamlit's st.login needs it installed (ui/auth.py); Streamlit imports it",
+    "psycopg": "SQLAlchemy loads it for postgresql+psycopg:// URLs (planner/store/location.py)",
+    "dask": "installed with its [distributed] extra; planner/sweep imports the distributed scheduler",
+    "ruff": "a command: make lint",
+    "mypy": "a command: make lint",
+    "import-linter": "a command (lint-imports): make lint, tests/test_architecture.py",
+    "types-pyyaml": "type stubs mypy reads",
+    "pandas-stubs": "type stubs mypy reads",
+    "oidc-provider-mock": "a command the sign-in browser test starts (tests/browser/test_signin.py)",
+}
+"""Declared distributions that no ``import`` names, each with what uses it."""
 
 
 def _normalise(name: str) -> str:
@@ -87,11 +103,17 @@ def undeclared(imports: dict[str, str], declared: set[str], *, local: set[str]) 
     return missing
 
 
-def test_every_third_party_import_is_declared() -> None:
+@functools.cache
+def _project_imports() -> tuple[dict[str, str], frozenset[str]]:
+    """The project's imports and first-party names (scanned once for the two checks)."""
     files = _python_files(CODE)
-    imports = imported_top_levels(files)
+    return imported_top_levels(files), frozenset(first_party(files))
+
+
+def test_every_third_party_import_is_declared() -> None:
+    imports, local = _project_imports()
     assert {"yaml", "pydantic", "PIL"} <= imports.keys(), "the scan must see the project's imports"
-    assert undeclared(imports, declared_distributions(), local=first_party(files)) == {}
+    assert undeclared(imports, declared_distributions(), local=set(local)) == {}
 
 
 def test_the_check_can_fail(tmp_path: Path) -> None:
@@ -114,3 +136,51 @@ def test_removed_dependencies_stay_removed() -> None:
     # PDFs are printed by Chromium (planner/report/export/browser.py), and no test benchmarks
     declared = declared_distributions()
     assert "reportlab" not in declared and "pytest-benchmark" not in declared
+
+
+def unused(imports: dict[str, str], declared: set[str], *, without_import: set[str]) -> list[str]:
+    """Declared distributions that no import provides and :data:`USED_WITHOUT_IMPORT` does not
+    explain."""
+    providers = importlib.metadata.packages_distributions()
+    used = {_normalise(dist) for module in imports for dist in providers.get(module, [])}
+    return sorted(declared - used - without_import)
+
+
+def test_every_declared_dependency_is_used() -> None:
+    imports, _ = _project_imports()
+    declared = declared_distributions()
+    assert unused(imports, declared, without_import=set(USED_WITHOUT_IMPORT)) == []
+    assert set(USED_WITHOUT_IMPORT) <= declared, "an explained dependency is no longer declared"
+
+
+def test_the_unused_check_can_fail() -> None:
+    assert unused({"yaml": "a.py:1"}, {"pyyaml", "pillow", "ruff"}, without_import={"ruff"}) == ["pillow"]
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "extra"),
+    [
+        ("distributed", ["sweep", "--grid", "{tmp}/grid.yaml", "--out", "{tmp}/out.parquet"], "sweep"),
+        ("pynetbox", ["netbox", "push", "--url", "http://127.0.0.1:9", "--token", "x"], "netbox"),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    module: str,
+    args: list[str],
+    extra: str,
+) -> None:
+    """Without an extra's packages (``None`` in ``sys.modules`` makes their import fail as on a
+    machine without them), the command that needs them exits 2 with one line naming the extra."""
+    from planner.cli import run
+
+    (tmp_path / "grid.yaml").write_text("gpus: [8]\n", encoding="utf-8")
+    monkeypatch.setitem(sys.modules, module, None)
+    code = run([arg.format(tmp=tmp_path) for arg in args])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and f"pip install 'gpu-cluster-planner[{extra}]'" in err, err
+    assert f"({module} is not installed)" in err
+    assert not (tmp_path / "out.parquet").exists()

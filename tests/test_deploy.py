@@ -78,10 +78,18 @@ def test_dockerfile_copies_only_what_exists() -> None:
                 assert (ROOT / source).exists(), source
 
 
-def test_the_pins_in_pyproject_are_exact() -> None:
+def test_the_image_pins_every_direct_dependency_through_the_lock() -> None:
+    """pyproject.toml declares ranges; the image installs requirements.lock, where every direct
+    dependency has one exact version (tests/test_lock.py checks the versions are in range)."""
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    locked = {
+        line.split("==", 1)[0].lower()
+        for line in (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines()
+        if "==" in line and not line.startswith("#")
+    }
     for dep in deps:
-        assert "==" in dep, f"{dep}: the image pins every direct dependency"
+        name = re.split(r"[\[<>=!~ ;]", dep, maxsplit=1)[0]
+        assert re.sub(r"[-_.]+", "-", name).lower() in locked, f"{dep}: not pinned in requirements.lock"
 
 
 def test_dockerignore_keeps_secrets_and_caches_out() -> None:

@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from typing import Any
 
 import choreographer
@@ -42,7 +41,7 @@ def _text(root: ET.Element) -> str:
 
 
 @pytest.fixture(scope="module")
-def drawn() -> Iterator[dict[str, tuple[proposal.Proposal, dict[str, bytes]]]]:
+def drawn() -> dict[str, tuple[proposal.Proposal, dict[str, bytes]]]:
     """``lang -> (proposal, chart name -> SVG)`` for a 1024-GPU rail8-npo proposal."""
     catalog = load_catalog()
     out = {}
@@ -53,8 +52,7 @@ def drawn() -> Iterator[dict[str, tuple[proposal.Proposal, dict[str, bytes]]]]:
         )
         images = proposal.chart_images(p, shared_browser())
         out[lang] = (p, {key: _svg_of(uri) for key, uri in images.items()})
-    yield out
-    shared_browser().stop()
+    return out
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

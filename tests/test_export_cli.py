@@ -14,7 +14,6 @@ from PIL import Image
 from planner import Scenario
 from planner.cli import run
 from planner.report.export import import_scenario_json, read_bom_csv, read_xlsx
-from planner.report.export.browser import shared_browser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,21 +44,16 @@ def test_export_writes_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[
         "--author", "J. Doe", "--version", "3.0", "--date", "2026-05-14", "--logo", str(logo),
         *[arg for kind, path in files.items() for arg in (f"--{kind}", str(path))],
     )  # fmt: skip
-    try:
-        assert (code, err) == (0, "")
-        assert out.count("wrote ") == 4
-        assert files["pdf"].read_bytes().startswith(b"%PDF-")
-        edition, records = read_bom_csv(files["csv"].read_bytes())
-        assert (
-            edition == "internal"
-            and records[0]["customer"] == "=ACME"
-            and records[0]["margin_fraction"] == 0.2
-        )
-        assert len(read_xlsx(files["xlsx"].read_bytes())) == 5
-        scenario = import_scenario_json(files["json"].read_bytes())
-        assert scenario == Scenario(gpus=128, design_id="rail4-npo")
-    finally:
-        shared_browser().stop()
+    assert (code, err) == (0, "")
+    assert out.count("wrote ") == 4
+    assert files["pdf"].read_bytes().startswith(b"%PDF-")
+    edition, records = read_bom_csv(files["csv"].read_bytes())
+    assert (
+        edition == "internal" and records[0]["customer"] == "=ACME" and records[0]["margin_fraction"] == 0.2
+    )
+    assert len(read_xlsx(files["xlsx"].read_bytes())) == 5
+    scenario = import_scenario_json(files["json"].read_bytes())
+    assert scenario == Scenario(gpus=128, design_id="rail4-npo")
 
 
 def test_export_without_a_pdf_needs_no_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import re
 import subprocess
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +59,7 @@ def _build(tmp: Path, name: str, scenario: Scenario | None = None, **data: objec
 
 
 @pytest.fixture(scope="module")
-def docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Built]]:
+def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
     tmp = tmp_path_factory.mktemp("pdf")
     built = {
         "en": _build(
@@ -101,8 +100,7 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Built]]
             proposed="rail8-npo",
         ),
     }
-    yield built
-    shared_browser().stop()
+    return built
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -34,7 +34,6 @@ import planner.report.tables
 import ui.inputs
 import ui.upload
 from planner import Plan, PlannerError, Scenario, load_catalog
-from planner import extract_translations as extract
 from planner import plan as plan_scenario
 from planner.catalog import FAMILIES
 from planner.cost import BOM_CATEGORIES
@@ -47,6 +46,7 @@ from planner.outputs import SUMMARY_COLUMNS
 from planner.report.acceptance import COLUMNS as ACCEPTANCE_COLUMNS
 from planner.report.export.pricing import EDITIONS
 from planner.report.tables import COMPARE_METRICS
+from tools import extract_translations as extract
 from ui.inputs import CURRENCIES, INPUTS
 from ui.presets import PRESETS
 from ui.views import optimize, reliability, serving, workload
@@ -69,12 +69,19 @@ def _placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-@pytest.mark.parametrize("key", sorted(STRINGS))
-def test_every_key_has_both_languages_with_the_same_placeholders(key: str) -> None:
-    entry = STRINGS[key]
-    assert set(entry) == set(LANGS), f"{key}: languages {sorted(entry)}"
-    assert all(entry[lang].strip() for lang in LANGS), f"{key}: empty text"
-    assert _placeholders(entry["en"]) == _placeholders(entry["zh"]), key
+def test_every_key_has_both_languages_with_the_same_placeholders() -> None:
+    """One test over every UI key, listing every gap at once (not one test per key)."""
+    gaps = []
+    for key, entry in sorted(STRINGS.items()):
+        if set(entry) != set(LANGS):
+            gaps.append(f"{key}: languages {sorted(entry)}")
+        elif not all(entry[lang].strip() for lang in LANGS):
+            gaps.append(f"{key}: empty text")
+        elif _placeholders(entry["en"]) != _placeholders(entry["zh"]):
+            gaps.append(
+                f"{key}: placeholders {sorted(_placeholders(entry['en']))} (en) != {sorted(_placeholders(entry['zh']))} (zh)"
+            )
+    assert not gaps, f"{len(gaps)} UI keys incomplete:\n" + "\n".join(gaps)
 
 
 def test_chinese_strings_are_translated() -> None:
@@ -232,9 +239,10 @@ def _literal_ui_text(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_no_ui_text_without_a_key(path: Path) -> None:
-    assert not _literal_ui_text(path), "wrap these in t()/tr() with a key in locales/*/LC_MESSAGES/ui.po"
+def test_no_ui_text_without_a_key() -> None:
+    """One test over every UI source file, listing every literal text at once."""
+    found = [text for path in SOURCES for text in _literal_ui_text(path)]
+    assert not found, "wrap these in t()/tr() with a key in locales/*/LC_MESSAGES/ui.po:\n" + "\n".join(found)
 
 
 def test_the_text_check_can_fail(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import subprocess
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
@@ -125,13 +124,12 @@ KEYS = [f"{lang}-{edition}" for lang, edition in EDITIONS]
 
 
 @pytest.fixture(scope="module")
-def docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Doc]]:
+def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Doc]:
     tmp = tmp_path_factory.mktemp("layout")
-    yield {
+    return {
         f"{lang}-{edition}": _build(tmp, lang, edition, scenario)
         for (lang, edition), scenario in EDITIONS.items()
     }
-    shared_browser().stop()
 
 
 def _section_starts(doc: Doc) -> list[int]:

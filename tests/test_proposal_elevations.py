@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ from planner.handoff.cabling import build_handoff
 from planner.handoff.elevation import FILL, rack_types
 from planner.i18n import tr
 from planner.report import elevations_section, proposal
-from planner.report.export.browser import shared_browser
 
 
 def _poppler(*args: str) -> str:
@@ -24,7 +22,7 @@ def _poppler(*args: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, list[str]]]]:
+def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, list[str]]]:
     tmp = tmp_path_factory.mktemp("elevations")
     built = {}
     for lang in ("en", "zh"):
@@ -37,8 +35,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[P
         path.write_bytes(proposal.render_pdf(p))
         pages = _poppler("pdftotext", "-layout", str(path), "-").split("\f")
         built[lang] = (path, pages)
-    yield built
-    shared_browser().stop()
+    return built
 
 
 def _types() -> list[tuple[str, int, int, float, float]]:

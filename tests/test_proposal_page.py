@@ -11,7 +11,6 @@ from streamlit.testing.v1 import AppTest
 
 from planner import i18n
 from planner.i18n import tr
-from planner.report.export.browser import shared_browser
 from ui.views import proposal
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -56,19 +55,16 @@ def test_page_renders_with_form_and_downloads(lang: str) -> None:
 
 def test_building_shows_the_preview_and_the_pdf_download() -> None:
     at = open_page("zh")
-    try:
-        at.text_input[0].input("=ACME <b>")
-        next(b for b in at.button if b.label == tr("export.form.build", "zh")).click().run()
-        assert not at.exception and not at.error, [e.value for e in at.error]
-        built = at.session_state[proposal.BUILT]
-        assert built.pdf.startswith(b"%PDF-") and built.pages >= 10
-        assert built.file_name.endswith(".pdf") and "<" not in built.file_name
-        labels = [b.label for b in at.download_button]
-        assert labels[0] == tr("export.download.pdf", "zh") and len(labels) == 4
-        assert len(built.preview) == proposal.PREVIEW_PAGES and len(at.image) == proposal.PREVIEW_PAGES
-        assert at.session_state[proposal.OPTIONS]["customer"] == "=ACME <b>"
-    finally:
-        shared_browser().stop()
+    at.text_input[0].input("=ACME <b>")
+    next(b for b in at.button if b.label == tr("export.form.build", "zh")).click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    built = at.session_state[proposal.BUILT]
+    assert built.pdf.startswith(b"%PDF-") and built.pages >= 10
+    assert built.file_name.endswith(".pdf") and "<" not in built.file_name
+    labels = [b.label for b in at.download_button]
+    assert labels[0] == tr("export.download.pdf", "zh") and len(labels) == 4
+    assert len(built.preview) == proposal.PREVIEW_PAGES and len(at.image) == proposal.PREVIEW_PAGES
+    assert at.session_state[proposal.OPTIONS]["customer"] == "=ACME <b>"
 
 
 def test_the_pdf_of_other_details_is_never_offered() -> None:
@@ -77,14 +73,11 @@ def test_the_pdf_of_other_details_is_never_offered() -> None:
     off until the PDF of the details shown is built; the downloads are drawn before a build starts,
     so during it the page shows the button off."""
     at = open_page("en")
-    try:
-        next(b for b in at.button if b.label == tr("export.form.build", "en")).click().run()
-        pdf = next(b for b in at.download_button if b.label == tr("export.download.pdf", "en"))
-        assert not pdf.proto.disabled
-        at.number_input(key="w_gpus").set_value(512).run()  # the scenario changed since the build
-        assert not at.exception, at.exception
-        pdf = next(b for b in at.download_button if b.label == tr("export.download.pdf", "en"))
-        assert pdf.proto.disabled, "the PDF of the 256-GPU scenario is not offered for 512 GPUs"
-        assert any(w.value == tr("export.stale", "en") for w in at.warning)
-    finally:
-        shared_browser().stop()
+    next(b for b in at.button if b.label == tr("export.form.build", "en")).click().run()
+    pdf = next(b for b in at.download_button if b.label == tr("export.download.pdf", "en"))
+    assert not pdf.proto.disabled
+    at.number_input(key="w_gpus").set_value(512).run()  # the scenario changed since the build
+    assert not at.exception, at.exception
+    pdf = next(b for b in at.download_button if b.label == tr("export.download.pdf", "en"))
+    assert pdf.proto.disabled, "the PDF of the 256-GPU scenario is not offered for 512 GPUs"
+    assert any(w.value == tr("export.stale", "en") for w in at.warning)

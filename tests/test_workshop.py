@@ -26,7 +26,6 @@ from planner.optimize import optimize
 from planner.optimize.pareto import bandwidth_front
 from planner.report import proposal, tables
 from planner.report.export import import_scenario_json, read_bom_csv, read_xlsx
-from planner.report.export.browser import shared_browser
 from ui import keys
 from ui.presets import PRESETS
 
@@ -79,13 +78,10 @@ def test_export_of_an_8_rail_scenario_writes_an_8_rail_proposal(
     catalog = load_catalog()
     scenario = Scenario(gpus=1024, design_id="rail8-npo")
     files = {kind: tmp_path / f"out.{kind}" for kind in ("pdf", "csv", "xlsx", "json")}
-    try:
-        code = cli_run(
-            ["export", "--gpus", "1024", "--design", "rail8-npo", "--lang", "en", "--edition", "customer",
-             *[arg for kind, path in files.items() for arg in (f"--{kind}", str(path))]]
-        )  # fmt: skip
-    finally:
-        shared_browser().stop()
+    code = cli_run(
+        ["export", "--gpus", "1024", "--design", "rail8-npo", "--lang", "en", "--edition", "customer",
+         *[arg for kind, path in files.items() for arg in (f"--{kind}", str(path))]]
+    )  # fmt: skip
     assert code == 0, capsys.readouterr().err
     assert import_scenario_json(files["json"].read_bytes()) == scenario
     # the CSV lists the 8-rail design's BOM, not InfiniBand's

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from planner.catalog import Catalog
+from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Cable, Optic
 from planner.errors import InputError
 from planner.i18n.message import msg
@@ -118,16 +119,10 @@ def _reaching_optic(catalog: Catalog, preferred: Optic, length_m: float) -> Opti
     """The preferred optic if it reaches; else the cheapest single-mode optic of the same shape."""
     if preferred.max_reach_m >= length_m:
         return preferred
-    candidates = [
-        o
-        for o in catalog.optics.values()
-        if o.kind == preferred.kind
-        and o.speed_gbit_per_s == preferred.speed_gbit_per_s
-        and o.ports_per_module == preferred.ports_per_module
-        and o.max_reach_m >= length_m
-    ]
-    found = _cheapest(candidates)
-    if not isinstance(found, Optic):
+    found = _cheapest_optic(
+        catalog, preferred.kind, preferred.speed_gbit_per_s, preferred.ports_per_module, length_m
+    )
+    if found is None:
         raise InputError(
             msg(
                 "facility.link_lengths: {length_m:g} m exceeds the reach of {optic} ({reach_m:g} m) "
@@ -141,14 +136,40 @@ def _reaching_optic(catalog: Catalog, preferred: Optic, length_m: float) -> Opti
     return found
 
 
+@per_catalog
+def _cheapest_optic(
+    catalog: Catalog, kind: str, speed_gbit_per_s: int, ports_per_module: int, length_m: float
+) -> Optic | None:
+    """The cheapest optic of a kind, speed and ports per module that reaches ``length_m``."""
+    found = _cheapest(
+        [
+            o
+            for o in catalog.optics.values()
+            if o.kind == kind
+            and o.speed_gbit_per_s == speed_gbit_per_s
+            and o.ports_per_module == ports_per_module
+            and o.max_reach_m >= length_m
+        ]
+    )
+    return found if isinstance(found, Optic) else None
+
+
 def _fiber_for(catalog: Catalog, optic: Optic, length_m: float) -> Cable:
     kind = "fiber_mmf" if optic.medium == "mmf" else "fiber_smf"
-    found = _cheapest([c for c in catalog.cables.values() if c.kind == kind and c.max_reach_m >= length_m])
-    if not isinstance(found, Cable):
+    found = _cheapest_cable(catalog, kind, length_m)
+    if found is None:
         raise InputError(msg("catalog: no {kind} cable reaches {length_m:g} m", kind=kind, length_m=length_m))
     return found
 
 
+@per_catalog
+def _cheapest_cable(catalog: Catalog, kind: str, length_m: float) -> Cable | None:
+    """The cheapest cable of ``kind`` that reaches ``length_m``."""
+    found = _cheapest([c for c in catalog.cables.values() if c.kind == kind and c.max_reach_m >= length_m])
+    return found if isinstance(found, Cable) else None
+
+
+@per_catalog
 def _copper_for(catalog: Catalog, speed_gbit_per_s: int, length_m: float) -> Cable | None:
     found = _cheapest(
         [
@@ -301,17 +322,8 @@ def build_aux_link_media(
             upper_devices=upper_devices,
             lower_ports=links,
         )
-    optic = _cheapest(
-        [
-            o
-            for o in catalog.optics.values()
-            if o.kind == "pluggable"
-            and o.ports_per_module == 1
-            and o.speed_gbit_per_s == speed_gbit_per_s
-            and o.max_reach_m >= length_m
-        ]
-    )
-    if not isinstance(optic, Optic):
+    optic = _cheapest_optic(catalog, "pluggable", speed_gbit_per_s, 1, length_m)
+    if optic is None:
         raise InputError(
             msg(
                 "{field}: no cable or single-port optic of the catalog carries {speed}G over "

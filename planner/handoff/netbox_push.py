@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from planner.catalog import Catalog
-from planner.errors import InputError
+from planner.errors import InputError, extra_needed
 from planner.handoff.cabling import Handoff
 from planner.handoff.netbox import (
     CABLE_TYPE,
@@ -103,7 +103,8 @@ def connect(*, url: str, token: str) -> Any:
     InputError
         NetBox did not answer at ``url`` or refused ``token``.
     """
-    import pynetbox
+    with extra_needed(extra="netbox", feature="planner netbox push"):
+        import pynetbox
 
     api = pynetbox.api(url, token=token)
     try:

@@ -11,7 +11,7 @@ command that shows no translated text (``planner --help``) never reads them.
   again in ``lang`` from its template's translation; anything else comes back as it is.
 * ``translate_text(text, lang)``: a plain catalog data text (a record's ``reason`` ...).
 
-``python -m planner.extract_translations`` (``make i18n``) collects the ids from the code and the data.
+``tools/extract_translations.py`` (``make i18n``) collects the ids from the code and the data.
 """
 
 from __future__ import annotations

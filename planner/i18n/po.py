@@ -4,7 +4,7 @@ The app reads its catalogs on the first page it draws, so reading must be cheap:
 and running its ``read_po`` over the catalogs costs about 0.1 s on the reference machine, while
 this reader takes a few milliseconds. Babel stays the reference: ``tests/test_i18n.py`` checks
 that both read every catalog of the repository to the same translations, and the extraction
-command (:mod:`planner.extract_translations`) validates what it writes with it.
+command (``tools/extract_translations.py``) validates what it writes with it.
 
 Supported: a header entry, ``#`` comments (``#,`` flags, ``#.`` notes for translators, ``#~``
 obsolete entries), ``msgid``/``msgstr`` with continuation lines and C escapes. Not used here

@@ -452,7 +452,7 @@ def tier_table(plan: Plan, lang: str) -> pd.DataFrame:
 def media_table(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
     """One row per link class: links, length, medium, cable and optics (record names in the
     language: a descriptive name is translated, a product name kept, see
-    :mod:`planner.extract_translations`)."""
+    ``tools/extract_translations.py``)."""
 
     def optic_name(optic_id: str | None) -> str:
         if not optic_id or optic_id not in catalog.optics:

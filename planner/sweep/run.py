@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from planner.errors import InputError
+from planner.errors import InputError, extra_needed
 from planner.i18n.message import msg
 from planner.sweep.evaluate import ERROR, SweepJob, evaluate_batch
 
@@ -219,7 +219,9 @@ def run_sweep(
     progress
         Called with ``(done, total)`` points after each batch.
     """
-    from distributed import as_completed
+    with extra_needed(extra="sweep", feature="planner sweep"):
+        import pyarrow  # noqa: F401  (the parts are Parquet: fail before a cluster starts)
+        from distributed import as_completed
 
     started = time.perf_counter()
     total = job.grid.count()

@@ -1,6 +1,6 @@
 """Collect every translatable id and merge the new ones into the catalogs (``make i18n``).
 
-``python -m planner.extract_translations`` writes ``locales/messages.pot`` (every id with where it comes
+``python tools/extract_translations.py`` (``make i18n``) writes ``locales/messages.pot`` (every id with where it comes
 from) and adds each id a language lacks to its PO file with an empty translation, keeping every
 existing translation:
 
@@ -59,6 +59,7 @@ TEMPLATE_DOMAINS: tuple[tuple[str, str], ...] = (
     ("ui/upload.py", "engine_data"),
     ("ui/", "report"),
     ("planner/engine.py", "engine_core"),
+    ("planner/bom.py", "engine_core"),
     ("planner/resolve.py", "engine_core"),
     ("planner/fabric/topology.py", "engine_core"),
     ("planner/outputs.py", "engine_core"),
@@ -294,7 +295,7 @@ def merge_templates(lang: str, templates: dict[str, list[str]]) -> tuple[list[Pa
 def main(argv: list[str] | None = None) -> int:
     """Regenerate ``locales/messages.pot`` and merge new ids; print what changed."""
     parser = argparse.ArgumentParser(
-        prog="python -m planner.extract_translations",
+        prog="python tools/extract_translations.py",
         description="Collect UI keys, msg() templates and catalog prose into locales/messages.pot "
         "and add the ids each language lacks to its PO files (untranslated).",
     )

@@ -1,0 +1,382 @@
+"""The bill of materials of a plan: one line per item, from the sized fabric, facility and catalog.
+
+:func:`bom_lines` writes the lines; :func:`planner.engine.plan` calls it once the topology,
+media, auxiliary fabrics, racks and cooling are sized, and :func:`planner.cost.cost_summary`
+prices the result. Each line carries its record's id, category, translatable description,
+quantity, unit price (the scenario's override when it has one) and source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from planner.catalog import Catalog
+from planner.catalog.schema import Record, Switch
+from planner.cost import BomLine
+from planner.fabric.auxiliary import AuxiliaryFabrics
+from planner.fabric.media import LinkMedia, cable_unit_cost_usd
+from planner.fabric.scale_up import ScaleUpDomain
+from planner.fabric.topology import Topology
+from planner.facility.cooling import CoolingResult
+from planner.facility.power import Racks, pdus_for_rack
+from planner.i18n.message import Message, msg
+from planner.resolve import Resolved
+from planner.units import ceil_div
+
+
+def tier_switch(r: Resolved, tier: str) -> Switch:
+    """The switch model of one tier (leaf, spine, core, or top: the core model one tier up)."""
+    return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch, "top": r.core_switch}[tier]
+
+
+_LINK_CLASS_LABEL: dict[str, Message] = {
+    "node_leaf": msg("node-leaf"),
+    "leaf_spine": msg("leaf-spine"),
+    "spine_core": msg("spine-core"),
+    "core_top": msg("core-top"),
+}
+
+
+def _joined(labels: list[Message]) -> Message:
+    """Link class labels one after another (``node-leaf leaf-spine``), translatable as a whole."""
+    if len(labels) == 1:
+        return labels[0]
+    return msg("{first} {rest}", first=labels[0], rest=_joined(labels[1:]))
+
+
+_AUX_LINK_LABEL: dict[str, Message] = {
+    "storage_access": msg("storage fabric: servers and storage to leaves"),
+    "storage_uplink": msg("storage fabric: between tiers"),
+    "frontend_access": msg("front-end network: servers to leaves"),
+    "frontend_uplink": msg("front-end network: between tiers"),
+    "inband_access": msg("in-band management: servers and storage to leaves"),
+    "inband_uplink": msg("in-band management: between tiers"),
+    "oob_access": msg("out-of-band management: BMC and switch management ports"),
+    "oob_uplink": msg("out-of-band management: between tiers"),
+}
+
+
+def _line(
+    r: Resolved,
+    record: Record,
+    category: str,
+    description: str,
+    quantity: int,
+    unit_cost: float,
+    link_classes: tuple[str, ...] = (),
+) -> BomLine:
+    """One BOM line of a catalog record, at the scenario's price override when it has one."""
+    return BomLine(
+        id=record.id,
+        category=category,
+        description=description,
+        quantity=quantity,
+        unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
+        source=record.source or msg("assumption: {reason}", reason=record.reason),
+        link_classes=link_classes,
+    )
+
+
+def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
+    """GPUs, servers, fabric NICs and the fabric switches of each tier."""
+    lines = [
+        _line(r, r.gpu, "gpus", msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
+        _line(
+            r,
+            r.server,
+            "servers",
+            msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
+            r.nodes,
+            r.server.chassis_cost_usd,
+        ),
+        _line(r, r.nic, "nics", msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
+    ]
+    for tier in topo.tier_counts:
+        model = tier_switch(r, tier.tier)
+        description = _tier_switch_description(tier.tier, model.name)
+        lines.append(_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
+    return lines
+
+
+def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
+    """The scale-up switch trays of domains across servers (their copper spine is in the tray price)."""
+    switch = r.scale_up_switch
+    if switch is None:
+        return []
+    description = msg(
+        "Scale-up switch {name} ({per_domain} per {domain}-GPU domain)",
+        name=switch.name,
+        per_domain=scale_up.switches_per_domain,
+        domain=scale_up.domain_gpus,
+    )
+    return [_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
+
+
+def _tier_switch_description(tier: str, name: str) -> Message:
+    if tier == "leaf":
+        return msg("Leaf switch {name}", name=name)
+    if tier == "spine":
+        return msg("Spine switch {name}", name=name)
+    if tier == "top":
+        return msg("Top-tier switch {name} (fourth tier)", name=name)
+    return msg("Core switch {name}", name=name)
+
+
+def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
+    """A cable line per link class, then one line per optic model summed over the link classes."""
+    lines = []
+    optic_units: dict[str, int] = {}
+    optic_where: dict[str, list[Message]] = {}
+    optic_classes: dict[str, list[str]] = {}
+    for m in media:
+        label = _LINK_CLASS_LABEL[m.link_class]
+        for end in (m.lower, m.upper):
+            if end.optic_id and end.units:
+                optic_units[end.optic_id] = optic_units.get(end.optic_id, 0) + end.units
+                where = optic_where.setdefault(end.optic_id, [])
+                if label not in where:
+                    where.append(label)
+                    optic_classes.setdefault(end.optic_id, []).append(m.link_class)
+        cable = catalog.cables[m.cable_id]
+        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
+        cost = cable_unit_cost_usd(cable, m.length_m)
+        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
+    for optic_id in sorted(optic_units):
+        optic = catalog.optics[optic_id]
+        links = _joined(optic_where[optic_id])
+        description = (
+            msg("{name} (ports; {links})", name=optic.name, links=links)
+            if optic.integrated
+            else msg("{name} (modules; {links})", name=optic.name, links=links)
+        )
+        classes = tuple(optic_classes[optic_id])
+        lines.append(
+            _line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd, classes)
+        )
+    return lines
+
+
+def _aux_media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
+    """One cable line and one transceiver line per auxiliary link class (both ends take the
+    class's one single-port optic, so a class has one optic model)."""
+    lines = []
+    for m in media:
+        label = _AUX_LINK_LABEL[m.link_class]
+        cable = catalog.cables[m.cable_id]
+        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
+        cost = cable_unit_cost_usd(cable, m.length_m)
+        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
+        if m.upper.optic_id:
+            optic = catalog.optics[m.upper.optic_id]
+            description = msg("{name} (modules; {links})", name=optic.name, links=label)
+            lines.append(
+                _line(r, optic, "optics", description, m.transceivers, optic.unit_cost_usd, (m.link_class,))
+            )
+    return lines
+
+
+def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
+    """A dedicated front-end network's NICs and switches (none when the in-band network carries it)."""
+    fe = aux.frontend
+    if fe.nic is None or fe.switch is None:
+        return []
+    return [
+        _line(
+            r,
+            fe.nic,
+            "management",
+            msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
+            fe.nics,
+            fe.nic.unit_cost_usd,
+        ),
+        _line(
+            r,
+            fe.switch,
+            "management",
+            msg("Front-end (north-south) switch {name}", name=fe.switch.name),
+            fe.switches,
+            fe.switch.unit_cost_usd,
+        ),
+    ]
+
+
+def _kind_and_name(text: Message) -> Message:
+    """``text`` (a kind, then the record's ``{name}``), or the name alone when the name already
+    begins with the kind ("In-band management switch, 32 x 100GbE"), so no line says it twice."""
+    name = str(text.params["name"])
+    kind = text.template.removesuffix(" {name}")
+    return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
+
+
+def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
+    """Storage, its fabric, the front-end network, and the in-band and out-of-band management switches."""
+    return [
+        _line(
+            r,
+            aux.storage,
+            "storage",
+            msg("Storage {name}", name=aux.storage.name),
+            aux.storage_units,
+            aux.storage.unit_cost_usd,
+        ),
+        _line(
+            r,
+            aux.storage_switch,
+            "storage",
+            msg("Storage fabric switch {name}", name=aux.storage_switch.name),
+            aux.storage_fabric.switches,
+            aux.storage_switch.unit_cost_usd,
+        ),
+        _line(
+            r,
+            aux.inband_switch,
+            "management",
+            _kind_and_name(msg("In-band management switch {name}", name=aux.inband_switch.name)),
+            aux.inband_fabric.switches,
+            aux.inband_switch.unit_cost_usd,
+        ),
+        _line(
+            r,
+            aux.oob_switch,
+            "management",
+            _kind_and_name(msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
+            aux.oob_fabric.switches,
+            aux.oob_switch.unit_cost_usd,
+        ),
+        *_frontend_lines(r, aux),
+    ]
+
+
+def _facility_lines(
+    r: Resolved, catalog: Catalog, racks: Racks, cooling: CoolingResult, it_kw: float
+) -> list[BomLine]:
+    """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
+    rack = _line(
+        r, r.rack, "racks_power", msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
+    )
+    # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
+    pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
+    lines = [
+        rack,
+        _line(
+            r,
+            pdu,
+            "racks_power",
+            msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
+            racks.total * per_rack,
+            pdu.unit_cost_usd,
+        ),
+        replace(
+            _line(
+                r,
+                r.cooling,
+                "cooling",
+                msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
+                ceil_div(int(it_kw * 1000), 1000),
+                r.cooling.capex_usd_per_kw,
+            ),
+            quantity_unit="kW",
+        ),
+    ]
+    if cooling.cdus:
+        lines.append(
+            _line(
+                r,
+                r.cooling,
+                "cooling",
+                msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
+                cooling.cdus,
+                r.cooling.cdu_unit_cost_usd,
+            )
+        )
+    return lines
+
+
+def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
+    """Installation and spares, each a catalog fraction of the hardware (cooling excluded)."""
+    lines = []
+    installation = catalog.cost_factors["installation_fraction"]
+    spares = catalog.cost_factors["spares_fraction"]
+    for factor, description in (
+        (
+            installation,
+            msg("Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value),
+        ),
+        (spares, msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
+    ):
+        lines.append(
+            BomLine(
+                id=factor.id,
+                category="services",
+                description=description,
+                quantity=1,
+                unit_cost_usd=hardware_usd * factor.value,
+                source=factor.source or msg("assumption: {reason}", reason=factor.reason),
+            )
+        )
+    return lines
+
+
+def bom_lines(
+    *,
+    r: Resolved,
+    catalog: Catalog,
+    topo: Topology,
+    media: tuple[LinkMedia, ...],
+    nics: int,
+    aux: AuxiliaryFabrics,
+    racks: Racks,
+    cooling: CoolingResult,
+    it_kw: float,
+    scale_up: ScaleUpDomain,
+    aux_media: tuple[LinkMedia, ...],
+) -> tuple[BomLine, ...]:
+    """The plan's bill of materials: one line per item, each at the scenario's price override.
+
+    Compute (GPUs, servers, fabric NICs, fabric switches per tier), scale-up switch trays, the
+    compute fabric's cables per link class and optics per model, storage and management, the
+    auxiliary fabrics' cables and optics, racks, PDUs and cooling, then installation and spares.
+
+    Parameters
+    ----------
+    r
+        The resolved scenario (records, counts and price overrides).
+    catalog
+        The catalog the records come from (cables, optics, PDUs and cost factors are looked up).
+    topo
+        The compute fabric's switch and link counts.
+    media
+        Media of the compute fabric's link classes (cables [count], optics [modules]).
+    nics
+        Fabric NICs [count].
+    aux
+        Storage, front-end and management fabrics.
+    racks
+        Rack layout [racks], with each rack's power limit [kW] for its PDUs.
+    cooling
+        Cooling result (CDUs [count]).
+    it_kw
+        Maximum IT power [kW]: cooling infrastructure is priced per kW (rounded up).
+    scale_up
+        The scale-up domains (switch trays [count]).
+    aux_media
+        Media of the auxiliary link classes.
+
+    Returns
+    -------
+    tuple of BomLine
+        Lines with a quantity above zero; installation and spares [USD] are each
+        ``hardware_usd x fraction``, hardware being every other line except cooling (the
+        fractions are the catalog's ``cost_factors``).
+    """
+    lines = [
+        *_compute_lines(r, topo, nics),
+        *_scale_up_lines(r, scale_up),
+        *_media_lines(r, catalog, media),
+        *_auxiliary_lines(r, aux),
+        *_aux_media_lines(r, catalog, aux_media),
+        *_facility_lines(r, catalog, racks, cooling, it_kw),
+    ]
+    hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")
+    lines += _service_lines(catalog, hardware_usd)
+    return tuple(x for x in lines if x.quantity > 0)

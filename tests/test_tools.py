@@ -1,0 +1,59 @@
+"""The maintainer tools: the API reference (``make docs``) and the README's generated blocks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tools import api_docs, readme_blocks
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_make_docs_writes_the_engine_reference_from_its_docstrings(tmp_path: Path) -> None:
+    written = api_docs.write(tmp_path)
+    names = {path.name for path in written}
+    assert {"index.md", "planner.engine.md", "planner.bom.md"} <= names
+    assert not any(name.startswith(("planner.cli", "planner.store.migrations")) for name in names)
+    engine = (tmp_path / "planner.engine.md").read_text(encoding="utf-8")
+    assert "## function `plan`" in engine and "plan(*, scenario: 'Scenario', catalog: 'Catalog')" in engine
+    bom = (tmp_path / "planner.bom.md").read_text(encoding="utf-8")
+    section = bom[bom.index("## function `bom_lines`") :]
+    assert "**Parameters**" in section and "**Returns**" in section and "it_kw" in section
+    assert "[`planner.engine`](planner.engine.md)" in (tmp_path / "index.md").read_text(encoding="utf-8")
+
+
+JUNIT = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest" errors="0" failures="1" skipped="3" tests="2300" time="312.4">
+<properties><property name="tier_unit" value="1600"/><property name="tier_app" value="300"/>
+<property name="machine" value="2 cores, AMD EPYC, Python 3.11.7"/>
+<property name="load_average" value="0.9 1.1 1.0"/><property name="date" value="2026-12-01"/></properties>
+<testcase classname="t" name="a" time="1"/></testsuite></testsuites>
+"""
+
+
+def test_the_tests_block_is_written_from_the_junit_file(tmp_path: Path) -> None:
+    path = tmp_path / "pytest.xml"
+    path.write_text(JUNIT, encoding="utf-8")
+    block = readme_blocks.tests_block(readme_blocks.read_junit(path))
+    # 312.4 s of pytest = 5 min 12 s; the counts and facts are the file's, nothing typed
+    assert "**2,300 tests, 3 skipped, 1 failed** in **5 min 12 s** of pytest" in block
+    assert "2026-12-01, 2 cores, AMD EPYC, Python 3.11.7, load average 0.9 1.1 1.0" in block
+    assert "unit 1600, app 300." in block
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n<!-- tests:begin -->\nold\n<!-- tests:end -->\nrest\n", encoding="utf-8")
+    assert readme_blocks.write_block("tests", block, readme)
+    assert (
+        readme.read_text(encoding="utf-8")
+        == f"intro\n<!-- tests:begin -->\n{block}\n<!-- tests:end -->\nrest\n"
+    )
+    assert not readme_blocks.write_block("tests", block, readme)
+
+
+def test_the_readme_has_its_generated_blocks() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("tests", "bench"):
+        begin, end = readme_blocks.markers(name)
+        assert text.count(begin) == 1 and text.count(end) == 1 and text.index(begin) < text.index(end), name
+    begin, end = readme_blocks.markers("tests")
+    inside = text[text.index(begin) + len(begin) : text.index(end)]
+    assert "written by `make readme-tests`" in inside, "the test count and time are generated, not typed"
