@@ -198,3 +198,10 @@ def test_readme_block_is_replaced_between_the_markers(results: tuple[CaseResult,
     assert new.startswith(f"intro\n{validation_report.BEGIN}\nvalidation: ")
     assert new.endswith(f"{validation_report.END}\nrest\n") and "old" not in new
     assert "| training |" in new
+
+
+def test_every_area_has_a_chart_symbol_and_a_label() -> None:
+    from planner.report.validation import AREA_KEYS, AREA_SYMBOLS
+    from planner.validation.cases import AREAS
+
+    assert set(AREA_SYMBOLS) == set(AREAS) == set(AREA_KEYS)

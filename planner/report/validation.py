@@ -29,6 +29,7 @@ AREA_SYMBOLS = {
     "power": "star",
     "reliability": "hexagon",
     "serving": "cross",
+    "tenancy": "x",
 }
 AREA_KEYS = {
     "topology": "val.area.topology",
@@ -38,6 +39,7 @@ AREA_KEYS = {
     "power": "val.area.power",
     "reliability": "val.area.reliability",
     "serving": "val.area.serving",
+    "tenancy": "val.area.tenancy",
 }
 ROLE_KEYS = {"validation": "val.role.validation", "calibration": "val.role.calibration"}
 STATUS_KEYS = {
