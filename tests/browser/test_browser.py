@@ -68,7 +68,8 @@ def test_workshop_flow_in_chinese(base_url: str, page: Page) -> None:
 
     page.get_by_role("link", name=tr("page.compare", "zh")).click()
     heading(page, tr("page.compare", "zh"))
-    expect(page.locator('[data-testid="stPlotlyChart"]')).to_have_count(4)
+    # the cost per outcome with its band and probabilities, then the comparison's four charts
+    expect(page.locator('[data-testid="stPlotlyChart"]')).to_have_count(5)
     expect(page.get_by_text(tr("compare.claims", "zh"))).to_be_visible()
     expect(page).to_have_url(re.compile(r"lang=zh"))
 
