@@ -97,6 +97,18 @@ def test_chinese_section_headers_are_chinese(shared: dict[str, proposal.Proposal
     assert "Blast radius" not in section and "Chargeback" not in section
 
 
+@pytest.mark.parametrize(
+    ("lang", "needles"), [("en", ("Helios", "Venus", "SC '21")), ("zh", ("Helios", "Venus", "作业轨迹"))]
+)
+def test_the_section_names_the_trace_the_job_mix_is_fitted_to(
+    shared: dict[str, proposal.Proposal], lang: str, needles: tuple[str, ...]
+) -> None:
+    html = _html(shared[lang])
+    section = _text(html[html.index('id="tenancy"') : html.index('id="assumptions"')])
+    for needle in needles:
+        assert needle in section, needle
+
+
 def test_unmet_guarantees_are_listed_with_the_shortfall() -> None:
     # ib-ndr has one plane: a dedicated-plane tenant cannot keep the others off its switches
     p = _proposal(Scenario(gpus=1024, design_id="ib-ndr", tenants=TENANTS), "en")
