@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from scipy import stats
 
 from planner.catalog import Catalog
@@ -49,22 +49,12 @@ DESIGN_PRICE_FACTORS = ("switch_price", "optics_price")
 """Price factors drawn per design (different parts on each); the others are shared."""
 
 
-class DecisionSpec(BaseModel):
-    """Settings of the decision's Monte Carlo (module notes)."""
+class DecisionSpec(MonteCarloSpec):
+    """Settings of the decision's Monte Carlo (module notes): the input draws of
+    :class:`~planner.performance.uncertainty.MonteCarloSpec` and a scale on the fitted model error."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
-    samples: int = Field(default=2000, ge=100, le=200_000, description="Draws [count].")
-    seed: int = Field(default=0, ge=0, le=2**32 - 1, description="Random seed (same seed, same result).")
-    price_spread_fraction: float = Field(
-        default=0.2, ge=0, lt=1, description="Half-width of each hardware price's triangular factor [-]."
-    )
-    electricity_spread_fraction: float = Field(
-        default=0.3, ge=0, lt=1, description="Half-width of the electricity price's triangular factor [-]."
-    )
-    failure_rate_sigma: float = Field(
-        default=0.5, ge=0, le=3, description="Log-standard deviation of the failure-rate factor [-]."
-    )
     model_error_scale: float = Field(
         default=1.0, ge=0, le=10, description="Multiplier on the fitted model error (1 = as measured) [-]."
     )
