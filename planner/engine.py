@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from planner.bom import bom_lines, tier_switch
+from planner.bom import bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Record, Switch
@@ -35,13 +35,16 @@ from planner.fabric.media import (
     FABRIC_LINK_CLASSES,
     LinkMedia,
     build_link_media,
+    length_field,
 )
 from planner.fabric.network import Latency, path_latency_ns
 from planner.fabric.scale_up import ScaleUpDomain, in_server_domain, switched_domain
 from planner.fabric.topology import ServerPorts, Topology, build_topology, server_ports
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, power_summary, rack_layout
+from planner.handoff.runs import MAX_LAID_OUT_CABLES, CableRun, cable_runs
 from planner.i18n.message import msg
+from planner.inputs.layout import LayoutParams
 from planner.inputs.scenario import Scenario
 from planner.resolve import Resolved, link_gbit_per_s, resolve
 from planner.units import ceil_div, w_to_kw
@@ -65,6 +68,25 @@ class SwitchModels:
     leaf_id: str
     spine_id: str | None = None
     core_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SizedCluster:
+    """The cluster as sized before it is priced: what the layout of its cables reads
+    (:class:`planner.handoff.sized.Sized`)."""
+
+    scenario: Scenario
+    nodes: int
+    server_id: str
+    topology: Topology
+    media: tuple[LinkMedia, ...]
+    aux_media: tuple[LinkMedia, ...]
+    auxiliary: AuxiliaryFabrics
+    scale_up: ScaleUpDomain
+    server_ports: ServerPorts
+    switch_models: SwitchModels
+    power: Power
+    racks: Racks
 
 
 @dataclass(frozen=True)
@@ -288,9 +310,11 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
         chosen(
             "model.link_lengths",
             msg(
-                "cable lengths node-leaf {node_leaf_m:g} m, leaf-spine {leaf_spine_m:g} m, "
-                "spine-core {spine_core_m:g} m (editable; defaults assume leaves in network racks "
-                "at the end of each row)",
+                "media chosen for cable lengths node-leaf {node_leaf_m:g} m, leaf-spine {leaf_spine_m:g} m, "
+                "spine-core {spine_core_m:g} m (editable); each cable is priced at the length the rack "
+                "layout gives it ({row_length_m:g} m rows, network rows amid the compute rows), "
+                "ordered at the next standard length",
+                row_length_m=LayoutParams().row_length_m,
                 node_leaf_m=lengths.node_leaf_m,
                 leaf_spine_m=lengths.leaf_spine_m,
                 spine_core_m=lengths.spine_core_m,
@@ -321,7 +345,7 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
     ]
 
 
-def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
+def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = True) -> Plan:
     """Size, power, cool and cost one cluster.
 
     Parameters
@@ -330,6 +354,11 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         The validated request.
     catalog
         Component catalog (see :func:`planner.catalog.load_catalog`).
+    layout_cable_lengths
+        Price the cables at the lengths of the plan's layout (default floor,
+        :func:`planner.handoff.runs.cable_runs`), one BOM line per ordered length; ``False``
+        prices every cable of a link class at the scenario's one length
+        (``facility.link_lengths``): a sweep over many sizes does, and says so.
 
     Returns
     -------
@@ -367,7 +396,22 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     cooling = cooling_summary(
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
-    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power, scale_up, aux_media)
+    sized = SizedCluster(
+        scenario,
+        r.nodes,
+        r.server.id,
+        topo,
+        media,
+        aux_media,
+        aux,
+        scale_up,
+        ports,
+        _switch_models(r, topo),
+        power,
+        racks,
+    )
+    runs = cable_runs(plan=sized, catalog=catalog) if layout_cable_lengths else ()
+    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power, scale_up, aux_media, runs)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
@@ -392,10 +436,11 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         cooling=cooling,
         cost=_cost(r, catalog, bom, power, racks),
         bom=bom,
-        notes=_notes(r, cooling, bw, topo, scale_up),
+        notes=_notes(r, cooling, bw, topo, scale_up)
+        + _cable_notes(sized, catalog, runs, layout_cable_lengths),
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
-        switch_models=_switch_models(r, topo),
+        switch_models=sized.switch_models,
         server_ports=ports,
         scale_up=scale_up,
         aux_media=aux_media,
@@ -414,6 +459,7 @@ def _bom(
     power: Power,
     scale_up: ScaleUpDomain,
     aux_media: tuple[LinkMedia, ...],
+    runs: tuple[CableRun, ...],
 ) -> tuple[BomLine, ...]:
     return bom_lines(
         r=r,
@@ -427,6 +473,39 @@ def _bom(
         it_kw=power.it_kw,
         scale_up=scale_up,
         aux_media=aux_media,
+        runs=runs,
+    )
+
+
+def _cable_notes(
+    sized: SizedCluster, catalog: Catalog, runs: tuple[CableRun, ...], laid_out: bool
+) -> tuple[str, ...]:
+    """What the plan says of its cable lengths: a plan too large to lay out keeps the scenario's
+    one length per link class; a layout run beyond its medium's reach names the field to raise."""
+    cables = sum(m.links for m in (*sized.media, *sized.aux_media))
+    if laid_out and not runs and cables:
+        return (
+            msg(
+                "the BOM prices cables at the scenario's one length per link class: the plan's "
+                "{cables:,} cables are more than the {limit:,} the layout is drawn for",
+                cables=cables,
+                limit=MAX_LAID_OUT_CABLES,
+            ),
+        )
+    beyond = [run for run in runs if run.longest_m > run.reach_m]
+    parts = {**catalog.cables, **catalog.optics} if beyond else {}
+    return tuple(
+        msg(
+            "{link}: the layout runs cables up to {length_m:g} m, beyond the {reach_m:g} m that "
+            "{part} reaches; set facility.link_lengths.{field} to at least {length_m:g} so the plan "
+            "picks a medium that reaches",
+            link=link_class_label(run.link_class),
+            length_m=run.longest_m,
+            reach_m=run.reach_m,
+            part=parts[run.reach_part].name,
+            field=length_field(run.link_class),
+        )
+        for run in beyond
     )
 
 
