@@ -8,7 +8,8 @@ BOM, cost, bandwidth, latency); this module only wires them. The BOM lines are w
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from planner.bom import bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog
@@ -87,6 +88,10 @@ class SizedCluster:
     switch_models: SwitchModels
     power: Power
     racks: Racks
+
+    def parts(self) -> dict[str, Any]:
+        """The fields by name: a :class:`Plan` holds each of them under the same name."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -396,85 +401,55 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     cooling = cooling_summary(
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
+    models = _switch_models(r, topo)
     sized = SizedCluster(
-        scenario,
-        r.nodes,
-        r.server.id,
-        topo,
-        media,
-        aux_media,
-        aux,
-        scale_up,
-        ports,
-        _switch_models(r, topo),
-        power,
-        racks,
+        scenario, r.nodes, r.server.id, topo, media, aux_media, aux, scale_up, ports, models, power, racks
     )
-    runs = cable_runs(plan=sized, catalog=catalog) if layout_cable_lengths else ()
-    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power, scale_up, aux_media, runs)
+    bom, cable_notes = _bom(r, catalog, sized, nics, cooling, layout_cable_lengths)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
     return Plan(
-        scenario=scenario,
+        **sized.parts(),
         design_id=r.design_id,
         design_name=r.design_name,
         gpu_id=r.gpu.id,
         gpu_name=r.gpu.name,
-        server_id=r.server.id,
         gpus_requested=scenario.gpus,
         gpus=r.gpus,
-        nodes=r.nodes,
         nics=nics,
-        topology=topo,
-        media=media,
-        auxiliary=aux,
         bandwidth=bw,
         latency=latency,
-        power=power,
-        racks=racks,
         cooling=cooling,
         cost=_cost(r, catalog, bom, power, racks),
         bom=bom,
-        notes=_notes(r, cooling, bw, topo, scale_up)
-        + _cable_notes(sized, catalog, runs, layout_cable_lengths),
+        notes=_notes(r, cooling, bw, topo, scale_up) + cable_notes,
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
-        switch_models=sized.switch_models,
-        server_ports=ports,
-        scale_up=scale_up,
-        aux_media=aux_media,
     )
 
 
 def _bom(
-    r: Resolved,
-    catalog: Catalog,
-    topo: Topology,
-    media: tuple[LinkMedia, ...],
-    nics: int,
-    aux: AuxiliaryFabrics,
-    racks: Racks,
-    cooling: CoolingResult,
-    power: Power,
-    scale_up: ScaleUpDomain,
-    aux_media: tuple[LinkMedia, ...],
-    runs: tuple[CableRun, ...],
-) -> tuple[BomLine, ...]:
-    return bom_lines(
+    r: Resolved, catalog: Catalog, sized: SizedCluster, nics: int, cooling: CoolingResult, laid_out: bool
+) -> tuple[tuple[BomLine, ...], tuple[str, ...]]:
+    """The BOM, its cables at the lengths of the plan's layout when ``laid_out``, and what the plan
+    says of those lengths."""
+    runs = cable_runs(plan=sized, catalog=catalog) if laid_out else ()
+    lines = bom_lines(
         r=r,
         catalog=catalog,
-        topo=topo,
-        media=media,
+        topo=sized.topology,
+        media=sized.media,
         nics=nics,
-        aux=aux,
-        racks=racks,
+        aux=sized.auxiliary,
+        racks=sized.racks,
         cooling=cooling,
-        it_kw=power.it_kw,
-        scale_up=scale_up,
-        aux_media=aux_media,
+        it_kw=sized.power.it_kw,
+        scale_up=sized.scale_up,
+        aux_media=sized.aux_media,
         runs=runs,
     )
+    return lines, _cable_notes(sized, catalog, runs, laid_out)
 
 
 def _cable_notes(
