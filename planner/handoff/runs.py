@@ -79,9 +79,13 @@ def ordered_bins(runs_m: Iterable[float]) -> dict[float, int]:
     >>> ordered_bins([11.0, 6.0, 14.0, 21.0])
     {7.0: 1, 15.0: 2, 25.0: 1}
     """
+    runs: dict[float, int] = {}
+    for run in runs_m:  # runs repeat (whole metres): each distinct run is binned once
+        runs[run] = runs.get(run, 0) + 1
     bins: dict[float, int] = {}
-    for length in sorted(ordered_length_m(run) for run in runs_m):
-        bins[length] = bins.get(length, 0) + 1
+    for run, count in sorted(runs.items()):
+        length = ordered_length_m(run)
+        bins[length] = bins.get(length, 0) + count
     return bins
 
 

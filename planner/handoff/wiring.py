@@ -514,12 +514,10 @@ def _optics_w_by_device(links: list[Link], catalog: Catalog) -> dict[str, float]
     """Power of the optics plugged into each device [W] (one module counted once)."""
     modules: dict[tuple[str, str], str] = {}
     for link in links:
-        for device, optic, module in (
-            (link.a_device, link.optic_a, link.a_module),
-            (link.b_device, link.optic_b, link.b_module),
-        ):
-            if optic:
-                modules[(device, module)] = optic
+        if link.optic_a:
+            modules[(link.a_device, link.a_module)] = link.optic_a
+        if link.optic_b:
+            modules[(link.b_device, link.b_module)] = link.optic_b
     power: dict[str, float] = {}
     for (device, _), optic in modules.items():
         power[device] = power.get(device, 0.0) + catalog.optics[optic].power_w
