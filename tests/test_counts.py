@@ -79,3 +79,12 @@ def test_pages_at_one_server_say_one(page: str) -> None:
 def test_the_chinese_pages_keep_their_counts() -> None:
     at = start("compare", gpus="8", lang="zh")
     assert "1 台服务器 · 2 个机柜" in texts(at)
+
+
+def test_the_reliability_table_says_one_gpu_loses(capsys: pytest.CaptureFixture[str]) -> None:
+    """A node-leaf link of ib-ndr serves one GPU: "1 GPU loses 100.00%", noun and verb agreed."""
+    assert run(["reliability", "--gpus", "1024", "--design", "ib-ndr", "--params-b", "70"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"node-leaf link +1 GPU loses 100\.00%", out), out
+    assert re.search(r"leaf switch +32 GPUs lose 100\.00%", out), out
+    assert not ONE_PLURAL.search(out), ONE_PLURAL.search(out)
