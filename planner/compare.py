@@ -195,9 +195,7 @@ def _sized_only(scenario: Scenario, catalog: Catalog) -> Plan:
 def _probe(base: Scenario, catalog: Catalog, wanted: list[int], largest: int) -> _DesignWork:
     """Plan the largest size; when it exceeds the design's largest count, cut the sizes there."""
     try:
-        return _DesignWork(
-            base, wanted, None, _sized_only(base.with_updates(gpus=largest), catalog)
-        )
+        return _DesignWork(base, wanted, None, _sized_only(base.with_updates(gpus=largest), catalog))
     except PlannerError as exc:
         limit = _size_limit(exc, largest)
         if limit is None:  # refused for another reason: each size is tried and reported on its own

@@ -11,14 +11,14 @@ from handoff_fixtures import CATALOG, preset_handoff, preset_plan
 from planner import plan
 from planner.cli import run
 from planner.compare import sweep
-from planner.engine import Plan
 from planner.fabric.media import cable_unit_cost_usd, length_field
 from planner.handoff.pricing import layout_cable_pricing, pricing_rows
 from planner.handoff.runs import MAX_LAID_OUT_CABLES, cable_runs
+from planner.handoff.sized import Planned
 from planner.inputs.scenario import scenario_from_data
 
 
-def bom_bins(p: Plan) -> dict[tuple[str, str], dict[float, int]]:
+def bom_bins(p: Planned) -> dict[tuple[str, str], dict[float, int]]:
     """The BOM's cables per (link class, part) and ordered length [m -> count]."""
     bins: dict[tuple[str, str], dict[float, int]] = {}
     for line in p.bom:

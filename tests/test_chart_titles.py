@@ -60,8 +60,8 @@ def test_notes_above_the_plot_stack_by_their_lines() -> None:
     """Two coincidence notes, the first broken over two lines: the second sits above both of
     its lines, and the margin holds three note lines."""
     fig = charts.styled(go.Figure(), "t")
-    long = {"text": "a " * 50 + "<br>b", "yanchor": "bottom"}
-    short = {"text": "c", "yanchor": "bottom"}
+    long: dict[str, object] = {"text": "a " * 50 + "<br>b", "yanchor": "bottom"}
+    short: dict[str, object] = {"text": "c", "yanchor": "bottom"}
     charts._with_notes(fig, [long, short])
     first, second = fig.layout.annotations
     assert (first.yshift, second.yshift) == (4, 4 + 2 * charts.NOTE_LINE_PX)

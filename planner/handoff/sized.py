@@ -61,7 +61,8 @@ class Sized(Protocol):
 
 
 class Planned(Sized, Protocol):
-    """A finished plan: the sized cluster with its design, GPU count and BOM."""
+    """A finished plan: the sized cluster with its design, GPU count, BOM and compute-fabric
+    cables and transceivers [count]."""
 
     @property
     def design_id(self) -> str: ...
@@ -69,3 +70,7 @@ class Planned(Sized, Protocol):
     def gpus(self) -> int: ...
     @property
     def bom(self) -> tuple[BomLine, ...]: ...
+    @property
+    def cables(self) -> int: ...
+    @property
+    def transceivers(self) -> int: ...
