@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
+from pathlib import Path
 
 import pytest
 from handoff_fixtures import CATALOG, preset_handoff, preset_plan
@@ -132,3 +136,27 @@ def test_planner_bom_and_layout_agree_on_the_command_line(capsys: pytest.Capture
         if line.id == "fiber_mmf_mpo":
             assert line.length_m is not None
             assert line.unit_cost_usd == cable_unit_cost_usd(record, line.length_m)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_proposal_bom_lists_the_layouts_lengths(lang: str, tmp_path: Path) -> None:
+    """``planner export --csv`` (the proposal's BOM file): the node-leaf cables on one line per
+    ordered length, with the Layout page's counts and the unit cost at that length (2 USD/m);
+    in Chinese too (the description translated, the length kept)."""
+    out = tmp_path / "bom.csv"
+    argv = ["export", "--gpus", "1024", "--design", "rail8-npo", "--lang", lang, "--edition", "internal"]
+    assert run([*argv, "--csv", str(out)]) == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
+    node_leaf = "node-leaf" if lang == "en" else "节点-Leaf"
+    lines = {
+        re.findall(r"(\d+) m", row["description"])[-1]: row
+        for row in rows
+        if row["id"] == "fiber_mmf_mpo" and node_leaf in row["description"]
+    }
+    assert {m: int(r["quantity"]) for m, r in lines.items()} == {"7": 440, "10": 3312, "15": 3336, "20": 1104}
+    assert {m: float(r["unit_cost"]) for m, r in lines.items()} == {
+        "7": 59.0,
+        "10": 65.0,
+        "15": 75.0,
+        "20": 85.0,
+    }
