@@ -136,12 +136,15 @@ _LEGENDS = {
 }
 
 
-TITLE_WIDTH = 56
+TITLE_WIDTH = 44
 """Longest line of a chart title [display characters, a CJK character counting two]: 16-px type
-in the narrowest chart a page draws (a half-width column at 1280 px, about 560 px wide). Plotly
-neither wraps a title nor shrinks it: a longer line is cut at the chart's edge, mid-word."""
-NOTE_WIDTH = 80
-"""Longest line of a note above a plot [display characters]: 11-px type, same chart width."""
+in the narrowest chart a page draws (the Scaling page's three to a row at 1280 px: 402 px,
+measured in Chromium). Plotly neither wraps a title nor shrinks it: a longer line is cut at the
+chart's edge, mid-word."""
+NOTE_WIDTH = 50
+"""Longest line of a note above a plot [display characters]: 11-px type from the plot's left
+edge, which sits about 80 px into that 402-px chart (the coincidence notes of the Scaling page's
+charts ran 40-70 px past the edge at 80 characters)."""
 TITLE_LINE_PX = 20
 """Height one more title line takes [px]."""
 NOTE_LINE_PX = 17
