@@ -121,7 +121,9 @@ def test_an_architect_credential_sees_and_changes_only_its_own_and_its_teams_row
         )
     # A temporary table cannot stand in for store_members (the functions skip pg_temp).
     with ann.begin() as connection:
-        connection.execute(text("CREATE TEMP TABLE store_members (login text, user_id text, teams text) ON COMMIT DROP"))
+        connection.execute(
+            text("CREATE TEMP TABLE store_members (login text, user_id text, teams text) ON COMMIT DROP")
+        )
         connection.execute(
             text("INSERT INTO store_members VALUES (session_user, 'carl@example.com', '[\"apac\"]')")
         )
