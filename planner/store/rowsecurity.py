@@ -106,7 +106,7 @@ def check_within(*, identity: Identity, credential: Credential) -> None:
                 "team {team}: the database login {login} is not a member of it (its teams: {teams})",
                 team=repr(extra[0]),
                 login=repr(credential.login),
-                teams=", ".join(held.teams) or "none",
+                teams=", ".join(held.teams) or "-",
             )
         )
 
