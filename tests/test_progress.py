@@ -98,3 +98,16 @@ def test_the_job_mix_simulation_stops_when_asked() -> None:
     with pytest.raises(CancelledError, match="stopped after 30 of 500 steps"):
         simulate(cluster=cluster, jobs=jobs, policy="first-fit", steps=stopping)
     assert len(stopping.heard) == 3
+
+
+def test_a_pareto_front_stops_when_asked() -> None:
+    from planner.inputs.optimize import request_from_data
+    from planner.optimize.pareto import bandwidth_front
+
+    stopping = StopAfter(2)
+    with pytest.raises(CancelledError, match="stopped after 1 of"):
+        bandwidth_front(
+            scenario=Scenario(gpus=512, design_id="rail8-npo"), catalog=load_catalog(),
+            request=request_from_data({}), steps=stopping,
+        )  # fmt: skip
+    assert [done for done, _ in stopping.heard] == [0, 1]  # one report before each port count's solves

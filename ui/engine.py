@@ -317,20 +317,28 @@ def solve(scenario_json: str, request_json: str) -> Solved:
     return _solve(scenario_json, state.catalog_override(), request_json, catalog())
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _front(kind: str, scenario_json: str, override_json: str, request_json: str, _catalog: Catalog) -> Front:
+def _front(kind: str, scenario_json: str, request_json: str, catalog: Catalog, steps: Steps | None) -> Front:
     try:
         scenario = scenario_from_data(json.loads(scenario_json))
         request = request_from_data(json.loads(request_json))
         build = power_front if kind == "power" else bandwidth_front
-        return Front(build(scenario=scenario, catalog=_catalog, request=request))
+        return Front(build(scenario=scenario, catalog=catalog, request=request, steps=steps))
+    except CancelledError:
+        raise
     except PlannerError as exc:
         return Front((), str(exc))
 
 
-def front(kind: str, scenario_json: str, request_json: str) -> Front:
-    """A Pareto front (``kind`` ``power`` or ``bandwidth``), each point a full design; cached."""
-    return _front(kind, scenario_json, state.catalog_override(), request_json, catalog())
+def front(kind: str, scenario_json: str, request_json: str) -> Front | None:
+    """A Pareto front (``kind`` ``power`` or ``bandwidth``), each point a full design; kept, and
+    solved with a progress bar and a Cancel button: ``None`` when the user cancelled it."""
+    in_use = catalog()
+    return progress.cached(
+        name="pareto",
+        key=(kind, scenario_json, state.catalog_override(), request_json),
+        label=state.t("opt.pareto_solving"),
+        compute=lambda steps: _front(kind, scenario_json, request_json, in_use, steps),
+    )
 
 
 # --- tenancy -------------------------------------------------------------------------------------
