@@ -4,6 +4,8 @@ a Steps whose ``should_stop`` turns true after a few reports ends the computatio
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 
 from planner.catalog import load_catalog
@@ -111,3 +113,16 @@ def test_a_pareto_front_stops_when_asked() -> None:
             request=request_from_data({}), steps=stopping,
         )  # fmt: skip
     assert [done for done, _ in stopping.heard] == [0, 1]  # one report before each port count's solves
+
+
+def test_a_proposal_build_stops_before_it_draws_anything() -> None:
+    from planner.report import proposal
+
+    p = proposal.build_proposal(
+        scenario=Scenario(gpus=128), catalog=load_catalog(), options=proposal.options_from_data({})
+    )
+    stopping = StopAfter(1)
+    never_used = cast("Any", object())  # a browser would fail the test if called: none is needed
+    with pytest.raises(CancelledError, match="stopped after 0 of 3 steps"):
+        proposal.render_pdf(p, browser=never_used, steps=stopping)
+    assert stopping.heard == [(0, 3)]

@@ -80,3 +80,17 @@ def test_the_designs_monte_carlo_can_be_cancelled() -> None:
     assert not at.success, "no recommendation from a cancelled Monte Carlo"
     run_again(at, label, "en")
     assert at.success, "the recommendation sentence, after Run again"
+
+
+def test_a_proposal_build_can_be_cancelled() -> None:
+    from ui.views import proposal
+
+    at = start(None, gpus="256")
+    at.switch_page("pages/proposal.py").run()
+    at.session_state["progress_stop_proposal"] = True  # what the Cancel button's callback sets
+    next(b for b in at.button if b.label == tr("export.form.build", "en")).click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    label = tr("export.building", "en")
+    assert [str(e.value) for e in at.info if str(e.value).startswith(label)], "the one line"
+    assert proposal.BUILT not in at.session_state  # nothing half-built is kept
+    assert proposal.PENDING not in at.session_state  # the request is over: no build starts again
