@@ -94,3 +94,18 @@ def test_a_proposal_build_can_be_cancelled() -> None:
     assert [str(e.value) for e in at.info if str(e.value).startswith(label)], "the one line"
     assert proposal.BUILT not in at.session_state  # nothing half-built is kept
     assert proposal.PENDING not in at.session_state  # the request is over: no build starts again
+
+
+def test_the_tenants_simulation_can_be_cancelled() -> None:
+    from ui.views import tenants
+
+    at = start(None, gpus="256")
+    at.switch_page("pages/tenants.py").run()
+    assert not at.exception, at.exception
+    at.session_state["progress_stop_tenants_sim"] = True  # what the Cancel button's callback sets
+    next(b for b in at.button if b.label == tr("tn.sim.run", "en")).click().run()
+    assert not at.exception, at.exception
+    label = tr("tn.sim.running", "en")
+    assert [str(e.value) for e in at.info if str(e.value).startswith(label)], "the one line"
+    assert tenants.SIM_KEY not in at.session_state, "no results from a cancelled run"
+    assert tenants.SIM_ASKED not in at.session_state  # the request is over: it does not start again
