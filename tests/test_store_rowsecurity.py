@@ -195,7 +195,9 @@ def test_the_store_on_a_persons_credential_acts_as_that_person(
         store.restore(scenario_id=saved.id)
         assert [s.id for s in store.list_scenarios()] == [saved.id]
         assert edited.record.tags == ("final",) and store.tags() == ("final",)
-        assert {e.action for e in store.audit_log()} == {"save", "delete", "restore"}
+        copy = store.import_json(text=store.export_json(scenario_id=saved.id))
+        assert (copy.record.owner, copy.record.team) == (ANN.user, "emea")
+        assert {e.action for e in store.audit_log()} == {"save", "delete", "restore", "export", "import"}
         with pytest.raises(
             AccessDeniedError, match=r"role admin: the database login .* holds the architect role"
         ):
