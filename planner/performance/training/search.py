@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import get_args
 
 from planner.errors import InputError
@@ -28,6 +28,7 @@ from planner.performance.training.memory import (
     ZeroStage,
     activation_and_buffer_bytes,
     memory_breakdown,
+    pipeline_split,
     state_bytes,
 )
 from planner.performance.training.pipeline import StageSplit
@@ -86,6 +87,8 @@ def check_layout(job: TrainingJob, shape: ModelShape, gpus: int) -> None:
                 "pp: {pp} stages for {layers} layers (allowed: 1 to {layers})", pp=job.pp, layers=shape.layers
             )
         )
+    if job.recompute == "block" and job.experts > 1:
+        raise InputError(msg("recompute: block recomputation is modelled for dense models only (experts 1)"))
     if job.ep is not None and job.experts % job.ep:
         raise InputError(
             msg("ep: {ep} does not divide the {experts} experts", ep=job.ep, experts=job.experts)
@@ -155,19 +158,29 @@ def schedules(
 def fits(
     job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None
 ) -> tuple[list[Fit], tuple[float, float, float, float, float]]:
-    """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need."""
+    """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need.
+
+    Block recomputation is tried when recomputing nothing does not fit at the lowest ZeRO stage: for
+    each lower ZeRO stage, the fewest recomputed layers per chunk that fit (:func:`block_layouts`).
+    """
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
     states = {zero: state_bytes(shape, lay, zero) for zero in zeros}
     totals = {zero: sum(parts) for zero, parts in states.items()}
     found: list[Fit] = []
     least: tuple[float, float, float, float, float] | None = None
-    for rc in recomputes:
-        act = activation_and_buffer_bytes(
-            shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout, split=split,
+
+    def activations(rc: Recompute, trial: Parallel) -> tuple[float, float]:
+        return activation_and_buffer_bytes(
+            shape, trial, seq_len=job.seq_len, recompute=rc, dropout=job.dropout, split=split,
             sequence_parallel=job.sequence_parallel,
             materialized_scores=job.attention_kernel == "materialized", fp8=job.precision == "fp8",
         )  # fmt: skip
+
+    for rc in recomputes:
+        if rc == "block":
+            continue
+        act = activations(rc, lay)
         act_total = act[0] + act[1]
         for zero in zeros:
             if totals[zero] + act_total <= usable_bytes:
@@ -176,8 +189,38 @@ def fits(
         # the highest ZeRO stage holds the least
         if least is None or totals[zeros[-1]] + act_total < sum(least):
             least = (*states[zeros[-1]], *act)
+    unrecomputed = next((f for f in found if f.recompute == "none"), None)
+    if (
+        "block" in recomputes
+        and shape.experts <= 1
+        and (unrecomputed is None or unrecomputed.zero > zeros[0])
+    ):
+        # per ZeRO stage below the one nothing-recomputed needs, the fewest layers that fit
+        stages = [z for z in zeros if unrecomputed is None or z < unrecomputed.zero]
+        for trial in block_layouts(job, lay, split or pipeline_split(shape, lay, seq_len=job.seq_len)):
+            act = activations("block", trial)
+            if least is None or totals[zeros[-1]] + act[0] + act[1] < sum(least):
+                least = (*states[zeros[-1]], *act)
+            fitting = [z for z in stages if totals[z] + act[0] + act[1] <= usable_bytes]
+            found += [Fit(trial, "block", z, (*states[z], *act)) for z in fitting]
+            stages = [z for z in stages if z < min(fitting, default=zeros[-1] + 1)]
+            if not stages:
+                break
     assert least is not None
     return found, least
+
+
+def block_layouts(job: TrainingJob, lay: Parallel, split: StageSplit) -> Iterator[Parallel]:
+    """The layout with 1, 2, ... recomputed layers per chunk (block recomputation), fewest first:
+    the given ``recompute_layers``, else up to one fewer than the largest chunk when searched (all of
+    them is full recomputation)."""
+    largest = max(split.chunk_layers)
+    if job.recompute_layers is not None:
+        counts: range | list[int] = [job.recompute_layers]
+    else:  # asked for block: at least one trial, all layers if need be
+        counts = range(1, largest if job.recompute == "auto" else largest + 1)
+    for n in counts:
+        yield replace(lay, recompute_layers=n)
 
 
 @dataclass(frozen=True)
@@ -225,9 +268,9 @@ def _search(
                 fitting += 1
                 counted = True
             for fit in found:
-                if best is not None and model.lower_bound_s(lay, fit.recompute) > best[0][0]:
+                if best is not None and model.lower_bound_s(fit.lay, fit.recompute) > best[0][0]:
                     continue
-                result = model.step(lay, fit.recompute, fit.zero)
+                result = model.step(fit.lay, fit.recompute, fit.zero)
                 key = (result.step.total_s, lay.pp, lay.tp, lay.cp, lay.ep)
                 if best is None or key < best[0]:
                     best = (key, result, fit)
@@ -244,7 +287,7 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
     while lay.dp * mb * 2 <= job.global_batch_seqs:
         mb *= 2
         m = math.ceil(job.global_batch_seqs / (lay.dp * mb))
-        trial = Parallel(lay.tp, lay.cp, lay.pp, lay.dp, lay.ep, lay.v, mb, m, lay.expert_tp)
+        trial = replace(lay, micro_batch_seqs=mb, micro_batches=m)
         mem = memory_breakdown(
             shape,
             trial,
