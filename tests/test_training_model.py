@@ -238,6 +238,30 @@ def test_llama3_405b_table4_layout_searches_the_fewest_recomputed_layers(catalog
     assert auto.achieved_tflops_per_gpu < auto.achieved_hardware_tflops_per_gpu
 
 
+def test_an_older_release_reads_its_own_efficiency_and_refuses_a_gpu_without_one(catalog: Catalog) -> None:
+    from planner.errors import InputError
+    from planner.performance.training.efficiency import efficiency_coefficients
+
+    latest = efficiency_coefficients(catalog, gpu_id="h100_sxm", precision="fp8")
+    older = efficiency_coefficients(catalog, gpu_id="h100_sxm", precision="fp8", release="nemo-24.07")
+    rule = catalog.sizing_rules["training_efficiency_max_fraction_h100_sxm_nemo_24_07"]
+    assert older.max_fraction == rule.value < latest.max_fraction
+    # only the ceiling is the release's; the curve's shape and the counted bytes stay
+    assert dataclasses.replace(older, max_fraction=latest.max_fraction) == latest
+    with pytest.raises(InputError, match=r"software_release: nemo-24\.07 has no calibration for b200_hgx"):
+        efficiency_coefficients(catalog, gpu_id="b200_hgx", precision="fp8", release="nemo-24.07")
+    # the job input reaches the estimate: the same job is slower with the older release
+    fields = {"params_b": 8, "layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
+              "gated_mlp": True, "vocab": 128256, "seq_len": 8192, "global_batch_seqs": 128, "tokens_b": 100,
+              "precision": "fp8", "tp": 1, "pp": 1}  # fmt: skip
+    p = _plan("ib-ndr", gpus=8)
+    new = estimate_workload(job=training_job(fields), plan=p, catalog=catalog)
+    old = estimate_workload(
+        job=training_job({**fields, "software_release": "nemo-24.07"}), plan=p, catalog=catalog
+    )
+    assert old.tokens_per_s < new.tokens_per_s
+
+
 SC21 = [c for c in load_cases() if c.id.startswith("megatron-sc21-gpt-")]
 
 

@@ -95,6 +95,11 @@ def test_reliability_table_and_failover(capsys: pytest.CaptureFixture[str]) -> N
         (["workload", "--params-b", "7", "--tokens-b", "1", "--design", "nope"], "design_id: unknown"),
         (["reliability", "--gpus", "64"], "--params-b or --checkpoint-gbyte"),
         ([*WORKLOAD, "--recompute-layers", "2"], "recompute_layers needs recompute block"),
+        (
+            [*WORKLOAD, "--gpu", "b200_hgx", "--software-release", "nemo-24.07"],
+            "software_release: nemo-24.07",
+        ),
+        ([*WORKLOAD, "--software-release", "nemo-99"], "--software-release (software_release)"),
         ([*WORKLOAD, "--recompute", "block", "--experts", "8", "--top-k", "2"], "recompute: block"),
         (["reliability", "--params-b", "7", "--restart-min", "-1"], "--restart-min (restart_min)"),
         (["reliability", "--params-b", "7", "--failure-rate-scale", "0"], "allowed: 0 to 100"),

@@ -26,6 +26,9 @@ from planner.inputs.serving import (
 )
 
 Precision = Literal["bf16", "fp8"]
+SoftwareRelease = Literal["latest", "nemo-24.07"]
+"""Framework release the kernel efficiency is calibrated on: ``latest`` = each GPU's own calibration
+(Megatron-Bridge 25.11 for H100, B200, GB200, GB300; Megatron-LM 2022 for A100)."""
 RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
 AttentionKernel = Literal["flash", "materialized"]
 MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
@@ -223,6 +226,14 @@ class TrainingJob(BaseModel):
         gt=0,
         le=1,
         description="Share of HBM a layout may fill (the rest: workspace, fragmentation) [-].",
+    )
+
+    software_release: Annotated[SoftwareRelease, Input(flag="--software-release")] = Field(
+        default="latest",
+        description=(
+            "Training framework release whose kernel efficiency applies: latest (each GPU's own "
+            "calibration: Megatron-Bridge 25.11 on H100, B200, GB200, GB300) or nemo-24.07 (H100)."
+        ),
     )
 
     # --- mixture of experts (planner/performance/training/moe.py) ---

@@ -239,7 +239,9 @@ def estimate_workload(
     best, memory, fitting, max_mb = best_layout(
         job, fabric, peak_flops=peak_flops, gpus=gpus, hbm_gbyte=r.gpu.hbm_gbyte,
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
-        coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id, precision=job.precision),
+        coefficients=efficiency_coefficients(
+            catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
+        ),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
