@@ -93,9 +93,14 @@ class StageSplit:
         >>> kept.chunk_layers, redone.chunk_layers  # chunks of 3 and 4 layers, the first 2 of each redone
         ((1, 1, 2, 2, 2, 2, 2, 2), (2, 2, 2, 2, 2, 2, 2, 2))
         """
-        redone = tuple(min(recompute_layers, n) for n in self.chunk_layers)
-        kept = tuple(n - r for n, r in zip(self.chunk_layers, redone, strict=True))
-        return replace(self, chunk_layers=kept), replace(self, chunk_layers=redone)
+        return _block_parts(self, recompute_layers)
+
+
+@lru_cache(maxsize=4096)
+def _block_parts(split: StageSplit, recompute_layers: int) -> tuple[StageSplit, StageSplit]:
+    redone = tuple(min(recompute_layers, n) for n in split.chunk_layers)
+    kept = tuple(n - r for n, r in zip(split.chunk_layers, redone, strict=True))
+    return replace(split, chunk_layers=kept), replace(split, chunk_layers=redone)
 
 
 def _chunks(layers: int, chunks: int) -> list[int]:

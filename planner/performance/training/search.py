@@ -14,7 +14,7 @@ is timed. Ties go to simpler layouts (fewer stages, narrower TP, fewer expert gr
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import get_args
 
@@ -156,12 +156,15 @@ def schedules(
 
 
 def fits(
-    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None
-) -> tuple[list[Fit], tuple[float, float, float, float, float]]:
+    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None,
+    worth: Callable[[Parallel], bool] | None = None,
+) -> tuple[list[Fit], tuple[float, float, float, float, float]]:  # fmt: skip
     """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need.
 
-    Block recomputation is tried when recomputing nothing does not fit at the lowest ZeRO stage: for
-    each lower ZeRO stage, the fewest recomputed layers per chunk that fit (:func:`block_layouts`).
+    Block recomputation is tried when recomputing nothing does not fit at the lowest ZeRO stage and
+    ``worth`` (the search's lower bound against its best so far) does not rule out its fewest
+    recomputed layers: for each lower ZeRO stage, the fewest recomputed layers per chunk that fit
+    (:func:`block_counts`).
     """
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
@@ -197,30 +200,71 @@ def fits(
     ):
         # per ZeRO stage below the one nothing-recomputed needs, the fewest layers that fit
         stages = [z for z in zeros if unrecomputed is None or z < unrecomputed.zero]
-        for trial in block_layouts(job, lay, split or pipeline_split(shape, lay, seq_len=job.seq_len)):
-            act = activations("block", trial)
+        counts = block_counts(job, split or pipeline_split(shape, lay, seq_len=job.seq_len))
+        # no counts when every chunk holds one layer (block is then "none" or "full"); searched, the
+        # fewest recomputed layers are the fastest: skipped when even they cannot beat the best
+        pruned = not counts or (
+            worth is not None
+            and job.recompute == "auto"
+            and not worth(replace(lay, recompute_layers=counts[0]))
+        )
+        if not pruned:
+            block, act = _block_fits(
+                lay, counts, stages, totals, usable_bytes, lambda t: activations("block", t)
+            )
+            found += [Fit(trial, "block", z, (*states[z], *need)) for trial, z, need in block]
             if least is None or totals[zeros[-1]] + act[0] + act[1] < sum(least):
                 least = (*states[zeros[-1]], *act)
-            fitting = [z for z in stages if totals[z] + act[0] + act[1] <= usable_bytes]
-            found += [Fit(trial, "block", z, (*states[z], *act)) for z in fitting]
-            stages = [z for z in stages if z < min(fitting, default=zeros[-1] + 1)]
-            if not stages:
-                break
     assert least is not None
     return found, least
 
 
-def block_layouts(job: TrainingJob, lay: Parallel, split: StageSplit) -> Iterator[Parallel]:
-    """The layout with 1, 2, ... recomputed layers per chunk (block recomputation), fewest first:
-    the given ``recompute_layers``, else up to one fewer than the largest chunk when searched (all of
-    them is full recomputation)."""
-    largest = max(split.chunk_layers)
+def block_counts(job: TrainingJob, split: StageSplit) -> list[int]:
+    """Recomputed layers per chunk to try under block recomputation, fewest first: the given
+    ``recompute_layers``, else 1 up to one fewer than the largest chunk when searched (all of them is
+    full recomputation), up to all of them when block is asked for."""
     if job.recompute_layers is not None:
-        counts: range | list[int] = [job.recompute_layers]
-    else:  # asked for block: at least one trial, all layers if need be
-        counts = range(1, largest if job.recompute == "auto" else largest + 1)
-    for n in counts:
-        yield replace(lay, recompute_layers=n)
+        return [job.recompute_layers]
+    largest = max(split.chunk_layers)
+    return list(range(1, largest if job.recompute == "auto" else largest + 1))
+
+
+def _block_fits(
+    lay: Parallel, counts: list[int], stages: list[ZeroStage], totals: dict[ZeroStage, float],
+    usable_bytes: float, activations: Callable[[Parallel], tuple[float, float]],
+) -> tuple[list[tuple[Parallel, ZeroStage, tuple[float, float]]], tuple[float, float]]:  # fmt: skip
+    """For each ZeRO stage, the fewest recomputed layers per chunk that fit, when fewer than a lower
+    stage needs; and the activations with the most recomputed (the least memory).
+
+    The activations fall as layers are recomputed (``2 s b h / t`` replaces a layer's whole set), so
+    the fewest that fit is found by bisection.
+    """
+    memo: dict[int, tuple[Parallel, tuple[float, float]]] = {}
+
+    def need(i: int) -> tuple[Parallel, tuple[float, float]]:
+        if counts[i] not in memo:
+            trial = replace(lay, recompute_layers=counts[i])
+            memo[counts[i]] = (trial, activations(trial))
+        return memo[counts[i]]
+
+    found: list[tuple[Parallel, ZeroStage, tuple[float, float]]] = []
+    upper = len(counts)  # a higher stage never needs more layers recomputed than a lower one
+    for zero in stages:
+        lo, hi = 0, upper
+        while lo < hi:  # the first index whose activations fit
+            mid = (lo + hi) // 2
+            act = need(mid)[1]
+            if totals[zero] + act[0] + act[1] <= usable_bytes:
+                hi = mid
+            else:
+                lo = mid + 1
+        if lo < upper:
+            trial, act = need(lo)
+            found.append((trial, zero, act))
+            upper = lo
+        if upper == 0:
+            break
+    return found, need(len(counts) - 1)[1]
 
 
 @dataclass(frozen=True)
@@ -261,7 +305,11 @@ def _search(
             # a counted structure's schedules need no memory check when they cannot be faster
             if counted and best is not None and model.lower_bound_s(lay, cheapest) > best[0][0]:
                 continue
-            found, need = fits(job, shape, lay, usable_bytes, model.split(lay))
+            bound = best[0][0] if best is not None else math.inf
+            found, need = fits(
+                job, shape, lay, usable_bytes, model.split(lay),
+                worth=lambda trial: model.lower_bound_s(trial, "block") <= bound,  # noqa: B023
+            )  # fmt: skip
             if least is None or sum(need) < sum(least[1]):
                 least = (lay, need)
             if found and not counted:
