@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -198,16 +199,23 @@ def render_plan_table(p: Plan) -> str:
     return "\n".join(lines)
 
 
+def _cell(v: Any) -> str:
+    """One value of the compare table: ``-`` where there is none (a design that cannot meet the
+    workload's required rates has no cost per outcome)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    if isinstance(v, bool):
+        return str(v).lower()
+    return f"{v:,.0f}" if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 100) else f"{v:,.2f}"
+
+
 def render_compare_table(frame: pd.DataFrame) -> str:
     """Designs as columns, metrics as rows, each value formatted for reading."""
     import pandas as pd
 
     columns = {}
     for _, row in frame.iterrows():
-        columns[str(row["design"])] = [
-            f"{v:,.0f}" if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 100) else f"{v:,.2f}"
-            for v in row.drop("design")
-        ]
+        columns[str(row["design"])] = [_cell(v) for v in row.drop("design")]
     table = pd.DataFrame(columns, index=[c for c in frame.columns if c != "design"])
     return str(table.to_string())
 
@@ -271,8 +279,9 @@ def run_compare(args: argparse.Namespace) -> int:
 def _decision_columns(decision: Any) -> dict[str, list[Any]]:
     """The decision's per-design figures as summary-frame columns (same order as the plans)."""
     rows = decision.to_dict()["designs"]
-    return {key: [r.get(key) for r in rows] for key in ("cost_per_outcome", "cost_per_outcome_low",
-                                                        "cost_per_outcome_high", "p_best")}  # fmt: skip
+    keys = ("cost_per_outcome", "cost_per_outcome_low", "cost_per_outcome_high", "p_best", "feasible",
+            "cluster_share_needed")  # fmt: skip
+    return {key: [r.get(key) for r in rows] for key in keys if key in rows[0]}
 
 
 def run_sweep(args: argparse.Namespace) -> int:
