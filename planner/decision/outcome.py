@@ -193,7 +193,7 @@ def mix_cost_usd_per_million_tokens(
     gpus: int,
     usd_per_gpu_hour: np.ndarray,
     rates_tokens_per_s: Sequence[np.ndarray],
-    entries: Sequence[EntryOutcome],
+    entries: Sequence[EntryOutcome] | Sequence[WorkloadEntry],
 ) -> np.ndarray:
     """``N C (sum s_k) 10^6 / (3600 sum s_k R_k)`` per draw [USD per million tokens]; infinite in
     a draw where the required rates need more than the whole cluster (module notes).
@@ -209,7 +209,8 @@ def mix_cost_usd_per_million_tokens(
     used = sum(shares, start=np.zeros_like(usd_per_gpu_hour, dtype=float))
     produced = sum((s * r for s, r in zip(shares, rates_tokens_per_s, strict=True)),
                    start=np.zeros_like(usd_per_gpu_hour, dtype=float))  # fmt: skip
-    rate_used = sum((s for s, e in zip(shares, entries, strict=True) if _required(e) is not None),
+    has_rate = [_required(e) is not None for e in entries]
+    rate_used = sum((s for s, rated in zip(shares, has_rate, strict=True) if rated),
                     start=np.zeros_like(usd_per_gpu_hour, dtype=float))  # fmt: skip
     with np.errstate(divide="ignore", invalid="ignore"):
         cost = gpus * usd_per_gpu_hour * used * 1e6 / (3600.0 * produced)
