@@ -218,3 +218,21 @@ def test_compare_reports_the_infeasible_design(tmp_path: Path, capsys: pytest.Ca
     assert "cannot meet the required rates (needs 101 % of the cluster's time)" in text
     assert run([*args, "--format", "csv"]) == 0
     assert "cluster_share_needed" in capsys.readouterr().out.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "cannot meet the required rates"), ("zh", "达不到所需速率")]
+)
+def test_the_proposal_states_the_infeasible_design(lang: str, words: str) -> None:
+    import collections
+    import html
+    import re
+
+    from planner.report import proposal
+
+    mix = workload_from_data([{**MOE, "required_tokens_per_s": MOE_RATE}, {**CHAT, "weight": 1}])
+    p = proposal.build_proposal(scenario=Scenario(gpus=1024, workload=mix), catalog=load_catalog(),
+                                options=proposal.options_from_data({"lang": lang, "edition": "internal"}))  # fmt: skip
+    page = proposal.proposal_html(p, collections.defaultdict(lambda: "data:,"))
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert words in text and "101" in text  # ib-ndr needs 101 % of the cluster's time
