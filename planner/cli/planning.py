@@ -92,8 +92,10 @@ def add_parsers(subparsers: Any) -> None:
         "--workload",
         metavar="FILE",
         help="workload file: a YAML/JSON list of entries, each kind (training or serving), the job's "
-        "fields and weight (share of the cluster's time); the designs are then ranked by cost per "
-        "outcome (default: the scenario's workload, else the price per GPU-hour)",
+        "fields and weight (share of the cluster's time) or a required rate (required_tokens_per_s, "
+        "required_tokens_per_day, or deadline_days for training: the share it needs follows per "
+        "design, and a design that cannot reach it is infeasible); the designs are then ranked by "
+        "cost per outcome (default: the scenario's workload, else the price per GPU-hour)",
     )
     p_compare.add_argument(
         "--samples", type=_positive, default=2000, help="Monte Carlo draws, 100 to 200000 (default 2000)"
