@@ -123,7 +123,7 @@ class Decision:
     @property
     def has_rates(self) -> bool:
         """True when an entry of the mix states a required rate."""
-        return any(e.required_tokens_per_s is not None for d in self.designs for e in d.outcome.entries)
+        return any(e.required_rate_tokens_per_s is not None for d in self.designs for e in d.outcome.entries)
 
     @property
     def recommended(self) -> DesignResult:

@@ -67,7 +67,7 @@ class EntryOutcome:
     """Share of the cluster's time the entry runs on, on this design [-] (module notes)."""
     share_weight: float | None
     """The entry's relative share as given, or ``None`` for an entry with a required rate [-]."""
-    required_tokens_per_s: float | None
+    required_rate_tokens_per_s: float | None
     """The rate the entry must reach, or ``None`` for an entry with a share [1/s]."""
     family: Family
     tokens_per_s: float
@@ -109,8 +109,8 @@ class DesignOutcome:
     @property
     def rate_share(self) -> float:
         """Share of the cluster's time the entries with a required rate need, S = sum r_k / R_k [-]."""
-        return sum(e.required_tokens_per_s / e.tokens_per_s if e.tokens_per_s > 0 else float("inf")
-                   for e in self.entries if e.required_tokens_per_s is not None)  # fmt: skip
+        return sum(e.required_rate_tokens_per_s / e.tokens_per_s if e.tokens_per_s > 0 else float("inf")
+                   for e in self.entries if e.required_rate_tokens_per_s is not None)  # fmt: skip
 
     @property
     def feasible(self) -> bool:
@@ -167,8 +167,8 @@ def shares_of_time(
     """
     if not entries:
         return []
-    required = [_required(e) for e in entries]
-    weights = [_share(e) for e in entries]
+    required = [e.required_rate_tokens_per_s for e in entries]
+    weights = [e.share_weight for e in entries]
     with np.errstate(divide="ignore"):
         needed = [r / np.asarray(rate, dtype=float) if r is not None else None
                   for rate, r in zip(rates_tokens_per_s, required, strict=True)]  # fmt: skip
@@ -176,16 +176,6 @@ def shares_of_time(
     rest = 1.0 - sum((n for n in needed if n is not None), start=zero)
     total = sum(w for w in weights if w is not None)
     return [n if n is not None else rest * (w or 0.0) / total for n, w in zip(needed, weights, strict=True)]
-
-
-def _required(entry: EntryOutcome | WorkloadEntry) -> float | None:
-    return (
-        entry.required_tokens_per_s if isinstance(entry, EntryOutcome) else entry.required_rate_tokens_per_s
-    )
-
-
-def _share(entry: EntryOutcome | WorkloadEntry) -> float | None:
-    return entry.share_weight
 
 
 def mix_cost_usd_per_million_tokens(
@@ -209,7 +199,7 @@ def mix_cost_usd_per_million_tokens(
     used = sum(shares, start=np.zeros_like(usd_per_gpu_hour, dtype=float))
     produced = sum((s * r for s, r in zip(shares, rates_tokens_per_s, strict=True)),
                    start=np.zeros_like(usd_per_gpu_hour, dtype=float))  # fmt: skip
-    has_rate = [_required(e) is not None for e in entries]
+    has_rate = [e.required_rate_tokens_per_s is not None for e in entries]
     rate_used = sum((s for s, rated in zip(shares, has_rate, strict=True) if rated),
                     start=np.zeros_like(usd_per_gpu_hour, dtype=float))  # fmt: skip
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -237,7 +227,7 @@ def _training(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog)
         kind="training",
         weight=weight,
         share_weight=entry.share_weight,
-        required_tokens_per_s=entry.required_rate_tokens_per_s,
+        required_rate_tokens_per_s=entry.required_rate_tokens_per_s,
         family="training_moe" if job.experts > 1 else "training_dense",
         tokens_per_s=estimate.tokens_per_s * goodput * factor,
         compute_s=step_s - network_s,
@@ -259,7 +249,7 @@ def _serving(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog) 
         kind="serving",
         weight=weight,
         share_weight=entry.share_weight,
-        required_tokens_per_s=entry.required_rate_tokens_per_s,
+        required_rate_tokens_per_s=entry.required_rate_tokens_per_s,
         family="serving_decode",
         tokens_per_s=estimate.tokens_per_s,
         compute_s=0.0,
@@ -279,13 +269,13 @@ def design_outcome(
     whole = [(_training if e.kind == "training" else _serving)(e, 1.0, plan, catalog) for e in workload]
     shares = shares_of_time(rates_tokens_per_s=[np.array([e.tokens_per_s]) for e in whole], entries=whole)
     rate_share = sum(
-        float(s[0]) for e, s in zip(whole, shares, strict=True) if e.required_tokens_per_s is not None
+        float(s[0]) for e, s in zip(whole, shares, strict=True) if e.required_rate_tokens_per_s is not None
     )
     # infeasible (S > 1): the rate entries share the whole cluster, which still falls short of
     # their rates, so tokens/s shows what the design reaches; its cost per outcome stays infinite
     fit = 1.0 / rate_share if rate_share > 1.0 + RATE_TOLERANCE else 1.0
     entries = tuple(
-        replace(e, weight=max(0.0, float(s[0])) * (fit if e.required_tokens_per_s is not None else 1.0))
+        replace(e, weight=max(0.0, float(s[0])) * (fit if e.required_rate_tokens_per_s is not None else 1.0))
         for e, s in zip(whole, shares, strict=True)
     )
     return DesignOutcome(design_id=plan.design_id, plan=plan, entries=entries, price_scale=price_scale)
