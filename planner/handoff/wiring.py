@@ -41,7 +41,7 @@ from typing import NamedTuple
 from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.fabric.media import LinkMedia
-from planner.fabric.topology import SmallClos
+from planner.fabric.topology import SmallClos, Topology
 from planner.handoff import naming
 from planner.units import ceil_div
 
@@ -202,8 +202,7 @@ def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
     slots = _Slots({o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()})
     links = [
         *_node_leaf_links(plan, fabric, media, slots),
-        *_leaf_spine_links(plan, fabric, media, slots),
-        *_spine_core_links(plan, fabric, media, slots),
+        *_switch_links(plan, fabric, media, slots),
         *_aux_links(plan, fabric, slots),
     ]
     devices = _devices(plan, catalog, fabric, links)
@@ -340,13 +339,17 @@ def _link(
     )
 
 
+_SwitchPort = tuple[str, int]
+"""A switch and one of its ports."""
+
+
 def _uplink(
     m: LinkMedia,
     slots: _Slots,
     seen: dict[str, str],
     *,
-    lower: tuple[str, int],
-    upper: tuple[str, int],
+    lower: _SwitchPort,
+    upper: _SwitchPort,
     plane: int,
 ) -> Link:
     """One switch-to-switch link from port ``lower[1]`` of ``lower[0]`` to ``upper``."""
@@ -355,13 +358,19 @@ def _uplink(
     return _link(m, slots, seen, a=up, b=_down_end(b, b_port), plane=plane)
 
 
-def _leaf_spine_links(
-    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
-) -> Iterator[Link]:
-    topo = plan.topology
-    if topo.tiers < 2:
-        return
-    m, seen = media["leaf_spine"], dict[str, str]()
+def _switch_links(plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
+    """The leaf-spine links, then the spine-core links, of every plane (the tiers the plan has)."""
+    layers = (("leaf_spine", 2, _leaf_spine_ends), ("spine_core", 3, _spine_core_ends))
+    for link_class, tiers, ends in layers:
+        if plan.topology.tiers < tiers:
+            continue
+        m, seen = media[link_class], dict[str, str]()
+        for plane, lower, upper in ends(plan.topology, ids):
+            yield _uplink(m, slots, seen, lower=lower, upper=upper, plane=plane)
+
+
+def _leaf_spine_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+    """(plane, leaf up port, spine down port) of every leaf-spine link."""
     down, up = topo.leaf_down_ports, topo.leaf_up_ports
     spines = ids.spines_per_plane
     for plane in range(topo.planes):
@@ -374,24 +383,12 @@ def _leaf_spine_links(
                         spine, spine_port = t % spines, (first_leaf + position) * (up // spines) + t // spines
                     else:
                         spine, spine_port = pod * up + t, position
-                    yield _uplink(
-                        m,
-                        slots,
-                        seen,
-                        lower=(leaf, down + t),
-                        upper=(ids.spine(plane, spine), spine_port),
-                        plane=plane,
-                    )
+                    yield plane, (leaf, down + t), (ids.spine(plane, spine), spine_port)
             first_leaf += pod_leaves
 
 
-def _spine_core_links(
-    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
-) -> Iterator[Link]:
-    topo = plan.topology
-    if topo.tiers < 3:
-        return
-    m, seen = media["spine_core"], dict[str, str]()
+def _spine_core_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+    """(plane, spine up port, core down port) of every spine-core link."""
     up, group = topo.leaf_up_ports, topo.cores_per_group
     spine_tier = topo.tier("spine")
     assert spine_tier is not None
@@ -404,14 +401,7 @@ def _spine_core_links(
                 spine = ids.spine(plane, pod * up + j)
                 for r in range(per_core * group):
                     g, k = r % group, r // group
-                    yield _uplink(
-                        m,
-                        slots,
-                        seen,
-                        lower=(spine, half + r),
-                        upper=(ids.core(plane, j * group + g), core_offset + k),
-                        plane=plane,
-                    )
+                    yield plane, (spine, half + r), (ids.core(plane, j * group + g), core_offset + k)
             core_offset += per_core
 
 
