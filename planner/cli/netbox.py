@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from planner.cli.handoff import add_layout_options, build_from_args
-from planner.cli.options import add_command, write, write_json
+from planner.cli.options import add_command, add_scenario_options, write, write_json
 
 
 def add_parser(subparsers: Any) -> None:
@@ -44,7 +44,6 @@ def add_parser(subparsers: Any) -> None:
         "push",
         help_text="create what NetBox lacks of the plan (a second push creates nothing)",
         doc=__doc__,
-        scenario="design",
         handler=run_push,
     )
     group = push.add_argument_group("NetBox")
@@ -54,6 +53,7 @@ def add_parser(subparsers: Any) -> None:
     group.add_argument(
         "--token", default=os.environ.get("NETBOX_TOKEN"), help="API token (default: $NETBOX_TOKEN)"
     )
+    add_scenario_options(push)
     add_layout_options(push, formats=True)
 
 

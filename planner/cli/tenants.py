@@ -59,14 +59,15 @@ def add_parser(subparsers: Any) -> None:
         "compare",
         help_text="the same tenant set on several designs side by side",
         doc=__doc__,
-        scenario="designs",
         handler=run_compare,
     )
-    _tenant_options(compare)
+    options.add_scenario_options(compare, design=False)
+    _tenant_options(compare, designs=True)
     _add_simulate(sub)
 
 
-def _tenant_options(parser: argparse.ArgumentParser) -> None:
+def _tenant_options(parser: argparse.ArgumentParser, *, designs: bool = False) -> None:
+    """``--tenants`` (and ``--designs``), then ``--format``, after the scenario's options."""
     parser.add_argument(
         "--tenants",
         metavar="FILE",
@@ -74,6 +75,8 @@ def _tenant_options(parser: argparse.ArgumentParser) -> None:
         help="tenant file (YAML/JSON list of {name, gpus, isolation: shared|leaf|plane|domain, "
         "bandwidth_gbit_per_s_per_gpu, storage_gbyte_per_s})",
     )
+    if designs:
+        options.add_designs_option(parser)
     options.add_format_option(parser, ["table", "json"])
 
 
