@@ -29,15 +29,13 @@ from typing import TYPE_CHECKING, Any
 from planner.cli.options import (
     MAX_GPUS_TEXT,
     add_command,
-    add_designs_option,
     add_format_option,
-    add_scenario_options,
+    add_number_option,
     catalog_from_args,
     design_ids_from_args,
     emit_frame,
     frame_records,
     scenario_from_args,
-    strict_number,
     write,
     write_json,
 )
@@ -78,16 +76,19 @@ def add_parsers(subparsers: Any) -> None:
         "plan",
         help_text="plan one cluster: fabric, bandwidth, latency, power, cooling and cost",
         doc=__doc__,
+        scenario="design",
+        handler=run_plan,
     )
-    add_scenario_options(p_plan)
     add_format_option(p_plan, FORMATS)
-    p_plan.set_defaults(handler=run_plan)
 
     p_compare = add_command(
-        subparsers, "compare", help_text="one scenario across designs, with the same GPU", doc=__doc__
+        subparsers,
+        "compare",
+        help_text="one scenario across designs, with the same GPU",
+        doc=__doc__,
+        scenario="designs",
+        handler=run_compare,
     )
-    add_scenario_options(p_compare, design=False)
-    add_designs_option(p_compare)
     p_compare.add_argument(
         "--workload",
         metavar="FILE",
@@ -100,20 +101,17 @@ def add_parsers(subparsers: Any) -> None:
     p_compare.add_argument(
         "--samples", type=_positive, default=2000, help="Monte Carlo draws, 100 to 200000 (default 2000)"
     )
-    p_compare.add_argument(
-        "--seed",
-        type=strict_number("--seed", whole=True),
-        default=0,
-        help="random seed of the draws (default 0)",
-    )
+    add_number_option(p_compare, "--seed", whole=True, default=0, help_text="random seed of the draws")
     add_format_option(p_compare, FORMATS)
-    p_compare.set_defaults(handler=run_compare)
 
     p_sweep = add_command(
-        subparsers, "sweep", help_text="designs across cluster sizes, with the crossover points", doc=__doc__
+        subparsers,
+        "sweep",
+        help_text="designs across cluster sizes, with the crossover points",
+        doc=__doc__,
+        scenario="designs",
+        handler=run_sweep,
     )
-    add_scenario_options(p_sweep, design=False)
-    add_designs_option(p_sweep)
     p_sweep.add_argument(
         "--sizes",
         type=_sizes,
@@ -122,7 +120,6 @@ def add_parsers(subparsers: Any) -> None:
     )
     add_format_option(p_sweep, FORMATS)
     _add_grid_options(p_sweep)
-    p_sweep.set_defaults(handler=run_sweep)
 
 
 def _positive(text: str) -> int:
