@@ -32,6 +32,7 @@ from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.errors import InputError
 from planner.i18n.message import Message, msg
+from planner.inputs.calibration import PROVENANCE_SECTION, CalibrationOverride, calibration_from_override
 from planner.measure.model import (
     BANDWIDTH_PARAMETERS,
     LATENCY_PARAMETERS,
@@ -552,16 +553,49 @@ def _fit_summary(cal: Calibration) -> list[str]:
     return parts
 
 
+def calibration_override(cal: Calibration) -> CalibrationOverride:
+    """The override with its provenance, as a scenario carries it (:attr:`Scenario.calibration`).
+
+    Raises
+    ------
+    InputError
+        Nothing was fitted: there is no override to carry.
+    """
+    tools = sorted({t for f in cal.files for t in f.tools})
+    measured = ("nccl-tests " + ", ".join(tools)) if tools else "training log"
+    provenance = {
+        "measured": measured,
+        "hosts": list(cal.hosts),
+        "measured_on": cal.measured_on,
+        "files": [{"name": f.name, "sha256": f.sha256} for f in cal.files],
+        "design_id": cal.design_id,
+        "gpus": cal.gpus,
+    }
+    return calibration_from_override(
+        {PROVENANCE_SECTION: provenance, **override_mapping(cal)}, source=msg("calibration")
+    )
+
+
 def override_yaml(cal: Calibration) -> str:
-    """The override as YAML text, with a header saying what wrote it."""
+    """The override as YAML text, with a header saying what wrote it and its provenance section
+    (which the catalog loader skips and ``planner scenarios save --calibration`` reads)."""
     import yaml
 
     header = (
         "# Catalog override written by `planner calibrate` (docs/measure.md): the collective model's\n"
-        "# coefficients fitted to measured nccl-tests runs. Use it with --catalog, or upload it in the\n"
-        "# app. Each record's source names the runs, hosts and input file hashes.\n"
+        "# coefficients fitted to measured nccl-tests runs. Use it with --catalog, upload it in the\n"
+        "# app, or save it with a scenario (planner scenarios save --calibration). Each record's\n"
+        "# source names the runs, hosts and input file hashes.\n"
     )
-    body = yaml.safe_dump(override_mapping(cal), sort_keys=False, allow_unicode=True, width=100)
+    records = override_mapping(cal)
+    if records:
+        document: dict[str, Any] = {
+            PROVENANCE_SECTION: calibration_override(cal).model_dump(mode="json", exclude={"records"}),
+            **records,
+        }
+    else:
+        document = {}
+    body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
     return header + body
 
 
