@@ -62,6 +62,11 @@ the loaded scenario's own request (none without one)."""
 WORKLOAD = "scenario_workload"
 """str: JSON list of the workload mix the Compare page gave the scenario ("[]" = none); absent =
 the loaded scenario's own mix (none without one)."""
+CALIBRATION = "scenario_calibration"
+"""str: JSON of the calibration the Measurements page saved with the scenario ("null" = removed);
+absent = the loaded scenario's own calibration (none without one)."""
+CALIBRATION_STATUS = "calibration_status"
+"""str: the UI key of the last calibration action's status line ("" = none yet)."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"

@@ -561,8 +561,11 @@ def calibration_override(cal: Calibration) -> CalibrationOverride:
     InputError
         Nothing was fitted: there is no override to carry.
     """
-    tools = sorted({t for f in cal.files for t in f.tools})
-    measured = ("nccl-tests " + ", ".join(tools)) if tools else "training log"
+    tools = sorted({t for f in cal.files for t in f.tools} or {r.collective + "_perf" for r in cal.residuals})
+    parts = [f"nccl-tests {', '.join(tools)}"] if tools else []
+    if cal.compute_rule is not None:
+        parts.append("training log")
+    measured = "; ".join(parts) or "nccl-tests"
     provenance = {
         "measured": measured,
         "hosts": list(cal.hosts),
