@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 from store_fixtures import saved_without
+from test_measure import H100, KNOWN, _base
 
 from planner.catalog import load_catalog, with_calibration
 from planner.cli import run
@@ -23,7 +24,6 @@ from planner.measure.nccl import read_nccl_tests
 from planner.measure.synthetic import synthetic_run
 from planner.store import ScenarioStore
 from planner.units import GIB
-from test_measure import H100, KNOWN, _base
 
 pytest_plugins = ["store_fixtures"]
 
