@@ -152,6 +152,12 @@ def test_the_assumptions_list_the_calibration_with_its_provenance(calibrated: Sc
     assert all(
         a.topic != "calibration" for a in plan(scenario=Scenario(), catalog=load_catalog()).assumptions
     )
+    # the proposal's assumptions table (PDF, XLSX, the app) lists it first, in the reader's language
+    from planner.report.tables import assumptions_table
+
+    for lang, opening in (("en", "calibrated to the customer's own"), ("zh", "已按客户自己的实测校准")):
+        row = assumptions_table(plan(scenario=calibrated, catalog=load_catalog()), lang).iloc[0]
+        assert row.iloc[1] == "calibration" and str(row.iloc[2]).startswith(opening)
 
 
 def test_the_store_and_its_export_keep_the_calibration(store: ScenarioStore, calibrated: Scenario) -> None:
