@@ -66,7 +66,7 @@ CALIBRATION = "scenario_calibration"
 """str: JSON of the calibration the Measurements page saved with the scenario ("null" = removed);
 absent = the loaded scenario's own calibration (none without one)."""
 CALIBRATION_STATUS = "calibration_status"
-"""str: the UI key of the last calibration action's status line ("" = none yet)."""
+"""(str, dict) | None: the UI key and parameters of the last calibration action's status line."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"

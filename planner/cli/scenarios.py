@@ -415,7 +415,16 @@ def _with_calibration(scenario: Scenario, args: argparse.Namespace) -> Scenario:
     from planner.inputs.calibration import load_calibration
 
     if args.calibration:
-        return scenario.with_updates(calibration=load_calibration(args.calibration))
+        calibration = load_calibration(args.calibration)
+        mode = calibration.in_switch_reduction
+        if mode is not None and scenario.in_switch_reduction != mode:
+            # the fitted values reproduce the runs with this reduction only: say so, never silently
+            sys.stderr.write(
+                f"note: in-switch reduction set to {mode} (was {scenario.in_switch_reduction}): "
+                "the calibration was fitted with it\n"
+            )
+            return scenario.with_updates(calibration=calibration, in_switch_reduction=mode)
+        return scenario.with_updates(calibration=calibration)
     if args.no_calibration:
         return scenario.with_updates(calibration=None)
     return scenario

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -72,6 +72,10 @@ class CalibrationOverride(BaseModel):
     )
     design_id: str = Field(default="", max_length=64, description="Design the fit was made on.")
     gpus: int = Field(default=0, ge=0, le=1_048_576, description="GPUs of the measured plan [count].")
+    in_switch_reduction: Literal["nvls", "sharp"] | None = Field(
+        default=None,
+        description="In-switch reduction the fit used instead of the plan's own; empty = the plan's own.",
+    )
     records: dict[str, tuple[dict[str, Any], ...]] = Field(
         description="Override records by catalog family (sizing_rules, nics)."
     )

@@ -156,6 +156,8 @@ def coefficients(found: Evaluated) -> None:
     if cal is None:
         return
     st.subheader(t("meas.coefficients"))
+    if cal.in_switch_reduction:
+        st.info(t("meas.fitted_with_reduction", mode=cal.in_switch_reduction), icon=":material/info:")
     st.dataframe(
         [
             {
@@ -183,9 +185,10 @@ def coefficients(found: Evaluated) -> None:
 def calibration_status() -> None:
     """Whether the scenario is calibrated (from which measurement, when), the last action's
     status line, and the button that removes the calibration."""
-    shown = st.session_state.pop(keys.CALIBRATION_STATUS, "")
+    shown = st.session_state.pop(keys.CALIBRATION_STATUS, None)
     if shown:
-        st.success(t(shown), icon=":material/check_circle:")
+        key, params = shown
+        st.success(t(key, **params), icon=":material/check_circle:")
     current = state.calibration()
     if current is None:
         return
@@ -203,7 +206,13 @@ def _save_with_scenario(cal: Calibration) -> None:
     except PlannerError as exc:
         auth.refuse(exc, state.lang())
         return
-    st.session_state[keys.CALIBRATION_STATUS] = "meas.saved_with_scenario"
+    mode = cal.in_switch_reduction
+    if mode is not None and state.value("reduction") != mode:
+        # the fitted values reproduce the runs with this reduction only: set it, and say so
+        state.set_value("reduction", mode)
+        st.session_state[keys.CALIBRATION_STATUS] = ("meas.saved_with_reduction", {"mode": mode})
+        return
+    st.session_state[keys.CALIBRATION_STATUS] = ("meas.saved_with_scenario", {})
 
 
 def _remove_calibration() -> None:
@@ -212,7 +221,7 @@ def _remove_calibration() -> None:
     except PlannerError as exc:
         auth.refuse(exc, state.lang())
         return
-    st.session_state[keys.CALIBRATION_STATUS] = "meas.calibration_removed"
+    st.session_state[keys.CALIBRATION_STATUS] = ("meas.calibration_removed", {})
 
 
 def _apply(text: str) -> None:
