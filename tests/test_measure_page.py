@@ -126,3 +126,42 @@ def test_a_viewer_cannot_save_a_calibration() -> None:
     assert not at.exception, at.exception
     assert any("viewer" in e.value for e in at.error)
     assert not [b for b in at.button if b.label == tr("meas.save_with_scenario", "en")]
+
+
+def _saved_calibrated(tmp_path: Path) -> tuple[int, str]:
+    """A scenario saved with the public run's calibration in the session's store: (id, label)."""
+    from planner.catalog import load_catalog
+    from planner.engine import plan
+    from planner.inputs.scenario import Scenario
+    from planner.measure.calibrate import InputFile, calibrate, calibration_override
+    from planner.measure.nccl import parse_nccl_tests
+    from planner.measure.text import read_lines
+    from planner.store import open_store
+
+    name = "all_reduce_perf-h100-2x8.txt"
+    source = read_lines(FIXTURES / name, name=name)
+    runs = parse_nccl_tests(source)
+    scenario = Scenario(gpus=16, design_id="ib-ndr")
+    catalog = load_catalog()
+    fitted = calibrate(
+        plan=plan(scenario=scenario, catalog=catalog), catalog=catalog, runs=runs,
+        files=(InputFile(name, source.sha256, ("all_reduce_perf",), runs[0].hosts),), measured_on="2024-05-01",
+    )  # fmt: skip
+    with open_store(path=tmp_path / "scenarios.db") as store:
+        saved = store.create(
+            name="Built", scenario=scenario.with_updates(calibration=calibration_override(fitted))
+        )
+    return saved.id, "nccl-tests all_reduce_perf, 2 hosts, 2024-05-01"
+
+
+def test_a_saved_calibrated_scenario_reopens_calibrated(tmp_path: Path) -> None:
+    scenario_id, label = _saved_calibrated(tmp_path)
+    at = start("measurements", scenario=str(scenario_id))
+    caption = tr("sidebar.calibrated", "en", label=label)
+    assert caption in [rendered(c.value) for c in at.sidebar.caption]
+    assert tr("meas.calibrated", "en") in [i.value for i in at.info]
+    assert label in [x.value for x in at.text]
+    _button(at, "meas.remove_calibration").click().run()
+    assert not at.exception, at.exception
+    assert caption not in [rendered(c.value) for c in at.sidebar.caption]
+    assert at.session_state[keys.CALIBRATION] == "null"
