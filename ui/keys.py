@@ -67,6 +67,8 @@ CALIBRATION = "scenario_calibration"
 absent = the loaded scenario's own calibration (none without one)."""
 CALIBRATION_STATUS = "calibration_status"
 """(str, dict) | None: the UI key and parameters of the last calibration action's status line."""
+WORKLOAD_LINK_PROBLEM = "workload_link_problem"
+"""str: why the address leaves the workload mix out (too long for a link); "" = it carries it."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"
