@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from planner.i18n import error_text
-from planner.progress import CancelledError
+from planner.progress import CancelledError, Steps
 from ui.state import t, tx
 
 T = TypeVar("T")
@@ -93,7 +93,7 @@ class _Bar:
         return bool(st.session_state.get(_stop_flag(self._name)))
 
 
-def run(*, name: str, label: str, compute: Callable[[_Bar], T]) -> T | None:
+def run(*, name: str, label: str, compute: Callable[[Steps], T]) -> T | None:
     """``compute(steps)`` with a progress bar and a Cancel button; ``None`` when cancelled (the
     line is shown). ``name`` identifies the computation in the session (one per page section)."""
     slot = st.empty()
@@ -112,7 +112,7 @@ def run(*, name: str, label: str, compute: Callable[[_Bar], T]) -> T | None:
     return value
 
 
-def cached(*, name: str, key: Hashable, label: str, compute: Callable[[_Bar], T]) -> T | None:
+def cached(*, name: str, key: Hashable, label: str, compute: Callable[[Steps], T]) -> T | None:
     """A result the page needs, from the shared memo or computed with :func:`run`; after a
     cancel (for this ``key``) the line and a "Run again" button until the user asks again."""
     found, value = _memo().get((name, key))
