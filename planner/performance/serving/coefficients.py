@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
+from planner.catalog.schema import device_memory_bytes
 from planner.i18n.message import msg
 from planner.performance.training.efficiency import FP8_SPEEDUP
 
@@ -72,6 +73,6 @@ def gpu_figures(
     return GpuFigures(
         gpu_id=gpu_id,
         peak_flops=gpu.bf16_dense_tflops * 1e12 * speedup,
-        hbm_bytes=gpu.hbm_gbyte * 1e9,
+        hbm_bytes=device_memory_bytes(gpu),
         hbm_byte_per_s=gpu.hbm_bandwidth_gbyte_per_s * 1e9,
     )
