@@ -225,7 +225,10 @@ class TrainingJob(BaseModel):
         default=0.9,
         gt=0,
         le=1,
-        description="Share of HBM a layout may fill (the rest: workspace, fragmentation) [-].",
+        description=(
+            "Share of the driver-reported device memory a layout may fill (the rest: CUDA context, "
+            "NCCL buffers, allocator fragmentation) [-]."
+        ),
     )
 
     software_release: Annotated[SoftwareRelease, Input(flag="--software-release")] = Field(
