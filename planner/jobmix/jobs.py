@@ -24,7 +24,7 @@ from pathlib import Path
 
 from planner.catalog import Catalog, load_catalog
 from planner.errors import CatalogError, InputError, shorten
-from planner.files import read_bytes
+from planner.files import decode_text, read_bytes
 from planner.i18n.message import msg
 from planner.jobmix.trace_formats import RawJob, read_published_rows, row_error, trace_format
 
@@ -187,12 +187,7 @@ def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpu
     """
     label = name if name is not None else str(source)
     content = read_bytes(source, name=label, what=TRACE_FILE, error=InputError)
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=label, offset=exc.start)
-        ) from None
+    text = decode_text(content, name=label, error=InputError)
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:  # csv.Error: a field over the csv module's 128 kB limit, a bare CR inside a field
         fmt = trace_format(reader.fieldnames or [])
