@@ -41,11 +41,19 @@ def chart(fig: go.Figure, key: str | None = None) -> None:
     st.markdown(note, unsafe_allow_html=True)
 
 
+def page_title(title_key: str, *, title: str | None = None, caption_key: str | None = None) -> None:
+    """The page's frame (language, theme) and title (``title``, already escaped for Markdown, else
+    the page's own), and its caption when ``caption_key`` names one: every page starts here."""
+    state.ensure_frame()
+    st.title(title if title else t(title_key))
+    if caption_key is not None:
+        st.caption(t(caption_key))
+
+
 def require_plan(title_key: str, *, title: str | None = None) -> Plan:
     """Page title (``title``, already escaped for Markdown, else the page's own), scenario line
     and the current plan; stop the page if there is none."""
-    state.ensure_frame()
-    st.title(title if title else t(title_key))
+    page_title(title_key, title=title)
     current = engine.current()
     if current.error is not None:
         st.error(t("error.page", message=escape_markdown(tx(current.error))), icon=":material/warning:")
