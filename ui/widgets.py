@@ -6,7 +6,7 @@ Each function draws one block from engine results; the arithmetic lives in :mod:
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -64,6 +64,21 @@ def require_plan(title_key: str, *, title: str | None = None) -> Plan:
         st.warning(t("error.stale"))
     scenario_line(plan)
     return plan
+
+
+def choice(label: str, labels: Mapping[str, str], *, key: str, help: str) -> str:
+    """A horizontal radio over the keys of ``labels`` (value -> translation key of its label);
+    returns the chosen value."""
+    return str(
+        st.radio(
+            label,
+            options=list(labels),
+            format_func={value: t(label_key) for value, label_key in labels.items()}.__getitem__,
+            horizontal=True,
+            key=key,
+            help=help,
+        )
+    )
 
 
 def computed(fn: Callable[..., T], *args: Any) -> T:

@@ -187,13 +187,8 @@ def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
     lang = state.lang()
     money = tables.money_of(current)
     st.subheader(t("wl.uncertainty"))
-    output = st.radio(
-        t("wl.tornado_output"),
-        options=list(TORNADO_OUTPUTS),
-        format_func={o: t(k) for o, k in TORNADO_OUTPUTS.items()}.__getitem__,
-        horizontal=True,
-        key=keys.WORKLOAD_TORNADO_OUTPUT,
-        help=t("wl.help.tornado"),
+    output = widgets.choice(
+        t("wl.tornado_output"), TORNADO_OUTPUTS, key=keys.WORKLOAD_TORNADO_OUTPUT, help=t("wl.help.tornado")
     )
     swings = engine.tornado_of(current, job, params)
     if swings.frame is None:
@@ -202,7 +197,7 @@ def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
         )
     else:
         widgets.chart(
-            performance_charts.tornado(swings.frame, str(output), lang, money=money), key="workload_tornado"
+            performance_charts.tornado(swings.frame, output, lang, money=money), key="workload_tornado"
         )
         design = performance_tables.design_labels((current,), engine.catalog(), lang)[0]
         st.caption(t("wl.tornado_caption", design=design))
