@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -376,17 +376,28 @@ class Estimates:
     """(design id, message) of each design without an estimate."""
 
 
+class _JobKey(NamedTuple):
+    """Cache key of a training job on a set of plans: the plans, the catalog view, the job and the
+    reliability parameters (JSON, hashed by value)."""
+
+    plans: tuple[str, ...]
+    override_json: str
+    job_json: str
+    params_json: str
+
+    def job_and_params(self) -> tuple[TrainingJob, ReliabilityParams]:
+        return TrainingJob.model_validate_json(self.job_json), ReliabilityParams.model_validate_json(
+            self.params_json
+        )
+
+
+def _job_key(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams) -> _JobKey:
+    return _JobKey(_key(plans), state.catalog_override(), canonical_json(job), canonical_json(params))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def _workload(
-    plans_key: tuple[str, ...],
-    override_json: str,
-    job_json: str,
-    params_json: str,
-    _plans: tuple[Plan, ...],
-    _catalog: Catalog,
-) -> Estimates:
-    job = TrainingJob.model_validate_json(job_json)
-    params = ReliabilityParams.model_validate_json(params_json)
+def _workload(key: _JobKey, _plans: tuple[Plan, ...], _catalog: Catalog) -> Estimates:
+    job, params = key.job_and_params()
     return Estimates(
         *_each_design(
             _plans, lambda p: estimate_workload(job=job, plan=p, catalog=_catalog, reliability_params=params)
@@ -397,8 +408,7 @@ def _workload(
 def workload(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams) -> Estimates:
     """The job on each plan (:func:`planner.performance.workload.estimate_workload`, as ``compare_workload``
     does, but one design's error does not hide the others)."""
-    override = state.catalog_override()
-    return _workload(_key(plans), override, canonical_json(job), canonical_json(params), plans, catalog())
+    return _workload(_job_key(plans, job, params), plans, catalog())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -452,15 +462,9 @@ def tornado_of(plan: Plan, job: TrainingJob, params: ReliabilityParams) -> Torna
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _monte_carlo(
-    plans_key: tuple[str, ...],
-    override_json: str,
-    job_json: str,
-    params_json: str,
-    _plans: tuple[Plan, ...],
-    _catalog: Catalog,
+    key: _JobKey, _plans: tuple[Plan, ...], _catalog: Catalog
 ) -> tuple[MonteCarloResult | None, ...]:
-    job = TrainingJob.model_validate_json(job_json)
-    params = ReliabilityParams.model_validate_json(params_json)
+    job, params = key.job_and_params()
     spec = MonteCarloSpec(samples=MONTE_CARLO_SAMPLES, seed=MONTE_CARLO_SEED)
     results: list[MonteCarloResult | None] = []
     for p in _plans:
@@ -479,14 +483,7 @@ def monte_carlo_of(
     plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams
 ) -> tuple[MonteCarloResult | None, ...]:
     """P10/P50/P90 per design (fixed seed), ``None`` where the job does not fit."""
-    return _monte_carlo(
-        _key(plans),
-        state.catalog_override(),
-        canonical_json(job),
-        canonical_json(params),
-        plans,
-        catalog(),
-    )
+    return _monte_carlo(_job_key(plans, job, params), plans, catalog())
 
 
 # --- reliability -----------------------------------------------------------------------------------
