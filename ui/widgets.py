@@ -15,7 +15,7 @@ import streamlit as st
 
 from planner import Plan, PlannerError
 from planner.i18n import error_text
-from planner.report import charts, fmt, tables
+from planner.report import charts, fmt, performance_tables, tables
 from planner.report.performance_tables import escape_markdown
 from ui import engine, keys, state, workshop
 from ui.state import t, tx
@@ -111,6 +111,13 @@ def url_problems() -> None:
         # the parameters as typed into the URL: shown as text, never as Markdown (an image link would
         # make the reader's browser fetch it)
         st.warning(t("error.url", problems=escape_markdown("; ".join(problems))), icon=":material/link:")
+
+
+def design_labels(plans: tuple[Plan, ...]) -> dict[str, str]:
+    """The label of each design id of ``plans``, as the tables name the designs (catalog and
+    language of this session)."""
+    labels = performance_tables.design_labels(plans, engine.catalog(), state.lang())
+    return dict(zip([p.design_id for p in plans], labels, strict=True))
 
 
 def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:

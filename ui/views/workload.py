@@ -91,13 +91,7 @@ def job_and_estimates(plans: tuple[Plan, ...]) -> Run:
 
 def _design_warnings(found: engine.Estimates, plans: tuple[Plan, ...]) -> None:
     """Designs the job does not fit on, each with the engine's reason."""
-    labels = dict(
-        zip(
-            [p.design_id for p in plans],
-            performance_tables.design_labels(plans, engine.catalog(), state.lang()),
-            strict=True,
-        )
-    )
+    labels = widgets.design_labels(plans)
     for design, message in found.errors:
         st.warning(
             t("wl.design_error", design=labels.get(design, design), message=message),
@@ -106,13 +100,7 @@ def _design_warnings(found: engine.Estimates, plans: tuple[Plan, ...]) -> None:
 
 
 def _labels(found: engine.Estimates, plans: tuple[Plan, ...]) -> list[str]:
-    labels = dict(
-        zip(
-            [p.design_id for p in plans],
-            performance_tables.design_labels(plans, engine.catalog(), state.lang()),
-            strict=True,
-        )
-    )
+    labels = widgets.design_labels(plans)
     return [labels[e.design_id] for e in found.estimates]
 
 
