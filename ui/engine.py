@@ -34,7 +34,7 @@ from planner import (
     sweep,
 )
 from planner.access import priced_catalog, read_catalog_view_key
-from planner.catalog import load_catalog_from_data
+from planner.catalog import load_catalog_from_data, with_calibration
 from planner.compare import Crossover, Sweep
 from planner.decision.draws import Decision, decide
 from planner.errors import InfeasibleError
@@ -105,8 +105,9 @@ def _sweep(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) 
 
 
 def catalog() -> Catalog:
-    """The catalog in use: bundled, or with the session's uploaded override applied."""
-    return _catalog(state.catalog_override())
+    """The catalog in use: bundled, or with the session's uploaded override applied, then the
+    scenario's calibration (as :func:`planner.engine.plan` applies it to every plan)."""
+    return with_calibration(_catalog(state.catalog_override()), state.calibration())
 
 
 def plan_for(scenario: Scenario) -> Plan:
