@@ -129,6 +129,39 @@ def test_imbalance_and_overlap_move_the_step(catalog: Catalog) -> None:
     assert hidden.ep_comm_s < base.ep_comm_s and hidden.compute_s == base.compute_s
 
 
+def test_the_framework_cost_per_copy_is_an_input(catalog: Catalog) -> None:
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay()
+    fitted = _model(job, catalog).moe_overhead_micro_s(lay, "selective")
+    counted = _model(job.model_copy(update={"moe_copy_overhead_ns": 0.0}), catalog).moe_overhead_micro_s(
+        lay, "selective"
+    )
+    doubled = _model(job.model_copy(update={"moe_copy_overhead_ns": 806.0}), catalog).moe_overhead_micro_s(
+        lay, "selective"
+    )
+    # 48 expert layers x 4096 tokens x 8 copies, each at the catalog's 403 ns (data/moe.yaml)
+    framework_s = 48 * 4096 * 8 * 403e-9
+    assert moe_coefficients(catalog).copy_overhead_ns == 403.0
+    assert fitted - counted == pytest.approx(framework_s)
+    assert doubled - counted == pytest.approx(2 * framework_s)
+    assert (
+        run(
+            [
+                "workload",
+                "--params-b",
+                "30",
+                "--tokens-b",
+                "100",
+                "--gpus",
+                "64",
+                "--moe-copy-overhead-ns",
+                "-1",
+            ]
+        )
+        == 2
+    )
+
+
 def test_dualpipe_halves_the_bubble(catalog: Catalog) -> None:
     job = TrainingJob(**QWEN3_30B)
     lay = Parallel(tp=1, cp=1, pp=8, dp=8, ep=8, v=1, micro_batch_seqs=1, micro_batches=16)
@@ -272,7 +305,7 @@ def test_two_batch_decode_stages_by_hand(catalog: Catalog, monkeypatch: pytest.M
     step = _decode_step(catalog, moe_overlap=True)
     dense, routed, core = (max(c) for c in calls)
     # 64 sequences per micro-batch on each of the 64 GPUs: low-latency dispatch (FP8) and combine (BF16)
-    dispatch, combine, _ = _instance(catalog)._ep_parts(64 * 64, decode=True)
+    dispatch, combine, _ = _instance(catalog).ep_parts(64 * 64, decode=True)
     expected = 2 * (max(dense, dispatch) + routed + max(core, combine))
     assert step.total_s - step.overhead_s == pytest.approx(expected)
     assert combine > dispatch  # BF16 combine moves twice the FP8 dispatch's bytes
@@ -287,3 +320,20 @@ def _instance(catalog: Catalog) -> Instance:
         **{**DSV3_SERVING, "ep": 64, "moe_dispatch_mode": "low_latency", "moe_overlap": True}
     )
     return _context(request, p, catalog, None).instance(InstanceLayout(tp=1, ep=64))
+
+
+def test_one_low_latency_dispatch_is_the_collective_models_all_to_all(catalog: Catalog) -> None:
+    """DeepEP's low-latency kernel benchmark (validation/cases/serving-moe.yaml) as the model times it."""
+    from planner.inputs.serving import ServingRequest
+    from planner.performance.serving.estimate import expert_alltoall_s
+
+    p = plan(scenario=Scenario(gpus=64, design_id="ib-ndr", gpu_id="h800_sxm"), catalog=catalog)
+    request = ServingRequest(**{**DSV3_SERVING, "ep": 64, "moe_dispatch_mode": "low_latency"})
+    dispatch, combine = expert_alltoall_s(request=request, plan=p, catalog=catalog, tokens_per_gpu=128)
+    # every one of the 128 x 8 copies of 7168 values leaves the GPU over the network: FP8 out, BF16 back
+    one = collective_time(
+        fabric=fabric_from_plan(plan=p, catalog=catalog), collective="all_to_all", message_bytes=128 * 8 * 7168 * 1.0, gpus=64,
+        gpus_per_domain=1,
+    )  # fmt: skip
+    assert dispatch == pytest.approx(one.time_s)
+    assert 1.5 < combine / dispatch < 2.0  # twice the bytes, the same latency

@@ -790,3 +790,23 @@ def phase_rate(
         return PhaseRate(inst.layout, step, sequences * context_tokens / inst.layout.gpus)
     step = inst.decode_step(batch=sequences, context=context_tokens)
     return PhaseRate(inst.layout, step, sequences / inst.layout.gpus)
+
+
+def expert_alltoall_s(
+    *, request: ServingRequest, plan: Plan, catalog: Catalog, tokens_per_gpu: int,
+    phase: Literal["prefill", "decode"] = "decode",
+) -> tuple[float, float]:  # fmt: skip
+    """One expert layer's dispatch and combine of ``tokens_per_gpu`` tokens on every GPU of an
+    instance of ``ep`` GPUs (default the plan's), on the plan's fabric [s].
+
+    The kernels are the request's dispatch mode (``auto``: low-latency in decode, normal in
+    prefill); the dispatch moves ``T k h b_d`` bytes per GPU, the combine ``T k h 2``
+    (:mod:`~planner.performance.serving.step`). This is what a kernel benchmark such as DeepEP's
+    times (one call, no compute around it).
+    """
+    ctx = _context(request, plan, catalog, None)
+    ep = request.ep or plan.gpus
+    inst = ctx.instance(InstanceLayout(tp=1, ep=ep))
+    dispatch_s, combine_s, _ = inst.ep_parts(tokens_per_gpu * ep, decode=phase == "decode")
+    layers = max(1, inst.model.shape.moe_layers)
+    return dispatch_s / layers, combine_s / layers

@@ -185,10 +185,10 @@ class Instance:
                 gpus_per_domain=min(lay.tp, domain),
             )  # fmt: skip
             tp_s = 2 * layers * t.time_s
-        dispatch_s, combine_s, level = self._ep_parts(tokens, decode=decode)
+        dispatch_s, combine_s, level = self.ep_parts(tokens, decode=decode)
         return tp_s, dispatch_s + combine_s, level
 
-    def _ep_parts(self, tokens: float, *, decode: bool = False) -> tuple[float, float, str]:
+    def ep_parts(self, tokens: float, *, decode: bool = False) -> tuple[float, float, str]:
         """Every expert layer's dispatch and every combine of one step of ``tokens`` tokens [s], on
         the busiest GPU (``u`` times the mean), and the EP bound level."""
         lay, m = self.layout, self.model
@@ -297,7 +297,7 @@ class Instance:
             hbm_bytes=m.experts_touched(tokens=half) * m.expert_bytes / lay.ep,
         )  # fmt: skip
         core = self._part(flops=per_gpu * attention, hbm_bytes=kv_read_bytes / 2.0)
-        dispatch_s, combine_s, level = self._ep_parts(half, decode=True)
+        dispatch_s, combine_s, level = self.ep_parts(half, decode=True)
         tp_s, _, _ = self._collectives(half, decode=True)
         stages = max(max(dense), dispatch_s) + max(routed) + max(max(core), combine_s)
         compute_s = 2.0 * (dense[0] + routed[0] + core[0])
