@@ -337,3 +337,35 @@ def test_one_low_latency_dispatch_is_the_collective_models_all_to_all(catalog: C
     )  # fmt: skip
     assert dispatch == pytest.approx(one.time_s)
     assert 1.5 < combine / dispatch < 2.0  # twice the bytes, the same latency
+
+
+def test_prefill_overlap_with_normal_kernels_leaves_the_compute_fewer_sms(catalog: Catalog) -> None:
+    """Prefill's normal kernels communicate from 20 of the 132 SMs (DeepSeek-V3 section 3.2.2) while
+    they overlap the other micro-batch; decode's low-latency kernels do not (profile-data README)."""
+    _, inst = _prefill_instance(catalog, moe_overlap=False)
+    _, overlapped = _prefill_instance(catalog, moe_overlap=True)
+    serial = inst.prefill(prompts=64 * 4, prompt_tokens=4096)
+    hidden = overlapped.prefill(prompts=64 * 4, prompt_tokens=4096)
+    assert overlapped.comm_sm_fraction == pytest.approx(20 / 132, abs=1e-4)
+    assert hidden.compute_s == pytest.approx(serial.compute_s / (1 - overlapped.comm_sm_fraction))
+    assert hidden.ep_s < serial.ep_s
+
+
+def test_prefill_and_decode_pay_their_own_cost_per_layer(catalog: Catalog) -> None:
+    from planner.performance.serving.coefficients import serving_coefficients
+
+    c = serving_coefficients(catalog)
+    _, inst = _prefill_instance(catalog, moe_overlap=False)
+    # 61 layers x 140.2 us (prefill, data/serving.yaml) and 61 x 10 us (decode)
+    assert inst.prefill(prompts=64, prompt_tokens=128).overhead_s == pytest.approx(61 * 140.2e-6)
+    assert inst.decode_step(batch=64, context=128).overhead_s == pytest.approx(61 * 10e-6)
+    assert (c.prefill_layer_overhead_us, c.layer_overhead_us) == (140.2, 10.0)
+
+
+def _prefill_instance(catalog: Catalog, *, moe_overlap: bool) -> tuple[object, Instance]:
+    from planner.inputs.serving import ServingRequest
+    from planner.performance.serving.estimate import _context
+
+    p = plan(scenario=Scenario(gpus=64, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=catalog)
+    request = ServingRequest(**{**DSV3_SERVING, "ep": 64, "moe_overlap": moe_overlap})
+    return p, _context(request, p, catalog, None).instance(InstanceLayout(tp=1, ep=64))

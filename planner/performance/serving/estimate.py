@@ -51,6 +51,7 @@ from planner.performance.collectives import CollectiveFabric, fabric_from_plan, 
 from planner.performance.serving.coefficients import GpuFigures, gpu_figures, serving_coefficients
 from planner.performance.serving.model import ServedModel, served_model
 from planner.performance.serving.step import Instance, InstanceLayout, StepTime, powers_of_two
+from planner.performance.training.moe import moe_coefficients
 from planner.queueing import erlang_c_wait_s
 
 Mode = Literal["aggregated", "disaggregated"]
@@ -225,6 +226,7 @@ def _context(
     gpus = min(plan.gpus_requested, plan.gpus)
     fab = part_of_fabric(fabric or fabric_from_plan(plan=plan, catalog=catalog), gpus=gpus)
     dispatch = 1.0 if request.precision != "bf16" else 2.0
+    comm_sms = moe_coefficients(catalog, gpu_id=plan.gpu_id).comm_sm_fraction if model.moe else 0.0
 
     def instance(layout: InstanceLayout) -> Instance:
         return Instance(
@@ -238,6 +240,7 @@ def _context(
             node_limit=request.moe_node_limit,
             overlap=request.moe_overlap,
             imbalance=request.moe_load_imbalance,
+            comm_sm_fraction=comm_sms,
             # FlashMLA runs the latent attention in BF16 whatever the weights' format
             attention_slowdown=(
                 gpu.peak_flops / (catalog.gpus[plan.gpu_id].bf16_dense_tflops * 1e12)

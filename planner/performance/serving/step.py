@@ -15,6 +15,9 @@ split over all ``n = ep`` GPUs (expert parallelism). Per GPU and step of ``T`` t
     t_tp     = 2 L x all-reduce(T tp / n x h x 2 B, tp GPUs)            (after attention and FFN)
     t_ep     = L_moe x [all-to-all(T / n x k x h x b_d, ep) + all-to-all(T / n x k x h x 2 B, ep)] x u
     t        = t_math + t_tp + t_ep + L x t_layer                       (no overlap)
+
+(``t_layer``: a fixed cost per layer, one for decode steps and one for prefill steps, whose
+kernels run outside CUDA graphs; ``data/serving.yaml``)
     t_ep    -> max(0, t_ep - t_math)                     (two micro-batches in flight, prefill)
 
 Decode with two micro-batches follows DeepSeek's published decode schedule (profile-data README and
@@ -138,6 +141,9 @@ class Instance:
     """Busiest expert GPU over the mean [-]."""
     attention_slowdown: float = 1.0
     """Peak at the weights' format / the BF16 peak the attention core runs at [-]."""
+    comm_sm_fraction: float = 0.0
+    """Share of the SMs normal (throughput) dispatch kernels keep while they overlap compute [-]
+    (``moe_comm_sm_fraction``, 20 of 132 on H800, DeepSeek-V3 section 3.2.2)."""
 
     # --- memory -----------------------------------------------------------------------------
 
@@ -200,6 +206,10 @@ class Instance:
         scale = m.shape.moe_layers * self.imbalance  # only the expert layers dispatch
         return dispatch * scale, combine * scale, level
 
+    def _mode(self, *, decode: bool) -> str:
+        """The dispatch kernels a step runs: the request's, or low-latency in decode and normal in prefill."""
+        return self.dispatch_mode if self.dispatch_mode != "auto" else ("low_latency" if decode else "normal")
+
     def _alltoall(self, size: float, *, decode: bool = False) -> tuple[float, str]:
         """One dispatch or combine of ``size`` bytes per GPU over the expert group [s], and its bound.
 
@@ -209,8 +219,7 @@ class Instance:
         scale-up domain, the slower of the two legs bounding the time.
         """
         lay, domain = self.layout, self.fabric.domain_gpus
-        mode = self.dispatch_mode if self.dispatch_mode != "auto" else ("low_latency" if decode else "normal")
-        if mode == "low_latency" and lay.ep > domain:
+        if self._mode(decode=decode) == "low_latency" and lay.ep > domain:
             t = collective_time(
                 fabric=self.fabric,
                 collective="all_to_all",
@@ -258,14 +267,20 @@ class Instance:
         compute_s = flops / (self.gpu.peak_flops * efficiency)
         memory_s = memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency)
         if self.overlap and ep_s > 0:
-            # two micro-batches: one's all-to-all runs under the other's compute and memory traffic
+            # two micro-batches: one's all-to-all runs under the other's compute and memory traffic;
+            # normal kernels communicate from SMs, so the compute runs on the rest of them (DeepSeek's
+            # profile-data README: prefill's all-to-all occupies SMs, decode's does not)
+            if self._mode(decode=decode) == "normal":
+                compute_s /= 1.0 - self.comm_sm_fraction
             ep_s = max(0.0, ep_s - max(compute_s, memory_s))
         return StepTime(
             compute_s=compute_s,
             memory_s=memory_s,
             tp_s=tp_s,
             ep_s=ep_s,
-            overhead_s=m.shape.layers * c.layer_overhead_us * 1e-6,
+            overhead_s=m.shape.layers
+            * (c.layer_overhead_us if decode else c.prefill_layer_overhead_us)
+            * 1e-6,
             ep_bound_level=level,
         )
 
