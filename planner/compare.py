@@ -25,6 +25,8 @@ from planner.outputs import plan_summary_row
 if TYPE_CHECKING:
     import pandas as pd
 
+    from planner.catalog.schema import Design
+
 DEFAULT_DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 
 MAX_SWEEP_PLANS = 4096
@@ -35,16 +37,20 @@ def _common_gpu(scenario: Scenario, catalog: Catalog, design_ids: Sequence[str])
     """One GPU for every design: the scenario's, else the first design's default."""
     if scenario.gpu_id:
         return scenario.gpu_id
-    first = design_ids[0]
-    if first not in catalog.designs:
+    return _known_design(catalog, design_ids[0]).default_gpu_id
+
+
+def _known_design(catalog: Catalog, design_id: str) -> Design:
+    """The catalog's design ``design_id``; an unknown id is the caller's mistake (not a size to skip)."""
+    if design_id not in catalog.designs:
         raise InputError(
             msg(
                 "designs: unknown design id {id} (known: {known})",
-                id=repr(first),
+                id=repr(design_id),
                 known=", ".join(sorted(catalog.designs)),
             )
         )
-    return catalog.designs[first].default_gpu_id
+    return catalog.designs[design_id]
 
 
 def compare(
@@ -156,15 +162,7 @@ def _check_designs(catalog: Catalog, design_ids: Sequence[str]) -> None:
     if not design_ids:
         raise InputError(msg("designs: name at least one design"))
     for design_id in design_ids:
-        if design_id not in catalog.designs:
-            # one unknown id is the caller's mistake, not a size to skip
-            raise InputError(
-                msg(
-                    "designs: unknown design id {id} (known: {known})",
-                    id=repr(design_id),
-                    known=", ".join(sorted(catalog.designs)),
-                )
-            )
+        _known_design(catalog, design_id)
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,8 @@ the loaded scenario's own request (none without one)."""
 WORKLOAD = "scenario_workload"
 """str: JSON list of the workload mix the Compare page gave the scenario ("[]" = none); absent =
 the loaded scenario's own mix (none without one)."""
+WORKLOAD_LINK_PROBLEM = "workload_link_problem"
+"""str: why the address leaves the workload mix out (too long for a link); "" = it carries it."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"
