@@ -273,6 +273,14 @@ class TrainingJob(BaseModel):
             "State your framework's own when you have measured it."
         ),
     )
+    moe_graphed_dispatch: Annotated[bool, Input(flag="--moe-graphed-dispatch")] = Field(
+        default=False,
+        description=(
+            "The router and the token preprocessing run inside CUDA graphs, with no host "
+            "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
+            "moe_preprocess): the per-copy framework cost is not charged."
+        ),
+    )
     moe_dispatch_fp8: Annotated[bool, Input(flag="--moe-dispatch-fp8")] = Field(
         default=False, description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16."
     )

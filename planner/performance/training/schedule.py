@@ -187,6 +187,8 @@ class StepModel:
         moe_c = moe_coefficients or MoeCoefficients()
         if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
             moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
+        elif job.moe_graphed_dispatch:  # no host round trip per layer: the fitted cost does not apply
+            moe_c = replace(moe_c, copy_overhead_ns=0.0)
         self.moe = MoeModel(
             shape=shape, seq_len=job.seq_len, coefficients=moe_c,
             load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,
