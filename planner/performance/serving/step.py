@@ -308,7 +308,7 @@ class Instance:
         routed_params = m.params_active - m.params_dense
         dense = self._part(flops=per_gpu * 2.0 * m.params_dense, hbm_bytes=m.dense_bytes / lay.tp)
         routed = self._part(
-            flops=per_gpu * 2.0 * routed_params * self.imbalance,
+            flops=per_gpu * 2.0 * routed_params,
             hbm_bytes=m.experts_touched(tokens=half) * m.expert_bytes / lay.ep,
         )  # fmt: skip
         core = self._part(flops=per_gpu * attention, hbm_bytes=kv_read_bytes / 2.0)
