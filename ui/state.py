@@ -19,6 +19,7 @@ from planner import PlannerError, Scenario, scenario_from_data
 from planner.access import Permission, catalog_view_key
 from planner.errors import shorten
 from planner.i18n import error_text, tr, translate
+from planner.inputs.calibration import CalibrationOverride
 from planner.inputs.scenario import WorkloadEntry, workload_from_data
 from planner.store import SavedScenario, parse_share_params, share_params
 from planner.store.links import WORKLOAD_PARAM, parse_workload_param, workload_param
@@ -211,7 +212,27 @@ def scenario() -> Scenario:
     workload = st.session_state.get(keys.WORKLOAD)
     if workload is not None:
         data = {**data, "workload": json.loads(workload)}
+    calibration = st.session_state.get(keys.CALIBRATION)
+    if calibration is not None:
+        data = {**data, "calibration": json.loads(calibration)}
     return scenario_from_data(data)
+
+
+def calibration() -> CalibrationOverride | None:
+    """The calibration the scenario carries: the one saved on the Measurements page, else the
+    loaded scenario's own (none without one)."""
+    chosen = st.session_state.get(keys.CALIBRATION)
+    if chosen is None:
+        chosen = json.dumps((base_scenario() or {}).get("calibration"))
+    data = json.loads(chosen)
+    return None if data is None else CalibrationOverride.model_validate(data)
+
+
+def set_calibration(new: CalibrationOverride | None) -> None:
+    """The calibration the scenario carries from now on (``None``: removed); refused (with
+    :class:`planner.access.AccessDeniedError`) for a role that may not save scenarios."""
+    auth.require_permission(Permission.SCENARIOS, what=tr("meas.save_with_scenario", lang()))
+    st.session_state[keys.CALIBRATION] = "null" if new is None else new.model_dump_json()
 
 
 def set_tenants(items: list[dict[str, Any]]) -> None:
@@ -325,6 +346,7 @@ def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
     st.session_state.pop(keys.TENANTS, None)  # the loaded scenario's own tenants apply
     st.session_state.pop(keys.SERVING, None)  # and its own serving request
     st.session_state.pop(keys.WORKLOAD, None)  # and its own workload mix
+    st.session_state.pop(keys.CALIBRATION, None)  # and its own calibration
 
 
 def base_scenario() -> dict[str, Any] | None:

@@ -417,10 +417,16 @@ def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catal
 
 
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
-    """The bundled catalog with the ``--catalog`` override files applied."""
-    from planner.catalog import load_catalog
+    """The bundled catalog with the ``--catalog`` override files applied, then the calibration
+    of the ``--scenario`` file, if it carries one (as :func:`planner.engine.plan` applies it)."""
+    from planner.catalog import load_catalog, with_calibration
+    from planner.inputs.scenario import load_scenario
 
-    return load_catalog(overrides=args.catalog)
+    catalog = load_catalog(overrides=args.catalog)
+    scenario_file = getattr(args, "scenario", None)
+    if not scenario_file:
+        return catalog
+    return with_calibration(catalog, load_scenario(scenario_file).calibration)
 
 
 def write(text: str) -> None:

@@ -147,7 +147,8 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
         memory = ", ".join(f"{k} {v:.1f}" for k, v in e.memory.as_gbyte().items())
         lines.append(
             f"  {e.design_id}: tp {lay.tp} cp {lay.cp} pp {lay.pp} dp {lay.dp} ep {lay.ep} v {lay.virtual_stages}, "
-            f"micro-batch {lay.micro_batch_seqs} (fits up to {lay.max_micro_batch_seqs}), recompute {lay.recompute}, "
+            f"micro-batch {lay.micro_batch_seqs} (fits up to {lay.max_micro_batch_seqs}), recompute {lay.recompute}"
+            f"{f', {lay.recompute_layers} layer(s) of each chunk' if lay.recompute == 'block' else ''}, "
             f"ZeRO {lay.zero_stage}; {memory}; MFU {e.end_to_end_mfu:.1%}, HFU {e.end_to_end_hfu:.1%}, "
             f"kernel efficiency {e.compute_efficiency:.1%}"
         )

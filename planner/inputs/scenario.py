@@ -19,6 +19,7 @@ from planner.errors import InputError, shorten
 from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_bytes, read_mapping
 from planner.i18n.message import msg
 from planner.inputs import Input, parse
+from planner.inputs.calibration import CalibrationOverride
 from planner.inputs.serving import ServingRequest
 from planner.inputs.training import TrainingJob
 
@@ -301,6 +302,10 @@ class Scenario(BaseModel):
         default=(),
         max_length=MAX_WORKLOAD_ENTRIES,
         description="Workload mix the designs are compared on (cost per outcome); empty = price per GPU-hour.",
+    )
+    calibration: CalibrationOverride | None = Field(
+        default=None,
+        description="Catalog override fitted to the customer's measurements, with its provenance; empty = none.",
     )
 
     @field_validator("tenants")

@@ -340,6 +340,7 @@ def _training_job(case: ValidationCase) -> Any:
         "moe_dispatch_fp8": i.moe_dispatch_fp8,
         "moe_dispatcher": i.moe_dispatcher,
         "moe_graphed_dispatch": i.moe_graphed_dispatch,
+        "software_release": i.software_release,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)

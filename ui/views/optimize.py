@@ -301,8 +301,9 @@ def pareto(run: Mapping[str, str], outcome: engine.Solved) -> None:
         key=keys.OPT_PARETO_KIND,
         help=t("opt.help.pareto"),
     )
-    with st.spinner(t("opt.pareto_solving"), show_time=True):
-        found = engine.front(str(kind), run["scenario"], run["request"])
+    found = engine.front(str(kind), run["scenario"], run["request"])
+    if found is None:  # cancelled: the line is shown
+        return
     if not found.points:
         st.warning(
             t("opt.pareto_error", message=escape_markdown(found.error or "")), icon=":material/warning:"

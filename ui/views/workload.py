@@ -207,6 +207,8 @@ def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
         design = performance_tables.design_labels((current,), engine.catalog(), lang)[0]
         st.caption(t("wl.tornado_caption", design=design))
     results = engine.monte_carlo_of(plans, job, params)
+    if results is None:  # cancelled: the line is shown
+        return
     labels = performance_tables.design_labels(plans, engine.catalog(), lang)
     shown = [
         (r, label, p.design_id) for r, label, p in zip(results, labels, plans, strict=True) if r is not None
