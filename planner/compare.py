@@ -21,6 +21,7 @@ from planner.i18n import error_text
 from planner.i18n.message import Message, msg
 from planner.inputs.scenario import Scenario
 from planner.outputs import plan_summary_row
+from planner.progress import Steps, checkpoint
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -212,8 +213,11 @@ def sweep(
     catalog: Catalog,
     design_ids: Sequence[str] = DEFAULT_DESIGNS,
     sizes: Sequence[int] | None = None,
+    steps: Steps | None = None,
 ) -> Sweep:
     """Headline figures for every design and size, and the sizes a design cannot build.
+
+    ``steps`` hears of each pair planned and may stop the sweep (:mod:`planner.progress`).
 
     Each design's largest size is planned first: when it is refused for exceeding the design's
     largest count, every size above that count is skipped in one run with that reason. The
@@ -258,9 +262,12 @@ def sweep(
     rows: list[dict[str, Any]] = []
     skipped: list[SkippedSizes] = []
     first_error: PlannerError | None = None
+    done = 0
     for w in work:
         outcomes: list[tuple[int, str | None]] = []
         for size in w.todo:
+            checkpoint(steps, done=done, total=planned)
+            done += 1
             try:
                 if w.largest_plan is not None and size == largest:
                     p = w.largest_plan

@@ -6,6 +6,8 @@ Subcommands: ``list``, ``show``, ``save``, ``versions``, ``diff``, ``delete``, `
 per-user SQLite file), or ``--db FILE`` / ``--database-url URL``. The command acts as
 ``--user``/``--team``/``--role`` (or ``PLANNER_USER``/``PLANNER_TEAM``/``PLANNER_ROLE``;
 :func:`planner.access.cli_identity`): the owner of what it saves and the actor of its audit lines.
+Against a team database whose login is bound to one user (row-level security,
+:mod:`planner.store.rowsecurity`) it acts as that login by default and a claim beyond it exits 2.
 
 Examples: ``planner scenarios --help`` (:data:`EXAMPLES`).
 
@@ -71,7 +73,8 @@ def _add_identity_options(parser: argparse.ArgumentParser, *, default: Any) -> N
         "--user",
         metavar="NAME",
         default=default,
-        help="act as this user, e.g. ann@example.com (default: $PLANNER_USER, else local)",
+        help="act as this user, e.g. ann@example.com (default: $PLANNER_USER, else the team "
+        "database login's user, else local)",
     )
     group.add_argument(
         "--team",
@@ -85,7 +88,8 @@ def _add_identity_options(parser: argparse.ArgumentParser, *, default: Any) -> N
         metavar="ROLE",
         default=default,
         help="viewer, architect, commercial or admin: what is listed and may be changed, as in "
-        "the app (default: $PLANNER_ROLE, else admin)",
+        "the app (default: $PLANNER_ROLE, else the team database login's role, else admin; "
+        "never more than that login holds)",
     )
 
 
@@ -272,6 +276,11 @@ def run(args: argparse.Namespace) -> int:
     action = ACTIONS[args.scenarios_command]
     identity = cli_identity(user=args.user, teams=args.team, role=args.role, env=os.environ)
     with open_store(url=args.database_url, path=args.db) as opened:
+        held = opened.credential.held if opened.credential is not None else None
+        if held is not None:  # a team database's login bound to one user: its defaults, no more
+            identity = cli_identity(
+                user=args.user, teams=args.team, role=args.role, env=os.environ, held=held
+            )
         store = opened.as_user(identity=identity)
         try:
             return action(args, store)

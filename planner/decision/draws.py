@@ -55,9 +55,10 @@ from planner.decision.outcome import (
     rule_of,
 )
 from planner.inputs import parse
-from planner.inputs.scenario import Scenario
+from planner.inputs.scenario import Scenario, WorkloadEntry
 from planner.performance.optic_failures import failure_step_times
 from planner.performance.uncertainty import MonteCarloSpec, price_factor_samples, price_response
+from planner.progress import Steps, checkpoint
 
 DESIGN_PRICE_FACTORS = ("switch_price", "optics_price")
 """Price factors drawn per design (different parts on each); the others are shared."""
@@ -268,8 +269,10 @@ def decide_outcomes(
     bands: Mapping[str, ErrorBand] | None = None,
     rule: Rule | None = None,
     unit: str | None = None,
+    steps: Steps | None = None,
 ) -> Decision:
-    """The Monte Carlo over already evaluated designs (module notes)."""
+    """The Monte Carlo over already evaluated designs (module notes); ``steps`` hears of each
+    design's draws and may stop the run (:class:`planner.progress.CancelledError`)."""
     spec = spec or DecisionSpec()
     bands = load_bands() if bands is None else bands
     rng = np.random.default_rng(spec.seed)
@@ -288,6 +291,7 @@ def decide_outcomes(
     fabric_prices = [price_factor_samples(price_spec, rng) for _ in outcomes]
     columns = []
     for index, o in enumerate(outcomes):
+        checkpoint(steps, done=index, total=len(outcomes))
         prices = {
             name: fabric_prices[index][name] if name in DESIGN_PRICE_FACTORS else values
             for name, values in shared_prices.items()
@@ -328,15 +332,36 @@ def decide_outcomes(
 
 
 def decide(
-    *, scenario: Scenario, catalog: Catalog, design_ids: Sequence[str], spec: DecisionSpec | None = None
+    *,
+    scenario: Scenario,
+    catalog: Catalog,
+    design_ids: Sequence[str],
+    spec: DecisionSpec | None = None,
+    steps: Steps | None = None,
 ) -> Decision:
     """Cost per outcome of the scenario's workload mix on each design, its P10-P90 band and the
     probability that each design is the cheapest (seeded: the same spec gives the same result)."""
     outcomes = design_outcomes(scenario=scenario, catalog=catalog, design_ids=design_ids)
+    return decide_workload(
+        outcomes=outcomes, workload=scenario.workload, catalog=catalog, spec=spec, steps=steps
+    )
+
+
+def decide_workload(
+    *,
+    outcomes: Sequence[DesignOutcome],
+    workload: Sequence[WorkloadEntry],
+    catalog: Catalog,
+    spec: DecisionSpec | None = None,
+    steps: Steps | None = None,
+) -> Decision:
+    """:func:`decide_outcomes` with the rule and outcome unit the workload implies (cost per
+    outcome in its unit, or the price per GPU-hour when the workload is empty)."""
     return decide_outcomes(
         outcomes=outcomes,
         catalog=catalog,
         spec=spec,
-        rule=rule_of(scenario.workload),
-        unit=outcome_unit(scenario.workload),
+        rule=rule_of(workload),
+        unit=outcome_unit(workload),
+        steps=steps,
     )

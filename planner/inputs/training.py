@@ -293,6 +293,24 @@ class TrainingJob(BaseModel):
             "some of them while they overlap compute."
         ),
     )
+    moe_copy_overhead_ns: Annotated[float | None, Input(flag="--moe-copy-overhead-ns")] = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description=(
+            "Framework time per routed token copy and expert layer, forward and backward, beyond the "
+            "expert GEMMs and counted bytes [ns]; empty = the catalog's, fitted on Megatron-Core 25.11. "
+            "State your framework's own when you have measured it."
+        ),
+    )
+    moe_graphed_dispatch: Annotated[bool, Input(flag="--moe-graphed-dispatch")] = Field(
+        default=False,
+        description=(
+            "The router and the token preprocessing run inside CUDA graphs, with no host "
+            "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
+            "moe_preprocess): the per-copy framework cost is not charged."
+        ),
+    )
     moe_dispatch_fp8: Annotated[bool, Input(flag="--moe-dispatch-fp8")] = Field(
         default=False, description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16."
     )

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.jobmix.jobs import Job
+from planner.progress import Steps, checkpoint
 
 Policy = Literal["first-fit", "topology"]
 POLICIES: tuple[str, ...] = ("first-fit", "topology")
@@ -209,9 +210,12 @@ def simulate(
     jobs: Sequence[Job],
     policy: str,
     preempt: bool = False,
-    progress: Callable[[float], None] | None = None,
+    steps: Steps | None = None,
 ) -> SimResult:
-    """Run ``jobs`` through the cluster under ``policy`` (see module notes)."""
+    """Run ``jobs`` through the cluster under ``policy`` (see module notes).
+
+    ``steps`` hears of every 2 % of the jobs finished (:func:`planner.progress.checkpoint`) and may
+    stop the run: :class:`planner.progress.CancelledError`."""
     if policy not in POLICIES:
         raise InputError(
             msg("policy: {policy} is not one of {known}", policy=policy, known=", ".join(POLICIES))
@@ -235,7 +239,7 @@ def simulate(
                 cluster=cluster.gpus,
             )
         )
-    return _Run(cluster, jobs, policy, preempt, progress).run()
+    return _Run(cluster, jobs, policy, preempt, steps).run()
 
 
 class _Run:
@@ -245,10 +249,10 @@ class _Run:
         jobs: Sequence[Job],
         policy: str,
         preempt: bool,
-        progress: Callable[[float], None] | None,
+        steps: Steps | None,
     ) -> None:
         self.cluster = _Cluster(spec, policy)
-        self.jobs, self.policy, self.preempt, self.progress = jobs, policy, preempt, progress
+        self.jobs, self.policy, self.preempt, self.steps = jobs, policy, preempt, steps
         self.events: list[tuple[float, int, int, int]] = []
         self.seq = 0
         self.queue: list[tuple[int, float, int]] = []
@@ -285,8 +289,8 @@ class _Run:
                     continue
                 self._finish(i)
                 done += 1
-                if self.progress is not None and done % step == 0:
-                    self.progress(done / len(self.jobs))
+                if done % step == 0:
+                    checkpoint(self.steps, done=done, total=len(self.jobs))
             self._schedule(now)
             self._sample(now)
         return self._result()

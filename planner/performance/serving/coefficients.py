@@ -20,6 +20,7 @@ RULES = (
     "serving_workspace_gbyte",
     "serving_usable_memory_fraction",
     "serving_fp4_compute_speedup",
+    "serving_prefill_layer_overhead_us",
 )
 """Catalog sizing rules holding the coefficients, in the order of :class:`ServingCoefficients`."""
 
@@ -42,6 +43,8 @@ class ServingCoefficients:
     """Share of HBM a serving engine fills [-]."""
     fp4_compute_speedup: float
     """Matrix peak with FP4 weights / BF16 peak [-]."""
+    prefill_layer_overhead_us: float
+    """Fixed time per layer of a prefill step (a decode step pays ``layer_overhead_us``) [us]."""
 
 
 def serving_coefficients(catalog: Catalog) -> ServingCoefficients:
