@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -415,17 +415,28 @@ class Estimates:
     """(design id, message) of each design without an estimate."""
 
 
+class _JobKey(NamedTuple):
+    """Cache key of a training job on a set of plans: the plans, the catalog view, the job and the
+    reliability parameters (JSON, hashed by value)."""
+
+    plans: tuple[str, ...]
+    override_json: str
+    job_json: str
+    params_json: str
+
+    def job_and_params(self) -> tuple[TrainingJob, ReliabilityParams]:
+        return TrainingJob.model_validate_json(self.job_json), ReliabilityParams.model_validate_json(
+            self.params_json
+        )
+
+
+def _job_key(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams) -> _JobKey:
+    return _JobKey(_key(plans), state.catalog_override(), canonical_json(job), canonical_json(params))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def _workload(
-    plans_key: tuple[str, ...],
-    override_json: str,
-    job_json: str,
-    params_json: str,
-    _plans: tuple[Plan, ...],
-    _catalog: Catalog,
-) -> Estimates:
-    job = TrainingJob.model_validate_json(job_json)
-    params = ReliabilityParams.model_validate_json(params_json)
+def _workload(key: _JobKey, _plans: tuple[Plan, ...], _catalog: Catalog) -> Estimates:
+    job, params = key.job_and_params()
     return Estimates(
         *_each_design(
             _plans, lambda p: estimate_workload(job=job, plan=p, catalog=_catalog, reliability_params=params)
@@ -436,8 +447,7 @@ def _workload(
 def workload(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams) -> Estimates:
     """The job on each plan (:func:`planner.performance.workload.estimate_workload`, as ``compare_workload``
     does, but one design's error does not hide the others)."""
-    override = state.catalog_override()
-    return _workload(_key(plans), override, canonical_json(job), canonical_json(params), plans, catalog())
+    return _workload(_job_key(plans, job, params), plans, catalog())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -490,10 +500,9 @@ def tornado_of(plan: Plan, job: TrainingJob, params: ReliabilityParams) -> Torna
 
 
 def _monte_carlo(
-    job_json: str, params_json: str, plans: tuple[Plan, ...], catalog: Catalog, steps: Steps | None
+    key: _JobKey, plans: tuple[Plan, ...], catalog: Catalog, steps: Steps | None
 ) -> tuple[MonteCarloResult | None, ...]:
-    job = TrainingJob.model_validate_json(job_json)
-    params = ReliabilityParams.model_validate_json(params_json)
+    job, params = key.job_and_params()
     spec = MonteCarloSpec(samples=MONTE_CARLO_SAMPLES, seed=MONTE_CARLO_SEED)
     results: list[MonteCarloResult | None] = []
     for index, p in enumerate(plans):
@@ -521,13 +530,12 @@ def monte_carlo_of(
 ) -> tuple[MonteCarloResult | None, ...] | None:
     """P10/P50/P90 per design (fixed seed), ``None`` where the job does not fit; run with a
     progress bar and a Cancel button, ``None`` in all when the user cancelled it (the line is shown)."""
-    job_json, params_json = canonical_json(job), canonical_json(params)
-    in_use = catalog()
+    key, in_use = _job_key(plans, job, params), catalog()
     return progress.cached(
         name="uncertainty",
-        key=(_key(plans), state.catalog_override(), job_json, params_json),
+        key=key,
         label=state.t("progress.uncertainty"),
-        compute=lambda steps: _monte_carlo(job_json, params_json, plans, in_use, steps),
+        compute=lambda steps: _monte_carlo(key, plans, in_use, steps),
     )
 
 

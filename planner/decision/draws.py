@@ -55,7 +55,7 @@ from planner.decision.outcome import (
     rule_of,
 )
 from planner.inputs import parse
-from planner.inputs.scenario import Scenario
+from planner.inputs.scenario import Scenario, WorkloadEntry
 from planner.performance.optic_failures import failure_step_times
 from planner.performance.uncertainty import MonteCarloSpec, price_factor_samples, price_response
 from planner.progress import Steps, checkpoint
@@ -342,11 +342,26 @@ def decide(
     """Cost per outcome of the scenario's workload mix on each design, its P10-P90 band and the
     probability that each design is the cheapest (seeded: the same spec gives the same result)."""
     outcomes = design_outcomes(scenario=scenario, catalog=catalog, design_ids=design_ids)
+    return decide_workload(
+        outcomes=outcomes, workload=scenario.workload, catalog=catalog, spec=spec, steps=steps
+    )
+
+
+def decide_workload(
+    *,
+    outcomes: Sequence[DesignOutcome],
+    workload: Sequence[WorkloadEntry],
+    catalog: Catalog,
+    spec: DecisionSpec | None = None,
+    steps: Steps | None = None,
+) -> Decision:
+    """:func:`decide_outcomes` with the rule and outcome unit the workload implies (cost per
+    outcome in its unit, or the price per GPU-hour when the workload is empty)."""
     return decide_outcomes(
         outcomes=outcomes,
         catalog=catalog,
         spec=spec,
-        rule=rule_of(scenario.workload),
-        unit=outcome_unit(scenario.workload),
+        rule=rule_of(workload),
+        unit=outcome_unit(workload),
         steps=steps,
     )

@@ -15,8 +15,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from planner.catalog import Catalog
-from planner.decision.draws import Decision, DecisionSpec, decide_outcomes, failure_effects
-from planner.decision.outcome import design_outcome, outcome_unit, rule_of
+from planner.decision.draws import Decision, DecisionSpec, decide_workload, failure_effects
+from planner.decision.outcome import design_outcome
 from planner.decision.sentence import error_note, money, percent_of_draws, recommendation
 from planner.engine import Plan
 from planner.i18n import tr, translate
@@ -51,13 +51,7 @@ def decision_of(
         )
         for p, q in zip(plans, shown, strict=True)
     )
-    return decide_outcomes(
-        outcomes=outcomes,
-        catalog=catalog,
-        spec=spec,
-        rule=rule_of(scenario.workload),
-        unit=outcome_unit(scenario.workload),
-    )
+    return decide_workload(outcomes=outcomes, workload=scenario.workload, catalog=catalog, spec=spec)
 
 
 def sentence(decision: Decision, *, catalog: Catalog, lang: str, compare_designs: bool = True) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from planner.errors import InputError, shorten
+from planner.files import parse_json
 from planner.i18n.message import msg
 from planner.inputs.scenario import WorkloadEntry, workload_from_data
 from planner.store.fields import MAX_ID, check_scenario_id, check_version_number
@@ -163,17 +164,6 @@ def _unreadable(text: str) -> InputError:
     )
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        raise ValueError("repeated key")
-    return dict(pairs)
-
-
 def _inflate(text: str) -> Any:
     """The JSON a version-1 parameter holds; :class:`ValueError` (and its kin) when it holds none."""
     body = text.removeprefix(f"{WORKLOAD_LINK_VERSION}.")
@@ -182,7 +172,8 @@ def _inflate(text: str) -> Any:
     raw = inflater.decompress(packed, MAX_WORKLOAD_JSON_BYTES + 1)
     if len(raw) > MAX_WORKLOAD_JSON_BYTES or inflater.unconsumed_tail or not inflater.eof:
         raise ValueError("too large or truncated")
-    return json.loads(raw.decode("ascii"), parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+    # The one strict JSON reader: NaN/Infinity and repeated keys refused, nesting bounded.
+    return parse_json(raw.decode("ascii"), name=WORKLOAD_PARAM, error=InputError)
 
 
 def parse_workload_param(raw: str | Sequence[str]) -> tuple[WorkloadEntry, ...]:
@@ -206,6 +197,6 @@ def parse_workload_param(raw: str | Sequence[str]) -> tuple[WorkloadEntry, ...]:
         raise _unreadable(text)
     try:
         data = _inflate(text)
-    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError, RecursionError) as exc:
+    except (InputError, ValueError, binascii.Error, zlib.error, UnicodeDecodeError) as exc:
         raise _unreadable(text) from exc
     return workload_from_data(data, source=f"share link: {WORKLOAD_PARAM}")

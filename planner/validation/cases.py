@@ -153,6 +153,9 @@ class CaseInputs(_Frozen):
         default=None, ge=1, description="Node-limited routing: nodes a token is sent to at most [count]."
     )
     moe_dispatch_fp8: bool | None = Field(default=None, description="Tokens dispatched in FP8.")
+    moe_graphed_dispatch: bool | None = Field(
+        default=None, description="Router and token preprocessing captured in CUDA graphs (no host sync)."
+    )
     moe_dispatch_mode: Literal["auto", "normal", "low_latency"] | None = Field(
         default=None, description="Serving expert dispatch kernels: normal (throughput) or low_latency."
     )

@@ -339,6 +339,7 @@ def _training_job(case: ValidationCase) -> Any:
         "moe_node_limit": i.moe_node_limit,
         "moe_dispatch_fp8": i.moe_dispatch_fp8,
         "moe_dispatcher": i.moe_dispatcher,
+        "moe_graphed_dispatch": i.moe_graphed_dispatch,
         "software_release": i.software_release,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
@@ -525,6 +526,33 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
     return _Value(rate.tokens_per_s_per_gpu, _joined(note, msg("{phase} pool", phase=phase)))
 
 
+def _moe_alltoall_us(case: ValidationCase, catalog: Catalog) -> _Value:
+    """One expert layer's dispatch or combine [us] of ``concurrent_seqs`` tokens per GPU over
+    ``gpus`` expert-parallel GPUs, as a kernel benchmark times it
+    (:func:`planner.performance.serving.estimate.expert_alltoall_s`)."""
+    from planner.inputs.serving import serving_request
+    from planner.performance.serving.estimate import expert_alltoall_s
+
+    i = case.inputs
+    if i.params_b is None or i.concurrent_seqs is None or i.gpus is None:
+        raise _NotModelledError(msg("parameter count, tokens per GPU or GPU count not stated"))
+    p, note = _plan(case, catalog)
+    data: dict[str, Any] = {
+        "params_b": i.params_b,
+        "precision": _SERVING_PRECISION.get(i.precision or "bf16"),
+    }
+    optional = {
+        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
+        "experts": i.experts, "top_k": i.top_k, "ep": i.gpus, "moe_dispatch_mode": i.moe_dispatch_mode,
+    }  # fmt: skip
+    data.update({k: v for k, v in optional.items() if v is not None})
+    dispatch_s, combine_s = expert_alltoall_s(
+        request=serving_request(data, source=case.id), plan=p, catalog=catalog, tokens_per_gpu=i.concurrent_seqs,
+    )  # fmt: skip
+    value = dispatch_s if case.quantity == "moe_dispatch_latency_us" else combine_s
+    return _Value(value * 1e6, note)
+
+
 JOB_MIX_SEED = 1
 """Seed of the tenancy cases' job stream (one run per cluster size and window)."""
 SERVERS_PER_LEAF_GROUP = 16
@@ -593,6 +621,8 @@ EVALUATORS: Mapping[str, Callable[[ValidationCase, Catalog], _Value]] = {
     "output_tokens_per_s_per_gpu": _serving,
     "prefill_tokens_per_s_per_gpu": _serving_phase,
     "decode_tokens_per_s_per_gpu": _serving_phase,
+    "moe_dispatch_latency_us": _moe_alltoall_us,
+    "moe_combine_latency_us": _moe_alltoall_us,
     "gpu_utilization_fraction": _utilization,
     "mean_queue_delay_s": _mean_queue_delay,
 }
