@@ -34,7 +34,7 @@ of ``k``-port switches:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -152,6 +152,12 @@ class Wiring:
         return {optic: len(slots) for optic, slots in sorted(modules.items())}
 
 
+def ports_per_module(catalog: Catalog) -> dict[str, int]:
+    """Ports one unit of each optic part serves [count]: its ``ports_per_module``, 1 for NPO/CPO
+    optics (one per port)."""
+    return {o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()}
+
+
 def balanced_block(index: int, *, items: int, bins: int) -> tuple[int, int]:
     """(bin, position in bin) of item ``index`` when ``items`` fill ``bins`` in balanced blocks.
 
@@ -197,19 +203,21 @@ def build_wiring(*, plan: Sized, catalog: Catalog) -> Wiring:
         spine-core, then the auxiliary classes of ``plan.aux_media``. Cables equal the BOM's cable
         lines and transceivers its optics lines.
     """
-    fabric = _FabricIds(plan)
+    fabric = FabricIds(plan)
     media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
-    slots = _Slots({o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()})
+    slots = _Slots(ports_per_module(catalog))
     links = [
         *_node_leaf_links(plan, fabric, media, slots),
         *_switch_links(plan, fabric, media, slots),
         *_aux_links(plan, fabric, slots),
     ]
-    devices = _devices(plan, catalog, fabric, links)
+    devices = inventory(
+        plan=plan, catalog=catalog, optics_w=optics_power_w(modules_by_device(links), catalog)
+    )
     return Wiring(devices=tuple(devices), links=tuple(links))
 
 
-class _FabricIds:
+class FabricIds:
     """Switch ids of the compute fabric by plane, in wiring order."""
 
     def __init__(self, plan: Sized) -> None:
@@ -252,7 +260,7 @@ def _rail_optimized(plan: Sized) -> bool:
 
 
 def _node_leaf_links(
-    plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
+    plan: Sized, ids: FabricIds, media: dict[str, LinkMedia], slots: _Slots
 ) -> Iterator[Link]:
     topo, ports = plan.topology, plan.server_ports
     if not topo.tiers:
@@ -283,7 +291,7 @@ def _node_leaf_links(
             )
 
 
-def _leaf_down(ids: _FabricIds, *, node: int, u: int, q: int, nodes: int) -> tuple[int, int]:
+def _leaf_down(ids: FabricIds, *, node: int, u: int, q: int, nodes: int) -> tuple[int, int]:
     """(leaf index in its plane, down port index) of a server's link ``u`` on a plane."""
     if ids.topo.tiers == 1:
         return 0, node * q + u
@@ -358,7 +366,7 @@ def _uplink(
     return _link(m, slots, seen, a=up, b=_down_end(b, b_port), plane=plane)
 
 
-def _switch_links(plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
+def _switch_links(plan: Sized, ids: FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
     """The leaf-spine links, then the spine-core links, of every plane (the tiers the plan has)."""
     layers = (("leaf_spine", 2, _leaf_spine_ends), ("spine_core", 3, _spine_core_ends))
     for link_class, tiers, ends in layers:
@@ -369,7 +377,7 @@ def _switch_links(plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slo
             yield _uplink(m, slots, seen, lower=lower, upper=upper, plane=plane)
 
 
-def _leaf_spine_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+def _leaf_spine_ends(topo: Topology, ids: FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
     """(plane, leaf up port, spine down port) of every leaf-spine link."""
     down, up = topo.leaf_down_ports, topo.leaf_up_ports
     spines = ids.spines_per_plane
@@ -387,7 +395,7 @@ def _leaf_spine_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _Sw
             first_leaf += pod_leaves
 
 
-def _spine_core_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+def _spine_core_ends(topo: Topology, ids: FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
     """(plane, spine up port, core down port) of every spine-core link."""
     up, group = topo.leaf_up_ports, topo.cores_per_group
     spine_tier = topo.tier("spine")
@@ -405,38 +413,46 @@ def _spine_core_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _Sw
             core_offset += per_core
 
 
-def _aux_links(plan: Sized, ids: _FabricIds, slots: _Slots) -> Iterator[Link]:
+def _aux_links(plan: Sized, ids: FabricIds, slots: _Slots) -> Iterator[Link]:
     """The cables of the storage, front-end, in-band and out-of-band fabrics (module notes)."""
-    aux, nodes = plan.auxiliary, plan.nodes
     media: dict[str, LinkMedia] = {m.link_class: m for m in plan.aux_media}
+    endpoints = aux_endpoints(plan, ids)
+    for fabric, prefix, clos in aux_fabrics(plan):
+        access, uplink = media.get(f"{fabric}_access"), media.get(f"{fabric}_uplink")
+        ports = [(device, port) for device, names in endpoints[fabric] for port in names]
+        yield from _clos_links(access, uplink, slots, prefix=prefix, clos=clos, endpoints=ports)
+
+
+def aux_endpoints(plan: Sized, ids: FabricIds) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """The endpoints of each auxiliary fabric in wiring order (module notes): (device, its ports on
+    the fabric) by fabric (``storage``, ``frontend``, ``inband``, ``oob``)."""
+    aux, nodes = plan.auxiliary, plan.nodes
     servers = [naming.server_id(n, count=nodes) for n in range(nodes)]
     units = [naming.storage_id(i, count=aux.storage_units) for i in range(aux.storage_units)]
 
-    def on_servers(kind: str, per_node: int) -> list[tuple[str, str]]:
-        return [(s, naming.aux_port(kind, k)) for s in servers for k in range(per_node)]
+    def on_servers(kind: str, per_node: int) -> list[tuple[str, tuple[str, ...]]]:
+        names = tuple(naming.aux_port(kind, k) for k in range(per_node))
+        return [(s, names) for s in servers] if names else []
 
-    storage_ports = aux.storage.network_ports
+    unit_ports = tuple(f"eth{p + 1}" for p in range(aux.storage.network_ports))
     fe = aux.frontend
     switches = [
-        *_compute_switch_ids(plan, ids),
-        *(d for _, d in _aux_switch_ids(plan) if not d.startswith("oob-")),
+        *compute_switch_ids(plan, ids),
+        *(d for _, d in aux_switch_ids(plan) if not d.startswith("oob-")),
     ]
-    endpoints = {
+    return {
         "storage": on_servers("stor", aux.storage_pool.ports_per_node)
-        + [(u, f"eth{p + 1}") for u in units for p in range(storage_ports)],
+        + ([(u, unit_ports) for u in units] if unit_ports else []),
         "frontend": on_servers("fe", fe.ports_per_node) if fe.dedicated else [],
         "inband": on_servers("mgmt", aux.inband_ports_per_node)
-        + [(u, naming.aux_port("mgmt", 0)) for u in units],
+        + [(u, (naming.aux_port("mgmt", 0),)) for u in units],
         "oob": on_servers("bmc", aux.oob_ports_per_node)
-        + [(u, naming.aux_port("bmc", 0)) for u in units]
-        + [(s, naming.SWITCH_MGMT_PORT) for s in switches],
+        + [(u, (naming.aux_port("bmc", 0),)) for u in units]
+        + [(s, (naming.SWITCH_MGMT_PORT,)) for s in switches],
     }
-    for fabric, prefix, clos in _aux_fabrics(plan):
-        access, uplink = media.get(f"{fabric}_access"), media.get(f"{fabric}_uplink")
-        yield from _clos_links(access, uplink, slots, prefix=prefix, clos=clos, endpoints=endpoints[fabric])
 
 
-def _aux_fabrics(plan: Sized) -> tuple[tuple[str, str, SmallClos], ...]:
+def aux_fabrics(plan: Sized) -> tuple[tuple[str, str, SmallClos], ...]:
     """(fabric, device-name prefix, its Clos) of every auxiliary fabric, in wiring order."""
     aux = plan.auxiliary
     return (
@@ -491,7 +507,7 @@ def _clos_links(
             )
 
 
-def _compute_switch_ids(plan: Sized, ids: _FabricIds) -> list[str]:
+def compute_switch_ids(plan: Sized, ids: FabricIds) -> list[str]:
     """Compute fabric switches (tier by tier, plane by plane) and scale-up trays, in device order."""
     name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
     found = [
@@ -510,32 +526,48 @@ def _compute_switch_ids(plan: Sized, ids: _FabricIds) -> list[str]:
     return found
 
 
-def _aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
+def aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
     """(fabric, device id) of every auxiliary switch, fabric by fabric, tier by tier."""
     return [
         (fabric, naming.aux_switch_id(prefix, tier, index))
-        for fabric, prefix, clos in _aux_fabrics(plan)
+        for fabric, prefix, clos in aux_fabrics(plan)
         for tier, count in enumerate(clos.switches_by_tier)
         for index in range(count)
     ]
 
 
-def _optics_w_by_device(links: list[Link], catalog: Catalog) -> dict[str, float]:
-    """Power of the optics plugged into each device [W] (one module counted once)."""
-    modules: dict[tuple[str, str], str] = {}
+def modules_by_device(links: Iterable[Link]) -> dict[str, dict[str, int]]:
+    """Optic units plugged into each device by part [count] (a twin-port module counted once), each
+    device's parts in the order the links first use them."""
+    slots: dict[tuple[str, str], str] = {}
     for link in links:
         if link.optic_a:
-            modules[(link.a_device, link.a_module)] = link.optic_a
+            slots[(link.a_device, link.a_module)] = link.optic_a
         if link.optic_b:
-            modules[(link.b_device, link.b_module)] = link.optic_b
+            slots[(link.b_device, link.b_module)] = link.optic_b
+    modules: dict[str, dict[str, int]] = {}
+    for (device, _), optic in slots.items():
+        parts = modules.setdefault(device, {})
+        parts[optic] = parts.get(optic, 0) + 1
+    return modules
+
+
+def optics_power_w(modules: Mapping[str, Mapping[str, int]], catalog: Catalog) -> dict[str, float]:
+    """Power of the optics plugged into each device [W]: sum over its parts of units x the part's
+    ``power_w`` (``modules`` from :func:`modules_by_device`)."""
     power: dict[str, float] = {}
-    for (device, _), optic in modules.items():
-        power[device] = power.get(device, 0.0) + catalog.optics[optic].power_w
+    for device, parts in modules.items():
+        total = 0.0
+        for optic, units in parts.items():
+            total += units * catalog.optics[optic].power_w
+        power[device] = total
     return power
 
 
-def _devices(plan: Sized, catalog: Catalog, ids: _FabricIds, links: list[Link]) -> list[Device]:
-    optics_w = _optics_w_by_device(links, catalog)
+def inventory(*, plan: Sized, catalog: Catalog, optics_w: Mapping[str, float]) -> list[Device]:
+    """Every device of ``plan`` in wiring order, switches and storage with the power of the optics
+    ``optics_w`` [W] plugged into them (:func:`optics_power_w`)."""
+    ids = FabricIds(plan)
     return [
         *_compute_devices(plan, catalog),
         *_fabric_switches(plan, catalog, ids, optics_w),
@@ -617,7 +649,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
 
 
 def _fabric_switches(
-    plan: Sized, catalog: Catalog, ids: _FabricIds, optics_w: dict[str, float]
+    plan: Sized, catalog: Catalog, ids: FabricIds, optics_w: Mapping[str, float]
 ) -> list[Device]:
     """Leaves, spines and cores of every plane, with the optics on their ports."""
     topo, models = plan.topology, plan.switch_models
@@ -653,7 +685,7 @@ def _fabric_switches(
     return devices
 
 
-def _auxiliary_devices(plan: Sized, optics_w: dict[str, float]) -> list[Device]:
+def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Device]:
     """Storage units, and the storage, front-end, in-band and out-of-band switches by tier, with
     the optics on their ports."""
     aux = plan.auxiliary
@@ -683,7 +715,7 @@ def _auxiliary_devices(plan: Sized, optics_w: dict[str, float]) -> list[Device]:
         "inband": ("inband-switch", aux.inband_switch, aux.inband_speed_gbit_per_s),
         "oob": ("oob-switch", aux.oob_switch, aux.oob_speed_gbit_per_s),
     }
-    for fabric, device_id in _aux_switch_ids(plan):
+    for fabric, device_id in aux_switch_ids(plan):
         role, switch, speed = models[fabric]
         assert switch is not None  # a front-end fabric has switches only when it has a model
         ports = tuple(naming.switch_port(i) for i in range(switch.radix_by_speed[speed]))
