@@ -21,13 +21,14 @@ made to order in 10 m steps. Set per project when the supplier's list differs.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.handoff.layout import Layout, build_layout, cable_length_m
+from planner.handoff.layout import RACK_UNIT_M, Anchor, Layout, anchors, build_layout, cable_length_m
+from planner.handoff.pairs import CablePairs, cable_pairs
 from planner.handoff.sized import Sized
-from planner.handoff.wiring import Link, Wiring, build_wiring
+from planner.handoff.wiring import Link, Wiring, inventory, optics_power_w
 from planner.inputs.layout import LayoutParams
 
 LENGTH_BINS_M = (
@@ -82,6 +83,15 @@ def ordered_bins(runs_m: Iterable[float]) -> dict[float, int]:
     runs: dict[float, int] = {}
     for run in runs_m:  # runs repeat (whole metres): each distinct run is binned once
         runs[run] = runs.get(run, 0) + 1
+    return counted_bins(runs)
+
+
+def counted_bins(runs: Mapping[float, int]) -> dict[float, int]:
+    """Cables per ordered length [m -> count], shortest first, of ``runs`` (run [m] -> cables).
+
+    >>> counted_bins({11.0: 1, 6.0: 1, 14.0: 2})
+    {7.0: 1, 15.0: 3}
+    """
     bins: dict[float, int] = {}
     for run, count in sorted(runs.items()):
         length = ordered_length_m(run)
@@ -117,8 +127,14 @@ class CableRun:
 def reach_m(link: Link, catalog: Catalog) -> tuple[float, str]:
     """Longest cable the link's medium carries [m] (the shortest of the cable's and each optic's
     reach), and the part that sets it."""
-    reaches = [(catalog.cables[link.cable_part].max_reach_m, link.cable_part)]
-    reaches += [(catalog.optics[o].max_reach_m, o) for o in (link.optic_a, link.optic_b) if o]
+    return medium_reach_m(link.cable_part, (link.optic_a, link.optic_b), catalog)
+
+
+def medium_reach_m(cable_part: str, optics: Iterable[str | None], catalog: Catalog) -> tuple[float, str]:
+    """Longest cable a medium carries [m]: the shortest of the cable's and each optic's reach, and
+    the part that sets it."""
+    reaches = [(catalog.cables[cable_part].max_reach_m, cable_part)]
+    reaches += [(catalog.optics[o].max_reach_m, o) for o in optics if o]
     return min(reaches)
 
 
@@ -138,7 +154,8 @@ def link_lengths_m(wiring: Wiring, layout: Layout) -> list[float]:
 
 
 def runs_of(wiring: Wiring, lengths_m: list[float], catalog: Catalog) -> tuple[CableRun, ...]:
-    """The links of ``wiring`` with their runs ``lengths_m`` [m], per link class and cable part."""
+    """The links of ``wiring`` with their runs ``lengths_m`` [m], per link class and cable part
+    (port by port: :func:`runs_of_pairs` gives the same from the cables per pair of devices)."""
     groups: dict[tuple[str, str], list[float]] = {}
     first: dict[tuple[str, str], Link] = {}
     for link, length in zip(wiring.links, lengths_m, strict=True):
@@ -159,6 +176,64 @@ def runs_of(wiring: Wiring, lengths_m: list[float], catalog: Catalog) -> tuple[C
             )
         )
     return tuple(runs)
+
+
+def runs_of_pairs(pairs: CablePairs, layout: Layout, catalog: Catalog) -> tuple[CableRun, ...]:
+    """The cables ``pairs`` laid out on ``layout``, per link class and cable part: each pair of
+    devices' run computed once (:func:`planner.handoff.layout.anchored_length_m`) and counted
+    with its cables."""
+    where = anchors(layout)
+    slack = layout.params.slack_m
+    runs = []
+    for item in pairs.classes:
+        counts = pair_runs(item.pairs, where, slack_m=slack)
+        m = item.media
+        reach, part = medium_reach_m(m.cable_id, (m.lower.optic_id, m.upper.optic_id), catalog)
+        runs.append(
+            CableRun(
+                link_class=m.link_class,
+                cable_part=m.cable_id,
+                ordered_m=tuple(counted_bins(counts).items()),
+                longest_m=max(counts),
+                reach_m=reach,
+                reach_part=part,
+            )
+        )
+    return tuple(runs)
+
+
+def pair_runs(
+    pairs: Mapping[tuple[str, str], int], where: Mapping[str, Anchor], *, slack_m: float
+) -> dict[float, int]:
+    """Cables [count] per run [m] of ``pairs`` (cables by pair of devices) between the devices
+    anchored at ``where``: :func:`planner.handoff.layout.anchored_length_m` written out in the
+    loop (the same operations in the same order), a pair of devices at a time."""
+    unit = RACK_UNIT_M
+    counts: dict[float, int] = {}
+    for (a_id, b_id), cables in pairs.items():
+        a, b = where[a_id], where[b_id]
+        if a.rack == b.rack:
+            length = abs(a.middle_u - b.middle_u) * unit + slack_m
+        else:
+            length = a.rise_m + b.rise_m + (abs(a.x_m - b.x_m) + abs(a.y_m - b.y_m)) + slack_m
+        run = float(max(1, math.ceil(length - 1e-9)))
+        counts[run] = counts.get(run, 0) + cables
+    return counts
+
+
+def laid_out_cables(
+    *, plan: Sized, catalog: Catalog, params: LayoutParams
+) -> tuple[tuple[CableRun, ...], Layout]:
+    """The cables of ``plan`` per link class by ordered length on the floor ``params``, and the
+    layout, from the cables per pair of devices (:func:`planner.handoff.pairs.cable_pairs`): no
+    link is built. The port-by-port wiring (:func:`planner.handoff.wiring.build_wiring`, then
+    :func:`link_lengths_m` and :func:`runs_of`) gives the same runs (tests/test_cable_pairs.py).
+    """
+    pairs = cable_pairs(plan=plan, catalog=catalog)
+    devices = inventory(plan=plan, catalog=catalog, optics_w=optics_power_w(pairs.modules, catalog))
+    inventoried = Wiring(devices=tuple(devices), links=())
+    layout = build_layout(plan=plan, catalog=catalog, wiring=inventoried, params=params)
+    return runs_of_pairs(pairs, layout, catalog), layout
 
 
 def cable_runs(*, plan: Sized, catalog: Catalog, params: LayoutParams | None = None) -> tuple[CableRun, ...]:
@@ -182,9 +257,7 @@ def cable_runs(*, plan: Sized, catalog: Catalog, params: LayoutParams | None = N
     kept = _CACHE.get(key)
     if kept is not None and kept[0] is catalog:
         return kept[1]
-    wiring = build_wiring(plan=plan, catalog=catalog)
-    layout = build_layout(plan=plan, catalog=catalog, wiring=wiring, params=floor)
-    runs = runs_of(wiring, link_lengths_m(wiring, layout), catalog)
+    runs, _ = laid_out_cables(plan=plan, catalog=catalog, params=floor)
     if len(_CACHE) >= _KEPT:
         _CACHE.clear()
     _CACHE[key] = (catalog, runs)

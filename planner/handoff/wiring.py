@@ -537,8 +537,7 @@ def aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
 
 
 def modules_by_device(links: Iterable[Link]) -> dict[str, dict[str, int]]:
-    """Optic units plugged into each device by part [count] (a twin-port module counted once), each
-    device's parts in the order the links first use them."""
+    """Optic units plugged into each device by part [count] (a twin-port module counted once)."""
     slots: dict[tuple[str, str], str] = {}
     for link in links:
         if link.optic_a:
@@ -553,12 +552,13 @@ def modules_by_device(links: Iterable[Link]) -> dict[str, dict[str, int]]:
 
 
 def optics_power_w(modules: Mapping[str, Mapping[str, int]], catalog: Catalog) -> dict[str, float]:
-    """Power of the optics plugged into each device [W]: sum over its parts of units x the part's
-    ``power_w`` (``modules`` from :func:`modules_by_device`)."""
+    """Power of the optics plugged into each device [W]: sum over its parts (by part id, so the
+    sum does not depend on the order they were counted in) of units x the part's ``power_w``
+    (``modules`` from :func:`modules_by_device`)."""
     power: dict[str, float] = {}
     for device, parts in modules.items():
         total = 0.0
-        for optic, units in parts.items():
+        for optic, units in sorted(parts.items()):
             total += units * catalog.optics[optic].power_w
         power[device] = total
     return power
@@ -615,6 +615,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
         else ()
     )
     aux_ports = _server_aux_ports(plan)
+    interfaces += tuple(name for name, _ in aux_ports)
     devices = [
         Device(
             device_id=naming.server_id(n, count=plan.nodes),
@@ -623,13 +624,14 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
             model_name=server.name,
             rack_units=server.rack_units,
             power_w=server_w,
-            interfaces=interfaces + tuple(name for name, _ in aux_ports),
+            interfaces=interfaces,
             port_speed_gbit_per_s=ports.link_speed_gbit_per_s,
             port_speeds=aux_ports,
         )
         for n in range(plan.nodes)
     ]
     if tray is not None:
+        mgmt_port = _mgmt_port(plan)
         devices += [
             Device(
                 device_id=naming.scale_up_switch_id(d, k, domains=scale_up.domains),
@@ -640,7 +642,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
                 power_w=tray.power_max_w,
                 interfaces=(naming.SWITCH_MGMT_PORT,),
                 port_speed_gbit_per_s=scale_up.link_gbit_per_s,
-                port_speeds=_mgmt_port(plan),
+                port_speeds=mgmt_port,
             )
             for d in range(scale_up.domains)
             for k in range(scale_up.switches_per_domain)
@@ -655,7 +657,7 @@ def _fabric_switches(
     topo, models = plan.topology, plan.switch_models
     model_of = {"leaf": models.leaf_id, "spine": models.spine_id, "core": models.core_id}
     name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
-    devices = []
+    devices, mgmt_port = [], _mgmt_port(plan)
     for tier in topo.tier_counts:
         model_id = model_of[tier.tier]
         assert model_id is not None
@@ -679,7 +681,7 @@ def _fabric_switches(
                         port_speed_gbit_per_s=plan.server_ports.link_speed_gbit_per_s,
                         plane=plane,
                         rail=ids.leaf_rail(index) if tier.tier == "leaf" else None,
-                        port_speeds=_mgmt_port(plan),
+                        port_speeds=mgmt_port,
                     )
                 )
     return devices
@@ -708,17 +710,22 @@ def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Devic
                 port_speeds=(mgmt, bmc),
             )
         )
-    fe = aux.frontend
+    fe, mgmt_port = aux.frontend, _mgmt_port(plan)
     models = {
         "storage": ("storage-switch", aux.storage_switch, storage.port_speed_gbit_per_s),
         "frontend": ("frontend-switch", fe.switch, fe.port_speed_gbit_per_s),
         "inband": ("inband-switch", aux.inband_switch, aux.inband_speed_gbit_per_s),
         "oob": ("oob-switch", aux.oob_switch, aux.oob_speed_gbit_per_s),
     }
+    port_names: dict[str, tuple[str, ...]] = {}  # one tuple per fabric, shared by its switches
     for fabric, device_id in aux_switch_ids(plan):
         role, switch, speed = models[fabric]
         assert switch is not None  # a front-end fabric has switches only when it has a model
-        ports = tuple(naming.switch_port(i) for i in range(switch.radix_by_speed[speed]))
+        ports = port_names.get(fabric)
+        if ports is None:
+            ports = port_names[fabric] = tuple(
+                naming.switch_port(i) for i in range(switch.radix_by_speed[speed])
+            )
         managed = fabric != "oob"
         devices.append(
             Device(
@@ -730,7 +737,7 @@ def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Devic
                 power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                 interfaces=(*ports, naming.SWITCH_MGMT_PORT) if managed else ports,
                 port_speed_gbit_per_s=speed,
-                port_speeds=_mgmt_port(plan) if managed else (),
+                port_speeds=mgmt_port if managed else (),
             )
         )
     return devices
