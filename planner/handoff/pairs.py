@@ -215,14 +215,26 @@ def _two_tier_spine_ports(plan: Sized, ids: FabricIds) -> dict[str, int]:
     """Distinct down ports in use on each spine of a two-tier fabric [count] (module notes)."""
     topo = plan.topology
     up, spines = topo.leaf_up_ports, ids.spines_per_plane
-    leaves, b = sum(topo.leaves_per_pod), up // spines
+    leaves = sum(topo.leaves_per_pod)
     ports: dict[str, int] = {}
     for plane in range(topo.planes):
         for s in range(spines):
-            c = residue_count(up, spines, s)
-            if c:
-                ports[ids.spine(plane, s)] = leaves * c if c <= b else (leaves - 1) * b + c
+            if residue_count(up, spines, s):
+                ports[ids.spine(plane, s)] = spine_down_ports(leaves=leaves, up=up, spines=spines, spine=s)
     return ports
+
+
+def spine_down_ports(*, leaves: int, up: int, spines: int, spine: int) -> int:
+    """Distinct down ports of two-tier spine ``spine`` the wiring lands cables on [count]: leaf
+    ``i``'s up link ``t`` (``t mod S = spine``) on port ``i b + floor(t / S)``, ``b = floor(U / S)``;
+    each leaf sends it ``c`` cables, so ``L c`` ports when ``c <= b``, else consecutive leaves share
+    one and ``(L - 1) b + c`` (``L`` leaves, ``U`` up ports a leaf, ``S`` spines).
+
+    >>> spine_down_ports(leaves=4, up=3, spines=2, spine=0), spine_down_ports(leaves=4, up=3, spines=2, spine=1)
+    (5, 4)
+    """
+    c, b = residue_count(up, spines, spine), up // spines
+    return leaves * c if c <= b else (leaves - 1) * b + c
 
 
 def _spine_core_pairs(plan: Sized, ids: FabricIds) -> Pairs:
