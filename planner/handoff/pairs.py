@@ -87,7 +87,7 @@ def cable_pairs(*, plan: Sized, catalog: Catalog) -> CablePairs:
     device: what :func:`planner.handoff.wiring.build_wiring` wires, counted in blocks (module
     notes)."""
     ids = FabricIds(plan)
-    media = {m.link_class: m for m in (*plan.media, *plan.aux_media)}
+    media: dict[str, LinkMedia] = {m.link_class: m for m in (*plan.media, *plan.aux_media)}
     counter = _Units(ports_per_module(catalog))
     classes: list[ClassPairs] = []
 
