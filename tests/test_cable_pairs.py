@@ -47,7 +47,7 @@ def test_the_counted_cables_are_the_wired_cables(design_id: str, gpus: int) -> N
     wired, layout, expected = _port_by_port(p, LayoutParams())
     pairs = cable_pairs(plan=p, catalog=CATALOG)
     links = Counter((x.link_class, x.a_device, x.b_device) for x in wired.links)
-    counted = {(c.media.link_class, a, b): n for c in pairs.classes for (a, b), n in c.pairs.items()}
+    counted = {(c.media.link_class, a, b): n for c in pairs.classes for (a, b), n in c.pairs().items()}
     assert counted == dict(links)
     assert [c.media.link_class for c in pairs.classes] == list(
         dict.fromkeys(x.link_class for x in wired.links)

@@ -32,7 +32,7 @@ equal the port-by-port wiring's for every design preset and a spread of sizes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
@@ -44,22 +44,31 @@ from planner.handoff.wiring import (
     FabricIds,
     aux_endpoints,
     aux_fabrics,
-    balanced_block,
     ports_per_module,
+    server_ids,
 )
 from planner.units import ceil_div
 
-Pairs = dict[tuple[str, str], int]
-"""Cables [count] by (A device, B device), the A end the lower one as in the wiring."""
+Block = tuple[tuple[str, ...], tuple[tuple[str, int], ...]]
+"""(A devices, ((B device, cables) ...)): every A device sends that many cables to each B device
+(the A end the lower one, as in the wiring)."""
 
 
 @dataclass(frozen=True)
 class ClassPairs:
-    """The cables of one link class by pair of devices."""
+    """The cables of one link class by pair of devices, in blocks."""
 
     media: LinkMedia
-    pairs: Mapping[tuple[str, str], int]
-    """Cables [count] by (A device, B device)."""
+    blocks: tuple[Block, ...]
+
+    def pairs(self) -> dict[tuple[str, str], int]:
+        """Cables [count] by (A device, B device)."""
+        found: dict[tuple[str, str], int] = {}
+        for a_devices, targets in self.blocks:
+            for a in a_devices:
+                for b, cables in targets:
+                    found[(a, b)] = found.get((a, b), 0) + cables
+        return found
 
 
 @dataclass(frozen=True)
@@ -91,36 +100,38 @@ def cable_pairs(*, plan: Sized, catalog: Catalog) -> CablePairs:
     counter = _Units(ports_per_module(catalog))
     classes: list[ClassPairs] = []
 
-    def add(link_class: str, pairs: Pairs, *, a_groups: str = "side", spine_ports: bool = False) -> None:
-        if not pairs:
+    def add(
+        link_class: str, blocks: list[Block], *, a_groups: str = "side", spine_ports: bool = False
+    ) -> None:
+        blocks = [(a, targets) for a, targets in blocks if a and targets]
+        if not blocks:
             return
         m = media[link_class]
-        classes.append(ClassPairs(media=m, pairs=pairs))
-        a_links, b_links = _links_per_end(pairs)
-        if a_groups == "nic":
-            counter.add_nics(m.lower.optic_id, a_links, plan)
-        else:
-            counter.add(m.lower.optic_id, a_links, per_port=a_groups == "port")
-        if spine_ports:
-            b_links = _two_tier_spine_ports(plan, ids)
-        counter.add(m.upper.optic_id, b_links)
+        classes.append(ClassPairs(media=m, blocks=tuple(blocks)))
+        lower, upper = m.lower.optic_id, m.upper.optic_id
+        if lower is not None and a_groups == "nic":
+            counter.add_nics(lower, [a for a_devices, _ in blocks for a in a_devices], plan)
+        elif lower is not None:
+            counter.add(lower, _links_at_a(blocks), per_port=a_groups == "port")
+        if upper is not None:
+            counter.add(upper, _two_tier_spine_ports(plan, ids) if spine_ports else _links_at_b(blocks))
 
     topo = plan.topology
     if topo.tiers:
-        add("node_leaf", _node_leaf_pairs(plan, ids), a_groups="nic")
+        add("node_leaf", _node_leaf_blocks(plan, ids), a_groups="nic")
     if topo.tiers >= 2:
-        add("leaf_spine", _leaf_spine_pairs(plan, ids), spine_ports=topo.tiers == 2)
+        add("leaf_spine", _leaf_spine_blocks(plan, ids), spine_ports=topo.tiers == 2)
     if topo.tiers >= 3:
-        add("spine_core", _spine_core_pairs(plan, ids))
+        add("spine_core", _spine_core_blocks(plan, ids))
     endpoints = aux_endpoints(plan, ids)
     for fabric, prefix, clos in aux_fabrics(plan):
         if not clos.switches_by_tier:
             continue
         if f"{fabric}_access" in media:
             ends = [(device, len(ports)) for device, ports in endpoints[fabric]]
-            add(f"{fabric}_access", _access_pairs(prefix, clos, ends), a_groups="port")
+            add(f"{fabric}_access", _access_blocks(prefix, clos, ends), a_groups="port")
         if f"{fabric}_uplink" in media:
-            add(f"{fabric}_uplink", _uplink_pairs(prefix, clos))
+            add(f"{fabric}_uplink", _uplink_blocks(prefix, clos))
     return CablePairs(classes=tuple(classes), modules=counter.modules)
 
 
@@ -135,19 +146,15 @@ class _Units:
         parts = self.modules.setdefault(device, {})
         parts[optic] = parts.get(optic, 0) + units
 
-    def add(self, optic: str | None, ports: Mapping[str, int], *, per_port: bool = False) -> None:
+    def add(self, optic: str, ports: Mapping[str, int], *, per_port: bool = False) -> None:
         """``ports`` distinct ports of each device in one group (or each port its own group)."""
-        if optic is None:
-            return
         per_unit = self.per_unit[optic]
         for device, n in ports.items():
             self._put(device, optic, n if per_port else ceil_div(n, per_unit))
 
-    def add_nics(self, optic: str | None, servers: Mapping[str, int], plan: Sized) -> None:
+    def add_nics(self, optic: str, servers: Iterable[str], plan: Sized) -> None:
         """The server end of node-leaf: one group per NIC, its ports in balanced blocks (the
         legs of a port share its unit)."""
-        if optic is None:
-            return
         ports = plan.server_ports
         base, extra = divmod(ports.ports, ports.nics)
         per_unit = self.per_unit[optic]
@@ -156,59 +163,63 @@ class _Units:
             self._put(device, optic, units)
 
 
-def _links_per_end(pairs: Pairs) -> tuple[dict[str, int], dict[str, int]]:
-    """Cables [count] at each A device and at each B device."""
-    a_links: dict[str, int] = {}
-    b_links: dict[str, int] = {}
-    for (a, b), n in pairs.items():
-        a_links[a] = a_links.get(a, 0) + n
-        b_links[b] = b_links.get(b, 0) + n
-    return a_links, b_links
+def _links_at_a(blocks: list[Block]) -> dict[str, int]:
+    """Cables [count] at each A device."""
+    links: dict[str, int] = {}
+    for a_devices, targets in blocks:
+        sent = sum(n for _, n in targets) if len(targets) > 1 else targets[0][1]
+        for a in a_devices:
+            links[a] = links.get(a, 0) + sent
+    return links
 
 
-def _node_leaf_pairs(plan: Sized, ids: FabricIds) -> Pairs:
-    """Server to leaf cables (module notes)."""
+def _links_at_b(blocks: list[Block]) -> dict[str, int]:
+    """Cables [count] at each B device."""
+    links: dict[str, int] = {}
+    for a_devices, targets in blocks:
+        for b, n in targets:
+            links[b] = links.get(b, 0) + n * len(a_devices)
+    return links
+
+
+def _node_leaf_blocks(plan: Sized, ids: FabricIds) -> list[Block]:
+    """Server to leaf cables: the servers of each balanced block ``k`` (module notes)."""
     topo, nodes = plan.topology, plan.nodes
     planes, links = topo.planes, plan.server_ports.links
     per_plane = [residue_count(links, planes, p) for p in range(planes)]
     blocks = 1 if topo.tiers == 1 else ids.leaves_per_rail if ids.rail_leaves else ids.leaves_per_plane
-    # (leaf, cables) a server of block k reaches: every plane's leaf k, or leaf u x L_r + k of each rail u
-    targets = [
-        [
+    servers = server_ids(nodes)
+    found: list[Block] = []
+    first = 0
+    for k, size in enumerate(_block_sizes(nodes, blocks)):
+        # every plane's leaf k (c_p cables), or leaf u x L_r + k of each rail u (one cable)
+        targets = tuple(
             (ids.leaf(plane, u * blocks + k), 1) if ids.rail_leaves else (ids.leaf(plane, k), count)
             for plane, count in enumerate(per_plane)
             for u in range(count if ids.rail_leaves else min(count, 1))
-        ]
-        for k in range(blocks)
-    ]
-    pairs: Pairs = {}
-    for node in range(nodes):
-        server = naming.server_id(node, count=nodes)
-        for leaf, cables in targets[balanced_block(node, items=nodes, bins=blocks)[0]]:
-            pairs[(server, leaf)] = cables
-    return pairs
+        )
+        found.append((tuple(servers[first : first + size]), targets))
+        first += size
+    return found
 
 
-def _leaf_spine_pairs(plan: Sized, ids: FabricIds) -> Pairs:
-    """Leaf to spine cables of every plane (module notes)."""
+def _leaf_spine_blocks(plan: Sized, ids: FabricIds) -> list[Block]:
+    """Leaf to spine cables: the leaves of each plane and pod (module notes)."""
     topo = plan.topology
     up, spines = topo.leaf_up_ports, ids.spines_per_plane
     per_spine = [residue_count(up, spines, s) for s in range(spines)]
-    pairs: Pairs = {}
+    found: list[Block] = []
     for plane in range(topo.planes):
         first_leaf = 0
         for pod, pod_leaves in enumerate(topo.leaves_per_pod):
-            for position in range(pod_leaves):
-                leaf = ids.leaf(plane, first_leaf + position)
-                if topo.tiers == 2:
-                    for s, count in enumerate(per_spine):
-                        if count:
-                            pairs[(leaf, ids.spine(plane, s))] = count
-                else:
-                    for t in range(up):
-                        pairs[(leaf, ids.spine(plane, pod * up + t))] = 1
+            leaves = tuple(ids.leaf(plane, first_leaf + i) for i in range(pod_leaves))
+            if topo.tiers == 2:
+                targets = tuple((ids.spine(plane, s), c) for s, c in enumerate(per_spine) if c)
+            else:
+                targets = tuple((ids.spine(plane, pod * up + t), 1) for t in range(up))
+            found.append((leaves, targets))
             first_leaf += pod_leaves
-    return pairs
+    return found
 
 
 def _two_tier_spine_ports(plan: Sized, ids: FabricIds) -> dict[str, int]:
@@ -237,59 +248,58 @@ def spine_down_ports(*, leaves: int, up: int, spines: int, spine: int) -> int:
     return leaves * c if c <= b else (leaves - 1) * b + c
 
 
-def _spine_core_pairs(plan: Sized, ids: FabricIds) -> Pairs:
+def _spine_core_blocks(plan: Sized, ids: FabricIds) -> list[Block]:
     """Spine to core cables of every plane (module notes)."""
     topo = plan.topology
     up, group = topo.leaf_up_ports, topo.cores_per_group
-    pairs: Pairs = {}
+    found: list[Block] = []
     for plane in range(topo.planes):
         for pod, pod_leaves in enumerate(topo.leaves_per_pod):
             per_core = ceil_div(pod_leaves, group)
             for j in range(up):
-                spine = ids.spine(plane, pod * up + j)
-                for g in range(group):
-                    pairs[(spine, ids.core(plane, j * group + g))] = per_core
-    return pairs
+                cores = tuple((ids.core(plane, j * group + g), per_core) for g in range(group))
+                found.append(((ids.spine(plane, pod * up + j),), cores))
+    return found
 
 
-def _access_pairs(prefix: str, clos: SmallClos, ends: list[tuple[str, int]]) -> Pairs:
+def _access_blocks(prefix: str, clos: SmallClos, ends: list[tuple[str, int]]) -> list[Block]:
     """Endpoint to leaf cables of an auxiliary fabric: ``ends`` (device, ports) in order fill the
     leaves in balanced blocks (one switch: all of them)."""
     tiers = clos.switches_by_tier
     leaves = tiers[0] if len(tiers) > 1 else 1
     names = [naming.aux_switch_id(prefix, 0, i) for i in range(leaves)]
     base, extra = divmod(sum(n for _, n in ends), leaves)
-    pairs: Pairs = {}
+    found: list[Block] = []
     leaf, room = 0, base + (extra > 0)  # ports left on the leaf being filled
     for device, n in ends:
+        targets = []
         while n:
             while not room:
                 leaf += 1
                 room = base + (leaf < extra)
             taken = min(n, room)
-            pairs[(device, names[leaf])] = pairs.get((device, names[leaf]), 0) + taken
+            targets.append((names[leaf], taken))
             n -= taken
             room -= taken
-    return pairs
+        found.append(((device,), tuple(targets)))
+    return found
 
 
-def _uplink_pairs(prefix: str, clos: SmallClos) -> Pairs:
+def _uplink_blocks(prefix: str, clos: SmallClos) -> list[Block]:
     """Cables between the tiers of an auxiliary fabric: lower switch ``a`` sends its balanced
     block of links ``t``, link ``t`` to upper switch ``t mod n``."""
     tiers = clos.switches_by_tier
-    pairs: Pairs = {}
+    found: list[Block] = []
     for tier, links in enumerate(clos.links_by_tier):
         lower, upper = tiers[tier], tiers[tier + 1]
         names = [naming.aux_switch_id(prefix, tier + 1, i) for i in range(upper)]
         first = 0
         for a, size in enumerate(_block_sizes(links, lower)):
-            switch = naming.aux_switch_id(prefix, tier, a)
-            for s in range(upper):
-                count = len(range(first + (s - first) % upper, first + size, upper))
-                if count:
-                    pairs[(switch, names[s])] = count
+            counts = [len(range(first + (s - first) % upper, first + size, upper)) for s in range(upper)]
+            targets = tuple((names[s], c) for s, c in enumerate(counts) if c)
+            found.append(((naming.aux_switch_id(prefix, tier, a),), targets))
             first += size
-    return pairs
+    return found
 
 
 def _block_sizes(items: int, bins: int) -> list[int]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from planner.catalog import Catalog
 from planner.handoff.layout import RACK_UNIT_M, Anchor, Layout, anchors, build_layout, cable_length_m
-from planner.handoff.pairs import CablePairs, cable_pairs
+from planner.handoff.pairs import Block, CablePairs, cable_pairs
 from planner.handoff.sized import Sized
 from planner.handoff.wiring import Link, Wiring, inventory, optics_power_w
 from planner.inputs.layout import LayoutParams
@@ -186,7 +186,7 @@ def runs_of_pairs(pairs: CablePairs, layout: Layout, catalog: Catalog) -> tuple[
     slack = layout.params.slack_m
     runs = []
     for item in pairs.classes:
-        counts = pair_runs(item.pairs, where, slack_m=slack)
+        counts = pair_runs(item.blocks, where, slack_m=slack)
         m = item.media
         reach, part = medium_reach_m(m.cable_id, (m.lower.optic_id, m.upper.optic_id), catalog)
         runs.append(
@@ -202,23 +202,29 @@ def runs_of_pairs(pairs: CablePairs, layout: Layout, catalog: Catalog) -> tuple[
     return tuple(runs)
 
 
-def pair_runs(
-    pairs: Mapping[tuple[str, str], int], where: Mapping[str, Anchor], *, slack_m: float
-) -> dict[float, int]:
-    """Cables [count] per run [m] of ``pairs`` (cables by pair of devices) between the devices
-    anchored at ``where``: :func:`planner.handoff.layout.anchored_length_m` written out in the
-    loop (the same operations in the same order), a pair of devices at a time."""
-    unit = RACK_UNIT_M
-    counts: dict[float, int] = {}
-    for (a_id, b_id), cables in pairs.items():
-        a, b = where[a_id], where[b_id]
-        if a.rack == b.rack:
-            length = abs(a.middle_u - b.middle_u) * unit + slack_m
-        else:
-            length = a.rise_m + b.rise_m + (abs(a.x_m - b.x_m) + abs(a.y_m - b.y_m)) + slack_m
-        run = float(max(1, math.ceil(length - 1e-9)))
-        counts[run] = counts.get(run, 0) + cables
-    return counts
+def pair_runs(blocks: Iterable[Block], where: Mapping[str, Anchor], *, slack_m: float) -> dict[float, int]:
+    """Cables [count] per run [m] of ``blocks`` (cables by pair of devices,
+    :class:`planner.handoff.pairs.ClassPairs`) between the devices anchored at ``where``:
+    :func:`planner.handoff.layout.anchored_length_m` written out in the loop (the same operations
+    in the same order), a pair of devices at a time."""
+    unit, ceil = RACK_UNIT_M, math.ceil
+    counts: dict[int, int] = {}
+    for a_devices, targets in blocks:
+        anchored = [(*where[b], cables) for b, cables in targets]
+        for a_id in a_devices:
+            a_rack, a_rise, a_middle, a_x, a_y = where[a_id]
+            for b_rack, b_rise, b_middle, b_x, b_y, cables in anchored:
+                if a_rack == b_rack:
+                    length = abs(a_middle - b_middle) * unit + slack_m
+                else:
+                    length = a_rise + b_rise + (abs(a_x - b_x) + abs(a_y - b_y)) + slack_m
+                metres = ceil(length - 1e-9)
+                counts[metres] = counts.get(metres, 0) + cables
+    runs: dict[float, int] = {}
+    for metres, cables in counts.items():
+        run = float(max(1, metres))
+        runs[run] = runs.get(run, 0) + cables
+    return runs
 
 
 def laid_out_cables(

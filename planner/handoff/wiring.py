@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from planner.catalog import Catalog
@@ -427,7 +428,7 @@ def aux_endpoints(plan: Sized, ids: FabricIds) -> dict[str, list[tuple[str, tupl
     """The endpoints of each auxiliary fabric in wiring order (module notes): (device, its ports on
     the fabric) by fabric (``storage``, ``frontend``, ``inband``, ``oob``)."""
     aux, nodes = plan.auxiliary, plan.nodes
-    servers = [naming.server_id(n, count=nodes) for n in range(nodes)]
+    servers = server_ids(nodes)
     units = [naming.storage_id(i, count=aux.storage_units) for i in range(aux.storage_units)]
 
     def on_servers(kind: str, per_node: int) -> list[tuple[str, tuple[str, ...]]]:
@@ -618,7 +619,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
     interfaces += tuple(name for name, _ in aux_ports)
     devices = [
         Device(
-            device_id=naming.server_id(n, count=plan.nodes),
+            device_id=device_id,
             role="gpu-server",
             model_id=server.id,
             model_name=server.name,
@@ -628,7 +629,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
             port_speed_gbit_per_s=ports.link_speed_gbit_per_s,
             port_speeds=aux_ports,
         )
-        for n in range(plan.nodes)
+        for device_id in server_ids(plan.nodes)
     ]
     if tray is not None:
         mgmt_port = _mgmt_port(plan)
@@ -650,6 +651,18 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
     return devices
 
 
+@lru_cache(maxsize=64)
+def server_ids(count: int) -> tuple[str, ...]:
+    """Ids of ``count`` servers in order (:func:`planner.handoff.naming.server_id`)."""
+    return tuple(naming.server_id(n, count=count) for n in range(count))
+
+
+@cache
+def switch_ports(count: int) -> tuple[str, ...]:
+    """Names of a switch's ``count`` ports (one tuple per port count, shared)."""
+    return tuple(naming.switch_port(i) for i in range(count))
+
+
 def _fabric_switches(
     plan: Sized, catalog: Catalog, ids: FabricIds, optics_w: Mapping[str, float]
 ) -> list[Device]:
@@ -657,15 +670,12 @@ def _fabric_switches(
     topo, models = plan.topology, plan.switch_models
     model_of = {"leaf": models.leaf_id, "spine": models.spine_id, "core": models.core_id}
     name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
-    devices, mgmt_port = [], _mgmt_port(plan)
+    devices, mgmt_port, speed = [], _mgmt_port(plan), plan.server_ports.link_speed_gbit_per_s
     for tier in topo.tier_counts:
         model_id = model_of[tier.tier]
         assert model_id is not None
         switch = catalog.switches[model_id]
-        interfaces = (
-            *(naming.switch_port(i) for i in range(tier.ports_per_switch)),
-            naming.SWITCH_MGMT_PORT,
-        )
+        interfaces = (*switch_ports(tier.ports_per_switch), naming.SWITCH_MGMT_PORT)
         for plane in range(topo.planes):
             for index in range(tier.switches_per_plane):
                 device_id = name_of[tier.tier](plane, index)
@@ -678,7 +688,7 @@ def _fabric_switches(
                         rack_units=switch.rack_units,
                         power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                         interfaces=interfaces,
-                        port_speed_gbit_per_s=plan.server_ports.link_speed_gbit_per_s,
+                        port_speed_gbit_per_s=speed,
                         plane=plane,
                         rail=ids.leaf_rail(index) if tier.tier == "leaf" else None,
                         port_speeds=mgmt_port,
@@ -717,15 +727,10 @@ def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Devic
         "inband": ("inband-switch", aux.inband_switch, aux.inband_speed_gbit_per_s),
         "oob": ("oob-switch", aux.oob_switch, aux.oob_speed_gbit_per_s),
     }
-    port_names: dict[str, tuple[str, ...]] = {}  # one tuple per fabric, shared by its switches
     for fabric, device_id in aux_switch_ids(plan):
         role, switch, speed = models[fabric]
         assert switch is not None  # a front-end fabric has switches only when it has a model
-        ports = port_names.get(fabric)
-        if ports is None:
-            ports = port_names[fabric] = tuple(
-                naming.switch_port(i) for i in range(switch.radix_by_speed[speed])
-            )
+        ports = switch_ports(switch.radix_by_speed[speed])
         managed = fabric != "oob"
         devices.append(
             Device(
