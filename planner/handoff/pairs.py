@@ -94,7 +94,21 @@ def residue_count(items: int, step: int, residue: int) -> int:
 def cable_pairs(*, plan: Sized, catalog: Catalog) -> CablePairs:
     """Every cable of ``plan`` by link class and pair of devices, with the optic units on each
     device: what :func:`planner.handoff.wiring.build_wiring` wires, counted in blocks (module
-    notes)."""
+    notes).
+
+    Parameters
+    ----------
+    plan
+        The sized cluster (topology, media, auxiliary fabrics, server ports).
+    catalog
+        Component catalog: ports per unit of each optic part.
+
+    Returns
+    -------
+    CablePairs
+        Cables [count] per link class in blocks of device pairs, and optic units [count] per
+        device and part; ``sum`` of a class's cables is its ``LinkMedia.links`` as wired.
+    """
     ids = FabricIds(plan)
     media: dict[str, LinkMedia] = {m.link_class: m for m in (*plan.media, *plan.aux_media)}
     counter = _Units(ports_per_module(catalog))

@@ -241,6 +241,26 @@ def laid_out_cables(
     layout, from the cables per pair of devices (:func:`planner.handoff.pairs.cable_pairs`): no
     link is built. The port-by-port wiring (:func:`planner.handoff.wiring.build_wiring`, then
     :func:`link_lengths_m` and :func:`runs_of`) gives the same runs (tests/test_cable_pairs.py).
+
+    Parameters
+    ----------
+    plan
+        The sized cluster.
+    catalog
+        Component catalog (rack, optics, cables).
+    params
+        The floor: row length, rack size, aisles, tray height, slack [m].
+
+    Returns
+    -------
+    tuple[tuple[CableRun, ...], Layout]
+        Per link class and cable part, cables [count] per ordered length [m], the longest run [m]
+        and the medium's reach [m]; and the racks in rows.
+
+    Raises
+    ------
+    InputError
+        ``layout.row_length_m`` or ``layout.max_rows`` when the floor holds no layout.
     """
     pairs = cable_pairs(plan=plan, catalog=catalog)
     devices = inventory(plan=plan, catalog=catalog, optics_w=optics_power_w(pairs.modules, catalog))
