@@ -7,6 +7,7 @@ its cables out without building each link)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from handoff_fixtures import CATALOG, FACILITY, PRESETS, gpus_for
@@ -57,6 +58,44 @@ def test_the_counted_cables_are_the_wired_cables(design_id: str, gpus: int) -> N
     assert got_layout == layout
     assert got == expected  # every class, part, ordered length and count, the longest run and the reach
     assert sum(r.cables for r in got) == len(wired.links)
+
+
+VARIANTS: dict[str, tuple[str, int, dict[str, Any]]] = {
+    # what no preset has: two ports a NIC (one module group per NIC at the server end)
+    "two-port NICs": ("rail4-npo", 64, {"fabric": {"nic_id": "cx7_2x200g", "ports_per_nic": 2, "planes": 1}}),
+    # one 800G port split over two planes (the legs of a port share its module)
+    "planes per port": (
+        "ib-xdr",
+        1024,
+        {
+            "fabric": {
+                "planes_per_port": 2,
+                "planes": 2,
+                "optics_id": "osfp_800g_2xdr4",
+                "node_optics_id": "osfp_800g_dr8",
+            }
+        },
+    ),
+    "front-end fabric": ("ib-ndr", 256, {"pools": {"frontend_gbit_per_s_per_gpu": 100}}),
+    "leaves per plane": ("ib-ndr", 512, {"fabric": {"rail_optimized": False}}),
+    "oversubscribed": ("rail8-npo", 1024, {"fabric": {"oversubscription": 3.0}}),
+}
+"""Fabrics the presets do not reach (tests/test_ports.py's variants, a front-end target)."""
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_counted_cables_hold_on_fabrics_no_preset_has(variant: str) -> None:
+    design_id, gpus, changes = VARIANTS[variant]
+    data: dict[str, Any] = {"gpus": gpus, "design_id": design_id, **changes}
+    if "fabric" in changes:
+        data["fabric"] = {**CATALOG.designs[design_id].fabric.model_dump(), **changes["fabric"]}
+    p = plan(scenario=scenario_from_data(data), catalog=CATALOG, layout_cable_lengths=False)
+    wired, layout, expected = _port_by_port(p, LayoutParams())
+    pairs = cable_pairs(plan=p, catalog=CATALOG)
+    counted = {(c.media.link_class, a, b): n for c in pairs.classes for (a, b), n in c.pairs().items()}
+    assert counted == dict(Counter((x.link_class, x.a_device, x.b_device) for x in wired.links))
+    assert dict(pairs.modules) == modules_by_device(wired.links)
+    assert laid_out_cables(plan=p, catalog=CATALOG, params=LayoutParams()) == (expected, layout)
 
 
 @pytest.mark.parametrize(
