@@ -1,8 +1,8 @@
 """The cables of a plan per pair of devices, counted in blocks from the wiring's rules.
 
 :func:`planner.handoff.wiring.build_wiring` lays every cable port by port (one frozen
-:class:`planner.handoff.wiring.Link` each: about 17,600 for 1,024 GPUs on rail8-npo, 0.15 s of
-CPU). A cable's length depends only on the two devices it joins
+:class:`planner.handoff.wiring.Link` each: 17,836 for 1,024 GPUs on rail8-npo, 0.15 s of CPU).
+A cable's length depends only on the two devices it joins
 (:func:`planner.handoff.layout.cable_length_m`), so pricing the cables at their laid-out lengths
 needs only the number of cables between each pair of devices, and the layout only the devices
 with the power of their optics. :func:`cable_pairs` counts both from the same rules
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from planner.catalog import Catalog
 from planner.fabric.media import LinkMedia
@@ -115,8 +116,14 @@ def cable_pairs(*, plan: Sized, catalog: Catalog) -> CablePairs:
     classes: list[ClassPairs] = []
 
     def add(
-        link_class: str, blocks: list[Block], *, a_groups: str = "side", spine_ports: bool = False
+        link_class: str,
+        blocks: list[Block],
+        *,
+        a_groups: Literal["side", "nic", "port"] = "side",
+        spine_ports: bool = False,
     ) -> None:
+        """Record a class's cables and the optic units at both ends: the A ends' ports in one group
+        per device (``side``), per NIC (``nic``) or each port its own (``port``)."""
         blocks = [(a, targets) for a, targets in blocks if a and targets]
         if not blocks:
             return
