@@ -190,7 +190,7 @@ def _stated_fabric(case: ValidationCase, catalog: Catalog, p: Plan) -> tuple[Col
     per_gpu = stated.nics_per_node * stated.nic_speed_gbit_per_s / (case.inputs.gpus_per_node or 8)
     design_per_gpu = design.port_speed_gbit_per_s * design.ports_per_gpu / design.gpus_per_port
     factor = per_gpu / design_per_gpu
-    note = msg(
+    note: str = msg(
         "stated fabric {nics} x {speed:g} Gb/s per server ({topology}): the network of {design} at {factor:.2f} x its bandwidth",
         nics=stated.nics_per_node,
         speed=stated.nic_speed_gbit_per_s,
@@ -201,7 +201,11 @@ def _stated_fabric(case: ValidationCase, catalog: Catalog, p: Plan) -> tuple[Col
     if stated.protocol != design.family:
         note = _joined(
             note,
-            msg("{protocol} at {family} efficiency and latency", protocol=stated.protocol, family=design.family),
+            msg(
+                "{protocol} at {family} efficiency and latency",
+                protocol=stated.protocol,
+                family=design.family,
+            ),
         )
     return fabric_from_plan(plan=p, catalog=catalog).scaled(network_bandwidth=factor), note
 
