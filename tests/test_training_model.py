@@ -262,6 +262,31 @@ def test_an_older_release_reads_its_own_efficiency_and_refuses_a_gpu_without_one
     assert old.tokens_per_s < new.tokens_per_s
 
 
+def test_the_megatron_deepspeed_release_is_fitted_on_one_mt_nlg_row_and_validated_on_the_others(
+    catalog: Catalog,
+) -> None:
+    from planner.errors import InputError
+
+    release = "megatron-deepspeed-2021"
+    general = efficiency_coefficients(catalog, gpu_id="a100_sxm_80gb", precision="bf16")
+    own = efficiency_coefficients(catalog, gpu_id="a100_sxm_80gb", precision="bf16", release=release)
+    # MT-NLG's per-micro-batch slot (60.1 s / 274 slots) is slower than SC21's Megatron-LM run of the
+    # same model (55.4 s / 314): the release's ceiling sits below the general A100 value
+    assert own.max_fraction < general.max_fraction
+    assert dataclasses.replace(own, max_fraction=general.max_fraction) == general
+    with pytest.raises(
+        InputError, match=r"software_release: megatron-deepspeed-2021 has no calibration for h100_sxm"
+    ):
+        efficiency_coefficients(catalog, gpu_id="h100_sxm", precision="bf16", release=release)
+    # calibration is not validation: one row fits the release, the other rows of its table check it
+    cases = {c.id: c.role for c in load_cases() if c.inputs.software_release == release}
+    assert cases == {
+        "mt-nlg-530b-2240gpu": "calibration",
+        "mt-nlg-530b-2800gpu": "validation",
+        "mt-nlg-530b-3360gpu": "validation",
+    }
+
+
 SC21 = [c for c in load_cases() if c.id.startswith("megatron-sc21-gpt-")]
 
 

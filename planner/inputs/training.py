@@ -26,7 +26,7 @@ from planner.inputs.serving import (
 )
 
 Precision = Literal["bf16", "fp8"]
-SoftwareRelease = Literal["latest", "nemo-24.07"]
+SoftwareRelease = Literal["latest", "nemo-24.07", "megatron-deepspeed-2021"]
 """Framework release the kernel efficiency is calibrated on: ``latest`` = each GPU's own calibration
 (Megatron-Bridge 25.11 for H100, B200, GB200, GB300; Megatron-LM 2022 for A100)."""
 RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
@@ -235,7 +235,8 @@ class TrainingJob(BaseModel):
         default="latest",
         description=(
             "Training framework release whose kernel efficiency applies: latest (each GPU's own "
-            "calibration: Megatron-Bridge 25.11 on H100, B200, GB200, GB300) or nemo-24.07 (H100)."
+            "calibration: Megatron-Bridge 25.11 on H100, B200, GB200, GB300), nemo-24.07 (H100) or "
+            "megatron-deepspeed-2021 (A100: DeepSpeed's pipeline engine with Megatron tensor parallelism)."
         ),
     )
 
