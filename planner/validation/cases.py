@@ -159,6 +159,10 @@ class CaseInputs(_Frozen):
     moe_dispatch_mode: Literal["auto", "normal", "low_latency"] | None = Field(
         default=None, description="Serving expert dispatch kernels: normal (throughput) or low_latency."
     )
+    moe_low_latency_path: Literal["nvlink", "rdma"] | None = Field(
+        default=None,
+        description="Low-latency kernels: copies inside the scale-up domain over its links or through the NIC.",
+    )
     moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
