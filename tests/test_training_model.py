@@ -287,6 +287,24 @@ def test_the_megatron_deepspeed_release_is_fitted_on_one_mt_nlg_row_and_validate
     }
 
 
+def test_an_all_gather_context_parallelism_exposes_what_the_ring_hides(catalog: Catalog) -> None:
+    """cp_comm_type: p2p (the ring, hidden behind the attention core) or all_gather (Llama 3, exposed)."""
+    fields = {"params_b": 70, "layers": 80, "hidden_size": 8192, "heads": 64, "kv_heads": 8, "ffn_hidden": 28672,
+              "gated_mlp": True, "vocab": 128256, "seq_len": 131072, "global_batch_seqs": 16, "tokens_b": 100,
+              "tp": 8, "cp": 8, "pp": 1, "dp": 2, "recompute": "full", "zero_stage": 3}  # fmt: skip
+    p = _plan("ib-ndr", gpus=128)
+    ring = estimate_workload(job=training_job(fields), plan=p, catalog=catalog)
+    gathered = estimate_workload(
+        job=training_job({**fields, "cp_comm_type": "all_gather"}), plan=p, catalog=catalog
+    )
+    assert training_job(fields).cp_comm_type == "p2p"  # the frameworks' default
+    # at 128K the attention core (16K queries per GPU over up to 128K keys) outlasts the K,V exchange:
+    # the ring shows none of it, the all-gather all of it, and nothing else changes
+    assert ring.step.cp_comm_s == 0.0 < gathered.step.cp_comm_s
+    assert gathered.step.compute_s == pytest.approx(ring.step.compute_s)
+    assert gathered.step_time_s > ring.step_time_s
+
+
 SC21 = [c for c in load_cases() if c.id.startswith("megatron-sc21-gpt-")]
 
 

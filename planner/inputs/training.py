@@ -175,6 +175,14 @@ class TrainingJob(BaseModel):
             "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023)."
         ),
     )
+    cp_comm_type: Annotated[Literal["p2p", "all_gather"], Input(flag="--cp-comm-type")] = Field(
+        default="p2p",
+        description=(
+            "How context parallelism moves K and V: p2p = chunks passed around a ring, hidden behind "
+            "the attention core (Megatron-Core and Transformer Engine's default); all_gather = gathered "
+            "whole before attention, exposed (Llama 3's context parallelism)."
+        ),
+    )
     in_network_reduction: Annotated[
         bool, Input(flag="--in-network-reduction", label="wl.field.in_network_reduction", group=_NETWORK)
     ] = Field(default=False, description="Reduce gradients in the switches (SHARP) where they support it.")

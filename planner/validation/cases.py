@@ -203,6 +203,10 @@ class CaseInputs(_Frozen):
         le=1,
         description="Share of the steady-state pipeline sends the framework hides (0 = blocking) [-].",
     )
+    cp_comm_type: Literal["p2p", "all_gather"] | None = Field(
+        default=None,
+        description="Context parallelism's K/V exchange: p2p ring (hidden) or all-gather (exposed).",
+    )
     input_tokens: int | None = Field(
         default=None, ge=1, description="Prompt length of a serving run [tokens]."
     )

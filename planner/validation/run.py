@@ -327,6 +327,7 @@ def _training_job(case: ValidationCase) -> Any:
         "zero_stage": i.zero_stage,
         "dp_overlap_fraction": i.dp_overlap_fraction,
         "pp_overlap_fraction": i.pp_overlap_fraction,
+        "cp_comm_type": i.cp_comm_type,
         "shared_experts": i.shared_experts,
         "dense_layers": i.dense_layers,
         "dense_ffn_hidden": i.dense_ffn_hidden,
