@@ -47,6 +47,7 @@ def constant_sweep(path: Path, *, row_groups: int, rows: int = 1_000_000) -> Pat
     return path
 
 
+@pytest.mark.slow  # writes a 60-row-group Parquet file (~3 s CPU)
 def test_a_60_million_row_parquet_upload_is_refused_before_decoding(tmp_path: Path) -> None:
     import pyarrow as pa
 
