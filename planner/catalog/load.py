@@ -227,12 +227,26 @@ def _check_references(catalog: Catalog) -> None:
 
 
 def catalog_files(data_dir: Path = DATA_DIR) -> list[Path]:
-    """The bundled catalog files, sorted by name."""
+    """The bundled catalog files, sorted by name.
+
+    Parameters
+    ----------
+    data_dir : Path
+        Folder of the catalog files; defaults to :data:`DATA_DIR` (``data/``).
+
+    Returns
+    -------
+    list[Path]
+        Its ``*.yaml`` and ``*.json`` files, sorted by name.
+    """
     return sorted([*data_dir.glob("*.yaml"), *data_dir.glob("*.json")])
 
 
 def load_catalog(*, overrides: Iterable[str | Path] = (), data_dir: str | Path | None = None) -> Catalog:
     """Load the bundled catalog, then apply user files in order, then check references.
+
+    The result is cached per (overrides, folder): a second call with the same files returns the
+    same (immutable) catalog object.
 
     Parameters
     ----------
@@ -241,6 +255,12 @@ def load_catalog(*, overrides: Iterable[str | Path] = (), data_dir: str | Path |
         of the built-in record; a new id adds a record.
     data_dir
         Folder of the bundled catalog; defaults to :data:`DATA_DIR`.
+
+    Returns
+    -------
+    Catalog
+        Every family's records by id, each with its unit-named fields and source, validated and
+        cross-checked.
 
     Raises
     ------
@@ -290,7 +310,26 @@ def _load_cached(overrides: tuple[str, ...], data_dir: str) -> Catalog:
 
 
 def load_catalog_from_data(data: Mapping[str, Any], *, name: str = "<upload>") -> Catalog:
-    """Apply an already-parsed override mapping (an upload) to the bundled catalog."""
+    """Apply an already-parsed override mapping (an upload) to the bundled catalog.
+
+    Parameters
+    ----------
+    data : Mapping[str, Any]
+        Family section (``gpus``, ``switches``, ...) to a list of records, as in a catalog file;
+        a record with a known id replaces the given fields, a new id adds a record.
+    name : str
+        The upload's name, used in error messages.
+
+    Returns
+    -------
+    Catalog
+        The bundled catalog with the records applied, validated and cross-checked.
+
+    Raises
+    ------
+    CatalogError
+        With the upload, the record and the field named.
+    """
     base = load_catalog()
     merged: dict[str, dict[str, Any]] = {
         f: {k: v.model_dump() for k, v in base.family(f).items()} for f in FAMILIES
