@@ -30,13 +30,16 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
 from _pytest.mark.expression import Expression
 
 from planner import Catalog, load_catalog
+
+if TYPE_CHECKING:
+    from planner.validation.run import CaseResult
 
 ROOT = Path(__file__).resolve().parents[1]
 BROWSER_DIR = ROOT / "tests" / "browser"
@@ -103,6 +106,15 @@ def one_export_browser() -> Iterator[None]:
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()
+
+
+@pytest.fixture(scope="session")
+def validation_results() -> tuple[CaseResult, ...]:
+    """Every published validation case evaluated once for the run (``run_all()``, seconds of CPU),
+    shared by the modules that read the results (the suite's report, the error bands)."""
+    from planner.validation.run import run_all
+
+    return run_all()
 
 
 @pytest.fixture
