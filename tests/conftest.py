@@ -10,7 +10,9 @@ from what the test uses, so a new test file is classified without an edit:
   ``render_pdf``, ``print_pdf``, ``chart_images``, ``--pdf``, ``%PDF``, poppler's tools);
 - ``pg``: it runs on PostgreSQL (the ``postgresql`` case of ``db_url``, or a ``pg_*`` fixture);
 - ``slow``: its module starts worker processes (a Dask cluster, whole ``planner`` processes in a
-  loop) or a static-analysis tool over the tree (mypy, import-linter);
+  loop) or a static-analysis tool over the tree (mypy, import-linter), or the test is marked
+  ``@pytest.mark.slow`` with its cost in a comment (a long Hypothesis property, a simulation, a
+  calibration fit, a whole-process round trip);
 - ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
 
 ``make test-fast`` runs ``-m unit``; ``make test`` runs every tier. A run with ``-m`` does not even
