@@ -477,7 +477,7 @@ a full proposal, with the print tab written in place (:meth:`Browser.print_pdf`)
 processes, about 0.45-0.5 GB, with the blank start-up page, no preloaded pages and the print
 tab's memory released after each print (:data:`RELEASE_MEMORY`)."""
 
-RELEASE_MEMORY = (
+RELEASE_MEMORY: tuple[tuple[str, Mapping[str, Any]], ...] = (
     ("HeapProfiler.collectGarbage", {}),
     ("Memory.simulatePressureNotification", {"level": "critical"}),
 )
