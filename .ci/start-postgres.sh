@@ -7,8 +7,9 @@
 # Installs PostgreSQL from Debian's packages when its binaries are missing, initialises a cluster
 # owned by the `postgres` user under $PLANNER_PG_BASE (default /tmp/planner-pg), starts it on
 # $PLANNER_PG_PORT (default 55432, or the next free port), creates the role and database the tests
-# use, and prints one line on stdout: `export PLANNER_TEST_PG_URL=...`. Everything else goes to
-# stderr. Run it again and it reuses the running server.
+# use (the role may create roles: the row-level security tests make credentials), and prints one
+# line on stdout: `export PLANNER_TEST_PG_URL=...`. Everything else goes to stderr. Run it again
+# and it reuses the running server.
 set -euo pipefail
 
 PG_VERSION=15
@@ -103,6 +104,10 @@ psql_admin() { as_owner "${PG_BIN}/psql" -h "${DATA}" -p "${PORT}" -U postgres -
 if [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = '${DB_USER}'")" != "1" ]; then
     psql_admin -c "CREATE ROLE ${DB_USER} LOGIN PASSWORD '${DB_PASSWORD}'"
 fi
+# The store's migration creates the row-level security roles (planner_viewer ... planner_server) and
+# the tests create login roles (credentials) in them: the test owner may create roles, as the
+# compose deployment's owner (the image's superuser) may. Also for a server started by an older script.
+psql_admin -c "ALTER ROLE ${DB_USER} CREATEROLE"
 if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '${DB_NAME}'")" != "1" ]; then
     psql_admin -c "CREATE DATABASE ${DB_NAME} OWNER ${DB_USER}"
 fi

@@ -8,7 +8,9 @@ Fits, by least squares on the relative error of ``planner validate``'s own predi
   ``calibration`` training case on the A100 (the element-wise coefficient ``k``, the attention-score
   and FP8-cast bytes are counted, not fitted);
 - for every other GPU with ``calibration`` training cases, its own ``max_fraction_<gpu_id>`` (the
-  share of peak its matrix units sustain), the curve's shape kept.
+  share of peak its matrix units sustain), the curve's shape kept;
+- for a framework release other than the latest (a case's ``software_release``), its own
+  ``max_fraction_<gpu_id>_<release>`` on that release's calibration cases.
 
 Prints the fit and the residuals; copy the values into ``data/training.yaml``. Validation cases are
 never used, nor mixture-of-experts calibration cases (``bench/fit_moe_overhead.py`` fits those).
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scipy.optimize import least_squares
 
 from planner import Catalog, load_catalog
+from planner.performance.training.efficiency import LATEST_RELEASE, release_suffix
 from planner.validation import ValidationCase, load_cases
 from planner.validation.run import evaluate
 
@@ -79,11 +82,17 @@ def main() -> None:
         and c.inputs.gpu_id in CATALOG.gpus and (c.inputs.experts or 1) == 1
         and evaluate(c, catalog=CATALOG).predicted is not None
     ]  # fmt: skip
-    general = [c for c in cases if c.inputs.gpu_id == REFERENCE_GPU]
+    latest = [c for c in cases if c.inputs.software_release in (None, LATEST_RELEASE)]
+    general = [c for c in latest if c.inputs.gpu_id == REFERENCE_GPU]
     fit(general, GENERAL, [0.8, 300, 100], ([0.3, 1, 1], [1.0, 1e5, 1e5]))
-    for gpu_id in sorted({str(c.inputs.gpu_id) for c in cases} - {REFERENCE_GPU}):
-        own = [c for c in cases if c.inputs.gpu_id == gpu_id]
+    for gpu_id in sorted({str(c.inputs.gpu_id) for c in latest} - {REFERENCE_GPU}):
+        own = [c for c in latest if c.inputs.gpu_id == gpu_id]
         fit(own, [f"{GENERAL[0]}_{gpu_id}"], [0.8], ([0.3], [1.0]))
+    # an older framework release: its own max_fraction per GPU, on its own calibration rows
+    releases = {(str(c.inputs.gpu_id), str(c.inputs.software_release)) for c in cases if c not in latest}
+    for gpu_id, release in sorted(releases):
+        own = [c for c in cases if (c.inputs.gpu_id, c.inputs.software_release) == (gpu_id, release)]
+        fit(own, [f"{GENERAL[0]}_{gpu_id}_{release_suffix(release)}"], [0.7], ([0.3], [1.0]))
 
 
 if __name__ == "__main__":

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import streamlit as st
-
-from ui import state
-from ui.state import t
+from ui import widgets
 from ui.views import catalog
 
-state.ensure_frame()
-st.title(t("page.catalog"))
-st.caption(t("catalog.caption"))
+widgets.page_title("page.catalog", caption_key="catalog.caption")
 family = catalog.family_picker()
 catalog.records(family)
 catalog.field_reference(family)

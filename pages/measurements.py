@@ -11,6 +11,7 @@ from ui.views import measurements
 
 plan = widgets.require_plan("page.measurements")
 st.caption(t("meas.caption"))
+measurements.calibration_status()
 nccl, perftest = measurements.uploads()
 found = measurements.evaluate(plan, nccl, perftest)
 measurements.refused(found)

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import streamlit as st
-
-from ui import state
-from ui.state import t
+from ui import widgets
 from ui.views import validation
 
-state.ensure_frame()
-st.title(t("page.validation"))
-st.caption(t("val.caption"))
+widgets.page_title("page.validation", caption_key="val.caption")
 found = validation.results()
 validation.summary(found)
 validation.chart(found)

@@ -417,27 +417,40 @@ def _cli_text(value: str, *, option: str, variable: str, limit: int) -> str:
 
 
 def cli_identity(
-    *, user: str | None, teams: str | None, role: str | None, env: Mapping[str, str]
+    *,
+    user: str | None,
+    teams: str | None,
+    role: str | None,
+    env: Mapping[str, str],
+    held: Identity | None = None,
 ) -> Identity:
     """Who ``planner scenarios`` acts as: ``--user``/``--team``/``--role``, else the environment's
-    ``PLANNER_USER``/``PLANNER_TEAM``/``PLANNER_ROLE``, else :data:`LOCAL_IDENTITY`'s values.
+    ``PLANNER_USER``/``PLANNER_TEAM``/``PLANNER_ROLE``, else ``held``'s values (the identity a
+    team database binds its login to, :mod:`planner.store.rowsecurity`), else
+    :data:`LOCAL_IDENTITY`'s.
 
-    ``teams`` is comma-separated; the first is the team new scenarios are shared with. The role
-    defaults to ``admin``: a command line that holds the database's credentials can read every
-    row anyway, so its role narrows what it lists and edits (as the app would for that user)
-    rather than guarding anything; who did what is recorded in the audit log either way.
+    ``teams`` is comma-separated; the first is the team new scenarios are shared with. Without a
+    bound login (a SQLite file, the database owner's URL) the role defaults to ``admin``: that
+    credential can read every row anyway, so its role narrows what it lists and edits; with one,
+    the store refuses a claim beyond it (row-level security holds it in the database too).
 
     >>> cli_identity(user=None, teams="emea, apac", role=None, env={"PLANNER_USER": "ann@example.com"})
     Identity(user='ann@example.com', name='ann@example.com', role='admin', teams=('emea', 'apac'), signed_in=False)
     """
     user_text = user if user is not None else env.get(ENV_USER, "")
-    name = _cli_text(user_text, option="--user", variable=ENV_USER, limit=USER_MAX_CHARS) or LOCAL_USER
+    name = _cli_text(user_text, option="--user", variable=ENV_USER, limit=USER_MAX_CHARS) or (
+        held.user if held is not None else LOCAL_USER
+    )
     team_text = teams if teams is not None else env.get(ENV_TEAM, "")
     team_names = [
         _cli_text(part, option="--team", variable=ENV_TEAM, limit=TEAM_MAX_CHARS)
         for part in team_text.split(",")
     ]
-    role_text = (role if role is not None else env.get(ENV_ROLE, "")).strip() or "admin"
+    if held is not None and not any(team_names):
+        team_names = list(held.teams)
+    role_text = (role if role is not None else env.get(ENV_ROLE, "")).strip() or (
+        held.role if held is not None else "admin"
+    )
     if role_text not in ROLES:
         raise InputError(
             msg(

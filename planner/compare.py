@@ -22,9 +22,12 @@ from planner.i18n import error_text
 from planner.i18n.message import Message, msg
 from planner.inputs.scenario import Scenario
 from planner.outputs import plan_summary_row
+from planner.progress import Steps, checkpoint
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from planner.catalog.schema import Design
 
 DEFAULT_DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 
@@ -36,16 +39,20 @@ def _common_gpu(scenario: Scenario, catalog: Catalog, design_ids: Sequence[str])
     """One GPU for every design: the scenario's, else the first design's default."""
     if scenario.gpu_id:
         return scenario.gpu_id
-    first = design_ids[0]
-    if first not in catalog.designs:
+    return _known_design(catalog, design_ids[0]).default_gpu_id
+
+
+def _known_design(catalog: Catalog, design_id: str) -> Design:
+    """The catalog's design ``design_id``; an unknown id is the caller's mistake (not a size to skip)."""
+    if design_id not in catalog.designs:
         raise InputError(
             msg(
                 "designs: unknown design id {id} (known: {known})",
-                id=repr(first),
+                id=repr(design_id),
                 known=", ".join(sorted(catalog.designs)),
             )
         )
-    return catalog.designs[first].default_gpu_id
+    return catalog.designs[design_id]
 
 
 def compare(
@@ -168,15 +175,7 @@ def _check_designs(catalog: Catalog, design_ids: Sequence[str]) -> None:
     if not design_ids:
         raise InputError(msg("designs: name at least one design"))
     for design_id in design_ids:
-        if design_id not in catalog.designs:
-            # one unknown id is the caller's mistake, not a size to skip
-            raise InputError(
-                msg(
-                    "designs: unknown design id {id} (known: {known})",
-                    id=repr(design_id),
-                    known=", ".join(sorted(catalog.designs)),
-                )
-            )
+        _known_design(catalog, design_id)
 
 
 @dataclass(frozen=True)
@@ -226,8 +225,11 @@ def sweep(
     catalog: Catalog,
     design_ids: Sequence[str] = DEFAULT_DESIGNS,
     sizes: Sequence[int] | None = None,
+    steps: Steps | None = None,
 ) -> Sweep:
     """Headline figures for every design and size, and the sizes a design cannot build.
+
+    ``steps`` hears of each pair planned and may stop the sweep (:mod:`planner.progress`).
 
     Each design's largest size is planned first: when it is refused for exceeding the design's
     largest count, every size above that count is skipped in one run with that reason. The
@@ -270,9 +272,12 @@ def sweep(
     rows: list[dict[str, Any]] = []
     skipped: list[SkippedSizes] = []
     first_error: PlannerError | None = None
+    done = 0
     for w in work:
         outcomes: list[tuple[int, str | None]] = []
         for size in w.todo:
+            checkpoint(steps, done=done, total=planned)
+            done += 1
             try:
                 if w.largest_plan is not None and size == largest:
                     p = w.largest_plan

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from planner.bom import bom_lines, tier_switch
-from planner.catalog import Catalog
+from planner.catalog import Catalog, with_calibration
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Record, Switch
 from planner.cost import BomLine, Cost, cost_summary
@@ -274,7 +274,31 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
             seen.add(key)
             items.append(_record_assumption(family, record))
     items += [entry for key, entry in _catalog_wide_assumptions(catalog) if key not in seen]
-    return (*items, *_model_assumptions(r))
+    return (*_calibration_assumption(r.scenario), *items, *_model_assumptions(r))
+
+
+def _calibration_assumption(scenario: Scenario) -> tuple[Assumption, ...]:
+    """The scenario's calibration and its provenance, first in the list (none without one)."""
+    cal = scenario.calibration
+    if cal is None:
+        return ()
+    overridden = ", ".join(f"{family}.{r['id']}" for family, items in cal.records.items() for r in items)
+    files = "; ".join(f"{f.name} (sha256 {f.sha256})" for f in cal.files) or "-"
+    text = msg(
+        "calibrated to the customer's own measurements ({measured}; hosts {hosts}; measured on {date}); "
+        "overridden catalog values: {overridden}; files: {files}",
+        measured=cal.measured,
+        hosts=", ".join(cal.hosts) or "-",
+        date=cal.measured_on,
+        overridden=overridden,
+        files=files,
+    )
+    source = msg(
+        "measured on the built cluster, fitted by planner calibrate ({date}); agreement with the same "
+        "runs checks the fit, it does not validate the model",
+        date=cal.measured_on,
+    )
+    return (Assumption("source", "calibration", text, source),)
 
 
 def _model_assumptions(r: Resolved) -> list[Assumption]:
@@ -341,6 +365,7 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     InputError
         A scenario field is outside what the design and catalog allow; the message names it.
     """
+    catalog = with_calibration(catalog, scenario.calibration)
     r = resolve(scenario=scenario, catalog=catalog)
     scale_up = _scale_up(r)
     topo = build_topology(

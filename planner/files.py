@@ -414,6 +414,58 @@ def parse_json(text: str, *, name: str, error: type[PlannerError]) -> Any:
     return data
 
 
+def decode_text(content: bytes, *, name: str, error: type[PlannerError]) -> str:
+    """``content`` as UTF-8 text, a leading byte-order mark dropped; raises ``error`` naming
+    ``name`` and the offset of the first byte that is not UTF-8.
+
+    >>> decode_text(b"\\xef\\xbb\\xbfgpus,8", name="t.csv", error=ValueError)
+    'gpus,8'
+    >>> decode_text(b"ok\\xff", name="t.csv", error=ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: t.csv: not UTF-8 text (invalid byte at offset 2)
+    """
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(
+            msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=name, offset=exc.start)
+        ) from None
+
+
+def parse_scenario_export(data: str | bytes, *, source: str, limit_bytes: int) -> dict[str, Any]:
+    """The JSON object of a scenario export (a proposal's scenario JSON, the store's import):
+    at most ``limit_bytes`` [bytes] (a text counts as the UTF-8 it would be in a file), strict
+    JSON by :func:`parse_text`, and an object. :class:`InputError` names ``source``.
+
+    >>> parse_scenario_export('{"gpus": 64}', source="s.json", limit_bytes=100)
+    {'gpus': 64}
+    >>> parse_scenario_export("[64]", source="s.json", limit_bytes=100)
+    Traceback (most recent call last):
+    ...
+    planner.errors.InputError: s.json: expected a JSON object (a scenario export), got a list
+    """
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if len(raw) > limit_bytes:
+        raise InputError(
+            msg(
+                "{source}: larger than {limit:,} bytes; not a scenario export",
+                source=source,
+                limit=limit_bytes,
+            )
+        )
+    parsed = parse_text(raw, name=source, error=InputError, syntax="json")
+    if not isinstance(parsed, dict):
+        raise InputError(
+            msg(
+                "{source}: expected a JSON object (a scenario export), got a {type}",
+                source=source,
+                type=type(parsed).__name__,
+            )
+        )
+    return parsed
+
+
 def parse_text(
     content: bytes,
     *,
@@ -453,12 +505,7 @@ def parse_text(
     ...
     ValueError: s.yaml: duplicate key 'gpus' (line 2)
     """
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise error(
-            msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=name, offset=exc.start)
-        ) from None
+    text = decode_text(content, name=name, error=error)
     if (syntax or ("json" if PurePath(name).suffix.lower() == ".json" else "yaml")) == "json":
         data = parse_json(text, name=name, error=error)
     else:

@@ -56,22 +56,33 @@ def plan_to_dict(plan: Plan) -> dict[str, Any]:
     }
 
 
+def _attrs(obj: object, *names: str) -> dict[str, Any]:
+    """``{name: obj.name}`` for the JSON keys that are the attribute's own name."""
+    return {name: getattr(obj, name) for name in names}
+
+
+_TOPOLOGY_KEYS = (
+    "tiers",
+    "planes",
+    "rails",
+    "ports_per_gpu",
+    "port_speed_gbit_per_s",
+    "oversubscription",
+    "radix",
+    "leaf_down_ports",
+    "leaf_up_ports",
+    "endpoints_per_plane",
+    "max_gpus_two_tier",
+    "max_gpus_three_tier",
+    "max_gpus_four_tier",
+)
+"""Fields of :class:`~planner.fabric.topology.Topology` in the fabric object, under their own names."""
+
+
 def _fabric_dict(plan: Plan) -> dict[str, Any]:
     topo = plan.topology
     return {
-        "tiers": topo.tiers,
-        "planes": topo.planes,
-        "rails": topo.rails,
-        "ports_per_gpu": topo.ports_per_gpu,
-        "port_speed_gbit_per_s": topo.port_speed_gbit_per_s,
-        "oversubscription": topo.oversubscription,
-        "radix": topo.radix,
-        "leaf_down_ports": topo.leaf_down_ports,
-        "leaf_up_ports": topo.leaf_up_ports,
-        "endpoints_per_plane": topo.endpoints_per_plane,
-        "max_gpus_two_tier": topo.max_gpus_two_tier,
-        "max_gpus_three_tier": topo.max_gpus_three_tier,
-        "max_gpus_four_tier": topo.max_gpus_four_tier,
+        **_attrs(topo, *_TOPOLOGY_KEYS),
         "nics": plan.nics,
         "ports_per_server": plan.server_ports.ports,
         "gpus_per_port": topo.gpus_per_port,
@@ -119,15 +130,9 @@ def _scale_up_dict(plan: Plan) -> dict[str, Any]:
     """The scale-up domains: size, count, servers per domain, switches and links (0 inside a server)."""
     su = plan.scale_up
     return {
-        "domain_gpus": su.domain_gpus,
-        "domains": su.domains,
-        "servers_per_domain": su.servers_per_domain,
+        **_attrs(su, "domain_gpus", "domains", "servers_per_domain"),
         "switch": su.switch_id,
-        "switches_per_domain": su.switches_per_domain,
-        "switches": su.switches,
-        "links_per_gpu": su.links_per_gpu,
-        "link_gbit_per_s": su.link_gbit_per_s,
-        "links": su.links,
+        **_attrs(su, "switches_per_domain", "switches", "links_per_gpu", "link_gbit_per_s", "links"),
         "gbyte_per_s_per_gpu": _r(plan.bandwidth.fabric.scale_up.bandwidth_gbyte_per_s),
     }
 
@@ -248,33 +253,27 @@ def _cost_dict(plan: Plan) -> dict[str, Any]:
     }
 
 
+BOM_COLUMNS = ("id", "category", "description", "quantity", "unit_cost_usd", "total_usd", "source")
+"""Fields of a :class:`~planner.bom.BomLine`: the BOM table's columns and its JSON keys."""
+_BOM_MONEY = ("unit_cost_usd", "total_usd")
+
+
 def _bom_list(plan: Plan) -> list[dict[str, Any]]:
+    """The BOM lines, prices rounded to cents."""
     return [
         {
-            "id": line.id,
-            "category": line.category,
-            "description": line.description,
-            "quantity": line.quantity,
-            "unit_cost_usd": _r(line.unit_cost_usd, 2),
-            "total_usd": _r(line.total_usd, 2),
-            "source": line.source,
+            name: _r(value, 2) if name in _BOM_MONEY else value
+            for name, value in _attrs(line, *BOM_COLUMNS).items()
         }
         for line in plan.bom
     ]
-
-
-BOM_COLUMNS = ("id", "category", "description", "quantity", "unit_cost_usd", "total_usd", "source")
 
 
 def bom_frame(plan: Plan) -> pd.DataFrame:
     """The BOM as a tidy table with unit-suffixed columns."""
     import pandas as pd  # here, not at the top: `planner plan --format json` needs no pandas
 
-    rows = [
-        (x.id, x.category, x.description, x.quantity, x.unit_cost_usd, x.total_usd, x.source)
-        for x in plan.bom
-    ]
-    return pd.DataFrame(rows, columns=list(BOM_COLUMNS))
+    return pd.DataFrame([_attrs(x, *BOM_COLUMNS) for x in plan.bom], columns=list(BOM_COLUMNS))
 
 
 SUMMARY_COLUMNS = (

@@ -270,6 +270,7 @@ def _click_a_pareto_point() -> None:
     state.init()
     scenario = Scenario(gpus=1024, design_id="rail8-npo")
     front = engine.front("bandwidth", scenario.model_dump_json(), '{"objective": "capex"}')
+    assert front is not None  # not cancelled
     st.session_state["pareto_chart"] = {
         "selection": {"points": [{"curve_number": 0, "point_index": 2, "customdata": [2]}]}
     }

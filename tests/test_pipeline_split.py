@@ -61,6 +61,26 @@ def test_splits_keep_every_layer(layers: int, pp: int, v: int) -> None:
             assert len(split.chunk_layers) == pp * v
 
 
+@given(
+    layers=st.integers(min_value=1, max_value=200),
+    pp=st.integers(min_value=1, max_value=16),
+    v=st.integers(min_value=1, max_value=8),
+    recompute_layers=st.integers(min_value=1, max_value=12),
+)
+def test_block_recomputation_splits_every_chunk_into_kept_and_recomputed(
+    layers: int, pp: int, v: int, recompute_layers: int
+) -> None:
+    split = stage_split(layers=layers, pp=pp, v=v, logits_layers=0.5)
+    kept, redone = split.block_parts(recompute_layers)
+    for whole, k, r in zip(split.chunk_layers, kept.chunk_layers, redone.chunk_layers, strict=True):
+        assert k + r == whole
+        assert r == min(recompute_layers, whole)  # Megatron's block method: the first n of each chunk
+    # what the ranks hold in flight adds up too
+    for rank in range(pp):
+        held = kept.held_layers(rank, 64) + redone.held_layers(rank, 64)
+        assert held == split.held_layers(rank, 64)
+
+
 @pytest.mark.parametrize(
     "fields",
     [
@@ -81,7 +101,7 @@ def test_auto_recomputation_is_never_slower_than_a_fixed_choice_that_fits(fields
     gpus = 8192 if fields["params_b"] == 405 else 512
     p = plan(scenario=Scenario(gpus=gpus, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=catalog)
     auto = estimate_workload(job=training_job({**fields, "tokens_b": 1000}), plan=p, catalog=catalog)
-    for recompute in ("none", "selective", "full"):
+    for recompute in ("none", "selective", "full", "block"):
         try:
             fixed = estimate_workload(
                 job=training_job({**fields, "tokens_b": 1000, "recompute": recompute}),

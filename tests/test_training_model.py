@@ -29,7 +29,13 @@ from planner.performance.training.flops import (
     token_flops,
 )
 from planner.performance.training.hf import job_fields_from_hf_config
-from planner.performance.training.memory import Parallel, held_layer_micro_batches, memory_breakdown
+from planner.performance.training.memory import (
+    Parallel,
+    activation_and_buffer_bytes,
+    activation_bytes_per_layer,
+    held_layer_micro_batches,
+    memory_breakdown,
+)
 from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
 from planner.performance.workload import best_layout, estimate_workload
@@ -186,6 +192,74 @@ def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> N
     )
     assert flash.layout.recompute == "none"
     assert flash.memory.activations_bytes == pytest.approx(112 * (31.75 * 8192 * 16384 + 4 * 128 * 8192) / 8)
+
+
+def test_block_recomputation_keeps_the_inputs_of_the_recomputed_layers() -> None:
+    # 8 layers on 2 stages (4 each, v = 1), 4 micro-batches: rank 0 holds min(2, 4) = 2 of them,
+    # rank 1 one and the logits. Block recomputation of 1 layer per chunk: 3 layers keep everything
+    # (a_none), 1 keeps its input only (a_full = 2 s b h / t), and the layer being recomputed holds
+    # its working set (a_selective) once.
+    shape = model_shape(params_b=1, layers=8, hidden_size=1024, heads=8, vocab=1000)
+    lay = Parallel(tp=2, cp=1, pp=2, dp=1, ep=1, v=1, micro_batch_seqs=1, micro_batches=4, recompute_layers=1)
+
+    def per_layer(rc: str) -> float:
+        return activation_bytes_per_layer(
+            shape, seq_len=2048, micro_batch_seqs=1, tp=2, cp=1, recompute=rc,  # type: ignore[arg-type]
+            dropout=False, materialized_scores=False,
+        )  # fmt: skip
+
+    assert per_layer("full") == 2 * 2048 * 1024 / 2
+    activations, logits = activation_and_buffer_bytes(
+        shape, lay, seq_len=2048, recompute="block", materialized_scores=False
+    )
+    assert logits == 0.0  # rank 0 (2 micro-batches) is fuller than rank 1 with the 6 s b V / t logits
+    expected = 2 * (3 * per_layer("none") + 1 * per_layer("full")) + per_layer("selective")
+    assert activations == pytest.approx(expected)
+
+
+def test_llama3_405b_table4_layout_searches_the_fewest_recomputed_layers(catalog: Catalog) -> None:
+    # Table 4 (arXiv 2407.21783): TP 8, PP 16, DP 64, 8K context. Recomputing nothing does not fit
+    # 72 GB at any interleaving depth but v = 1 (bubble 15 / 32); the search takes block
+    # recomputation with the fewest layers per chunk that fit, and is faster than full recomputation
+    fields = {**LLAMA3_405B, "tokens_b": 15000, "seq_len": 8192, "global_batch_seqs": 2048,
+              "tp": 8, "pp": 16, "dp": 64}  # fmt: skip
+    p = _plan("ib-ndr", gpus=8192)
+    auto = estimate_workload(job=training_job(fields), plan=p, catalog=catalog)
+    assert auto.layout.recompute == "block"
+    assert auto.layout.memory_gbyte_per_gpu <= 80 * 0.9
+    fewer = training_job({**fields, "recompute": "block", "recompute_layers": auto.layout.recompute_layers - 1,
+                          "virtual_stages": auto.layout.virtual_stages}) if auto.layout.recompute_layers > 1 else None  # fmt: skip
+    if fewer is not None:
+        with pytest.raises(InfeasibleError):
+            estimate_workload(job=fewer, plan=p, catalog=catalog)
+    full = estimate_workload(job=training_job({**fields, "recompute": "full"}), plan=p, catalog=catalog)
+    assert auto.step_time_s < full.step_time_s
+    # hardware FLOPs count the recomputed layers' forward once more: between none and full
+    assert auto.achieved_tflops_per_gpu < auto.achieved_hardware_tflops_per_gpu
+
+
+def test_an_older_release_reads_its_own_efficiency_and_refuses_a_gpu_without_one(catalog: Catalog) -> None:
+    from planner.errors import InputError
+    from planner.performance.training.efficiency import efficiency_coefficients
+
+    latest = efficiency_coefficients(catalog, gpu_id="h100_sxm", precision="fp8")
+    older = efficiency_coefficients(catalog, gpu_id="h100_sxm", precision="fp8", release="nemo-24.07")
+    rule = catalog.sizing_rules["training_efficiency_max_fraction_h100_sxm_nemo_24_07"]
+    assert older.max_fraction == rule.value < latest.max_fraction
+    # only the ceiling is the release's; the curve's shape and the counted bytes stay
+    assert dataclasses.replace(older, max_fraction=latest.max_fraction) == latest
+    with pytest.raises(InputError, match=r"software_release: nemo-24\.07 has no calibration for b200_hgx"):
+        efficiency_coefficients(catalog, gpu_id="b200_hgx", precision="fp8", release="nemo-24.07")
+    # the job input reaches the estimate: the same job is slower with the older release
+    fields = {"params_b": 8, "layers": 32, "hidden_size": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
+              "gated_mlp": True, "vocab": 128256, "seq_len": 8192, "global_batch_seqs": 128, "tokens_b": 100,
+              "precision": "fp8", "tp": 1, "pp": 1}  # fmt: skip
+    p = _plan("ib-ndr", gpus=8)
+    new = estimate_workload(job=training_job(fields), plan=p, catalog=catalog)
+    old = estimate_workload(
+        job=training_job({**fields, "software_release": "nemo-24.07"}), plan=p, catalog=catalog
+    )
+    assert old.tokens_per_s < new.tokens_per_s
 
 
 SC21 = [c for c in load_cases() if c.id.startswith("megatron-sc21-gpt-")]

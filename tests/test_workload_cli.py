@@ -94,6 +94,13 @@ def test_reliability_table_and_failover(capsys: pytest.CaptureFixture[str]) -> N
         (["workload", "--params-b", "400", "--tokens-b", "1", "--gpus", "8"], "memory: no layout fits"),
         (["workload", "--params-b", "7", "--tokens-b", "1", "--design", "nope"], "design_id: unknown"),
         (["reliability", "--gpus", "64"], "--params-b or --checkpoint-gbyte"),
+        ([*WORKLOAD, "--recompute-layers", "2"], "recompute_layers needs recompute block"),
+        (
+            [*WORKLOAD, "--gpu", "b200_hgx", "--software-release", "nemo-24.07"],
+            "software_release: nemo-24.07",
+        ),
+        ([*WORKLOAD, "--software-release", "nemo-99"], "--software-release (software_release)"),
+        ([*WORKLOAD, "--recompute", "block", "--experts", "8", "--top-k", "2"], "recompute: block"),
         (["reliability", "--params-b", "7", "--restart-min", "-1"], "--restart-min (restart_min)"),
         (["reliability", "--params-b", "7", "--failure-rate-scale", "0"], "allowed: 0 to 100"),
     ],
@@ -167,3 +174,14 @@ def test_a_job_larger_than_the_plan_exits_2_naming_the_field(capsys: pytest.Capt
     )  # fmt: skip
     assert code == 2
     assert err.count("\n") == 1 and "job_gpus: the job asks for 600 GPUs, the plan has 576" in err
+
+
+def test_block_recomputation_flags_reach_the_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        [*WORKLOAD, "--pp", "4", "--recompute", "block", "--recompute-layers", "2", "--format", "json"],
+        capsys,
+    )
+    assert code == 0
+    result = json.loads(out)
+    result = result[0] if isinstance(result, list) else result
+    assert (result["layout"]["recompute"], result["layout"]["recompute_layers"]) == ("block", 2)

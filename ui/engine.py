@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -34,7 +34,7 @@ from planner import (
     sweep,
 )
 from planner.access import priced_catalog, read_catalog_view_key
-from planner.catalog import load_catalog_from_data
+from planner.catalog import load_catalog_from_data, with_calibration
 from planner.compare import Crossover, Sweep
 from planner.decision.draws import Decision, decide
 from planner.errors import InfeasibleError
@@ -56,11 +56,12 @@ from planner.performance.serving import (
 )
 from planner.performance.uncertainty import MonteCarloResult, MonteCarloSpec, monte_carlo, tornado
 from planner.performance.workload import WorkloadEstimate, estimate_workload
+from planner.progress import CancelledError, Steps, part_of
 from planner.report.tables import METRICS, SCALING_METRICS
 from planner.tenancy.place import Placement
 from planner.tenancy.run import place_on_plan
 from planner.tenancy.tenants import TenantSet, tenants_from_data
-from ui import inputs, keys, state
+from ui import inputs, keys, progress, state
 
 
 def canonical_json(model: BaseModel) -> str:
@@ -98,15 +99,24 @@ def _compare(scenario_json: str, override_json: str, design_ids: tuple[str, ...]
     return compare(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _sweep(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) -> Sweep:
+def _compute_sweep(
+    scenario_json: str, override_json: str, design_ids: tuple[str, ...], steps: Steps | None = None
+) -> Sweep:
     scenario = scenario_from_data(json.loads(scenario_json))
-    return sweep(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids)
+    return sweep(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids, steps=steps)
+
+
+def _sweep(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) -> Sweep:
+    """The sweep :func:`sweep_ready` computed (kept in :mod:`ui.progress`'s memo), else computed
+    here without a bar."""
+    key = (scenario_json, override_json, design_ids)
+    return progress.memo_or(name="sweep", key=key, compute=lambda: _compute_sweep(*key))
 
 
 def catalog() -> Catalog:
-    """The catalog in use: bundled, or with the session's uploaded override applied."""
-    return _catalog(state.catalog_override())
+    """The catalog in use: bundled, or with the session's uploaded override applied, then the
+    scenario's calibration (as :func:`planner.engine.plan` applies it to every plan)."""
+    return with_calibration(_catalog(state.catalog_override()), state.calibration())
 
 
 def plan_for(scenario: Scenario) -> Plan:
@@ -144,24 +154,45 @@ def compare_plans(scenario: Scenario, current: Plan) -> tuple[Plan, ...]:
     return (*plans, current) if current.scenario.fabric is not None else plans
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _decision(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) -> Decision:
+def _decision(
+    scenario_json: str, override_json: str, design_ids: tuple[str, ...], steps: Steps | None = None
+) -> Decision:
     scenario = scenario_from_data(json.loads(scenario_json))
-    return decide(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids)
+    return decide(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids, steps=steps)
 
 
-def decision_of(scenario: Scenario, current: Plan) -> Decision:
+def decision_of(scenario: Scenario, current: Plan) -> Decision | None:
     """The compared designs ranked by the cost of the scenario's workload (the price per GPU-hour
     without one), with bands and the probability that each is the cheapest; the same figures as
-    ``planner compare`` and the proposal's internal edition."""
+    ``planner compare`` and the proposal's internal edition. Its Monte Carlo runs with a progress
+    bar and a Cancel button; ``None`` when the user cancelled it (the line is shown)."""
     ids = compared_design_ids(current)
-    return _decision(canonical_json(_same_gpu(scenario, current)), state.catalog_override(), ids)
+    key = (canonical_json(_same_gpu(scenario, current)), state.catalog_override(), ids)
+    return progress.cached(
+        name="decision",
+        key=key,
+        label=state.t("progress.monte_carlo"),
+        compute=lambda steps: _decision(*key, steps=steps),
+    )
 
 
 def _sweep_key(scenario: Scenario, current: Plan) -> str:
     """The sweep ignores the GPU count: pin it so that changing the count reuses the sweep."""
     pinned = _same_gpu(scenario, current).with_updates(gpus=inputs.BY_NAME["gpus"].default)
     return canonical_json(pinned)
+
+
+def sweep_ready(scenario: Scenario, current: Plan) -> bool:
+    """Compute the Scaling page's sweep with a progress bar and a Cancel button (nothing when it
+    is kept already); false when the user cancelled it (the page shows the line and stops)."""
+    key = (_sweep_key(scenario, current), state.catalog_override(), compared_design_ids(current))
+    done = progress.cached(
+        name="sweep",
+        key=key,
+        label=state.t("progress.sweep"),
+        compute=lambda steps: _compute_sweep(*key, steps=steps),
+    )
+    return done is not None
 
 
 def sweep_frame(scenario: Scenario, current: Plan) -> pd.DataFrame:
@@ -287,20 +318,28 @@ def solve(scenario_json: str, request_json: str) -> Solved:
     return _solve(scenario_json, state.catalog_override(), request_json, catalog())
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _front(kind: str, scenario_json: str, override_json: str, request_json: str, _catalog: Catalog) -> Front:
+def _front(kind: str, scenario_json: str, request_json: str, catalog: Catalog, steps: Steps | None) -> Front:
     try:
         scenario = scenario_from_data(json.loads(scenario_json))
         request = request_from_data(json.loads(request_json))
         build = power_front if kind == "power" else bandwidth_front
-        return Front(build(scenario=scenario, catalog=_catalog, request=request))
+        return Front(build(scenario=scenario, catalog=catalog, request=request, steps=steps))
+    except CancelledError:
+        raise
     except PlannerError as exc:
         return Front((), str(exc))
 
 
-def front(kind: str, scenario_json: str, request_json: str) -> Front:
-    """A Pareto front (``kind`` ``power`` or ``bandwidth``), each point a full design; cached."""
-    return _front(kind, scenario_json, state.catalog_override(), request_json, catalog())
+def front(kind: str, scenario_json: str, request_json: str) -> Front | None:
+    """A Pareto front (``kind`` ``power`` or ``bandwidth``), each point a full design; kept, and
+    solved with a progress bar and a Cancel button: ``None`` when the user cancelled it."""
+    in_use = catalog()
+    return progress.cached(
+        name="pareto",
+        key=(kind, scenario_json, state.catalog_override(), request_json),
+        label=state.t("opt.pareto_solving"),
+        compute=lambda steps: _front(kind, scenario_json, request_json, in_use, steps),
+    )
 
 
 # --- tenancy -------------------------------------------------------------------------------------
@@ -376,17 +415,28 @@ class Estimates:
     """(design id, message) of each design without an estimate."""
 
 
+class _JobKey(NamedTuple):
+    """Cache key of a training job on a set of plans: the plans, the catalog view, the job and the
+    reliability parameters (JSON, hashed by value)."""
+
+    plans: tuple[str, ...]
+    override_json: str
+    job_json: str
+    params_json: str
+
+    def job_and_params(self) -> tuple[TrainingJob, ReliabilityParams]:
+        return TrainingJob.model_validate_json(self.job_json), ReliabilityParams.model_validate_json(
+            self.params_json
+        )
+
+
+def _job_key(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams) -> _JobKey:
+    return _JobKey(_key(plans), state.catalog_override(), canonical_json(job), canonical_json(params))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def _workload(
-    plans_key: tuple[str, ...],
-    override_json: str,
-    job_json: str,
-    params_json: str,
-    _plans: tuple[Plan, ...],
-    _catalog: Catalog,
-) -> Estimates:
-    job = TrainingJob.model_validate_json(job_json)
-    params = ReliabilityParams.model_validate_json(params_json)
+def _workload(key: _JobKey, _plans: tuple[Plan, ...], _catalog: Catalog) -> Estimates:
+    job, params = key.job_and_params()
     return Estimates(
         *_each_design(
             _plans, lambda p: estimate_workload(job=job, plan=p, catalog=_catalog, reliability_params=params)
@@ -397,8 +447,7 @@ def _workload(
 def workload(plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams) -> Estimates:
     """The job on each plan (:func:`planner.performance.workload.estimate_workload`, as ``compare_workload``
     does, but one design's error does not hide the others)."""
-    override = state.catalog_override()
-    return _workload(_key(plans), override, canonical_json(job), canonical_json(params), plans, catalog())
+    return _workload(_job_key(plans, job, params), plans, catalog())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -450,26 +499,27 @@ def tornado_of(plan: Plan, job: TrainingJob, params: ReliabilityParams) -> Torna
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
 def _monte_carlo(
-    plans_key: tuple[str, ...],
-    override_json: str,
-    job_json: str,
-    params_json: str,
-    _plans: tuple[Plan, ...],
-    _catalog: Catalog,
+    key: _JobKey, plans: tuple[Plan, ...], catalog: Catalog, steps: Steps | None
 ) -> tuple[MonteCarloResult | None, ...]:
-    job = TrainingJob.model_validate_json(job_json)
-    params = ReliabilityParams.model_validate_json(params_json)
+    job, params = key.job_and_params()
     spec = MonteCarloSpec(samples=MONTE_CARLO_SAMPLES, seed=MONTE_CARLO_SEED)
     results: list[MonteCarloResult | None] = []
-    for p in _plans:
+    for index, p in enumerate(plans):
+        part = part_of(steps, index=index, count=len(plans))
         try:
             results.append(
                 monte_carlo(
-                    job=job, scenario=p.scenario, catalog=_catalog, reliability_params=params, spec=spec
+                    job=job,
+                    scenario=p.scenario,
+                    catalog=catalog,
+                    reliability_params=params,
+                    spec=spec,
+                    steps=part,
                 )
             )
+        except CancelledError:
+            raise
         except PlannerError:
             results.append(None)  # the workload table already says why this design has no estimate
     return tuple(results)
@@ -477,15 +527,15 @@ def _monte_carlo(
 
 def monte_carlo_of(
     plans: tuple[Plan, ...], job: TrainingJob, params: ReliabilityParams
-) -> tuple[MonteCarloResult | None, ...]:
-    """P10/P50/P90 per design (fixed seed), ``None`` where the job does not fit."""
-    return _monte_carlo(
-        _key(plans),
-        state.catalog_override(),
-        canonical_json(job),
-        canonical_json(params),
-        plans,
-        catalog(),
+) -> tuple[MonteCarloResult | None, ...] | None:
+    """P10/P50/P90 per design (fixed seed), ``None`` where the job does not fit; run with a
+    progress bar and a Cancel button, ``None`` in all when the user cancelled it (the line is shown)."""
+    key, in_use = _job_key(plans, job, params), catalog()
+    return progress.cached(
+        name="uncertainty",
+        key=key,
+        label=state.t("progress.uncertainty"),
+        compute=lambda steps: _monte_carlo(key, plans, in_use, steps),
     )
 
 

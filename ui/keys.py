@@ -62,6 +62,13 @@ the loaded scenario's own request (none without one)."""
 WORKLOAD = "scenario_workload"
 """str: JSON list of the workload mix the Compare page gave the scenario ("[]" = none); absent =
 the loaded scenario's own mix (none without one)."""
+CALIBRATION = "scenario_calibration"
+"""str: JSON of the calibration the Measurements page saved with the scenario ("null" = removed);
+absent = the loaded scenario's own calibration (none without one)."""
+CALIBRATION_STATUS = "calibration_status"
+"""(str, dict) | None: the UI key and parameters of the last calibration action's status line."""
+WORKLOAD_LINK_PROBLEM = "workload_link_problem"
+"""str: why the address leaves the workload mix out (too long for a link); "" = it carries it."""
 
 # --- Optimize ------------------------------------------------------------------------------------
 OPT_FORM = "optimize_form"

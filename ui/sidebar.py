@@ -45,6 +45,9 @@ def render() -> Slots:
     sb = st.sidebar
     _language_and_presets(sb)
     sb.markdown(f"**{t('sidebar.scenario')}**")
+    calibrated = state.calibration()
+    if calibrated is not None:
+        sb.caption(t("sidebar.calibrated", label=escape_markdown(calibrated.label)))
     slots: Slots = {"": sb.empty()}
     _cluster_fields(sb, slots, catalog, lang)
     shown_defaults = _facility_fields(sb, slots, catalog, lang)

@@ -18,8 +18,11 @@ from streamlit.runtime.pages_manager import PagesManager
 from planner import PlannerError, Scenario, scenario_from_data
 from planner.access import Permission, catalog_view_key
 from planner.errors import shorten
-from planner.i18n import tr, translate
+from planner.i18n import error_text, tr, translate
+from planner.inputs.calibration import CalibrationOverride
+from planner.inputs.scenario import WorkloadEntry, workload_from_data
 from planner.store import SavedScenario, parse_share_params, share_params
+from planner.store.links import WORKLOAD_PARAM, parse_workload_param, workload_param
 from ui import auth, inputs, keys, store
 from ui.presets import BY_ID as PRESETS
 from ui.presets import PREFERENCES
@@ -54,6 +57,7 @@ def init() -> None:
     ss[keys.PRESENT] = st.query_params.get(PRESENT_PARAM) == "1"
     ss[URL_EDITION] = str(st.query_params.get(EDITION_PARAM, "customer"))
     _open_share_link(st.query_params.to_dict())
+    _open_workload_param(st.query_params.to_dict())
 
 
 EDITION_PARAM = "edition"
@@ -208,7 +212,27 @@ def scenario() -> Scenario:
     workload = st.session_state.get(keys.WORKLOAD)
     if workload is not None:
         data = {**data, "workload": json.loads(workload)}
+    calibration = st.session_state.get(keys.CALIBRATION)
+    if calibration is not None:
+        data = {**data, "calibration": json.loads(calibration)}
     return scenario_from_data(data)
+
+
+def calibration() -> CalibrationOverride | None:
+    """The calibration the scenario carries: the one saved on the Measurements page, else the
+    loaded scenario's own (none without one)."""
+    chosen = st.session_state.get(keys.CALIBRATION)
+    if chosen is None:
+        chosen = json.dumps((base_scenario() or {}).get("calibration"))
+    data = json.loads(chosen)
+    return None if data is None else CalibrationOverride.model_validate(data)
+
+
+def set_calibration(new: CalibrationOverride | None) -> None:
+    """The calibration the scenario carries from now on (``None``: removed); refused (with
+    :class:`planner.access.AccessDeniedError`) for a role that may not save scenarios."""
+    auth.require_permission(Permission.SCENARIOS, what=tr("meas.save_with_scenario", lang()))
+    st.session_state[keys.CALIBRATION] = "null" if new is None else new.model_dump_json()
 
 
 def set_tenants(items: list[dict[str, Any]]) -> None:
@@ -234,6 +258,7 @@ def write_url() -> None:
     """
     wanted = inputs.to_query(values(), prices())
     wanted.update(_share_query())
+    wanted.update(_workload_query())
     if present():
         wanted[PRESENT_PARAM] = "1"
     if st.query_params.to_dict() != wanted:
@@ -321,6 +346,7 @@ def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
     st.session_state.pop(keys.TENANTS, None)  # the loaded scenario's own tenants apply
     st.session_state.pop(keys.SERVING, None)  # and its own serving request
     st.session_state.pop(keys.WORKLOAD, None)  # and its own workload mix
+    st.session_state.pop(keys.CALIBRATION, None)  # and its own calibration
 
 
 def base_scenario() -> dict[str, Any] | None:
@@ -378,6 +404,42 @@ def _share_query() -> dict[str, str]:
     # otherwise, so an emptied list must be written too
     wanted.setdefault(inputs.PRICES_PARAM, "")
     return wanted
+
+
+def workload() -> tuple[WorkloadEntry, ...]:
+    """The scenario's workload mix: the Compare page's, else the loaded scenario's (none without)."""
+    text = st.session_state.get(keys.WORKLOAD)
+    items = json.loads(text) if text is not None else (base_scenario() or {}).get("workload") or []
+    return workload_from_data(items) if items else ()
+
+
+def _workload_query() -> dict[str, str]:
+    """The address's ``workload`` parameter (:func:`planner.store.links.workload_param`); left out,
+    with the reason kept for the Compare page, when the mix is too long for a link."""
+    st.session_state[keys.WORKLOAD_LINK_PROBLEM] = ""
+    try:
+        mix = workload()
+        return {WORKLOAD_PARAM: workload_param(mix)} if mix else {}
+    except PlannerError as exc:
+        st.session_state[keys.WORKLOAD_LINK_PROBLEM] = error_text(exc)
+        return {}
+
+
+def _open_workload_param(params: Mapping[str, Any]) -> None:
+    """Start-up: a ``workload=1.…`` parameter sets the scenario's workload mix (after a saved
+    scenario the link opens, whose own mix it replaces). A malformed one is listed with the
+    ignored parameters, as one line naming it."""
+    if WORKLOAD_PARAM not in params:
+        return
+    try:
+        mix = parse_workload_param(params[WORKLOAD_PARAM])
+    except PlannerError as exc:
+        st.session_state[keys.URL_PROBLEMS] = [
+            *st.session_state.get(keys.URL_PROBLEMS, []),
+            tx(error_text(exc)),
+        ]
+        return
+    set_workload([e.model_dump(mode="json") for e in mix])
 
 
 def _open_share_link(params: Mapping[str, Any]) -> None:

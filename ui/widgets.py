@@ -6,7 +6,7 @@ Each function draws one block from engine results; the arithmetic lives in :mod:
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -15,7 +15,7 @@ import streamlit as st
 
 from planner import Plan, PlannerError
 from planner.i18n import error_text
-from planner.report import charts, fmt, tables
+from planner.report import charts, fmt, performance_tables, tables
 from planner.report.performance_tables import escape_markdown
 from ui import engine, keys, state, workshop
 from ui.state import t, tx
@@ -41,11 +41,19 @@ def chart(fig: go.Figure, key: str | None = None) -> None:
     st.markdown(note, unsafe_allow_html=True)
 
 
+def page_title(title_key: str, *, title: str | None = None, caption_key: str | None = None) -> None:
+    """The page's frame (language, theme) and title (``title``, already escaped for Markdown, else
+    the page's own), and its caption when ``caption_key`` names one: every page starts here."""
+    state.ensure_frame()
+    st.title(title if title else t(title_key))
+    if caption_key is not None:
+        st.caption(t(caption_key))
+
+
 def require_plan(title_key: str, *, title: str | None = None) -> Plan:
     """Page title (``title``, already escaped for Markdown, else the page's own), scenario line
     and the current plan; stop the page if there is none."""
-    state.ensure_frame()
-    st.title(title if title else t(title_key))
+    page_title(title_key, title=title)
     current = engine.current()
     if current.error is not None:
         st.error(t("error.page", message=escape_markdown(tx(current.error))), icon=":material/warning:")
@@ -56,6 +64,21 @@ def require_plan(title_key: str, *, title: str | None = None) -> Plan:
         st.warning(t("error.stale"))
     scenario_line(plan)
     return plan
+
+
+def choice(label: str, labels: Mapping[str, str], *, key: str, help: str) -> str:
+    """A horizontal radio over the keys of ``labels`` (value -> translation key of its label);
+    returns the chosen value."""
+    return str(
+        st.radio(
+            label,
+            options=list(labels),
+            format_func={value: t(label_key) for value, label_key in labels.items()}.__getitem__,
+            horizontal=True,
+            key=key,
+            help=help,
+        )
+    )
 
 
 def computed(fn: Callable[..., T], *args: Any) -> T:
@@ -88,6 +111,13 @@ def url_problems() -> None:
         # the parameters as typed into the URL: shown as text, never as Markdown (an image link would
         # make the reader's browser fetch it)
         st.warning(t("error.url", problems=escape_markdown("; ".join(problems))), icon=":material/link:")
+
+
+def design_labels(plans: tuple[Plan, ...]) -> dict[str, str]:
+    """The label of each design id of ``plans``, as the tables name the designs (catalog and
+    language of this session)."""
+    labels = performance_tables.design_labels(plans, engine.catalog(), state.lang())
+    return dict(zip([p.design_id for p in plans], labels, strict=True))
 
 
 def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:

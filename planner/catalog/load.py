@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from planner.catalog.memo import per_catalog
 from planner.catalog.schema import (
     FAMILIES,
     Cable,
@@ -37,6 +38,7 @@ from planner.errors import CatalogError, joined, shorten
 from planner.files import CATALOG_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
 from planner.inputs import parse
+from planner.inputs.calibration import PROVENANCE_SECTION, CalibrationOverride
 
 R = TypeVar("R", bound=Record)
 
@@ -129,6 +131,8 @@ def _raw_records(path: Path, data: Mapping[str, Any]) -> dict[str, dict[str, dic
     """Check the file's shape and return ``{family: {id: raw record}}``."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for family, items in data.items():
+        if family == PROVENANCE_SECTION:
+            continue  # a calibration's provenance (planner calibrate writes it), not records
         if family not in FAMILIES:
             raise CatalogError(
                 msg(
@@ -330,7 +334,33 @@ def load_catalog_from_data(data: Mapping[str, Any], *, name: str = "<upload>") -
     CatalogError
         With the upload, the record and the field named.
     """
-    base = load_catalog()
+    return apply_override(load_catalog(), data, name=name)
+
+
+def apply_override(base: Catalog, data: Mapping[str, Any], *, name: str) -> Catalog:
+    """``base`` with an already-parsed override mapping applied, field by field, as a
+    ``--catalog`` file is.
+
+    Parameters
+    ----------
+    base : Catalog
+        The catalog to start from (bundled, or already overridden).
+    data : Mapping[str, Any]
+        Family section to a list of records; a known id replaces the given fields, a new id
+        adds a record.
+    name : str
+        How messages name the override.
+
+    Returns
+    -------
+    Catalog
+        ``base`` with the records applied, validated and cross-checked.
+
+    Raises
+    ------
+    CatalogError
+        Naming ``name``, the record and the field.
+    """
     merged: dict[str, dict[str, Any]] = {
         f: {k: v.model_dump() for k, v in base.family(f).items()} for f in FAMILIES
     }
@@ -346,10 +376,43 @@ def load_catalog_from_data(data: Mapping[str, Any], *, name: str = "<upload>") -
     return catalog
 
 
+def with_calibration(catalog: Catalog, calibration: CalibrationOverride | None) -> Catalog:
+    """``catalog`` with a scenario's calibration applied (itself when there is none).
+
+    The one code path of a calibration: its records merged by :func:`apply_override`, as a
+    ``--catalog`` file of the same records would be. Remembered per catalog object and
+    calibration, so every plan of a calibrated scenario shares one catalog.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog the scenario is planned with.
+    calibration : CalibrationOverride or None
+        The scenario's calibration: fitted coefficients (each in its record's unit) with their
+        measurement's provenance.
+
+    Returns
+    -------
+    Catalog
+        ``catalog`` with the calibrated records; ``catalog`` itself without a calibration.
+    """
+    if calibration is None:
+        return catalog
+    return _calibrated(catalog, calibration.model_dump_json())
+
+
+@per_catalog
+def _calibrated(catalog: Catalog, calibration_json: str) -> Catalog:
+    calibration = CalibrationOverride.model_validate_json(calibration_json)
+    return apply_override(catalog, calibration.override(), name=msg("the scenario's calibration"))
+
+
 __all__ = [
     "DATA_DIR",
     "Catalog",
+    "apply_override",
     "catalog_files",
     "load_catalog",
     "load_catalog_from_data",
+    "with_calibration",
 ]

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any
 from planner.cli import handoff
 from planner.cli.options import (
     add_command,
-    add_scenario_options,
     catalog_from_args,
     design_ids_from_args,
     scenario_from_args,
@@ -82,8 +81,9 @@ argparse settings."""
 
 def add_parser(subparsers: Any) -> None:
     """Register ``planner export``."""
-    parser = add_command(subparsers, "export", help_text=COMMAND_HELP, doc=__doc__)
-    add_scenario_options(parser)
+    parser = add_command(
+        subparsers, "export", help_text=COMMAND_HELP, doc=__doc__, scenario="design", handler=run
+    )
     files = parser.add_argument_group("files (at least one)")
     for kind in OUTPUTS:
         files.add_argument(f"--{kind}", metavar="FILE", help=FILE_HELP.format(kind=kind.upper()))
@@ -96,7 +96,6 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="leave the comparison with the other designs out (the proposed design alone)",
     )
-    parser.set_defaults(handler=run)
 
 
 def _check_writable(option: str, path_text: str) -> Path:

@@ -33,12 +33,14 @@ HANDOFF_FILES = ("cabling", "cabling_xlsx", "drawio")
 HANDOFF_DIRS = ("elevations", "netbox_dir")
 
 
-def add_layout_options(parser: argparse.ArgumentParser) -> None:
+def add_layout_options(parser: argparse.ArgumentParser, *, formats: bool = False) -> None:
     """The floor options, generated from :class:`~planner.inputs.layout.LayoutParams`;
-    :func:`layout_from_args` reads them back."""
+    :func:`layout_from_args` reads them back. ``formats`` adds ``--format`` of a layout table."""
     from planner.inputs import layout
 
     options.add_model_options(parser, layout.LayoutParams, "layout")
+    if formats:
+        options.add_format_option(parser, ["table", "csv", "json"])
 
 
 def add_handoff_files(parser: argparse.ArgumentParser) -> None:
@@ -126,11 +128,10 @@ def add_parser(subparsers: Any) -> None:
         "layout",
         help_text="racks in rows: every device in a rack unit, kW and U per rack, cable lengths",
         doc=__doc__,
+        scenario="design",
+        handler=run_layout,
     )
-    options.add_scenario_options(parser)
-    add_layout_options(parser)
-    options.add_format_option(parser, ["table", "csv", "json"])
-    parser.set_defaults(handler=run_layout)
+    add_layout_options(parser, formats=True)
 
 
 def run_layout(args: argparse.Namespace) -> int:

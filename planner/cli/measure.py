@@ -201,6 +201,7 @@ def calibration_to_dict(cal: Calibration) -> dict[str, Any]:
         "design": cal.design_id,
         "gpu": cal.gpu_id,
         "gpus": cal.gpus,
+        "in_switch_reduction": cal.in_switch_reduction,
         "coefficients": [
             {"name": c.name, "default": c.default, "fitted": c.fitted, "reason": str(c.reason)}
             for c in cal.coefficients
@@ -224,11 +225,14 @@ def calibration_to_dict(cal: Calibration) -> dict[str, Any]:
 
 
 def _calibration_table(cal: Calibration) -> str:
-    lines = [
-        f"Calibration of {cal.design_id}, {cal.gpus} x {cal.gpu_id}",
-        "",
-        "coefficient                 default     fitted",
-    ]
+    lines = [f"Calibration of {cal.design_id}, {cal.gpus} x {cal.gpu_id}", ""]
+    if cal.in_switch_reduction:
+        lines += [
+            f"Fitted with in-switch reduction {cal.in_switch_reduction} (the runs say so, or only it "
+            f"reproduces them): plan with --in-switch-reduction {cal.in_switch_reduction}",
+            "",
+        ]
+    lines.append("coefficient                 default     fitted")
     for c in cal.coefficients:
         fitted = f"{c.fitted:10.4g}" if c.fitted is not None else f"  not fitted: {c.reason}"
         lines.append(f"{c.name:26s} {c.default:8.4g} {fitted}")

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from planner.cli.handoff import add_layout_options, build_from_args
-from planner.cli.options import add_command, add_format_option, add_scenario_options, write, write_json
+from planner.cli.options import add_command, add_scenario_options, write, write_json
 
 
 def add_parser(subparsers: Any) -> None:
@@ -44,6 +44,7 @@ def add_parser(subparsers: Any) -> None:
         "push",
         help_text="create what NetBox lacks of the plan (a second push creates nothing)",
         doc=__doc__,
+        handler=run_push,
     )
     group = push.add_argument_group("NetBox")
     group.add_argument(
@@ -53,9 +54,7 @@ def add_parser(subparsers: Any) -> None:
         "--token", default=os.environ.get("NETBOX_TOKEN"), help="API token (default: $NETBOX_TOKEN)"
     )
     add_scenario_options(push)
-    add_layout_options(push)
-    add_format_option(push, ["table", "csv", "json"])
-    push.set_defaults(handler=run_push)
+    add_layout_options(push, formats=True)
 
 
 PROGRESS_EVERY_S = 10.0

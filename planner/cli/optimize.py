@@ -21,7 +21,6 @@ from planner.cli.options import (
     add_command,
     add_format_option,
     add_model_options,
-    add_scenario_options,
     catalog_from_args,
     model_options,
     scenario_from_args,
@@ -38,13 +37,16 @@ def add_parser(sub: Any) -> None:
     from planner.inputs import optimize
 
     parser = add_command(
-        sub, "optimize", help_text="cheapest BOM under limits, or most GPUs within them", doc=__doc__
+        sub,
+        "optimize",
+        help_text="cheapest BOM under limits, or most GPUs within them",
+        doc=__doc__,
+        scenario="design",
+        handler=run_optimize,
     )
-    add_scenario_options(parser)
     limits = add_model_options(parser, optimize.OptimizeRequest, "objective and limits")
     limits.add_argument("--pareto", choices=["power", "bandwidth"], help="print a Pareto front instead")
     add_format_option(parser, ["table", "json"])
-    parser.set_defaults(handler=run_optimize)
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:

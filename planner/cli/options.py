@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -81,17 +81,29 @@ def add_command(
     help_text: str,
     example_lines: Sequence[str] = (),
     doc: str | None = None,
+    scenario: Literal["design", "designs"] | None = None,
+    handler: Callable[[argparse.Namespace], int] | None = None,
     **kwargs: Any,
 ) -> argparse.ArgumentParser:
     """A subcommand with its one-line help (also its description) and an examples epilog: the
     ``example_lines``, or the lines of ``doc``'s (the module docstring's) ``Examples::`` block that
-    run this command, so that the module's documentation and ``--help`` show the same examples."""
+    run this command, so that the module's documentation and ``--help`` show the same examples.
+
+    ``scenario`` adds the scenario's options first (:func:`add_scenario_options`), with ``--design``
+    (``"design"``) or with ``--designs`` (``"designs"``, :func:`add_designs_option`); ``handler``
+    runs the command."""
     kwargs.setdefault("description", help_text)
     if doc is not None:
         example_lines = documented_examples(doc, f"{subparsers._prog_prefix} {name}")
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name, help=help_text, epilog=examples(*example_lines), **kwargs
     )
+    if scenario is not None:
+        add_scenario_options(parser, design=scenario == "design")
+    if scenario == "designs":
+        add_designs_option(parser)
+    if handler is not None:
+        parser.set_defaults(handler=handler)
     return parser
 
 
@@ -236,6 +248,25 @@ def strict_number(flag: str, *, whole: bool = False) -> Callable[[str], Any]:
 
     convert.__name__ = "whole number" if whole else "number"
     return convert
+
+
+def add_number_option(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    flag: str,
+    *,
+    default: float,
+    help_text: str,
+    whole: bool = False,
+    **kwargs: Any,
+) -> None:
+    """``flag N`` read by :func:`strict_number`, its help ending in ``(default N)``."""
+    parser.add_argument(
+        flag,
+        type=strict_number(flag, whole=whole),
+        default=default,
+        help=f"{help_text} (default {_plain(default, '')})",
+        **kwargs,
+    )
 
 
 def _option_type(item: Declared, flag: str) -> Callable[[str], Any]:
@@ -386,10 +417,16 @@ def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catal
 
 
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
-    """The bundled catalog with the ``--catalog`` override files applied."""
-    from planner.catalog import load_catalog
+    """The bundled catalog with the ``--catalog`` override files applied, then the calibration
+    of the ``--scenario`` file, if it carries one (as :func:`planner.engine.plan` applies it)."""
+    from planner.catalog import load_catalog, with_calibration
+    from planner.inputs.scenario import load_scenario
 
-    return load_catalog(overrides=args.catalog)
+    catalog = load_catalog(overrides=args.catalog)
+    scenario_file = getattr(args, "scenario", None)
+    if not scenario_file:
+        return catalog
+    return with_calibration(catalog, load_scenario(scenario_file).calibration)
 
 
 def write(text: str) -> None:

@@ -22,21 +22,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.options import (
     MAX_GPUS_TEXT,
     add_command,
-    add_designs_option,
     add_format_option,
-    add_scenario_options,
+    add_number_option,
     catalog_from_args,
     design_ids_from_args,
     emit_frame,
     plain_records,
     scenario_from_args,
-    strict_number,
     write,
     write_json,
 )
@@ -77,40 +76,42 @@ def add_parsers(subparsers: Any) -> None:
         "plan",
         help_text="plan one cluster: fabric, bandwidth, latency, power, cooling and cost",
         doc=__doc__,
+        scenario="design",
+        handler=run_plan,
     )
-    add_scenario_options(p_plan)
     add_format_option(p_plan, FORMATS)
-    p_plan.set_defaults(handler=run_plan)
 
     p_compare = add_command(
-        subparsers, "compare", help_text="one scenario across designs, with the same GPU", doc=__doc__
+        subparsers,
+        "compare",
+        help_text="one scenario across designs, with the same GPU",
+        doc=__doc__,
+        scenario="designs",
+        handler=run_compare,
     )
-    add_scenario_options(p_compare, design=False)
-    add_designs_option(p_compare)
     p_compare.add_argument(
         "--workload",
         metavar="FILE",
         help="workload file: a YAML/JSON list of entries, each kind (training or serving), the job's "
-        "fields and weight (share of the cluster's time); the designs are then ranked by cost per "
-        "outcome (default: the scenario's workload, else the price per GPU-hour)",
+        "fields and weight (share of the cluster's time) or a required rate (required_tokens_per_s, "
+        "required_tokens_per_day, or deadline_days for training: the share it needs follows per "
+        "design, and a design that cannot reach it is infeasible); the designs are then ranked by "
+        "cost per outcome (default: the scenario's workload, else the price per GPU-hour)",
     )
     p_compare.add_argument(
         "--samples", type=_positive, default=2000, help="Monte Carlo draws, 100 to 200000 (default 2000)"
     )
-    p_compare.add_argument(
-        "--seed",
-        type=strict_number("--seed", whole=True),
-        default=0,
-        help="random seed of the draws (default 0)",
-    )
+    add_number_option(p_compare, "--seed", whole=True, default=0, help_text="random seed of the draws")
     add_format_option(p_compare, FORMATS)
-    p_compare.set_defaults(handler=run_compare)
 
     p_sweep = add_command(
-        subparsers, "sweep", help_text="designs across cluster sizes, with the crossover points", doc=__doc__
+        subparsers,
+        "sweep",
+        help_text="designs across cluster sizes, with the crossover points",
+        doc=__doc__,
+        scenario="designs",
+        handler=run_sweep,
     )
-    add_scenario_options(p_sweep, design=False)
-    add_designs_option(p_sweep)
     p_sweep.add_argument(
         "--sizes",
         type=_sizes,
@@ -119,7 +120,6 @@ def add_parsers(subparsers: Any) -> None:
     )
     add_format_option(p_sweep, FORMATS)
     _add_grid_options(p_sweep)
-    p_sweep.set_defaults(handler=run_sweep)
 
 
 def _positive(text: str) -> int:
@@ -198,16 +198,23 @@ def render_plan_table(p: Plan) -> str:
     return "\n".join(lines)
 
 
+def _cell(v: Any) -> str:
+    """One value of the compare table: ``-`` where there is none (a design that cannot meet the
+    workload's required rates has no cost per outcome)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    if isinstance(v, bool):
+        return str(v).lower()
+    return f"{v:,.0f}" if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 100) else f"{v:,.2f}"
+
+
 def render_compare_table(frame: pd.DataFrame) -> str:
     """Designs as columns, metrics as rows, each value formatted for reading."""
     import pandas as pd
 
     columns = {}
     for _, row in frame.iterrows():
-        columns[str(row["design"])] = [
-            f"{v:,.0f}" if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 100) else f"{v:,.2f}"
-            for v in row.drop("design")
-        ]
+        columns[str(row["design"])] = [_cell(v) for v in row.drop("design")]
     table = pd.DataFrame(columns, index=[c for c in frame.columns if c != "design"])
     return str(table.to_string())
 
@@ -271,8 +278,9 @@ def run_compare(args: argparse.Namespace) -> int:
 def _decision_columns(decision: Any) -> dict[str, list[Any]]:
     """The decision's per-design figures as summary-frame columns (same order as the plans)."""
     rows = decision.to_dict()["designs"]
-    return {key: [r.get(key) for r in rows] for key in ("cost_per_outcome", "cost_per_outcome_low",
-                                                        "cost_per_outcome_high", "p_best")}  # fmt: skip
+    keys = ("cost_per_outcome", "cost_per_outcome_low", "cost_per_outcome_high", "p_best", "feasible",
+            "cluster_share_needed")  # fmt: skip
+    return {key: [r.get(key) for r in rows] for key in keys if key in rows[0]}
 
 
 def run_sweep(args: argparse.Namespace) -> int:

@@ -6,6 +6,8 @@ Subcommands: ``list``, ``show``, ``save``, ``versions``, ``diff``, ``delete``, `
 per-user SQLite file), or ``--db FILE`` / ``--database-url URL``. The command acts as
 ``--user``/``--team``/``--role`` (or ``PLANNER_USER``/``PLANNER_TEAM``/``PLANNER_ROLE``;
 :func:`planner.access.cli_identity`): the owner of what it saves and the actor of its audit lines.
+Against a team database whose login is bound to one user (row-level security,
+:mod:`planner.store.rowsecurity`) it acts as that login by default and a claim beyond it exits 2.
 
 Examples: ``planner scenarios --help`` (:data:`EXAMPLES`).
 
@@ -71,7 +73,8 @@ def _add_identity_options(parser: argparse.ArgumentParser, *, default: Any) -> N
         "--user",
         metavar="NAME",
         default=default,
-        help="act as this user, e.g. ann@example.com (default: $PLANNER_USER, else local)",
+        help="act as this user, e.g. ann@example.com (default: $PLANNER_USER, else the team "
+        "database login's user, else local)",
     )
     group.add_argument(
         "--team",
@@ -85,7 +88,8 @@ def _add_identity_options(parser: argparse.ArgumentParser, *, default: Any) -> N
         metavar="ROLE",
         default=default,
         help="viewer, architect, commercial or admin: what is listed and may be changed, as in "
-        "the app (default: $PLANNER_ROLE, else admin)",
+        "the app (default: $PLANNER_ROLE, else the team database login's role, else admin; "
+        "never more than that login holds)",
     )
 
 
@@ -112,6 +116,7 @@ def add_parser(subparsers: Any) -> None:
 EXAMPLES = (
     'planner scenarios save --name "Acme 1024" --gpus 1024 --design rail4-npo --customer Acme',
     "planner scenarios save --id 3 --expected-version 1 --rack-kw 60",
+    "planner scenarios save --id 3 --expected-version 2 --calibration override.yaml",
     "planner scenarios list --format json",
     "planner scenarios diff 3@1 3@2",
     "planner scenarios export 3 --output acme.json && planner scenarios import acme.json",
@@ -195,6 +200,15 @@ def _add_edit_commands(sub: Any) -> None:
     p_save.add_argument("--notes", help="free notes")
     p_save.add_argument("--comment", default="", help="what this version changes")
     p_save.add_argument("--author", default="", help="who saves it")
+    calibration = p_save.add_mutually_exclusive_group()
+    calibration.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="save this calibration with the scenario (the override planner calibrate --out wrote)",
+    )
+    calibration.add_argument(
+        "--no-calibration", action="store_true", help="remove the scenario's calibration"
+    )
     add_scenario_options(p_save)
     add_format_option(p_save, ["text", "json"])
 
@@ -262,6 +276,11 @@ def run(args: argparse.Namespace) -> int:
     action = ACTIONS[args.scenarios_command]
     identity = cli_identity(user=args.user, teams=args.team, role=args.role, env=os.environ)
     with open_store(url=args.database_url, path=args.db) as opened:
+        held = opened.credential.held if opened.credential is not None else None
+        if held is not None:  # a team database's login bound to one user: its defaults, no more
+            identity = cli_identity(
+                user=args.user, teams=args.team, role=args.role, env=os.environ, held=held
+            )
         store = opened.as_user(identity=identity)
         try:
             return action(args, store)
@@ -380,6 +399,8 @@ def _show(args: argparse.Namespace, store: ScenarioStore) -> int:
         lines.append(f"Comment    {v.comment}")
     if r.notes:
         lines.append(f"Notes      {r.notes}")
+    if saved.scenario.calibration is not None:
+        lines.append(f"Calibrated {saved.scenario.calibration.label}")
     lines += ["", scenario_to_json(saved.scenario)]
     write("\n".join(lines))
     return 0
@@ -398,6 +419,26 @@ def _scenario_on_top_of(base: Scenario, args: argparse.Namespace) -> Scenario:
         return scenario_from_args(argparse.Namespace(**{**vars(args), "scenario": str(path)}))
 
 
+def _with_calibration(scenario: Scenario, args: argparse.Namespace) -> Scenario:
+    """The scenario with ``--calibration FILE`` set on it, or (``--no-calibration``) none."""
+    from planner.inputs.calibration import load_calibration
+
+    if args.calibration:
+        calibration = load_calibration(args.calibration)
+        mode = calibration.in_switch_reduction
+        if mode is not None and scenario.in_switch_reduction != mode:
+            # the fitted values reproduce the runs with this reduction only: say so, never silently
+            sys.stderr.write(
+                f"note: in-switch reduction set to {mode} (was {scenario.in_switch_reduction}): "
+                "the calibration was fitted with it\n"
+            )
+            return scenario.with_updates(calibration=calibration, in_switch_reduction=mode)
+        return scenario.with_updates(calibration=calibration)
+    if args.no_calibration:
+        return scenario.with_updates(calibration=None)
+    return scenario
+
+
 def _save(args: argparse.Namespace, store: ScenarioStore) -> int:
     from planner.engine import plan
     from planner.errors import InputError
@@ -409,7 +450,7 @@ def _save(args: argparse.Namespace, store: ScenarioStore) -> int:
             raise InputError("save: --expected-version goes with --id (the scenario you edited)")
         if args.name is None:
             raise InputError("save: --name is required for a new scenario (or --id to add a version)")
-        scenario = scenario_from_args(args).with_updates(name=clean_name(args.name))
+        scenario = _with_calibration(scenario_from_args(args), args).with_updates(name=clean_name(args.name))
         plan(scenario=scenario, catalog=catalog)  # refuse what cannot be planned, before saving
         saved = store.create(
             name=args.name,
@@ -428,7 +469,7 @@ def _save(args: argparse.Namespace, store: ScenarioStore) -> int:
                 f"the latest is {latest})"
             )
         base = store.load(scenario_id=args.id, version=args.expected_version)
-        scenario = _scenario_on_top_of(base.scenario, args)
+        scenario = _with_calibration(_scenario_on_top_of(base.scenario, args), args)
         if args.name is not None:
             scenario = scenario.with_updates(name=clean_name(args.name))
         plan(scenario=scenario, catalog=catalog)

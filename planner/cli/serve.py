@@ -38,8 +38,9 @@ def add_parser(subparsers: Any) -> None:
         "serve",
         help_text="LLM serving: TTFT, TPOT, tokens/s and cost per million tokens; --size sizes in reverse",
         doc=__doc__,
+        scenario="design",
+        handler=run_serve,
     )
-    options.add_scenario_options(serve)
     serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
     group = options.add_model_options(serve, serving.ServingRequest, REQUEST_GROUP)
     group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
@@ -49,14 +50,10 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="smallest cluster per design meeting --requests-per-s and the targets",
     )
-    sizing.add_argument(
-        "--max-gpus",
-        type=options.strict_number("--max-gpus", whole=True),
-        default=4096,
-        help="largest cluster tried (default 4096)",
+    options.add_number_option(
+        sizing, "--max-gpus", whole=True, default=4096, help_text="largest cluster tried"
     )
     options.add_format_option(serve, ["table", "json"])
-    serve.set_defaults(handler=run_serve)
 
 
 def request_from_args(args: argparse.Namespace) -> ServingRequest:

@@ -50,22 +50,24 @@ def add_parser(subparsers: Any) -> None:
         "place",
         help_text="place a tenant set on the planned fabric: servers, switches, guarantees, price",
         doc=__doc__,
+        scenario="design",
+        handler=run_place,
     )
     _tenant_options(place)
-    options.add_format_option(place, ["table", "json"])
-    place.set_defaults(handler=run_place)
     compare = options.add_command(
-        sub, "compare", help_text="the same tenant set on several designs side by side", doc=__doc__
+        sub,
+        "compare",
+        help_text="the same tenant set on several designs side by side",
+        doc=__doc__,
+        handler=run_compare,
     )
-    _tenant_options(compare, design=False)
-    options.add_designs_option(compare)
-    options.add_format_option(compare, ["table", "json"])
-    compare.set_defaults(handler=run_compare)
+    options.add_scenario_options(compare, design=False)
+    _tenant_options(compare, designs=True)
     _add_simulate(sub)
 
 
-def _tenant_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
-    options.add_scenario_options(parser, design=design)
+def _tenant_options(parser: argparse.ArgumentParser, *, designs: bool = False) -> None:
+    """``--tenants`` (and ``--designs``), then ``--format``, after the scenario's options."""
     parser.add_argument(
         "--tenants",
         metavar="FILE",
@@ -73,6 +75,9 @@ def _tenant_options(parser: argparse.ArgumentParser, *, design: bool = True) -> 
         help="tenant file (YAML/JSON list of {name, gpus, isolation: shared|leaf|plane|domain, "
         "bandwidth_gbit_per_s_per_gpu, storage_gbyte_per_s})",
     )
+    if designs:
+        options.add_designs_option(parser)
+    options.add_format_option(parser, ["table", "json"])
 
 
 def _add_simulate(sub: Any) -> None:
@@ -81,8 +86,9 @@ def _add_simulate(sub: Any) -> None:
         "simulate",
         help_text="discrete-event simulation of a job stream: utilisation, queueing delay, fragmentation",
         doc=__doc__,
+        scenario="design",
+        handler=run_simulate,
     )
-    options.add_scenario_options(simulate)
     source = simulate.add_mutually_exclusive_group(required=True)
     source.add_argument(
         "--trace",
@@ -97,28 +103,14 @@ def _add_simulate(sub: Any) -> None:
         action="store_true",
         help="synthetic jobs (sizes, run times and rate fitted to the Helios trace's Venus cluster)",
     )
-    simulate.add_argument(
-        "--jobs",
-        type=options.strict_number("--jobs", whole=True),
-        default=10000,
-        help="synthetic jobs (default 10000)",
-    )
-    simulate.add_argument(
-        "--load",
-        type=options.strict_number("--load"),
-        default=0.8,
-        help="offered load of the synthetic jobs (default 0.8)",
-    )
+    options.add_number_option(simulate, "--jobs", whole=True, default=10000, help_text="synthetic jobs")
+    options.add_number_option(simulate, "--load", default=0.8, help_text="offered load of the synthetic jobs")
     simulate.add_argument("--policy", choices=POLICIES, default="topology", help="allocation policy")
     simulate.add_argument("--preempt", action="store_true", help="high-priority jobs may stop normal ones")
-    simulate.add_argument(
-        "--seed",
-        type=options.strict_number("--seed", whole=True),
-        default=1,
-        help="random seed of the synthetic jobs (default 1)",
+    options.add_number_option(
+        simulate, "--seed", whole=True, default=1, help_text="random seed of the synthetic jobs"
     )
     options.add_format_option(simulate, ["table", "json"])
-    simulate.set_defaults(handler=run_simulate)
 
 
 def _load(args: argparse.Namespace) -> Any:

@@ -25,7 +25,6 @@ from planner.cli.options import (
     add_command,
     add_format_option,
     add_model_options,
-    add_scenario_options,
     catalog_from_args,
     designs_as_columns,
     model_options,
@@ -52,7 +51,6 @@ RELIABILITY_GROUP = "checkpoints and failures"
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    add_scenario_options(parser)
     parser.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
     add_format_option(parser, ["table", "json"])
 
@@ -63,7 +61,12 @@ def add_parser(subparsers: Any) -> None:
     from planner.inputs import reliability, training
 
     workload = add_command(
-        subparsers, "workload", help_text="LLM training time, cost and energy per design", doc=__doc__
+        subparsers,
+        "workload",
+        help_text="LLM training time, cost and energy per design",
+        doc=__doc__,
+        scenario="design",
+        handler=run_workload,
     )
     _add_common(workload)
     add_model_options(workload, training.TrainingJob, JOB_GROUP).add_argument(
@@ -73,17 +76,17 @@ def add_parser(subparsers: Any) -> None:
         "(flags override it)",
     )
     add_model_options(workload, reliability.ReliabilityParams, RELIABILITY_GROUP, skip=["params_b"])
-    workload.set_defaults(handler=run_workload)
 
     rel = add_command(
         subparsers,
         "reliability",
         help_text="interruptions, checkpoint interval and goodput per design",
         doc=__doc__,
+        scenario="design",
+        handler=run_reliability,
     )
     _add_common(rel)
     add_model_options(rel, reliability.ReliabilityParams, RELIABILITY_GROUP)
-    rel.set_defaults(handler=run_reliability)
 
 
 def job_from_args(args: argparse.Namespace) -> TrainingJob:
@@ -144,7 +147,8 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
         memory = ", ".join(f"{k} {v:.1f}" for k, v in e.memory.as_gbyte().items())
         lines.append(
             f"  {e.design_id}: tp {lay.tp} cp {lay.cp} pp {lay.pp} dp {lay.dp} ep {lay.ep} v {lay.virtual_stages}, "
-            f"micro-batch {lay.micro_batch_seqs} (fits up to {lay.max_micro_batch_seqs}), recompute {lay.recompute}, "
+            f"micro-batch {lay.micro_batch_seqs} (fits up to {lay.max_micro_batch_seqs}), recompute {lay.recompute}"
+            f"{f', {lay.recompute_layers} layer(s) of each chunk' if lay.recompute == 'block' else ''}, "
             f"ZeRO {lay.zero_stage}; {memory}; MFU {e.end_to_end_mfu:.1%}, HFU {e.end_to_end_hfu:.1%}, "
             f"kernel efficiency {e.compute_efficiency:.1%}"
         )

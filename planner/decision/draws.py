@@ -21,9 +21,15 @@ Draw ``j`` of design ``d`` (``j = 1..n``; the same draws for every design unless
   optic factor``. Standard normals are drawn first and then scaled (common random numbers), so a
   wider error moves the same draws further.
 
+Per draw the shares of the cluster's time follow from the drawn rates
+(:func:`planner.decision.outcome.mix_cost_usd_per_million_tokens`): an entry with a required rate
+needs ``r / R`` of the cluster in that draw, and a draw in which a design's required rates need
+more than the whole cluster makes it infeasible in that draw (infinite cost: it cannot be best).
+
 ``p_best_d`` is the share of draws in which design ``d`` has the lowest cost per outcome; a tie
-(two designs equal in a draw) is split equally, so the probabilities sum to 1. The band of a
-design's cost per outcome is its P10 to P90 over the draws.
+(two designs equal in a draw) is split equally, so the probabilities sum to 1, less the share of
+draws in which no design meets the required rates (``p_infeasible``). The band of a design's cost
+per outcome is its P10 to P90 over the draws.
 """
 
 from __future__ import annotations
@@ -39,11 +45,20 @@ from scipy import stats
 
 from planner.catalog import Catalog
 from planner.decision.bands import ErrorBand, band_dict, load_bands
-from planner.decision.outcome import DesignOutcome, EntryOutcome, Rule, design_outcomes, outcome_unit, rule_of
+from planner.decision.outcome import (
+    DesignOutcome,
+    EntryOutcome,
+    Rule,
+    design_outcomes,
+    mix_cost_usd_per_million_tokens,
+    outcome_unit,
+    rule_of,
+)
 from planner.inputs import parse
-from planner.inputs.scenario import Scenario
+from planner.inputs.scenario import Scenario, WorkloadEntry
 from planner.performance.optic_failures import failure_step_times
 from planner.performance.uncertainty import MonteCarloSpec, price_factor_samples, price_response
+from planner.progress import Steps, checkpoint
 
 DESIGN_PRICE_FACTORS = ("switch_price", "optics_price")
 """Price factors drawn per design (different parts on each); the others are shared."""
@@ -83,6 +98,11 @@ class DesignResult:
     def design_id(self) -> str:
         return self.outcome.design_id
 
+    @property
+    def feasible(self) -> bool:
+        """True when the design reaches the mix's required rates at the model's values."""
+        return self.outcome.feasible
+
 
 @dataclass(frozen=True, kw_only=True)
 class Decision:
@@ -93,19 +113,40 @@ class Decision:
     designs: tuple[DesignResult, ...]
     spec: DecisionSpec
     bands: Mapping[str, ErrorBand]
+    p_infeasible: float = 0.0
+    """Share of draws in which no design meets the mix's required rates [-]."""
+
+    @property
+    def feasible(self) -> bool:
+        """True when at least one design reaches the mix's required rates."""
+        return any(d.feasible for d in self.designs)
+
+    @property
+    def has_rates(self) -> bool:
+        """True when an entry of the mix states a required rate."""
+        return any(e.required_rate_tokens_per_s is not None for d in self.designs for e in d.outcome.entries)
 
     @property
     def recommended(self) -> DesignResult:
-        """The design of the lowest cost per outcome at the model's values."""
-        return min(self.designs, key=lambda d: d.cost_per_outcome)
+        """The design of the lowest cost per outcome at the model's values among those that meet
+        the required rates; when none does, the one that comes closest (smallest share needed)."""
+        if not self.feasible:
+            return min(self.designs, key=lambda d: d.outcome.rate_share)
+        return min((d for d in self.designs if d.feasible), key=lambda d: d.cost_per_outcome)
 
     @property
     def runner_up(self) -> DesignResult | None:
-        """The next cheapest design, or ``None`` with one design."""
+        """The next cheapest design that meets the required rates, or ``None``."""
         others = sorted(
-            (d for d in self.designs if d is not self.recommended), key=lambda d: d.cost_per_outcome
+            (d for d in self.designs if d is not self.recommended and d.feasible),
+            key=lambda d: d.cost_per_outcome,
         )
         return others[0] if others else None
+
+    @property
+    def infeasible(self) -> tuple[DesignResult, ...]:
+        """The designs that cannot reach the mix's required rates."""
+        return tuple(d for d in self.designs if not d.feasible)
 
     @property
     def margin_fraction(self) -> float:
@@ -128,12 +169,15 @@ class Decision:
         for d in self.designs:
             row: dict[str, Any] = {
                 "design": d.design_id,
-                "cost_per_outcome": d.cost_per_outcome,
-                "cost_per_outcome_low": d.cost_per_outcome_low,
-                "cost_per_outcome_high": d.cost_per_outcome_high,
+                "cost_per_outcome": _finite(d.cost_per_outcome),
+                "cost_per_outcome_low": _finite(d.cost_per_outcome_low),
+                "cost_per_outcome_high": _finite(d.cost_per_outcome_high),
                 "p_best": d.p_best,
                 "usd_per_gpu_hour": d.outcome.usd_per_gpu_hour,
             }
+            if self.has_rates:
+                row["feasible"] = d.feasible
+                row["cluster_share_needed"] = _finite(d.outcome.rate_share)
             if d.outcome.entries:
                 row["tokens_per_s"] = d.outcome.tokens_per_s
             if training:
@@ -143,13 +187,19 @@ class Decision:
         return {
             "rule": self.rule,
             "outcome_unit": str(self.outcome_unit),
-            "recommended": self.recommended.design_id,
+            "recommended": self.recommended.design_id if self.feasible else None,
             "margin_fraction": self.margin_fraction,
+            **({"p_infeasible": self.p_infeasible} if self.has_rates else {}),
             "samples": self.spec.samples,
             "seed": self.spec.seed,
             "model_error": [band_dict(b) for b in self.band_families()],
             "designs": rows,
         }
+
+
+def _finite(value: float) -> float | None:
+    """A figure for JSON: ``None`` where it is infinite (a design that cannot meet the rates)."""
+    return value if math.isfinite(value) else None
 
 
 def failure_effects(outcome: DesignOutcome) -> dict[str, Any]:
@@ -168,15 +218,27 @@ def failure_effects(outcome: DesignOutcome) -> dict[str, Any]:
 
 
 def probability_best(costs: np.ndarray) -> np.ndarray:
-    """Share of rows (draws) in which each column (design) is lowest; ties split equally.
+    """Share of rows (draws) in which each column (design) is lowest; ties split equally; an
+    infinite cost (the design cannot meet the rates in that draw) is never lowest.
 
     >>> probability_best(np.array([[1.0, 2.0], [3.0, 2.0], [1.0, 1.0]])).tolist()
     [0.5, 0.5]
+    >>> probability_best(np.array([[np.inf, 2.0], [np.inf, np.inf]])).tolist()
+    [0.0, 0.5]
     """
     lowest = costs.min(axis=1, keepdims=True)
-    is_min = np.isclose(costs, lowest, rtol=1e-12, atol=0.0)
-    share = is_min / is_min.sum(axis=1, keepdims=True)
+    is_min = np.isclose(costs, lowest, rtol=1e-12, atol=0.0) & np.isfinite(costs)
+    count = is_min.sum(axis=1, keepdims=True)
+    share = np.divide(is_min, count, out=np.zeros_like(costs, dtype=float), where=count > 0)
     return np.asarray(share.mean(axis=0))
+
+
+def _percentile(values: np.ndarray, q: float) -> float:
+    """P``q`` of a design's draws; with infinite draws (infeasible) the nearest draw, not a mean
+    of infinities."""
+    if np.isfinite(values).all():
+        return float(np.percentile(values, q))
+    return float(np.percentile(values, q, method="nearest"))
 
 
 def _entry_rates(
@@ -207,8 +269,10 @@ def decide_outcomes(
     bands: Mapping[str, ErrorBand] | None = None,
     rule: Rule | None = None,
     unit: str | None = None,
+    steps: Steps | None = None,
 ) -> Decision:
-    """The Monte Carlo over already evaluated designs (module notes)."""
+    """The Monte Carlo over already evaluated designs (module notes); ``steps`` hears of each
+    design's draws and may stop the run (:class:`planner.progress.CancelledError`)."""
     spec = spec or DecisionSpec()
     bands = load_bands() if bands is None else bands
     rng = np.random.default_rng(spec.seed)
@@ -227,6 +291,7 @@ def decide_outcomes(
     fabric_prices = [price_factor_samples(price_spec, rng) for _ in outcomes]
     columns = []
     for index, o in enumerate(outcomes):
+        checkpoint(steps, done=index, total=len(outcomes))
         prices = {
             name: fabric_prices[index][name] if name in DESIGN_PRICE_FACTORS else values
             for name, values in shared_prices.items()
@@ -236,20 +301,21 @@ def decide_outcomes(
         if not o.entries:
             columns.append(per_gpu_hour)
             continue
-        rate = sum(
-            e.weight * _entry_rates(e, shared_z=shared[e.family], network_z=network[index], failure=failure,
-                                    bands=bands, scale=spec.model_error_scale)
+        rates = [
+            _entry_rates(e, shared_z=shared[e.family], network_z=network[index], failure=failure,
+                         bands=bands, scale=spec.model_error_scale)
             for e in o.entries
-        )  # fmt: skip
-        columns.append(o.plan.gpus * per_gpu_hour * 1e6 / (3600.0 * np.asarray(rate)))
+        ]  # fmt: skip
+        columns.append(mix_cost_usd_per_million_tokens(gpus=o.plan.gpus, usd_per_gpu_hour=np.asarray(per_gpu_hour),
+                                                       rates_tokens_per_s=rates, entries=o.entries))  # fmt: skip
     costs = np.column_stack(columns)
     p_best = probability_best(costs)
     designs = tuple(
         DesignResult(
             outcome=o,
             cost_per_outcome=o.cost_per_outcome,
-            cost_per_outcome_low=float(np.percentile(costs[:, i], 10)),
-            cost_per_outcome_high=float(np.percentile(costs[:, i], 90)),
+            cost_per_outcome_low=_percentile(costs[:, i], 10),
+            cost_per_outcome_high=_percentile(costs[:, i], 90),
             p_best=float(p_best[i]),
         )
         for i, o in enumerate(outcomes)
@@ -261,19 +327,41 @@ def decide_outcomes(
         designs=designs,
         spec=spec,
         bands=bands,
+        p_infeasible=float(np.mean(~np.isfinite(costs).any(axis=1))) if outcomes else 0.0,
     )
 
 
 def decide(
-    *, scenario: Scenario, catalog: Catalog, design_ids: Sequence[str], spec: DecisionSpec | None = None
+    *,
+    scenario: Scenario,
+    catalog: Catalog,
+    design_ids: Sequence[str],
+    spec: DecisionSpec | None = None,
+    steps: Steps | None = None,
 ) -> Decision:
     """Cost per outcome of the scenario's workload mix on each design, its P10-P90 band and the
     probability that each design is the cheapest (seeded: the same spec gives the same result)."""
     outcomes = design_outcomes(scenario=scenario, catalog=catalog, design_ids=design_ids)
+    return decide_workload(
+        outcomes=outcomes, workload=scenario.workload, catalog=catalog, spec=spec, steps=steps
+    )
+
+
+def decide_workload(
+    *,
+    outcomes: Sequence[DesignOutcome],
+    workload: Sequence[WorkloadEntry],
+    catalog: Catalog,
+    spec: DecisionSpec | None = None,
+    steps: Steps | None = None,
+) -> Decision:
+    """:func:`decide_outcomes` with the rule and outcome unit the workload implies (cost per
+    outcome in its unit, or the price per GPU-hour when the workload is empty)."""
     return decide_outcomes(
         outcomes=outcomes,
         catalog=catalog,
         spec=spec,
-        rule=rule_of(scenario.workload),
-        unit=outcome_unit(scenario.workload),
+        rule=rule_of(workload),
+        unit=outcome_unit(workload),
+        steps=steps,
     )

@@ -2,15 +2,23 @@
 
 Notes
 -----
-The mix's entries ``k`` each get a share ``w_k`` of the cluster's time (weights normalised to sum
-to 1). On design ``d`` entry ``k`` produces ``R_kd`` tokens per second on the whole cluster:
+On design ``d`` entry ``k`` produces ``R_kd`` tokens per second on the whole cluster:
 trained tokens/s x goodput (interruptions, checkpoints: :mod:`planner.performance.reliability`)
 x the optic-repair factor (:mod:`planner.performance.optic_failures`) for training; output tokens
 per second at the request's latency targets for serving
-(:func:`planner.performance.serving.estimate.estimate_serving`). The cluster costs ``C_d`` USD per
-GPU-hour (:func:`planner.cost.cost_summary`) on ``N`` GPUs, so one million tokens of the mix cost::
+(:func:`planner.performance.serving.estimate.estimate_serving`). Entry ``k`` runs on a share
+``s_kd`` of the cluster's time (:func:`shares_of_time`, rates first, shares split the rest):
 
-    cost per outcome_d = N C_d 10^6 / (3600 sum_k w_k R_kd)      [USD per million tokens]
+- an entry with a required rate ``r_k`` needs ``s_kd = r_k / R_kd``, so a slower design needs more
+  of the cluster; the design meets the mix's rates only if ``S_d = sum_rate s_kd <= 1``, else it is
+  infeasible for this workload (cost per outcome infinite, never scaled down to fit);
+- the entries with a share ``w_k`` split the rest: ``s_kd = (1 - S_d) w_k / sum_share w``.
+
+The cluster costs ``C_d`` USD per GPU-hour (:func:`planner.cost.cost_summary`) on ``N`` GPUs; the
+mix uses ``sum_k s_kd`` of its time (1 with any share entry, ``S_d`` with rates only: the rest of
+the time is free for other work and is not charged to this mix), so one million tokens cost::
+
+    cost per outcome_d = N C_d (sum_k s_kd) 10^6 / (3600 sum_k s_kd R_kd)   [USD per million tokens]
 
 One entry gives the familiar ``USD per million trained (or served) tokens``. With no workload the
 rule falls back to the price per GPU-hour ``C_d`` and says so (``rule = price_per_gpu_hour``).
@@ -25,8 +33,10 @@ between designs).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
+
+import numpy as np
 
 from planner.catalog import Catalog
 from planner.compare import compare
@@ -54,7 +64,11 @@ class EntryOutcome:
     label: str
     kind: Literal["training", "serving"]
     weight: float
-    """Normalised share of the cluster's time [-]."""
+    """Share of the cluster's time the entry runs on, on this design [-] (module notes)."""
+    share_weight: float | None
+    """The entry's relative share as given, or ``None`` for an entry with a required rate [-]."""
+    required_rate_tokens_per_s: float | None
+    """The rate the entry must reach, or ``None`` for an entry with a share [1/s]."""
     family: Family
     tokens_per_s: float
     """Tokens per second of the whole cluster, goodput and optic repairs included [1/s]."""
@@ -89,17 +103,33 @@ class DesignOutcome:
 
     @property
     def tokens_per_s(self) -> float:
-        """Tokens per second of the mix: sum_k w_k R_k [1/s]."""
+        """Tokens per second of the mix: sum_k s_k R_k [1/s]."""
         return sum(e.weight * e.tokens_per_s for e in self.entries)
 
     @property
+    def rate_share(self) -> float:
+        """Share of the cluster's time the entries with a required rate need, S = sum r_k / R_k [-]."""
+        return sum(e.required_rate_tokens_per_s / e.tokens_per_s if e.tokens_per_s > 0 else float("inf")
+                   for e in self.entries if e.required_rate_tokens_per_s is not None)  # fmt: skip
+
+    @property
+    def feasible(self) -> bool:
+        """True when the design reaches every required rate of the mix (S <= 1)."""
+        return self.rate_share <= 1.0 + RATE_TOLERANCE
+
+    @property
     def cost_per_outcome(self) -> float:
-        """USD per million tokens of the mix, or USD per GPU-hour without a workload."""
+        """USD per million tokens of the mix (infinite when infeasible), or USD per GPU-hour
+        without a workload."""
         if not self.entries:
             return self.usd_per_gpu_hour
-        return usd_per_million_tokens(
-            gpus=self.plan.gpus, usd_per_gpu_hour=self.usd_per_gpu_hour, tokens_per_s=self.tokens_per_s
+        cost = mix_cost_usd_per_million_tokens(
+            gpus=self.plan.gpus,
+            usd_per_gpu_hour=np.array([self.usd_per_gpu_hour]),
+            rates_tokens_per_s=[np.array([e.tokens_per_s]) for e in self.entries],
+            entries=self.entries,
         )
+        return float(cost[0])
 
     @property
     def time_to_train_days(self) -> float | None:
@@ -115,6 +145,67 @@ def usd_per_million_tokens(*, gpus: int, usd_per_gpu_hour: float, tokens_per_s: 
     0.5689
     """
     return gpus * usd_per_gpu_hour * 1e6 / (3600.0 * tokens_per_s) if tokens_per_s > 0 else float("inf")
+
+
+RATE_TOLERANCE = 1e-9
+"""Rounding allowed in S <= 1 [-]: a rate set to exactly the design's throughput is met."""
+
+
+def shares_of_time(
+    *, rates_tokens_per_s: Sequence[np.ndarray], entries: Sequence[EntryOutcome] | Sequence[WorkloadEntry]
+) -> list[np.ndarray]:
+    """Share of the cluster's time of each entry [-], per draw (module notes: rates first, shares
+    split the rest). Where the rates need more than the whole cluster the rest is negative; the
+    caller marks those draws infeasible.
+
+    >>> from planner.inputs.scenario import workload_from_data
+    >>> mix = workload_from_data([{"kind": "serving", "params_b": 8, "required_tokens_per_s": 2e5},
+    ...                           {"kind": "serving", "params_b": 8, "weight": 3},
+    ...                           {"kind": "serving", "params_b": 8, "weight": 1}])
+    >>> [float(s[0]) for s in shares_of_time(rates_tokens_per_s=[np.array([8e5])] * 3, entries=mix)]
+    [0.25, 0.5625, 0.1875]
+    """
+    if not entries:
+        return []
+    required = [e.required_rate_tokens_per_s for e in entries]
+    weights = [e.share_weight for e in entries]
+    with np.errstate(divide="ignore"):
+        needed = [r / np.asarray(rate, dtype=float) if r is not None else None
+                  for rate, r in zip(rates_tokens_per_s, required, strict=True)]  # fmt: skip
+    zero = np.zeros_like(rates_tokens_per_s[0], dtype=float)
+    rest = 1.0 - sum((n for n in needed if n is not None), start=zero)
+    total = sum(w for w in weights if w is not None)
+    return [n if n is not None else rest * (w or 0.0) / total for n, w in zip(needed, weights, strict=True)]
+
+
+def mix_cost_usd_per_million_tokens(
+    *,
+    gpus: int,
+    usd_per_gpu_hour: np.ndarray,
+    rates_tokens_per_s: Sequence[np.ndarray],
+    entries: Sequence[EntryOutcome] | Sequence[WorkloadEntry],
+) -> np.ndarray:
+    """``N C (sum s_k) 10^6 / (3600 sum s_k R_k)`` per draw [USD per million tokens]; infinite in
+    a draw where the required rates need more than the whole cluster (module notes).
+
+    >>> from planner.inputs.scenario import workload_from_data
+    >>> mix = workload_from_data([{"kind": "serving", "params_b": 8, "required_tokens_per_s": 5e5}])
+    >>> rates = [np.array([1e6, 4e5])]
+    >>> mix_cost_usd_per_million_tokens(gpus=1024, usd_per_gpu_hour=np.array([2.0, 2.0]),
+    ...     rates_tokens_per_s=rates, entries=mix).round(4).tolist()
+    [0.5689, inf]
+    """
+    shares = shares_of_time(rates_tokens_per_s=rates_tokens_per_s, entries=entries)
+    used = sum(shares, start=np.zeros_like(usd_per_gpu_hour, dtype=float))
+    produced = sum((s * r for s, r in zip(shares, rates_tokens_per_s, strict=True)),
+                   start=np.zeros_like(usd_per_gpu_hour, dtype=float))  # fmt: skip
+    has_rate = [e.required_rate_tokens_per_s is not None for e in entries]
+    rate_used = sum((s for s, rated in zip(shares, has_rate, strict=True) if rated),
+                    start=np.zeros_like(usd_per_gpu_hour, dtype=float))  # fmt: skip
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cost = gpus * usd_per_gpu_hour * used * 1e6 / (3600.0 * produced)
+    bad = (rate_used > 1.0 + RATE_TOLERANCE) | ~(produced > 0)
+    return np.where(bad, np.inf, cost)
 
 
 def _training(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog) -> EntryOutcome:
@@ -135,6 +226,8 @@ def _training(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog)
         label=entry.label,
         kind="training",
         weight=weight,
+        share_weight=entry.share_weight,
+        required_rate_tokens_per_s=entry.required_rate_tokens_per_s,
         family="training_moe" if job.experts > 1 else "training_dense",
         tokens_per_s=estimate.tokens_per_s * goodput * factor,
         compute_s=step_s - network_s,
@@ -155,6 +248,8 @@ def _serving(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog) 
         label=entry.label,
         kind="serving",
         weight=weight,
+        share_weight=entry.share_weight,
+        required_rate_tokens_per_s=entry.required_rate_tokens_per_s,
         family="serving_decode",
         tokens_per_s=estimate.tokens_per_s,
         compute_s=0.0,
@@ -169,12 +264,19 @@ def _serving(entry: WorkloadEntry, weight: float, plan: Plan, catalog: Catalog) 
 def design_outcome(
     *, plan: Plan, workload: Sequence[WorkloadEntry], catalog: Catalog, price_scale: float = 1.0
 ) -> DesignOutcome:
-    """Every entry of ``workload`` on ``plan`` (module notes); ``price_scale`` multiplies the
-    plan's price per GPU-hour (offered over cost)."""
-    total = sum(e.weight for e in workload)
+    """Every entry of ``workload`` on ``plan``, each on its share of the cluster's time (module
+    notes); ``price_scale`` multiplies the plan's price per GPU-hour (offered over cost)."""
+    whole = [(_training if e.kind == "training" else _serving)(e, 1.0, plan, catalog) for e in workload]
+    shares = shares_of_time(rates_tokens_per_s=[np.array([e.tokens_per_s]) for e in whole], entries=whole)
+    rate_share = sum(
+        float(s[0]) for e, s in zip(whole, shares, strict=True) if e.required_rate_tokens_per_s is not None
+    )
+    # infeasible (S > 1): the rate entries share the whole cluster, which still falls short of
+    # their rates, so tokens/s shows what the design reaches; its cost per outcome stays infinite
+    fit = 1.0 / rate_share if rate_share > 1.0 + RATE_TOLERANCE else 1.0
     entries = tuple(
-        (_training if e.kind == "training" else _serving)(e, e.weight / total, plan, catalog)
-        for e in workload
+        replace(e, weight=max(0.0, float(s[0])) * (fit if e.required_rate_tokens_per_s is not None else 1.0))
+        for e, s in zip(whole, shares, strict=True)
     )
     return DesignOutcome(design_id=plan.design_id, plan=plan, entries=entries, price_scale=price_scale)
 

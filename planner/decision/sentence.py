@@ -78,6 +78,13 @@ def recommendation(decision: Decision, *, catalog: Catalog, compare_designs: boo
     """
     best, runner = decision.recommended, decision.runner_up
     name = design_name(best.design_id, catalog)
+    if not decision.feasible:
+        return msg(
+            "No design meets the workload's required rates: the closest, {design}, needs {share} % of "
+            "the cluster's time",
+            design=name,
+            share=f"{100 * best.outcome.rate_share:.0f}",
+        )
     if runner is None or not compare_designs:
         text = msg(
             "{design}: {cost} {unit} (P10-P90: {low} to {high})",
@@ -108,6 +115,23 @@ def recommendation(decision: Decision, *, catalog: Catalog, compare_designs: boo
             "{sentence}. No workload given: this compares the price per GPU-hour, not the cost of the "
             "customer's work",
             sentence=text,
+        )
+    return _with_infeasible(text, decision, catalog=catalog, compare_designs=compare_designs)
+
+
+def _with_infeasible(
+    text: Message, decision: Decision, *, catalog: Catalog, compare_designs: bool
+) -> Message:
+    """The sentence, then the designs that cannot reach the required rates and the share of the
+    cluster's time each would need (left out with the comparison)."""
+    if not compare_designs or not decision.infeasible:
+        return text
+    for d in decision.infeasible:
+        text = msg(
+            "{sentence}; {design} cannot meet the required rates (needs {share} % of the cluster's time)",
+            sentence=text,
+            design=design_name(d.design_id, catalog),
+            share=f"{100 * d.outcome.rate_share:.0f}",
         )
     return text
 

@@ -311,39 +311,29 @@ def build_aux_link_media(
         Neither copper nor an optic of the catalog carries ``speed_gbit_per_s`` over
         ``length_m``; the message names ``length_field``.
     """
-    copper = _copper_for(catalog, speed_gbit_per_s, length_m)
-    if copper is not None:
-        return _copper_media(
-            copper,
-            link_class=link_class,
-            links=links,
-            length_m=length_m,
-            lower_devices=lower_devices,
-            upper_devices=upper_devices,
-            lower_ports=links,
-        )
-    optic = _cheapest_optic(catalog, "pluggable", speed_gbit_per_s, 1, length_m)
-    if optic is None:
-        raise InputError(
-            msg(
-                "{field}: no cable or single-port optic of the catalog carries {speed}G over "
-                "{length_m:g} m ({link_class} links)",
-                field=length_field,
-                speed=speed_gbit_per_s,
-                length_m=length_m,
-                link_class=link_class,
+    medium: Cable | tuple[Optic, Optic] | None = _copper_for(catalog, speed_gbit_per_s, length_m)
+    if medium is None:
+        optic = _cheapest_optic(catalog, "pluggable", speed_gbit_per_s, 1, length_m)
+        if optic is None:
+            raise InputError(
+                msg(
+                    "{field}: no cable or single-port optic of the catalog carries {speed}G over "
+                    "{length_m:g} m ({link_class} links)",
+                    field=length_field,
+                    speed=speed_gbit_per_s,
+                    length_m=length_m,
+                    link_class=link_class,
+                )
             )
-        )
-    return build_link_media(
-        catalog=catalog,
+        medium = (optic, optic)
+    return _media(
+        catalog,
+        medium,
         link_class=link_class,
         links=links,
         length_m=length_m,
-        speed_gbit_per_s=speed_gbit_per_s,
-        lower_devices=lower_devices,
-        upper_devices=upper_devices,
-        lower_optic=optic,
-        upper_optic=optic,
+        devices=(lower_devices, upper_devices),
+        links_per_lower_port=1,
     )
 
 
@@ -380,10 +370,33 @@ def build_link_media(
             integrated=integrated,
             lower_optic=lower_optic,
         )
-    propagation_ns = FIBER_PROPAGATION_NS_PER_M * length_m
-    if copper is not None:
+    return _media(
+        catalog,
+        copper if copper is not None else (lower_optic, upper_optic),
+        link_class=link_class,
+        links=links,
+        length_m=length_m,
+        devices=(lower_devices, upper_devices),
+        links_per_lower_port=links_per_lower_port,
+    )
+
+
+def _media(
+    catalog: Catalog,
+    medium: Cable | tuple[Optic, Optic],
+    *,
+    link_class: LinkClass | AuxLinkClass,
+    links: int,
+    length_m: float,
+    devices: tuple[int, int],
+    links_per_lower_port: int,
+) -> LinkMedia:
+    """The link class on a copper cable, or on (lower, upper) optics, each swapped for the
+    cheapest of its form that reaches, with the fiber between them."""
+    lower_devices, upper_devices = devices
+    if isinstance(medium, Cable):
         return _copper_media(
-            copper,
+            medium,
             link_class=link_class,
             links=links,
             length_m=length_m,
@@ -391,6 +404,7 @@ def build_link_media(
             upper_devices=upper_devices,
             lower_ports=links // links_per_lower_port,
         )
+    lower_optic, upper_optic = medium
     lower = _reaching_optic(catalog, lower_optic, length_m)
     upper = _reaching_optic(catalog, upper_optic, length_m)
     fiber = _fiber_for(catalog, upper, length_m)
@@ -403,12 +417,12 @@ def build_link_media(
     lower_end = end(lower, lower_devices, links // links_per_lower_port)
     upper_end = end(upper, upper_devices, links)
     power_w = lower_end.units * lower.power_w + upper_end.units * upper.power_w + links * fiber.power_w
-    medium = upper.kind if upper.integrated else upper.medium
+    propagation_ns = FIBER_PROPAGATION_NS_PER_M * length_m
     return LinkMedia(
         link_class=link_class,
         links=links,
         length_m=length_m,
-        medium=medium,
+        medium=upper.kind if upper.integrated else upper.medium,
         cable_id=fiber.id,
         lower=lower_end,
         upper=upper_end,

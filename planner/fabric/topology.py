@@ -658,52 +658,24 @@ def _tier_counts(
     shape: _Shape, *, endpoints: int, planes: int, radix: int, spine_k: int, core_k: int
 ) -> tuple[TierCount, ...]:
     """Switches and used ports of each tier over all planes."""
-    if shape.tiers == 0:
-        return ()
-    counts = [
+    # (tier, switches per plane, radix, down links, up links): each tier's up links are the next tier's down
+    layers: tuple[tuple[TierName, int, int, int, int], ...] = (
+        ("leaf", shape.leaves, radix, endpoints, shape.leaf_up_links),
+        ("spine", shape.spines, spine_k, shape.leaf_up_links, shape.spine_core_links),
+        ("core", shape.cores, core_k, shape.spine_core_links, shape.core_top_links),
+        ("top", shape.tops, core_k, shape.core_top_links, 0),
+    )
+    return tuple(
         TierCount(
-            tier="leaf",
-            switches_per_plane=shape.leaves,
-            switches=shape.leaves * planes,
-            ports_per_switch=radix,
-            down_ports_used=endpoints * planes,
-            up_ports_used=shape.leaf_up_links * planes,
+            tier=tier,
+            switches_per_plane=switches,
+            switches=switches * planes,
+            ports_per_switch=ports,
+            down_ports_used=down * planes,
+            up_ports_used=up * planes,
         )
-    ]
-    if shape.tiers >= 2:
-        counts.append(
-            TierCount(
-                tier="spine",
-                switches_per_plane=shape.spines,
-                switches=shape.spines * planes,
-                ports_per_switch=spine_k,
-                down_ports_used=shape.leaf_up_links * planes,
-                up_ports_used=shape.spine_core_links * planes,
-            )
-        )
-    if shape.tiers >= 3:
-        counts.append(
-            TierCount(
-                tier="core",
-                switches_per_plane=shape.cores,
-                switches=shape.cores * planes,
-                ports_per_switch=core_k,
-                down_ports_used=shape.spine_core_links * planes,
-                up_ports_used=shape.core_top_links * planes,
-            )
-        )
-    if shape.tiers == 4:
-        counts.append(
-            TierCount(
-                tier="top",
-                switches_per_plane=shape.tops,
-                switches=shape.tops * planes,
-                ports_per_switch=core_k,
-                down_ports_used=shape.core_top_links * planes,
-                up_ports_used=0,
-            )
-        )
-    return tuple(counts)
+        for tier, switches, ports, down, up in layers[: shape.tiers]
+    )
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.fabric.media import LinkMedia
-from planner.fabric.topology import SmallClos
+from planner.fabric.topology import SmallClos, Topology
 from planner.handoff import naming
 from planner.units import ceil_div
 
@@ -201,8 +202,7 @@ def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
     slots = _Slots({o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()})
     links = [
         *_node_leaf_links(plan, fabric, media, slots),
-        *_leaf_spine_links(plan, fabric, media, slots),
-        *_spine_core_links(plan, fabric, media, slots),
+        *_switch_links(plan, fabric, media, slots),
         *_aux_links(plan, fabric, slots),
     ]
     devices = _devices(plan, catalog, fabric, links)
@@ -271,18 +271,12 @@ def _node_leaf_links(
             leaf = ids.leaf(plane, leaf_index)
             port_name = naming.nic_port(nic, nic_port, leg if legs > 1 else None)
             number += 1
-            yield Link(
-                link_class="node_leaf",
-                a_device=server,
-                a_port=port_name,
-                b_device=leaf,
-                b_port=naming.switch_port(leaf_port),
-                medium=m.medium,
-                cable_part=m.cable_id,
-                optic_a=m.lower.optic_id,
-                optic_b=m.upper.optic_id,
-                a_module=slots.take(f"{server}/nic{nic}", m.lower.optic_id, f"{server}/{port}", seen),
-                b_module=slots.take(f"{leaf}/down", m.upper.optic_id, f"{leaf}/{leaf_port}", seen),
+            yield _link(
+                m,
+                slots,
+                seen,
+                a=_End(server, port_name, f"{server}/nic{nic}", f"{server}/{port}"),
+                b=_down_end(leaf, leaf_port),
                 plane=plane,
                 rail=u,
                 gpu=port * topo.gpus_per_port // topo.ports_per_gpu,
@@ -300,41 +294,83 @@ def _leaf_down(ids: _FabricIds, *, node: int, u: int, q: int, nodes: int) -> tup
     return k, position * q + u
 
 
+class _End(NamedTuple):
+    """One end of a cable: device, port name, the module group its transceiver slot is taken from,
+    and the key of its physical port (the ports of one twin-port module share a slot)."""
+
+    device: str
+    port: str
+    group: str
+    key: str
+
+
+def _down_end(switch: str, port: int) -> _End:
+    """Down port ``port`` of ``switch``."""
+    return _End(switch, naming.switch_port(port), f"{switch}/down", f"{switch}/{port}")
+
+
+def _link(
+    m: LinkMedia,
+    slots: _Slots,
+    seen: dict[str, str],
+    *,
+    a: _End,
+    b: _End,
+    plane: int,
+    rail: int = 0,
+    gpu: int | None = None,
+) -> Link:
+    """One cable of medium ``m`` from ``a`` (its lower optic) to ``b`` (its upper optic)."""
+    return Link(
+        link_class=m.link_class,
+        a_device=a.device,
+        a_port=a.port,
+        b_device=b.device,
+        b_port=b.port,
+        medium=m.medium,
+        cable_part=m.cable_id,
+        optic_a=m.lower.optic_id,
+        optic_b=m.upper.optic_id,
+        a_module=slots.take(a.group, m.lower.optic_id, a.key, seen),
+        b_module=slots.take(b.group, m.upper.optic_id, b.key, seen),
+        plane=plane,
+        rail=rail,
+        gpu=gpu,
+    )
+
+
+_SwitchPort = tuple[str, int]
+"""A switch and one of its ports."""
+
+
 def _uplink(
     m: LinkMedia,
     slots: _Slots,
     seen: dict[str, str],
     *,
-    lower: tuple[str, int],
-    upper: tuple[str, int],
+    lower: _SwitchPort,
+    upper: _SwitchPort,
     plane: int,
 ) -> Link:
     """One switch-to-switch link from port ``lower[1]`` of ``lower[0]`` to ``upper``."""
     (a, a_port), (b, b_port) = lower, upper
-    return Link(
-        link_class=m.link_class,
-        a_device=a,
-        a_port=naming.switch_port(a_port),
-        b_device=b,
-        b_port=naming.switch_port(b_port),
-        medium=m.medium,
-        cable_part=m.cable_id,
-        optic_a=m.lower.optic_id,
-        optic_b=m.upper.optic_id,
-        a_module=slots.take(f"{a}/up", m.lower.optic_id, f"{a}/{a_port}", seen),
-        b_module=slots.take(f"{b}/down", m.upper.optic_id, f"{b}/{b_port}", seen),
-        plane=plane,
-        rail=0,
-    )
+    up = _End(a, naming.switch_port(a_port), f"{a}/up", f"{a}/{a_port}")
+    return _link(m, slots, seen, a=up, b=_down_end(b, b_port), plane=plane)
 
 
-def _leaf_spine_links(
-    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
-) -> Iterator[Link]:
-    topo = plan.topology
-    if topo.tiers < 2:
-        return
-    m, seen = media["leaf_spine"], dict[str, str]()
+def _switch_links(plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
+    """The leaf-spine links, then the spine-core links, of every plane (the tiers the plan has)."""
+    layers = (("leaf_spine", 2, _leaf_spine_ends), ("spine_core", 3, _spine_core_ends))
+    for link_class, tiers, ends in layers:
+        if plan.topology.tiers < tiers:
+            continue
+        m, seen = media[link_class], dict[str, str]()
+        for plane, lower, upper in ends(plan.topology, ids):
+            yield _uplink(m, slots, seen, lower=lower, upper=upper, plane=plane)
+
+
+def _leaf_spine_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+    """(plane, leaf up port, spine down port) of every leaf-spine link."""
     down, up = topo.leaf_down_ports, topo.leaf_up_ports
     spines = ids.spines_per_plane
     for plane in range(topo.planes):
@@ -347,24 +383,12 @@ def _leaf_spine_links(
                         spine, spine_port = t % spines, (first_leaf + position) * (up // spines) + t // spines
                     else:
                         spine, spine_port = pod * up + t, position
-                    yield _uplink(
-                        m,
-                        slots,
-                        seen,
-                        lower=(leaf, down + t),
-                        upper=(ids.spine(plane, spine), spine_port),
-                        plane=plane,
-                    )
+                    yield plane, (leaf, down + t), (ids.spine(plane, spine), spine_port)
             first_leaf += pod_leaves
 
 
-def _spine_core_links(
-    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
-) -> Iterator[Link]:
-    topo = plan.topology
-    if topo.tiers < 3:
-        return
-    m, seen = media["spine_core"], dict[str, str]()
+def _spine_core_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+    """(plane, spine up port, core down port) of every spine-core link."""
     up, group = topo.leaf_up_ports, topo.cores_per_group
     spine_tier = topo.tier("spine")
     assert spine_tier is not None
@@ -377,14 +401,7 @@ def _spine_core_links(
                 spine = ids.spine(plane, pod * up + j)
                 for r in range(per_core * group):
                     g, k = r % group, r // group
-                    yield _uplink(
-                        m,
-                        slots,
-                        seen,
-                        lower=(spine, half + r),
-                        upper=(ids.core(plane, j * group + g), core_offset + k),
-                        plane=plane,
-                    )
+                    yield plane, (spine, half + r), (ids.core(plane, j * group + g), core_offset + k)
             core_offset += per_core
 
 
@@ -450,20 +467,13 @@ def _clos_links(
                 (0, e) if len(tiers) == 1 else balanced_block(e, items=len(endpoints), bins=tiers[0])
             )
             switch = naming.aux_switch_id(prefix, 0, leaf)
-            yield Link(
-                link_class=access.link_class,
-                a_device=device,
-                a_port=port,
-                b_device=switch,
-                b_port=naming.switch_port(leaf_port),
-                medium=access.medium,
-                cable_part=access.cable_id,
-                optic_a=access.lower.optic_id,
-                optic_b=access.upper.optic_id,
-                a_module=slots.take(f"{device}/{port}", access.lower.optic_id, f"{device}/{port}", seen),
-                b_module=slots.take(f"{switch}/down", access.upper.optic_id, f"{switch}/{leaf_port}", seen),
+            yield _link(
+                access,
+                slots,
+                seen,
+                a=_End(device, port, f"{device}/{port}", f"{device}/{port}"),
+                b=_down_end(switch, leaf_port),
                 plane=0,
-                rail=0,
             )
     if uplink is None:
         return

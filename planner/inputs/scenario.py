@@ -19,6 +19,7 @@ from planner.errors import InputError, shorten
 from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_bytes, read_mapping
 from planner.i18n.message import msg
 from planner.inputs import Input, parse
+from planner.inputs.calibration import CalibrationOverride
 from planner.inputs.serving import ServingRequest
 from planner.inputs.training import TrainingJob
 
@@ -154,21 +155,37 @@ MAX_WORKLOAD_ENTRIES = 32
 """Most entries in one workload mix [count]."""
 
 WorkloadKind = Literal["training", "serving"]
+_DEMANDS = ("weight", "required_tokens_per_s", "required_tokens_per_day", "deadline_days")
+"""What an entry asks of the cluster: a share of its time, or one required rate."""
 
 
 class WorkloadEntry(BaseModel):
-    """One job of the workload mix: a training run or a serving load, with its share of the cluster.
+    """One job of the workload mix: a training run or a serving load, with its share of the cluster
+    or the rate it must reach.
 
-    ``weight`` is the entry's share of the cluster's time (relative: the mix's weights are
-    normalised to sum to 1). A workload file writes an entry flat (``kind``, ``weight``, ``name``
-    and the job's own fields); the scenario keeps the job under ``training`` or ``serving``.
+    An entry gives either ``weight``, its share of the cluster's time (relative: normalised over
+    the entries that give one), or one required rate: ``required_tokens_per_s``,
+    ``required_tokens_per_day`` or (training) ``deadline_days`` for the job's ``tokens_b``. None
+    of them is ``weight = 1``. The share a rate needs follows from each design's own throughput
+    (:func:`planner.decision.outcome.shares_of_time`: rates first, shares split the rest). A
+    workload file writes an entry flat (``kind``, ``weight`` or a rate, ``name`` and the job's own
+    fields); the scenario keeps the job under ``training`` or ``serving``.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     kind: WorkloadKind = Field(description="training or serving.")
-    weight: float = Field(
-        default=1.0, gt=0, le=1e6, description="Share of the cluster's time (relative, normalised) [-]."
+    weight: float | None = Field(
+        default=None, gt=0, le=1e6, description="Share of the cluster's time (relative, normalised) [-]."
+    )
+    required_tokens_per_s: float | None = Field(
+        default=None, gt=0, le=1e12, description="Tokens per second the entry must reach [1/s]."
+    )
+    required_tokens_per_day: float | None = Field(
+        default=None, gt=0, le=1e17, description="Tokens per day the entry must reach [1/day]."
+    )
+    deadline_days: float | None = Field(
+        default=None, gt=0, le=3650, description="Train the job's tokens_b within this time [days]."
     )
     name: str = Field(
         default="", max_length=64, description="Label of the entry; empty = its kind and model."
@@ -182,7 +199,7 @@ class WorkloadEntry(BaseModel):
         """A flat entry (the workload file's form): every key but the entry's own is the job's."""
         if not isinstance(data, Mapping) or "training" in data or "serving" in data:
             return data
-        own = {"kind", "weight", "name"}
+        own = {"kind", "name", *_DEMANDS}
         job = {k: v for k, v in data.items() if k not in own}
         kind = data.get("kind")
         if kind not in ("training", "serving"):
@@ -197,7 +214,32 @@ class WorkloadEntry(BaseModel):
             raise ValueError(msg("{kind}: the job's fields are missing", kind=self.kind))
         if other is not None:
             raise ValueError(msg("kind {kind}: give one job, not both", kind=self.kind))
+        given = [name for name in _DEMANDS if getattr(self, name) is not None]
+        if len(given) > 1:
+            raise ValueError(
+                msg("{fields}: give a share (weight) or one required rate, not both", fields=", ".join(given))
+            )
+        if self.deadline_days is not None and self.kind != "training":
+            raise ValueError(msg("deadline_days: only a training job has a deadline (serving: give a rate)"))
         return self
+
+    @property
+    def required_rate_tokens_per_s(self) -> float | None:
+        """The rate the entry must reach [1/s], or ``None`` for an entry with a share:
+        ``required_tokens_per_day / 86400``, or ``tokens_b 10^9 / (deadline_days 86400)``."""
+        if self.required_tokens_per_s is not None:
+            return self.required_tokens_per_s
+        if self.required_tokens_per_day is not None:
+            return self.required_tokens_per_day / 86_400.0
+        if self.deadline_days is not None and self.training is not None:
+            return self.training.tokens_b * 1e9 / (self.deadline_days * 86_400.0)
+        return None
+
+    @property
+    def share_weight(self) -> float | None:
+        """The relative share of the cluster's time (``weight``, 1 when nothing is given), or
+        ``None`` for an entry with a required rate [-]."""
+        return None if self.required_rate_tokens_per_s is not None else (self.weight or 1.0)
 
     @property
     def label(self) -> str:
@@ -260,6 +302,10 @@ class Scenario(BaseModel):
         default=(),
         max_length=MAX_WORKLOAD_ENTRIES,
         description="Workload mix the designs are compared on (cost per outcome); empty = price per GPU-hour.",
+    )
+    calibration: CalibrationOverride | None = Field(
+        default=None,
+        description="Catalog override fitted to the customer's measurements, with its provenance; empty = none.",
     )
 
     @field_validator("tenants")
@@ -349,7 +395,7 @@ def workload_from_data(data: Any, *, source: str = "workload") -> tuple[Workload
 def load_workload(source: str | Path | bytes, *, name: str | None = None) -> tuple[WorkloadEntry, ...]:
     """Read a workload file (a path, or an upload's bytes named by ``name``): a YAML or JSON list of
     entries, each ``kind: training|serving``, the job's fields and ``weight`` (share of the
-    cluster's time)."""
+    cluster's time) or a required rate (:class:`WorkloadEntry`)."""
     name = name or str(source)
     content = read_bytes(source if isinstance(source, bytes) else Path(source), name=name,
                          what=WORKLOAD_FILE, error=InputError)  # fmt: skip

@@ -26,7 +26,10 @@ from planner.inputs.serving import (
 )
 
 Precision = Literal["bf16", "fp8"]
-RecomputeChoice = Literal["auto", "none", "selective", "full"]
+SoftwareRelease = Literal["latest", "nemo-24.07"]
+"""Framework release the kernel efficiency is calibrated on: ``latest`` = each GPU's own calibration
+(Megatron-Bridge 25.11 for H100, B200, GB200, GB300; Megatron-LM 2022 for A100)."""
+RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
 AttentionKernel = Literal["flash", "materialized"]
 MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
 MoeDispatcher = Literal["alltoall", "fused"]
@@ -186,9 +189,25 @@ class TrainingJob(BaseModel):
                 "none": "wl.recompute.none",
                 "selective": "wl.recompute.selective",
                 "full": "wl.recompute.full",
+                "block": "wl.recompute.block",
             },
         ),
-    ] = Field(default="auto", description="Activation recomputation: none, selective, full; auto = searched.")
+    ] = Field(
+        default="auto",
+        description=(
+            "Activation recomputation: none, selective, full, block (the first recompute_layers layers "
+            "of each pipeline chunk in full, Megatron-LM's block method); auto = searched."
+        ),
+    )
+    recompute_layers: Annotated[int | None, Input(flag="--recompute-layers")] = Field(
+        default=None,
+        ge=1,
+        le=2000,
+        description=(
+            "Layers of each pipeline chunk recomputed in full with recompute block; empty = the fewest "
+            "that fit."
+        ),
+    )
     dropout: Annotated[bool, Input(flag="--dropout")] = Field(
         default=False, description="Dropout layers keep their masks (GPT-3-era models)."
     )
@@ -207,6 +226,14 @@ class TrainingJob(BaseModel):
         gt=0,
         le=1,
         description="Share of HBM a layout may fill (the rest: workspace, fragmentation) [-].",
+    )
+
+    software_release: Annotated[SoftwareRelease, Input(flag="--software-release")] = Field(
+        default="latest",
+        description=(
+            "Training framework release whose kernel efficiency applies: latest (each GPU's own "
+            "calibration: Megatron-Bridge 25.11 on H100, B200, GB200, GB300) or nemo-24.07 (H100)."
+        ),
     )
 
     # --- mixture of experts (planner/performance/training/moe.py) ---
@@ -284,6 +311,8 @@ class TrainingJob(BaseModel):
                     experts=self.experts,
                 )
             )
+        if self.recompute_layers is not None and self.recompute != "block":
+            raise ValueError(msg("recompute_layers needs recompute block"))
         if self.experts == 1 and self.ep not in (None, 1):
             raise ValueError(msg("ep > 1 needs experts > 1"))
         if self.expert_tp is not None and self.tp is not None and self.tp % self.expert_tp:

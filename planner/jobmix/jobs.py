@@ -24,7 +24,7 @@ from pathlib import Path
 
 from planner.catalog import Catalog, load_catalog
 from planner.errors import CatalogError, InputError, shorten
-from planner.files import read_bytes
+from planner.files import decode_text, read_bytes
 from planner.i18n.message import msg
 from planner.jobmix.trace_formats import RawJob, read_published_rows, row_error, trace_format
 
@@ -260,12 +260,7 @@ def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpu
     """
     label = name if name is not None else str(source)
     content = read_bytes(source, name=label, what=TRACE_FILE, error=InputError)
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            msg("{file}: not UTF-8 text (invalid byte at offset {offset})", file=label, offset=exc.start)
-        ) from None
+    text = decode_text(content, name=label, error=InputError)
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:  # csv.Error: a field over the csv module's 128 kB limit, a bare CR inside a field
         fmt = trace_format(reader.fieldnames or [])
@@ -277,9 +272,7 @@ def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpu
         jobs = []
         for n, row in enumerate(reader, start=2):
             if n - 1 > MAX_TRACE_JOBS:  # stop reading at the limit, not after the whole file
-                raise InputError(
-                    msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS)
-                )
+                raise _too_many(label)
             jobs.append(_row_job(row, n, label, cluster_gpus))
     except csv.Error as exc:
         raise InputError(
@@ -290,18 +283,24 @@ def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpu
                 detail=shorten(str(exc)),
             )
         ) from None
-    if not jobs:
-        raise InputError(msg("{file}: the {what} is empty", file=shorten(label), what=TRACE_FILE))
-    if len(jobs) > MAX_TRACE_JOBS:
-        raise InputError(msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS))
+    _check_count(len(jobs), label)
     return tuple(sorted(jobs, key=lambda j: j.arrival_s))
 
 
-def _published_jobs(raw: list[RawJob], label: str, cluster_gpus: int) -> tuple[Job, ...]:
-    if not raw:
+def _check_count(count: int, label: str) -> None:
+    """Refuse a trace with no job or with more than :data:`MAX_TRACE_JOBS`."""
+    if not count:
         raise InputError(msg("{file}: the {what} is empty", file=shorten(label), what=TRACE_FILE))
-    if len(raw) > MAX_TRACE_JOBS:
-        raise InputError(msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS))
+    if count > MAX_TRACE_JOBS:
+        raise _too_many(label)
+
+
+def _too_many(label: str) -> InputError:
+    return InputError(msg("{file}: more than {limit} jobs", file=shorten(label), limit=MAX_TRACE_JOBS))
+
+
+def _published_jobs(raw: list[RawJob], label: str, cluster_gpus: int) -> tuple[Job, ...]:
+    _check_count(len(raw), label)
     too_big = next((j for j in raw if j.gpus > cluster_gpus), None)
     if too_big is not None:
         raise row_error(label, too_big.line, "gpus", too_big.gpus, f"1 to {cluster_gpus}")

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from planner.errors import InputError
 from planner.i18n.message import msg
 from planner.jobmix.jobs import Job
+from planner.progress import Steps, checkpoint
 
 Policy = Literal["first-fit", "topology"]
 POLICIES: tuple[str, ...] = ("first-fit", "topology")
@@ -221,9 +222,12 @@ def simulate(
     jobs: Sequence[Job],
     policy: str,
     preempt: bool = False,
-    progress: Callable[[float], None] | None = None,
+    steps: Steps | None = None,
 ) -> SimResult:
     """Run ``jobs`` through the cluster under ``policy`` (see module notes).
+
+    ``steps`` hears of every 2 % of the jobs finished (:func:`planner.progress.checkpoint`) and may
+    stop the run.
 
     Parameters
     ----------
@@ -235,8 +239,8 @@ def simulate(
         Placement policy, one of :data:`POLICIES`.
     preempt : bool
         Whether a high-priority job may preempt low-priority ones.
-    progress : Callable[[float], None] or None
-        Called with the fraction of jobs done [fraction], for a progress bar.
+    steps : Steps or None
+        Progress callback, told of every 2 % of the jobs finished [fraction].
 
     Returns
     -------
@@ -249,6 +253,8 @@ def simulate(
     InputError
         An unknown policy, more than :data:`MAX_JOB_GPUS` job-GPUs, or a job larger than the
         cluster.
+    planner.progress.CancelledError
+        ``steps`` stopped the run.
     """
     if policy not in POLICIES:
         raise InputError(
@@ -273,7 +279,7 @@ def simulate(
                 cluster=cluster.gpus,
             )
         )
-    return _Run(cluster, jobs, policy, preempt, progress).run()
+    return _Run(cluster, jobs, policy, preempt, steps).run()
 
 
 class _Run:
@@ -283,10 +289,10 @@ class _Run:
         jobs: Sequence[Job],
         policy: str,
         preempt: bool,
-        progress: Callable[[float], None] | None,
+        steps: Steps | None,
     ) -> None:
         self.cluster = _Cluster(spec, policy)
-        self.jobs, self.policy, self.preempt, self.progress = jobs, policy, preempt, progress
+        self.jobs, self.policy, self.preempt, self.steps = jobs, policy, preempt, steps
         self.events: list[tuple[float, int, int, int]] = []
         self.seq = 0
         self.queue: list[tuple[int, float, int]] = []
@@ -323,8 +329,8 @@ class _Run:
                     continue
                 self._finish(i)
                 done += 1
-                if self.progress is not None and done % step == 0:
-                    self.progress(done / len(self.jobs))
+                if done % step == 0:
+                    checkpoint(self.steps, done=done, total=len(self.jobs))
             self._schedule(now)
             self._sample(now)
         return self._result()

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from planner.catalog import Catalog
 from planner.engine import Plan
-from planner.errors import InputError
+from planner.engine import plan as make_plan
+from planner.errors import InputError, PlannerError
 from planner.i18n.message import Message, msg
+from planner.inputs.calibration import PROVENANCE_SECTION, CalibrationOverride, calibration_from_override
 from planner.measure.model import (
     BANDWIDTH_PARAMETERS,
     LATENCY_PARAMETERS,
@@ -154,6 +156,9 @@ class Calibration:
     compute_rule: Mapping[str, Any] | None = None
     """The compute-efficiency record fitted from a training log
     (:func:`planner.measure.compute.compute_override`), if any."""
+    in_switch_reduction: str | None = None
+    """``"nvls"`` or ``"sharp"`` when the fit was made on the plan with that in-switch reduction
+    instead of the plan's own (the runs say so, or only it reproduces them): plan with it."""
 
     def value(self, name: str) -> float:
         """The coefficient as the fit leaves it (fitted, else the catalog's)."""
@@ -196,6 +201,12 @@ def calibrate(
 ) -> Calibration:
     """Fit the collective model's coefficients to ``runs`` on ``plan``'s fabric.
 
+    In-switch reduction: when the runs say they reduced in the switches (NCCL_DEBUG=INFO lines,
+    :func:`planner.measure.nccl.in_switch_of`) and the plan does not, the fit is made first on the
+    plan with that reduction; when the plan's own algorithms cannot reach the runs (a coefficient
+    beyond its range), on the plan with ``nvls``, then ``sharp`` (each only where it changes the
+    plan's fabric). The result names the reduction it used (:attr:`Calibration.in_switch_reduction`).
+
     Parameters
     ----------
     plan
@@ -212,8 +223,86 @@ def calibrate(
     Raises
     ------
     InputError
-        No run has a usable size, or the runs need a coefficient beyond its range (named).
+        No run has a usable size, or the runs need a coefficient beyond its range on the plan and
+        on every in-switch reduction tried (the plan's own refusal is the one raised).
     """
+    own_error: InputError | None = None
+    for mode, on in _candidates(plan, catalog, runs):
+        try:
+            cal = _fit(plan=on, catalog=catalog, runs=runs, files=files, measured_on=measured_on)
+        except InputError as exc:
+            own_error = exc if mode is None else own_error
+            continue
+        if mode is None:
+            return cal
+        if _reproduces(cal):
+            return replace(cal, in_switch_reduction=mode)
+    raise cast(InputError, own_error)  # the plan's own fit is always tried, so it is set
+
+
+def _reproduces(cal: Calibration) -> bool:
+    """Whether the fit meets every run at its largest size within :data:`CEILING_TOLERANCE`: the
+    test an in-switch reduction the plan does not use must pass to explain the runs."""
+    largest: dict[tuple[str, str, int], Residual] = {}
+    for r in cal.residuals:
+        key = (r.file, r.collective, r.gpus)
+        if key not in largest or r.size_bytes > largest[key].size_bytes:
+            largest[key] = r
+    return bool(largest) and all(abs(r.residual_fraction) <= CEILING_TOLERANCE for r in largest.values())
+
+
+IN_SWITCH_MODES = ("nvls", "sharp")
+"""In-switch reductions a fit may use instead of the plan's own, in the order tried."""
+
+
+def _said(runs: Sequence[Run]) -> str | None:
+    """The in-switch reduction the runs say they used (SHARP over NVLS), if any."""
+    said = {r.in_switch for r in runs}
+    return "sharp" if "sharp" in said else "nvls" if "nvls" in said else None
+
+
+def _uses(plan: Plan, mode: str) -> bool:
+    fabric = plan.bandwidth.fabric
+    return fabric.in_network_reduction if mode == "sharp" else fabric.nvls
+
+
+def _candidates(plan: Plan, catalog: Catalog, runs: Sequence[Run]) -> Iterator[tuple[str | None, Plan]]:
+    """(in-switch reduction, plan) to fit on, in order: what the runs say (when the plan lacks
+    it), the plan itself, then :data:`IN_SWITCH_MODES` (each planned only when reached)."""
+    said = _said(runs)
+    tried: set[str] = set()
+    if said is not None and not _uses(plan, said):
+        tried.add(said)
+        other = _replanned(plan, catalog, said)
+        if other is not None:
+            yield said, other
+    yield None, plan
+    for mode in IN_SWITCH_MODES:
+        if runs and mode not in tried and plan.scenario.in_switch_reduction != mode:
+            other = _replanned(plan, catalog, mode)
+            if other is not None:
+                yield mode, other
+
+
+def _replanned(plan: Plan, catalog: Catalog, mode: str) -> Plan | None:
+    """The plan with in-switch reduction ``mode``, or ``None`` when that changes nothing."""
+    try:
+        scenario = plan.scenario.with_updates(in_switch_reduction=mode)
+        other = make_plan(scenario=scenario, catalog=catalog)
+    except PlannerError:
+        return None
+    return None if other.bandwidth.fabric == plan.bandwidth.fabric else other
+
+
+def _fit(
+    *,
+    plan: Plan,
+    catalog: Catalog,
+    runs: Sequence[Run],
+    files: Sequence[InputFile],
+    measured_on: str | None,
+) -> Calibration:
+    """:func:`calibrate` on one plan's fabric."""
     base = baseline(plan=plan, catalog=catalog)
     points = points_of(runs, base)
     if runs and not points:
@@ -500,9 +589,11 @@ def provenance(cal: Calibration) -> str:
     tools = sorted({t for f in cal.files for t in f.tools})
     files = "; ".join(f"{f.name} (sha256 {f.sha256})" for f in cal.files)
     hosts = ", ".join(cal.hosts) or "hosts not named in the files"
+    reduction = f" with in-switch reduction {cal.in_switch_reduction}" if cal.in_switch_reduction else ""
     return (
         f"measured: nccl-tests {', '.join(tools)} on {hosts}; files: {files}; fitted by planner "
-        f"calibrate for design {cal.design_id}, {cal.gpus} x {cal.gpu_id} (least squares, docs/measure.md)"
+        f"calibrate for design {cal.design_id}, {cal.gpus} x {cal.gpu_id}{reduction} (least squares, "
+        "docs/measure.md)"
     )
 
 
@@ -552,16 +643,53 @@ def _fit_summary(cal: Calibration) -> list[str]:
     return parts
 
 
+def calibration_override(cal: Calibration) -> CalibrationOverride:
+    """The override with its provenance, as a scenario carries it (:attr:`Scenario.calibration`).
+
+    Raises
+    ------
+    InputError
+        Nothing was fitted: there is no override to carry.
+    """
+    tools = sorted({t for f in cal.files for t in f.tools} or {r.collective + "_perf" for r in cal.residuals})
+    parts = [f"nccl-tests {', '.join(tools)}"] if tools else []
+    if cal.compute_rule is not None:
+        parts.append("training log")
+    measured = "; ".join(parts) or "nccl-tests"
+    provenance = {
+        "measured": measured,
+        "hosts": list(cal.hosts),
+        "measured_on": cal.measured_on,
+        "files": [{"name": f.name, "sha256": f.sha256} for f in cal.files],
+        "design_id": cal.design_id,
+        "gpus": cal.gpus,
+        "in_switch_reduction": cal.in_switch_reduction,
+    }
+    return calibration_from_override(
+        {PROVENANCE_SECTION: provenance, **override_mapping(cal)}, source=msg("calibration")
+    )
+
+
 def override_yaml(cal: Calibration) -> str:
-    """The override as YAML text, with a header saying what wrote it."""
+    """The override as YAML text, with a header saying what wrote it and its provenance section
+    (which the catalog loader skips and ``planner scenarios save --calibration`` reads)."""
     import yaml
 
     header = (
         "# Catalog override written by `planner calibrate` (docs/measure.md): the collective model's\n"
-        "# coefficients fitted to measured nccl-tests runs. Use it with --catalog, or upload it in the\n"
-        "# app. Each record's source names the runs, hosts and input file hashes.\n"
+        "# coefficients fitted to measured nccl-tests runs. Use it with --catalog, upload it in the\n"
+        "# app, or save it with a scenario (planner scenarios save --calibration). Each record's\n"
+        "# source names the runs, hosts and input file hashes.\n"
     )
-    body = yaml.safe_dump(override_mapping(cal), sort_keys=False, allow_unicode=True, width=100)
+    records = override_mapping(cal)
+    if records:
+        document: dict[str, Any] = {
+            PROVENANCE_SECTION: calibration_override(cal).model_dump(mode="json", exclude={"records"}),
+            **records,
+        }
+    else:
+        document = {}
+    body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
     return header + body
 
 

@@ -65,6 +65,26 @@ _KNOWN_IN_RUN = (
 )
 """Lines nccl-tests (and NCCL with NCCL_DEBUG) print inside a run that carry no figure."""
 
+_IN_SWITCH = (
+    ("sharp", re.compile(r"NCCL INFO .*(Connected CollNet|CollNet channels|via COLLNET)", re.IGNORECASE)),
+    ("nvls", re.compile(r"NCCL INFO .*(NVLS comm\b|Connected NVLS|NVLS multicast support is available)")),
+)
+"""NCCL_DEBUG=INFO lines that say a run reduced in the switches: NVLink SHARP (NVLS: the NVLS
+communicator, its connected tree, multicast available) or SHARP in the network switches (NCCL's
+CollNet). A line saying NVLS is *not* available does not match."""
+
+
+def in_switch_of(text: str) -> str | None:
+    """``"sharp"``, ``"nvls"`` or ``None``: what an NCCL INFO line says about in-switch reduction.
+
+    >>> in_switch_of("node1:2:2 [0] NCCL INFO NVLS multicast support is available on dev 0")
+    'nvls'
+    >>> in_switch_of("node1:2:2 [0] NCCL INFO NVLS multicast support is not available on dev 0") is None
+    True
+    """
+    return next((mode for mode, pattern in _IN_SWITCH if pattern.search(text)), None)
+
+
 _LEADING = ("size", "count", "type", "redop", "root")
 _RESULT = ("time", "algbw", "busbw")
 _WRONG = ("#wrong", "error")
@@ -108,6 +128,9 @@ class Run:
     """Ranks in the run [count] (the rank lines, or inferred from busbw / algbw without them)."""
     ranks: tuple[Rank, ...]
     rows: tuple[Row, ...]
+    in_switch: str | None = None
+    """``"nvls"`` or ``"sharp"`` when the file's NCCL_DEBUG=INFO lines say the run reduced in the
+    switches (:func:`in_switch_of`; SHARP wins over NVLS), else ``None`` (not said)."""
 
     @property
     def hosts(self) -> tuple[str, ...]:
@@ -161,6 +184,13 @@ class _Open:
     ranks: list[Rank]
     columns: tuple[str, ...] | None = None
     rows: list[Row] | None = None
+    in_switch: str | None = None
+
+    def note(self, text: str) -> None:
+        """Keep what an NCCL INFO line says about in-switch reduction (SHARP over NVLS)."""
+        said = in_switch_of(text)
+        if said is not None and self.in_switch != "sharp":
+            self.in_switch = said
 
 
 def parse_nccl_tests(src: Source) -> tuple[Run, ...]:
@@ -169,6 +199,7 @@ def parse_nccl_tests(src: Source) -> tuple[Run, ...]:
     current: _Open | None = None
     tool_hint = _tool_in(PurePath(src.name).name)
     pending_tool: str | None = None
+    pending_switch: str | None = None  # said by INFO lines before the run's header
     for number, raw in enumerate(src.lines, start=1):
         text = raw.strip()
         if current is None:
@@ -176,13 +207,17 @@ def parse_nccl_tests(src: Source) -> tuple[Run, ...]:
             if started:
                 pending_tool = started.group(1)
             elif _NTHREAD.match(text) or _COLUMNS.match(text):
-                current = _Open(line=number, tool=pending_tool or tool_hint, ranks=[])
-                pending_tool = None
+                current = _Open(
+                    line=number, tool=pending_tool or tool_hint, ranks=[], in_switch=pending_switch
+                )
+                pending_tool = pending_switch = None
                 if _COLUMNS.match(text):
                     current.columns = _columns(src.name, number, text)
                 continue
             else:
                 tool_hint = _tool_in(text) or tool_hint
+                said = in_switch_of(text)
+                pending_switch = pending_switch if pending_switch == "sharp" else said or pending_switch
             continue
         if _AVG.match(text):
             runs.append(_close(src.name, number, current))
@@ -245,6 +280,7 @@ def _read_line(name: str, number: int, text: str, run: _Open) -> None:
         run.tool = started.group(1)
         return
     if any(pattern.match(text) for pattern in _KNOWN_IN_RUN):
+        run.note(text)
         return
     raise refuse(name, number, msg("not a line nccl-tests prints inside a run: {text!r}", text=text[:60]))
 
@@ -399,7 +435,7 @@ def _close(name: str, number: int, run: _Open) -> Run:
         )
     gpus = len(ranks) if ranks else _infer_gpus(name, collective, run.rows)
     _check_factor(name, collective, gpus, run.rows, inferred=not ranks)
-    return Run(name, run.line, run.tool, collective, gpus, ranks, tuple(run.rows))
+    return Run(name, run.line, run.tool, collective, gpus, ranks, tuple(run.rows), run.in_switch)
 
 
 def _bandwidth_rows(rows: Sequence[Row]) -> list[Row]:

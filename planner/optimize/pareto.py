@@ -21,6 +21,7 @@ from planner.optimize.model import build_model
 from planner.optimize.problem import prepare
 from planner.optimize.run import optimize, solution_scenario
 from planner.optimize.solve import solve
+from planner.progress import Steps, checkpoint
 from planner.resolve import resolve
 
 OVERSUBSCRIPTIONS = (1.0, 2.0, 3.0)
@@ -61,9 +62,15 @@ def _non_dominated(points: list[ParetoPoint], *, key: str) -> tuple[ParetoPoint,
 
 
 def power_front(
-    *, scenario: Scenario, catalog: Catalog, request: OptimizeRequest, points: int = 6
+    *,
+    scenario: Scenario,
+    catalog: Catalog,
+    request: OptimizeRequest,
+    points: int = 6,
+    steps: Steps | None = None,
 ) -> tuple[ParetoPoint, ...]:
-    """CAPEX vs facility power, cheapest first."""
+    """CAPEX vs facility power, cheapest first; ``steps`` hears of each solve and may stop the
+    front (:mod:`planner.progress`)."""
     if points < 2:
         raise InputError(msg("points: a front needs at least 2 points (allowed: 2 to 50)"))
     capex_request = request.model_copy(update={"objective": "capex", "power_cap_kw": None})
@@ -80,6 +87,7 @@ def power_front(
     high_kw = cheapest.plan.power.facility_kw
     found = [_point("min CAPEX", cheapest.plan, cheapest.scenario)]
     for step in range(1, points):
+        checkpoint(steps, done=step, total=points)
         cap = high_kw - (high_kw - lean_kw) * step / (points - 1)
         try:
             result = optimize(
@@ -94,14 +102,16 @@ def power_front(
 
 
 def bandwidth_front(
-    *, scenario: Scenario, catalog: Catalog, request: OptimizeRequest
+    *, scenario: Scenario, catalog: Catalog, request: OptimizeRequest, steps: Steps | None = None
 ) -> tuple[ParetoPoint, ...]:
-    """CAPEX vs effective per-GPU bandwidth over the fabric variants of the scenario's design."""
+    """CAPEX vs effective per-GPU bandwidth over the fabric variants of the scenario's design;
+    ``steps`` hears of each variant solved and may stop the front (:mod:`planner.progress`)."""
     base = resolve(scenario=scenario, catalog=catalog).fabric
     capex_request = request.model_copy(update={"objective": "capex"})
     planes_follow_ports = base.planes == base.ports_per_gpu
     candidates: list[ParetoPoint] = []
-    for ports in PORTS_PER_GPU:
+    for index, ports in enumerate(PORTS_PER_GPU):
+        checkpoint(steps, done=index, total=len(PORTS_PER_GPU))
         planes = ports if planes_follow_ports else base.planes
         if ports % planes and planes % ports:
             continue

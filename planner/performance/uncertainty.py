@@ -42,7 +42,9 @@ from planner.inputs.reliability import ReliabilityParams
 from planner.inputs.scenario import Scenario
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import fabric_from_plan
+from planner.performance.reliability import Reliability
 from planner.performance.workload import WorkloadEstimate, estimate_workload
+from planner.progress import Steps, checkpoint
 from planner.resolve import resolve
 
 TornadoInput = Literal[
@@ -310,6 +312,20 @@ def price_response(
     return tco, per_gpu_hour
 
 
+GOODPUT_CHUNK = 500
+"""Samples evaluated between two progress reports of :func:`monte_carlo` [count]."""
+
+
+def _goodputs(rel: Reliability, failure_scales: np.ndarray, steps: Steps | None) -> np.ndarray:
+    """The optimal goodput at each sampled failure-rate scale, in chunks (see :func:`monte_carlo`)."""
+    out = np.empty(len(failure_scales))
+    for start in range(0, len(failure_scales), GOODPUT_CHUNK):
+        checkpoint(steps, done=start, total=len(failure_scales))
+        for i in range(start, min(start + GOODPUT_CHUNK, len(failure_scales))):
+            out[i] = rel.optimal_goodput(failure_rate_scale=float(failure_scales[i]))
+    return out
+
+
 def monte_carlo(
     *,
     job: TrainingJob,
@@ -317,10 +333,13 @@ def monte_carlo(
     catalog: Catalog,
     reliability_params: ReliabilityParams | None = None,
     spec: MonteCarloSpec | None = None,
+    steps: Steps | None = None,
 ) -> MonteCarloResult:
     """P10/P50/P90 of TCO, time to train and cost to train under uncertain prices and failure rates.
 
-    Seedable: the same ``spec.seed`` gives the same samples.
+    Seedable: the same ``spec.seed`` gives the same samples. ``steps`` hears of every
+    :data:`GOODPUT_CHUNK` samples evaluated and may stop the run
+    (:class:`planner.progress.CancelledError`).
     """
     spec = spec or MonteCarloSpec()
     base_plan, base, params = _base(job, scenario, catalog, reliability_params)
@@ -337,7 +356,7 @@ def monte_carlo(
     tco, per_gpu_hour = price_response(base_plan=base_plan, catalog=catalog, factors=factors)
     ideal_days = base.time_to_train_ideal_days
     rel = base.reliability
-    goodput = np.array([rel.optimal_goodput(failure_rate_scale=float(f)) for f in factors["failure_rate"]])
+    goodput = _goodputs(rel, factors["failure_rate"], steps)
     with np.errstate(divide="ignore"):
         days = np.where(goodput > 0, ideal_days / np.where(goodput > 0, goodput, 1.0), np.inf)
     cost = base_plan.gpus * days * 24.0 * per_gpu_hour

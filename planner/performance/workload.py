@@ -59,7 +59,7 @@ from planner.performance.training.flops import (
     token_flops,
     training_flops,
 )
-from planner.performance.training.memory import MemoryBreakdown, ZeroStage
+from planner.performance.training.memory import MemoryBreakdown, Parallel, ZeroStage, pipeline_split
 from planner.performance.training.moe import MoeCoefficients, moe_coefficients
 from planner.performance.training.schedule import (
     StepBreakdown,
@@ -121,6 +121,8 @@ class Layout:
     zero_stage: ZeroStage = 1
     max_micro_batch_seqs: int = 1
     """The largest micro-batch that fits with this layout [sequences]."""
+    recompute_layers: int = 0
+    """Layers of each pipeline chunk recomputed in full when ``recompute`` is ``block`` [count]."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ class WorkloadEstimate:
             "tp": lay.tp, "cp": lay.cp, "pp": lay.pp, "dp": lay.dp, "ep": lay.ep,
             "virtual_stages": lay.virtual_stages, "micro_batch_seqs": lay.micro_batch_seqs,
             "recompute": lay.recompute, "zero_stage": lay.zero_stage,
+            "recompute_layers": lay.recompute_layers if lay.recompute == "block" else None,
         }  # fmt: skip
 
 
@@ -236,7 +239,9 @@ def estimate_workload(
     best, memory, fitting, max_mb = best_layout(
         job, fabric, peak_flops=peak_flops, gpus=gpus, hbm_gbyte=r.gpu.hbm_gbyte,
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
-        coefficients=efficiency_coefficients(catalog, gpu_id=r.gpu.id, precision=job.precision),
+        coefficients=efficiency_coefficients(
+            catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
+        ),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
@@ -248,7 +253,7 @@ def estimate_workload(
     steps = tokens / tokens_per_step
     wall_h = steps * step_s / rel.goodput / 3600.0
     tokens_per_s = tokens_per_step / step_s
-    per_token, hardware_per_token = _flops_per_token(shape, job.seq_len, best.recompute)
+    per_token, hardware_per_token = _flops_per_token(shape, job.seq_len, best.recompute, best.lay)
     mfu = per_token * tokens_per_s / gpus / peak_flops
     guard = _plausibility_notes(catalog, gpu_id=r.gpu.id, precision=job.precision, mfu=mfu)
     return WorkloadEstimate(
@@ -336,11 +341,18 @@ def _part_notes(gpus: int, plan: Plan, fabric: CollectiveFabric) -> tuple[str, .
     )
 
 
-def _flops_per_token(shape: ModelShape, seq_len: int, recompute: Recompute) -> tuple[float, float]:
-    """Model and hardware FLOPs per token [FLOP]."""
+def _flops_per_token(
+    shape: ModelShape, seq_len: int, recompute: Recompute, lay: Parallel
+) -> tuple[float, float]:
+    """Model and hardware FLOPs per token [FLOP]; block recomputation repeats the forward of its
+    recomputed layers."""
     per_token = model_flops_per_token(shape, seq_len=seq_len)
-    redone = recompute_flops_per_layer_token(token_flops(shape, seq_len=seq_len), recompute)
-    return per_token, per_token + shape.layers * redone
+    flops = token_flops(shape, seq_len=seq_len)
+    redone = shape.layers * recompute_flops_per_layer_token(flops, recompute)
+    if recompute == "block":
+        split = pipeline_split(shape, lay, seq_len=seq_len)
+        redone = sum(split.block_parts(lay.recompute_layers)[1].chunk_layers) * flops.layer
+    return per_token, per_token + redone
 
 
 def _layout(best: StepResult, memory: MemoryBreakdown, max_mb: int) -> Layout:
@@ -349,7 +361,7 @@ def _layout(best: StepResult, memory: MemoryBreakdown, max_mb: int) -> Layout:
         tp=lay.tp, pp=lay.pp, dp=lay.dp, ep=lay.ep, micro_batches=lay.micro_batches,
         memory_gbyte_per_gpu=memory.total_bytes / 1e9, cp=lay.cp, virtual_stages=lay.v,
         micro_batch_seqs=lay.micro_batch_seqs, recompute=best.recompute, zero_stage=best.zero,
-        max_micro_batch_seqs=max_mb,
+        max_micro_batch_seqs=max_mb, recompute_layers=lay.recompute_layers,
     )  # fmt: skip
 
 
@@ -534,6 +546,7 @@ def workload_to_dict(estimate: WorkloadEstimate) -> dict[str, Any]:
             "max_micro_batch_seqs": e.layout.max_micro_batch_seqs,
             "recompute": e.layout.recompute,
             "zero_stage": e.layout.zero_stage,
+            "recompute_layers": e.layout.recompute_layers,
         },
         "memory_breakdown_gbyte": {k: round(v, 3) for k, v in e.memory.as_gbyte().items()},
         "step_breakdown_s": {k: round(v, 6) for k, v in e.step.as_dict().items()},

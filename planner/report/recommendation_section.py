@@ -8,14 +8,15 @@ report currency.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from planner.catalog import Catalog
-from planner.decision.draws import Decision, DecisionSpec, decide_outcomes, failure_effects
-from planner.decision.outcome import design_outcome, outcome_unit, rule_of
+from planner.decision.draws import Decision, DecisionSpec, decide_workload, failure_effects
+from planner.decision.outcome import design_outcome
 from planner.decision.sentence import error_note, money, percent_of_draws, recommendation
 from planner.engine import Plan
 from planner.i18n import tr, translate
@@ -50,13 +51,7 @@ def decision_of(
         )
         for p, q in zip(plans, shown, strict=True)
     )
-    return decide_outcomes(
-        outcomes=outcomes,
-        catalog=catalog,
-        spec=spec,
-        rule=rule_of(scenario.workload),
-        unit=outcome_unit(scenario.workload),
-    )
+    return decide_workload(outcomes=outcomes, workload=scenario.workload, catalog=catalog, spec=spec)
 
 
 def sentence(decision: Decision, *, catalog: Catalog, lang: str, compare_designs: bool = True) -> str:
@@ -83,6 +78,15 @@ def rule_text(decision: Decision, lang: str) -> str:
             unit=decision.outcome_unit,
             samples=f"{decision.spec.samples:,}",
         )
+    if decision.has_rates:
+        text = msg(
+            "{rule} Entries with a required rate take the share of the cluster's time they need on "
+            "each design (rate over the design's throughput); the entries with a share split the "
+            "rest; a design whose rates need more than the whole cluster cannot do the work "
+            "(in {p} % of draws no design meets them).",
+            rule=text,
+            p=percent_of_draws(decision.p_infeasible),
+        )
     return (
         translate(text, lang) + " " + translate(error_note(decision), lang) + ("。" if lang == "zh" else ".")
     )
@@ -97,6 +101,7 @@ def _label(key: str, lang: str) -> str:
         "p": msg("Lowest in draws"),
         "days": msg("Time to train [days]"),
         "tokens": msg("Tokens/s (mix)"),
+        "share": msg("Cluster time the required rates need"),
     }
     return translate(labels[key], lang)
 
@@ -108,10 +113,14 @@ def decision_frame(decision: Decision, names: Mapping[str, str], lang: str) -> p
     for d in decision.designs:
         row = {
             _label("design", lang): names.get(d.design_id, d.design_id),
-            _label("cost", lang): money(d.cost_per_outcome),
-            _label("band", lang): f"{money(d.cost_per_outcome_low)} – {money(d.cost_per_outcome_high)}",
+            _label("cost", lang): _money(d.cost_per_outcome, lang),
+            _label(
+                "band", lang
+            ): f"{_money(d.cost_per_outcome_low, lang)} – {_money(d.cost_per_outcome_high, lang)}",
             _label("p", lang): f"{percent_of_draws(d.p_best)} %",
         }
+        if decision.has_rates:
+            row[_label("share", lang)] = f"{100 * d.outcome.rate_share:.1f} %"
         if training and d.outcome.time_to_train_days is not None:
             row[_label("days", lang)] = f"{d.outcome.time_to_train_days:.1f}"
         elif d.outcome.entries:
@@ -120,11 +129,20 @@ def decision_frame(decision: Decision, names: Mapping[str, str], lang: str) -> p
     return pd.DataFrame(rows)
 
 
+def _money(value: float, lang: str) -> str:
+    """A cost per outcome, or the words for a design that cannot meet the required rates."""
+    return money(value) if math.isfinite(value) else translate(msg("cannot meet the rates"), lang)
+
+
 def decision_chart(decision: Decision, names: Mapping[str, str], lang: str) -> go.Figure:
     """Cost per outcome per design with its P10-P90 band, and the probability above each bar."""
     fig = go.Figure()
     for i, d in enumerate(decision.designs):
         name = names.get(d.design_id, d.design_id)
+        if not math.isfinite(d.cost_per_outcome):  # infeasible: no bar, the words where it would be
+            fig.add_trace(go.Bar(x=[name], y=[0.0], name=name, text=[_money(d.cost_per_outcome, lang)],
+                                 textposition="outside", cliponaxis=False))  # fmt: skip
+            continue
         fig.add_trace(
             go.Bar(
                 x=[name],
@@ -134,7 +152,9 @@ def decision_chart(decision: Decision, names: Mapping[str, str], lang: str) -> g
                 error_y={
                     "type": "data",
                     "symmetric": False,
-                    "array": [max(0.0, d.cost_per_outcome_high - d.cost_per_outcome)],
+                    "array": [
+                        max(0.0, _finite_or(d.cost_per_outcome_high, d.cost_per_outcome) - d.cost_per_outcome)
+                    ],
                     "arrayminus": [max(0.0, d.cost_per_outcome - d.cost_per_outcome_low)],
                     "thickness": 2,
                     "width": 10,
@@ -154,9 +174,16 @@ def decision_chart(decision: Decision, names: Mapping[str, str], lang: str) -> g
         margin={"t": 60, "b": 40, "l": 60, "r": 20},
         height=380,
     )
-    top = max(d.cost_per_outcome_high for d in decision.designs)
+    top = max((_finite_or(d.cost_per_outcome_high, d.cost_per_outcome) for d in decision.designs
+               if math.isfinite(d.cost_per_outcome)), default=1.0)  # fmt: skip
     fig.update_yaxes(range=[0, top * 1.2], rangemode="tozero")
     return fig
+
+
+def _finite_or(value: float, fallback: float) -> float:
+    """``value`` where finite (a P90 is infinite when the design misses the rates in over 10 % of
+    draws), else ``fallback``."""
+    return value if math.isfinite(value) else fallback
 
 
 def write_summary(

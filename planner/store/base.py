@@ -23,6 +23,7 @@ from planner.i18n.message import msg
 from planner.store.errors import StoreError
 from planner.store.location import display_url
 from planner.store.migrate import WRITE_OPTION, upgrade
+from planner.store.rowsecurity import Credential, act_as, check_within, connection_identity
 
 MAX_LIST_LIMIT = 1000
 """Most rows one list or audit-log page returns."""
@@ -61,9 +62,18 @@ class StoreBase:
         self._reads = sessionmaker(engine, expire_on_commit=False)
         self._writes = sessionmaker(engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False)
         self._catalog: Catalog | None = None
-        if migrate:
-            with self._guard():
+        with self._guard():
+            with engine.connect() as connection:  # a login in no planner role stops here
+                self._credential = connection_identity(connection)
+            if migrate:
                 upgrade(engine)
+                with engine.connect() as connection:  # the roles exist once migrated
+                    self._credential = connection_identity(connection)
+        if self._credential is not None and self._credential.held is not None:
+            # A login bound to one user (row-level security): it acts as that user unless told
+            # to act as less.
+            self._actor = self._credential.held if actor is LOCAL_IDENTITY else actor
+            check_within(identity=self._actor, credential=self._credential)
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -83,6 +93,12 @@ class StoreBase:
         return self._engine
 
     @property
+    def credential(self) -> Credential | None:
+        """What the database makes of this store's login (PostgreSQL with row-level security);
+        ``None`` on SQLite. Its ``held`` identity, when set, bounds every :meth:`as_user`."""
+        return self._credential
+
+    @property
     def actor(self) -> Identity:
         """Who this handle acts for: the owner of what it creates, the name in the audit log."""
         return self._actor
@@ -91,7 +107,17 @@ class StoreBase:
         """This store (same database and connections) acting for ``identity``: it lists and
         opens only what :func:`planner.access.may_read` allows, owns what it creates, strips
         internal prices for roles without internal costs and records every save and export as
-        ``identity``. Closing it closes the shared connections."""
+        ``identity``. Closing it closes the shared connections.
+
+        Raises
+        ------
+        AccessDeniedError
+            On PostgreSQL, the database login is bound to one user (not the table owner nor an
+            app server) and ``identity`` claims more: another user, a higher role, another team
+            (:func:`planner.store.rowsecurity.check_within`).
+        """
+        if self._credential is not None:
+            check_within(identity=identity, credential=self._credential)
         scoped = copy.copy(self)
         scoped._actor = identity
         return scoped
@@ -121,9 +147,17 @@ class StoreBase:
     @contextmanager
     def _reading(self) -> Iterator[Session]:
         with self._guard(), self._reads() as session, session.begin():
+            self._name_actor(session)
             yield session
 
     @contextmanager
     def _writing(self) -> Iterator[Session]:
         with self._guard(), self._writes() as session, session.begin():
+            self._name_actor(session)
             yield session
+
+    def _name_actor(self, session: Session) -> None:
+        """An app server's login (``planner_server``) names the user it acts for, per transaction,
+        for the database's row-level security."""
+        if self._credential is not None and self._credential.sets_identity:
+            act_as(session, identity=self._actor)

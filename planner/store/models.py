@@ -1,6 +1,6 @@
 """Tables of the scenario store (SQLAlchemy 2 declarative models).
 
-Three tables:
+Five tables:
 
 - ``scenarios``: one row per saved scenario: its label, customer, notes, the number of its latest
   version (the optimistic lock) and when it was soft-deleted, if it was.
@@ -10,6 +10,8 @@ Three tables:
 - ``scenario_tags``: free labels, lower-case, several per scenario.
 - ``audit_log``: one row per save, import, export, delete and restore: who, what, when
   (migration ``0002``, which also gave ``scenarios`` its ``owner`` and ``team``).
+- ``store_members``: the user and teams behind each PostgreSQL login, for row-level security
+  (migration ``0003``, which also creates the roles and policies; see ``docs/security.md``).
 
 The schema is created and upgraded by the Alembic migrations in ``planner/store/migrations``; a
 test checks that these models and the migrations agree.
@@ -144,3 +146,21 @@ class AuditRow(Base):
     """The scenario acted on (no foreign key: the record outlives any clean-up of scenarios)."""
     version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     detail: Mapped[str] = mapped_column(Text)
+
+
+LOGIN_MAX_CHARS = 63
+"""Longest PostgreSQL role name [bytes]."""
+
+
+class MemberRow(Base):
+    """Who a PostgreSQL login is (migration ``0003``): the user and teams the row-level security
+    policies see for a connection that is not the app server's. Unused on SQLite."""
+
+    __tablename__ = "store_members"
+
+    login: Mapped[str] = mapped_column(String(LOGIN_MAX_CHARS), primary_key=True)
+    """The database role name (``session_user``)."""
+    user_id: Mapped[str] = mapped_column(String(OWNER_MAX_CHARS))
+    """The user it acts as (the id the app's sign-in gives the same person, e.g. an e-mail)."""
+    teams: Mapped[str] = mapped_column(Text, server_default="[]")
+    """Its teams, a JSON array of names; the first is where its new scenarios are shared."""

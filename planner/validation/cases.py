@@ -33,6 +33,7 @@ from planner.errors import CatalogError
 from planner.files import read_mapping
 from planner.i18n.message import msg
 from planner.inputs import parse
+from planner.inputs.training import SoftwareRelease
 
 Area = Literal["topology", "collectives", "training", "memory", "power", "reliability", "serving", "tenancy"]
 Role = Literal["calibration", "validation"]
@@ -177,6 +178,9 @@ class CaseInputs(_Frozen):
     )
     recompute: Recompute | None = Field(default=None, description="Activation recomputation.")
     precision: Precision | None = Field(default=None, description="Math precision of the matrix multiplies.")
+    software_release: SoftwareRelease | None = Field(
+        default=None, description="Training framework release of the run, when the model has its calibration."
+    )
     zero_stage: int | None = Field(
         default=None, ge=0, le=3, description="ZeRO / FSDP sharding stage (0 = none, 1 = optimizer)."
     )

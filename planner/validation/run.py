@@ -339,6 +339,7 @@ def _training_job(case: ValidationCase) -> Any:
         "moe_node_limit": i.moe_node_limit,
         "moe_dispatch_fp8": i.moe_dispatch_fp8,
         "moe_dispatcher": i.moe_dispatcher,
+        "software_release": i.software_release,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)

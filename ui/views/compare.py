@@ -7,10 +7,10 @@ import streamlit as st
 from planner import Plan
 from planner.errors import PlannerError
 from planner.i18n import error_text
-from planner.inputs.scenario import load_workload
+from planner.inputs.scenario import WorkloadEntry, load_workload
 from planner.report import recommendation_section, serving_section, tables
 from planner.report.performance_tables import escape_markdown
-from ui import engine, state
+from ui import engine, keys, state
 from ui.state import t, tx
 from ui.widgets import chart, table
 
@@ -70,11 +70,22 @@ def decision(plan: Plan, names: dict[str, str]) -> None:
     workload_file(plan)
 
 
+def _entry_text(entry: WorkloadEntry) -> str:
+    """An entry as the caption lists it: its label and its share or its required rate."""
+    rate = entry.required_rate_tokens_per_s
+    if rate is not None:
+        return t("compare.workload_rate", entry=entry.label, rate=f"{rate:,.0f}")
+    return t("compare.workload_share", entry=entry.label, weight=f"{entry.share_weight:g}")
+
+
 def workload_file(plan: Plan) -> None:
     """Upload a workload file (YAML/JSON list of entries) into the scenario, or clear it."""
     entries = plan.scenario.workload
     if entries:
-        st.caption(t("compare.workload_now", entries=escape_markdown(", ".join(e.label for e in entries))))
+        st.caption(t("compare.workload_now", entries=escape_markdown(", ".join(map(_entry_text, entries)))))
+    link_problem = st.session_state.get(keys.WORKLOAD_LINK_PROBLEM)
+    if entries and link_problem:
+        st.caption(t("compare.workload_not_in_link", reason=escape_markdown(tx(link_problem))))
     upload = st.file_uploader(t("compare.workload_file"), type=["yaml", "yml", "json"], key="workload_upload")
     if upload is not None:
         try:

@@ -19,7 +19,14 @@ from planner.engine import Plan
 from planner.errors import PlannerError
 from planner.i18n import error_text
 from planner.measure.accept import Acceptance, accept
-from planner.measure.calibrate import Calibration, InputFile, calibrate, override_yaml
+from planner.measure.calibrate import (
+    Calibration,
+    InputFile,
+    calibrate,
+    calibration_override,
+    override_mapping,
+    override_yaml,
+)
 from planner.measure.nccl import Run, parse_nccl_tests
 from planner.measure.perftest import PerftestResult, parse_perftest
 from planner.measure.text import read_lines
@@ -149,6 +156,8 @@ def coefficients(found: Evaluated) -> None:
     if cal is None:
         return
     st.subheader(t("meas.coefficients"))
+    if cal.in_switch_reduction:
+        st.info(t("meas.fitted_with_reduction", mode=cal.in_switch_reduction), icon=":material/info:")
     st.dataframe(
         [
             {
@@ -164,8 +173,55 @@ def coefficients(found: Evaluated) -> None:
     )
     text = override_yaml(cal)
     st.download_button(t("meas.download"), data=text, file_name="calibrated-override.yaml", mime="text/yaml")
+    if override_mapping(cal):
+        if auth.can(Permission.SCENARIOS):
+            st.button(t("meas.save_with_scenario"), on_click=_save_with_scenario, args=(cal,))
+        else:
+            st.caption(t("meas.save_role", role=t(auth.ROLE_KEYS[auth.identity().role])))
     if auth.identity().can(Permission.CATALOG_OVERRIDE):
         st.button(t("meas.apply"), on_click=_apply, args=(text,))
+
+
+def calibration_status() -> None:
+    """Whether the scenario is calibrated (from which measurement, when), the last action's
+    status line, and the button that removes the calibration."""
+    shown = st.session_state.pop(keys.CALIBRATION_STATUS, None)
+    if shown:
+        key, params = shown
+        st.success(t(key, **params), icon=":material/check_circle:")
+    current = state.calibration()
+    if current is None:
+        return
+    st.info(t("meas.calibrated"), icon=":material/tune:")
+    st.text(current.label)  # user text: shown as text
+    st.text(", ".join(f"{f.name} (sha256 {f.sha256[:12]}...)" for f in current.files) or "-")
+    if auth.can(Permission.SCENARIOS):
+        st.button(t("meas.remove_calibration"), on_click=_remove_calibration)
+
+
+def _save_with_scenario(cal: Calibration) -> None:
+    """Button callback: the fitted override becomes the scenario's calibration."""
+    try:
+        state.set_calibration(calibration_override(cal))
+    except PlannerError as exc:
+        auth.refuse(exc, state.lang())
+        return
+    mode = cal.in_switch_reduction
+    if mode is not None and state.value("reduction") != mode:
+        # the fitted values reproduce the runs with this reduction only: set it, and say so
+        state.set_value("reduction", mode)
+        st.session_state[keys.CALIBRATION_STATUS] = ("meas.saved_with_reduction", {"mode": mode})
+        return
+    st.session_state[keys.CALIBRATION_STATUS] = ("meas.saved_with_scenario", {})
+
+
+def _remove_calibration() -> None:
+    try:
+        state.set_calibration(None)
+    except PlannerError as exc:
+        auth.refuse(exc, state.lang())
+        return
+    st.session_state[keys.CALIBRATION_STATUS] = ("meas.calibration_removed", {})
 
 
 def _apply(text: str) -> None:

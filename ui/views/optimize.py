@@ -293,16 +293,12 @@ def pareto(run: Mapping[str, str], outcome: engine.Solved) -> None:
     """The front the user picks (cost vs power or vs bandwidth), clickable, with its points listed."""
     lang = state.lang()
     st.subheader(t("opt.pareto"))
-    kind = st.radio(
-        t("opt.pareto_kind"),
-        options=list(PARETO_KEYS),
-        format_func={k: t(v) for k, v in PARETO_KEYS.items()}.__getitem__,
-        horizontal=True,
-        key=keys.OPT_PARETO_KIND,
-        help=t("opt.help.pareto"),
+    kind = widgets.choice(
+        t("opt.pareto_kind"), PARETO_KEYS, key=keys.OPT_PARETO_KIND, help=t("opt.help.pareto")
     )
-    with st.spinner(t("opt.pareto_solving"), show_time=True):
-        found = engine.front(str(kind), run["scenario"], run["request"])
+    found = engine.front(kind, run["scenario"], run["request"])
+    if found is None:  # cancelled: the line is shown
+        return
     if not found.points:
         st.warning(
             t("opt.pareto_error", message=escape_markdown(found.error or "")), icon=":material/warning:"

@@ -77,5 +77,7 @@ def recommendation(plan: Plan) -> None:
         result = engine.decision_of(plan.scenario, plan)
     except PlannerError:  # the Compare page shows why; the headline figures stay
         return
+    if result is None:  # cancelled: the line is shown
+        return
     text = recommendation_section.sentence(result, catalog=engine.catalog(), lang=state.lang())
     st.info(f"**{t('overview.recommendation')}** {escape_markdown(text)}", icon=":material/recommend:")

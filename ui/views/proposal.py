@@ -27,7 +27,7 @@ from planner.report.export.browser import RenderError
 from planner.report.export.preview import page_count, page_images
 from planner.report.export.pricing import EDITIONS, Pricing
 from planner.report.performance_tables import escape_markdown
-from ui import auth, engine, keys, state, store, workshop
+from ui import auth, engine, keys, progress, state, store, workshop
 from ui.inputs import LANGS, range_text
 from ui.state import t
 
@@ -260,15 +260,20 @@ def _build(*, scenario: Scenario) -> bool:
     built: BuiltPdf | None = st.session_state.get(BUILT)
     if built is not None and built.key == key:
         return True
+    started = time.perf_counter()
     try:
-        with st.spinner(t("export.building")):
-            started = time.perf_counter()
-            p = _proposal(scenario)
-            pdf = proposal.render_pdf(p)
-            seconds = time.perf_counter() - started
+        p = _proposal(scenario)
+        pdf = progress.run(
+            name="proposal",
+            label=t("export.building"),
+            compute=lambda steps: proposal.render_pdf(p, steps=steps),
+        )
     except PlannerError as exc:
         st.error(t("export.error", message=escape_markdown(str(exc))), icon=":material/warning:")
         return False
+    if pdf is None:  # cancelled: the line is shown, the PDF built before (if any) is kept
+        return False
+    seconds = time.perf_counter() - started
     try:
         pages, images = _preview(pdf)
     except RenderError:
@@ -332,8 +337,11 @@ def preview_and_downloads() -> None:
             args=(f"proposal {kind} ({p.options.edition} edition)",),
         )
     st.caption(t("export.files_caption"))
-    if st.session_state.pop(PENDING, False) and _build(scenario=scenario):  # the old PDF's button is off
-        st.rerun()  # draw the new PDF's button and preview
+    if st.session_state.get(PENDING, False):  # cleared once built, refused or cancelled (ui/progress.py)
+        done = _build(scenario=scenario)
+        st.session_state.pop(PENDING, None)
+        if done:  # the old PDF's button is off
+            st.rerun()  # draw the new PDF's button and preview
     if built is None:
         st.info(t("export.pdf_pending"))
         return

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from planner import Plan, PlannerError, scenario_from_data
 from planner.access import Permission
@@ -483,36 +484,39 @@ def details(s: ScenarioStore, picked: ScenarioSummary) -> None:
 def _actions(s: ScenarioStore, picked: ScenarioSummary) -> None:
     sid = picked.id
     cells = st.columns(5)
-    cells[0].button(
+    _action_button(
+        cells[0],
         t("sc.open_latest"),
-        key=keys.action("open", sid),
-        on_click=_run,
-        args=("top", lambda store: _open(store, sid)),
-        type="primary",
+        verb="open",
+        sid=sid,
+        section="top",
+        action=lambda store: _open(store, sid),
         icon=":material/open_in_new:",
         disabled=picked.deleted,
-        width="stretch",
+        primary=True,
     )
-    cells[1].button(
+    _action_button(
+        cells[1],
         t("sc.duplicate"),
-        key=keys.action("duplicate", sid),
-        on_click=_run,
-        args=("details", lambda store: _duplicate(store, sid)),
+        verb="duplicate",
+        sid=sid,
+        section="details",
+        action=lambda store: _duplicate(store, sid),
         icon=":material/content_copy:",
-        width="stretch",
     )
     verb, label, act, icon = (
         ("restore", t("sc.restore"), _restore, ":material/restore_from_trash:")
         if picked.deleted
         else ("delete", t("sc.delete"), _delete, ":material/delete:")
     )
-    cells[2].button(
+    _action_button(
+        cells[2],
         label,
-        key=keys.action(verb, sid),
-        on_click=_run,
-        args=("details", lambda store: act(store, sid)),
+        verb=verb,
+        sid=sid,
+        section="details",
+        action=lambda store: act(store, sid),
         icon=icon,
-        width="stretch",
     )
     cells[3].download_button(
         t("sc.export"),
@@ -528,6 +532,32 @@ def _actions(s: ScenarioStore, picked: ScenarioSummary) -> None:
     with cells[4].popover(t("sc.share"), icon=":material/link:", width="stretch"):
         st.caption(t("sc.share_caption"))
         st.code(share_link(sid, None), language=None)
+
+
+def _action_button(
+    container: DeltaGenerator,
+    label: str,
+    *,
+    verb: str,
+    sid: int,
+    section: str,
+    action: Callable[[ScenarioStore], str],
+    icon: str,
+    disabled: bool = False,
+    primary: bool = False,
+) -> None:
+    """A full-width button that runs a store ``action`` on scenario ``sid`` from its callback
+    (its message goes to ``section``); the key names the verb and the scenario."""
+    container.button(
+        label,
+        key=keys.action(verb, sid),
+        on_click=_run,
+        args=(section, action),
+        type="primary" if primary else "secondary",
+        icon=icon,
+        disabled=disabled,
+        width="stretch",
+    )
 
 
 def _duplicate(s: ScenarioStore, sid: int) -> str:
@@ -623,14 +653,15 @@ def _versions(s: ScenarioStore, picked: ScenarioSummary) -> None:
         key=f"{keys.PICKED_VERSION}_{sid}",
         format_func=version_names.__getitem__,
     )
-    button.button(
+    _action_button(
+        button,
         t("sc.open_version"),
-        key=keys.action("open_version", sid),
-        on_click=_run,
-        args=("top", lambda store: _open(store, sid, int(chosen))),
-        disabled=picked.deleted,
+        verb="open_version",
+        sid=sid,
+        section="top",
+        action=lambda store: _open(store, sid, int(chosen)),
         icon=":material/history:",
-        width="stretch",
+        disabled=picked.deleted,
     )
     if len(numbers) < 2:
         st.caption(t("sc.one_version"))

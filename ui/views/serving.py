@@ -14,7 +14,6 @@ from planner.decision.bands import serving_note
 from planner.inputs.serving import ServingRequest, serving_request
 from planner.performance.serving import ServingEstimate, SizingResult
 from planner.report import charts as report_charts
-from planner.report import performance_tables
 from ui import engine, forms, state, widgets
 from ui.forms import FormField
 from ui.state import t, tx
@@ -105,13 +104,8 @@ def request_and_estimates(plans: tuple[Plan, ...], carried: ServingRequest | Non
     return run
 
 
-def _labels(plans: tuple[Plan, ...]) -> dict[str, str]:
-    names = performance_tables.design_labels(plans, engine.catalog(), state.lang())
-    return dict(zip([p.design_id for p in plans], names, strict=True))
-
-
 def _design_warnings(run: Run, plans: tuple[Plan, ...]) -> None:
-    labels = _labels(plans)
+    labels = widgets.design_labels(plans)
     for design, message in run.errors:
         st.warning(
             t("sv.design_error", design=labels.get(design, design), message=tx(message)),
@@ -122,7 +116,7 @@ def _design_warnings(run: Run, plans: tuple[Plan, ...]) -> None:
 def kpis(run: Run, current: Plan) -> None:
     """KPI cards of the current design (or the first served one)."""
     plan, e = next(((p, e) for p, e in run.estimates if p.design_id == current.design_id), run.estimates[0])
-    label = _labels((plan,))[plan.design_id]
+    label = widgets.design_labels((plan,))[plan.design_id]
     st.subheader(t("sv.kpis", design=label))
     cards = (
         ("sv.kpi.ttft", f"{e.ttft_s * 1e3:,.0f} ms"),
@@ -168,7 +162,7 @@ TABLE_ROWS: tuple[tuple[str, Callable[[ServingEstimate], str]], ...] = (
 
 def results_table(run: Run, plans: tuple[Plan, ...]) -> None:
     """Designs side by side: layout, batch, latency, throughput, cost, all-to-all per step."""
-    labels = _labels(plans)
+    labels = widgets.design_labels(plans)
     st.subheader(t("sv.per_design"))
     frame = pd.DataFrame(
         {labels[p.design_id]: [fmt(e) for _, fmt in TABLE_ROWS] for p, e in run.estimates},
@@ -191,7 +185,7 @@ def charts(run: Run, plans: tuple[Plan, ...]) -> None:
 
     Each design in its own colour (:func:`planner.report.charts.design_color`, as on every other
     page), the house style's legend below the plot, design names wrapped under the bars."""
-    labels = _labels(plans)
+    labels = widgets.design_labels(plans)
     colors = {
         p.design_id: report_charts.design_color(p.design_id, i) for i, (p, _) in enumerate(run.estimates)
     }
@@ -249,7 +243,7 @@ def sizing(run: Run, scenario_plan: Plan, plans: tuple[Plan, ...]) -> None:
         return
     rate = st.session_state[SIZING_FORM]["requests_per_s"]
     request = run.request.model_copy(update={"requests_per_s": rate, "batch": None})
-    labels = _labels(plans)
+    labels = widgets.design_labels(plans)
     results = widgets.computed(size_serving_on, request, scenario_plan, tuple(p.design_id for p in plans))
     rows = [
         {

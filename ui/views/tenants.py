@@ -17,6 +17,7 @@ from planner import Plan, PlannerError
 from planner.i18n import error_text
 from planner.jobmix.jobs import job_mix, synthetic_jobs
 from planner.jobmix.simulate import POLICIES, SimResult, simulate
+from planner.progress import Steps, part_of
 from planner.report import fmt, tables
 from planner.report.charts import PALETTE
 from planner.report.performance_tables import escape_markdown
@@ -24,7 +25,7 @@ from planner.tenancy.fabric import fabric_view, sim_cluster
 from planner.tenancy.place import Placement
 from planner.tenancy.run import COMPARE_DESIGNS, comparison_rows, ownership_grid
 from planner.tenancy.tenants import ISOLATIONS, TenantSet, tenants_from_data
-from ui import engine, state, widgets
+from ui import engine, progress, state, widgets
 from ui.state import t, tx
 
 TABLE_KEY = "tenants_table"
@@ -345,8 +346,15 @@ def simulation(plan: Plan) -> None:
         # a flag set by the callback, not the button's value: the app may rerun before the page
         # is reached (URL and history bookkeeping), and a button is true for one run only
         st.form_submit_button(t("tn.sim.run"), on_click=_ask)
-    if st.session_state.pop(SIM_ASKED, False):
-        st.session_state[SIM_KEY] = _run(plan, int(jobs), float(load), int(seed), bool(preempt))
+    if st.session_state.get(SIM_ASKED, False):  # cleared once run or cancelled (ui/progress.py)
+        ran = progress.run(
+            name="tenants_sim",
+            label=t("tn.sim.running"),
+            compute=lambda steps: _run(plan, int(jobs), float(load), int(seed), bool(preempt), steps),
+        )
+        st.session_state.pop(SIM_ASKED, None)
+        if ran is not None:  # a cancelled run keeps the results shown before
+            st.session_state[SIM_KEY] = ran
     results: dict[str, SimResult] | None = st.session_state.get(SIM_KEY)
     if results:
         _sim_results(results)
@@ -356,22 +364,17 @@ def _ask() -> None:
     st.session_state[SIM_ASKED] = True
 
 
-def _run(plan: Plan, jobs: int, load: float, seed: int, preempt: bool) -> dict[str, SimResult]:
+def _run(plan: Plan, jobs: int, load: float, seed: int, preempt: bool, steps: Steps) -> dict[str, SimResult]:
     cluster = sim_cluster(widgets.computed(lambda: fabric_view(plan=plan, catalog=engine.catalog())))
     stream = widgets.computed(
         lambda: synthetic_jobs(
             count=jobs, cluster_gpus=cluster.gpus, seed=seed, load=load, mix=job_mix(engine.catalog())
         )
     )
-    bar = st.progress(0.0, text=t("tn.sim.running"))
     out = {}
     for n, policy in enumerate(POLICIES):
-
-        def advance(done: float, n: int = n) -> None:
-            bar.progress(min(1.0, (n + done) / len(POLICIES)), text=t("tn.sim.running"))
-
-        out[policy] = simulate(cluster=cluster, jobs=stream, policy=policy, preempt=preempt, progress=advance)
-    bar.empty()
+        part = part_of(steps, index=n, count=len(POLICIES))
+        out[policy] = simulate(cluster=cluster, jobs=stream, policy=policy, preempt=preempt, steps=part)
     return out
 
 

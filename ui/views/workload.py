@@ -91,13 +91,7 @@ def job_and_estimates(plans: tuple[Plan, ...]) -> Run:
 
 def _design_warnings(found: engine.Estimates, plans: tuple[Plan, ...]) -> None:
     """Designs the job does not fit on, each with the engine's reason."""
-    labels = dict(
-        zip(
-            [p.design_id for p in plans],
-            performance_tables.design_labels(plans, engine.catalog(), state.lang()),
-            strict=True,
-        )
-    )
+    labels = widgets.design_labels(plans)
     for design, message in found.errors:
         st.warning(
             t("wl.design_error", design=labels.get(design, design), message=message),
@@ -106,13 +100,7 @@ def _design_warnings(found: engine.Estimates, plans: tuple[Plan, ...]) -> None:
 
 
 def _labels(found: engine.Estimates, plans: tuple[Plan, ...]) -> list[str]:
-    labels = dict(
-        zip(
-            [p.design_id for p in plans],
-            performance_tables.design_labels(plans, engine.catalog(), state.lang()),
-            strict=True,
-        )
-    )
+    labels = widgets.design_labels(plans)
     return [labels[e.design_id] for e in found.estimates]
 
 
@@ -187,13 +175,8 @@ def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
     lang = state.lang()
     money = tables.money_of(current)
     st.subheader(t("wl.uncertainty"))
-    output = st.radio(
-        t("wl.tornado_output"),
-        options=list(TORNADO_OUTPUTS),
-        format_func={o: t(k) for o, k in TORNADO_OUTPUTS.items()}.__getitem__,
-        horizontal=True,
-        key=keys.WORKLOAD_TORNADO_OUTPUT,
-        help=t("wl.help.tornado"),
+    output = widgets.choice(
+        t("wl.tornado_output"), TORNADO_OUTPUTS, key=keys.WORKLOAD_TORNADO_OUTPUT, help=t("wl.help.tornado")
     )
     swings = engine.tornado_of(current, job, params)
     if swings.frame is None:
@@ -202,11 +185,13 @@ def uncertainty(current: Plan, plans: tuple[Plan, ...], run: Run) -> None:
         )
     else:
         widgets.chart(
-            performance_charts.tornado(swings.frame, str(output), lang, money=money), key="workload_tornado"
+            performance_charts.tornado(swings.frame, output, lang, money=money), key="workload_tornado"
         )
         design = performance_tables.design_labels((current,), engine.catalog(), lang)[0]
         st.caption(t("wl.tornado_caption", design=design))
     results = engine.monte_carlo_of(plans, job, params)
+    if results is None:  # cancelled: the line is shown
+        return
     labels = performance_tables.design_labels(plans, engine.catalog(), lang)
     shown = [
         (r, label, p.design_id) for r, label, p in zip(results, labels, plans, strict=True) if r is not None

@@ -10,22 +10,17 @@ from ui.state import t
 
 def undo_redo_buttons(sb: DeltaGenerator) -> None:
     """Undo and redo side by side, each disabled when there is nothing to undo or redo."""
-    left, right = sb.columns(2)
-    left.button(
-        t("workshop.undo"),
-        key=keys.UNDO,
-        on_click=history.undo,
-        disabled=not history.can_undo(),
-        icon=":material/undo:",
-        help=t("help.workshop.undo"),
-        width="stretch",
+    steps = (
+        (t("workshop.undo"), t("help.workshop.undo"), keys.UNDO, history.undo, history.can_undo(), "undo"),
+        (t("workshop.redo"), t("help.workshop.redo"), keys.REDO, history.redo, history.can_redo(), "redo"),
     )
-    right.button(
-        t("workshop.redo"),
-        key=keys.REDO,
-        on_click=history.redo,
-        disabled=not history.can_redo(),
-        icon=":material/redo:",
-        help=t("help.workshop.redo"),
-        width="stretch",
-    )
+    for column, (label, help_text, key, step, possible, icon) in zip(sb.columns(2), steps, strict=True):
+        column.button(
+            label,
+            key=key,
+            on_click=step,
+            disabled=not possible,
+            icon=f":material/{icon}:",
+            help=help_text,
+            width="stretch",
+        )

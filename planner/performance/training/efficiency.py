@@ -36,15 +36,20 @@ many narrow heads lose more to the scores (Megatron-LM SC21 Table 1: 137 TFLOP/s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
+from planner.errors import InputError
 from planner.i18n.message import msg
 
 FP8_SPEEDUP = 2.0
 """FP8 dense peak / BF16 dense peak: 1979 / 989 TFLOPS on H100 SXM (NVIDIA datasheet). Applied to
 every GPU (an assumption for non-NVIDIA parts)."""
+
+LATEST_RELEASE = "latest"
+"""The framework release each GPU's own coefficients are calibrated on (``data/training.yaml``)."""
 
 RULES = (
     "training_efficiency_max_fraction",
@@ -122,18 +127,43 @@ class EfficiencyCoefficients:
         return 72.0 * self.elementwise_bytes * share
 
 
+def release_suffix(release: str) -> str:
+    """The rule-id suffix of a framework release: ``nemo-24.07`` -> ``nemo_24_07``.
+
+    >>> release_suffix("nemo-24.07")
+    'nemo_24_07'
+    """
+    return re.sub(r"[^a-z0-9]+", "_", release.lower())
+
+
 def efficiency_coefficients(
-    catalog: Catalog, *, gpu_id: str = "", precision: str = ""
+    catalog: Catalog, *, gpu_id: str = "", precision: str = "", release: str = LATEST_RELEASE
 ) -> EfficiencyCoefficients:
     """The coefficients in the catalog; :class:`CatalogError` names a missing one.
 
     A rule ``<id>_<gpu_id>_<precision>`` (e.g. ``training_efficiency_max_fraction_h100_sxm_fp8``),
     else ``<id>_<gpu_id>``, where the catalog has one, replaces the general ``<id>`` for that GPU:
     the matrix units of each GPU generation, and each precision, reach their own share of peak.
+    A framework release other than the latest reads ``<id>_<gpu_id>_<release>`` first (each release
+    calibrated on one row of its own benchmark table); :class:`InputError` names ``software_release``
+    when the GPU has no calibration for it.
     """
     values = rule_values(catalog, RULES, needed_by=msg("the training model"))
+    if release != LATEST_RELEASE:
+        own = f"{RULES[0]}_{gpu_id}_{release_suffix(release)}"
+        if own not in catalog.sizing_rules:
+            raise InputError(
+                msg(
+                    "software_release: {release} has no calibration for {gpu} (allowed: latest)",
+                    release=release,
+                    gpu=gpu_id or "-",
+                )
+            )
     for rule_id in RULES:
-        for suffix in (f"_{gpu_id}_{precision}", f"_{gpu_id}") if gpu_id else ():
+        suffixes = (f"_{gpu_id}_{precision}", f"_{gpu_id}") if gpu_id else ()
+        if release != LATEST_RELEASE:
+            suffixes = (f"_{gpu_id}_{release_suffix(release)}", *suffixes)
+        for suffix in suffixes:
             specific = catalog.sizing_rules.get(f"{rule_id}{suffix}")
             if specific is not None:
                 values[rule_id] = specific.value

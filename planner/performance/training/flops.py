@@ -17,7 +17,7 @@ counts its own projections, :func:`~planner.performance.training.shape.attention
 
 Model FLOPs = 3 x forward (backward is twice the forward). Hardware FLOPs add what is computed
 again: full recomputation one more forward of every layer (not the logits), selective
-recomputation the attention core. With MHA, ``f = 4 h``, no gate: ``72 B s L h^2 (1 + s / (6h) +
+recomputation the attention core, block recomputation one more forward of its recomputed layers. With MHA, ``f = 4 h``, no gate: ``72 B s L h^2 (1 + s / (6h) +
 V / (12 L h))`` model FLOPs and, with full recomputation, ``96 B s L h^2 (1 + s / (6h) + V / (16 L
 h))`` hardware FLOPs: Narayanan et al., SC 2021, arXiv 2104.04473, eq. 3; Korthikanti et al.,
 arXiv 2205.05198, section 6 (MFU vs HFU).
@@ -30,7 +30,10 @@ from typing import Literal
 
 from planner.performance.training.shape import ModelShape
 
-Recompute = Literal["none", "selective", "full"]
+Recompute = Literal["none", "selective", "full", "block"]
+"""Activation recomputation: ``block`` recomputes in full the first ``n`` layers of each pipeline chunk
+(:attr:`~planner.performance.training.memory.Parallel.recompute_layers`) and keeps every activation of
+the others (Megatron-LM's ``--recompute-method block --recompute-num-layers n``)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,8 @@ def model_flops_per_token(shape: ModelShape, *, seq_len: int) -> float:
 
 
 def recompute_flops_per_layer_token(flops: TokenFlops, recompute: Recompute) -> float:
-    """Forward FLOPs done again per layer and token by recomputation [FLOP]."""
+    """Forward FLOPs done again per layer and token by recomputation [FLOP]; under ``block`` those
+    of a layer that keeps its activations (0), a recomputed one counts as ``full``."""
     if recompute == "full":
         return flops.layer
     if recompute == "selective":

@@ -19,6 +19,8 @@ parallelism divides ``s`` by ``cp``; FP8 matrix multiplies keep 1-byte copies of
                s b h (12 + 4r + d + c f/h) / t + 4 a s b / t    (flash kernel: one fp32 per row)
     selective  s b h (12 + 4r + d + c f/h) / t              (attention core recomputed)
     full       2 s b h / t  (+ one layer's working set)     (only each layer's input kept)
+    block      per chunk: its first n layers as ``full``, the others as ``none`` (+ one layer's
+               working set); Megatron-LM's ``--recompute-method block --recompute-num-layers n``
 
 With MHA, ``f = 4 h``, dropout: ``34 s b h / t + 5 a s^2 b / t`` (their eq. 2 with sequence
 parallelism). Rank ``r`` of a 1F1B pipeline holds its warm-up's chunk passes plus one, counted per
@@ -36,7 +38,12 @@ from functools import lru_cache
 from typing import Literal
 
 from planner.performance.training.flops import Recompute, token_flops
-from planner.performance.training.pipeline import StageSplit, held_layer_micro_batches_of, stage_split
+from planner.performance.training.pipeline import (
+    StageSplit,
+    held_layer_micro_batches_of,
+    held_layers_per_rank,
+    stage_split,
+)
 from planner.performance.training.shape import ModelShape
 
 ZeroStage = Literal[0, 1, 2, 3]
@@ -98,6 +105,8 @@ class Parallel:
     micro_batches: int
     expert_tp: int = 0
     """Expert tensor parallelism as given; 0 = :attr:`etp`'s default."""
+    recompute_layers: int = 0
+    """Layers of each pipeline chunk recomputed in full under ``recompute = "block"`` [count]."""
 
     @property
     def etp(self) -> int:
@@ -198,6 +207,8 @@ def activation_bytes_per_layer(
     s = seq_len / cp
     b = micro_batch_seqs
     h = shape.hidden_size
+    if recompute == "block":  # per chunk: its recomputed layers as "full", the others as "none"
+        raise ValueError("block recomputation mixes two per-layer sizes: activation_and_buffer_bytes")
     if recompute == "full":
         return 2.0 * s * b * h / (tp if sequence_parallel else 1)
     replicated, split = activation_shares(shape, dropout=dropout, fp8=fp8)
@@ -239,26 +250,45 @@ def activation_and_buffer_bytes(
 ) -> tuple[float, float]:  # fmt: skip
     """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes);
     ``split`` is the layout's split when the caller has it (:func:`pipeline_split`)."""
-    per_layer = activation_bytes_per_layer(
-        shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
-        recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
-        materialized_scores=materialized_scores, fp8=fp8,
-    )  # fmt: skip
+
+    def per_layer(rc: Recompute) -> float:
+        return activation_bytes_per_layer(
+            shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
+            recompute=rc, dropout=dropout, sequence_parallel=sequence_parallel,
+            materialized_scores=materialized_scores, fp8=fp8,
+        )  # fmt: skip
+
     split = split or pipeline_split(shape, lay, seq_len=seq_len)
     logits = LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
-    # the fullest rank: the most layer activations, or the last one's with the logits
-    held, rank, last = held_layer_micro_batches_of(split, lay.micro_batches)
-    if rank != lay.pp - 1 and held * per_layer >= last * per_layer + logits:
-        logits = 0.0  # the fullest rank is not the one with the output layer
+    if recompute == "block":
+        activations, logits = _block_activation_bytes(
+            split, lay, kept_bytes=per_layer("none"), redone_bytes=per_layer("full"), logits=logits
+        )
     else:
-        held = last
-    activations = per_layer * held
-    if recompute == "full":  # the layer being recomputed holds its full working set
-        activations += activation_bytes_per_layer(
-            shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
-            recompute="selective", dropout=dropout, sequence_parallel=sequence_parallel, fp8=fp8,
-        )  # fmt: skip
+        one = per_layer(recompute)
+        # the fullest rank: the most layer activations, or the last one's with the logits
+        held, rank, last = held_layer_micro_batches_of(split, lay.micro_batches)
+        if rank != lay.pp - 1 and held * one >= last * one + logits:
+            logits = 0.0  # the fullest rank is not the one with the output layer
+        else:
+            held = last
+        activations = one * held
+    if recompute in ("full", "block"):  # the layer being recomputed holds its full working set
+        activations += per_layer("selective")
     return activations, logits
+
+
+def _block_activation_bytes(
+    split: StageSplit, lay: Parallel, *, kept_bytes: float, redone_bytes: float, logits: float
+) -> tuple[float, float]:
+    """Activations on the fullest rank and its logits buffer under block recomputation [B]: the
+    recomputed layers of each chunk keep only their input (module notes)."""
+    kept, redone = split.block_parts(lay.recompute_layers)
+    held_kept = held_layers_per_rank(kept, lay.micro_batches)
+    held_redone = held_layers_per_rank(redone, lay.micro_batches)
+    per_rank = [k * kept_bytes + r * redone_bytes for k, r in zip(held_kept, held_redone, strict=True)]
+    fullest = max(range(lay.pp), key=lambda r: per_rank[r] + (logits if r == lay.pp - 1 else 0.0))
+    return per_rank[fullest], logits if fullest == lay.pp - 1 else 0.0
 
 
 def memory_breakdown(

@@ -30,7 +30,7 @@ the first rank of an even split, Korthikanti et al.'s interleaved first-stage me
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Literal
 
@@ -84,6 +84,23 @@ class StageSplit:
             passes = pp * (groups // v + (1 if j < groups % v else 0)) + (rest if groups % v == j else 0)
             held += passes * self.chunk_layers[j * pp + rank]
         return held
+
+    def block_parts(self, recompute_layers: int) -> tuple[StageSplit, StageSplit]:
+        """The layers of each chunk that keep their activations and those recomputed in full under
+        block recomputation of ``recompute_layers`` per chunk (module notes).
+
+        >>> kept, redone = split_layers(layers=30, pp=4, v=2, split="even").block_parts(2)
+        >>> kept.chunk_layers, redone.chunk_layers  # chunks of 3 and 4 layers, the first 2 of each redone
+        ((1, 1, 2, 2, 2, 2, 2, 2), (2, 2, 2, 2, 2, 2, 2, 2))
+        """
+        return _block_parts(self, recompute_layers)
+
+
+@lru_cache(maxsize=4096)
+def _block_parts(split: StageSplit, recompute_layers: int) -> tuple[StageSplit, StageSplit]:
+    redone = tuple(min(recompute_layers, n) for n in split.chunk_layers)
+    kept = tuple(n - r for n, r in zip(split.chunk_layers, redone, strict=True))
+    return replace(split, chunk_layers=kept), replace(split, chunk_layers=redone)
 
 
 def _chunks(layers: int, chunks: int) -> list[int]:
@@ -145,9 +162,15 @@ def _peak_held(split: StageSplit) -> int:
 
 
 @lru_cache(maxsize=65536)
+def held_layers_per_rank(split: StageSplit, micro_batches: int) -> tuple[int, ...]:
+    """Layer activations of one micro-batch each rank holds at its 1F1B peak [count]."""
+    return tuple(split.held_layers(r, micro_batches) for r in range(split.pp))
+
+
+@lru_cache(maxsize=65536)
 def held_layer_micro_batches_of(split: StageSplit, micro_batches: int) -> tuple[int, int, int]:
     """The most layer activations any rank holds at its peak, that rank, and what the last rank
     holds [count, index, count]."""
-    held = [split.held_layers(r, micro_batches) for r in range(split.pp)]
+    held = held_layers_per_rank(split, micro_batches)
     most = max(held)
     return most, held.index(most), held[-1]

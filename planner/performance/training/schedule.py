@@ -180,7 +180,7 @@ class StepModel:
         self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
         # the search times thousands of layouts that share these few per-GPU shapes
         self._efficiency: dict[tuple[int, int, int, str], float] = {}
-        self._compute: dict[tuple[int, int, int, int, int, str], tuple[float, float]] = {}
+        self._compute: dict[tuple[int, int, int, int, int, str, int], tuple[float, float]] = {}
         self._splits: dict[tuple[int, int], StageSplit] = {}
         self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
         self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
@@ -194,6 +194,8 @@ class StepModel:
         """Kernel efficiency of a layout's layers [-] (:mod:`~planner.performance.training.efficiency`)."""
         if self.fixed_efficiency is not None:
             return self.fixed_efficiency
+        if recompute == "block":  # the layers that keep their activations; recomputed ones as "full"
+            recompute = "none"
         key = (lay.tp, lay.cp, lay.micro_batch_seqs, recompute)
         if key not in self._efficiency:
             self._efficiency[key] = self._efficiency_of(lay, recompute)
@@ -251,7 +253,9 @@ class StepModel:
         of its linear layers, the fused attention runs in BF16): its FLOPs take ``FP8_SPEEDUP``
         times longer than the rest.
         """
-        key = (lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute)
+        key = (lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute, lay.recompute_layers)
+        if key not in self._compute and recompute == "block":
+            self._compute[key] = self._block_compute_micro_s(lay)
         if key not in self._compute:
             flops, attention = self.micro_flops(lay, recompute)
             rate = self.peak_flops * self.efficiency(lay, recompute)
@@ -265,6 +269,43 @@ class StepModel:
         routed = self._routed_micro_flops(lay, recompute)
         expert_s = routed * self.moe.imbalance / (self.peak_flops * self.expert_efficiency(lay))
         return dense_s + expert_s, attention_s
+
+    def _block_compute_micro_s(self, lay: Parallel) -> tuple[float, float]:
+        """Compute time of one micro-batch on the slowest stage under block recomputation, and of its
+        attention cores [s]: the kept layers at the efficiency without recomputation, the recomputed
+        ones (four passes) at that of full recomputation (dense models only)."""
+        f = self.flops
+        tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
+        rate_kept = self.peak_flops * self.efficiency(lay, "none")
+        rate_redone = self.peak_flops * self.efficiency(lay, "full")
+        kept, redone = self.split(lay).block_parts(lay.recompute_layers)
+        slowest = (0.0, 0.0)
+        for rank in range(lay.pp):
+            n_kept, n_redone = kept.rank_layers[rank], redone.rank_layers[rank]
+            attention_kept = n_kept * 3.0 * f.layer_attention * tokens * self.attention_slowdown / rate_kept
+            attention_redone = (
+                n_redone * 4.0 * f.layer_attention * tokens * self.attention_slowdown / rate_redone
+            )
+            logits = 3.0 * f.logits if rank == lay.pp - 1 else 0.0
+            other = (n_kept * 3.0 * f.layer_matmul + logits) * tokens / rate_kept
+            other += n_redone * 4.0 * f.layer_matmul * tokens / rate_redone
+            total = other + attention_kept + attention_redone
+            if total > slowest[0]:
+                slowest = (total, attention_kept + attention_redone)
+        return slowest
+
+    def tp_layer_passes(self, lay: Parallel, recompute: Recompute) -> float:
+        """Layers of the slowest stage weighted by their forward collectives [count]: a recomputed
+        layer repeats its forward's (``FULL_RECOMPUTE_COMM_FACTOR``)."""
+        split = self.split(lay)
+        if recompute != "block":
+            factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
+            return split.max_layers * factor
+        kept, redone = split.block_parts(lay.recompute_layers)
+        return max(
+            k + FULL_RECOMPUTE_COMM_FACTOR * r
+            for k, r in zip(kept.rank_layers, redone.rank_layers, strict=True)
+        )
 
     def expert_efficiency(self, lay: Parallel) -> float:
         """Share of peak the expert GEMMs reach at their own width and tokens per expert [-]."""
@@ -375,15 +416,8 @@ class StepModel:
         per_domain = min(lay.tp, self.fabric.domain_gpus)
         gather, _ = self._collective("all_gather", size, lay.tp, per_domain)
         scatter, _ = self._collective("reduce_scatter", size, lay.tp, per_domain)
-        factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
-        layers = self.split(lay).max_layers
-        return (
-            layers
-            * TP_COLLECTIVES_PER_LAYER
-            * factor
-            * (gather + scatter)
-            * (1 - self.job.tp_overlap_fraction)
-        )
+        layers = self.tp_layer_passes(lay, recompute)
+        return layers * TP_COLLECTIVES_PER_LAYER * (gather + scatter) * (1 - self.job.tp_overlap_fraction)
 
     def _cp_micro_s(self, lay: Parallel, attention_s: float) -> float:
         if lay.cp == 1:

@@ -14,8 +14,8 @@ is timed. Ties go to simpler layouts (fewer stages, narrower TP, fewer expert gr
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import get_args
 
 from planner.errors import InputError
@@ -28,6 +28,7 @@ from planner.performance.training.memory import (
     ZeroStage,
     activation_and_buffer_bytes,
     memory_breakdown,
+    pipeline_split,
     state_bytes,
 )
 from planner.performance.training.pipeline import StageSplit
@@ -86,6 +87,8 @@ def check_layout(job: TrainingJob, shape: ModelShape, gpus: int) -> None:
                 "pp: {pp} stages for {layers} layers (allowed: 1 to {layers})", pp=job.pp, layers=shape.layers
             )
         )
+    if job.recompute == "block" and job.experts > 1:
+        raise InputError(msg("recompute: block recomputation is modelled for dense models only (experts 1)"))
     if job.ep is not None and job.experts % job.ep:
         raise InputError(
             msg("ep: {ep} does not divide the {experts} experts", ep=job.ep, experts=job.experts)
@@ -153,21 +156,34 @@ def schedules(
 
 
 def fits(
-    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None
-) -> tuple[list[Fit], tuple[float, float, float, float, float]]:
-    """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need."""
+    job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None,
+    worth: Callable[[Parallel], bool] | None = None,
+) -> tuple[list[Fit], tuple[float, float, float, float, float]]:  # fmt: skip
+    """For each recomputation, the lowest ZeRO stage that fits; and the parts of the smallest need.
+
+    Block recomputation is tried when recomputing nothing does not fit at the lowest ZeRO stage and
+    ``worth`` (the search's lower bound against its best so far) does not rule out its fewest
+    recomputed layers: for each lower ZeRO stage, the fewest recomputed layers per chunk that fit
+    (:func:`block_counts`).
+    """
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
     states = {zero: state_bytes(shape, lay, zero) for zero in zeros}
     totals = {zero: sum(parts) for zero, parts in states.items()}
     found: list[Fit] = []
     least: tuple[float, float, float, float, float] | None = None
-    for rc in recomputes:
-        act = activation_and_buffer_bytes(
-            shape, lay, seq_len=job.seq_len, recompute=rc, dropout=job.dropout, split=split,
+
+    def activations(rc: Recompute, trial: Parallel) -> tuple[float, float]:
+        return activation_and_buffer_bytes(
+            shape, trial, seq_len=job.seq_len, recompute=rc, dropout=job.dropout, split=split,
             sequence_parallel=job.sequence_parallel,
             materialized_scores=job.attention_kernel == "materialized", fp8=job.precision == "fp8",
         )  # fmt: skip
+
+    for rc in recomputes:
+        if rc == "block":
+            continue
+        act = activations(rc, lay)
         act_total = act[0] + act[1]
         for zero in zeros:
             if totals[zero] + act_total <= usable_bytes:
@@ -176,8 +192,79 @@ def fits(
         # the highest ZeRO stage holds the least
         if least is None or totals[zeros[-1]] + act_total < sum(least):
             least = (*states[zeros[-1]], *act)
+    unrecomputed = next((f for f in found if f.recompute == "none"), None)
+    if (
+        "block" in recomputes
+        and shape.experts <= 1
+        and (unrecomputed is None or unrecomputed.zero > zeros[0])
+    ):
+        # per ZeRO stage below the one nothing-recomputed needs, the fewest layers that fit
+        stages = [z for z in zeros if unrecomputed is None or z < unrecomputed.zero]
+        counts = block_counts(job, split or pipeline_split(shape, lay, seq_len=job.seq_len))
+        # no counts when every chunk holds one layer (block is then "none" or "full"); searched, the
+        # fewest recomputed layers are the fastest: skipped when even they cannot beat the best
+        pruned = not counts or (
+            worth is not None
+            and job.recompute == "auto"
+            and not worth(replace(lay, recompute_layers=counts[0]))
+        )
+        if not pruned:
+            block, act = _block_fits(
+                lay, counts, stages, totals, usable_bytes, lambda t: activations("block", t)
+            )
+            found += [Fit(trial, "block", z, (*states[z], *need)) for trial, z, need in block]
+            if least is None or totals[zeros[-1]] + act[0] + act[1] < sum(least):
+                least = (*states[zeros[-1]], *act)
     assert least is not None
     return found, least
+
+
+def block_counts(job: TrainingJob, split: StageSplit) -> list[int]:
+    """Recomputed layers per chunk to try under block recomputation, fewest first: the given
+    ``recompute_layers``, else 1 up to one fewer than the largest chunk when searched (all of them is
+    full recomputation), up to all of them when block is asked for."""
+    if job.recompute_layers is not None:
+        return [job.recompute_layers]
+    largest = max(split.chunk_layers)
+    return list(range(1, largest if job.recompute == "auto" else largest + 1))
+
+
+def _block_fits(
+    lay: Parallel, counts: list[int], stages: list[ZeroStage], totals: dict[ZeroStage, float],
+    usable_bytes: float, activations: Callable[[Parallel], tuple[float, float]],
+) -> tuple[list[tuple[Parallel, ZeroStage, tuple[float, float]]], tuple[float, float]]:  # fmt: skip
+    """For each ZeRO stage, the fewest recomputed layers per chunk that fit, when fewer than a lower
+    stage needs; and the activations with the most recomputed (the least memory).
+
+    The activations fall as layers are recomputed (``2 s b h / t`` replaces a layer's whole set), so
+    the fewest that fit is found by bisection.
+    """
+    memo: dict[int, tuple[Parallel, tuple[float, float]]] = {}
+
+    def need(i: int) -> tuple[Parallel, tuple[float, float]]:
+        if counts[i] not in memo:
+            trial = replace(lay, recompute_layers=counts[i])
+            memo[counts[i]] = (trial, activations(trial))
+        return memo[counts[i]]
+
+    found: list[tuple[Parallel, ZeroStage, tuple[float, float]]] = []
+    upper = len(counts)  # a higher stage never needs more layers recomputed than a lower one
+    for zero in stages:
+        lo, hi = 0, upper
+        while lo < hi:  # the first index whose activations fit
+            mid = (lo + hi) // 2
+            act = need(mid)[1]
+            if totals[zero] + act[0] + act[1] <= usable_bytes:
+                hi = mid
+            else:
+                lo = mid + 1
+        if lo < upper:
+            trial, act = need(lo)
+            found.append((trial, zero, act))
+            upper = lo
+        if upper == 0:
+            break
+    return found, need(len(counts) - 1)[1]
 
 
 @dataclass(frozen=True)
@@ -218,16 +305,20 @@ def _search(
             # a counted structure's schedules need no memory check when they cannot be faster
             if counted and best is not None and model.lower_bound_s(lay, cheapest) > best[0][0]:
                 continue
-            found, need = fits(job, shape, lay, usable_bytes, model.split(lay))
+            bound = best[0][0] if best is not None else math.inf
+            found, need = fits(
+                job, shape, lay, usable_bytes, model.split(lay),
+                worth=lambda trial: model.lower_bound_s(trial, "block") <= bound,  # noqa: B023
+            )  # fmt: skip
             if least is None or sum(need) < sum(least[1]):
                 least = (lay, need)
             if found and not counted:
                 fitting += 1
                 counted = True
             for fit in found:
-                if best is not None and model.lower_bound_s(lay, fit.recompute) > best[0][0]:
+                if best is not None and model.lower_bound_s(fit.lay, fit.recompute) > best[0][0]:
                     continue
-                result = model.step(lay, fit.recompute, fit.zero)
+                result = model.step(fit.lay, fit.recompute, fit.zero)
                 key = (result.step.total_s, lay.pp, lay.tp, lay.cp, lay.ep)
                 if best is None or key < best[0]:
                     best = (key, result, fit)
@@ -244,7 +335,7 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
     while lay.dp * mb * 2 <= job.global_batch_seqs:
         mb *= 2
         m = math.ceil(job.global_batch_seqs / (lay.dp * mb))
-        trial = Parallel(lay.tp, lay.cp, lay.pp, lay.dp, lay.ep, lay.v, mb, m, lay.expert_tp)
+        trial = replace(lay, micro_batch_seqs=mb, micro_batches=m)
         mem = memory_breakdown(
             shape,
             trial,

@@ -7,9 +7,7 @@ by ``planner plan --scenario FILE`` and by the web app's upload.
 
 from __future__ import annotations
 
-from planner.errors import InputError
-from planner.files import parse_text
-from planner.i18n.message import msg
+from planner.files import parse_scenario_export
 from planner.inputs.scenario import Scenario, scenario_from_data, scenario_to_json
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -22,24 +20,7 @@ def export_scenario_json(scenario: Scenario) -> bytes:
 
 
 def import_scenario_json(data: bytes | str, *, source: str = "scenario JSON") -> Scenario:
-    """The scenario in a JSON file (strict JSON, read by :func:`planner.files.parse_text`);
+    """The scenario in a JSON file (strict JSON, read by :func:`planner.files.parse_scenario_export`);
     :class:`InputError` names what is wrong."""
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    if len(raw) > MAX_SCENARIO_BYTES:
-        raise InputError(
-            msg(
-                "{source}: larger than {limit:,} bytes; not a scenario export",
-                source=source,
-                limit=MAX_SCENARIO_BYTES,
-            )
-        )
-    parsed = parse_text(raw, name=source, error=InputError, syntax="json")
-    if not isinstance(parsed, dict):
-        raise InputError(
-            msg(
-                "{source}: expected a JSON object (a scenario export), got a {type}",
-                source=source,
-                type=type(parsed).__name__,
-            )
-        )
+    parsed = parse_scenario_export(data, source=source, limit_bytes=MAX_SCENARIO_BYTES)
     return scenario_from_data(parsed, source=source)

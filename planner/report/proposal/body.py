@@ -236,7 +236,6 @@ def write_cost(doc: HtmlDocument, p: Proposal) -> None:
     lang, plan = p.lang, p.plan
     doc.section(tr("export.sec.cost", lang), "cost")
     money = tables.money_of(plan)
-    currency = currency_label(p)
     c = plan.cost
     opex = c.opex_by_item_usd_per_year
 
@@ -254,14 +253,7 @@ def write_cost(doc: HtmlDocument, p: Proposal) -> None:
         (tr("export.cost.per_gpu", lang), m(c.usd_per_gpu)),
         (tr("kpi.gpu_hour", lang), m(c.usd_per_gpu_hour, 2)),
     ]
-    doc.table(
-        Table.of(
-            [tr("col.item", lang), tr("export.col.amount", lang, currency=currency)],
-            items,
-            numeric=[1],
-            widths=[62.0, 38.0],
-        )
-    )
+    doc.table(_amounts(p, items))
     if not p.internal and p.options.pricing.discount > 0:
         doc.paragraph(tr("export.cost.discounted", lang, discount=fmt.percent(p.options.pricing.discount, 1)))
     doc.heading(tr("export.cost.by_design", lang))
@@ -284,6 +276,12 @@ def write_cost(doc: HtmlDocument, p: Proposal) -> None:
         _commercial(doc, p)
 
 
+def _amounts(p: Proposal, items: list[tuple[str, str]]) -> Table:
+    """A two-column table of items and their amounts in the report currency (cost, commercial terms)."""
+    amount = tr("export.col.amount", p.lang, currency=currency_label(p))
+    return Table.of([tr("col.item", p.lang), amount], items, numeric=[1], widths=[62.0, 38.0])
+
+
 def _commercial(doc: HtmlDocument, p: Proposal) -> None:
     lang, pricing = p.lang, p.options.pricing
     records = bom_records(p)
@@ -301,14 +299,6 @@ def _commercial(doc: HtmlDocument, p: Proposal) -> None:
         (tr("export.commercial.profit", lang), fmt.number(profit, 2)),
         (tr("export.commercial.effective", lang), fmt.percent(profit / offered if offered else 0.0, 1)),
     ]
-    currency = currency_label(p)
-    doc.table(
-        Table.of(
-            [tr("col.item", lang), tr("export.col.amount", lang, currency=currency)],
-            items,
-            numeric=[1],
-            widths=[62.0, 38.0],
-        )
-    )
+    doc.table(_amounts(p, items))
     if profit < 0:
         doc.callout(tr("export.commercial.below_cost", lang), warning=True)

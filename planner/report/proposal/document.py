@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from planner.i18n import tr
+from planner.progress import Steps, checkpoint
 from planner.report import elevations_section, serving_section, tenancy_section
 from planner.report.export.browser import Browser, PageSetup, RenderError, shared_browser
 from planner.report.export.html import (
@@ -67,7 +68,7 @@ def page_setup(p: Proposal) -> PageSetup:
     )
 
 
-def render_pdf(p: Proposal, *, browser: Browser | None = None) -> bytes:
+def render_pdf(p: Proposal, *, browser: Browser | None = None, steps: Steps | None = None) -> bytes:
     """The proposal as PDF bytes (charts and printing by the shared long-lived browser).
 
     Printed twice: Chromium's printing has no ``target-counter()``, so the first print, with a
@@ -75,11 +76,16 @@ def render_pdf(p: Proposal, *, browser: Browser | None = None) -> bytes:
     to learn where each section starts, and the second fills in the numbers. The contents sits
     on the fixed-height cover, so the numbers move no other page. Without poppler's
     ``pdftotext`` the first print is the document: a contents without page numbers.
+    ``steps`` hears of each of the three stages (charts, first print, second print) and may stop
+    the build before the next (:mod:`planner.progress`).
     """
     engine = browser or shared_browser()
+    checkpoint(steps, done=0, total=3)
     images, alt_texts = chart_images_and_alt_texts(p, engine)
     setup = page_setup(p)
+    checkpoint(steps, done=1, total=3)
     draft = engine.print_pdf(proposal_html(p, images, alt_texts=alt_texts), setup=setup)
+    checkpoint(steps, done=2, total=3)
     try:
         pages = first_pages(
             draft,

@@ -1,0 +1,36 @@
+"""A real click on Cancel stops a long computation in Chromium (``ui/progress.py``).
+
+The AppTests set the stop flag as the button's callback does; this test clicks the button while
+the script runs, which is the part an AppTest cannot do: Streamlit must end the run at the next
+progress report, the callback must set the flag in the rerun, and the computation started again
+must stop at its first report. The Tenants page's simulation of its default 10,000 jobs under two
+policies takes several seconds on this machine, long enough to click.
+"""
+
+from __future__ import annotations
+
+import pytest
+from harness import open_page
+from playwright.sync_api import Page, expect
+
+from planner.i18n import tr
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 60_000
+expect.set_options(timeout=TIMEOUT_MS)  # a cold first page takes several seconds on 2 cores
+
+
+def test_clicking_cancel_stops_the_tenants_simulation(page: Page, base_url: str) -> None:
+    open_page(page, base_url, "tenants", "en")
+    page.get_by_role("button", name=tr("tn.sim.run", "en"), exact=True).click()
+    cancel = page.get_by_role("button", name=tr("progress.cancel", "en"), exact=True)
+    expect(cancel).to_be_visible()
+    expect(page.locator('[data-testid="stProgress"]')).to_be_visible()
+    cancel.click()
+    expect(page.get_by_text("nothing of this run was kept")).to_be_visible()
+    expect(cancel).to_have_count(0)
+    expect(page.locator('[data-testid="stProgress"]')).to_have_count(0)
+    # no results table of a simulation: nothing half-done is shown
+    expect(page.get_by_text(tr("tn.sim.utilization", "en"), exact=True)).to_have_count(0)
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
