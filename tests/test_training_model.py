@@ -323,10 +323,10 @@ def test_more_memory_never_removes_a_fitting_layout(
     common = {"peak_flops": 989e12, "gpus": gpus, "hbm_gbyte_per_s": 3350,
               "coefficients": efficiency_coefficients(catalog)}  # fmt: skip
     try:
-        small = best_layout(job, fabric, hbm_gbyte=hbm, **common)  # type: ignore[arg-type]
+        small = best_layout(job, fabric, memory_bytes=hbm * 1e9, **common)  # type: ignore[arg-type]
     except InfeasibleError:
         return
-    large = best_layout(job, fabric, hbm_gbyte=hbm * gain, **common)  # type: ignore[arg-type]
+    large = best_layout(job, fabric, memory_bytes=hbm * gain * 1e9, **common)  # type: ignore[arg-type]
     assert large[2] >= small[2]  # layouts fitting
     assert large[0].step.total_s <= small[0].step.total_s * (1 + 1e-12)
 

@@ -17,6 +17,23 @@ from planner.design import SLUG_PATTERN, FabricFamily, FabricParams, SwitchFamil
 from planner.i18n.message import msg
 
 
+def _date_text(value: object) -> object:
+    # YAML reads 2025 as an int and 2024-10-17 as a date; both are meant as text. Anything
+    # else goes to the pattern check as it is: str() of a list could be huge.
+    is_date = isinstance(value, int | dt.date) and not isinstance(value, bool)
+    return str(value) if is_date else value
+
+
+def _require_trace(*, source: str | None, as_of: str | None, assumption: bool, reason: str | None) -> None:
+    """A figure names where it comes from (source and date) or why it is assumed."""
+    has_source = bool(source) and bool(as_of)
+    has_reason = assumption and bool(reason)
+    if not (has_source or has_reason):
+        raise ValueError(msg("needs source and as_of, or assumption: true with a reason"))
+    if assumption and not reason:
+        raise ValueError(msg("assumption: true needs a reason"))
+
+
 class Record(BaseModel):
     """Fields shared by every catalog record."""
 
@@ -38,19 +55,62 @@ class Record(BaseModel):
     @field_validator("as_of", mode="before")
     @classmethod
     def _date_as_text(cls, value: object) -> object:
-        # YAML reads 2025 as an int and 2024-10-17 as a date; both are meant as text. Anything
-        # else goes to the pattern check as it is: str() of a list could be huge.
-        is_date = isinstance(value, int | dt.date) and not isinstance(value, bool)
-        return str(value) if is_date else value
+        return _date_text(value)
 
     @model_validator(mode="after")
     def _traceable(self) -> Record:
-        has_source = bool(self.source) and bool(self.as_of)
-        has_reason = self.assumption and bool(self.reason)
-        if not (has_source or has_reason):
-            raise ValueError(msg("needs source and as_of, or assumption: true with a reason"))
-        if self.assumption and not self.reason:
-            raise ValueError(msg("assumption: true needs a reason"))
+        _require_trace(source=self.source, as_of=self.as_of, assumption=self.assumption, reason=self.reason)
+        return self
+
+
+MIB_BYTES = 2**20
+"""Bytes in one mebibyte (MiB), the unit nvidia-smi, rocm-smi and npu-smi report memory in [B]."""
+GB_BYTES = 1e9
+"""Bytes in one gigabyte (GB), the unit of the vendors' marketing memory figures [B]."""
+
+
+class VisibleMemory(BaseModel):
+    """Device memory the driver reports to software, with where the figure comes from.
+
+    The marketing figure (``Gpu.hbm_gbyte``) is a rounded capacity in GB; an "80 GB" H100 reports
+    81,559 MiB (85.5e9 B) in nvidia-smi, a "180 GB" B200 183,359 MiB (192.3e9 B). The CUDA context,
+    NCCL buffers and the allocator's fragmentation come out of this total (the usable-memory
+    fraction of the training and serving models), not out of the marketing figure.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    total_mib: float = Field(
+        ge=1024,
+        le=4_194_304,
+        description="Total device memory as nvidia-smi, rocm-smi or npu-smi reports it [MiB].",
+    )
+    memory_source: str | None = Field(
+        default=None, description="Where the driver-reported memory comes from."
+    )
+    memory_as_of: str | None = Field(
+        default=None,
+        pattern=r"^(\d{4}(-\d{2}(-\d{2})?)?|n\.d\.)$",
+        description="Date of the driver-reported memory's source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
+    )
+    memory_assumption: bool = Field(
+        default=False, description="True when the driver-reported memory is assumed."
+    )
+    memory_reason: str | None = Field(
+        default=None, description="Why the assumed driver-reported memory was chosen."
+    )
+
+    @field_validator("memory_as_of", mode="before")
+    @classmethod
+    def _date_as_text(cls, value: object) -> object:
+        return _date_text(value)
+
+    @model_validator(mode="after")
+    def _traceable(self) -> VisibleMemory:
+        _require_trace(
+            source=self.memory_source, as_of=self.memory_as_of,
+            assumption=self.memory_assumption, reason=self.memory_reason,
+        )  # fmt: skip
         return self
 
 
@@ -60,7 +120,11 @@ class Gpu(Record):
         description="Module form factor (OAM, SXM, PCIe card, other)."
     )
     tdp_w: float = Field(ge=50, le=3000, description="Board power [W].")
-    hbm_gbyte: float = Field(ge=1, le=2048, description="Device memory [GB].")
+    hbm_gbyte: float = Field(ge=1, le=2048, description="Device memory, the vendor's marketing figure [GB].")
+    visible_memory: VisibleMemory | None = Field(
+        default=None,
+        description="Device memory the driver reports (nvidia-smi, rocm-smi, npu-smi), with its source.",
+    )
     hbm_bandwidth_gbyte_per_s: float = Field(ge=10, le=50000, description="Memory bandwidth [GB/s].")
     bf16_dense_tflops: float = Field(ge=1, le=20000, description="Dense BF16 peak [TFLOPS].")
     scale_up_bandwidth_gbyte_per_s: float = Field(
@@ -72,6 +136,21 @@ class Gpu(Record):
     )
     unit_cost_usd: float = Field(ge=0, le=1e6, description="Indicative price of one GPU [USD].")
     default_server_id: str = Field(pattern=SLUG_PATTERN, description="Server platform used by default.")
+
+
+def device_memory_bytes(gpu: Gpu) -> float:
+    """Device memory the framework can allocate from, before its own reserves [B].
+
+    ``visible_memory.total_mib`` × 2^20 when the record has it; otherwise the marketing figure read
+    as decimal gigabytes, ``hbm_gbyte`` × 10^9 (a record without a driver figure; every GPU of the
+    bundled catalog has one, ``tests/test_device_memory.py``). This is the one place the catalog's
+    memory figures become bytes for the training and serving models.
+
+    Source: nvidia-smi, rocm-smi and npu-smi report MiB (2^20 B); vendors quote GB (10^9 B).
+    """
+    if gpu.visible_memory is not None:
+        return gpu.visible_memory.total_mib * MIB_BYTES
+    return gpu.hbm_gbyte * GB_BYTES
 
 
 class Server(Record):

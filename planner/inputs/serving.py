@@ -260,7 +260,10 @@ class ServingRequest(BaseModel):
     )
     moe_overlap: Annotated[bool, Input(flag="--moe-overlap")] = Field(
         default=False,
-        description="Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute.",
+        description=(
+            "Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute "
+            "(decode: DeepSeek's staged schedule, the routed experts never hidden)."
+        ),
     )
     moe_load_imbalance: Annotated[float, Input(flag="--moe-imbalance")] = Field(
         default=1.0, ge=1, le=64, description="Tokens on the busiest expert GPU over the mean [-]."

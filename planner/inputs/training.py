@@ -225,7 +225,10 @@ class TrainingJob(BaseModel):
         default=0.9,
         gt=0,
         le=1,
-        description="Share of HBM a layout may fill (the rest: workspace, fragmentation) [-].",
+        description=(
+            "Share of the driver-reported device memory a layout may fill (the rest: CUDA context, "
+            "NCCL buffers, allocator fragmentation) [-]."
+        ),
     )
 
     software_release: Annotated[SoftwareRelease, Input(flag="--software-release")] = Field(
@@ -288,6 +291,24 @@ class TrainingJob(BaseModel):
             "alltoall: NCCL all-to-all with separate permutation kernels (Megatron-Core's default); "
             "fused: DeepEP-style kernels that communicate from the GPU's own multiprocessors and keep "
             "some of them while they overlap compute."
+        ),
+    )
+    moe_copy_overhead_ns: Annotated[float | None, Input(flag="--moe-copy-overhead-ns")] = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description=(
+            "Framework time per routed token copy and expert layer, forward and backward, beyond the "
+            "expert GEMMs and counted bytes [ns]; empty = the catalog's, fitted on Megatron-Core 25.11. "
+            "State your framework's own when you have measured it."
+        ),
+    )
+    moe_graphed_dispatch: Annotated[bool, Input(flag="--moe-graphed-dispatch")] = Field(
+        default=False,
+        description=(
+            "The router and the token preprocessing run inside CUDA graphs, with no host "
+            "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
+            "moe_preprocess): the per-copy framework cost is not charged."
         ),
     )
     moe_dispatch_fp8: Annotated[bool, Input(flag="--moe-dispatch-fp8")] = Field(

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog
+from planner.catalog.schema import device_memory_bytes
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
@@ -237,7 +238,7 @@ def estimate_workload(
     fabric = part_of_fabric(fabric, gpus=gpus)
     peak_flops = r.gpu.bf16_dense_tflops * 1e12 * (FP8_SPEEDUP if job.precision == "fp8" else 1.0)
     best, memory, fitting, max_mb = best_layout(
-        job, fabric, peak_flops=peak_flops, gpus=gpus, hbm_gbyte=r.gpu.hbm_gbyte,
+        job, fabric, peak_flops=peak_flops, gpus=gpus, memory_bytes=device_memory_bytes(r.gpu),
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
         coefficients=efficiency_coefficients(
             catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
@@ -377,14 +378,16 @@ def job_shape(job: TrainingJob) -> ModelShape:
 
 
 def best_layout(
-    job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, hbm_gbyte: float,
+    job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, memory_bytes: float,
     hbm_gbyte_per_s: float, coefficients: EfficiencyCoefficients, gpu_id: str = "",
     moe: MoeCoefficients | None = None,
 ) -> tuple[StepResult, MemoryBreakdown, int, int]:  # fmt: skip
     """The fastest layout that fits, its memory, how many fit, and the largest micro-batch that fits.
 
-    Takes the GPU as numbers (peak FLOP/s at the job's precision, HBM) so that GPUs without a
-    catalog record can be studied.
+    Takes the GPU as numbers (peak FLOP/s at the job's precision; ``memory_bytes``, the device
+    memory the driver reports [B], :func:`planner.catalog.schema.device_memory_bytes` for a catalog
+    GPU) so that GPUs without a catalog record can be studied. A layout may fill
+    ``memory_bytes × job.usable_memory_fraction``.
     """
     shape = job_shape(job)
     check_layout(job, shape, gpus)
@@ -392,7 +395,7 @@ def best_layout(
         job=job, shape=shape, fabric=fabric, peak_flops=peak_flops, efficiency=job.mfu,
         coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
     )  # fmt: skip
-    usable_bytes = hbm_gbyte * 1e9 * job.usable_memory_fraction
+    usable_bytes = memory_bytes * job.usable_memory_fraction
     found, least, any_layout = search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes)
     if (not any_layout or least is None) and (job.tp, job.cp, job.pp, job.dp, job.ep) != (None,) * 5:
         raise InputError(

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from planner.catalog import Catalog, load_catalog
 from planner.engine import plan
 from planner.errors import InputError, PlannerError, with_source
-from planner.files import parse_text
+from planner.files import parse_scenario_export
 from planner.i18n import error_text
 from planner.i18n.message import msg
 from planner.inputs import parse
@@ -109,21 +109,6 @@ def export_json(saved: SavedScenario, *, exported_at: datetime | None = None) ->
     return json.dumps(export_document(saved, exported_at=exported_at), indent=2, ensure_ascii=False) + "\n"
 
 
-def _decode(text: str | bytes, *, source: str) -> Any:
-    """The JSON value of a document (strict JSON by :func:`planner.files.parse_text`), after the
-    size check; a text is read as the UTF-8 it would be in a file."""
-    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    if len(raw) > MAX_IMPORT_BYTES:
-        raise InputError(
-            msg(
-                "{source}: larger than {limit:,} bytes; not a scenario export",
-                source=source,
-                limit=MAX_IMPORT_BYTES,
-            )
-        )
-    return parse_text(raw, name=source, error=InputError, syntax="json")
-
-
 def _labelled(source: str, build: Callable[[], _T]) -> _T:
     """Run a field cleaner, prefixing its message with the document's name."""
     try:
@@ -149,15 +134,7 @@ def parse_document(text: str | bytes, *, source: str = "import") -> ScenarioDocu
         out of range; the message names the field. (The store re-raises it as
         :class:`~planner.store.errors.ImportRejectedError`.)
     """
-    data = _decode(text, source=source)
-    if not isinstance(data, dict):
-        raise InputError(
-            msg(
-                "{source}: expected a JSON object (a scenario export), got a {type}",
-                source=source,
-                type=type(data).__name__,
-            )
-        )
+    data = parse_scenario_export(text, source=source, limit_bytes=MAX_IMPORT_BYTES)
     if not any(marker in data for marker in _ENVELOPE_MARKERS):
         scenario = scenario_from_data(data, source=source)
         return ScenarioDocument(name="", customer="", tags=(), notes="", scenario=scenario)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
+from planner.catalog.schema import device_memory_bytes
 from planner.i18n.message import msg
 from planner.performance.training.efficiency import FP8_SPEEDUP
 
@@ -19,6 +20,7 @@ RULES = (
     "serving_workspace_gbyte",
     "serving_usable_memory_fraction",
     "serving_fp4_compute_speedup",
+    "serving_prefill_layer_overhead_us",
 )
 """Catalog sizing rules holding the coefficients, in the order of :class:`ServingCoefficients`."""
 
@@ -41,6 +43,8 @@ class ServingCoefficients:
     """Share of HBM a serving engine fills [-]."""
     fp4_compute_speedup: float
     """Matrix peak with FP4 weights / BF16 peak [-]."""
+    prefill_layer_overhead_us: float
+    """Fixed time per layer of a prefill step (a decode step pays ``layer_overhead_us``) [us]."""
 
 
 def serving_coefficients(catalog: Catalog) -> ServingCoefficients:
@@ -72,6 +76,6 @@ def gpu_figures(
     return GpuFigures(
         gpu_id=gpu_id,
         peak_flops=gpu.bf16_dense_tflops * 1e12 * speedup,
-        hbm_bytes=gpu.hbm_gbyte * 1e9,
+        hbm_bytes=device_memory_bytes(gpu),
         hbm_byte_per_s=gpu.hbm_bandwidth_gbyte_per_s * 1e9,
     )

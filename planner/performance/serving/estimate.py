@@ -51,6 +51,7 @@ from planner.performance.collectives import CollectiveFabric, fabric_from_plan, 
 from planner.performance.serving.coefficients import GpuFigures, gpu_figures, serving_coefficients
 from planner.performance.serving.model import ServedModel, served_model
 from planner.performance.serving.step import Instance, InstanceLayout, StepTime, powers_of_two
+from planner.performance.training.moe import moe_coefficients
 from planner.queueing import erlang_c_wait_s
 
 Mode = Literal["aggregated", "disaggregated"]
@@ -225,6 +226,7 @@ def _context(
     gpus = min(plan.gpus_requested, plan.gpus)
     fab = part_of_fabric(fabric or fabric_from_plan(plan=plan, catalog=catalog), gpus=gpus)
     dispatch = 1.0 if request.precision != "bf16" else 2.0
+    comm_sms = moe_coefficients(catalog, gpu_id=plan.gpu_id).comm_sm_fraction if model.moe else 0.0
 
     def instance(layout: InstanceLayout) -> Instance:
         return Instance(
@@ -238,6 +240,7 @@ def _context(
             node_limit=request.moe_node_limit,
             overlap=request.moe_overlap,
             imbalance=request.moe_load_imbalance,
+            comm_sm_fraction=comm_sms,
             # FlashMLA runs the latent attention in BF16 whatever the weights' format
             attention_slowdown=(
                 gpu.peak_flops / (catalog.gpus[plan.gpu_id].bf16_dense_tflops * 1e12)
@@ -790,3 +793,23 @@ def phase_rate(
         return PhaseRate(inst.layout, step, sequences * context_tokens / inst.layout.gpus)
     step = inst.decode_step(batch=sequences, context=context_tokens)
     return PhaseRate(inst.layout, step, sequences / inst.layout.gpus)
+
+
+def expert_alltoall_s(
+    *, request: ServingRequest, plan: Plan, catalog: Catalog, tokens_per_gpu: int,
+    phase: Literal["prefill", "decode"] = "decode",
+) -> tuple[float, float]:  # fmt: skip
+    """One expert layer's dispatch and combine of ``tokens_per_gpu`` tokens on every GPU of an
+    instance of ``ep`` GPUs (default the plan's), on the plan's fabric [s].
+
+    The kernels are the request's dispatch mode (``auto``: low-latency in decode, normal in
+    prefill); the dispatch moves ``T k h b_d`` bytes per GPU, the combine ``T k h 2``
+    (:mod:`~planner.performance.serving.step`). This is what a kernel benchmark such as DeepEP's
+    times (one call, no compute around it).
+    """
+    ctx = _context(request, plan, catalog, None)
+    ep = request.ep or plan.gpus
+    inst = ctx.instance(InstanceLayout(tp=1, ep=ep))
+    dispatch_s, combine_s, _ = inst.ep_parts(tokens_per_gpu * ep, decode=phase == "decode")
+    layers = max(1, inst.model.shape.moe_layers)
+    return dispatch_s / layers, combine_s / layers

@@ -15,7 +15,21 @@ split over all ``n = ep`` GPUs (expert parallelism). Per GPU and step of ``T`` t
     t_tp     = 2 L x all-reduce(T tp / n x h x 2 B, tp GPUs)            (after attention and FFN)
     t_ep     = L_moe x [all-to-all(T / n x k x h x b_d, ep) + all-to-all(T / n x k x h x 2 B, ep)] x u
     t        = t_math + t_tp + t_ep + L x t_layer                       (no overlap)
-    t_ep    -> max(0, t_ep - t_math)                                    (two micro-batches in flight)
+
+(``t_layer``: a fixed cost per layer, one for decode steps and one for prefill steps, whose
+kernels run outside CUDA graphs; ``data/serving.yaml``)
+    t_ep    -> max(0, t_ep - t_math)                     (two micro-batches in flight, prefill)
+
+Decode with two micro-batches follows DeepSeek's published decode schedule (profile-data README and
+decode figure, github.com/deepseek-ai/profile-data, 2025): per layer, a micro-batch of ``T / 2``
+tokens runs its shared expert and attention projections under its own dispatch, its routed experts
+with nothing to hide behind, its attention core under its combine; the other micro-batch's stages
+interleave, so::
+
+    t = 2 [max(t_dense, A_dispatch) + t_routed + max(t_core, A_combine)] + 2 L t_layer
+
+with each part its own roofline, the dense weights and the routed experts a micro-batch touches
+read once per micro-batch, and the KV cache once in all (:meth:`Instance._two_batch_decode`).
 
 The dispatch mode is an input: ``normal`` kernels send a token once per distinct remote domain
 under node-limited routing and forward it over the scale-up links
@@ -127,6 +141,9 @@ class Instance:
     """Busiest expert GPU over the mean [-]."""
     attention_slowdown: float = 1.0
     """Peak at the weights' format / the BF16 peak the attention core runs at [-]."""
+    comm_sm_fraction: float = 0.0
+    """Share of the SMs normal (throughput) dispatch kernels keep while they overlap compute [-]
+    (``moe_comm_sm_fraction``, 20 of 132 on H800, DeepSeek-V3 section 3.2.2)."""
 
     # --- memory -----------------------------------------------------------------------------
 
@@ -174,16 +191,24 @@ class Instance:
                 gpus_per_domain=min(lay.tp, domain),
             )  # fmt: skip
             tp_s = 2 * layers * t.time_s
-        ep_s, level = 0.0, "none"
-        if m.moe and lay.ep > 1:
-            routed = tokens / lay.gpus * m.top_k * h
-            times: list[float] = []
-            for element_bytes in (self.dispatch_bytes, ACTIVATION_BYTES):  # dispatch, combine
-                one, level = self._alltoall(routed * element_bytes, decode=decode)
-                times.append(one)
-            # the busiest GPU receives u times the mean; only the expert layers dispatch
-            ep_s = m.shape.moe_layers * sum(times) * self.imbalance
-        return tp_s, ep_s, level
+        dispatch_s, combine_s, level = self.ep_parts(tokens, decode=decode)
+        return tp_s, dispatch_s + combine_s, level
+
+    def ep_parts(self, tokens: float, *, decode: bool = False) -> tuple[float, float, str]:
+        """Every expert layer's dispatch and every combine of one step of ``tokens`` tokens [s], on
+        the busiest GPU (``u`` times the mean), and the EP bound level."""
+        lay, m = self.layout, self.model
+        if not (m.moe and lay.ep > 1):
+            return 0.0, 0.0, "none"
+        routed = tokens / lay.gpus * m.top_k * m.shape.hidden_size
+        dispatch, level = self._alltoall(routed * self.dispatch_bytes, decode=decode)
+        combine, level = self._alltoall(routed * ACTIVATION_BYTES, decode=decode)
+        scale = m.shape.moe_layers * self.imbalance  # only the expert layers dispatch
+        return dispatch * scale, combine * scale, level
+
+    def _mode(self, *, decode: bool) -> str:
+        """The dispatch kernels a step runs: the request's, or low-latency in decode and normal in prefill."""
+        return self.dispatch_mode if self.dispatch_mode != "auto" else ("low_latency" if decode else "normal")
 
     def _alltoall(self, size: float, *, decode: bool = False) -> tuple[float, str]:
         """One dispatch or combine of ``size`` bytes per GPU over the expert group [s], and its bound.
@@ -194,8 +219,7 @@ class Instance:
         scale-up domain, the slower of the two legs bounding the time.
         """
         lay, domain = self.layout, self.fabric.domain_gpus
-        mode = self.dispatch_mode if self.dispatch_mode != "auto" else ("low_latency" if decode else "normal")
-        if mode == "low_latency" and lay.ep > domain:
+        if self._mode(decode=decode) == "low_latency" and lay.ep > domain:
             t = collective_time(
                 fabric=self.fabric,
                 collective="all_to_all",
@@ -237,18 +261,68 @@ class Instance:
         flops = tokens * (2.0 * m.params_active + attention) / lay.gpus
         weights = m.dense_bytes / lay.tp + m.experts_touched(tokens=tokens) * m.expert_bytes / lay.ep
         memory_bytes = weights + kv_read_bytes
+        if decode and self.overlap and m.moe and lay.ep > 1:
+            return self._two_batch_decode(tokens=tokens, context=context, kv_read_bytes=kv_read_bytes)
         tp_s, ep_s, level = self._collectives(tokens, decode=decode)
         compute_s = flops / (self.gpu.peak_flops * efficiency)
         memory_s = memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency)
         if self.overlap and ep_s > 0:
-            # two micro-batches: one's all-to-all runs under the other's compute and memory traffic
+            # two micro-batches: one's all-to-all runs under the other's compute and memory traffic;
+            # normal kernels communicate from SMs, so the compute runs on the rest of them (DeepSeek's
+            # profile-data README: prefill's all-to-all occupies SMs, decode's does not)
+            if self._mode(decode=decode) == "normal":
+                compute_s /= 1.0 - self.comm_sm_fraction
             ep_s = max(0.0, ep_s - max(compute_s, memory_s))
         return StepTime(
             compute_s=compute_s,
             memory_s=memory_s,
             tp_s=tp_s,
             ep_s=ep_s,
-            overhead_s=m.shape.layers * c.layer_overhead_us * 1e-6,
+            overhead_s=m.shape.layers
+            * (c.layer_overhead_us if decode else c.prefill_layer_overhead_us)
+            * 1e-6,
+            ep_bound_level=level,
+        )
+
+    def _part(self, *, flops: float, hbm_bytes: float) -> tuple[float, float]:
+        """Compute and memory time of one part of a decode step on one GPU [s]."""
+        c = self.coefficients
+        return (
+            flops / (self.gpu.peak_flops * c.decode_compute_efficiency),
+            hbm_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency),
+        )
+
+    def _two_batch_decode(self, *, tokens: float, context: float, kv_read_bytes: float) -> StepTime:
+        """A decode step as two micro-batches in DeepSeek's overlapped schedule (module notes).
+
+        Each micro-batch of ``T / 2`` tokens, per layer: its dense part (shared expert, attention
+        projections) runs under its own dispatch, its routed experts alone, the attention core
+        under its combine; the other micro-batch's stages interleave, so the step is twice
+        ``max(t_dense, t_dispatch) + t_routed + max(t_attention, t_combine)``, each part its own
+        roofline, the dense weights read once per micro-batch.
+        """
+        m, lay, c = self.model, self.layout, self.coefficients
+        half = tokens / 2.0
+        per_gpu = half / lay.gpus
+        attention = m.attention_flops_per_token(context=context, absorbed=True) * self.attention_slowdown
+        routed_params = m.params_active - m.params_dense
+        dense = self._part(flops=per_gpu * 2.0 * m.params_dense, hbm_bytes=m.dense_bytes / lay.tp)
+        routed = self._part(
+            flops=per_gpu * 2.0 * routed_params,
+            hbm_bytes=m.experts_touched(tokens=half) * m.expert_bytes / lay.ep,
+        )  # fmt: skip
+        core = self._part(flops=per_gpu * attention, hbm_bytes=kv_read_bytes / 2.0)
+        dispatch_s, combine_s, level = self.ep_parts(half, decode=True)
+        tp_s, _, _ = self._collectives(half, decode=True)
+        stages = max(max(dense), dispatch_s) + max(routed) + max(max(core), combine_s)
+        compute_s = 2.0 * (dense[0] + routed[0] + core[0])
+        memory_s = 2.0 * (dense[1] + routed[1] + core[1])
+        return StepTime(
+            compute_s=compute_s,
+            memory_s=memory_s,
+            tp_s=2.0 * tp_s,
+            ep_s=max(0.0, 2.0 * stages - max(compute_s, memory_s)),
+            overhead_s=2.0 * m.shape.layers * c.layer_overhead_us * 1e-6,
             ep_bound_level=level,
         )
 

@@ -35,8 +35,8 @@ fine-grained experts reach a small share of peak.
 collective model (:func:`planner.performance.collectives.collective_time`): ``q_d = 1`` when the
 dispatch is FP8, the combine and both backward all-to-alls BF16. Fused (DeepEP-style) dispatch
 kernels send a token across the network once per distinct remote domain among its ``k`` experts,
-``(g - 1)(1 - (1 - 1/g)^k)`` copies for ``g`` domains in the expert group, at most ``M`` with
-node-limited routing (DeepSeek-V3 section 2.1.2), and forward it to its experts over the scale-up
+``(g - 1)(1 - (1 - 1/g)^k)`` copies for ``g`` domains in the expert group, ``M (g - 1) / g`` when
+node-limited routing (DeepSeek-V3 section 2.1.2) sends it to ``M`` domains, and forward it to its experts over the scale-up
 links, which overlaps the network leg: ``A = max(A_net, A_up)``. The plain all-to-all sends each
 of the ``k`` copies on its own (``(n - m) / n`` of them across the network), node limit or not.
 
@@ -141,15 +141,19 @@ def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None, de
 
     A plain all-to-all sends each routed copy to another domain on its own: ``k (g - 1) / g`` (a
     node limit alone does not change that: the copies only land on fewer nodes). Kernels that
-    deduplicate (DeepEP-style, ``dedupe``) send one copy per distinct remote domain, ``(g - 1)(1 -
-    (1 - 1/g)^k)`` for experts spread evenly, and node-limited routing caps that at ``M``.
+    deduplicate (DeepEP-style, ``dedupe``) send one copy per distinct remote domain: a token's
+    experts spread evenly over the ``g`` domains reach ``D = g (1 - (1 - 1/g)^k)`` distinct ones,
+    node-limited routing caps ``D`` at ``M``, and each of them is the token's own with probability
+    ``1 / g``, so ``min(D, M) (g - 1) / g`` cross the network.
 
     >>> remote_domain_copies(top_k=8, domains=8, node_limit=None, dedupe=False)
     7.0
     >>> round(remote_domain_copies(top_k=8, domains=8, node_limit=None), 3)  # 7 (1 - (7/8)^8)
     4.595
-    >>> remote_domain_copies(top_k=8, domains=8, node_limit=4)
-    4.0
+    >>> remote_domain_copies(top_k=8, domains=8, node_limit=4)  # 4 x 7/8
+    3.5
+    >>> remote_domain_copies(top_k=8, domains=8, node_limit=1)  # all 8 on one node, 7/8 of them remote
+    0.875
     >>> round(remote_domain_copies(top_k=8, domains=4, node_limit=4), 3)  # 3 (1 - (3/4)^8)
     2.7
     """
@@ -158,8 +162,10 @@ def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None, de
         return 0.0
     if not dedupe:
         return top_k * (g - 1) / g
-    distinct = (g - 1) * (1.0 - (1.0 - 1.0 / g) ** top_k)
-    return distinct if node_limit is None else min(float(node_limit), distinct)
+    distinct = g * (1.0 - (1.0 - 1.0 / g) ** top_k)
+    if node_limit is not None:
+        distinct = min(float(node_limit), distinct)
+    return distinct * (g - 1) / g
 
 
 @dataclass(frozen=True)
@@ -240,8 +246,8 @@ def network_share(
     kernels send :func:`remote_domain_copies` of the ``k`` copies and forward them inside the
     scale-up domain.
 
-    >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4)  # 4 / (8 x 56 / 64)
-    0.5714285714285714
+    >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4)  # 3.5 / (8 x 56 / 64)
+    0.5
     >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4, dedupe=False)
     1.0
     """

@@ -39,7 +39,7 @@ attention core when it is long enough); Lepikhin et al., arXiv 2006.16668 (exper
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
@@ -184,8 +184,13 @@ class StepModel:
         self._splits: dict[tuple[int, int], StageSplit] = {}
         self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
         self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
+        moe_c = moe_coefficients or MoeCoefficients()
+        if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
+            moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
+        elif job.moe_graphed_dispatch:  # no host round trip per layer: the fitted cost does not apply
+            moe_c = replace(moe_c, copy_overhead_ns=0.0)
         self.moe = MoeModel(
-            shape=shape, seq_len=job.seq_len, coefficients=moe_coefficients or MoeCoefficients(),
+            shape=shape, seq_len=job.seq_len, coefficients=moe_c,
             load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,
             node_limit=job.moe_node_limit, dispatch_fp8=job.moe_dispatch_fp8,
         )  # fmt: skip
