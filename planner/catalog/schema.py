@@ -147,6 +147,16 @@ def device_memory_bytes(gpu: Gpu) -> float:
     memory figures become bytes for the training and serving models.
 
     Source: nvidia-smi, rocm-smi and npu-smi report MiB (2^20 B); vendors quote GB (10^9 B).
+
+    Parameters
+    ----------
+    gpu : Gpu
+        A GPU record (``visible_memory.total_mib`` [MiB] when known, ``hbm_gbyte`` [GB]).
+
+    Returns
+    -------
+    float
+        Device memory [B].
     """
     if gpu.visible_memory is not None:
         return gpu.visible_memory.total_mib * MIB_BYTES
