@@ -24,7 +24,7 @@ from pydantic.fields import FieldInfo
 
 from planner.errors import InputError, PlannerError, describe_validation_error, field_bounds, with_source
 
-__all__ = ["Declared", "Input", "declared", "input_of", "parse"]
+__all__ = ["Declared", "Input", "declared", "input_of", "offered", "parse"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -79,6 +79,26 @@ def input_of(info: FieldInfo) -> Input | None:
         if isinstance(meta, Input):
             found = meta if found is None else found.merged(meta)
     return found
+
+
+def offered(info: Any, spec: Input) -> Any:
+    """``info`` (a pydantic ``Field(...)``) offered as ``spec`` says: the :class:`Input` joins the
+    field's metadata, as it would from ``Annotated[type, spec] = Field(...)``.
+
+    For a factory that declares one kind of input (a searched layout degree, a latency target) in a
+    single call, its shared range and form settings written once; the field's type stays in the
+    model.
+
+    >>> from pydantic import BaseModel, Field
+    >>> class Job(BaseModel):
+    ...     pp: int | None = offered(Field(default=None, ge=1, le=64), Input(flag="--pp"))
+    >>> [d.spec.flag for d in declared(Job)], Job(pp=4).pp
+    (['--pp'], 4)
+    """
+    if not isinstance(info, FieldInfo):
+        raise TypeError(f"offered() takes a pydantic Field, not {type(info).__name__}")
+    info.metadata.append(spec)
+    return info
 
 
 @dataclass(frozen=True)

@@ -249,6 +249,10 @@ class WorkloadEntry(BaseModel):
         return self.name or f"{self.kind} {size}"
 
 
+OptionalCatalogId = Annotated[str | None, Field(pattern=SLUG_PATTERN)]
+"""A catalog record's id, or empty for the default the description names."""
+
+
 class Scenario(BaseModel):
     """One cluster to plan: the boundary object of every engine entry point."""
 
@@ -262,14 +266,12 @@ class Scenario(BaseModel):
     fabric: FabricParams | None = Field(
         default=None, description="Explicit fabric; replaces the preset's fabric when set."
     )
-    gpu_id: str | None = Field(
-        default=None, pattern=SLUG_PATTERN, description="GPU; empty = the design's default GPU."
+    gpu_id: OptionalCatalogId = Field(default=None, description="GPU; empty = the design's default GPU.")
+    server_id: OptionalCatalogId = Field(
+        default=None, description="Server; empty = the GPU's default server."
     )
-    server_id: str | None = Field(
-        default=None, pattern=SLUG_PATTERN, description="Server; empty = the GPU's default server."
-    )
-    storage_id: str | None = Field(
-        default=None, pattern=SLUG_PATTERN, description="Storage system; empty = first in catalog."
+    storage_id: OptionalCatalogId = Field(
+        default=None, description="Storage system; empty = first in catalog."
     )
     force_scale_out_fabric: Annotated[bool, Input(flag="--force-scale-out-fabric")] = Field(
         default=False,

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
+from planner.inputs import Input, offered, parse
 
 Precision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
@@ -81,6 +81,13 @@ _PRECISIONS = {
     "fp8": "sv.precision.float_eight",
     "fp4": "sv.precision.float_four",
 }
+
+
+def _latency_target(flag: str, label: str, step: float, number_format: str, description: str) -> Any:
+    """A service-level latency target [ms], up to an hour; empty = no target (the form's load group)."""
+    spec = Input(flag=flag, label=label, group=_LOAD, step=step, number_format=number_format,
+                 placeholder=_NO_TARGET)  # fmt: skip
+    return offered(Field(default=None, gt=0, le=3_600_000, description=description), spec)
 
 
 class ServingRequest(BaseModel):
@@ -208,28 +215,12 @@ class ServingRequest(BaseModel):
         le=1_000_000,
         description="Concurrent sequences per model instance; empty = the largest that fits (and meets the SLOs).",
     )
-    ttft_ms: Annotated[
-        float | None,
-        Input(
-            flag="--ttft-ms",
-            label="sv.field.ttft_ms",
-            group=_LOAD,
-            step=50.0,
-            number_format="%.0f",
-            placeholder=_NO_TARGET,
-        ),
-    ] = Field(default=None, gt=0, le=3_600_000, description="Time-to-first-token target [ms].")
-    tpot_ms: Annotated[
-        float | None,
-        Input(
-            flag="--tpot-ms",
-            label="sv.field.tpot_ms",
-            group=_LOAD,
-            step=5.0,
-            number_format="%.1f",
-            placeholder=_NO_TARGET,
-        ),
-    ] = Field(default=None, gt=0, le=3_600_000, description="Time-per-output-token target [ms].")
+    ttft_ms: float | None = _latency_target(
+        "--ttft-ms", "sv.field.ttft_ms", 50.0, "%.0f", "Time-to-first-token target [ms]."
+    )
+    tpot_ms: float | None = _latency_target(
+        "--tpot-ms", "sv.field.tpot_ms", 5.0, "%.1f", "Time-per-output-token target [ms]."
+    )
     requests_per_s: Annotated[
         float | None,
         Input(

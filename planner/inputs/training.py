@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
+from planner.inputs import Input, offered, parse
 from planner.inputs.serving import (
     ExpertParallel,
     FfnHidden,
@@ -40,6 +40,19 @@ _LAYOUT = "wl.group.layout"
 _NETWORK = "wl.group.network"
 _SEARCHED = "wl.placeholder.searched"
 _DERIVED = "wl.placeholder.derived"
+
+
+def _searched_degree(flag: str, label: str, *, le: int, description: str) -> Any:
+    """A parallel degree of the layout: a whole number from 1 to ``le`` the search picks when it is
+    left empty (the form's layout group)."""
+    spec = Input(flag=flag, label=label, group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    return offered(Field(default=None, ge=1, le=le, description=description), spec)
+
+
+def _hidden_share(flag: str, default: float, description: str) -> Any:
+    """A share of some communication hidden behind compute, from 0 (none) to 1 (all) [-]; a
+    command-line option."""
+    return offered(Field(default=default, ge=0, le=1, description=description), Input(flag=flag))
 
 
 class TrainingJob(BaseModel):
@@ -140,17 +153,15 @@ class TrainingJob(BaseModel):
     tp: Annotated[
         TensorParallel, Input(label="wl.field.tp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
     ] = None
-    cp: Annotated[
-        int | None, Input(flag="--cp", label="wl.field.cp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
-    ] = Field(
-        default=None, ge=1, le=1024, description="Context-parallel GPUs; empty = searched from 16K tokens."
+    cp: int | None = _searched_degree(
+        "--cp", "wl.field.cp", le=1024, description="Context-parallel GPUs; empty = searched from 16K tokens."
     )
-    pp: Annotated[
-        int | None, Input(flag="--pp", label="wl.field.pp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
-    ] = Field(default=None, ge=1, le=1024, description="Pipeline stages; empty = searched.")
-    dp: Annotated[
-        int | None, Input(flag="--dp", label="wl.field.dp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
-    ] = Field(default=None, ge=1, le=1_048_576, description="Data-parallel replicas; empty = searched.")
+    pp: int | None = _searched_degree(
+        "--pp", "wl.field.pp", le=1024, description="Pipeline stages; empty = searched."
+    )
+    dp: int | None = _searched_degree(
+        "--dp", "wl.field.dp", le=1_048_576, description="Data-parallel replicas; empty = searched."
+    )
     ep: ExpertParallel = None
     virtual_stages: Annotated[int | None, Input(flag="--virtual-stages")] = Field(
         default=None, ge=1, le=64, description="Interleaved stages per GPU (v); empty = searched."
@@ -160,20 +171,17 @@ class TrainingJob(BaseModel):
         description="Optimizer sharding: 0 none, 1 optimizer, 2 + gradients, 3 + weights (FSDP); "
         "empty = searched 1-3.",
     )
-    dp_overlap_fraction: Annotated[float, Input(flag="--dp-overlap")] = Field(
-        default=0.5, ge=0, le=1, description="Share of the gradient reduction hidden behind backward [-]."
+    dp_overlap_fraction: float = _hidden_share(
+        "--dp-overlap", 0.5, "Share of the gradient reduction hidden behind backward [-]."
     )
-    tp_overlap_fraction: Annotated[float, Input(flag="--tp-overlap")] = Field(
-        default=0.0, ge=0, le=1, description="Share of tensor-parallel communication hidden [-]."
+    tp_overlap_fraction: float = _hidden_share(
+        "--tp-overlap", 0.0, "Share of tensor-parallel communication hidden [-]."
     )
-    pp_overlap_fraction: Annotated[float, Input(flag="--pp-overlap")] = Field(
-        default=1.0,
-        ge=0,
-        le=1,
-        description=(
-            "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
-            "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023)."
-        ),
+    pp_overlap_fraction: float = _hidden_share(
+        "--pp-overlap",
+        1.0,
+        "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
+        "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023).",
     )
     in_network_reduction: Annotated[
         bool, Input(flag="--in-network-reduction", label="wl.field.in_network_reduction", group=_NETWORK)
