@@ -19,12 +19,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from pydantic.fields import FieldInfo
 
 from planner.errors import InputError, PlannerError, describe_validation_error, field_bounds, with_source
 
-__all__ = ["Declared", "Input", "declared", "input_of", "offered", "parse"]
+__all__ = ["Declared", "Input", "count_option", "declared", "input_of", "offered", "parse", "switch_option"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -99,6 +99,17 @@ def offered(info: Any, spec: Input) -> Any:
         raise TypeError(f"offered() takes a pydantic Field, not {type(info).__name__}")
     info.metadata.append(spec)
     return info
+
+
+def count_option(flag: str, *, le: int, description: str, ge: int = 1) -> Any:
+    """An optional whole number from ``ge`` to ``le`` offered as the command-line option ``flag``
+    only; empty means what the description says the engine does instead."""
+    return offered(Field(default=None, ge=ge, le=le, description=description), Input(flag=flag))
+
+
+def switch_option(flag: str, *, description: str) -> Any:
+    """A setting that is off unless the command-line option ``flag`` turns it on."""
+    return offered(Field(default=False, description=description), Input(flag=flag))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, shorten
 from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_bytes, read_mapping
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
+from planner.inputs import Input, parse, switch_option
 from planner.inputs.calibration import CalibrationOverride
 from planner.inputs.serving import ServingRequest
 from planner.inputs.training import TrainingJob
@@ -273,8 +273,8 @@ class Scenario(BaseModel):
     storage_id: OptionalCatalogId = Field(
         default=None, description="Storage system; empty = first in catalog."
     )
-    force_scale_out_fabric: Annotated[bool, Input(flag="--force-scale-out-fabric")] = Field(
-        default=False,
+    force_scale_out_fabric: bool = switch_option(
+        "--force-scale-out-fabric",
         description="Plan a scale-out fabric even when the cluster fits one scale-up domain.",
     )
     in_switch_reduction: Annotated[InSwitchReduction, Input(flag="--in-switch-reduction")] = Field(

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.i18n.message import msg
-from planner.inputs import Input, offered, parse
+from planner.inputs import Input, count_option, offered, parse, switch_option
 
 Precision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
@@ -133,8 +133,8 @@ class ServingRequest(BaseModel):
     ] = Field(
         default=None, ge=1, le=4096, description="Key/value heads (GQA < heads, MHA = heads); empty = heads."
     )
-    head_dim: Annotated[int | None, Input(flag="--head-dim")] = Field(
-        default=None, ge=8, le=1024, description="Width of one attention head; empty = h / heads."
+    head_dim: int | None = count_option(
+        "--head-dim", ge=8, le=1024, description="Width of one attention head; empty = h / heads."
     )
     kv_lora_rank: Annotated[
         int | None,
@@ -153,9 +153,7 @@ class ServingRequest(BaseModel):
     )
     ffn_hidden: FfnHidden = None
     gated_mlp: GatedMlp = False
-    vocab: Annotated[int | None, Input(flag="--vocab")] = Field(
-        default=None, ge=1, le=10_000_000, description="Vocabulary; empty = not counted."
-    )
+    vocab: int | None = count_option("--vocab", le=10_000_000, description="Vocabulary; empty = not counted.")
     experts: Annotated[
         int | None,
         Input(flag="--experts", label="sv.field.experts", group=_MODEL, step=1, placeholder=_DERIVED),
@@ -165,8 +163,8 @@ class ServingRequest(BaseModel):
         le=4096,
         description="Routed experts per MoE layer; empty = 1 (dense), or 256 when only active_params_b is given.",
     )
-    top_k: Annotated[int | None, Input(flag="--top-k")] = Field(
-        default=None, ge=1, le=64, description="Experts each token is routed to; empty = 8 for MoE."
+    top_k: int | None = count_option(
+        "--top-k", le=64, description="Experts each token is routed to; empty = 8 for MoE."
     )
     shared_experts: SharedExperts = 0
     precision: Annotated[
@@ -246,15 +244,13 @@ class ServingRequest(BaseModel):
             "low_latency for decode steps, as disaggregated pools run them."
         ),
     )
-    moe_node_limit: Annotated[int | None, Input(flag="--moe-node-limit")] = Field(
-        default=None, ge=1, le=1024, description="Node-limited routing: nodes a token is sent to at most."
+    moe_node_limit: int | None = count_option(
+        "--moe-node-limit", le=1024, description="Node-limited routing: nodes a token is sent to at most."
     )
-    moe_overlap: Annotated[bool, Input(flag="--moe-overlap")] = Field(
-        default=False,
-        description=(
-            "Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute "
-            "(decode: DeepSeek's staged schedule, the routed experts never hidden)."
-        ),
+    moe_overlap: bool = switch_option(
+        "--moe-overlap",
+        description="Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute "
+        "(decode: DeepSeek's staged schedule, the routed experts never hidden).",
     )
     moe_load_imbalance: Annotated[float, Input(flag="--moe-imbalance")] = Field(
         default=1.0, ge=1, le=64, description="Tokens on the busiest expert GPU over the mean [-]."

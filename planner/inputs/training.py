@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.i18n.message import msg
-from planner.inputs import Input, offered, parse
+from planner.inputs import Input, count_option, offered, parse, switch_option
 from planner.inputs.serving import (
     ExpertParallel,
     FfnHidden,
@@ -99,8 +99,8 @@ class TrainingJob(BaseModel):
     global_batch_seqs: Annotated[
         int, Input(flag="--global-batch", label="wl.field.global_batch", group=_MODEL, step=128)
     ] = Field(default=1024, ge=1, le=10_000_000, description="Global batch [sequences].")
-    micro_batch_seqs: Annotated[int | None, Input(flag="--micro-batch")] = Field(
-        default=None, ge=1, le=4096, description="Micro-batch [sequences]; empty = searched."
+    micro_batch_seqs: int | None = count_option(
+        "--micro-batch", le=4096, description="Micro-batch [sequences]; empty = searched."
     )
     precision: Annotated[
         Precision,
@@ -134,8 +134,8 @@ class TrainingJob(BaseModel):
         int | None,
         Input(flag="--kv-heads", label="wl.field.kv_heads", group=_MODEL, step=1, placeholder=_DERIVED),
     ] = Field(default=None, ge=1, le=4096, description="KV heads (GQA/MQA); empty = heads.")
-    head_dim: Annotated[int | None, Input(flag="--head-dim")] = Field(
-        default=None, ge=8, le=4096, description="Width of one attention head; empty = h / heads."
+    head_dim: int | None = count_option(
+        "--head-dim", ge=8, le=4096, description="Width of one attention head; empty = h / heads."
     )
     ffn_hidden: FfnHidden = None
     gated_mlp: GatedMlp = False
@@ -163,8 +163,8 @@ class TrainingJob(BaseModel):
         "--dp", "wl.field.dp", le=1_048_576, description="Data-parallel replicas; empty = searched."
     )
     ep: ExpertParallel = None
-    virtual_stages: Annotated[int | None, Input(flag="--virtual-stages")] = Field(
-        default=None, ge=1, le=64, description="Interleaved stages per GPU (v); empty = searched."
+    virtual_stages: int | None = count_option(
+        "--virtual-stages", le=64, description="Interleaved stages per GPU (v); empty = searched."
     )
     zero_stage: Annotated[Literal[0, 1, 2, 3] | None, Input(flag="--zero-stage")] = Field(
         default=None,
@@ -207,17 +207,14 @@ class TrainingJob(BaseModel):
             "of each pipeline chunk in full, Megatron-LM's block method); auto = searched."
         ),
     )
-    recompute_layers: Annotated[int | None, Input(flag="--recompute-layers")] = Field(
-        default=None,
-        ge=1,
+    recompute_layers: int | None = count_option(
+        "--recompute-layers",
         le=2000,
-        description=(
-            "Layers of each pipeline chunk recomputed in full with recompute block; empty = the fewest "
-            "that fit."
-        ),
+        description="Layers of each pipeline chunk recomputed in full with recompute block; empty = the fewest "
+        "that fit.",
     )
-    dropout: Annotated[bool, Input(flag="--dropout")] = Field(
-        default=False, description="Dropout layers keep their masks (GPT-3-era models)."
+    dropout: bool = switch_option(
+        "--dropout", description="Dropout layers keep their masks (GPT-3-era models)."
     )
     attention_kernel: Annotated[AttentionKernel, Input(flag="--attention-kernel")] = Field(
         default="flash",
@@ -254,27 +251,25 @@ class TrainingJob(BaseModel):
         le=1024,
         description="First layers with a dense FFN instead of experts (first-k dense).",
     )
-    dense_ffn_hidden: Annotated[int | None, Input(flag="--dense-ffn-hidden")] = Field(
-        default=None,
-        ge=1,
+    dense_ffn_hidden: int | None = count_option(
+        "--dense-ffn-hidden",
         le=1_000_000,
         description="FFN width of the dense first layers; empty = ffn_hidden.",
     )
-    q_lora_rank: Annotated[int | None, Input(flag="--q-lora-rank")] = Field(
-        default=None, ge=1, le=65536, description="Multi-head latent attention: query compression rank."
+    q_lora_rank: int | None = count_option(
+        "--q-lora-rank", le=65536, description="Multi-head latent attention: query compression rank."
     )
-    kv_lora_rank: Annotated[int | None, Input(flag="--kv-lora-rank")] = Field(
-        default=None, ge=1, le=65536, description="Multi-head latent attention: key/value compression rank."
+    kv_lora_rank: int | None = count_option(
+        "--kv-lora-rank", le=65536, description="Multi-head latent attention: key/value compression rank."
     )
     qk_rope_head_dim: Annotated[int, Input(flag="--qk-rope-head-dim")] = Field(
         default=0, ge=0, le=4096, description="Multi-head latent attention: rotary part of a query/key head."
     )
-    v_head_dim: Annotated[int | None, Input(flag="--v-head-dim")] = Field(
-        default=None, ge=1, le=4096, description="Multi-head latent attention: width of a value head."
+    v_head_dim: int | None = count_option(
+        "--v-head-dim", le=4096, description="Multi-head latent attention: width of a value head."
     )
-    expert_tp: Annotated[int | None, Input(flag="--expert-tp")] = Field(
-        default=None,
-        ge=1,
+    expert_tp: int | None = count_option(
+        "--expert-tp",
         le=1024,
         description="Tensor-parallel GPUs of each expert; empty = tp when ep divides dp x cp, else 1.",
     )
@@ -287,9 +282,8 @@ class TrainingJob(BaseModel):
     moe_redundant_experts: Annotated[int, Input(flag="--moe-redundant-experts")] = Field(
         default=0, ge=0, le=4096, description="Redundant expert copies per layer (EPLB) over the expert GPUs."
     )
-    moe_node_limit: Annotated[int | None, Input(flag="--moe-node-limit")] = Field(
-        default=None,
-        ge=1,
+    moe_node_limit: int | None = count_option(
+        "--moe-node-limit",
         le=1024,
         description="Node-limited routing: scale-up domains a token is sent to at most, then forwarded inside.",
     )
@@ -311,16 +305,15 @@ class TrainingJob(BaseModel):
             "State your framework's own when you have measured it."
         ),
     )
-    moe_graphed_dispatch: Annotated[bool, Input(flag="--moe-graphed-dispatch")] = Field(
-        default=False,
-        description=(
-            "The router and the token preprocessing run inside CUDA graphs, with no host "
-            "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
-            "moe_preprocess): the per-copy framework cost is not charged."
-        ),
+    moe_graphed_dispatch: bool = switch_option(
+        "--moe-graphed-dispatch",
+        description="The router and the token preprocessing run inside CUDA graphs, with no host "
+        "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
+        "moe_preprocess): the per-copy framework cost is not charged.",
     )
-    moe_dispatch_fp8: Annotated[bool, Input(flag="--moe-dispatch-fp8")] = Field(
-        default=False, description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16."
+    moe_dispatch_fp8: bool = switch_option(
+        "--moe-dispatch-fp8",
+        description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16.",
     )
     moe_overlap: Annotated[MoeOverlap, Input(flag="--moe-overlap")] = Field(
         default="none",
