@@ -57,6 +57,15 @@ def plan_ib() -> object:
     return plan(scenario=Scenario(gpus=1024, design_id="ib-ndr"), catalog=CATALOG)
 
 
+_FRESH_SIZES = iter(range(1024, 0, -8))
+
+
+@case("plan, ~1024 GPUs, rail8-npo, a new size each run (its cables laid out, not cached)", 9)
+def plan_fresh() -> object:
+    """A GPU-count edit: the plan lays its cables out again (planner/handoff/runs.py)."""
+    return plan(scenario=Scenario(gpus=next(_FRESH_SIZES), design_id="rail8-npo"), catalog=CATALOG)
+
+
 @case(SWEEP_CASE, 7)
 def full_sweep() -> object:
     return sweep(scenario=Scenario(), catalog=CATALOG)

@@ -8,6 +8,7 @@ quantity, unit price (the scenario's override when it has one) and source.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from planner.catalog import Catalog
@@ -19,6 +20,7 @@ from planner.fabric.scale_up import ScaleUpDomain
 from planner.fabric.topology import Topology
 from planner.facility.cooling import CoolingResult
 from planner.facility.power import Racks, pdus_for_rack
+from planner.handoff.runs import CableRun
 from planner.i18n.message import Message, msg
 from planner.resolve import Resolved
 from planner.units import ceil_div
@@ -35,6 +37,11 @@ _LINK_CLASS_LABEL: dict[str, Message] = {
     "spine_core": msg("spine-core"),
     "core_top": msg("core-top"),
 }
+
+
+def link_class_label(link_class: str) -> Message:
+    """The translatable name of a link class (``node-leaf``, ``storage fabric: between tiers``)."""
+    return {**_LINK_CLASS_LABEL, **_AUX_LINK_LABEL}[link_class]
 
 
 def _joined(labels: list[Message]) -> Message:
@@ -122,8 +129,11 @@ def _tier_switch_description(tier: str, name: str) -> Message:
     return msg("Core switch {name}", name=name)
 
 
-def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
-    """A cable line per link class, then one line per optic model summed over the link classes."""
+def _media_lines(
+    r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...], runs: Mapping[str, CableRun]
+) -> list[BomLine]:
+    """Cable lines per link class (one per ordered length), then one line per optic model summed
+    over the link classes."""
     lines = []
     optic_units: dict[str, int] = {}
     optic_where: dict[str, list[Message]] = {}
@@ -137,10 +147,7 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
                 if label not in where:
                     where.append(label)
                     optic_classes.setdefault(end.optic_id, []).append(m.link_class)
-        cable = catalog.cables[m.cable_id]
-        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
-        cost = cable_unit_cost_usd(cable, m.length_m)
-        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
+        lines += _cable_lines(r, catalog, m, label, runs)
     for optic_id in sorted(optic_units):
         optic = catalog.optics[optic_id]
         links = _joined(optic_where[optic_id])
@@ -156,16 +163,42 @@ def _media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) ->
     return lines
 
 
-def _aux_media_lines(r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...]) -> list[BomLine]:
-    """One cable line and one transceiver line per auxiliary link class (both ends take the
+def _cable_lines(
+    r: Resolved, catalog: Catalog, m: LinkMedia, label: Message, runs: Mapping[str, CableRun]
+) -> list[BomLine]:
+    """The cables of one link class: a line per length the layout orders them at, each priced at
+    its length.
+
+    Notes
+    -----
+    ``unit_cost_usd = cable unit cost + cost per metre x ordered length``
+    (:func:`planner.fabric.media.cable_unit_cost_usd`). The lengths are the layout's
+    (:func:`planner.handoff.runs.cable_runs`); a class the layout does not wire (the fourth tier's
+    core-top links), or a plan too large to lay out, keeps the scenario's one length
+    (``facility.link_lengths``) for all its cables.
+    """
+    cable = catalog.cables[m.cable_id]
+    run = runs.get(m.link_class)
+    laid_out = run is not None and run.cable_part == m.cable_id and run.cables == m.links
+    bins = run.ordered_m if run is not None and laid_out else ((m.length_m, m.links),)
+    lines = []
+    for length_m, count in bins:
+        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=length_m, link=label)
+        cost = cable_unit_cost_usd(cable, length_m)
+        line = _line(r, cable, "cables", description, count, cost, (m.link_class,))
+        lines.append(replace(line, length_m=length_m))
+    return lines
+
+
+def _aux_media_lines(
+    r: Resolved, catalog: Catalog, media: tuple[LinkMedia, ...], runs: Mapping[str, CableRun]
+) -> list[BomLine]:
+    """Cable lines (one per ordered length) and one transceiver line per auxiliary link class (both ends take the
     class's one single-port optic, so a class has one optic model)."""
     lines = []
     for m in media:
         label = _AUX_LINK_LABEL[m.link_class]
-        cable = catalog.cables[m.cable_id]
-        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=m.length_m, link=label)
-        cost = cable_unit_cost_usd(cable, m.length_m)
-        lines.append(_line(r, cable, "cables", description, m.links, cost, (m.link_class,)))
+        lines += _cable_lines(r, catalog, m, label, runs)
         if m.upper.optic_id:
             optic = catalog.optics[m.upper.optic_id]
             description = msg("{name} (modules; {links})", name=optic.name, links=label)
@@ -330,6 +363,7 @@ def bom_lines(
     it_kw: float,
     scale_up: ScaleUpDomain,
     aux_media: tuple[LinkMedia, ...],
+    runs: tuple[CableRun, ...] = (),
 ) -> tuple[BomLine, ...]:
     """The plan's bill of materials: one line per item, each at the scenario's price override.
 
@@ -361,6 +395,10 @@ def bom_lines(
         The scale-up domains (switch trays [count]).
     aux_media
         Media of the auxiliary link classes.
+    runs
+        The cables of the plan's layout by ordered length [m] per link class
+        (:func:`planner.handoff.runs.cable_runs`): each class's cables are priced at those lengths,
+        one line per length; a class without runs at the scenario's one length.
 
     Returns
     -------
@@ -369,12 +407,13 @@ def bom_lines(
         ``hardware_usd x fraction``, hardware being every other line except cooling (the
         fractions are the catalog's ``cost_factors``).
     """
+    by_class = {run.link_class: run for run in runs}
     lines = [
         *_compute_lines(r, topo, nics),
         *_scale_up_lines(r, scale_up),
-        *_media_lines(r, catalog, media),
+        *_media_lines(r, catalog, media, by_class),
         *_auxiliary_lines(r, aux),
-        *_aux_media_lines(r, catalog, aux_media),
+        *_aux_media_lines(r, catalog, aux_media, by_class),
         *_facility_lines(r, catalog, racks, cooling, it_kw),
     ]
     hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")

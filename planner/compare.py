@@ -180,12 +180,21 @@ class _DesignWork:
     """The plan of the largest size, when it could be built."""
 
 
+def _sized_only(scenario: Scenario, catalog: Catalog) -> Plan:
+    """One size of a sweep: its cables priced at the scenario's one length per link class.
+
+    Laying out every size's cables port by port would make a 384-plan sweep about a hundred times
+    slower; the plan of one size (Overview, BOM, proposal) prices the layout's lengths
+    (:func:`planner.handoff.runs.cable_runs`), so a sweep's CAPEX at a size can differ from that
+    plan's by the cables' length difference.
+    """
+    return plan(scenario=scenario, catalog=catalog, layout_cable_lengths=False)
+
+
 def _probe(base: Scenario, catalog: Catalog, wanted: list[int], largest: int) -> _DesignWork:
     """Plan the largest size; when it exceeds the design's largest count, cut the sizes there."""
     try:
-        return _DesignWork(
-            base, wanted, None, plan(scenario=base.with_updates(gpus=largest), catalog=catalog)
-        )
+        return _DesignWork(base, wanted, None, _sized_only(base.with_updates(gpus=largest), catalog))
     except PlannerError as exc:
         limit = _size_limit(exc, largest)
         if limit is None:  # refused for another reason: each size is tried and reported on its own
@@ -194,7 +203,7 @@ def _probe(base: Scenario, catalog: Catalog, wanted: list[int], largest: int) ->
         reason = error_text(exc)
         if min(above) != largest:  # the run's reason names its first size, as a skipped size's does
             try:
-                plan(scenario=base.with_updates(gpus=min(above)), catalog=catalog)
+                _sized_only(base.with_updates(gpus=min(above)), catalog)
             except PlannerError as first:
                 reason = error_text(first)
         skipped = SkippedSizes(
@@ -221,8 +230,8 @@ def sweep(
 
     Each design's largest size is planned first: when it is refused for exceeding the design's
     largest count, every size above that count is skipped in one run with that reason. The
-    remaining (design, size) pairs are planned one by one; a refused size is skipped with its
-    reason and the sweep goes on.
+    remaining pairs are planned one by one; a refused size is skipped with its reason and the
+    sweep goes on. Cables: the scenario's one length per link class (:func:`_sized_only`).
 
     Raises
     ------
@@ -272,7 +281,7 @@ def sweep(
                 if w.largest_plan is not None and size == largest:
                     p = w.largest_plan
                 else:
-                    p = plan(scenario=w.base.with_updates(gpus=size), catalog=catalog)
+                    p = _sized_only(w.base.with_updates(gpus=size), catalog)
             except PlannerError as exc:
                 first_error = first_error or exc
                 outcomes.append((size, error_text(exc)))

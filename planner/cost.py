@@ -49,6 +49,9 @@ class BomLine:
     quantity_unit: str = ""
     """Unit of ``quantity`` when it is no count of items: ``kW`` for cooling bought per kW of IT
     load (a reader saw "cooling 1,226" and asked: 1,226 what?)."""
+    length_m: float | None = None
+    """Length a cable line's cables are ordered at [m] (one line per length the layout orders,
+    :mod:`planner.handoff.runs`); ``None`` on every other line."""
 
     @property
     def total_usd(self) -> float:

@@ -8,9 +8,10 @@ BOM, cost, bandwidth, latency); this module only wires them. The BOM lines are w
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
-from planner.bom import bom_lines, tier_switch
+from planner.bom import bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog, with_calibration
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Record, Switch
@@ -35,13 +36,16 @@ from planner.fabric.media import (
     FABRIC_LINK_CLASSES,
     LinkMedia,
     build_link_media,
+    length_field,
 )
 from planner.fabric.network import Latency, path_latency_ns
 from planner.fabric.scale_up import ScaleUpDomain, in_server_domain, switched_domain
 from planner.fabric.topology import ServerPorts, Topology, build_topology, server_ports
 from planner.facility.cooling import CoolingResult, cooling_summary
 from planner.facility.power import Power, Racks, power_summary, rack_layout
+from planner.handoff.runs import MAX_LAID_OUT_CABLES, CableRun, cable_runs
 from planner.i18n.message import msg
+from planner.inputs.layout import LayoutParams
 from planner.inputs.scenario import Scenario
 from planner.resolve import Resolved, link_gbit_per_s, resolve
 from planner.units import ceil_div, w_to_kw
@@ -65,6 +69,29 @@ class SwitchModels:
     leaf_id: str
     spine_id: str | None = None
     core_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SizedCluster:
+    """The cluster as sized before it is priced: what the layout of its cables reads
+    (:class:`planner.handoff.sized.Sized`)."""
+
+    scenario: Scenario
+    nodes: int
+    server_id: str
+    topology: Topology
+    media: tuple[LinkMedia, ...]
+    aux_media: tuple[LinkMedia, ...]
+    auxiliary: AuxiliaryFabrics
+    scale_up: ScaleUpDomain
+    server_ports: ServerPorts
+    switch_models: SwitchModels
+    power: Power
+    racks: Racks
+
+    def parts(self) -> dict[str, Any]:
+        """The fields by name: a :class:`Plan` holds each of them under the same name."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -312,9 +339,11 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
         chosen(
             "model.link_lengths",
             msg(
-                "cable lengths node-leaf {node_leaf_m:g} m, leaf-spine {leaf_spine_m:g} m, "
-                "spine-core {spine_core_m:g} m (editable; defaults assume leaves in network racks "
-                "at the end of each row)",
+                "media chosen for cable lengths node-leaf {node_leaf_m:g} m, leaf-spine {leaf_spine_m:g} m, "
+                "spine-core {spine_core_m:g} m (editable); each cable is priced at the length the rack "
+                "layout gives it ({row_length_m:g} m rows, network rows amid the compute rows), "
+                "ordered at the next standard length",
+                row_length_m=LayoutParams().row_length_m,
                 node_leaf_m=lengths.node_leaf_m,
                 leaf_spine_m=lengths.leaf_spine_m,
                 spine_core_m=lengths.spine_core_m,
@@ -345,7 +374,7 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
     ]
 
 
-def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
+def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = True) -> Plan:
     """Size, power, cool and cost one cluster.
 
     Parameters
@@ -354,6 +383,11 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
         The validated request.
     catalog
         Component catalog (see :func:`planner.catalog.load_catalog`).
+    layout_cable_lengths
+        Price the cables at the lengths of the plan's layout (default floor,
+        :func:`planner.handoff.runs.cable_runs`), one BOM line per ordered length; ``False``
+        prices every cable of a link class at the scenario's one length
+        (``facility.link_lengths``): a sweep over many sizes does, and says so.
 
     Returns
     -------
@@ -392,66 +426,86 @@ def plan(*, scenario: Scenario, catalog: Catalog) -> Plan:
     cooling = cooling_summary(
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
-    bom = _bom(r, catalog, topo, media, nics, aux, racks, cooling, power, scale_up, aux_media)
+    models = _switch_models(r, topo)
+    sized = SizedCluster(
+        scenario, r.nodes, r.server.id, topo, media, aux_media, aux, scale_up, ports, models, power, racks
+    )
+    bom, cable_notes = _bom(r, catalog, sized, nics, cooling, layout_cable_lengths)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
     return Plan(
-        scenario=scenario,
+        **sized.parts(),
         design_id=r.design_id,
         design_name=r.design_name,
         gpu_id=r.gpu.id,
         gpu_name=r.gpu.name,
-        server_id=r.server.id,
         gpus_requested=scenario.gpus,
         gpus=r.gpus,
-        nodes=r.nodes,
         nics=nics,
-        topology=topo,
-        media=media,
-        auxiliary=aux,
         bandwidth=bw,
         latency=latency,
-        power=power,
-        racks=racks,
         cooling=cooling,
         cost=_cost(r, catalog, bom, power, racks),
         bom=bom,
-        notes=_notes(r, cooling, bw, topo, scale_up),
+        notes=_notes(r, cooling, bw, topo, scale_up) + cable_notes,
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
-        switch_models=_switch_models(r, topo),
-        server_ports=ports,
-        scale_up=scale_up,
-        aux_media=aux_media,
     )
 
 
 def _bom(
-    r: Resolved,
-    catalog: Catalog,
-    topo: Topology,
-    media: tuple[LinkMedia, ...],
-    nics: int,
-    aux: AuxiliaryFabrics,
-    racks: Racks,
-    cooling: CoolingResult,
-    power: Power,
-    scale_up: ScaleUpDomain,
-    aux_media: tuple[LinkMedia, ...],
-) -> tuple[BomLine, ...]:
-    return bom_lines(
+    r: Resolved, catalog: Catalog, sized: SizedCluster, nics: int, cooling: CoolingResult, laid_out: bool
+) -> tuple[tuple[BomLine, ...], tuple[str, ...]]:
+    """The BOM, its cables at the lengths of the plan's layout when ``laid_out``, and what the plan
+    says of those lengths."""
+    runs = cable_runs(plan=sized, catalog=catalog) if laid_out else ()
+    lines = bom_lines(
         r=r,
         catalog=catalog,
-        topo=topo,
-        media=media,
+        topo=sized.topology,
+        media=sized.media,
         nics=nics,
-        aux=aux,
-        racks=racks,
+        aux=sized.auxiliary,
+        racks=sized.racks,
         cooling=cooling,
-        it_kw=power.it_kw,
-        scale_up=scale_up,
-        aux_media=aux_media,
+        it_kw=sized.power.it_kw,
+        scale_up=sized.scale_up,
+        aux_media=sized.aux_media,
+        runs=runs,
+    )
+    return lines, _cable_notes(sized, catalog, runs, laid_out)
+
+
+def _cable_notes(
+    sized: SizedCluster, catalog: Catalog, runs: tuple[CableRun, ...], laid_out: bool
+) -> tuple[str, ...]:
+    """What the plan says of its cable lengths: a plan too large to lay out keeps the scenario's
+    one length per link class; a layout run beyond its medium's reach names the field to raise."""
+    cables = sum(m.links for m in (*sized.media, *sized.aux_media))
+    if laid_out and not runs and cables:
+        return (
+            msg(
+                "the BOM prices cables at the scenario's one length per link class: the plan's "
+                "{cables:,} cables are more than the {limit:,} the layout is drawn for",
+                cables=cables,
+                limit=MAX_LAID_OUT_CABLES,
+            ),
+        )
+    beyond = [run for run in runs if run.longest_m > run.reach_m]
+    parts = {**catalog.cables, **catalog.optics} if beyond else {}
+    return tuple(
+        msg(
+            "{link}: the layout runs cables up to {length_m:g} m, beyond the {reach_m:g} m that "
+            "{part} reaches; set facility.link_lengths.{field} to at least {length_m:g} so the plan "
+            "picks a medium that reaches",
+            link=link_class_label(run.link_class),
+            length_m=run.longest_m,
+            reach_m=run.reach_m,
+            part=parts[run.reach_part].name,
+            field=length_field(run.link_class),
+        )
+        for run in beyond
     )
 
 

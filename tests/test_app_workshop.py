@@ -432,9 +432,10 @@ def test_chinese_readers_choose_between_myriads_and_millions() -> None:
     at = start(lang="zh")
     assert "万" in metrics(at)[tr("kpi.capex", "zh")] or "亿" in metrics(at)[tr("kpi.capex", "zh")]
     at.segmented_control(key=f"{keys.UNITS}_money").set_value("million").run()
-    # the default 1024-GPU rail8-npo plan: 48,142,278 USD (47.2 M before the storage and
-    # management cabling of issue 17 added 925,331 USD, tests/test_ports.py)
-    assert metrics(at)[tr("kpi.capex", "zh")].startswith("48.1 M")
+    # the default 1024-GPU rail8-npo plan: 47,766,920 USD (48,142,278 with every cable at the
+    # scenario's one length per link class, tests/test_ports.py; the layout's lengths save
+    # 375,358 USD, tests/test_cable_lengths.py)
+    assert metrics(at)[tr("kpi.capex", "zh")].startswith("47.8 M")
 
 
 def test_unit_choices_cover_the_display_units() -> None:

@@ -121,7 +121,7 @@ def _trace(fig: go.Figure, name_part: str, *more: str) -> go.Scatter:
 
 
 def _coincide_notes(fig: go.Figure) -> list[str]:
-    return [a.text for a in fig.layout.annotations if a.name == "coincide"]
+    return [a.text.replace("<br>", " ") for a in fig.layout.annotations if a.name == "coincide"]
 
 
 def test_overlap_is_judged_with_the_one_percent_tie_tolerance() -> None:

@@ -65,11 +65,11 @@ def _counting_plans(monkeypatch: pytest.MonkeyPatch, refuse: set[int] | None = N
     """Record the GPU count of every plan the sweep computes; refuse the sizes in ``refuse``."""
     calls: list[int] = []
 
-    def counted(*, scenario: Scenario, catalog: Catalog) -> Plan:
+    def counted(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = True) -> Plan:
         calls.append(scenario.gpus)
         if refuse and scenario.gpus in refuse:
             raise InfeasibleError("cooling: no room at this size")
-        return plan(scenario=scenario, catalog=catalog)
+        return plan(scenario=scenario, catalog=catalog, layout_cable_lengths=layout_cable_lengths)
 
     monkeypatch.setattr(COMPARE_MODULE, "plan", counted)
     return calls

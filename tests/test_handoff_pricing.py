@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from handoff_fixtures import CATALOG, preset_handoff
+from handoff_fixtures import CATALOG, preset_handoff, preset_plan
 
 from planner.cli import run
 from planner.fabric.media import cable_unit_cost_usd
-from planner.handoff.pricing import LENGTH_BINS_M, layout_cable_pricing, ordered_length_m
+from planner.handoff.cabling import build_handoff
+from planner.handoff.pricing import layout_cable_pricing
+from planner.handoff.runs import LENGTH_BINS_M, ordered_length_m
+from planner.inputs.layout import LayoutParams
 
 
 def test_a_run_is_ordered_at_the_next_standard_length() -> None:
@@ -33,13 +36,20 @@ def test_every_cable_is_priced_once_at_its_ordered_length(design_id: str, gpus: 
     assert all(min(p.ordered_m) >= 0.5 for p in pricing)
 
 
-def test_1024_rail8_leaf_spine_runs_are_shorter_than_the_plan_assumes() -> None:
-    """The layout's leaf-spine runs are 5-8 m (switch racks side by side in one row), against the
-    plan's 30 m: ordered at 5, 7 and 10 m they cost less; node-leaf runs (6-19 m, mean 11.4 m)
-    cost more than at the plan's 10 m."""
-    by_class = {p.link_class: p for p in layout_cable_pricing(preset_handoff("rail8-npo", 1024), CATALOG)}
-    assert set(by_class["leaf_spine"].ordered_m) <= {5.0, 7.0, 10.0}
-    assert by_class["leaf_spine"].difference_usd < 0 < by_class["node_leaf"].difference_usd
+def test_the_bom_prices_the_default_floor_and_another_floor_differs() -> None:
+    """The BOM prices the layout of the default floor (12 m rows of 20 racks): the Layout page's
+    prices on that floor equal the BOM's, cable for cable. Rows of 6 m hold 10 racks: the hall is
+    squarer, the longest node-leaf runs shorter (measured: 1,104 cables at 20 m there, 16 here),
+    and the Layout page shows what that floor would save."""
+    default = layout_cable_pricing(preset_handoff("rail8-npo", 1024), CATALOG)
+    assert all(p.ordered_m == p.bom_m and p.difference_usd == pytest.approx(0.0) for p in default)
+    narrow = build_handoff(
+        plan=preset_plan("rail8-npo", 1024), catalog=CATALOG, params=LayoutParams(row_length_m=6.0)
+    )
+    by_class = {p.link_class: p for p in layout_cable_pricing(narrow, CATALOG)}
+    assert by_class["node_leaf"].difference_usd < 0
+    assert by_class["node_leaf"].bom_m[20.0] == 1104 and by_class["node_leaf"].ordered_m[20.0] == 16
+    assert by_class["node_leaf"].bom_m != by_class["node_leaf"].ordered_m
 
 
 def test_planner_layout_json_gives_the_layout_prices(capsys: pytest.CaptureFixture[str]) -> None:

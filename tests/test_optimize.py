@@ -135,11 +135,18 @@ def test_milp_counts_and_prices_what_the_engine_builds(write_yaml: WriteYaml) ->
     problem = prepare(scenario=scenario, catalog=catalog, request=request)
     lp, v = build_model(problem)
     assert solve(lp, time_limit_s=60).status == "optimal"
-    engine = plan(scenario=solution_scenario(problem, v)[0], catalog=catalog)
+    chosen = solution_scenario(problem, v)[0]
+    engine = plan(scenario=chosen, catalog=catalog, layout_cable_lengths=False)
     assert (value(v.leaves["sw_a"]), value(v.spines["sw_c"])) == (32, 16)
     assert (engine.topology.switches_leaf, engine.topology.switches_spine) == (32, 16)
-    # cooling bought per whole kW and the OOB ports of all 48 switches: the model's CAPEX is the engine's
+    # cooling bought per whole kW and the OOB ports of all 48 switches: the model's CAPEX is the
+    # engine's with every cable at the scenario's one length per link class, as the MILP prices it
     assert value(v.capex) == pytest.approx(engine.cost.capex_usd, rel=1e-9)
+    # the reported plan prices the layout's lengths: it differs by the cables alone (x 1.08 for
+    # installation and spares, tests/test_cable_lengths.py)
+    laid_out = plan(scenario=chosen, catalog=catalog)
+    cables = [sum(x.total_usd for x in p.bom if x.category == "cables") for p in (engine, laid_out)]
+    assert laid_out.cost.capex_usd - engine.cost.capex_usd == pytest.approx((cables[1] - cables[0]) * 1.08)
 
 
 def test_infeasible_power_cap_is_explained(catalog: Catalog) -> None:

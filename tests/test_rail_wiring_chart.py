@@ -70,7 +70,7 @@ def test_one_plane_at_a_time() -> None:
         assert len(_rail_traces(fig)[3].x) == 3 * 32  # 32 servers, one link each on this plane
         leaves = fig.data[len(_rail_traces(fig))]
         assert list(leaves.text) == [f"leaf-p{plane + 1}-01"]
-        assert f"plane {plane + 1}: 32 servers to 1 leaves" in fig.layout.title.text
+        assert f"plane {plane + 1}: 32 servers to 1 leaf" in fig.layout.title.text  # one leaf: singular
 
 
 def test_the_leaves_drawn_equal_the_diagrams_leaves_per_plane() -> None:
@@ -82,7 +82,7 @@ def test_the_leaves_drawn_equal_the_diagrams_leaves_per_plane() -> None:
     assert leaf is not None
     per_plane = leaf.switches_per_plane
     assert len(leaves.text) == per_plane == 8
-    assert "to 8 leaves" in fig.layout.title.text
+    assert "to 8 leaves" in fig.layout.title.text.replace("<br>", " ")
 
 
 def test_each_rail_has_its_own_colour() -> None:
@@ -97,7 +97,7 @@ def test_a_large_cluster_bundles_runs_of_servers_and_says_how() -> None:
     fig = rail_wiring(wiring, rail=None, lang="en")
     servers = fig.data[-1]
     assert len(servers.x) == MAX_SERVERS and servers.text[0] == "gpu-node-0001 … gpu-node-0004 (4)"
-    assert "128 servers (in 32 groups of up to 4) to 8 leaves" in fig.layout.title.text
+    assert "128 servers (in 32 groups of up to 4) to 8 leaves" in fig.layout.title.text.replace("<br>", " ")
     assert sum(len(t.x) for t in _rail_traces(fig)) < 3 * 128 * 8
 
 

@@ -160,12 +160,15 @@ def _money(value: float) -> str:
 
 def render_plan_table(p: Plan) -> str:
     """A readable text summary of one plan."""
+    from planner.i18n.counts import agree
     from planner.outputs import plan_to_dict
 
     d = plan_to_dict(p)
     f, bw, lat, pw, co, cost = d["fabric"], d["bandwidth"], d["latency"], d["power"], d["cooling"], d["cost"]
+    head = {"design": p.design_name, "id": p.design_id, "gpus": p.gpus, "gpu": p.gpu_name}
+    head |= {"nodes": p.nodes, "racks": p.racks.total}
     lines = [
-        f"{p.design_name} [{p.design_id}] - {p.gpus} x {p.gpu_name} in {p.nodes} nodes, {p.racks.total} racks",
+        agree("{design} [{id}] - {gpus} x {gpu} in {nodes} nodes, {racks} racks", head).format(**head),
         "",
         f"Fabric      {f['tiers']} tier(s), {f['planes']} plane(s), {f['rails']} rail(s), "
         f"{f['ports_per_gpu']} x {f['port_speed_gbit_per_s']}G per GPU, oversubscription {f['oversubscription']:g}:1",

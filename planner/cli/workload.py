@@ -160,6 +160,8 @@ def render_reliability_table(results: Sequence[Reliability]) -> str:
     """Headline figures per design, then the failure impacts of each."""
     import pandas as pd
 
+    from planner.i18n.counts import agree
+
     rows = {
         r.design_id: {
             "GPUs": f"{r.gpus}",
@@ -178,8 +180,11 @@ def render_reliability_table(results: Sequence[Reliability]) -> str:
         lines.append(f"{r.design_id}: bandwidth lost when one element fails")
         for i in r.failure_impacts:
             verdict = "survivable" if i.survivable else "stops the job"
+            # "1 GPU loses", "32 GPUs lose": the count agrees with its noun and its verb
+            gpus = agree("{n} GPUs lose", {"n": i.gpus_affected}).format(n=f"{i.gpus_affected:>7}")
+            gpus = gpus.replace("GPU lose", "GPU loses")
             lines.append(
-                f"  {i.element:<16} {i.gpus_affected:>7} GPUs lose {i.gpu_bandwidth_lost_fraction:7.2%}; "
+                f"  {i.element:<16} {gpus:<17} {i.gpu_bandwidth_lost_fraction:7.2%}; "
                 f"{i.capacity_lost_fraction:8.3%} of the tier; {verdict}"
             )
     lines += notes_block(n for r in results for n in r.notes)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.engine import Plan
 from planner.errors import InputError
 from planner.fabric.media import AUX_LINK_CLASSES, FABRIC_LINK_CLASSES, length_field
 from planner.handoff import naming
-from planner.handoff.layout import Layout, build_layout, cable_length_m
+from planner.handoff.layout import Layout, build_layout
+from planner.handoff.runs import link_lengths_m, reach_m
+from planner.handoff.sized import Planned
 from planner.handoff.wiring import Link, Wiring, build_wiring
 from planner.i18n.message import msg
 from planner.inputs.layout import LayoutParams
@@ -71,13 +72,13 @@ class Cable:
 class Handoff:
     """Everything the build team gets for one plan."""
 
-    plan: Plan
+    plan: Planned
     wiring: Wiring
     layout: Layout
     cables: tuple[Cable, ...]
 
 
-def build_handoff(*, plan: Plan, catalog: Catalog, params: LayoutParams | None = None) -> Handoff:
+def build_handoff(*, plan: Planned, catalog: Catalog, params: LayoutParams | None = None) -> Handoff:
     """Wiring, layout and cabling plan of ``plan``.
 
     Raises
@@ -97,11 +98,10 @@ def cabling(*, wiring: Wiring, layout: Layout, catalog: Catalog) -> tuple[Cable,
     where = layout.location()
     numbers: dict[str, int] = {}
     cables = []
-    for link in wiring.links:
+    for link, length_m in zip(wiring.links, link_lengths_m(wiring, layout), strict=True):
         numbers[link.link_class] = numbers.get(link.link_class, 0) + 1
         cable_id = naming.cable_id(link.link_class, numbers[link.link_class])
         a, b = where[link.a_device], where[link.b_device]
-        length_m = cable_length_m(a, b, layout.params)
         _check_reach(link, cable_id, length_m, catalog)
         label = naming.cable_label(
             cable=cable_id,
@@ -132,14 +132,6 @@ def cabling(*, wiring: Wiring, layout: Layout, catalog: Catalog) -> tuple[Cable,
     return tuple(cables)
 
 
-def reach_m(link: Link, catalog: Catalog) -> tuple[float, str]:
-    """Longest cable the link's medium carries [m] (the shortest of the cable's and each optic's
-    reach), and the part that sets it."""
-    reaches = [(catalog.cables[link.cable_part].max_reach_m, link.cable_part)]
-    reaches += [(catalog.optics[o].max_reach_m, o) for o in (link.optic_a, link.optic_b) if o]
-    return min(reaches)
-
-
 def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -> None:
     limit, part = reach_m(link, catalog)
     if length_m > limit:
@@ -158,7 +150,8 @@ def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -
 
 
 def length_summary(handoff: Handoff) -> list[dict[str, object]]:
-    """Per link class: cables, shortest, mean and longest layout length, and the plan's length [m]."""
+    """Per link class: cables, shortest, mean and longest layout length, and the scenario's one
+    length the class's medium is chosen for [m]."""
     lengths = handoff.plan.scenario.facility.link_lengths
     rows: list[dict[str, object]] = []
     for link_class in (*FABRIC_LINK_CLASSES, *AUX_LINK_CLASSES):
@@ -171,7 +164,7 @@ def length_summary(handoff: Handoff) -> list[dict[str, object]]:
                     "min_m": min(values),
                     "mean_m": round(sum(values) / len(values), 1),
                     "max_m": max(values),
-                    "plan_m": getattr(lengths, length_field(link_class)),
+                    "medium_for_m": getattr(lengths, length_field(link_class)),
                 }
             )
     return rows

@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.engine import Plan
 from planner.errors import InputError
 from planner.handoff import naming
+from planner.handoff.sized import Sized
 from planner.handoff.wiring import Device, Wiring, balanced_block
 from planner.i18n.message import msg
 from planner.inputs.layout import LayoutParams
@@ -114,7 +114,7 @@ def racks_per_row(params: LayoutParams) -> int:
     return count
 
 
-def build_layout(*, plan: Plan, catalog: Catalog, wiring: Wiring, params: LayoutParams) -> Layout:
+def build_layout(*, plan: Sized, catalog: Catalog, wiring: Wiring, params: LayoutParams) -> Layout:
     """Place every device of ``wiring`` in a rack and the racks in rows.
 
     Raises
@@ -184,7 +184,7 @@ def build_layout(*, plan: Plan, catalog: Catalog, wiring: Wiring, params: Layout
     return Layout(params=params, racks=racks, rows=rows, racks_per_row=per_row, notes=tuple(notes))
 
 
-def _compute_racks(plan: Plan, wiring: Wiring) -> list[list[Device]]:
+def _compute_racks(plan: Sized, wiring: Wiring) -> list[list[Device]]:
     """Servers per rack as the plan places them, a domain's switch trays with its servers."""
     servers = [d for d in wiring.devices if d.role == "gpu-server"]
     trays = [d for d in wiring.devices if d.role == "scale-up-switch"]

@@ -1,75 +1,40 @@
-"""Cables priced at the lengths the layout gives them, next to the plan's one length per class.
+"""Cables priced at the lengths a layout gives them, next to the BOM's price.
 
-The plan's BOM prices every cable of a link class at the scenario's assumed length
-(``facility.link_lengths``). The layout measures each cable (:mod:`planner.handoff.cabling`); a
-cable is ordered at the next standard length at or above its run, so it is priced at that bin:
-``price = unit_cost_usd + cost_usd_per_m x ordered_length_m`` (:func:`planner.fabric.media.cable_unit_cost_usd`).
-Optics do not depend on the length within their reach, and the layout already refuses a cable
-longer than its medium reaches, so the transceiver lines stay as the BOM has them.
-
-Assumption: the bins of :data:`LENGTH_BINS_M` are the lengths cable makers commonly list for
-DAC (0.5-3 m, then 5 m) and for MPO trunk/AOC cables (up to 100 m); beyond 100 m a trunk is
-made to order in 10 m steps. Set per project when the supplier's list differs.
+The BOM prices the cables at the lengths of the plan's layout on the default floor
+(:mod:`planner.handoff.runs`; ``bom_m`` below). The Layout page lays the plan out on the floor its user gives; each cable is ordered at
+the next standard length at or above its run (:func:`planner.handoff.runs.ordered_length_m`) and
+priced at that length: ``price = unit_cost_usd + cost_usd_per_m x ordered_length_m``
+(:func:`planner.fabric.media.cable_unit_cost_usd`). On the default floor the two agree. Optics do
+not depend on the length within their reach, and the layout already refuses a cable longer than
+its medium reaches, so the transceiver lines stay as the BOM has them.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.fabric.media import cable_unit_cost_usd, length_field
+from planner.fabric.media import cable_unit_cost_usd
 from planner.handoff.cabling import Handoff
-
-LENGTH_BINS_M = (
-    0.5,
-    1.0,
-    1.5,
-    2.0,
-    2.5,
-    3.0,
-    5.0,
-    7.0,
-    10.0,
-    15.0,
-    20.0,
-    25.0,
-    30.0,
-    40.0,
-    50.0,
-    70.0,
-    100.0,
-)
-"""Standard orderable cable lengths [m] (an assumption, see the module text)."""
-MADE_TO_ORDER_STEP_M = 10.0
-
-
-def ordered_length_m(length_m: float) -> float:
-    """The length a cable of run ``length_m`` is ordered at [m]: the next bin at or above it.
-
-    >>> ordered_length_m(11.2), ordered_length_m(3.0), ordered_length_m(104.0)
-    (15.0, 3.0, 110.0)
-    """
-    for step in LENGTH_BINS_M:
-        if length_m <= step + 1e-9:
-            return step
-    return math.ceil(length_m / MADE_TO_ORDER_STEP_M) * MADE_TO_ORDER_STEP_M
+from planner.handoff.runs import ordered_bins
 
 
 @dataclass(frozen=True)
 class CablePricing:
-    """One link class and cable part: its cables priced at the plan's length and at the layout's."""
+    """One link class and cable part: its cables as the BOM prices them and at this layout's
+    lengths."""
 
     link_class: str
     cable_part: str
     cables: int
-    plan_length_m: float
+    bom_m: dict[float, int]
+    """The BOM's cables per ordered length [m -> count] (the layout on the default floor)."""
     plan_usd: float
-    """cables x price at the plan's length [USD]."""
+    """The BOM's cable lines of the class [USD]."""
     layout_usd: float
-    """Sum over the cables of the price at the ordered length of each one's run [USD]."""
+    """Sum over the cables of the price at the ordered length of each one's run on this floor [USD]."""
     ordered_m: dict[float, int]
-    """Cables per ordered length [m -> count]."""
+    """Cables per ordered length on this floor [m -> count]."""
 
     @property
     def difference_usd(self) -> float:
@@ -78,31 +43,40 @@ class CablePricing:
 
 def layout_cable_pricing(handoff: Handoff, catalog: Catalog) -> tuple[CablePricing, ...]:
     """Per link class and cable part (compute and auxiliary fabrics): the cables priced from the
-    layout's lengths."""
-    lengths = handoff.plan.scenario.facility.link_lengths
+    layout's lengths, beside the plan's BOM lines of the same cables (a price override of the
+    part applies to both)."""
+    overrides = handoff.plan.scenario.price_overrides_usd
     groups: dict[tuple[str, str], list[float]] = {}
     for cable in handoff.cables:
         groups.setdefault((cable.link_class, cable.cable_part), []).append(cable.length_m)
     rows = []
     for (link_class, part), runs in groups.items():
         record = catalog.cables[part]
-        ordered = [ordered_length_m(run) for run in runs]
-        bins: dict[float, int] = {}
-        for length in sorted(ordered):
-            bins[length] = bins.get(length, 0) + 1
-        plan_length = getattr(lengths, length_field(link_class))
+        bins = ordered_bins(runs)
+        lines = [
+            line
+            for line in handoff.plan.bom
+            if line.category == "cables" and line.id == part and line.link_classes == (link_class,)
+        ]
         rows.append(
             CablePricing(
                 link_class=link_class,
                 cable_part=part,
                 cables=len(runs),
-                plan_length_m=plan_length,
-                plan_usd=len(runs) * cable_unit_cost_usd(record, plan_length),
-                layout_usd=sum(cable_unit_cost_usd(record, length) for length in ordered),
+                bom_m={line.length_m or 0.0: line.quantity for line in lines},
+                plan_usd=sum(line.total_usd for line in lines),
+                layout_usd=sum(
+                    n * overrides.get(part, cable_unit_cost_usd(record, length)) for length, n in bins.items()
+                ),
                 ordered_m=bins,
             )
         )
     return tuple(rows)
+
+
+def _lengths(bins: dict[float, int]) -> str:
+    """``3336 x 15 m, 1104 x 20 m``: cables per ordered length."""
+    return ", ".join(f"{n} x {m:g} m" for m, n in bins.items())
 
 
 def pricing_rows(pricing: tuple[CablePricing, ...]) -> list[dict[str, object]]:
@@ -112,8 +86,8 @@ def pricing_rows(pricing: tuple[CablePricing, ...]) -> list[dict[str, object]]:
             "link_class": p.link_class,
             "cable_part": p.cable_part,
             "cables": p.cables,
-            "ordered_lengths": ", ".join(f"{n} x {m:g} m" for m, n in p.ordered_m.items()),
-            "plan_length_m": p.plan_length_m,
+            "ordered_lengths": _lengths(p.ordered_m),
+            "bom_lengths": _lengths(p.bom_m),
             "plan_usd": round(p.plan_usd, 2),
             "layout_usd": round(p.layout_usd, 2),
             "difference_usd": round(p.difference_usd, 2),

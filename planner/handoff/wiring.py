@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from planner.catalog import Catalog
-from planner.engine import Plan
 from planner.fabric.media import LinkMedia
 from planner.fabric.topology import SmallClos, Topology
 from planner.handoff import naming
+from planner.handoff.sized import Sized
 from planner.units import ceil_div
 
 ROLES = (
@@ -187,7 +187,7 @@ class _Slots:
         return slot
 
 
-def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
+def build_wiring(*, plan: Sized, catalog: Catalog) -> Wiring:
     """Every device and every cable of ``plan``, port by port.
 
     Returns
@@ -212,7 +212,7 @@ def build_wiring(*, plan: Plan, catalog: Catalog) -> Wiring:
 class _FabricIds:
     """Switch ids of the compute fabric by plane, in wiring order."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Sized) -> None:
         topo = plan.topology
         self.topo = topo
         self.rail_leaves = topo.tiers >= 2 and _rail_optimized(plan)
@@ -245,14 +245,14 @@ class _FabricIds:
         return naming.core_id(plane=plane, index=index)
 
 
-def _rail_optimized(plan: Plan) -> bool:
+def _rail_optimized(plan: Sized) -> bool:
     """Whether the leaves are per rail: ``rails = q x planes`` then, ``planes`` otherwise (with one
     link per server and plane the two wirings are the same, and the leaves are named per plane)."""
     return plan.topology.rails > plan.topology.planes
 
 
 def _node_leaf_links(
-    plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
+    plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
 ) -> Iterator[Link]:
     topo, ports = plan.topology, plan.server_ports
     if not topo.tiers:
@@ -358,7 +358,7 @@ def _uplink(
     return _link(m, slots, seen, a=up, b=_down_end(b, b_port), plane=plane)
 
 
-def _switch_links(plan: Plan, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
+def _switch_links(plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
     """The leaf-spine links, then the spine-core links, of every plane (the tiers the plan has)."""
     layers = (("leaf_spine", 2, _leaf_spine_ends), ("spine_core", 3, _spine_core_ends))
     for link_class, tiers, ends in layers:
@@ -405,7 +405,7 @@ def _spine_core_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _Sw
             core_offset += per_core
 
 
-def _aux_links(plan: Plan, ids: _FabricIds, slots: _Slots) -> Iterator[Link]:
+def _aux_links(plan: Sized, ids: _FabricIds, slots: _Slots) -> Iterator[Link]:
     """The cables of the storage, front-end, in-band and out-of-band fabrics (module notes)."""
     aux, nodes = plan.auxiliary, plan.nodes
     media: dict[str, LinkMedia] = {m.link_class: m for m in plan.aux_media}
@@ -436,7 +436,7 @@ def _aux_links(plan: Plan, ids: _FabricIds, slots: _Slots) -> Iterator[Link]:
         yield from _clos_links(access, uplink, slots, prefix=prefix, clos=clos, endpoints=endpoints[fabric])
 
 
-def _aux_fabrics(plan: Plan) -> tuple[tuple[str, str, SmallClos], ...]:
+def _aux_fabrics(plan: Sized) -> tuple[tuple[str, str, SmallClos], ...]:
     """(fabric, device-name prefix, its Clos) of every auxiliary fabric, in wiring order."""
     aux = plan.auxiliary
     return (
@@ -491,7 +491,7 @@ def _clos_links(
             )
 
 
-def _compute_switch_ids(plan: Plan, ids: _FabricIds) -> list[str]:
+def _compute_switch_ids(plan: Sized, ids: _FabricIds) -> list[str]:
     """Compute fabric switches (tier by tier, plane by plane) and scale-up trays, in device order."""
     name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
     found = [
@@ -510,7 +510,7 @@ def _compute_switch_ids(plan: Plan, ids: _FabricIds) -> list[str]:
     return found
 
 
-def _aux_switch_ids(plan: Plan) -> list[tuple[str, str]]:
+def _aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
     """(fabric, device id) of every auxiliary switch, fabric by fabric, tier by tier."""
     return [
         (fabric, naming.aux_switch_id(prefix, tier, index))
@@ -524,19 +524,17 @@ def _optics_w_by_device(links: list[Link], catalog: Catalog) -> dict[str, float]
     """Power of the optics plugged into each device [W] (one module counted once)."""
     modules: dict[tuple[str, str], str] = {}
     for link in links:
-        for device, optic, module in (
-            (link.a_device, link.optic_a, link.a_module),
-            (link.b_device, link.optic_b, link.b_module),
-        ):
-            if optic:
-                modules[(device, module)] = optic
+        if link.optic_a:
+            modules[(link.a_device, link.a_module)] = link.optic_a
+        if link.optic_b:
+            modules[(link.b_device, link.b_module)] = link.optic_b
     power: dict[str, float] = {}
     for (device, _), optic in modules.items():
         power[device] = power.get(device, 0.0) + catalog.optics[optic].power_w
     return power
 
 
-def _devices(plan: Plan, catalog: Catalog, ids: _FabricIds, links: list[Link]) -> list[Device]:
+def _devices(plan: Sized, catalog: Catalog, ids: _FabricIds, links: list[Link]) -> list[Device]:
     optics_w = _optics_w_by_device(links, catalog)
     return [
         *_compute_devices(plan, catalog),
@@ -545,7 +543,7 @@ def _devices(plan: Plan, catalog: Catalog, ids: _FabricIds, links: list[Link]) -
     ]
 
 
-def _server_aux_ports(plan: Plan) -> tuple[tuple[str, int], ...]:
+def _server_aux_ports(plan: Sized) -> tuple[tuple[str, int], ...]:
     """A GPU server's storage, front-end, in-band and BMC ports with their speeds [Gb/s]."""
     aux = plan.auxiliary
     fe = aux.frontend
@@ -558,12 +556,12 @@ def _server_aux_ports(plan: Plan) -> tuple[tuple[str, int], ...]:
     return tuple((naming.aux_port(kind, k), speed) for kind, count, speed in kinds for k in range(count))
 
 
-def _mgmt_port(plan: Plan) -> tuple[tuple[str, int], ...]:
+def _mgmt_port(plan: Sized) -> tuple[tuple[str, int], ...]:
     """A switch's out-of-band management port and its speed."""
     return ((naming.SWITCH_MGMT_PORT, plan.auxiliary.oob_speed_gbit_per_s),)
 
 
-def _compute_devices(plan: Plan, catalog: Catalog) -> list[Device]:
+def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
     """Servers (with GPUs, NICs and node-end optics) and the scale-up switch trays."""
     server = catalog.servers[plan.server_id]
     scale_up = plan.scale_up
@@ -619,7 +617,7 @@ def _compute_devices(plan: Plan, catalog: Catalog) -> list[Device]:
 
 
 def _fabric_switches(
-    plan: Plan, catalog: Catalog, ids: _FabricIds, optics_w: dict[str, float]
+    plan: Sized, catalog: Catalog, ids: _FabricIds, optics_w: dict[str, float]
 ) -> list[Device]:
     """Leaves, spines and cores of every plane, with the optics on their ports."""
     topo, models = plan.topology, plan.switch_models
@@ -655,7 +653,7 @@ def _fabric_switches(
     return devices
 
 
-def _auxiliary_devices(plan: Plan, optics_w: dict[str, float]) -> list[Device]:
+def _auxiliary_devices(plan: Sized, optics_w: dict[str, float]) -> list[Device]:
     """Storage units, and the storage, front-end, in-band and out-of-band switches by tier, with
     the optics on their ports."""
     aux = plan.auxiliary

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from planner.i18n import catalogs
+from planner.i18n.counts import agree
 from planner.i18n.message import Message, render
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -63,7 +64,9 @@ def tr(key: str, lang: str, **params: Any) -> str:
     if template is None:
         MISSING.add(f"{key}:{lang}")
         return f"[{key}]"
-    return template.format(**params) if params else template
+    if not params:
+        return template
+    return (agree(template, params) if lang == "en" else template).format(**params)
 
 
 def tr_enum(group: str, value: str, lang: str) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from planner.i18n.counts import agree
+
 Lookup = Callable[[str, str], str | None]
 """``lookup(template, lang)``: the template's translation in ``lang``, or ``None``."""
 
@@ -34,7 +36,7 @@ class Message(str):
 
     def __new__(cls, template: str, params: Mapping[str, Any] | None = None) -> Message:
         values = dict(params or {})
-        text = template.format(**values) if values else template
+        text = agree(template, values).format(**values) if values else template
         self = super().__new__(cls, text)
         self.template = template
         self.params = values

@@ -3,7 +3,9 @@
 The optimizer's result is a scenario with an explicit fabric (switch model per tier, medium per
 link class) and facility (cooling, rack limit); :func:`planner.plan` evaluates it, so the BOM,
 power, cooling, cost and export code are the same as for any plan. The MILP prices twin-port
-modules per port and storage/management per node; the engine rounds per switch. Its plan is
+modules per port, storage/management per node and every cable of a link class at the scenario's
+one length; the engine rounds per switch and prices each cable at the length the plan's layout
+orders it at (:mod:`planner.handoff.runs`), and its figures are the ones reported. Its plan is
 therefore checked against every limit, and the solve is repeated with the limit tightened by
 the overshoot when needed (at most a few times).
 """
@@ -37,7 +39,8 @@ def objective_value(p: Plan, objective: str) -> float:
     """The objective of ``p`` as the engine computes it: CAPEX [USD], TCO [USD] or GPUs.
 
     The MILP's own objective is an estimate (modules priced per port, storage as a straight
-    line) and, for ``max-gpus``, counts nodes; the figure reported is the engine's.
+    line, cables at the scenario's one length per link class) and, for ``max-gpus``, counts
+    nodes; the figure reported is the engine's.
     """
     if objective == "max-gpus":
         return float(p.gpus)

@@ -136,14 +136,35 @@ _LEGENDS = {
 }
 
 
+TITLE_WIDTH = 44
+"""Longest line of a chart title [display characters, a CJK character counting two]: 16-px type
+in the narrowest chart a page draws (the Scaling page's three to a row at 1280 px: 402 px,
+measured in Chromium). Plotly neither wraps a title nor shrinks it: a longer line is cut at the
+chart's edge, mid-word."""
+NOTE_WIDTH = 50
+"""Longest line of a note above a plot [display characters]: 11-px type from the plot's left
+edge, which sits about 80 px into that 402-px chart (the coincidence notes of the Scaling page's
+charts ran 40-70 px past the edge at 80 characters)."""
+TITLE_LINE_PX = 20
+"""Height one more title line takes [px]."""
+NOTE_LINE_PX = 17
+"""Height of one line of a note above the plot [px]."""
+
+
+def _title_lines(fig: go.Figure) -> int:
+    return str(fig.layout.title.text or "").count("<br>") + 1
+
+
 def _style(fig: go.Figure, title: str, *, height: int = 380, legend: str | None = "bottom") -> go.Figure:
-    """House style: title top left, legend below the plot (never over the title), white theme."""
+    """House style: title top left (broken over lines at :data:`TITLE_WIDTH`, never cut), legend
+    below the plot (never over the title), white theme."""
+    text = _wrap(title, TITLE_WIDTH) if title else title
     fig.update_layout(
-        title={"text": title, "x": 0.0, "xanchor": "left", "pad": {"l": 4}, "font": {"size": 16}},
+        title={"text": text, "x": 0.0, "xanchor": "left", "pad": {"l": 4}, "font": {"size": 16}},
         template="plotly_white",
         font={"family": FONT, "size": 12},
         height=height,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        margin={"l": 10, "r": 10, "t": 50 + TITLE_LINE_PX * text.count("<br>"), "b": 10},
         showlegend=legend is not None,
         legend=_LEGENDS.get(legend or "bottom"),
         separators=".,",
@@ -268,6 +289,7 @@ _COINCIDE_NOTE = "coincide"
 def _coincidence_note(names: Sequence[str], lang: str, index: int) -> dict[str, object]:
     """A grey line above the plot naming series that lie on top of each other."""
     text = tr("chart.coincide", lang, names=" = ".join(names), tolerance=f"{TIE_TOLERANCE * 100:g}")
+    text = _wrap(text, NOTE_WIDTH)
     return {
         "name": _COINCIDE_NOTE,
         "text": text,
@@ -277,7 +299,7 @@ def _coincidence_note(names: Sequence[str], lang: str, index: int) -> dict[str, 
         "y": 1.0,
         "xanchor": "left",
         "yanchor": "bottom",
-        "yshift": 4 + 17 * index,
+        "yshift": 4 + NOTE_LINE_PX * index,
         "showarrow": False,
         "align": "left",
         "font": {"size": 11, "color": "#5D6D7E"},
@@ -329,9 +351,16 @@ def separate_overlapping(
 
 
 def _with_notes(fig: go.Figure, notes: Sequence[dict[str, object]]) -> go.Figure:
-    """Room above the plot for the coincidence notes (after :func:`_style` set the margins)."""
-    if notes:
-        fig.update_layout(annotations=[*fig.layout.annotations, *notes], margin={"t": 50 + 17 * len(notes)})
+    """Room above the plot for the coincidence notes (after :func:`_style` set the margins), each
+    note above the one before it, however many lines it was broken over."""
+    if not notes:
+        return fig
+    stacked, lines = [], 0
+    for note in notes:
+        stacked.append({**note, "yshift": 4 + NOTE_LINE_PX * lines})
+        lines += str(note["text"]).count("<br>") + 1
+    top = 50 + TITLE_LINE_PX * (_title_lines(fig) - 1) + NOTE_LINE_PX * lines
+    fig.update_layout(annotations=[*fig.layout.annotations, *stacked], margin={"t": top})
     return fig
 
 

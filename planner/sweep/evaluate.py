@@ -64,7 +64,8 @@ def point_row(job: SweepJob, index: int) -> dict[str, Any]:
     row: dict[str, Any] = {POINT: index, **point, ERROR: ""}
     try:
         scenario = scenario_from_data(scenario_data(job.base, point))
-        result = plan(scenario=scenario, catalog=job.catalog)
+        # cables at the scenario's one length per link class, as planner.compare.sweep prices them
+        result = plan(scenario=scenario, catalog=job.catalog, layout_cable_lengths=False)
         figures = plan_to_dict(result)
         spread = (
             {}

@@ -89,6 +89,29 @@ class Tolerance(_Frozen):
     )
 
 
+class StatedFabric(_Frozen):
+    """A scale-out fabric the case states when no design preset matches (validation only).
+
+    It never becomes a design of ``data/designs.yaml``: the evaluator plans the case on the
+    catalog design made for its GPU and scales that design's network bandwidth to the stated
+    NIC ports and line rate (``planner.validation.run``; ``validation/README.md``).
+    """
+
+    nics_per_node: int = Field(ge=1, description="Scale-out NIC ports per server [count].")
+    nic_speed_gbit_per_s: float = Field(gt=0, description="Line rate of one scale-out port [Gb/s].")
+    topology: Literal["fat_tree", "rail_optimized_fat_tree"] = Field(
+        description="Switch topology: a fat tree, or one with leaves per rail (GPU index)."
+    )
+    protocol: Literal["infiniband", "omni_path", "ethernet"] = Field(
+        description="Link protocol (the collective efficiency is the stand-in design's)."
+    )
+    source: CaseSource = Field(description="Where the NIC count, speed and topology are stated.")
+    assumption: str = Field(
+        default="",
+        description="What the sources leave out and is assumed here, with the reason (empty: nothing).",
+    )
+
+
 class CaseInputs(_Frozen):
     """The configuration behind a published figure, as planner inputs; empty = not stated."""
 
@@ -107,6 +130,10 @@ class CaseInputs(_Frozen):
     design_id: str | None = Field(default=None, description="Design id in data/designs.yaml.")
     fabric: str | None = Field(
         default=None, description="The scale-out fabric in words when no design preset matches."
+    )
+    stated_fabric: StatedFabric | None = Field(
+        default=None,
+        description="The scale-out fabric as the sources state it, when no design preset matches.",
     )
     server_id: str | None = Field(default=None, description="Server id in data/servers.yaml.")
     switch_id: str | None = Field(default=None, description="Switch id in data/switches.yaml.")

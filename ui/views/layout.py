@@ -58,8 +58,8 @@ COLUMN_KEYS = {
     "min_m": "layout.col.min_m",
     "mean_m": "layout.col.mean_m",
     "max_m": "layout.col.max_m",
-    "plan_m": "layout.col.plan_m",
-    "plan_length_m": "layout.col.plan_m",
+    "medium_for_m": "layout.col.plan_m",
+    "bom_lengths": "layout.col.bom_lengths",
     "cable_part": "layout.col.cable_part",
     "ordered_lengths": "layout.col.ordered_lengths",
     "plan_usd": "layout.col.plan_usd",
@@ -156,14 +156,14 @@ def rows(h: Handoff) -> None:
 
 
 def cable_prices(h: Handoff, headers: dict[str, str]) -> None:
-    """The compute fabric's cables priced at the layout's lengths against the plan's one length."""
+    """The cables priced on this floor beside the BOM's price (the layout of the default floor)."""
     prices = pd.DataFrame(pricing_rows(layout_cable_pricing(h, engine.catalog())))
     if prices.empty:
         return
     st.subheader(t("layout.prices"))
     prices["link_class"] = prices["link_class"].map({c: t(k) for c, k in LINK_KEYS.items()})
     st.dataframe(prices.rename(columns=headers), hide_index=True)
-    st.caption(t("layout.prices_caption"))
+    st.caption(t("layout.prices_caption", row_length_m=LayoutParams().row_length_m))
 
 
 def elevations(h: Handoff) -> None:

@@ -1,0 +1,216 @@
+"""The cables of a sized plan at the lengths its layout gives them: the one place cable lengths
+are computed for the BOM, the TCO, the proposal and the Layout page's order list.
+
+Every cable of the wiring (:func:`planner.handoff.wiring.build_wiring`) runs between two devices
+the layout placed (:func:`planner.handoff.layout.build_layout`); its run is
+:func:`planner.handoff.layout.cable_length_m`, and it is ordered at the next standard length at
+or above the run (:func:`ordered_length_m`). :func:`cable_runs` counts the cables of each link
+class per ordered length; the BOM writes one cable line per length (:func:`planner.bom.bom_lines`),
+priced with :func:`planner.fabric.media.cable_unit_cost_usd` at that length.
+
+The engine lays out the default floor (:class:`planner.inputs.layout.LayoutParams`); the Layout
+page states what another floor would change. The wiring is built port by port, so the answer is
+kept per catalog and sized cluster (a price, finance or currency edit reuses it); plans of more
+than :data:`MAX_LAID_OUT_CABLES` cables keep the scenario's one length per link class.
+
+Assumption: the bins of :data:`LENGTH_BINS_M` are the lengths cable makers commonly list for
+DAC (0.5-3 m, then 5 m) and for MPO trunk/AOC cables (up to 100 m); beyond 100 m a trunk is
+made to order in 10 m steps. Set per project when the supplier's list differs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from planner.catalog import Catalog
+from planner.handoff.layout import Layout, build_layout, cable_length_m
+from planner.handoff.sized import Sized
+from planner.handoff.wiring import Link, Wiring, build_wiring
+from planner.inputs.layout import LayoutParams
+
+LENGTH_BINS_M = (
+    0.5,
+    1.0,
+    1.5,
+    2.0,
+    2.5,
+    3.0,
+    5.0,
+    7.0,
+    10.0,
+    15.0,
+    20.0,
+    25.0,
+    30.0,
+    40.0,
+    50.0,
+    70.0,
+    100.0,
+)
+"""Standard orderable cable lengths [m] (an assumption, see the module text)."""
+MADE_TO_ORDER_STEP_M = 10.0
+
+MAX_LAID_OUT_CABLES = 40_000
+"""Largest wiring the engine lays out to price its cables [cables]; a 1,024-GPU 8-rail plan has
+about 17,800 (compute and auxiliary fabrics). Above it the BOM keeps the scenario's one length per
+link class (the plan says so in a note)."""
+
+_KEPT = 64
+"""Layouts kept per process before the cache starts over [count]."""
+
+
+def ordered_length_m(length_m: float) -> float:
+    """The length a cable of run ``length_m`` is ordered at [m]: the next bin at or above it.
+
+    >>> ordered_length_m(11.2), ordered_length_m(3.0), ordered_length_m(104.0)
+    (15.0, 3.0, 110.0)
+    """
+    for step in LENGTH_BINS_M:
+        if length_m <= step + 1e-9:
+            return step
+    return math.ceil(length_m / MADE_TO_ORDER_STEP_M) * MADE_TO_ORDER_STEP_M
+
+
+def ordered_bins(runs_m: Iterable[float]) -> dict[float, int]:
+    """Cables per ordered length [m -> count], shortest first, of runs ``runs_m`` [m].
+
+    >>> ordered_bins([11.0, 6.0, 14.0, 21.0])
+    {7.0: 1, 15.0: 2, 25.0: 1}
+    """
+    runs: dict[float, int] = {}
+    for run in runs_m:  # runs repeat (whole metres): each distinct run is binned once
+        runs[run] = runs.get(run, 0) + 1
+    bins: dict[float, int] = {}
+    for run, count in sorted(runs.items()):
+        length = ordered_length_m(run)
+        bins[length] = bins.get(length, 0) + count
+    return bins
+
+
+@dataclass(frozen=True)
+class CableRun:
+    """The cables of one link class and cable part, by the length they are ordered at."""
+
+    link_class: str
+    cable_part: str
+    ordered_m: tuple[tuple[float, int], ...]
+    """(ordered length [m], cables [count]), shortest first."""
+    longest_m: float
+    """Longest run of the class [m]."""
+    reach_m: float
+    """Longest cable the class's medium carries [m] (the cable's or an optic's reach)."""
+    reach_part: str
+    """The part whose reach that is."""
+
+    @property
+    def cables(self) -> int:
+        return sum(n for _, n in self.ordered_m)
+
+    @property
+    def metres(self) -> float:
+        """Cable ordered for the class [m]: the sum of the ordered lengths."""
+        return sum(length * n for length, n in self.ordered_m)
+
+
+def reach_m(link: Link, catalog: Catalog) -> tuple[float, str]:
+    """Longest cable the link's medium carries [m] (the shortest of the cable's and each optic's
+    reach), and the part that sets it."""
+    reaches = [(catalog.cables[link.cable_part].max_reach_m, link.cable_part)]
+    reaches += [(catalog.optics[o].max_reach_m, o) for o in (link.optic_a, link.optic_b) if o]
+    return min(reaches)
+
+
+def link_lengths_m(wiring: Wiring, layout: Layout) -> list[float]:
+    """The run of every link of ``wiring`` on ``layout`` [m], in link order (one computation per
+    pair of devices: parallel cables between two devices run the same way)."""
+    where = layout.location()
+    by_pair: dict[tuple[str, str], float] = {}
+    lengths = []
+    for link in wiring.links:
+        pair = (link.a_device, link.b_device)
+        length = by_pair.get(pair)
+        if length is None:
+            length = by_pair[pair] = cable_length_m(where[link.a_device], where[link.b_device], layout.params)
+        lengths.append(length)
+    return lengths
+
+
+def runs_of(wiring: Wiring, lengths_m: list[float], catalog: Catalog) -> tuple[CableRun, ...]:
+    """The links of ``wiring`` with their runs ``lengths_m`` [m], per link class and cable part."""
+    groups: dict[tuple[str, str], list[float]] = {}
+    first: dict[tuple[str, str], Link] = {}
+    for link, length in zip(wiring.links, lengths_m, strict=True):
+        key = (link.link_class, link.cable_part)
+        groups.setdefault(key, []).append(length)
+        first.setdefault(key, link)
+    runs = []
+    for key, lengths in groups.items():
+        reach, part = reach_m(first[key], catalog)
+        runs.append(
+            CableRun(
+                link_class=key[0],
+                cable_part=key[1],
+                ordered_m=tuple(ordered_bins(lengths).items()),
+                longest_m=max(lengths),
+                reach_m=reach,
+                reach_part=part,
+            )
+        )
+    return tuple(runs)
+
+
+def cable_runs(*, plan: Sized, catalog: Catalog, params: LayoutParams | None = None) -> tuple[CableRun, ...]:
+    """The cables of ``plan`` laid out on the floor ``params`` (default floor when ``None``), per
+    link class and part, by ordered length; ``()`` above :data:`MAX_LAID_OUT_CABLES` cables.
+
+    Kept per catalog object and sized cluster: the key is every count the wiring and the layout
+    read (:class:`planner.handoff.sized.Sized`), never a price.
+
+    Raises
+    ------
+    InputError
+        ``layout.row_length_m`` or ``layout.max_rows`` when the floor holds no layout
+        (:func:`planner.handoff.layout.build_layout`); never with the default floor.
+    """
+    floor = params or LayoutParams()
+    cables = sum(m.links for m in (*plan.media, *plan.aux_media))
+    if cables > MAX_LAID_OUT_CABLES:
+        return ()
+    key = (id(catalog), _sized_key(plan), floor)
+    kept = _CACHE.get(key)
+    if kept is not None and kept[0] is catalog:
+        return kept[1]
+    wiring = build_wiring(plan=plan, catalog=catalog)
+    layout = build_layout(plan=plan, catalog=catalog, wiring=wiring, params=floor)
+    runs = runs_of(wiring, link_lengths_m(wiring, layout), catalog)
+    if len(_CACHE) >= _KEPT:
+        _CACHE.clear()
+    _CACHE[key] = (catalog, runs)
+    return runs
+
+
+_CACHE: dict[tuple[int, str, LayoutParams], tuple[Catalog, tuple[CableRun, ...]]] = {}
+
+
+def _sized_key(plan: Sized) -> str:
+    """Everything of ``plan`` the wiring and the layout read, as one string (the auxiliary
+    fabrics hold a mapping, so the parts are not hashable as they are)."""
+    models = plan.switch_models
+    return repr(
+        (
+            plan.scenario.facility.rack_id,
+            plan.nodes,
+            plan.server_id,
+            plan.topology,
+            plan.media,
+            plan.aux_media,
+            plan.auxiliary,
+            plan.scale_up,
+            plan.server_ports,
+            (models.leaf_id, models.spine_id, models.core_id),
+            plan.power.node_kw,
+            plan.racks,
+        )
+    )
