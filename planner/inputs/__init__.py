@@ -6,7 +6,9 @@ says how the command line and the web form offer it (the flag, the form's label 
 the catalog record whose value is its default). The CLI's options (:mod:`planner.cli.options`) and
 the web forms (``ui/forms.py``) are generated from these declarations, and :func:`parse` turns
 every validation error into the product's one-line message naming the field and its range.
-Adding an input is one field here plus its translations.
+Adding an input is one field here plus its translations. A kind of input that recurs is declared
+by one factory (:func:`count_option`, :func:`switch_option`, or a module's own, such as a searched
+layout degree) that joins its :class:`Input` to the pydantic ``Field`` (:func:`offered`).
 
 This package sits just above :mod:`planner.errors` and :mod:`planner.i18n`: it imports pydantic
 and nothing heavier (see ``docs/architecture.md``).
