@@ -21,6 +21,7 @@ Precision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
 DecodeAttention = Literal["grouped", "per_query_head"]
 MoeDispatchMode = Literal["auto", "normal", "low_latency"]
+MoeLowLatencyPath = Literal["nvlink", "rdma"]
 
 DEFAULT_MOE_EXPERTS = 256
 """Routed experts assumed when only ``active_params_b`` says the model is a mixture of experts:
@@ -251,6 +252,14 @@ class ServingRequest(BaseModel):
         "--moe-overlap",
         description="Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute "
         "(decode: DeepSeek's staged schedule, the routed experts never hidden).",
+    )
+    moe_low_latency_path: Annotated[MoeLowLatencyPath, Input(flag="--moe-low-latency-path")] = Field(
+        default="nvlink",
+        description=(
+            "Where low-latency dispatch kernels send a copy for a GPU of their own scale-up domain: "
+            "nvlink = over the scale-up links (DeepEP since 2025-06); rdma = through the GPU's own "
+            "NIC like every other copy (DeepEP's first, pure-RDMA release, 2025-02)."
+        ),
     )
     moe_load_imbalance: Annotated[float, Input(flag="--moe-imbalance")] = Field(
         default=1.0, ge=1, le=64, description="Tokens on the busiest expert GPU over the mean [-]."

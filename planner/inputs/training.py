@@ -26,7 +26,7 @@ from planner.inputs.serving import (
 )
 
 Precision = Literal["bf16", "fp8"]
-SoftwareRelease = Literal["latest", "nemo-24.07"]
+SoftwareRelease = Literal["latest", "nemo-24.07", "megatron-deepspeed-2021"]
 """Framework release the kernel efficiency is calibrated on: ``latest`` = each GPU's own calibration
 (Megatron-Bridge 25.11 for H100, B200, GB200, GB300; Megatron-LM 2022 for A100)."""
 RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
@@ -183,6 +183,14 @@ class TrainingJob(BaseModel):
         "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
         "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023).",
     )
+    cp_comm_type: Annotated[Literal["p2p", "all_gather"], Input(flag="--cp-comm-type")] = Field(
+        default="p2p",
+        description=(
+            "How context parallelism moves K and V: p2p = chunks passed around a ring, hidden behind "
+            "the attention core (Megatron-Core and Transformer Engine's default); all_gather = gathered "
+            "whole before attention, exposed (Llama 3's context parallelism)."
+        ),
+    )
     in_network_reduction: Annotated[
         bool, Input(flag="--in-network-reduction", label="wl.field.in_network_reduction", group=_NETWORK)
     ] = Field(default=False, description="Reduce gradients in the switches (SHARP) where they support it.")
@@ -240,7 +248,8 @@ class TrainingJob(BaseModel):
         default="latest",
         description=(
             "Training framework release whose kernel efficiency applies: latest (each GPU's own "
-            "calibration: Megatron-Bridge 25.11 on H100, B200, GB200, GB300) or nemo-24.07 (H100)."
+            "calibration: Megatron-Bridge 25.11 on H100, B200, GB200, GB300), nemo-24.07 (H100) or "
+            "megatron-deepspeed-2021 (A100: DeepSpeed's pipeline engine with Megatron tensor parallelism)."
         ),
     )
 

@@ -186,6 +186,10 @@ class CaseInputs(_Frozen):
     moe_dispatch_mode: Literal["auto", "normal", "low_latency"] | None = Field(
         default=None, description="Serving expert dispatch kernels: normal (throughput) or low_latency."
     )
+    moe_low_latency_path: Literal["nvlink", "rdma"] | None = Field(
+        default=None,
+        description="Low-latency kernels: copies inside the scale-up domain over its links or through the NIC.",
+    )
     moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
@@ -225,6 +229,10 @@ class CaseInputs(_Frozen):
         ge=0,
         le=1,
         description="Share of the steady-state pipeline sends the framework hides (0 = blocking) [-].",
+    )
+    cp_comm_type: Literal["p2p", "all_gather"] | None = Field(
+        default=None,
+        description="Context parallelism's K/V exchange: p2p ring (hidden) or all-gather (exposed).",
     )
     input_tokens: int | None = Field(
         default=None, ge=1, description="Prompt length of a serving run [tokens]."

@@ -380,6 +380,7 @@ def _training_job(case: ValidationCase) -> Any:
         "zero_stage": i.zero_stage,
         "dp_overlap_fraction": i.dp_overlap_fraction,
         "pp_overlap_fraction": i.pp_overlap_fraction,
+        "cp_comm_type": i.cp_comm_type,
         "shared_experts": i.shared_experts,
         "dense_layers": i.dense_layers,
         "dense_ffn_hidden": i.dense_ffn_hidden,
@@ -565,7 +566,7 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
         "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
         "experts": i.experts, "top_k": i.top_k, "shared_experts": i.shared_experts, "tp": i.tp, "ep": i.ep,
         "kv_precision": i.kv_precision, "kv_lora_rank": i.kv_lora_rank, "moe_node_limit": i.moe_node_limit,
-        "moe_dispatch_mode": i.moe_dispatch_mode,
+        "moe_dispatch_mode": i.moe_dispatch_mode, "moe_low_latency_path": i.moe_low_latency_path,
     }  # fmt: skip
     data: dict[str, Any] = {"params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens}
     data.update({k: v for k, v in optional.items() if v is not None})
@@ -583,7 +584,7 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
 
 def _moe_alltoall_us(case: ValidationCase, catalog: Catalog) -> _Value:
     """One expert layer's dispatch or combine [us] of ``concurrent_seqs`` tokens per GPU over
-    ``gpus`` expert-parallel GPUs, as a kernel benchmark times it
+    ``ep`` (default ``gpus``) expert-parallel GPUs of a ``gpus``-GPU cluster, as a kernel benchmark times it
     (:func:`planner.performance.serving.estimate.expert_alltoall_s`)."""
     from planner.inputs.serving import serving_request
     from planner.performance.serving.estimate import expert_alltoall_s
@@ -598,7 +599,8 @@ def _moe_alltoall_us(case: ValidationCase, catalog: Catalog) -> _Value:
     }
     optional = {
         "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
-        "experts": i.experts, "top_k": i.top_k, "ep": i.gpus, "moe_dispatch_mode": i.moe_dispatch_mode,
+        "experts": i.experts, "top_k": i.top_k, "ep": i.ep or i.gpus, "moe_dispatch_mode": i.moe_dispatch_mode,
+        "moe_low_latency_path": i.moe_low_latency_path,
     }  # fmt: skip
     data.update({k: v for k, v in optional.items() if v is not None})
     dispatch_s, combine_s = expert_alltoall_s(
