@@ -341,6 +341,45 @@ def test_one_low_latency_dispatch_is_the_collective_models_all_to_all(catalog: C
     assert 1.5 < combine / dispatch < 2.0  # twice the bytes, the same latency
 
 
+def test_the_pure_rdma_path_sends_a_nodes_own_copies_through_the_nics(catalog: Catalog) -> None:
+    """DeepEP's first low-latency kernels (pure RDMA) against its NVLink path of 2025-06, EP 8 in one node."""
+    from planner.errors import InputError
+    from planner.inputs.serving import ServingRequest
+    from planner.performance.serving.estimate import expert_alltoall_s
+
+    p = plan(scenario=Scenario(gpus=16, design_id="ib-ndr", gpu_id="h800_sxm"), catalog=catalog)
+    base = {**DSV3_SERVING, "ep": 8, "moe_dispatch_mode": "low_latency"}
+    nvlink, _ = expert_alltoall_s(request=ServingRequest(**base), plan=p, catalog=catalog, tokens_per_gpu=128)
+    rdma, _ = expert_alltoall_s(
+        request=ServingRequest(**base, moe_low_latency_path="rdma"),
+        plan=p,
+        catalog=catalog,
+        tokens_per_gpu=128,
+    )
+    fabric = fabric_from_plan(plan=p, catalog=catalog)
+    size = 128 * 8 * 7168 * 1.0  # 128 tokens x 8 copies x 7168 FP8 values
+    # rdma: the 8 GPUs as 8 network endpoints (7/8 of the copies cross the NIC at its ~47 GB/s)
+    one = collective_time(
+        fabric=fabric, collective="all_to_all", message_bytes=size, gpus=8, gpus_per_domain=1
+    )
+    assert rdma == pytest.approx(one.time_s)
+    assert one.bound_level != "scale-up"
+    # nvlink: the same copies over the node's NVLink, several times faster
+    inside = collective_time(
+        fabric=fabric, collective="all_to_all", message_bytes=size, gpus=8, gpus_per_domain=8
+    )
+    assert nvlink == pytest.approx(inside.time_s) and nvlink < rdma / 2
+    # a one-node plan has no network for the NICs to meet on: refused, naming the field
+    alone = plan(scenario=Scenario(gpus=8, design_id="ib-ndr", gpu_id="h800_sxm"), catalog=catalog)
+    with pytest.raises(InputError, match=r"^moe_low_latency_path: rdma .*\(allowed: nvlink\)"):
+        expert_alltoall_s(
+            request=ServingRequest(**base, moe_low_latency_path="rdma"),
+            plan=alone,
+            catalog=catalog,
+            tokens_per_gpu=128,
+        )
+
+
 def test_prefill_overlap_with_normal_kernels_leaves_the_compute_fewer_sms(catalog: Catalog) -> None:
     """Prefill's normal kernels communicate from 20 of the 132 SMs (DeepSeek-V3 section 3.2.2) while
     they overlap the other micro-batch; decode's low-latency kernels do not (profile-data README)."""

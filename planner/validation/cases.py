@@ -89,6 +89,29 @@ class Tolerance(_Frozen):
     )
 
 
+class StatedFabric(_Frozen):
+    """A scale-out fabric the case states when no design preset matches (validation only).
+
+    It never becomes a design of ``data/designs.yaml``: the evaluator plans the case on the
+    catalog design made for its GPU and scales that design's network bandwidth to the stated
+    NIC ports and line rate (``planner.validation.run``; ``validation/README.md``).
+    """
+
+    nics_per_node: int = Field(ge=1, description="Scale-out NIC ports per server [count].")
+    nic_speed_gbit_per_s: float = Field(gt=0, description="Line rate of one scale-out port [Gb/s].")
+    topology: Literal["fat_tree", "rail_optimized_fat_tree"] = Field(
+        description="Switch topology: a fat tree, or one with leaves per rail (GPU index)."
+    )
+    protocol: Literal["infiniband", "omni_path", "ethernet"] = Field(
+        description="Link protocol (the collective efficiency is the stand-in design's)."
+    )
+    source: CaseSource = Field(description="Where the NIC count, speed and topology are stated.")
+    assumption: str = Field(
+        default="",
+        description="What the sources leave out and is assumed here, with the reason (empty: nothing).",
+    )
+
+
 class CaseInputs(_Frozen):
     """The configuration behind a published figure, as planner inputs; empty = not stated."""
 
@@ -107,6 +130,10 @@ class CaseInputs(_Frozen):
     design_id: str | None = Field(default=None, description="Design id in data/designs.yaml.")
     fabric: str | None = Field(
         default=None, description="The scale-out fabric in words when no design preset matches."
+    )
+    stated_fabric: StatedFabric | None = Field(
+        default=None,
+        description="The scale-out fabric as the sources state it, when no design preset matches.",
     )
     server_id: str | None = Field(default=None, description="Server id in data/servers.yaml.")
     switch_id: str | None = Field(default=None, description="Switch id in data/switches.yaml.")
@@ -159,6 +186,10 @@ class CaseInputs(_Frozen):
     moe_dispatch_mode: Literal["auto", "normal", "low_latency"] | None = Field(
         default=None, description="Serving expert dispatch kernels: normal (throughput) or low_latency."
     )
+    moe_low_latency_path: Literal["nvlink", "rdma"] | None = Field(
+        default=None,
+        description="Low-latency kernels: copies inside the scale-up domain over its links or through the NIC.",
+    )
     moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
@@ -198,6 +229,10 @@ class CaseInputs(_Frozen):
         ge=0,
         le=1,
         description="Share of the steady-state pipeline sends the framework hides (0 = blocking) [-].",
+    )
+    cp_comm_type: Literal["p2p", "all_gather"] | None = Field(
+        default=None,
+        description="Context parallelism's K/V exchange: p2p ring (hidden) or all-gather (exposed).",
     )
     input_tokens: int | None = Field(
         default=None, ge=1, description="Prompt length of a serving run [tokens]."

@@ -56,6 +56,7 @@ from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, l
 if TYPE_CHECKING:
     from planner.catalog import Catalog
     from planner.engine import Plan
+    from planner.fabric.collectives import CollectiveFabric
     from planner.jobmix.simulate import SimResult
 
 Status = Literal["pass", "fail", "not_modelled"]
@@ -138,28 +139,75 @@ def _gpu_id(case: ValidationCase, catalog: Catalog) -> str:
     return gpu_id
 
 
+def _stand_in_design(case: ValidationCase, catalog: Catalog) -> str | None:
+    """The catalog design made for the case's GPU, else one whose GPU sits in the same server
+    (H200 in HGX H100); ``None`` when there is none."""
+    gpu_id = _gpu_id(case, catalog)
+    server_id = case.inputs.server_id or catalog.gpus[gpu_id].default_server_id
+    for design in sorted(catalog.designs.values(), key=lambda d: d.default_gpu_id != gpu_id):
+        if catalog.gpus[design.default_gpu_id].default_server_id == server_id:
+            return design.id
+    return None
+
+
 def _design_id(case: ValidationCase, catalog: Catalog, *, stand_in: bool) -> tuple[str, str]:
-    """The case's design, or, for figures that do not depend on the fabric, a stand-in design
-    made for the case's GPU or for a GPU of the same server."""
+    """The case's design, or, for a case that states its fabric or a figure that does not depend
+    on the fabric, a stand-in design made for the case's GPU or for a GPU of the same server."""
     design_id = case.inputs.design_id
     if design_id is not None:
         if design_id not in catalog.designs:
             raise _NotModelledError(msg("design not in the catalog: {design}", design=design_id))
         return design_id, ""
-    if stand_in:
-        gpu_id = _gpu_id(case, catalog)
-        server_id = case.inputs.server_id or catalog.gpus[gpu_id].default_server_id
-        # a design made for this GPU, else one whose GPU sits in the same server (H200 in HGX H100)
-        for design in sorted(catalog.designs.values(), key=lambda d: d.default_gpu_id != gpu_id):
-            if catalog.gpus[design.default_gpu_id].default_server_id == server_id:
-                note = msg(
-                    "stand-in design {design} (the figure does not depend on the fabric)", design=design.id
-                )
-                return design.id, note
+    if stand_in or case.inputs.stated_fabric is not None:
+        found = _stand_in_design(case, catalog)
+        if found is not None and case.inputs.stated_fabric is not None:
+            return found, ""  # the note comes with the scaled fabric (_stated_fabric)
+        if found is not None:
+            note = msg("stand-in design {design} (the figure does not depend on the fabric)", design=found)
+            return found, note
     # the fabric's name only (its first clause): the case file keeps the full description, the
     # reason has to fit one line of `planner validate`
     fabric = re.split(r"[:,(]", case.inputs.fabric or "not stated", maxsplit=1)[0].strip()
     raise _NotModelledError(msg("fabric without a design preset: {fabric}", fabric=fabric))
+
+
+def _stated_fabric(case: ValidationCase, catalog: Catalog, p: Plan) -> tuple[CollectiveFabric | None, str]:
+    """The collective fabric of a case that states its own (``inputs.stated_fabric``), and a note.
+
+    The case is planned on the stand-in design for its GPU (:func:`_design_id`); every network
+    level of that plan's collective fabric is scaled by the stated line rate per GPU over the
+    design's, ``(nics_per_node x nic_speed / gpus_per_node) / (port_speed x ports_per_gpu /
+    gpus_per_port)``. Latency and NCCL efficiency stay the stand-in's; a different protocol
+    (Omni-Path on an InfiniBand stand-in) is named in the note, not modelled.
+    """
+    from planner.performance.collectives import fabric_from_plan
+
+    stated = case.inputs.stated_fabric
+    if stated is None or case.inputs.design_id is not None:
+        return None, ""
+    design_id, _ = _design_id(case, catalog, stand_in=False)
+    design = catalog.designs[design_id].fabric
+    per_gpu = stated.nics_per_node * stated.nic_speed_gbit_per_s / (case.inputs.gpus_per_node or 8)
+    design_per_gpu = design.port_speed_gbit_per_s * design.ports_per_gpu / design.gpus_per_port
+    factor = per_gpu / design_per_gpu
+    note: str = msg(
+        "stated fabric {nics} x {speed:g} Gb/s per server ({topology}): the network of {design} at {factor:.2f} x its bandwidth",
+        nics=stated.nics_per_node,
+        speed=stated.nic_speed_gbit_per_s,
+        topology=stated.topology,
+        design=design_id,
+        factor=factor,
+    )
+    if stated.protocol != design.family:
+        note = _joined(
+            note,
+            msg(
+                "{protocol} at {family} efficiency and latency",
+                protocol=stated.protocol,
+                family=design.family,
+            ),
+        )
+    return fabric_from_plan(plan=p, catalog=catalog).scaled(network_bandwidth=factor), note
 
 
 def _nic_fabric(case: ValidationCase, catalog: Catalog, design_id: str) -> dict[str, Any] | None:
@@ -214,9 +262,12 @@ def _plan(case: ValidationCase, catalog: Catalog, *, stand_in: bool = False) -> 
         data["fabric"] = nic_fabric
     if i.switch_id is not None and i.switch_id != design.fabric.switch_id:
         data["fabric"] = {**(data.get("fabric") or design.fabric.model_dump()), "switch_id": i.switch_id}
-    if i.rail_optimized is not None and i.rail_optimized != design.fabric.rail_optimized:
+    rail = i.rail_optimized
+    if i.stated_fabric is not None and i.design_id is None:
+        rail = i.stated_fabric.topology == "rail_optimized_fat_tree"
+    if rail is not None and rail != design.fabric.rail_optimized:
         fabric = data.get("fabric") or design.fabric.model_dump()
-        data["fabric"] = {**fabric, "rail_optimized": i.rail_optimized}
+        data["fabric"] = {**fabric, "rail_optimized": rail}
     cooling = catalog.servers[server_id].cooling
     # the default liquid cooling is refused by air-only servers (DGX A100); the figures compared
     # here (counts, bandwidth, server power) do not depend on the cooling method
@@ -263,7 +314,9 @@ def _busbw(case: ValidationCase, catalog: Catalog) -> _Value:
         )
     # one server: the collective stays on NVLink, so any design with the case's GPU stands in
     p, note = _plan(case, catalog, stand_in=(i.nodes or 0) == 1)
-    fabric = collectives.fabric_from_plan(plan=p, catalog=catalog)
+    stated, stated_note = _stated_fabric(case, catalog, p)
+    fabric = stated or collectives.fabric_from_plan(plan=p, catalog=catalog)
+    note = _joined(note, stated_note)
     t = collectives.collective_time(
         fabric=fabric,
         collective=i.collective or "all_reduce",
@@ -327,6 +380,7 @@ def _training_job(case: ValidationCase) -> Any:
         "zero_stage": i.zero_stage,
         "dp_overlap_fraction": i.dp_overlap_fraction,
         "pp_overlap_fraction": i.pp_overlap_fraction,
+        "cp_comm_type": i.cp_comm_type,
         "shared_experts": i.shared_experts,
         "dense_layers": i.dense_layers,
         "dense_ffn_hidden": i.dense_ffn_hidden,
@@ -351,7 +405,9 @@ def _estimate(case: ValidationCase, catalog: Catalog, *, stand_in: bool) -> tupl
 
     job = _training_job(case)
     p, note = _plan(case, catalog, stand_in=stand_in)
-    return estimate_workload(job=job, plan=p, catalog=catalog), note
+    fabric, fabric_note = _stated_fabric(case, catalog, p)
+    estimate = estimate_workload(job=job, plan=p, catalog=catalog, fabric=fabric)
+    return estimate, _joined(note, fabric_note)
 
 
 def _joined(*notes: str) -> str:
@@ -510,7 +566,7 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
         "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
         "experts": i.experts, "top_k": i.top_k, "shared_experts": i.shared_experts, "tp": i.tp, "ep": i.ep,
         "kv_precision": i.kv_precision, "kv_lora_rank": i.kv_lora_rank, "moe_node_limit": i.moe_node_limit,
-        "moe_dispatch_mode": i.moe_dispatch_mode,
+        "moe_dispatch_mode": i.moe_dispatch_mode, "moe_low_latency_path": i.moe_low_latency_path,
     }  # fmt: skip
     data: dict[str, Any] = {"params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens}
     data.update({k: v for k, v in optional.items() if v is not None})
@@ -528,7 +584,7 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
 
 def _moe_alltoall_us(case: ValidationCase, catalog: Catalog) -> _Value:
     """One expert layer's dispatch or combine [us] of ``concurrent_seqs`` tokens per GPU over
-    ``gpus`` expert-parallel GPUs, as a kernel benchmark times it
+    ``ep`` (default ``gpus``) expert-parallel GPUs of a ``gpus``-GPU cluster, as a kernel benchmark times it
     (:func:`planner.performance.serving.estimate.expert_alltoall_s`)."""
     from planner.inputs.serving import serving_request
     from planner.performance.serving.estimate import expert_alltoall_s
@@ -543,7 +599,8 @@ def _moe_alltoall_us(case: ValidationCase, catalog: Catalog) -> _Value:
     }
     optional = {
         "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
-        "experts": i.experts, "top_k": i.top_k, "ep": i.gpus, "moe_dispatch_mode": i.moe_dispatch_mode,
+        "experts": i.experts, "top_k": i.top_k, "ep": i.ep or i.gpus, "moe_dispatch_mode": i.moe_dispatch_mode,
+        "moe_low_latency_path": i.moe_low_latency_path,
     }  # fmt: skip
     data.update({k: v for k, v in optional.items() if v is not None})
     dispatch_s, combine_s = expert_alltoall_s(

@@ -237,6 +237,7 @@ def _context(
             coefficients=coefficients,
             dispatch_bytes=dispatch,
             dispatch_mode=request.moe_dispatch_mode,
+            low_latency_path=request.moe_low_latency_path,
             node_limit=request.moe_node_limit,
             overlap=request.moe_overlap,
             imbalance=request.moe_load_imbalance,

@@ -35,7 +35,9 @@ The dispatch mode is an input: ``normal`` kernels send a token once per distinct
 under node-limited routing and forward it over the scale-up links
 (:func:`planner.performance.training.moe.remote_domain_copies`); ``low_latency`` kernels (DeepEP's
 pure-RDMA mode) send every copy over the network when the group spans domains, so the collective
-model is asked for an all-to-all with one GPU per domain; ``auto`` (the default) runs prefill steps
+model is asked for an all-to-all with one GPU per domain; inside one domain they use its links
+(``moe_low_latency_path`` ``nvlink``, DeepEP since 2025-06) or, with ``rdma`` (DeepEP's first release,
+whose README calls the kernels pure RDMA), the GPUs' NICs as well; ``auto`` (the default) runs prefill steps
 with the first and decode steps with the second, as disaggregated pools do. ``u`` is the load imbalance (the busiest GPU's share over the
 mean), ``L_moe`` the expert layers.
 
@@ -56,6 +58,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from planner.errors import InputError
+from planner.i18n.message import msg
 from planner.performance.collectives import CollectiveFabric, collective_time
 from planner.performance.serving.coefficients import GpuFigures, ServingCoefficients
 from planner.performance.serving.model import ACTIVATION_BYTES, ServedModel
@@ -133,6 +137,9 @@ class Instance:
     dispatch_mode: str = "auto"
     """``normal`` (one copy per node, forwarded over the scale-up links), ``low_latency`` (every
     copy directly over the network) or ``auto`` (normal in prefill, low-latency in decode)."""
+    low_latency_path: str = "nvlink"
+    """Low-latency kernels: a copy for a GPU of the own scale-up domain over its links (``nvlink``) or
+    through the GPU's NIC like every other copy (``rdma``, DeepEP's first release)."""
     node_limit: int | None = None
     """Node-limited routing: domains a token is sent to at most (normal mode)."""
     overlap: bool = False
@@ -214,12 +221,22 @@ class Instance:
         """One dispatch or combine of ``size`` bytes per GPU over the expert group [s], and its bound.
 
         Low-latency kernels send every copy over the network (one GPU per domain as the collective
-        model sees it); normal kernels with node-limited routing send one copy per distinct remote
+        model sees it) when the group spans domains, and, with the pure-RDMA path, inside one domain
+        too (each GPU's NIC to the peer's NIC through the leaf); normal kernels with node-limited routing send one copy per distinct remote
         domain (:func:`planner.performance.training.moe.network_share`) and forward it inside the
         scale-up domain, the slower of the two legs bounding the time.
         """
         lay, domain = self.layout, self.fabric.domain_gpus
-        if self._mode(decode=decode) == "low_latency" and lay.ep > domain:
+        low_latency = self._mode(decode=decode) == "low_latency"
+        rdma = low_latency and self.low_latency_path == "rdma"
+        if rdma and len(self.fabric.levels) == 1:
+            raise InputError(
+                msg(
+                    "moe_low_latency_path: rdma sends every copy through the GPUs' NICs and this plan "
+                    "has no network between them (allowed: nvlink)"
+                )
+            )
+        if low_latency and (lay.ep > domain or rdma):
             t = collective_time(
                 fabric=self.fabric,
                 collective="all_to_all",

@@ -12,6 +12,7 @@ balanced), ``x = 1.5`` with full recomputation else 1)::
               (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak)
     TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
+              (cp_comm_type p2p, the default; all_gather: the 3 AG in full, nothing hides them)
     EP      = M L_moe x 4 all-to-all of s b h k 2 / (tp cp) B over ep GPUs, and the expert
               GEMMs, permutation and per-expert kernels (:mod:`~planner.performance.training.moe`)
     bubble  = (pp - 1) / v x (compute + TP + CP + EP) / M     (1F1B; interleaved with v chunks)
@@ -33,7 +34,10 @@ pipeline sends); Korthikanti et al., arXiv 2205.05198 (sequence-parallel all-gat
 reduce-scatter, 4 of each per layer; full recomputation repeats the forward's 2 of each);
 Rajbhandari et al., SC 2020 (ZeRO-3 moves ``3 Phi`` instead of ``2 Phi``); Liu et al., "Ring
 Attention", arXiv 2310.01889 (K,V rotate around the context-parallel ring, hidden behind the
-attention core when it is long enough); Lepikhin et al., arXiv 2006.16668 (expert all-to-all).
+attention core when it is long enough); Transformer Engine's ``DotProductAttention`` and Megatron-Core's
+``TransformerConfig.cp_comm_type`` (``p2p``, the default, "can be overlapped with attention compute";
+``all_gather`` "cannot be overlapped"); Llama 3, arXiv 2407.21783 section 3.3.2 (its all-gather based
+context parallelism, the all-gather's latency exposed on the critical path); Lepikhin et al., arXiv 2006.16668 (expert all-to-all).
 """
 
 from __future__ import annotations
@@ -432,6 +436,8 @@ class StepModel:
         gather, _ = self._collective("all_gather", kv, lay.cp, per_domain)
         layers = self.split(lay).max_layers
         comm = layers * CP_COLLECTIVES_PER_LAYER * gather
+        if self.job.cp_comm_type == "all_gather":  # gathered whole before attention: nothing hides it
+            return comm
         return exposed_after_overlap_s(comm_s=comm, overlap_fraction=1.0, window_s=attention_s)
 
     def _ep_micro_s(self, lay: Parallel, recompute: Recompute) -> tuple[float, str]:
