@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
@@ -57,8 +58,8 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def browser_cpu_s() -> float:
-    """CPU time of every Chromium process this benchmark started [s] (its descendants)."""
+def chromium_cpu_s() -> dict[int, float]:
+    """CPU time of each live Chromium process this benchmark started (its descendants) [s], by pid."""
     parents: dict[int, int] = {}
     names: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
@@ -77,18 +78,42 @@ def browser_cpu_s() -> float:
             pid = parents.get(pid, 1)
         return False
 
-    total = 0.0
+    times: dict[int, float] = {}
     for pid, name in names.items():
         if "chrom" in name and mine(pid):
             try:
-                total += cpu_s(pid)
-            except OSError:
+                times[pid] = cpu_s(pid)
+            except OSError:  # it ended between the two reads
                 continue
-    return total
+    return times
 
 
-def open_link(browser: Browser, url: str, lang: str) -> tuple[float, float]:
-    """One sample [s]: (KPI cards show the shared 1,024-GPU scenario, page fully drawn)."""
+def cpu_used_s(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU spent between two :func:`chromium_cpu_s` snapshots [s]: per process alive at the end,
+    its time minus its time before (0 for a process started since). A process that ended in
+    between (the previous tab's renderer) is left out: summing the two totals instead subtracted
+    its whole lifetime, which made the median negative.
+
+    >>> cpu_used_s({1: 5.0, 2: 3.0}, {1: 5.5, 3: 0.25})
+    0.75
+    """
+    return sum(time_s - before.get(pid, 0.0) for pid, time_s in after.items())
+
+
+class Sample(NamedTuple):
+    """One share-link opening: wall times from ``page.goto`` [s] and CPU per process group [s]."""
+
+    cards_s: float
+    whole_s: float
+    server_cpu_s: float
+    chromium_cpu_s: float
+
+
+def open_link(browser: Browser, url: str, lang: str, server: int) -> Sample:
+    """One sample: the KPI cards show the shared 1,024-GPU scenario, then the page fully drawn;
+    CPU of the server process ``server`` and of Chromium, read before the tab is closed (its
+    renderer's time ends with it) and 1 s after drawing (the session's last rerun finishes)."""
+    before_server, before_client = cpu_s(server), chromium_cpu_s()
     context = new_context(browser, TIMEOUT_MS)
     page = context.new_page()
     start = time.perf_counter()
@@ -99,8 +124,11 @@ def open_link(browser: Browser, url: str, lang: str) -> tuple[float, float]:
     expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
     expect(page.locator('[data-stale="true"]')).to_have_count(0)
     whole = time.perf_counter() - start
+    time.sleep(1.0)
+    server_cpu = cpu_s(server) - before_server
+    client_cpu = cpu_used_s(before_client, chromium_cpu_s())
     context.close()
-    return cards, whole
+    return Sample(cards, whole, server_cpu, client_cpu)
 
 
 def open_first(browser: Browser, url: str) -> float:
@@ -130,19 +158,18 @@ def main() -> int:
         with streamlit_server(db_path=db) as base, sync_playwright() as playwright:
             browser = launch(playwright)
             link = f"{base}/?scenario={saved_id}&lang={args.lang}"
-            open_link(browser, link, args.lang)  # warm: imports, catalog, the engine's caches
             pid = server_pid(base)
-            samples, cpu, client, first_render = [], [], [], []
+            open_link(browser, link, args.lang, pid)  # warm: imports, catalog, the engine's caches
+            samples: list[Sample] = []
+            first_render: list[float] = []
             for _ in range(args.repetitions):
                 first_render.append(open_first(browser, f"{base}/?lang={args.lang}"))
-                before, before_client = cpu_s(pid), browser_cpu_s()
-                samples.append(open_link(browser, link, args.lang))
-                time.sleep(1.0)  # the session's last rerun and the post-run work finish
-                cpu.append(cpu_s(pid) - before)
-                client.append(browser_cpu_s() - before_client)
+                samples.append(open_link(browser, link, args.lang, pid))
             browser.close()
-    cards = [c for c, _ in samples]
-    whole = [w for _, w in samples]
+    cards = [sample.cards_s for sample in samples]
+    whole = [sample.whole_s for sample in samples]
+    cpu = [sample.server_cpu_s for sample in samples]
+    client = [sample.chromium_cpu_s for sample in samples]
     print(f"share link, {args.repetitions} samples, warm server, {os.cpu_count()} CPUs")
     print(
         f"  KPI cards drawn: median {statistics.median(cards):.2f} s  (all: {', '.join(f'{c:.2f}' for c in cards)})"
@@ -152,7 +179,7 @@ def main() -> int:
     )
     print(f"  server CPU:      median {statistics.median(cpu):.2f} s per opening")
     print(
-        f"  Chromium CPU:    median {statistics.median(client):.2f} s per opening (closed tabs not counted)"
+        f"  Chromium CPU:    median {statistics.median(client):.2f} s per opening (tab open to 1 s after drawn)"
     )
     print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     first = statistics.median(first_render)
