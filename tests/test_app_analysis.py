@@ -644,7 +644,7 @@ def test_unreachable_store_stops_only_this_page(monkeypatch: pytest.MonkeyPatch)
 def test_every_chart_is_described_for_screen_readers(lang: str) -> None:
     """ui/widgets.chart follows each figure with its figure_alt_text, hidden from sight only."""
     at = start("scaling", lang=lang)
-    notes = [m.value for m in at.markdown if 'role="note"' in m.value]
+    notes = [m.value for m in at.html if 'role="note"' in m.value]
     assert notes and len(notes) == len(at.get("plotly_chart"))
     assert all(widgets.SCREEN_READER_ONLY in n for n in notes)
     if lang == "zh":

@@ -9,7 +9,7 @@ from planner import Plan
 from planner.errors import PlannerError
 from planner.report import charts, recommendation_section, tables
 from planner.report.performance_tables import escape_markdown
-from ui import engine, state, workshop
+from ui import engine, keys, state, workshop
 from ui.state import t, tx
 from ui.widgets import chart, table
 
@@ -53,8 +53,14 @@ def kpi_cards(plan: Plan, *, changes: bool = True) -> None:
 
 
 def scenario_details(plan: Plan) -> None:
-    with st.expander(t("scenario.details")):
-        table(tables.scenario_rows(plan, engine.catalog(), state.lang()))
+    """The scenario's inputs as a table, in an expander that starts closed. The table is sent only
+    while the expander is open (opening it reruns the page): closed, it was the only table of the
+    first page, and the browser of every new session fetched and ran Streamlit's 0.9 MB Arrow
+    table modules for a table nobody had asked to see."""
+    details = st.expander(t("scenario.details"), key=keys.SCENARIO_DETAILS, on_change="rerun")
+    if details.open:
+        with details:
+            table(tables.scenario_rows(plan, engine.catalog(), state.lang()))
 
 
 def notes(plan: Plan) -> None:
