@@ -488,6 +488,20 @@ def test_a_new_session_reuses_the_overview_figures(monkeypatch: pytest.MonkeyPat
     assert built == ["en", "zh"], "one figure per language"
 
 
+
+def test_scenario_details_are_built_only_when_opened() -> None:
+    """The Overview's closed "Scenario details" expander sends no table (a new session's browser
+    then loads no Arrow table modules, bench/share_link.py); opened, the scenario's table is there."""
+    at = start()
+    [details] = [e for e in at.expander if e.label == tr("scenario.details", "en")]
+    assert not details.get("table"), "closed: no table sent"
+    at.session_state[keys.SCENARIO_DETAILS] = True  # what clicking the expander sets
+    at.run()
+    assert not at.exception, at.exception
+    [details] = [e for e in at.expander if e.label == tr("scenario.details", "en")]
+    [shown] = details.get("table")
+    assert not shown.value.empty
+
 # --- the save form follows the scenario -------------------------------------------------------------------
 
 
