@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from apptest import comparison_table, fresh_session, start
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Table
 
 from planner import Scenario
 from planner.i18n import STRINGS, tr
@@ -488,7 +489,6 @@ def test_a_new_session_reuses_the_overview_figures(monkeypatch: pytest.MonkeyPat
     assert built == ["en", "zh"], "one figure per language"
 
 
-
 def test_scenario_details_are_built_only_when_opened() -> None:
     """The Overview's closed "Scenario details" expander sends no table (a new session's browser
     then loads no Arrow table modules, bench/share_link.py); opened, the scenario's table is there."""
@@ -500,7 +500,8 @@ def test_scenario_details_are_built_only_when_opened() -> None:
     assert not at.exception, at.exception
     [details] = [e for e in at.expander if e.label == tr("scenario.details", "en")]
     [shown] = details.get("table")
-    assert not shown.value.empty
+    assert isinstance(shown, Table) and not shown.value.empty
+
 
 # --- the save form follows the scenario -------------------------------------------------------------------
 
