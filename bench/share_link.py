@@ -5,8 +5,8 @@ opens the link once to warm the server (imports, catalog, engine caches), then o
 ``--repetitions`` times, each in a fresh browser context (a new Streamlit session, as a
 customer clicking the link would get). Two times per sample, from ``page.goto``: the KPI
 cards drawn with the shared scenario's values, and the whole page drawn (its first chart and
-no element still marked stale); and the server's CPU time per opening (from ``/proc``, so
-other work on a busy machine does not inflate it). Before each, a new session opens ``/`` (the
+no element still marked stale); and the CPU time per opening of the server and of Chromium (its
+processes' own times from ``/proc``, so other work on a busy machine does not inflate them). Before each, a new session opens ``/`` (the
 default scenario) and is timed until its KPI cards and first chart are drawn. Prints the medians,
 the load average and each budget's verdict (:mod:`budgets`; exit code 1 over budget when idle).
 
