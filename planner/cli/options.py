@@ -388,7 +388,10 @@ def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def scenario_from_args(args: argparse.Namespace) -> Scenario:
-    """The scenario file (if any) with flags applied on top, validated."""
+    """The scenario file (if any) with flags applied on top, validated; a command with the floor
+    options (``--row-length-m`` ..., :func:`planner.cli.handoff.add_layout_options`) lays those
+    over the file's ``floor``."""
+    from planner.inputs.layout import LayoutParams
     from planner.inputs.scenario import Scenario, load_scenario, scenario_from_data
 
     data: dict[str, Any] = load_scenario(args.scenario).model_dump() if args.scenario else {}
@@ -403,6 +406,9 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
         data["server_id"] = args.server
     for key, value in model_options(args, Scenario).items():
         data[key] = {**(data.get(key) or {}), **value} if isinstance(value, dict) else value
+    floor = model_options(args, LayoutParams)  # a command with the floor options (layout, export)
+    if floor:  # laid over the scenario file's floor, for this command
+        data["floor"] = {**(data.get("floor") or {}), **floor}
     return scenario_from_data(data, source="options")
 
 
