@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from planner import i18n
 from planner.i18n import tr
+from ui import keys
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -59,6 +60,6 @@ def test_the_page_shows_rows_elevations_and_downloads(lang: str) -> None:
 
 def test_a_row_shorter_than_a_rack_names_the_field() -> None:
     at = open_page("en")
-    at.number_input(key="layout_row_length_m").set_value(0.5).run()
+    at.number_input(key=keys.widget("row_m")).set_value(0.5).run()
     assert not at.exception
     assert any("layout.row_length_m" in rendered(e.value) for e in at.error)
