@@ -431,8 +431,7 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     ------
     InputError
         A scenario field is outside what the design and catalog allow; the message names it
-        (``layout.row_length_m`` or ``layout.max_rows`` when the scenario's floor holds no layout
-        of the plan's racks).
+        (``layout.max_rows``, ``layout.row_length_m``: the floor holds no layout of the racks).
     """
     catalog = with_calibration(catalog, scenario.calibration)
     r = resolve(scenario=scenario, catalog=catalog)

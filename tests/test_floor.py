@@ -137,3 +137,39 @@ def test_the_cli_round_trip(write_yaml: WriteYaml, capsys: pytest.CaptureFixture
         "plan", "--scenario", str(write_yaml("bad.yaml", {**SIX_M, "floor": {"max_rows": 0}})), capsys=capsys
     )
     assert code == 2 and "floor.max_rows" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_customer_proposal_names_the_floor(lang: str) -> None:
+    """The customer edition's assumptions table holds the floor sentence in the document's language."""
+    from planner.report import proposal
+    from planner.report.proposal.assumptions import assumption_rows
+
+    options = proposal.ProposalOptions(lang=lang, compare_designs=False)
+    built = proposal.build_proposal(scenario=scenario_from_data(SIX_M), catalog=CATALOG, options=options)
+    texts = " ".join(assumption_rows(built)[i18n.tr("col.text", lang)])
+    expected = {
+        "en": "the rack layout's floor (the scenario's floor): rows up to 6 m long",
+        "zh": "场景设定的场地",
+    }
+    assert expected[lang] in texts
+
+
+def test_a_loaded_scenarios_floor_keeps_what_the_page_does_not_set() -> None:
+    """A loaded scenario's floor (aisles, slack) stays under the page's two inputs; the inputs
+    show its row length and rows; setting the default row length keeps the rest."""
+    from ui import state
+
+    loaded = scenario_from_data({**SIX_M, "floor": {"row_length_m": 6.0, "max_rows": 9, "slack_m": 3.0}})
+    values, prices = state.inputs_of_scenario(loaded)
+    assert (values["row_m"], values["max_rows"]) == (6.0, 9)
+    shown = {**inputs.defaults(), **values}
+    merged = scenario_from_data(state.over_base(loaded.model_dump(), inputs.scenario_data(shown, prices)))
+    assert merged.floor == loaded.floor
+    back = {**shown, "row_m": 12.0, "max_rows": None}
+    merged = scenario_from_data(state.over_base(loaded.model_dump(), inputs.scenario_data(back, prices)))
+    assert merged.floor == LayoutParams(slack_m=3.0)
+    old = scenario_from_data({"gpus": 256, "design_id": "ib-ndr"})
+    old_values, old_prices = state.inputs_of_scenario(old)
+    shown = inputs.scenario_data({**inputs.defaults(), **old_values}, old_prices)
+    assert scenario_from_data(state.over_base(old.model_dump(), shown)) == old

@@ -235,7 +235,13 @@ def _catalog_defaults(catalog: Catalog) -> dict[str, str]:
 
 
 def number_field(
-    where: Any, name: str, key: str, number_format: str, default: str | None = None, *, empty: str | None = None
+    where: Any,
+    name: str,
+    key: str,
+    number_format: str,
+    default: str | None = None,
+    *,
+    empty: str | None = None,
 ) -> Any:
     """A number input; an optional one shows the catalog value it falls back to when empty (or
     ``empty``, what an empty field means when that is no catalog value)."""

@@ -69,9 +69,7 @@ def _handoff(scenario_json: str, override_json: str) -> Handoff:
 
     del override_json  # part of the key: the plan below was made with it
     scenario = scenario_from_data(json.loads(scenario_json))
-    return build_handoff(
-        plan=engine.plan_for(scenario), catalog=engine.catalog(), params=floor_of(scenario)
-    )
+    return build_handoff(plan=engine.plan_for(scenario), catalog=engine.catalog(), params=floor_of(scenario))
 
 
 def floor_of(scenario: Scenario) -> LayoutParams:
