@@ -311,7 +311,7 @@ def floor_text(floor: LayoutParams | None) -> str:
     >>> print(floor_text(None))
     the rack layout's floor (the default floor): rows up to 12 m long, as many rows as needed; racks 0.6 x 1.2 m, cold aisle 1.2 m, hot aisle 1.2 m, cable tray 0.3 m above the racks, 1.5 m service loop per cable
     """
-    used = floor or LayoutParams()
+    used = floor or LayoutParams()  # the engine's floor_text(scenario.floor): None says "default"
     origin = msg("the scenario's floor") if floor is not None else msg("the default floor")
     rows = (
         msg("as many rows as needed")
@@ -361,7 +361,7 @@ def _calibration_assumption(scenario: Scenario) -> tuple[Assumption, ...]:
 def _model_assumptions(r: Resolved) -> list[Assumption]:
     """The modelling choices behind the numbers that no catalog record carries."""
     lengths = r.scenario.facility.link_lengths
-    floor = r.scenario.floor or LayoutParams()
+    floor = r.scenario.layout_floor
 
     def chosen(topic: str, text: str) -> Assumption:
         return Assumption("assumption", topic, text, "assumption")

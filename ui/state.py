@@ -20,7 +20,6 @@ from planner.access import Permission, catalog_view_key
 from planner.errors import shorten
 from planner.i18n import error_text, tr, translate
 from planner.inputs.calibration import CalibrationOverride
-from planner.inputs.layout import LayoutParams
 from planner.inputs.scenario import WorkloadEntry, workload_from_data
 from planner.store import SavedScenario, parse_share_params, share_params
 from planner.store.links import WORKLOAD_PARAM, parse_workload_param, workload_param
@@ -297,7 +296,7 @@ def inputs_of_scenario(scenario: Scenario) -> tuple[dict[str, Any], dict[str, fl
     """The sidebar inputs and price overrides that express ``scenario`` (inverse of
     :func:`ui.inputs.scenario_data`; an explicit fabric has no input)."""
     f = scenario.facility
-    floor = scenario.floor or LayoutParams()
+    floor = scenario.layout_floor
     values = {
         "gpus": scenario.gpus,
         "design": scenario.design_id,

@@ -74,11 +74,10 @@ def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
     file's), and the catalog it used: its cables are the ones the plan's BOM prices."""
     from planner import plan
     from planner.handoff.cabling import build_handoff
-    from planner.inputs.layout import LayoutParams
 
     catalog = options.catalog_from_args(args)
     p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
-    return build_handoff(plan=p, catalog=catalog, params=p.scenario.floor or LayoutParams()), catalog
+    return build_handoff(plan=p, catalog=catalog, params=p.scenario.layout_floor), catalog
 
 
 def _folder(option: str, text: str) -> Path:

@@ -329,6 +329,11 @@ class Scenario(BaseModel):
                 )
         return tenants
 
+    @property
+    def layout_floor(self) -> LayoutParams:
+        """The floor the plan's racks and cables are laid out on: :attr:`floor`, else the default."""
+        return self.floor or LayoutParams()
+
     def with_updates(self, **changes: Any) -> Scenario:
         """A validated copy with top-level fields replaced (pydantic's model_copy skips checks)."""
         return scenario_from_data({**self.model_dump(), **changes})

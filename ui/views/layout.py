@@ -11,14 +11,13 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from planner import Plan, Scenario
+from planner import Plan
 from planner.handoff.cabling import Handoff, build_handoff, length_summary
 from planner.handoff.drawio import drawio_file
 from planner.handoff.elevation import elevation_svg, floor_svg, rack_types
 from planner.handoff.netbox import netbox_files
 from planner.handoff.pricing import layout_cable_pricing, pricing_rows
 from planner.handoff.tables import cabling_csv, rack_rows
-from planner.inputs.layout import LayoutParams
 from planner.report.export.cabling import cabling_xlsx
 from ui import engine, keys, sidebar, state, widgets
 from ui.state import t, tx
@@ -69,12 +68,9 @@ def _handoff(scenario_json: str, override_json: str) -> Handoff:
 
     del override_json  # part of the key: the plan below was made with it
     scenario = scenario_from_data(json.loads(scenario_json))
-    return build_handoff(plan=engine.plan_for(scenario), catalog=engine.catalog(), params=floor_of(scenario))
-
-
-def floor_of(scenario: Scenario) -> LayoutParams:
-    """The floor the plan's cables were laid out on: the scenario's, else the default floor."""
-    return scenario.floor or LayoutParams()
+    return build_handoff(
+        plan=engine.plan_for(scenario), catalog=engine.catalog(), params=scenario.layout_floor
+    )
 
 
 def floor_inputs() -> None:
