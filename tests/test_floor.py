@@ -119,6 +119,13 @@ def test_the_cli_round_trip(write_yaml: WriteYaml, capsys: pytest.CaptureFixture
     default = plan_to_dict(plan(scenario=scenario_from_data({**SIX_M, "floor": None}), catalog=CATALOG))
     assert json.loads(out)["bom"] != json.loads(json.dumps(default["bom"]))
 
+    code, out, err = run_cli(
+        "compare", "--scenario", str(path), "--designs", "ib-ndr", "--format", "json", capsys=capsys
+    )
+    assert code == 0, err
+    [compared] = json.loads(out)["plans"]
+    assert compared["cost"]["capex_usd"] == pytest.approx(expected["cost"]["capex_usd"], rel=1e-12)
+
     code, out, err = run_cli("layout", "--scenario", str(path), "--format", "json", capsys=capsys)
     assert code == 0, err
     on_file = json.loads(out)
