@@ -334,7 +334,7 @@ def test_a_floor_number_out_of_range_is_explained_on_its_page() -> None:
     [message] = [e.value for e in at.error]
     assert tr("input.max_rows", "en") in message and "1–500" in message and "900" in message
     assert at.session_state[keys.INPUTS]["max_rows"] is None
-    assert not [e for e in at.sidebar.error]
+    assert not list(at.sidebar.error)
 
 
 def test_a_number_out_of_range_is_explained_and_not_applied() -> None:
