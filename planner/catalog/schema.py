@@ -134,7 +134,9 @@ class HostLink(BaseModel):
         description="Date of the host link's source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
     )
     link_assumption: bool = Field(default=False, description="True when the host link bandwidth is assumed.")
-    link_reason: str | None = Field(default=None, description="Why the assumed host link bandwidth was chosen.")
+    link_reason: str | None = Field(
+        default=None, description="Why the assumed host link bandwidth was chosen."
+    )
 
     @field_validator("link_as_of", mode="before")
     @classmethod

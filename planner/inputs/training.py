@@ -376,7 +376,6 @@ class TrainingJob(BaseModel):
             )
         return self
 
-
     def _memory_options(self) -> None:
         """Activation offloading and distributed checkpoints: the combinations the frameworks allow."""
         offload = self.offload_activation_layers
