@@ -71,7 +71,7 @@ FIELD_LABELS: dict[str, Message] = {
     "host_link": msg("Link to host memory"),
     "link_gbyte_per_s": msg("Host link bandwidth per direction"),
     "link_source": msg("Source of the host link bandwidth"),
-    "link_as_of": msg("Date of that source"),
+    "link_as_of": msg("Date of the host link's source"),
     "link_assumption": msg("Host link bandwidth assumed"),
     "link_reason": msg("Reason for assuming the host link bandwidth"),
     "unit_cost_usd": msg("Unit price"),
