@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog
@@ -103,12 +104,23 @@ class SkippedSizes:
 
 @dataclass(frozen=True, kw_only=True)
 class Sweep:
-    """A sweep's rows (one per design and planned size) and the sizes it skipped."""
+    """A sweep's rows (one per design and planned size) and the sizes it skipped.
 
-    frame: pd.DataFrame
+    The rows are plain dictionaries (:func:`planner.outputs.plan_summary_row`), so a caller that
+    writes JSON needs no pandas; :attr:`frame` builds the table once, on first use.
+    """
+
+    rows: tuple[dict[str, Any], ...]
     """Headline figures: one row per (design, GPUs) that could be planned."""
     skipped: tuple[SkippedSizes, ...]
     """Runs of sizes the engine refused, in design order."""
+
+    @cached_property
+    def frame(self) -> pd.DataFrame:
+        """The rows as a table (one column per headline figure), built on first use."""
+        import pandas as pd
+
+        return pd.DataFrame(list(self.rows))
 
     def skipped_frame(self) -> pd.DataFrame:
         """The skipped runs as a table (design, gpus_from, gpus_to, sizes, reason); the reason
@@ -240,8 +252,6 @@ def sweep(
         or no size of any design could be planned (the first refusal, e.g. a cooling method the
         server does not support).
     """
-    import pandas as pd
-
     _check_designs(catalog, design_ids)
     gpu_id = _common_gpu(scenario, catalog, design_ids)
     if sizes is None:
@@ -295,7 +305,7 @@ def sweep(
         if first_error is not None:
             raise first_error
         raise InputError(skipped[0].reason)  # every size above every design's limit
-    return Sweep(frame=pd.DataFrame(rows), skipped=tuple(skipped))
+    return Sweep(rows=tuple(rows), skipped=tuple(skipped))
 
 
 @dataclass(frozen=True)

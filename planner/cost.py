@@ -81,7 +81,18 @@ class Cost:
 
 
 def by_category(lines: Sequence[BomLine]) -> dict[str, float]:
-    """Sum BOM lines per category [USD], every category present."""
+    """Sum BOM lines per category, every category present.
+
+    Parameters
+    ----------
+    lines : Sequence[BomLine]
+        The bill of materials (each line's ``total_usd`` [USD] and ``category``).
+
+    Returns
+    -------
+    dict[str, float]
+        Total per category [USD], in :data:`BOM_CATEGORIES` order (0.0 for an empty category).
+    """
     totals = dict.fromkeys(BOM_CATEGORIES, 0.0)
     for line in lines:
         totals[line.category] = totals.get(line.category, 0.0) + line.total_usd
@@ -103,7 +114,43 @@ def cost_summary(
     usd_to_cny: float,
     currency: str,
 ) -> Cost:
-    """CAPEX from BOM lines; OPEX, TCO and cost per GPU-hour (see module notes)."""
+    """CAPEX from BOM lines; OPEX, TCO and cost per GPU-hour (see module notes).
+
+    Parameters
+    ----------
+    lines : Sequence[BomLine]
+        The bill of materials [USD per line].
+    gpus : int
+        GPUs of the cluster [count], above zero.
+    facility_avg_kw : float
+        Average facility power, IT load times PUE [kW].
+    electricity_usd_per_kwh : float
+        Electricity price [USD/kWh].
+    maintenance_fraction_per_year : float
+        Yearly maintenance as a fraction of the hardware CAPEX [1/year].
+    racks : int
+        Racks occupied [count].
+    space_usd_per_rack_year : float
+        Colocation space price [USD/(rack year)].
+    years : int
+        Depreciation and TCO horizon [years].
+    discount_rate : float
+        Discount rate [fraction/year].
+    utilization : float
+        Fraction of GPU-hours sold or used [fraction], in (0, 1].
+    usd_to_cny : float
+        Exchange rate [CNY/USD], for the report currency.
+    currency : str
+        Report currency, ``"USD"`` or ``"CNY"``.
+
+    Returns
+    -------
+    Cost
+        CAPEX = sum of lines [USD]; OPEX = energy + maintenance + space [USD/year];
+        TCO = CAPEX + OPEX * PVF(r, n) [USD]; cost per GPU-hour =
+        (CAPEX * CRF(r, n) + OPEX) / (GPUs * 8760 h * utilization) [USD/GPU-h]
+        (:func:`planner.units.annuity_factor`, :func:`planner.units.present_value_factor`).
+    """
     categories = by_category(lines)
     capex = sum(categories.values())
     hardware = capex - categories["services"] - categories["cooling"]

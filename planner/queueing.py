@@ -6,12 +6,27 @@ import math
 
 
 def erlang_c_wait_s(*, servers: int, arrival_per_s: float, service_per_s: float) -> float:
-    """Mean queueing delay of M/M/c [s]: ``W_q = C(c, a) / (c mu - lambda)``, ``a = lambda/mu``.
+    """Mean queueing delay of M/M/c: ``W_q = C(c, a) / (c mu - lambda)``, ``a = lambda/mu``.
 
     Erlang's C formula ``C = (a^c / c!) (c / (c - a)) / (sum_{k<c} a^k/k! + (a^c/c!) c/(c - a))``
     (Kleinrock, Queueing Systems vol. 1, 1975, eq. 3.42), computed from Erlang's B by the recursion
     ``B_k = a B_{k-1} / (k + a B_{k-1})``, ``C = c B_c / (c - a (1 - B_c))``, which stays finite for
     thousands of servers (the powers and factorials of the closed form overflow).
+
+    Parameters
+    ----------
+    servers : int
+        Servers c [count], one or more.
+    arrival_per_s : float
+        Poisson arrival rate lambda [1/s].
+    service_per_s : float
+        Exponential service rate of one server mu [1/s], above zero.
+
+    Returns
+    -------
+    float
+        Mean wait in the queue before service starts [s]; ``inf`` when the offered load
+        ``a = lambda/mu`` reaches ``c`` (the queue has no bound).
 
     >>> round(erlang_c_wait_s(servers=1, arrival_per_s=0.5, service_per_s=1.0), 6)  # M/M/1: rho/(mu-lambda)
     1.0

@@ -24,31 +24,91 @@ GIB = 1024**3
 
 
 def gbit_per_s_to_gbyte_per_s(rate_gbit_per_s: float) -> float:
-    """Convert a link rate [Gb/s] to bytes [GB/s] (1 GB = 1e9 bytes)."""
+    """Convert a link rate from gigabits to gigabytes per second (1 GB = 1e9 bytes).
+
+    Parameters
+    ----------
+    rate_gbit_per_s : float
+        Rate [Gb/s].
+
+    Returns
+    -------
+    float
+        The same rate [GB/s]: ``rate_gbit_per_s / 8``.
+
+    >>> gbit_per_s_to_gbyte_per_s(400)
+    50.0
+    """
     return rate_gbit_per_s / BITS_PER_BYTE
 
 
 def w_to_kw(power_w: float) -> float:
-    """Convert [W] to [kW]."""
+    """Convert a power from watts to kilowatts.
+
+    Parameters
+    ----------
+    power_w : float
+        Power [W].
+
+    Returns
+    -------
+    float
+        The same power [kW]: ``power_w / 1000``.
+    """
     return power_w / W_PER_KW
 
 
 def kw_to_btu_per_h(power_kw: float) -> float:
-    """Convert a heat load [kW] to [BTU/h]."""
+    """Convert a heat load from kilowatts to BTU per hour.
+
+    Parameters
+    ----------
+    power_kw : float
+        Heat load [kW].
+
+    Returns
+    -------
+    float
+        The same load [BTU/h]: ``power_kw * 3412.142`` (NIST SP 811, Appendix B).
+    """
     return power_kw * BTU_PER_H_PER_KW
 
 
 def kw_to_refrigeration_tons(power_kw: float) -> float:
-    """Convert a heat load [kW] to refrigeration tons [TR]."""
+    """Convert a heat load from kilowatts to refrigeration tons.
+
+    Parameters
+    ----------
+    power_kw : float
+        Heat load [kW].
+
+    Returns
+    -------
+    float
+        The same load [TR]: ``power_kw / 3.516853`` (1 TR = 12,000 BTU/h).
+    """
     return power_kw / KW_PER_REFRIGERATION_TON
 
 
 def coolant_flow_l_per_min(*, heat_kw: float, delta_t_k: float) -> float:
-    """Water flow [L/min] that carries ``heat_kw`` [kW] at a temperature rise ``delta_t_k`` [K].
+    """Water flow that carries ``heat_kw`` at a temperature rise ``delta_t_k``.
+
+    Parameters
+    ----------
+    heat_kw : float
+        Heat to carry away [kW]; zero or less needs no flow.
+    delta_t_k : float
+        Temperature rise of the water from supply to return [K], above zero.
+
+    Returns
+    -------
+    float
+        Water flow [L/min].
 
     Notes
     -----
-    m_dot [kg/s] = Q [kW] / (c_p [kJ/(kg K)] * dT [K]); volume = m_dot / rho * 60.
+    m_dot [kg/s] = Q [kW] / (c_p [kJ/(kg K)] * dT [K]); volume = m_dot / rho * 60, with liquid water
+    near 25 degC (c_p = 4.186 kJ/(kg K), rho = 0.997 kg/L).
     """
     if heat_kw <= 0:
         return 0.0
@@ -57,14 +117,48 @@ def coolant_flow_l_per_min(*, heat_kw: float, delta_t_k: float) -> float:
 
 
 def airflow_m3_per_s(*, heat_kw: float, delta_t_k: float) -> float:
-    """Air flow [m^3/s] that carries ``heat_kw`` [kW] at a temperature rise ``delta_t_k`` [K]."""
+    """Air flow that carries ``heat_kw`` at a temperature rise ``delta_t_k``.
+
+    Parameters
+    ----------
+    heat_kw : float
+        Heat to carry away [kW]; zero or less needs no flow.
+    delta_t_k : float
+        Temperature rise of the air from inlet to exhaust [K], above zero.
+
+    Returns
+    -------
+    float
+        Air flow [m^3/s]: ``Q / (c_p * dT * rho)`` with c_p = 1.005 kJ/(kg K), rho = 1.2 kg/m^3.
+    """
     if heat_kw <= 0:
         return 0.0
     return heat_kw / (AIR_SPECIFIC_HEAT_KJ_PER_KG_K * delta_t_k * AIR_DENSITY_KG_PER_M3)
 
 
 def ceil_div(numerator: int, denominator: int) -> int:
-    """Integer ceiling of ``numerator / denominator`` for non-negative integers."""
+    """Integer ceiling of ``numerator / denominator`` for non-negative integers.
+
+    Parameters
+    ----------
+    numerator : int
+        Count to divide [count], zero or more.
+    denominator : int
+        Group size [count], above zero.
+
+    Returns
+    -------
+    int
+        Groups needed to hold ``numerator`` [count]: ``-(-numerator // denominator)``.
+
+    Raises
+    ------
+    ValueError
+        ``denominator`` is zero or negative.
+
+    >>> ceil_div(1000, 8)
+    125
+    """
     if denominator <= 0:
         raise ValueError("denominator must be positive")
     return -(-numerator // denominator)
@@ -72,6 +166,23 @@ def ceil_div(numerator: int, denominator: int) -> int:
 
 def annuity_factor(*, rate: float, years: int) -> float:
     """Capital recovery factor: the yearly payment per unit of present value.
+
+    Parameters
+    ----------
+    rate : float
+        Discount rate per year [fraction/year], e.g. 0.08.
+    years : int
+        Number of end-of-year payments [years], above zero.
+
+    Returns
+    -------
+    float
+        CRF [1/year].
+
+    Raises
+    ------
+    ValueError
+        ``years`` is zero or negative.
 
     Notes
     -----
@@ -92,6 +203,19 @@ def annuity_factor(*, rate: float, years: int) -> float:
 
 def present_value_factor(*, rate: float, years: int) -> float:
     """Sum of discount factors for ``years`` end-of-year payments: 1/CRF.
+
+    Parameters
+    ----------
+    rate : float
+        Discount rate per year [fraction/year].
+    years : int
+        Number of end-of-year payments [years], above zero.
+
+    Returns
+    -------
+    float
+        Present value of one unit paid at the end of each year [years]:
+        ``sum_{k=1..n} (1+r)^-k = 1 / CRF`` (:func:`annuity_factor`).
 
     >>> present_value_factor(rate=0.0, years=4)
     4.0

@@ -10,15 +10,20 @@ from what the test uses, so a new test file is classified without an edit:
   ``render_pdf``, ``print_pdf``, ``chart_images``, ``--pdf``, ``%PDF``, poppler's tools);
 - ``pg``: it runs on PostgreSQL (the ``postgresql`` case of ``db_url``, or a ``pg_*`` fixture);
 - ``slow``: its module starts worker processes (a Dask cluster, whole ``planner`` processes in a
-  loop) or a static-analysis tool over the tree (mypy, import-linter);
+  loop) or a static-analysis tool over the tree (mypy, import-linter), or the test is marked
+  ``@pytest.mark.slow`` with its cost in a comment (a long Hypothesis property, a simulation, a
+  calibration fit, a whole-process round trip);
 - ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
 
-``make test-fast`` runs ``-m unit``; ``make test`` runs every tier.
+``make test-fast`` runs ``-m unit``; ``make test`` runs every tier. A run with ``-m`` does not even
+import a module whose source tiers no test of it can match (:func:`pytest_ignore_collect`): the
+fast tier skips importing the AppTest, PDF and browser modules (and rewriting their asserts).
 """
 
 from __future__ import annotations
 
 import datetime
+import itertools
 import os
 import platform
 import re
@@ -27,12 +32,16 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+from _pytest.mark.expression import Expression
 
 from planner import Catalog, load_catalog
+
+if TYPE_CHECKING:
+    from planner.validation.run import CaseResult
 
 ROOT = Path(__file__).resolve().parents[1]
 BROWSER_DIR = ROOT / "tests" / "browser"
@@ -101,6 +110,15 @@ def catalog() -> Catalog:
     return load_catalog()
 
 
+@pytest.fixture(scope="session")
+def validation_results() -> tuple[CaseResult, ...]:
+    """Every published validation case evaluated once for the run (``run_all()``, seconds of CPU),
+    shared by the modules that read the results (the suite's report, the error bands)."""
+    from planner.validation.run import run_all
+
+    return run_all()
+
+
 @pytest.fixture
 def write_yaml(tmp_path: Path) -> Callable[[str, Any], Path]:
     def write(name: str, data: Any) -> Path:
@@ -125,6 +143,55 @@ def _module_tiers(path: Path) -> frozenset[str]:
             tiers |= {tier for tier, pattern in SOURCE_SIGNALS.items() if pattern.search(source)}
         _MODULE_TIERS[path] = frozenset(tiers)
     return _MODULE_TIERS[path]
+
+
+MARK_WORD = re.compile(r"[A-Za-z_][\w.]*")
+"""A word of a ``-m`` expression (a marker name or one of ``and``, ``or``, ``not``)."""
+
+
+class _Carries:
+    """A ``-m`` expression's matcher: whether a test carries the marker ``name``."""
+
+    def __init__(self, marks: frozenset[str]) -> None:
+        self.marks = marks
+
+    def __call__(self, name: str, /, **kwargs: str | int | bool | None) -> bool:
+        return name in self.marks
+
+
+def never_selected(module_tiers: frozenset[str], markexpr: str) -> bool:
+    """Whether no test of a module whose source puts it in ``module_tiers`` can match ``markexpr``.
+
+    Every test of such a module carries those tiers and never ``unit``, and may carry any of the
+    other tiers (``pg`` from a fixture, a marker written on the test): the answer is ``True``
+    only when the expression is false for every one of those combinations. An expression naming
+    any marker besides the tiers is never answered (``False``: the module is collected).
+
+    >>> never_selected(frozenset({"app"}), "unit"), never_selected(frozenset({"app"}), "not pdf")
+    (True, False)
+    >>> never_selected(frozenset({"pdf"}), "not browser and not pdf"), never_selected(frozenset(), "unit")
+    (True, False)
+    """
+    words = set(MARK_WORD.findall(markexpr)) - {"and", "or", "not"}
+    if not module_tiers or not words <= {*TIERS, "unit"}:
+        return False
+    expression = Expression.compile(markexpr)
+    others = [tier for tier in TIERS if tier not in module_tiers]
+    for count in range(len(others) + 1):
+        for extra in itertools.combinations(others, count):
+            if expression.evaluate(_Carries(module_tiers | set(extra))):
+                return False
+    return True
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave out (without importing it) a test module none of whose tests the ``-m`` expression
+    selects (:func:`never_selected`); ``None`` lets pytest decide as usual."""
+    markexpr = str(config.getoption("markexpr", "") or "")
+    is_test_module = collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+    if markexpr and is_test_module and never_selected(_module_tiers(collection_path), markexpr):
+        return True
+    return None
 
 
 def tiers_of(item: pytest.Item) -> frozenset[str]:

@@ -77,6 +77,7 @@ def test_the_reader_keeps_what_the_run_says(tmp_path: Path) -> None:
     assert read_nccl_tests(H100)[0].in_switch is None  # the public GCP file has no NCCL INFO lines
 
 
+@pytest.mark.slow  # calibration fits over both in-switch reductions (~2 s CPU)
 def test_nvls_runs_on_a_plan_without_in_switch_reduction_are_fitted_with_nvls(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -96,6 +97,7 @@ def test_nvls_runs_on_a_plan_without_in_switch_reduction_are_fitted_with_nvls(
     assert "with in-switch reduction nvls" in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # calibration fits over both in-switch reductions (~2 s CPU)
 def test_what_the_runs_say_is_tried_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the same NVLS run, slowed to 0.6 x its speed (about 310 GB/s): a ring without NVLS could
     # reproduce it too, but the INFO lines say NVLS ran, so the fit is made on the NVLS tree
@@ -109,6 +111,7 @@ def test_what_the_runs_say_is_tried_first(tmp_path: Path, capsys: pytest.Capture
     assert cal["in_switch_reduction"] is None  # not said, and the plan's own rings explain it
 
 
+@pytest.mark.slow  # calibration fits over both in-switch reductions (~2 s CPU)
 def test_runs_only_sharp_explains_are_fitted_with_sharp(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -142,6 +145,7 @@ def test_the_public_run_keeps_the_plans_algorithm(tmp_path: Path, capsys: pytest
         assert cal["in_switch_reduction"] is None
 
 
+@pytest.mark.slow  # calibration fits over both in-switch reductions (~2 s CPU)
 def test_saving_a_calibration_fitted_with_nvls_sets_the_reduction_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -40,13 +42,19 @@ def test_every_record_is_traceable(catalog: Catalog) -> None:
         assert sourced or assumed, f"{family}.{record.id} has neither source+as_of nor a reasoned assumption"
 
 
-def _first_raw_records() -> dict[str, dict[str, Any]]:
-    """The first raw record of every family in the bundled files."""
+@functools.cache
+def _parsed_first_raw_records() -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for path in catalog_files():
         for family, items in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).items():
             found.setdefault(family, items[0])
     return found
+
+
+def _first_raw_records() -> dict[str, dict[str, Any]]:
+    """The first raw record of every family in the bundled files (the files parsed once for the
+    module, ~0.3 s of CPU; each caller gets its own copy to change)."""
+    return copy.deepcopy(_parsed_first_raw_records())
 
 
 REQUIRED = [

@@ -85,6 +85,24 @@ def test_sweep_csv_has_a_row_per_design_and_size(capsys: pytest.CaptureFixture[s
     assert {(r["design"], r["gpus"]) for r in rows} >= {("rail4-npo", "8"), ("ib-ndr", "64")}
 
 
+def test_sweep_json_rows_read_as_pandas_wrote_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sweep's JSON rows are written without pandas (``plain_records``) and read exactly as the
+    records pandas' ``to_json`` made of the same rows (10 decimal places, NaN as null)."""
+    from planner import load_catalog
+    from planner.cli.options import frame_records
+    from planner.compare import sweep
+    from planner.inputs.scenario import Scenario
+
+    args = ("--designs", "rail4-npo,ib-ndr", "--sizes", "8:64:8")
+    code, out, _ = run_cli("sweep", *args, "--format", "json", capsys=capsys)
+    assert code == 0
+    result = sweep(
+        scenario=Scenario(), catalog=load_catalog(), design_ids=["rail4-npo", "ib-ndr"], sizes=range(8, 65, 8)
+    )
+    assert json.loads(out)["sweep"] == frame_records(result.frame)
+    assert len(result.rows) == 16
+
+
 def test_catalog_list_and_validate(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli("catalog", "validate", capsys=capsys)
     assert code == 0 and out.startswith("catalog OK")

@@ -93,6 +93,16 @@ def test_plan_json_needs_neither_pandas_nor_the_other_heavy_libraries() -> None:
     assert loaded.isdisjoint(HEAVY), sorted(loaded & set(HEAVY))
 
 
+def test_sweep_json_needs_no_pandas() -> None:
+    """A sweep written as JSON keeps plain rows (``Sweep.rows``); the table is built only to print."""
+    loaded = _fresh_modules(
+        "import contextlib, io\nfrom planner.cli import run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert run(['sweep', '--designs', 'rail8-npo', '--sizes', '8:64:8', '--format', 'json']) == 0\n"
+    )
+    assert loaded.isdisjoint(HEAVY), sorted(loaded & set(HEAVY))
+
+
 def test_importing_planner_loads_only_what_is_used() -> None:
     assert _fresh_modules("import planner, planner.cli, planner.errors").isdisjoint((*HEAVY, "numpy", "yaml"))
 

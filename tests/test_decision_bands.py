@@ -21,7 +21,7 @@ from planner.decision.bands import (
     residuals,
 )
 from planner.validation.cases import ValidationCase, load_cases
-from planner.validation.run import CaseResult, run_all
+from planner.validation.run import CaseResult
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +30,8 @@ def cases() -> tuple[ValidationCase, ...]:
 
 
 @pytest.fixture(scope="module")
-def results(cases: tuple[ValidationCase, ...]) -> tuple[CaseResult, ...]:
-    return run_all(cases=cases)
+def results(validation_results: tuple[CaseResult, ...]) -> tuple[CaseResult, ...]:
+    return validation_results  # every case of load_cases(), evaluated once for the run
 
 
 @pytest.fixture(scope="module")

@@ -47,6 +47,7 @@ def constant_sweep(path: Path, *, row_groups: int, rows: int = 1_000_000) -> Pat
     return path
 
 
+@pytest.mark.slow  # writes a 60-row-group Parquet file (~3 s CPU)
 def test_a_60_million_row_parquet_upload_is_refused_before_decoding(tmp_path: Path) -> None:
     import pyarrow as pa
 
@@ -109,7 +110,11 @@ def test_simulating_a_million_gpus_exits_2_naming_the_limit() -> None:
     ("content", "phrase"),
     [
         (b"arrival_s,gpus,duration_s\n0,8," + b"1" * 140_000 + b"\n", "field larger than field limit"),
-        (b"arrival_s,gpus,duration_s\n" + b"0,8,100\n" * 200_001, "more than 200000 jobs"),
+        pytest.param(  # reads 200,000 rows before the limit trips (~2 s CPU)
+            b"arrival_s,gpus,duration_s\n" + b"0,8,100\n" * 200_001,
+            "more than 200000 jobs",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_a_hostile_trace_is_refused_in_one_line(content: bytes, phrase: str) -> None:

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import ast
 import doctest
+import functools
 import re
 import shutil
 import string
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -102,13 +103,20 @@ def _func_name(call: ast.Call) -> str | None:
     return None
 
 
-def _literal_keys() -> set[str]:
+@functools.cache
+def _parsed(path: Path) -> ast.Module:
+    """The syntax tree of one source file (parsed once for the module's scans)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _literal_keys() -> frozenset[str]:
     keys = set()
     for path in SOURCES:
-        for call in _calls(ast.parse(path.read_text(encoding="utf-8"))):
+        for call in _calls(_parsed(path)):
             if _func_name(call) in ("t", "tr") and call.args and isinstance(call.args[0], ast.Constant):
                 keys.add(str(call.args[0].value))
-    return keys
+    return frozenset(keys)
 
 
 def test_every_literal_key_exists() -> None:
@@ -118,17 +126,24 @@ def test_every_literal_key_exists() -> None:
 
 def test_every_key_the_extraction_finds_exists() -> None:
     """The extraction command sees the same keys (its scan also covers planner/ outside report)."""
-    keys, _ = extract.code_ids()
+    keys, _ = _code_ids()
     missing = sorted({k.msgid for k in keys} - set(STRINGS))
     assert not missing, f"keys used in code but absent from locales/*/LC_MESSAGES/ui.po: {missing}"
 
 
-def _key_like_constants() -> set[str]:
+@functools.cache
+def _code_ids() -> tuple[list[extract.Found], list[extract.Found]]:
+    """The extraction's scan of planner/ and ui/ (UI keys, ``msg()`` templates), made once."""
+    return extract.code_ids()
+
+
+@functools.cache
+def _key_like_constants() -> frozenset[str]:
     """String constants shaped like a key of a group the table knows (catches typos in data)."""
     groups = {k.split(".", 1)[0] for k in STRINGS}
     found = set()
     for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(path)):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
                 if (
@@ -137,7 +152,7 @@ def _key_like_constants() -> set[str]:
                     and not re.search(r"\.(json|csv|yaml|yml|py)$", text)
                 ):
                     found.add(text)
-    return found
+    return frozenset(found)
 
 
 def test_every_key_named_in_data_exists() -> None:
@@ -145,7 +160,8 @@ def test_every_key_named_in_data_exists() -> None:
     assert not missing, f"key-like strings absent from ui.po: {missing}"
 
 
-def _dynamic_keys() -> set[str]:
+@functools.cache
+def _dynamic_keys() -> frozenset[str]:
     """Keys built from engine enumerations, inputs, presets and the catalog."""
     catalog = load_catalog()
     media = {"npo", "cpo", "mmf", "smf", "lpo", "pluggable", "dac", "acc", "aec", "utp"}
@@ -183,7 +199,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"acc.col.{c}" for c in ACCEPTANCE_COLUMNS} | {
         f"acc.status.{s}" for s in ("pass", "fail", "warn")
     }
-    return keys
+    return frozenset(keys)
 
 
 def test_every_key_built_from_an_enumeration_exists() -> None:
@@ -325,9 +341,10 @@ def test_a_conflict_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 # --- engine templates and catalog prose --------------------------------------------------------
 
 
-def _templates() -> dict[str, list[str]]:
+@functools.cache
+def _templates() -> Mapping[str, list[str]]:
     """Every literal ``msg("...")`` template in planner/ and ui/ and where it is used."""
-    _, found = extract.code_ids()
+    _, found = _code_ids()
     templates: dict[str, list[str]] = {}
     for item in found:
         templates.setdefault(item.msgid, []).append(item.where)
@@ -432,6 +449,7 @@ def test_an_error_keeps_its_message() -> None:
 # --- the extraction command ----------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the maintainer's extraction run twice over the whole tree (~7 s CPU)
 def test_extraction_is_idempotent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A second run changes nothing (and the first run only adds, it never drops a translation)."""
     copy = tmp_path / "locales"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from planner.cli import run
 from planner.fabric.collectives import CollectiveFabric, collective_time, two_level_fabric, with_reduction
 
 
@@ -47,29 +46,32 @@ def test_none_turns_nvls_off_and_sharp_without_capable_switches_is_noted() -> No
     assert with_reduction(no_sharp, "sharp").notes  # the leaf cannot reduce: said, not dropped
 
 
-def _plan_json(*flags: str) -> dict[str, object]:
-    out = subprocess.run(
-        [sys.executable, "-m", "planner", "plan", "--gpus", "16", "--design", "ib-ndr", "--format", "json", *flags],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+def _planner(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``planner ARGV`` in this process (``planner.cli.run``): (exit code, stdout, stderr)."""
+    code = run(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def test_plan_takes_the_in_switch_reduction_option() -> None:
-    auto, none = _plan_json(), _plan_json("--in-switch-reduction", "none")
+def _plan_json(capsys: pytest.CaptureFixture[str], *flags: str) -> dict[str, object]:
+    code, out, err = _planner(
+        capsys, "plan", "--gpus", "16", "--design", "ib-ndr", "--format", "json", *flags
+    )
+    assert code == 0, err
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_plan_takes_the_in_switch_reduction_option(capsys: pytest.CaptureFixture[str]) -> None:
+    auto, none = _plan_json(capsys), _plan_json(capsys, "--in-switch-reduction", "none")
     assert auto["bandwidth"]["allreduce_busbw_gbyte_per_s"] > none["bandwidth"]["allreduce_busbw_gbyte_per_s"]  # type: ignore[index]
-    bad = subprocess.run(
-        [sys.executable, "-m", "planner", "plan", "--gpus", "16", "--in-switch-reduction", "magic"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert bad.returncode == 2 and "in_switch_reduction" in bad.stderr and bad.stderr.count("\n") == 1
+    code, _, err = _planner(capsys, "plan", "--gpus", "16", "--in-switch-reduction", "magic")
+    assert code == 2 and "in_switch_reduction" in err and err.count("\n") == 1
 
 
-def test_compare_takes_the_in_switch_reduction_option() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "planner", "compare", "--gpus", "16", "--designs", "ib-ndr,rail8-npo",
-         "--in-switch-reduction", "sharp", "--format", "json"],
-        capture_output=True, text=True, check=False,
+def test_compare_takes_the_in_switch_reduction_option(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _planner(
+        capsys, "compare", "--gpus", "16", "--designs", "ib-ndr,rail8-npo", "--in-switch-reduction", "sharp",
+        "--format", "json",
     )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    assert "SHARP" in out.stdout  # rail8-npo's Ethernet switches cannot reduce: said in its notes
+    assert code == 0, err
+    assert "SHARP" in out  # rail8-npo's Ethernet switches cannot reduce: said in its notes

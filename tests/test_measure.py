@@ -548,6 +548,7 @@ def test_compute_efficiency_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
 # --- the calibration round trip of the validation suite ----------------------------------------
 
 
+@pytest.mark.slow  # a calibration fit per published case, seconds of CPU each
 @pytest.mark.parametrize("case", load_round_trips(), ids=lambda c: str(c["id"]))
 def test_calibration_round_trip(case: Mapping[str, Any]) -> None:
     from planner.measure.roundtrip import run_round_trip

@@ -31,7 +31,10 @@ def _expected(design_id: str, gpus: int) -> dict[str, int]:
     }
 
 
-@pytest.mark.parametrize(("design_id", "gpus"), [("rail8-npo", 1024), ("ib-ndr", 64)])
+@pytest.mark.parametrize(
+    ("design_id", "gpus"),
+    [pytest.param("rail8-npo", 1024, marks=pytest.mark.slow), ("ib-ndr", 64)],  # 1024: ~4 s CPU
+)
 def test_a_second_push_creates_nothing_on_the_fake(design_id: str, gpus: int) -> None:
     fake, h = FakeNetBox(), preset_handoff(design_id, gpus)
     first = push(api=fake, handoff=h, catalog=CATALOG)

@@ -122,18 +122,16 @@ def test_serve_table_says_when_the_queue_has_no_bound(capsys: pytest.CaptureFixt
     assert code == 0 and "the queue has no bound" in table and "queue wait" not in table
 
 
-def test_a_service_on_part_of_an_nvl72_plan_keeps_its_gpus() -> None:
+def test_a_service_on_part_of_an_nvl72_plan_keeps_its_gpus(capsys: pytest.CaptureFixture[str]) -> None:
     # 128 GPUs asked; the plan rounds up to two NVL72 racks (144); the service uses 128, 64 a rack
     import json
-    import subprocess
-    import sys
 
-    out = subprocess.run(
-        [sys.executable, "-m", "planner", "serve", "--gpus", "128", "--design", "gb200-nvl72-ib-ndr",
-         "--params-b", "70", "--format", "json"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    result = json.loads(out.stdout)
+    code, out, err = _run(
+        ["serve", "--gpus", "128", "--design", "gb200-nvl72-ib-ndr", "--params-b", "70", "--format", "json"],
+        capsys,
+    )
+    assert code == 0, err
+    result = json.loads(out)
     result = result[0] if isinstance(result, list) else result
     assert result["gpus"] == 128
     assert any("128 of the plan's 144 GPUs" in note for note in result["notes"])

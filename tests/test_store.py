@@ -527,6 +527,7 @@ def _python(code: str, *, db_url: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow  # whole planner processes
 def test_a_new_process_reads_what_this_one_wrote(db_url: str) -> None:
     with open_store(url=db_url) as store:
         saved = store.create(name="Durable 持久", scenario=rich_scenario(), tags=["kept"])
@@ -546,6 +547,7 @@ def test_a_new_process_reads_what_this_one_wrote(db_url: str) -> None:
     assert Scenario.model_validate_json(seen["scenario"]) == rich_scenario()
 
 
+@pytest.mark.slow  # whole planner processes
 def test_this_process_reads_what_a_finished_process_wrote(db_url: str) -> None:
     out = _python(
         "from planner import Scenario; from planner.store import open_store\n"

@@ -241,6 +241,7 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("PLANNER_DATABASE_URL", "PLANNER_DB_PATH")}
 
 
+@pytest.mark.slow  # whole planner processes one after the other
 def test_saved_in_one_process_listed_by_the_next(db_url: str) -> None:
     env = {**_clean_env(), "PLANNER_DATABASE_URL": db_url}
     new_id = int(_planner("save", "--name", "Restart-proof", "--gpus", "512", "--tag", "kept", env=env))
@@ -250,6 +251,7 @@ def test_saved_in_one_process_listed_by_the_next(db_url: str) -> None:
     ]
 
 
+@pytest.mark.slow  # whole planner processes one after the other
 def test_default_sqlite_file_per_user_survives_processes(tmp_path: Path) -> None:
     env = {**_clean_env(), "HOME": str(tmp_path), "XDG_DATA_HOME": ""}
     new_id = _planner("save", "--name", "Default location", "--gpus", "64", env=env).strip()

@@ -97,6 +97,7 @@ def test_bad_settings_name_the_field(catalog: Catalog, setting: Any, message: st
         grid_from_data({"uncertainty": {"samples": 100}}, base=Scenario(), catalog=catalog, source="g")
 
 
+@pytest.mark.slow  # starts a Dask cluster with a worker process
 def test_cli_writes_percentile_columns_hidden_from_roles_without_costs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,6 +17,7 @@ from planner.jobmix.simulate import SimCluster, percentile, simulate
 from planner.queueing import erlang_c_wait_s
 
 
+@pytest.mark.slow  # 8 simulated runs of 20,000 jobs each (~5 s CPU)
 def test_single_gpu_jobs_match_the_m_m_c_queueing_delay() -> None:
     """16 GPUs, Poisson arrivals at load 0.8, exponential 100 s jobs: Erlang C gives W_q = 9.53 s.
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tools import api_docs, readme_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # imports every module of the package to document it (~4 s CPU)
 def test_make_docs_writes_the_engine_reference_from_its_docstrings(tmp_path: Path) -> None:
     written = api_docs.write(tmp_path)
     names = {path.name for path in written}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,6 +89,7 @@ def used_ports(links: Counter[tuple[Port, Port]]) -> Counter[Port]:
     return used
 
 
+@pytest.mark.slow  # the property over 80 random fabrics of up to 9,600 GPUs, wired port by port (~20 s CPU)
 @settings(max_examples=80, deadline=None)
 @given(
     radix=st.sampled_from([16, 32, 36, 40, 48, 64, 72, 128, 144, 256]),

@@ -348,6 +348,7 @@ def test_megatron_sc21_throughput_rises_with_width() -> None:
     assert tflops == sorted(tflops)
 
 
+@pytest.mark.slow  # a property over random models and memories, each layout searched (~3 s CPU)
 @settings(max_examples=30, deadline=None)
 @given(
     params_b=st.floats(min_value=1, max_value=400),

@@ -14,15 +14,15 @@ from planner.cli import run
 from planner.cli import validate as validate_cli
 from planner.report import validation_docs as validation_report
 from planner.validation.cases import AREAS, ValidationCase, load_cases
-from planner.validation.run import CaseResult, error_fraction, evaluate, run_all, summarize, summary_line
+from planner.validation.run import CaseResult, error_fraction, evaluate, summarize, summary_line
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWN_GAPS = ROOT / "validation" / "known_gaps.yaml"
 
 
 @pytest.fixture(scope="module")
-def results() -> tuple[CaseResult, ...]:
-    return run_all()
+def results(validation_results: tuple[CaseResult, ...]) -> tuple[CaseResult, ...]:
+    return validation_results
 
 
 def _gaps() -> dict[str, dict[str, object]]:

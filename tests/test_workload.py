@@ -225,6 +225,7 @@ def test_reliability_settings_reach_the_estimate(catalog: Catalog) -> None:
     assert rough.time_to_train_days > calm.time_to_train_days
 
 
+@pytest.mark.slow  # a property over random jobs and designs, each planned and stepped (~6 s CPU)
 @settings(max_examples=40, deadline=None)
 @given(
     design=st.sampled_from(["rail4-npo", "rail8-npo", "ib-ndr"]),

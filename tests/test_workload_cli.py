@@ -150,31 +150,30 @@ def test_attention_kernel_flag_refuses_other_values(capsys: pytest.CaptureFixtur
     assert "--attention-kernel (attention_kernel)" in capsys.readouterr().err
 
 
-def test_a_512_gpu_job_on_nvl72_keeps_its_gpus_and_batch() -> None:
+def test_a_512_gpu_job_on_nvl72_keeps_its_gpus_and_batch(capsys: pytest.CaptureFixture[str]) -> None:
     # the plan rounds 512 up to 8 NVL72 racks (576 GPUs); the job stays 512 GPUs, 64 per rack,
     # and runs the 128 sequences x 4096 tokens it asked for
-    out = subprocess.run(
-        [sys.executable, "-m", "planner", "workload", "--gpus", "512", "--design", "gb200-nvl72-ib-ndr",
+    code, out, err = _run(
+        ["workload", "--gpus", "512", "--design", "gb200-nvl72-ib-ndr",
          "--params-b", "70", "--tokens-b", "1000", "--global-batch", "128", "--format", "json"],
-        capture_output=True, text=True, check=True,
+        capsys,
     )  # fmt: skip
-    result = json.loads(out.stdout)
+    assert code == 0, err
+    result = json.loads(out)
     result = result[0] if isinstance(result, list) else result
     assert result["gpus"] == 512
     assert result["tokens_per_step"] == 128 * 4096
     assert any("512 of the plan's 576 GPUs" in note for note in result["notes"])
 
 
-def test_a_job_larger_than_the_plan_exits_2_naming_the_field() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "planner", "workload", "--gpus", "512", "--design", "gb200-nvl72-ib-ndr",
+def test_a_job_larger_than_the_plan_exits_2_naming_the_field(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(
+        ["workload", "--gpus", "512", "--design", "gb200-nvl72-ib-ndr",
          "--params-b", "70", "--tokens-b", "1000", "--job-gpus", "600"],
-        capture_output=True, text=True, check=False,
+        capsys,
     )  # fmt: skip
-    assert out.returncode == 2
-    assert (
-        out.stderr.count("\n") == 1 and "job_gpus: the job asks for 600 GPUs, the plan has 576" in out.stderr
-    )
+    assert code == 2
+    assert err.count("\n") == 1 and "job_gpus: the job asks for 600 GPUs, the plan has 576" in err
 
 
 def test_block_recomputation_flags_reach_the_layout(capsys: pytest.CaptureFixture[str]) -> None:

@@ -231,12 +231,26 @@ def _check_references(catalog: Catalog) -> None:
 
 
 def catalog_files(data_dir: Path = DATA_DIR) -> list[Path]:
-    """The bundled catalog files, sorted by name."""
+    """The bundled catalog files, sorted by name.
+
+    Parameters
+    ----------
+    data_dir : Path
+        Folder of the catalog files; defaults to :data:`DATA_DIR` (``data/``).
+
+    Returns
+    -------
+    list[Path]
+        Its ``*.yaml`` and ``*.json`` files, sorted by name.
+    """
     return sorted([*data_dir.glob("*.yaml"), *data_dir.glob("*.json")])
 
 
 def load_catalog(*, overrides: Iterable[str | Path] = (), data_dir: str | Path | None = None) -> Catalog:
     """Load the bundled catalog, then apply user files in order, then check references.
+
+    The result is cached per (overrides, folder): a second call with the same files returns the
+    same (immutable) catalog object.
 
     Parameters
     ----------
@@ -245,6 +259,12 @@ def load_catalog(*, overrides: Iterable[str | Path] = (), data_dir: str | Path |
         of the built-in record; a new id adds a record.
     data_dir
         Folder of the bundled catalog; defaults to :data:`DATA_DIR`.
+
+    Returns
+    -------
+    Catalog
+        Every family's records by id, each with its unit-named fields and source, validated and
+        cross-checked.
 
     Raises
     ------
@@ -294,13 +314,53 @@ def _load_cached(overrides: tuple[str, ...], data_dir: str) -> Catalog:
 
 
 def load_catalog_from_data(data: Mapping[str, Any], *, name: str = "<upload>") -> Catalog:
-    """Apply an already-parsed override mapping (an upload) to the bundled catalog."""
+    """Apply an already-parsed override mapping (an upload) to the bundled catalog.
+
+    Parameters
+    ----------
+    data : Mapping[str, Any]
+        Family section (``gpus``, ``switches``, ...) to a list of records, as in a catalog file;
+        a record with a known id replaces the given fields, a new id adds a record.
+    name : str
+        The upload's name, used in error messages.
+
+    Returns
+    -------
+    Catalog
+        The bundled catalog with the records applied, validated and cross-checked.
+
+    Raises
+    ------
+    CatalogError
+        With the upload, the record and the field named.
+    """
     return apply_override(load_catalog(), data, name=name)
 
 
 def apply_override(base: Catalog, data: Mapping[str, Any], *, name: str) -> Catalog:
     """``base`` with an already-parsed override mapping applied, field by field, as a
-    ``--catalog`` file is; :class:`CatalogError` names ``name``, the record and the field."""
+    ``--catalog`` file is.
+
+    Parameters
+    ----------
+    base : Catalog
+        The catalog to start from (bundled, or already overridden).
+    data : Mapping[str, Any]
+        Family section to a list of records; a known id replaces the given fields, a new id
+        adds a record.
+    name : str
+        How messages name the override.
+
+    Returns
+    -------
+    Catalog
+        ``base`` with the records applied, validated and cross-checked.
+
+    Raises
+    ------
+    CatalogError
+        Naming ``name``, the record and the field.
+    """
     merged: dict[str, dict[str, Any]] = {
         f: {k: v.model_dump() for k, v in base.family(f).items()} for f in FAMILIES
     }
@@ -322,6 +382,19 @@ def with_calibration(catalog: Catalog, calibration: CalibrationOverride | None) 
     The one code path of a calibration: its records merged by :func:`apply_override`, as a
     ``--catalog`` file of the same records would be. Remembered per catalog object and
     calibration, so every plan of a calibrated scenario shares one catalog.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog the scenario is planned with.
+    calibration : CalibrationOverride or None
+        The scenario's calibration: fitted coefficients (each in its record's unit) with their
+        measurement's provenance.
+
+    Returns
+    -------
+    Catalog
+        ``catalog`` with the calibrated records; ``catalog`` itself without a calibration.
     """
     if calibration is None:
         return catalog

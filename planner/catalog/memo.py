@@ -29,6 +29,16 @@ def per_catalog(fn: Callable[Concatenate[Catalog, P], R]) -> Callable[Concatenat
     catalog (an upload, a priced view) never sees another's answers. Arguments must be hashable
     and positional; an exception is not remembered.
 
+    Parameters
+    ----------
+    fn : Callable[Concatenate[Catalog, P], R]
+        A pure function of the catalog and hashable positional arguments.
+
+    Returns
+    -------
+    Callable[Concatenate[Catalog, P], R]
+        ``fn`` with its answers kept (at most :data:`MAX_ENTRIES` [count], then started over).
+
     >>> calls = []
     >>> @per_catalog
     ... def double(catalog: object, x: int) -> int:

@@ -26,6 +26,11 @@ def rule_values(catalog: Catalog, ids: Sequence[str], *, needed_by: str) -> dict
     needed_by
         The model that needs them, named in the error.
 
+    Returns
+    -------
+    dict[str, float]
+        Each record's value, in the unit its record names (``unit`` field, e.g. [1/h], [fraction]).
+
     Raises
     ------
     CatalogError

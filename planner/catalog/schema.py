@@ -9,9 +9,9 @@ cross-references (a GPU's default server, a design's switch) are checked after l
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from planner.design import SLUG_PATTERN, FabricFamily, FabricParams, SwitchFamily, VendorClaim
 from planner.i18n.message import msg
@@ -22,6 +22,12 @@ def _date_text(value: object) -> object:
     # else goes to the pattern check as it is: str() of a list could be huge.
     is_date = isinstance(value, int | dt.date) and not isinstance(value, bool)
     return str(value) if is_date else value
+
+
+AsOf = Annotated[
+    str | None, Field(pattern=r"^(\d{4}(-\d{2}(-\d{2})?)?|n\.d\.)$"), BeforeValidator(_date_text)
+]
+"""Date of a source: YYYY, YYYY-MM or YYYY-MM-DD, or n.d. if undated (YAML's year and date read as text)."""
 
 
 def _require_trace(*, source: str | None, as_of: str | None, assumption: bool, reason: str | None) -> None:
@@ -43,19 +49,12 @@ class Record(BaseModel):
     id: str = Field(pattern=SLUG_PATTERN, description="Unique slug within the family.")
     name: str = Field(min_length=1, description="Display name.")
     source: str | None = Field(default=None, description="Where the figures come from.")
-    as_of: str | None = Field(
-        default=None,
-        pattern=r"^(\d{4}(-\d{2}(-\d{2})?)?|n\.d\.)$",
-        description="Date of the source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
+    as_of: AsOf = Field(
+        default=None, description="Date of the source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated)."
     )
     assumption: bool = Field(default=False, description="True when a figure is assumed.")
     reason: str | None = Field(default=None, description="Why the assumed figure was chosen.")
     notes: str | None = Field(default=None, description="Anything else a reader should know.")
-
-    @field_validator("as_of", mode="before")
-    @classmethod
-    def _date_as_text(cls, value: object) -> object:
-        return _date_text(value)
 
     @model_validator(mode="after")
     def _traceable(self) -> Record:
@@ -88,9 +87,8 @@ class VisibleMemory(BaseModel):
     memory_source: str | None = Field(
         default=None, description="Where the driver-reported memory comes from."
     )
-    memory_as_of: str | None = Field(
+    memory_as_of: AsOf = Field(
         default=None,
-        pattern=r"^(\d{4}(-\d{2}(-\d{2})?)?|n\.d\.)$",
         description="Date of the driver-reported memory's source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
     )
     memory_assumption: bool = Field(
@@ -99,11 +97,6 @@ class VisibleMemory(BaseModel):
     memory_reason: str | None = Field(
         default=None, description="Why the assumed driver-reported memory was chosen."
     )
-
-    @field_validator("memory_as_of", mode="before")
-    @classmethod
-    def _date_as_text(cls, value: object) -> object:
-        return _date_text(value)
 
     @model_validator(mode="after")
     def _traceable(self) -> VisibleMemory:
@@ -128,20 +121,14 @@ class HostLink(BaseModel):
         ge=1, le=10_000, description="Host link bandwidth per direction, one GPU [GB/s]."
     )
     link_source: str | None = Field(default=None, description="Where the host link bandwidth comes from.")
-    link_as_of: str | None = Field(
+    link_as_of: AsOf = Field(
         default=None,
-        pattern=r"^(\d{4}(-\d{2}(-\d{2})?)?|n\.d\.)$",
         description="Date of the host link's source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
     )
     link_assumption: bool = Field(default=False, description="True when the host link bandwidth is assumed.")
     link_reason: str | None = Field(
         default=None, description="Why the assumed host link bandwidth was chosen."
     )
-
-    @field_validator("link_as_of", mode="before")
-    @classmethod
-    def _date_as_text(cls, value: object) -> object:
-        return _date_text(value)
 
     @model_validator(mode="after")
     def _traceable(self) -> HostLink:
@@ -186,6 +173,16 @@ def host_link_byte_per_s(gpu: Gpu) -> float:
 
     Source: Transformer Engine documentation, "CPU Offloading" (PCIe Gen5 x16 128 GB/s, GB200's
     NVLink-C2C 900 GB/s per link, both directions together).
+
+    Parameters
+    ----------
+    gpu : Gpu
+        A GPU record (``host_link.link_gbyte_per_s`` [GB/s] when known).
+
+    Returns
+    -------
+    float
+        Host link bandwidth per direction [B/s].
     """
     gbyte = gpu.host_link.link_gbyte_per_s if gpu.host_link is not None else PCIE_GEN5_X16_GBYTE_PER_S
     return gbyte * GB_BYTES
@@ -200,6 +197,16 @@ def device_memory_bytes(gpu: Gpu) -> float:
     memory figures become bytes for the training and serving models.
 
     Source: nvidia-smi, rocm-smi and npu-smi report MiB (2^20 B); vendors quote GB (10^9 B).
+
+    Parameters
+    ----------
+    gpu : Gpu
+        A GPU record (``visible_memory.total_mib`` [MiB] when known, ``hbm_gbyte`` [GB]).
+
+    Returns
+    -------
+    float
+        Device memory [B].
     """
     if gpu.visible_memory is not None:
         return gpu.visible_memory.total_mib * MIB_BYTES

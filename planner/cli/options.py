@@ -468,6 +468,28 @@ def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return records
 
 
+JSON_DECIMALS = 10
+"""Decimal places of a float in JSON records: pandas' ``to_json`` default (``double_precision``),
+kept by :func:`plain_records` so the rows a command writes without pandas read the same."""
+
+
+def plain_records(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of plain values as :func:`frame_records` writes them, without pandas: a float rounded
+    to :data:`JSON_DECIMALS` places, NaN and infinities as ``null``.
+
+    >>> plain_records([{"a": 207.04013285140123, "b": float("nan"), "c": 8}])
+    [{'a': 207.0401328514, 'b': None, 'c': 8}]
+    """
+    import math
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, float):
+            return round(value, JSON_DECIMALS) if math.isfinite(value) else None
+        return value
+
+    return [{key: plain(value) for key, value in row.items()} for row in rows]
+
+
 def designs_as_columns(rows: Sequence[Mapping[str, Any]], formats: Mapping[str, str]) -> str:
     """Rows with one design each (a ``design`` key) as a text table with the designs as columns,
     each figure (row) formatted by ``formats[row]`` (``str.format`` pattern; as it is when missing).

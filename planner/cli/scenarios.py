@@ -51,46 +51,35 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
-def _add_database_options(parser: argparse.ArgumentParser, *, default: Any) -> None:
-    group = parser.add_argument_group("database")
-    group.add_argument(
-        "--db",
-        metavar="FILE",
-        default=default,
-        help="SQLite file (default: $PLANNER_DB_PATH, else ~/.local/share/gpu-cluster-planner/scenarios.db)",
-    )
-    group.add_argument(
-        "--database-url",
-        metavar="URL",
-        default=default,
-        help="database URL, e.g. postgresql://user:password@host/db (default: $PLANNER_DATABASE_URL)",
-    )
+_STORE_OPTIONS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
+    ("database", (
+        ("--db", "FILE",
+         "SQLite file (default: $PLANNER_DB_PATH, else ~/.local/share/gpu-cluster-planner/scenarios.db)"),
+        ("--database-url", "URL",
+         "database URL, e.g. postgresql://user:password@host/db (default: $PLANNER_DATABASE_URL)"),
+    )),
+    ("who (recorded as owner and in the audit log)", (
+        ("--user", "NAME",
+         "act as this user, e.g. ann@example.com (default: $PLANNER_USER, else the team "
+         "database login's user, else local)"),
+        ("--team", "TEAMS",
+         "the user's teams, comma-separated; new scenarios are shared with the first "
+         "(default: $PLANNER_TEAM, else none)"),
+        ("--role", "ROLE",
+         "viewer, architect, commercial or admin: what is listed and may be changed, as in "
+         "the app (default: $PLANNER_ROLE, else the team database login's role, else admin; "
+         "never more than that login holds)"),
+    )),
+)  # fmt: skip
+"""Option groups of every ``scenarios`` command: (title, ((flag, metavar, help), ...))."""
 
 
-def _add_identity_options(parser: argparse.ArgumentParser, *, default: Any) -> None:
-    group = parser.add_argument_group("who (recorded as owner and in the audit log)")
-    group.add_argument(
-        "--user",
-        metavar="NAME",
-        default=default,
-        help="act as this user, e.g. ann@example.com (default: $PLANNER_USER, else the team "
-        "database login's user, else local)",
-    )
-    group.add_argument(
-        "--team",
-        metavar="TEAMS",
-        default=default,
-        help="the user's teams, comma-separated; new scenarios are shared with the first "
-        "(default: $PLANNER_TEAM, else none)",
-    )
-    group.add_argument(
-        "--role",
-        metavar="ROLE",
-        default=default,
-        help="viewer, architect, commercial or admin: what is listed and may be changed, as in "
-        "the app (default: $PLANNER_ROLE, else the team database login's role, else admin; "
-        "never more than that login holds)",
-    )
+def _add_store_options(parser: argparse.ArgumentParser, *, default: Any) -> None:
+    """Which database, and who acts on it (each option given once, before or after the subcommand)."""
+    for title, flags in _STORE_OPTIONS:
+        group = parser.add_argument_group(title)
+        for flag, metavar, help_text in flags:
+            group.add_argument(flag, metavar=metavar, default=default, help=help_text)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -102,8 +91,7 @@ def add_parser(subparsers: Any) -> None:
         description="Saved scenarios in a SQLite file (default) or a PostgreSQL database (team).",
         example_lines=EXAMPLES,
     )
-    _add_database_options(parser, default=None)
-    _add_identity_options(parser, default=None)
+    _add_store_options(parser, default=None)
     sub = parser.add_subparsers(
         dest="scenarios_command", required=True, metavar="COMMAND", parser_class=Parser
     )
@@ -128,8 +116,7 @@ def _command(sub: Any, name: str, help_text: str, *example_lines: str) -> argpar
     """A ``scenarios`` subcommand; its handler is ``ACTIONS[name]``."""
     p = add_command(sub, name, help_text=help_text, example_lines=example_lines)
     # The database and identity options work before or after the subcommand.
-    _add_database_options(p, default=argparse.SUPPRESS)
-    _add_identity_options(p, default=argparse.SUPPRESS)
+    _add_store_options(p, default=argparse.SUPPRESS)
     return p
 
 

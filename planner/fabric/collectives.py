@@ -884,7 +884,10 @@ def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[flo
     -----
     scale-up = ``max(B_up, 2(n-1)/n B_nvls)`` (ring, or NVLS where the switches reduce);
     network = ``m x B_net`` of the slowest network level (a domain's egress), or, with SHARP
-    on, ``max(m B_net, 2(n-1)/n m B_sharp)``. The busbw of any all-reduce stays below both.
+    on, ``max(m B_net, 2(n-1)/n m B_sharp)``; where the scale-up switches reduce (NVLS), also
+    ``2(n-1)/n m B_net / tau(g)`` over ``g`` domains: the NVLS tree sends each GPU's shard across
+    the network ``tau`` times (:func:`nvls_tree_shard_trips`), where a ring sends ``2(n-1)/n`` of
+    the buffer. The busbw of any all-reduce stays below both.
     """
     n, m = fabric.gpus, min(fabric.domain_gpus, fabric.gpus)
     factor = busbw_factor(collective="all_reduce", gpus=n) if n > 1 else 1.0
@@ -894,6 +897,8 @@ def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[flo
     if not network_levels:
         return scale_up, math.inf
     network = m * min(level.bandwidth_gbyte_per_s for level in network_levels)
+    if fabric.nvls:
+        network = max(network, factor * network / nvls_tree_shard_trips(fabric.domains))
     if fabric.in_network_reduction:
         sharp = m * min(level.reduction_gbyte_per_s for level in network_levels)
         network = max(network, factor * sharp)

@@ -40,7 +40,28 @@ class CoolingResult:
 
 
 def cooling_summary(*, cooling: Cooling, it_kw: float, server_kw: float, max_rack_kw: float) -> CoolingResult:
-    """Cooling figures for ``it_kw`` [kW] of which ``server_kw`` sits on liquid-cooled servers."""
+    """Cooling figures for ``it_kw`` of which ``server_kw`` sits on liquid-cooled servers.
+
+    Parameters
+    ----------
+    cooling : Cooling
+        The cooling method (liquid capture fraction [fraction], coolant and air temperature
+        rise [K], CDU capacity [kW], densest rack it cools [kW]).
+    it_kw : float
+        IT power, equal to the heat load [kW].
+    server_kw : float
+        The part of ``it_kw`` drawn by servers, the share liquid can capture [kW].
+    max_rack_kw : float
+        Densest rack of the layout [kW].
+
+    Returns
+    -------
+    CoolingResult
+        Heat load [kW, BTU/h, TR]; liquid = server kW x capture [kW]; air = heat - liquid [kW];
+        coolant flow [L/min] and air flow [m^3/s, CFM] (:mod:`planner.units`); CDUs =
+        ceil(liquid / CDU capacity) + 1 [count] (N+1); whether the densest rack is within the
+        method's limit.
+    """
     liquid_kw = server_kw * cooling.liquid_capture_fraction
     air_kw = it_kw - liquid_kw
     flow = coolant_flow_l_per_min(heat_kw=liquid_kw, delta_t_k=cooling.coolant_delta_t_k)

@@ -42,7 +42,25 @@ class Power:
 def power_summary(
     *, by_category_w: Mapping[str, float], pue: float, load_factor: float, node_w: float
 ) -> Power:
-    """Sum categories [W] into IT and facility power [kW]."""
+    """Sum categories into IT and facility power.
+
+    Parameters
+    ----------
+    by_category_w : Mapping[str, float]
+        Maximum power per category of :data:`POWER_CATEGORIES` [W]; a missing category is 0 W.
+    pue : float
+        Power usage effectiveness, facility power / IT power [ratio], 1 or more.
+    load_factor : float
+        Average IT power as a fraction of the maximum [fraction], in (0, 1].
+    node_w : float
+        Maximum power of one server [W].
+
+    Returns
+    -------
+    Power
+        Per category and IT power [kW] (``sum / 1000``), average IT = IT x load factor [kW],
+        facility = IT x PUE [kW], average facility = IT x load factor x PUE [kW], server [kW].
+    """
     by_category_kw = {name: w_to_kw(by_category_w.get(name, 0.0)) for name in POWER_CATEGORIES}
     it_kw = sum(by_category_kw.values())
     return Power(
@@ -88,7 +106,36 @@ def rack_layout(
     """Place nodes under the rack power and space limits, and infrastructure in network racks.
 
     Nodes per rack = min(floor(limit / node kW), floor(usable U / node U)); network racks =
-    max(ceil(infrastructure U / (usable U x fill)), ceil(infrastructure kW / limit)).
+    max(ceil(infrastructure U / (usable U x fill)), ceil(infrastructure kW / limit), 1).
+
+    Parameters
+    ----------
+    nodes : int
+        Servers to place [count].
+    node_kw : float
+        Maximum power of one server [kW].
+    node_rack_units : int
+        Height of one server [U].
+    usable_rack_units : int
+        Rack units usable for equipment in one rack [U].
+    rack_power_limit_kw : float
+        Power one rack may draw [kW].
+    infra_kw : float
+        Power of the switches, storage and management gear placed in network racks [kW].
+    infra_rack_units : int
+        Height of that gear [U].
+    network_fill_fraction : float
+        Fraction of a network rack's usable units filled [fraction], in (0, 1].
+
+    Returns
+    -------
+    Racks
+        Compute and network racks, servers per rack [count], layout (kind, count, kW per rack).
+
+    Raises
+    ------
+    InputError
+        One server exceeds a rack's power or space (names the limit and its allowed range).
     """
     by_power = int(rack_power_limit_kw // node_kw) if node_kw > 0 else nodes
     by_space = usable_rack_units // node_rack_units
@@ -128,10 +175,24 @@ def rack_layout(
 
 
 def pdus_for_rack(catalog: Catalog, *, rack_kw: float) -> tuple[Pdu, int]:
-    """The PDU model and count per rack for a rack power limit [kW].
+    """The PDU model and count per rack for a rack power limit.
 
     The cheapest PDU that carries the whole limit, ``pdus_per_rack`` of them (A+B feeds); if
     none is large enough, the largest, as many per feed as the limit needs.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Catalog holding the PDUs (``capacity_kw`` [kW], ``unit_cost_usd`` [USD]) and the
+        ``pdus_per_rack`` sizing rule [count].
+    rack_kw : float
+        Power one rack may draw [kW].
+
+    Returns
+    -------
+    tuple[Pdu, int]
+        The PDU model and the PDUs per rack [count]: ``feeds`` when one PDU carries ``rack_kw``,
+        else ``feeds * ceil(rack_kw / largest capacity)``.
     """
     feeds = int(catalog.sizing_rules["pdus_per_rack"].value)
     fitting = [p for p in catalog.pdus.values() if p.capacity_kw >= rack_kw]

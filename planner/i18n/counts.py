@@ -74,6 +74,38 @@ SINGULAR: Mapping[str, str] = {
 
 _COUNTED = re.compile(r"\{(\w+)(?:[:!][^{}]*)?\} (?:([a-z][\w-]*) )?([A-Za-z]+)\b")
 """A field, an optional lowercase word (``compute``, ``whole``, ``scale-up``) and a word."""
+_NOT_A_MODIFIER = frozenset(
+    {
+        "has",
+        "have",
+        "had",
+        "is",
+        "are",
+        "was",
+        "were",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "per",
+        "and",
+        "or",
+        "with",
+        "for",
+        "from",
+        "by",
+        "than",
+        "as",
+        "the",
+        "a",
+        "an",
+        "no",
+        "not",
+    }
+)
+"""Words between a field and a noun that make the field something other than the noun's count
+(``scenario {id} has versions``): the noun then keeps its number."""
 
 
 def agree(template: str, params: Mapping[str, Any]) -> str:
@@ -87,13 +119,15 @@ def agree(template: str, params: Mapping[str, Any]) -> str:
     '{n} storage and {m} management switches'
     >>> agree("{nodes} nodes", {"nodes": "1"}), agree("{share} GPUs", {"share": 1.0})
     ('{nodes} node', '{share} GPUs')
+    >>> agree("scenario {id} has versions 1 to {latest}", {"id": 1, "latest": 1})
+    'scenario {id} has versions 1 to {latest}'
     """
     if not any(_one(value) for value in params.values()):
         return template
 
     def singular(match: re.Match[str]) -> str:
         field, word, noun = match.group(1, 2, 3)
-        if not _one(params.get(field)):
+        if not _one(params.get(field)) or word in _NOT_A_MODIFIER:
             return match.group(0)
         if word is not None and word in SINGULAR:  # "{n} GPUs rounded": the first word is the noun
             return match.group(0).replace(f" {word} ", f" {SINGULAR[word]} ", 1)

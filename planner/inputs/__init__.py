@@ -6,7 +6,9 @@ says how the command line and the web form offer it (the flag, the form's label 
 the catalog record whose value is its default). The CLI's options (:mod:`planner.cli.options`) and
 the web forms (``ui/forms.py``) are generated from these declarations, and :func:`parse` turns
 every validation error into the product's one-line message naming the field and its range.
-Adding an input is one field here plus its translations.
+Adding an input is one field here plus its translations. A kind of input that recurs is declared
+by one factory (:func:`count_option`, :func:`switch_option`, or a module's own, such as a searched
+layout degree) that joins its :class:`Input` to the pydantic ``Field`` (:func:`offered`).
 
 This package sits just above :mod:`planner.errors` and :mod:`planner.i18n`: it imports pydantic
 and nothing heavier (see ``docs/architecture.md``).
@@ -19,12 +21,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from pydantic.fields import FieldInfo
 
 from planner.errors import InputError, PlannerError, describe_validation_error, field_bounds, with_source
 
-__all__ = ["Declared", "Input", "declared", "input_of", "parse"]
+__all__ = ["Declared", "Input", "count_option", "declared", "input_of", "offered", "parse", "switch_option"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -79,6 +81,37 @@ def input_of(info: FieldInfo) -> Input | None:
         if isinstance(meta, Input):
             found = meta if found is None else found.merged(meta)
     return found
+
+
+def offered(info: Any, spec: Input) -> Any:
+    """``info`` (a pydantic ``Field(...)``) offered as ``spec`` says: the :class:`Input` joins the
+    field's metadata, as it would from ``Annotated[type, spec] = Field(...)``.
+
+    For a factory that declares one kind of input (a searched layout degree, a latency target) in a
+    single call, its shared range and form settings written once; the field's type stays in the
+    model.
+
+    >>> from pydantic import BaseModel, Field
+    >>> class Job(BaseModel):
+    ...     pp: int | None = offered(Field(default=None, ge=1, le=64), Input(flag="--pp"))
+    >>> [d.spec.flag for d in declared(Job)], Job(pp=4).pp
+    (['--pp'], 4)
+    """
+    if not isinstance(info, FieldInfo):
+        raise TypeError(f"offered() takes a pydantic Field, not {type(info).__name__}")
+    info.metadata.append(spec)
+    return info
+
+
+def count_option(flag: str, *, le: int, description: str, ge: int = 1) -> Any:
+    """An optional whole number from ``ge`` to ``le`` offered as the command-line option ``flag``
+    only; empty means what the description says the engine does instead."""
+    return offered(Field(default=None, ge=ge, le=le, description=description), Input(flag=flag))
+
+
+def switch_option(flag: str, *, description: str) -> Any:
+    """A setting that is off unless the command-line option ``flag`` turns it on."""
+    return offered(Field(default=False, description=description), Input(flag=flag))
 
 
 @dataclass(frozen=True)

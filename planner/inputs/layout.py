@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from planner.inputs import Input, parse
+from planner.inputs import Input, count_option, parse
 
 
 class LayoutParams(BaseModel):
@@ -21,9 +21,7 @@ class LayoutParams(BaseModel):
     row_length_m: Annotated[float, Input(flag="--row-length-m")] = Field(
         default=12.0, gt=0, le=500, description="Longest row the room allows [m]."
     )
-    max_rows: Annotated[int | None, Input(flag="--max-rows")] = Field(
-        default=None, ge=1, le=500, description="Rows the room holds; empty = any."
-    )
+    max_rows: int | None = count_option("--max-rows", le=500, description="Rows the room holds; empty = any.")
     rack_width_m: Annotated[float, Input(flag="--rack-width-m")] = Field(
         default=0.6, ge=0.3, le=1.5, description="Rack width [m]."
     )

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from planner.errors import InputError
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
+from planner.inputs import Input, offered, parse
 from planner.inputs.scenario import MAX_GPUS
 
 Objective = Literal["capex", "tco", "max-gpus"]
@@ -26,6 +26,11 @@ _OBJECTIVE = "opt.group.objective"
 _LIMITS = "opt.group.limits"
 _CHOICES = "opt.group.choices"
 _NO_LIMIT: dict[str, Any] = {"number_format": "%.0f", "placeholder": "opt.placeholder.no_limit"}
+
+
+def _choice(label: str, description: str) -> Any:
+    """A part of the design the optimizer may choose (on by default; a check box of the form)."""
+    return offered(Field(default=True, description=description), Input(label=label, group=_CHOICES))
 
 
 class OptimizeRequest(BaseModel):
@@ -67,15 +72,9 @@ class OptimizeRequest(BaseModel):
             placeholder="opt.placeholder.rack_kw",
         ),
     ] = Field(default=None, ge=5, le=300, description="Rack power limit [kW]; empty = the scenario's.")
-    choose_switches: Annotated[bool, Input(label="opt.field.choose_switches", group=_CHOICES)] = Field(
-        default=True, description="Pick switch models per tier."
-    )
-    choose_media: Annotated[bool, Input(label="opt.field.choose_media", group=_CHOICES)] = Field(
-        default=True, description="Pick copper/optics per link class."
-    )
-    choose_cooling: Annotated[bool, Input(label="opt.field.choose_cooling", group=_CHOICES)] = Field(
-        default=True, description="Pick the cooling method."
-    )
+    choose_switches: bool = _choice("opt.field.choose_switches", "Pick switch models per tier.")
+    choose_media: bool = _choice("opt.field.choose_media", "Pick copper/optics per link class.")
+    choose_cooling: bool = _choice("opt.field.choose_cooling", "Pick the cooling method.")
     time_limit_s: float = Field(default=60, gt=0, le=3600, description="Solver time limit [s].")
 
 

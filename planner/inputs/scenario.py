@@ -18,7 +18,7 @@ from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, shorten
 from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_bytes, read_mapping
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
+from planner.inputs import Input, parse, switch_option
 from planner.inputs.calibration import CalibrationOverride
 from planner.inputs.serving import ServingRequest
 from planner.inputs.training import TrainingJob
@@ -249,6 +249,10 @@ class WorkloadEntry(BaseModel):
         return self.name or f"{self.kind} {size}"
 
 
+OptionalCatalogId = Annotated[str | None, Field(pattern=SLUG_PATTERN)]
+"""A catalog record's id, or empty for the default the description names."""
+
+
 class Scenario(BaseModel):
     """One cluster to plan: the boundary object of every engine entry point."""
 
@@ -262,17 +266,15 @@ class Scenario(BaseModel):
     fabric: FabricParams | None = Field(
         default=None, description="Explicit fabric; replaces the preset's fabric when set."
     )
-    gpu_id: str | None = Field(
-        default=None, pattern=SLUG_PATTERN, description="GPU; empty = the design's default GPU."
+    gpu_id: OptionalCatalogId = Field(default=None, description="GPU; empty = the design's default GPU.")
+    server_id: OptionalCatalogId = Field(
+        default=None, description="Server; empty = the GPU's default server."
     )
-    server_id: str | None = Field(
-        default=None, pattern=SLUG_PATTERN, description="Server; empty = the GPU's default server."
+    storage_id: OptionalCatalogId = Field(
+        default=None, description="Storage system; empty = first in catalog."
     )
-    storage_id: str | None = Field(
-        default=None, pattern=SLUG_PATTERN, description="Storage system; empty = first in catalog."
-    )
-    force_scale_out_fabric: Annotated[bool, Input(flag="--force-scale-out-fabric")] = Field(
-        default=False,
+    force_scale_out_fabric: bool = switch_option(
+        "--force-scale-out-fabric",
         description="Plan a scale-out fabric even when the cluster fits one scale-up domain.",
     )
     in_switch_reduction: Annotated[InSwitchReduction, Input(flag="--in-switch-reduction")] = Field(

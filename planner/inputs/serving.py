@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
+from planner.inputs import Input, count_option, offered, parse, switch_option
 
 Precision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
@@ -84,6 +84,13 @@ _PRECISIONS = {
 }
 
 
+def _latency_target(flag: str, label: str, step: float, number_format: str, description: str) -> Any:
+    """A service-level latency target [ms], up to an hour; empty = no target (the form's load group)."""
+    spec = Input(flag=flag, label=label, group=_LOAD, step=step, number_format=number_format,
+                 placeholder=_NO_TARGET)  # fmt: skip
+    return offered(Field(default=None, gt=0, le=3_600_000, description=description), spec)
+
+
 class ServingRequest(BaseModel):
     """A model to serve, its formats, the request mix and (optionally) the latency targets."""
 
@@ -127,8 +134,8 @@ class ServingRequest(BaseModel):
     ] = Field(
         default=None, ge=1, le=4096, description="Key/value heads (GQA < heads, MHA = heads); empty = heads."
     )
-    head_dim: Annotated[int | None, Input(flag="--head-dim")] = Field(
-        default=None, ge=8, le=1024, description="Width of one attention head; empty = h / heads."
+    head_dim: int | None = count_option(
+        "--head-dim", ge=8, le=1024, description="Width of one attention head; empty = h / heads."
     )
     kv_lora_rank: Annotated[
         int | None,
@@ -147,9 +154,7 @@ class ServingRequest(BaseModel):
     )
     ffn_hidden: FfnHidden = None
     gated_mlp: GatedMlp = False
-    vocab: Annotated[int | None, Input(flag="--vocab")] = Field(
-        default=None, ge=1, le=10_000_000, description="Vocabulary; empty = not counted."
-    )
+    vocab: int | None = count_option("--vocab", le=10_000_000, description="Vocabulary; empty = not counted.")
     experts: Annotated[
         int | None,
         Input(flag="--experts", label="sv.field.experts", group=_MODEL, step=1, placeholder=_DERIVED),
@@ -159,8 +164,8 @@ class ServingRequest(BaseModel):
         le=4096,
         description="Routed experts per MoE layer; empty = 1 (dense), or 256 when only active_params_b is given.",
     )
-    top_k: Annotated[int | None, Input(flag="--top-k")] = Field(
-        default=None, ge=1, le=64, description="Experts each token is routed to; empty = 8 for MoE."
+    top_k: int | None = count_option(
+        "--top-k", le=64, description="Experts each token is routed to; empty = 8 for MoE."
     )
     shared_experts: SharedExperts = 0
     precision: Annotated[
@@ -209,28 +214,12 @@ class ServingRequest(BaseModel):
         le=1_000_000,
         description="Concurrent sequences per model instance; empty = the largest that fits (and meets the SLOs).",
     )
-    ttft_ms: Annotated[
-        float | None,
-        Input(
-            flag="--ttft-ms",
-            label="sv.field.ttft_ms",
-            group=_LOAD,
-            step=50.0,
-            number_format="%.0f",
-            placeholder=_NO_TARGET,
-        ),
-    ] = Field(default=None, gt=0, le=3_600_000, description="Time-to-first-token target [ms].")
-    tpot_ms: Annotated[
-        float | None,
-        Input(
-            flag="--tpot-ms",
-            label="sv.field.tpot_ms",
-            group=_LOAD,
-            step=5.0,
-            number_format="%.1f",
-            placeholder=_NO_TARGET,
-        ),
-    ] = Field(default=None, gt=0, le=3_600_000, description="Time-per-output-token target [ms].")
+    ttft_ms: float | None = _latency_target(
+        "--ttft-ms", "sv.field.ttft_ms", 50.0, "%.0f", "Time-to-first-token target [ms]."
+    )
+    tpot_ms: float | None = _latency_target(
+        "--tpot-ms", "sv.field.tpot_ms", 5.0, "%.1f", "Time-per-output-token target [ms]."
+    )
     requests_per_s: Annotated[
         float | None,
         Input(
@@ -256,15 +245,13 @@ class ServingRequest(BaseModel):
             "low_latency for decode steps, as disaggregated pools run them."
         ),
     )
-    moe_node_limit: Annotated[int | None, Input(flag="--moe-node-limit")] = Field(
-        default=None, ge=1, le=1024, description="Node-limited routing: nodes a token is sent to at most."
+    moe_node_limit: int | None = count_option(
+        "--moe-node-limit", le=1024, description="Node-limited routing: nodes a token is sent to at most."
     )
-    moe_overlap: Annotated[bool, Input(flag="--moe-overlap")] = Field(
-        default=False,
-        description=(
-            "Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute "
-            "(decode: DeepSeek's staged schedule, the routed experts never hidden)."
-        ),
+    moe_overlap: bool = switch_option(
+        "--moe-overlap",
+        description="Two micro-batches in flight: one's expert all-to-all hidden behind the other's compute "
+        "(decode: DeepSeek's staged schedule, the routed experts never hidden).",
     )
     moe_low_latency_path: Annotated[MoeLowLatencyPath, Input(flag="--moe-low-latency-path")] = Field(
         default="nvlink",

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.i18n.message import msg
-from planner.inputs import Input, parse
+from planner.inputs import Input, count_option, offered, parse, switch_option
 from planner.inputs.serving import (
     ExpertParallel,
     FfnHidden,
@@ -40,6 +40,19 @@ _LAYOUT = "wl.group.layout"
 _NETWORK = "wl.group.network"
 _SEARCHED = "wl.placeholder.searched"
 _DERIVED = "wl.placeholder.derived"
+
+
+def _searched_degree(flag: str, label: str, *, le: int, description: str) -> Any:
+    """A parallel degree of the layout: a whole number from 1 to ``le`` the search picks when it is
+    left empty (the form's layout group)."""
+    spec = Input(flag=flag, label=label, group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    return offered(Field(default=None, ge=1, le=le, description=description), spec)
+
+
+def _hidden_share(flag: str, default: float, description: str) -> Any:
+    """A share of some communication hidden behind compute, from 0 (none) to 1 (all) [-]; a
+    command-line option."""
+    return offered(Field(default=default, ge=0, le=1, description=description), Input(flag=flag))
 
 
 class TrainingJob(BaseModel):
@@ -86,8 +99,8 @@ class TrainingJob(BaseModel):
     global_batch_seqs: Annotated[
         int, Input(flag="--global-batch", label="wl.field.global_batch", group=_MODEL, step=128)
     ] = Field(default=1024, ge=1, le=10_000_000, description="Global batch [sequences].")
-    micro_batch_seqs: Annotated[int | None, Input(flag="--micro-batch")] = Field(
-        default=None, ge=1, le=4096, description="Micro-batch [sequences]; empty = searched."
+    micro_batch_seqs: int | None = count_option(
+        "--micro-batch", le=4096, description="Micro-batch [sequences]; empty = searched."
     )
     precision: Annotated[
         Precision,
@@ -121,8 +134,8 @@ class TrainingJob(BaseModel):
         int | None,
         Input(flag="--kv-heads", label="wl.field.kv_heads", group=_MODEL, step=1, placeholder=_DERIVED),
     ] = Field(default=None, ge=1, le=4096, description="KV heads (GQA/MQA); empty = heads.")
-    head_dim: Annotated[int | None, Input(flag="--head-dim")] = Field(
-        default=None, ge=8, le=4096, description="Width of one attention head; empty = h / heads."
+    head_dim: int | None = count_option(
+        "--head-dim", ge=8, le=4096, description="Width of one attention head; empty = h / heads."
     )
     ffn_hidden: FfnHidden = None
     gated_mlp: GatedMlp = False
@@ -140,40 +153,35 @@ class TrainingJob(BaseModel):
     tp: Annotated[
         TensorParallel, Input(label="wl.field.tp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
     ] = None
-    cp: Annotated[
-        int | None, Input(flag="--cp", label="wl.field.cp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
-    ] = Field(
-        default=None, ge=1, le=1024, description="Context-parallel GPUs; empty = searched from 16K tokens."
+    cp: int | None = _searched_degree(
+        "--cp", "wl.field.cp", le=1024, description="Context-parallel GPUs; empty = searched from 16K tokens."
     )
-    pp: Annotated[
-        int | None, Input(flag="--pp", label="wl.field.pp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
-    ] = Field(default=None, ge=1, le=1024, description="Pipeline stages; empty = searched.")
-    dp: Annotated[
-        int | None, Input(flag="--dp", label="wl.field.dp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
-    ] = Field(default=None, ge=1, le=1_048_576, description="Data-parallel replicas; empty = searched.")
+    pp: int | None = _searched_degree(
+        "--pp", "wl.field.pp", le=1024, description="Pipeline stages; empty = searched."
+    )
+    dp: int | None = _searched_degree(
+        "--dp", "wl.field.dp", le=1_048_576, description="Data-parallel replicas; empty = searched."
+    )
     ep: ExpertParallel = None
-    virtual_stages: Annotated[int | None, Input(flag="--virtual-stages")] = Field(
-        default=None, ge=1, le=64, description="Interleaved stages per GPU (v); empty = searched."
+    virtual_stages: int | None = count_option(
+        "--virtual-stages", le=64, description="Interleaved stages per GPU (v); empty = searched."
     )
     zero_stage: Annotated[Literal[0, 1, 2, 3] | None, Input(flag="--zero-stage")] = Field(
         default=None,
         description="Optimizer sharding: 0 none, 1 optimizer, 2 + gradients, 3 + weights (FSDP); "
         "empty = searched 1-3.",
     )
-    dp_overlap_fraction: Annotated[float, Input(flag="--dp-overlap")] = Field(
-        default=0.5, ge=0, le=1, description="Share of the gradient reduction hidden behind backward [-]."
+    dp_overlap_fraction: float = _hidden_share(
+        "--dp-overlap", 0.5, "Share of the gradient reduction hidden behind backward [-]."
     )
-    tp_overlap_fraction: Annotated[float, Input(flag="--tp-overlap")] = Field(
-        default=0.0, ge=0, le=1, description="Share of tensor-parallel communication hidden [-]."
+    tp_overlap_fraction: float = _hidden_share(
+        "--tp-overlap", 0.0, "Share of tensor-parallel communication hidden [-]."
     )
-    pp_overlap_fraction: Annotated[float, Input(flag="--pp-overlap")] = Field(
-        default=1.0,
-        ge=0,
-        le=1,
-        description=(
-            "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
-            "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023)."
-        ),
+    pp_overlap_fraction: float = _hidden_share(
+        "--pp-overlap",
+        1.0,
+        "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
+        "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023).",
     )
     cp_comm_type: Annotated[Literal["p2p", "all_gather"], Input(flag="--cp-comm-type")] = Field(
         default="p2p",
@@ -207,14 +215,11 @@ class TrainingJob(BaseModel):
             "of each pipeline chunk in full, Megatron-LM's block method); auto = searched."
         ),
     )
-    recompute_layers: Annotated[int | None, Input(flag="--recompute-layers")] = Field(
-        default=None,
-        ge=1,
+    recompute_layers: int | None = count_option(
+        "--recompute-layers",
         le=2000,
-        description=(
-            "Layers of each pipeline chunk recomputed in full with recompute block; empty = the fewest "
-            "that fit."
-        ),
+        description="Layers of each pipeline chunk recomputed in full with recompute block; empty = the fewest "
+        "that fit.",
     )
     offload_activation_layers: Annotated[int, Input(flag="--offload-activation-layers")] = Field(
         default=0,
@@ -226,16 +231,16 @@ class TrainingJob(BaseModel):
             "stage); 0 = none. Stated, never searched."
         ),
     )
-    distribute_saved_activations: Annotated[bool, Input(flag="--distribute-saved-activations")] = Field(
-        default=False,
+    distribute_saved_activations: bool = switch_option(
+        "--distribute-saved-activations",
         description=(
             "With full recomputation, each layer's checkpointed input is split over the tensor-parallel "
             "GPUs and all-gathered before it is recomputed (Megatron-LM's --distribute-saved-activations, "
             "metaseq's --distribute-checkpointed-activations); needs sequence parallelism off."
         ),
     )
-    dropout: Annotated[bool, Input(flag="--dropout")] = Field(
-        default=False, description="Dropout layers keep their masks (GPT-3-era models)."
+    dropout: bool = switch_option(
+        "--dropout", description="Dropout layers keep their masks (GPT-3-era models)."
     )
     attention_kernel: Annotated[AttentionKernel, Input(flag="--attention-kernel")] = Field(
         default="flash",
@@ -273,27 +278,25 @@ class TrainingJob(BaseModel):
         le=1024,
         description="First layers with a dense FFN instead of experts (first-k dense).",
     )
-    dense_ffn_hidden: Annotated[int | None, Input(flag="--dense-ffn-hidden")] = Field(
-        default=None,
-        ge=1,
+    dense_ffn_hidden: int | None = count_option(
+        "--dense-ffn-hidden",
         le=1_000_000,
         description="FFN width of the dense first layers; empty = ffn_hidden.",
     )
-    q_lora_rank: Annotated[int | None, Input(flag="--q-lora-rank")] = Field(
-        default=None, ge=1, le=65536, description="Multi-head latent attention: query compression rank."
+    q_lora_rank: int | None = count_option(
+        "--q-lora-rank", le=65536, description="Multi-head latent attention: query compression rank."
     )
-    kv_lora_rank: Annotated[int | None, Input(flag="--kv-lora-rank")] = Field(
-        default=None, ge=1, le=65536, description="Multi-head latent attention: key/value compression rank."
+    kv_lora_rank: int | None = count_option(
+        "--kv-lora-rank", le=65536, description="Multi-head latent attention: key/value compression rank."
     )
     qk_rope_head_dim: Annotated[int, Input(flag="--qk-rope-head-dim")] = Field(
         default=0, ge=0, le=4096, description="Multi-head latent attention: rotary part of a query/key head."
     )
-    v_head_dim: Annotated[int | None, Input(flag="--v-head-dim")] = Field(
-        default=None, ge=1, le=4096, description="Multi-head latent attention: width of a value head."
+    v_head_dim: int | None = count_option(
+        "--v-head-dim", le=4096, description="Multi-head latent attention: width of a value head."
     )
-    expert_tp: Annotated[int | None, Input(flag="--expert-tp")] = Field(
-        default=None,
-        ge=1,
+    expert_tp: int | None = count_option(
+        "--expert-tp",
         le=1024,
         description="Tensor-parallel GPUs of each expert; empty = tp when ep divides dp x cp, else 1.",
     )
@@ -306,9 +309,8 @@ class TrainingJob(BaseModel):
     moe_redundant_experts: Annotated[int, Input(flag="--moe-redundant-experts")] = Field(
         default=0, ge=0, le=4096, description="Redundant expert copies per layer (EPLB) over the expert GPUs."
     )
-    moe_node_limit: Annotated[int | None, Input(flag="--moe-node-limit")] = Field(
-        default=None,
-        ge=1,
+    moe_node_limit: int | None = count_option(
+        "--moe-node-limit",
         le=1024,
         description="Node-limited routing: scale-up domains a token is sent to at most, then forwarded inside.",
     )
@@ -330,16 +332,15 @@ class TrainingJob(BaseModel):
             "State your framework's own when you have measured it."
         ),
     )
-    moe_graphed_dispatch: Annotated[bool, Input(flag="--moe-graphed-dispatch")] = Field(
-        default=False,
-        description=(
-            "The router and the token preprocessing run inside CUDA graphs, with no host "
-            "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
-            "moe_preprocess): the per-copy framework cost is not charged."
-        ),
+    moe_graphed_dispatch: bool = switch_option(
+        "--moe-graphed-dispatch",
+        description="The router and the token preprocessing run inside CUDA graphs, with no host "
+        "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
+        "moe_preprocess): the per-copy framework cost is not charged.",
     )
-    moe_dispatch_fp8: Annotated[bool, Input(flag="--moe-dispatch-fp8")] = Field(
-        default=False, description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16."
+    moe_dispatch_fp8: bool = switch_option(
+        "--moe-dispatch-fp8",
+        description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16.",
     )
     moe_overlap: Annotated[MoeOverlap, Input(flag="--moe-overlap")] = Field(
         default="none",

@@ -93,6 +93,19 @@ class JobMix:
 def job_mix(catalog: Catalog) -> JobMix:
     """The generator's mix from the catalog's ``tenancy_jobs_*`` sizing rules.
 
+    Parameters
+    ----------
+    catalog : Catalog
+        Catalog holding the ``tenancy_jobs_share_<n>_gpu`` [fraction], ``tenancy_jobs_median_<n>_gpu_s``
+        [s], duration sigma [-], high-priority share [fraction] and (optional) longest run [h] rules.
+
+    Returns
+    -------
+    JobMix
+        Size weights by GPU count [fraction], median run time by GPU count [s], log-normal
+        ``sigma`` [-], high-priority share [fraction, at most 1] and the run-time clip [s]
+        (``inf`` without the rule).
+
     Raises
     ------
     CatalogError
@@ -141,7 +154,30 @@ def synthetic_jobs(
 
     Arrival rate ``lambda = load x G / E[gpus x duration]``: on average the jobs ask for ``load``
     of the cluster's GPU-seconds. Sizes larger than the cluster are left out of the mix.
-    ``mix`` defaults to the bundled catalog's (:func:`bundled_mix`).
+
+    Parameters
+    ----------
+    count : int
+        Jobs to generate [count], 1 to :data:`MAX_TRACE_JOBS`.
+    cluster_gpus : int
+        GPUs of the cluster the load is relative to [count].
+    seed : int
+        Seed of the random generator (same seed, same jobs).
+    load : float
+        Offered load, requested GPU-seconds over the cluster's [fraction], in (0, 2].
+    mix : JobMix or None
+        Sizes and run times; defaults to the bundled catalog's (:func:`bundled_mix`).
+
+    Returns
+    -------
+    tuple[Job, ...]
+        Jobs in arrival order: arrival [s], GPUs [count], run time [s] (log-normal, clipped),
+        priority (0 or 1).
+
+    Raises
+    ------
+    InputError
+        ``count`` or ``load`` out of range (names the field and the range).
     """
     if not 1 <= count <= MAX_TRACE_JOBS:
         raise InputError(msg("jobs: between 1 and {limit} (got {count})", limit=MAX_TRACE_JOBS, count=count))
@@ -163,7 +199,24 @@ def synthetic_jobs(
 
 
 def poisson_jobs(*, count: int, rate_per_s: float, mean_duration_s: float, seed: int) -> tuple[Job, ...]:
-    """Single-GPU jobs, Poisson arrivals and exponential run times: the M/M/c case."""
+    """Single-GPU jobs, Poisson arrivals and exponential run times: the M/M/c case.
+
+    Parameters
+    ----------
+    count : int
+        Jobs to generate [count].
+    rate_per_s : float
+        Arrival rate lambda [1/s].
+    mean_duration_s : float
+        Mean run time 1/mu [s].
+    seed : int
+        Seed of the random generator.
+
+    Returns
+    -------
+    tuple[Job, ...]
+        Jobs of one GPU each in arrival order (arrival [s], run time [s]).
+    """
     rng = random.Random(seed)
     now = 0.0
     jobs = []
@@ -178,12 +231,32 @@ TRACE_COLUMNS = ("arrival_s", "gpus", "duration_s")
 
 
 def read_trace_csv(source: Path | bytes, *, name: str | None = None, cluster_gpus: int) -> tuple[Job, ...]:
-    """A trace: the product's CSV (one job a row, columns :data:`TRACE_COLUMNS` and ``priority``),
-    or a published trace's own table (Helios ``cluster_log.csv``, Alibaba 2023
-    ``openb_pod_list_*.csv``; :mod:`planner.jobmix.trace_formats`), recognised by its header.
+    """A trace: the product's CSV or a published trace's own table, recognised by its header.
 
-    Rows are sorted by arrival; a published trace's arrivals start at 0. :class:`InputError` names
-    the row and column of a bad value, a job larger than the cluster, or a missing column.
+    The product's CSV holds one job a row, columns :data:`TRACE_COLUMNS` and an optional
+    ``priority``; a published table is Helios ``cluster_log.csv`` or Alibaba 2023
+    ``openb_pod_list_*.csv`` (:mod:`planner.jobmix.trace_formats`). Rows are sorted by arrival; a
+    published trace's arrivals start at 0.
+
+    Parameters
+    ----------
+    source : Path or bytes
+        The file, or its content (an upload).
+    name : str or None
+        Name used in messages; defaults to ``str(source)``.
+    cluster_gpus : int
+        GPUs of the cluster [count]: a larger job is refused.
+
+    Returns
+    -------
+    tuple[Job, ...]
+        Jobs in arrival order: arrival [s], GPUs [count], run time [s], priority (0 or 1).
+
+    Raises
+    ------
+    InputError
+        Names the row and column of a bad value, a job larger than the cluster, a missing column,
+        a file that is not UTF-8 CSV, or more than :data:`MAX_TRACE_JOBS` jobs.
     """
     label = name if name is not None else str(source)
     content = read_bytes(source, name=label, what=TRACE_FILE, error=InputError)

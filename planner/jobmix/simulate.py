@@ -101,7 +101,19 @@ class SimResult:
 
 
 def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile ``q`` (0-100) of ``values``; 0 for none.
+    """Nearest-rank percentile ``q`` of ``values``; 0 for none.
+
+    Parameters
+    ----------
+    values : Sequence[float]
+        Samples, in any unit.
+    q : float
+        Percentile [%], 0 to 100.
+
+    Returns
+    -------
+    float
+        The ``ceil(q/100 x n)``-th smallest value (in the samples' unit); 0.0 when there are none.
 
     >>> percentile([4.0, 1.0, 3.0, 2.0], 50)
     2.0
@@ -215,7 +227,35 @@ def simulate(
     """Run ``jobs`` through the cluster under ``policy`` (see module notes).
 
     ``steps`` hears of every 2 % of the jobs finished (:func:`planner.progress.checkpoint`) and may
-    stop the run: :class:`planner.progress.CancelledError`."""
+    stop the run.
+
+    Parameters
+    ----------
+    cluster : SimCluster
+        Servers, their GPUs [count], leaf groups and pods.
+    jobs : Sequence[Job]
+        Jobs in arrival order (arrival [s], GPUs [count], run time [s], priority).
+    policy : str
+        Placement policy, one of :data:`POLICIES`.
+    preempt : bool
+        Whether a high-priority job may preempt low-priority ones.
+    steps : Steps or None
+        Progress callback, told of every 2 % of the jobs finished [fraction].
+
+    Returns
+    -------
+    SimResult
+        Utilisation [fraction], queueing delays [s], fragmentation [fraction], jobs spanning leaf
+        groups [count] and preemptions [count], with their time series.
+
+    Raises
+    ------
+    InputError
+        An unknown policy, more than :data:`MAX_JOB_GPUS` job-GPUs, or a job larger than the
+        cluster.
+    planner.progress.CancelledError
+        ``steps`` stopped the run.
+    """
     if policy not in POLICIES:
         raise InputError(
             msg("policy: {policy} is not one of {known}", policy=policy, known=", ".join(POLICIES))

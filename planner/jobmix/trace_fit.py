@@ -129,6 +129,17 @@ class PublishedTrace(_Frozen):
 def load_published_trace(path: Path = DEFAULT_TRACE) -> PublishedTrace:
     """The published figures of one cluster (bundled: the Helios study's Venus).
 
+    Parameters
+    ----------
+    path : Path
+        YAML file of the figures; defaults to :data:`DEFAULT_TRACE`.
+
+    Returns
+    -------
+    PublishedTrace
+        The trace's cluster size [GPUs], period, job-size CDF [fraction], run-time CDF [s,
+        fraction], monthly utilisation [fraction] and summary, each with its source.
+
     Raises
     ------
     CatalogError
@@ -142,7 +153,21 @@ def load_published_trace(path: Path = DEFAULT_TRACE) -> PublishedTrace:
 
 
 def clipped_lognormal_mean(*, mu: float, sigma: float, cap_s: float) -> float:
-    """E[min(T, cap)] of a log-normal ``T`` (``ln T ~ N(mu, sigma^2)``) [s].
+    """E[min(T, cap)] of a log-normal ``T`` (``ln T ~ N(mu, sigma^2)``).
+
+    Parameters
+    ----------
+    mu : float
+        Mean of ``ln T`` [ln s].
+    sigma : float
+        Standard deviation of ``ln T`` [-], above zero.
+    cap_s : float
+        Clip [s]; ``inf`` for none.
+
+    Returns
+    -------
+    float
+        Mean of the clipped run time [s].
 
     Notes
     -----
@@ -201,7 +226,17 @@ class TraceFit:
 
 
 def size_buckets(cdf: SizeCdf) -> tuple[dict[int, float], dict[int, float]]:
-    """Shares of jobs and of GPU time by power-of-two bucket ``(b/2, b]`` [-].
+    """Shares of jobs and of GPU time by power-of-two bucket ``(b/2, b]``.
+
+    Parameters
+    ----------
+    cdf : SizeCdf
+        Published cumulative shares of jobs and of GPU time [fraction] at GPU counts [count].
+
+    Returns
+    -------
+    tuple[dict[int, float], dict[int, float]]
+        Share of jobs and share of GPU time [fraction] by bucket upper bound ``b`` [GPUs].
 
     >>> jobs, time = size_buckets(SizeCdf(locator="x", gpus=(1, 2, 4, 6), by_jobs=(0.5, 0.75, 0.9, 1.0),
     ...                                    by_gpu_time=(0.1, 0.3, 0.6, 1.0)))
@@ -232,6 +267,11 @@ def size_buckets(cdf: SizeCdf) -> tuple[dict[int, float], dict[int, float]]:
 
 def fit_job_mix(trace: PublishedTrace) -> TraceFit:
     """Fit the generator to ``trace`` (see the module notes for each step).
+
+    Parameters
+    ----------
+    trace : PublishedTrace
+        The published figures (:func:`load_published_trace`).
 
     Returns
     -------
@@ -296,8 +336,19 @@ def fit_job_mix(trace: PublishedTrace) -> TraceFit:
 
 
 def rounded(fit: TraceFit) -> dict[str, float]:
-    """The fit as the ``tenancy_jobs_*`` sizing-rule values ``data/tenancy_jobs.yaml`` holds
-    (shares to 4 decimals, run times to the second, ``sigma`` to 3 decimals, rate to 0.1/day)."""
+    """The fit as the ``tenancy_jobs_*`` sizing-rule values ``data/tenancy_jobs.yaml`` holds.
+
+    Parameters
+    ----------
+    fit : TraceFit
+        A fit (:func:`fit_job_mix`).
+
+    Returns
+    -------
+    dict[str, float]
+        Rule id to value: shares [fraction] to 4 decimals, median run times [s] to the second,
+        ``sigma`` [-] to 3 decimals, the clip [h] to 3 decimals, the rate [jobs/day] to 0.1.
+    """
     values: dict[str, float] = {}
     for gpus, share in fit.share_by_gpus.items():
         values[f"tenancy_jobs_share_{gpus}_gpu"] = round(share, 4)

@@ -49,7 +49,17 @@ class RawJob:
 
 
 def trace_format(fieldnames: Iterable[str]) -> str | None:
-    """``"helios"``, ``"alibaba-2023"`` or ``None`` (not a published format) from the header.
+    """The published format a CSV header names, or ``None``.
+
+    Parameters
+    ----------
+    fieldnames : Iterable[str]
+        The CSV's column names.
+
+    Returns
+    -------
+    str or None
+        ``"helios"``, ``"alibaba-2023"``, or ``None`` (not a published format).
 
     >>> trace_format(["job_id", "user", "vc", "gpu_num", "submit_time", "duration"])
     'helios'
@@ -65,7 +75,26 @@ def trace_format(fieldnames: Iterable[str]) -> str | None:
 
 
 def row_error(label: str, line: int, column: str, raw: object, allowed: str) -> InputError:
-    """The one-line error for a value a trace row may not hold (file, line, column, allowed)."""
+    """The one-line error for a value a trace row may not hold.
+
+    Parameters
+    ----------
+    label : str
+        The file's name (shortened in the message).
+    line : int
+        Line of the file [count, from 1].
+    column : str
+        The column holding the value.
+    raw : object
+        The value as read (shown quoted and shortened).
+    allowed : str
+        The allowed range or form, e.g. ``"0 to 1e+09"``.
+
+    Returns
+    -------
+    InputError
+        ``"{file}: line {line}: {column}: {value} is not allowed (allowed: {allowed})"``, to raise.
+    """
     return InputError(
         msg(
             "{file}: line {line}: {column}: {value} is not allowed (allowed: {allowed})",
@@ -121,7 +150,28 @@ READERS: dict[str, Callable[..., RawJob | None]] = {"helios": _helios_row, "alib
 
 
 def read_published_rows(reader: csv.DictReader[str], *, fmt: str, label: str) -> list[RawJob]:
-    """The jobs of a published trace's rows (header already read), in file order."""
+    """The jobs of a published trace's rows (header already read), in file order.
+
+    Parameters
+    ----------
+    reader : csv.DictReader[str]
+        The table, its header read.
+    fmt : str
+        The format, a key of :data:`READERS` (:func:`trace_format`).
+    label : str
+        The file's name, for messages.
+
+    Returns
+    -------
+    list[RawJob]
+        Jobs with their absolute arrival [s], GPUs [count], run time [s] and line; rows the
+        format's filter drops (CPU-only, never scheduled) left out.
+
+    Raises
+    ------
+    InputError
+        A value out of range, named by line and column (:func:`row_error`).
+    """
     read_row = READERS[fmt]
     jobs: list[RawJob] = []
     for line, row in enumerate(reader, start=2):

@@ -308,7 +308,8 @@ def _fit(
     if runs and not points:
         raise InputError(msg("no measured size with a positive bandwidth on more than one GPU to fit"))
     if not runs:
-        return _nothing_fitted(plan, base, files, measured_on)
+        unfitted = dict.fromkeys(PARAMETERS, msg("no nccl-tests run given"))
+        return _calibration(plan, base, files, measured_on, fitted={}, reasons=unfitted, residuals=())
     large = [p for p in points if p.size_bytes >= BANDWIDTH_MIN_BYTES]
     small = [p for p in points if p.size_bytes <= LATENCY_MAX_BYTES]
     reasons: dict[str, str] = {}
@@ -332,35 +333,31 @@ def _fit(
         )
         for p in points
     )
-    coefficients = tuple(
-        FittedCoefficient(name, base.values[name], fitted.get(name), reasons.get(name, ""))
-        for name in PARAMETERS
-    )
-    return Calibration(
-        design_id=plan.design_id,
-        gpu_id=plan.gpu_id,
-        gpus=plan.gpus,
-        nic_id=base.nic_id,
-        coefficients=coefficients,
-        residuals=residuals,
-        files=tuple(files),
-        measured_on=measured_on or dt.date.today().isoformat(),
-    )
+    return _calibration(plan, base, files, measured_on, fitted=fitted, reasons=reasons, residuals=residuals)
 
 
-def _nothing_fitted(
-    plan: Plan, base: Baseline, files: Sequence[InputFile], measured_on: str | None
+def _calibration(
+    plan: Plan,
+    base: Baseline,
+    files: Sequence[InputFile],
+    measured_on: str | None,
+    *,
+    fitted: Mapping[str, float],
+    reasons: Mapping[str, str],
+    residuals: tuple[Residual, ...],
 ) -> Calibration:
-    """The calibration of no nccl-tests run: every coefficient at the catalog's value."""
+    """The calibration of ``plan``: each coefficient fitted, or at the catalog's value with the
+    reason it was not determined; dated ``measured_on`` (default today)."""
     return Calibration(
         design_id=plan.design_id,
         gpu_id=plan.gpu_id,
         gpus=plan.gpus,
         nic_id=base.nic_id,
         coefficients=tuple(
-            FittedCoefficient(n, base.values[n], None, msg("no nccl-tests run given")) for n in PARAMETERS
+            FittedCoefficient(name, base.values[name], fitted.get(name), reasons.get(name, ""))
+            for name in PARAMETERS
         ),
-        residuals=(),
+        residuals=residuals,
         files=tuple(files),
         measured_on=measured_on or dt.date.today().isoformat(),
     )

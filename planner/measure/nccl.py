@@ -28,7 +28,7 @@ from pathlib import Path, PurePath
 
 from planner.fabric import collectives
 from planner.i18n.message import Message, msg
-from planner.measure.text import Source, read_lines, refuse
+from planner.measure.text import Source, read_lines, refuse, split_row
 
 TOOLS: dict[str, str] = {
     "all_reduce_perf": "all_reduce",
@@ -352,17 +352,7 @@ def _number(name: str, number: int, column: str, token: str, *, integer: bool = 
 
 
 def _row(name: str, number: int, text: str, columns: tuple[str, ...]) -> Row:
-    tokens = text.split()
-    if len(tokens) != len(columns):
-        raise refuse(
-            name,
-            number,
-            msg(
-                "{found} fields where the header has {expected} (truncated or edited line?)",
-                found=len(tokens),
-                expected=len(columns),
-            ),
-        )
+    tokens = split_row(name, number, text, columns)
     lead = len([c for c in columns if c in _LEADING])
     size = int(_number(name, number, "size", tokens[0], integer=True))
     blocks = [tokens[i : i + 4] for i in range(lead, len(tokens), 4)]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from planner.i18n.message import msg
-from planner.measure.text import Source, read_lines, refuse
+from planner.measure.text import Source, read_lines, refuse, split_row
 
 TOOLS = {
     ("RDMA_Write", "BW"): "ib_write_bw",
@@ -173,17 +173,7 @@ def _columns(name: str, number: int, text: str, tool: str) -> tuple[tuple[str, s
 
 def _row(name: str, number: int, text: str, test: _Test) -> tuple[int, float]:
     assert test.columns is not None
-    tokens = text.split()
-    if len(tokens) != len(test.columns):
-        raise refuse(
-            name,
-            number,
-            msg(
-                "{found} fields where the header has {expected} (truncated or edited line?)",
-                found=len(tokens),
-                expected=len(test.columns),
-            ),
-        )
+    tokens = split_row(name, number, text, test.columns)
     try:
         values = [float(t) for t in tokens]
     except ValueError:

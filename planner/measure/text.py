@@ -7,6 +7,7 @@ A measurement file is text that a tool printed. It is read through :func:`planne
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +43,23 @@ def refuse(source: str, line: int, problem: str) -> MeasurementError:
     return MeasurementError(
         msg("{file}: line {line}: {problem}", file=shorten(source), line=line, problem=problem)
     )
+
+
+def split_row(source: str, line: int, text: str, columns: Sequence[object]) -> list[str]:
+    """The white-space separated fields of a table row, one per column of its header; a row with
+    more or fewer is refused naming the file and line."""
+    tokens = text.split()
+    if len(tokens) != len(columns):
+        raise refuse(
+            source,
+            line,
+            msg(
+                "{found} fields where the header has {expected} (truncated or edited line?)",
+                found=len(tokens),
+                expected=len(columns),
+            ),
+        )
+    return tokens
 
 
 def read_lines(source: Path | bytes, *, name: str | None = None) -> Source:

@@ -67,17 +67,4 @@ class AuditTrail(PermissionRules):
             statement = statement.where(AuditRow.actor == self._actor.user)
         statement = statement.order_by(AuditRow.id.desc()).limit(limit).offset(offset)
         with self._reading() as session:
-            return tuple(_audit_entry(row) for row in session.scalars(statement))
-
-
-def _audit_entry(row: AuditRow) -> AuditEntry:
-    return AuditEntry(
-        id=row.id,
-        at=row.at,
-        actor=row.actor,
-        role=row.role,
-        action=row.action,
-        scenario_id=row.scenario_id,
-        version=row.version,
-        detail=row.detail,
-    )
+            return tuple(AuditEntry.from_row(row) for row in session.scalars(statement))

@@ -20,7 +20,7 @@ touched.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -184,30 +184,9 @@ class Exchange(AuditTrail):
     """Import and export of saved scenarios as documents (see module notes)."""
 
     if TYPE_CHECKING:  # provided by planner.store.repository.ScenarioStore, the one subclass
-
-        def load(
-            self,
-            *,
-            scenario_id: int,
-            version: int | None = None,
-            include_deleted: bool = False,
-            audit: str = "read",
-        ) -> SavedScenario: ...
-
-        def _insert(
-            self,
-            *,
-            name: str,
-            scenario: Scenario,
-            customer: str,
-            tags: Iterable[str],
-            notes: str,
-            author: str,
-            comment: str,
-            team: str | None,
-            action: str,
-            keep_prices: bool = False,
-        ) -> SavedScenario: ...
+        load: Callable[..., SavedScenario]
+        """:meth:`ScenarioStore.load <planner.store.repository.ScenarioStore.load>`."""
+        _insert: Callable[..., SavedScenario]
 
     def _bundled_catalog(self) -> Catalog:
         if self._catalog is None:

@@ -21,7 +21,8 @@ COMMENT_MAX_CHARS = 2_000
 MAX_TAGS = 20
 
 
-def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
+def _trimmed(value: str, *, field: str, max_chars: int, required: bool = False) -> str:
+    """``value`` without surrounding white space, checked to be text of at most ``max_chars``."""
     if not isinstance(value, str):
         raise InputError(msg("{field}: must be text (got {type})", field=field, type=type(value).__name__))
     text = value.strip()
@@ -36,23 +37,12 @@ def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
                 count=len(text),
             )
         )
-    return check_plain_text(text, field=field)
-
-
-def _multi_line(value: str, *, field: str, max_chars: int) -> str:
-    if not isinstance(value, str):
-        raise InputError(msg("{field}: must be text (got {type})", field=field, type=type(value).__name__))
-    text = value.strip()
-    if len(text) > max_chars:
-        raise InputError(
-            msg(
-                "{field}: at most {max_chars} characters (got {count})",
-                field=field,
-                max_chars=max_chars,
-                count=len(text),
-            )
-        )
     return text
+
+
+def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
+    text = _trimmed(value, field=field, max_chars=max_chars, required=required)
+    return check_plain_text(text, field=field)
 
 
 def clean_name(value: str) -> str:
@@ -78,12 +68,12 @@ def clean_author(value: str) -> str:
 
 def clean_notes(value: str) -> str:
     """Free notes on a scenario: at most 20 000 characters, line breaks allowed."""
-    return _multi_line(value, field="notes", max_chars=NOTES_MAX_CHARS)
+    return _trimmed(value, field="notes", max_chars=NOTES_MAX_CHARS)
 
 
 def clean_comment(value: str) -> str:
     """What a version changed: at most 2 000 characters, line breaks allowed."""
-    return _multi_line(value, field="comment", max_chars=COMMENT_MAX_CHARS)
+    return _trimmed(value, field="comment", max_chars=COMMENT_MAX_CHARS)
 
 
 def clean_tag(value: str) -> str:

@@ -5,9 +5,9 @@ Streamlit can cache them, and they cannot change under the caller's feet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 from planner.inputs.scenario import Scenario
 
@@ -17,15 +17,41 @@ def iso(stamp: datetime | None) -> str | None:
     return None if stamp is None else stamp.isoformat()
 
 
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return iso(value)
+    return list(value) if isinstance(value, tuple) else value
+
+
 @dataclass(frozen=True, kw_only=True)
-class ScenarioSummary:
+class _Record:
+    """A frozen record of the store: read from a database row, written as JSON-ready fields."""
+
+    @classmethod
+    def from_row(cls, row: object, **given: Any) -> Self:
+        """The record of an ORM ``row``: the fields in ``given`` as given, every other field from the
+        row's attribute of the same name."""
+        names = [f.name for f in fields(cls)]
+        unknown = sorted(set(given) - set(names))
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
+        return cls(**{name: given[name] if name in given else getattr(row, name) for name in names})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields, in their declared order (timestamps as ISO 8601 UTC text, tuples as
+        lists)."""
+        return {f.name: _json_ready(getattr(self, f.name)) for f in fields(self)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioSummary(_Record):
     """One saved scenario as a list shows it: label, latest version and headline inputs."""
 
     id: int
     name: str
     customer: str
-    notes: str
     tags: tuple[str, ...]
+    notes: str
     version: int
     """The latest version; pass it as ``expected_version`` when saving an edit of it."""
     gpus: int
@@ -45,27 +71,9 @@ class ScenarioSummary:
         """Whether the scenario is in the trash (soft-deleted, restorable)."""
         return self.deleted_at is not None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready fields (timestamps as ISO 8601 UTC text)."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "customer": self.customer,
-            "tags": list(self.tags),
-            "notes": self.notes,
-            "version": self.version,
-            "gpus": self.gpus,
-            "design_id": self.design_id,
-            "created_at": iso(self.created_at),
-            "updated_at": iso(self.updated_at),
-            "deleted_at": iso(self.deleted_at),
-            "owner": self.owner,
-            "team": self.team,
-        }
-
 
 @dataclass(frozen=True, kw_only=True)
-class VersionInfo:
+class VersionInfo(_Record):
     """One save of a scenario."""
 
     scenario_id: int
@@ -76,18 +84,6 @@ class VersionInfo:
     gpus: int
     """GPUs requested in this version [count]."""
     design_id: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready fields."""
-        return {
-            "scenario_id": self.scenario_id,
-            "version": self.version,
-            "saved_at": iso(self.saved_at),
-            "author": self.author,
-            "comment": self.comment,
-            "gpus": self.gpus,
-            "design_id": self.design_id,
-        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,7 +109,7 @@ class SavedScenario:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AuditEntry:
+class AuditEntry(_Record):
     """One line of the audit log: who did what, when."""
 
     id: int
@@ -126,16 +122,3 @@ class AuditEntry:
     scenario_id: int | None
     version: int | None
     detail: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready fields."""
-        return {
-            "id": self.id,
-            "at": iso(self.at),
-            "actor": self.actor,
-            "role": self.role,
-            "action": self.action,
-            "scenario_id": self.scenario_id,
-            "version": self.version,
-            "detail": self.detail,
-        }

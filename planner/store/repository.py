@@ -536,7 +536,7 @@ class ScenarioStore(Exchange):
             rows = session.scalars(
                 select(VersionRow).where(VersionRow.scenario_id == scenario_id).order_by(VersionRow.version)
             )
-            return tuple(_version_info(v) for v in rows)
+            return tuple(VersionInfo.from_row(v, saved_at=v.created_at) for v in rows)
 
     def list_scenarios(
         self,
@@ -753,18 +753,6 @@ def _replace_tags(session: Session, scenario_id: int, tags: Sequence[str]) -> No
     session.flush()
 
 
-def _version_info(row: VersionRow) -> VersionInfo:
-    return VersionInfo(
-        scenario_id=row.scenario_id,
-        version=row.version,
-        saved_at=row.created_at,
-        author=row.author,
-        comment=row.comment,
-        gpus=row.gpus,
-        design_id=row.design_id,
-    )
-
-
 def _summaries(session: Session, rows: Sequence[ScenarioRow]) -> tuple[ScenarioSummary, ...]:
     """Summaries of scenario rows, with their tags and latest version's headline inputs."""
     if not rows:
@@ -786,20 +774,12 @@ def _summaries(session: Session, rows: Sequence[ScenarioRow]) -> tuple[ScenarioS
     ):
         heads[scenario_id] = (gpus, design_id)
     return tuple(
-        ScenarioSummary(
-            id=r.id,
-            name=r.name,
-            customer=r.customer,
-            notes=r.notes,
+        ScenarioSummary.from_row(
+            r,
             tags=tuple(tags[r.id]),
             version=r.current_version,
             gpus=heads[r.id][0],
             design_id=heads[r.id][1],
-            created_at=r.created_at,
-            updated_at=r.updated_at,
-            deleted_at=r.deleted_at,
-            owner=r.owner,
-            team=r.team,
         )
         for r in rows
     )
@@ -834,5 +814,7 @@ def _load(
             )
         ) from None
     return SavedScenario(
-        record=_summaries(session, [row])[0], version=_version_info(version_row), scenario=scenario
+        record=_summaries(session, [row])[0],
+        version=VersionInfo.from_row(version_row, saved_at=version_row.created_at),
+        scenario=scenario,
     )

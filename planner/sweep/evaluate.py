@@ -43,6 +43,19 @@ def flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, An
     The lists of ``plan --format json`` (notes, assumptions, vendor claims, media, BOM) are
     text and tables per plan, not figures to compare across a sweep.
 
+    Parameters
+    ----------
+    data : Mapping[str, Any]
+        Nested mappings, e.g. :func:`planner.outputs.plan_to_dict` of a plan (units in the keys).
+    prefix : str
+        Prepended to every dotted name (the parent path and a dot).
+
+    Returns
+    -------
+    Iterator[tuple[str, Any]]
+        ``(dotted name, value)`` of each scalar leaf, in mapping order; each keeps the unit its
+        key names (``cost.capex_usd`` [USD]).
+
     >>> dict(flatten({"cost": {"capex_usd": 1.0, "by": {"gpus": 2}}, "notes": ["x"], "gpus": 8}))
     {'cost.capex_usd': 1.0, 'cost.by.gpus': 2, 'gpus': 8}
     """
@@ -59,6 +72,20 @@ def point_row(job: SweepJob, index: int) -> dict[str, Any]:
 
     A grid field that is also a plan key (``gpus``) keeps the plan's meaning (the count after
     rounding up to whole servers); the requested count is the plan's ``gpus_requested``.
+
+    Parameters
+    ----------
+    job : SweepJob
+        Grid, base scenario and catalog.
+    index : int
+        Point of the grid [0-based index].
+
+    Returns
+    -------
+    dict[str, Any]
+        :data:`POINT`, the grid's fields, :data:`ERROR` (the engine's refusal, else empty), the
+        plan's figures by dotted name (units in the names) and, with a price Monte Carlo, the
+        :func:`price_percentiles` columns [USD, USD/GPU-h].
     """
     point = job.grid.point(index)
     row: dict[str, Any] = {POINT: index, **point, ERROR: ""}
@@ -84,11 +111,26 @@ PERCENTILES = (10, 50, 90)
 
 
 def price_percentiles(result: Plan, catalog: Catalog, spec: MonteCarloSpec) -> dict[str, float]:
-    """``cost.tco_usd.p10`` ... ``cost.usd_per_gpu_hour.p90`` [USD, USD/GPU-h] of ``result``
-    under the grid's uncertain prices (:func:`planner.performance.uncertainty.price_response`).
+    """Percentiles of ``result``'s TCO and cost per GPU-hour under the grid's uncertain prices.
 
     Every point draws the same samples (a generator seeded with ``spec.seed`` per point), so the
-    spread between two points is theirs, not sampling noise.
+    spread between two points is theirs, not sampling noise
+    (:func:`planner.performance.uncertainty.price_response`).
+
+    Parameters
+    ----------
+    result : Plan
+        The point's plan.
+    catalog : Catalog
+        The catalog it was planned with (prices and their ranges).
+    spec : MonteCarloSpec
+        Samples [count], seed and price spreads.
+
+    Returns
+    -------
+    dict[str, float]
+        ``cost.tco_usd.p10`` ... ``.p90`` [USD] and ``cost.usd_per_gpu_hour.p10`` ... ``.p90``
+        [USD/GPU-h], at the :data:`PERCENTILES` [%].
     """
     factors = price_factor_samples(spec, np.random.default_rng(spec.seed))
     tco, per_gpu_hour = price_response(base_plan=result, catalog=catalog, factors=factors)
@@ -100,5 +142,20 @@ def price_percentiles(result: Plan, catalog: Catalog, spec: MonteCarloSpec) -> d
 
 
 def evaluate_batch(job: SweepJob, start: int, stop: int) -> list[dict[str, Any]]:
-    """Rows of points ``start`` to ``stop - 1``, in order."""
+    """Rows of points ``start`` to ``stop - 1``, in order.
+
+    Parameters
+    ----------
+    job : SweepJob
+        Grid, base scenario and catalog.
+    start : int
+        First point [0-based index].
+    stop : int
+        One past the last point [0-based index].
+
+    Returns
+    -------
+    list[dict[str, Any]]
+        One :func:`point_row` per point.
+    """
     return [point_row(job, i) for i in range(start, stop)]

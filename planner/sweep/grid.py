@@ -133,6 +133,19 @@ def scenario_data(base: Mapping[str, Any], point: Mapping[str, Scalar]) -> dict[
 
     Only the mappings along each path are copied, so the base stays untouched and a point costs
     microseconds, not a deep copy.
+
+    Parameters
+    ----------
+    base : Mapping[str, Any]
+        A scenario as plain data (each field in the unit its name says).
+    point : Mapping[str, Scalar]
+        Dotted field (``facility.pue``) to value, in the field's unit.
+
+    Returns
+    -------
+    dict[str, Any]
+        The scenario data of the point, to validate with
+        :func:`planner.inputs.scenario.scenario_from_data`.
     """
     data = dict(base)
     for path, value in point.items():
@@ -281,7 +294,13 @@ def grid_from_data(
     source
         How messages name the grid (its file name).
     max_points
-        Largest point count accepted; ``None`` accepts any (``--yes``).
+        Largest point count accepted [count]; ``None`` accepts any (``--yes``).
+
+    Returns
+    -------
+    Grid
+        The fields in file order, each with its values (in the field's unit), and the price
+        Monte Carlo when the grid asks for one.
 
     Raises
     ------
@@ -326,7 +345,29 @@ def grid_from_data(
 def load_grid(
     path: str | Path, *, base: Scenario, catalog: Catalog, max_points: int | None = MAX_POINTS
 ) -> Grid:
-    """Read and check a grid file (YAML or JSON); see :func:`grid_from_data`."""
+    """Read and check a grid file (YAML or JSON); see :func:`grid_from_data`.
+
+    Parameters
+    ----------
+    path : str or Path
+        The grid file.
+    base : Scenario
+        The scenario every point starts from.
+    catalog : Catalog
+        Where price-override ids must exist.
+    max_points : int or None
+        Largest point count accepted [count]; ``None`` accepts any.
+
+    Returns
+    -------
+    Grid
+        The checked grid.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read or parsed, or the grid is refused (names the field).
+    """
     file = Path(path)
     data = read_mapping(file, what=GRID_FILE, error=InputError)
     return grid_from_data(data, base=base, catalog=catalog, source=str(file), max_points=max_points)

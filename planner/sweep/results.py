@@ -84,6 +84,17 @@ class SweepFile:
 def is_internal(column: str) -> bool:
     """Whether ``column`` carries an internal cost.
 
+    Parameters
+    ----------
+    column : str
+        A sweep column's dotted name.
+
+    Returns
+    -------
+    bool
+        ``True`` when it starts with one of :data:`INTERNAL_PREFIXES` (costs [USD] and price
+        overrides [USD]).
+
     >>> is_internal("cost.capex_usd"), is_internal("price_overrides_usd.h100_sxm"), is_internal("gpus")
     (True, True, False)
     """
@@ -92,6 +103,17 @@ def is_internal(column: str) -> bool:
 
 def grid_fields(columns: Sequence[str]) -> tuple[str, ...]:
     """The grid's fields: the columns between ``point`` and ``error`` (how rows are written).
+
+    Parameters
+    ----------
+    columns : Sequence[str]
+        The file's columns in order.
+
+    Returns
+    -------
+    tuple[str, ...]
+        The grid's dotted field names; empty when ``point`` and ``error`` are not both there in
+        that order.
 
     >>> grid_fields(["point", "gpus", "design_id", "error", "design", "cost.capex_usd"])
     ('gpus', 'design_id')
@@ -125,11 +147,17 @@ def read_sweep(source: bytes | Path, *, name: str, internal_cost: bool) -> Sweep
         Whether the reader may see internal costs; without it, :func:`is_internal` columns are
         never read.
 
+    Returns
+    -------
+    SweepFile
+        The grid's visible fields, the key metrics (units in their names), the table of one row
+        per point, and the number of hidden columns [count].
+
     Raises
     ------
     InputError
-        One line naming the file: not Parquet, or not a sweep (no ``point``/``error`` columns,
-        no plan figures).
+        One line naming the file: not Parquet, not a sweep (no ``point``/``error`` columns, no
+        plan figures), or over the size limits.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -186,8 +214,21 @@ def _check_size(name: str, *, rows: int, columns: int, read: int = 0) -> None:
 
 
 def by_design_and_size(sweep: SweepFile, metric: str) -> pd.DataFrame:
-    """``metric`` per design and GPU count over the sweep's other fields: median, min, max and
-    the number of points (refused points left out); sorted by design, then GPU count."""
+    """``metric`` per design and GPU count over the sweep's other fields.
+
+    Parameters
+    ----------
+    sweep : SweepFile
+        A sweep as read (:func:`read_sweep`).
+    metric : str
+        One of its metric columns (unit in its name).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``design``, ``gpus`` [count], ``median``, ``min``, ``max`` (in the metric's unit) and
+        ``points`` [count]; refused points left out; sorted by design, then GPU count.
+    """
     frame = sweep.frame
     ok = frame[(frame[ERROR].fillna("") == "") & frame[metric].notna()]
     grouped = ok.groupby([DESIGN, GPUS], sort=True)[metric]
@@ -196,14 +237,39 @@ def by_design_and_size(sweep: SweepFile, metric: str) -> pd.DataFrame:
 
 
 def sweep_directory(env: Mapping[str, str] | None = None) -> Path | None:
-    """The folder named by ``PLANNER_SWEEP_DIR``, if set and a folder."""
+    """The folder named by ``PLANNER_SWEEP_DIR``, if set and a folder.
+
+    Parameters
+    ----------
+    env : Mapping[str, str] or None
+        The environment; defaults to ``os.environ``.
+
+    Returns
+    -------
+    Path or None
+        The folder (``~`` expanded), or ``None`` when unset, empty or not a folder.
+    """
     value = (os.environ if env is None else env).get(SWEEP_DIR_ENV, "").strip()
     folder = Path(value).expanduser() if value else None
     return folder if folder is not None and folder.is_dir() else None
 
 
 def recent_sweeps(folder: Path | None, *, limit: int = 20) -> list[Path]:
-    """The newest ``*.parquet`` files in ``folder`` and its subfolders, newest first."""
+    """The newest ``*.parquet`` files in ``folder`` and its subfolders, newest first.
+
+    Parameters
+    ----------
+    folder : Path or None
+        Where sweeps are written (:func:`sweep_directory`); ``None`` gives none.
+    limit : int
+        Most files returned [count].
+
+    Returns
+    -------
+    list[Path]
+        Files by modification time, newest first; an unfinished sweep's parts (in a hidden
+        folder) left out.
+    """
     if folder is None:
         return []
     # an unfinished sweep's parts lie in a hidden folder (``.NAME.parts-*``): not results

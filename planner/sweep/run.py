@@ -91,6 +91,18 @@ class ProgressBar:
 def batches(total: int, size: int) -> Iterator[tuple[int, int]]:
     """``(start, stop)`` of consecutive batches covering ``range(total)``.
 
+    Parameters
+    ----------
+    total : int
+        Points [count].
+    size : int
+        Points per batch [count], above zero.
+
+    Returns
+    -------
+    Iterator[tuple[int, int]]
+        Start and one-past-the-end [0-based index] of each batch; the last may be shorter.
+
     >>> list(batches(5, 2))
     [(0, 2), (2, 4), (4, 5)]
     """
@@ -139,6 +151,16 @@ def encode_rows(rows: list[dict[str, Any]]) -> bytes:
 
     Every key of every row becomes a column (``from_pylist`` would keep the first row's only);
     a row without a key is null there.
+
+    Parameters
+    ----------
+    rows : list[dict[str, Any]]
+        Rows of :func:`planner.sweep.evaluate.point_row` (units in the column names).
+
+    Returns
+    -------
+    bytes
+        The Parquet file [bytes].
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -151,7 +173,22 @@ def encode_rows(rows: list[dict[str, Any]]) -> bytes:
 
 
 def evaluate_part(job: SweepJob, start: int, stop: int) -> Part:
-    """The task a worker runs: points ``start`` to ``stop - 1`` planned and encoded."""
+    """The task a worker runs: points ``start`` to ``stop - 1`` planned and encoded.
+
+    Parameters
+    ----------
+    job : SweepJob
+        Grid, base scenario and catalog.
+    start : int
+        First point [0-based index].
+    stop : int
+        One past the last point [0-based index].
+
+    Returns
+    -------
+    Part
+        The rows as Parquet bytes, the row count [count] and the refused points [count].
+    """
     rows = evaluate_batch(job, start, stop)
     return Part(parquet=encode_rows(rows), rows=len(rows), errors=sum(1 for r in rows if r[ERROR]))
 
@@ -215,9 +252,15 @@ def run_sweep(
     scheduler
         Address of a running scheduler (``tcp://host:8786``); its workers need this package.
     batch_points
-        Points per task.
+        Points per task [count].
     progress
         Called with ``(done, total)`` points after each batch.
+
+    Returns
+    -------
+    SweepResult
+        Points written and refused [count], workers [count], wall time [s] and the file
+        (``InputError``: no scheduler there; ``MissingExtraError``: no ``sweep`` extra).
     """
     with extra_needed(extra="sweep", feature="planner sweep"):
         import pyarrow  # noqa: F401  (the parts are Parquet: fail before a cluster starts)

@@ -88,8 +88,19 @@ class FabricView:
 def fabric_view(*, plan: Plan, catalog: Catalog) -> FabricView:
     """The placement view of ``plan`` with the hand-off's device ids (see module notes).
 
-    Raises :class:`planner.errors.InputError` naming :data:`MAX_VIEW_GPUS` for a larger plan,
-    before any link is built.
+    Parameters
+    ----------
+    plan : Plan
+        The cluster, at most :data:`MAX_VIEW_GPUS` GPUs (a larger plan is an
+        :class:`InputError` naming the limit, before any link is built).
+    catalog : Catalog
+        The catalog it was planned with.
+
+    Returns
+    -------
+    FabricView
+        Servers and GPUs [count], planes and tiers [count], links by plane, leaf groups, pods,
+        domains, racks, bandwidth per GPU [Gb/s], oversubscription [ratio], storage [GB/s].
     """
     if plan.gpus > MAX_VIEW_GPUS:
         raise InputError(
@@ -175,5 +186,16 @@ def _groups(
 
 
 def sim_cluster(view: FabricView) -> SimCluster:
-    """What the job-mix simulation needs of ``view``: servers, their GPUs, leaf groups and pods."""
+    """What the job-mix simulation needs of ``view``: servers, their GPUs, leaf groups and pods.
+
+    Parameters
+    ----------
+    view : FabricView
+        A placement view (:func:`fabric_view`).
+
+    Returns
+    -------
+    SimCluster
+        GPUs per server [count], leaf group and pod of each server [index], tiers [count].
+    """
     return SimCluster(view.gpus_per_server, view.leaf_group, view.group_pod, view.tiers)

@@ -117,7 +117,24 @@ class _State:
 
 
 def place(*, view: FabricView, tenants: TenantSet, cost: CostInputs) -> Placement:
-    """Place ``tenants`` on ``view`` (see module notes); guarantees not met are in ``unmet``."""
+    """Place ``tenants`` on ``view`` (see module notes); guarantees not met are in ``unmet``.
+
+    Parameters
+    ----------
+    view : FabricView
+        The cluster's servers, leaves, planes and links (:func:`planner.tenancy.fabric.fabric_view`).
+    tenants : TenantSet
+        Tenants with their GPUs [count], isolation and bandwidth asked [Gb/s per GPU].
+    cost : CostInputs
+        The plan's costs (:func:`planner.tenancy.run.cost_inputs`) for the chargeback.
+
+    Returns
+    -------
+    Placement
+        Each tenant's GPUs, servers, switches, planes and racks, bandwidth [Gb/s per GPU], worst
+        hops [count], blast radius [GPUs] and cost shares [USD, USD/year, USD/GPU-h]; stranded
+        GPUs and ports [count]; unmet guarantees.
+    """
     state = _State(
         view=view,
         owner=[[FREE] * view.gpus_per_server for _ in view.servers],

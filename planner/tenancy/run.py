@@ -19,7 +19,20 @@ COMPARE_DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 
 
 def cost_inputs(p: Plan) -> CostInputs:
-    """The plan's CAPEX, network CAPEX, OPEX and cost per GPU-hour for the chargeback."""
+    """The plan's CAPEX, network CAPEX, OPEX and cost per GPU-hour for the chargeback.
+
+    Parameters
+    ----------
+    p : Plan
+        A plan.
+
+    Returns
+    -------
+    CostInputs
+        CAPEX by category and in total [USD], OPEX [USD/year], cost per GPU-hour [USD/GPU-h] and
+        the capital recovery factor of the plan's rate and years [1/year]
+        (:func:`planner.units.annuity_factor`).
+    """
     c = p.cost
     return CostInputs.of(
         by_category_usd=dict(c.by_category_usd),
@@ -31,8 +44,32 @@ def cost_inputs(p: Plan) -> CostInputs:
 
 
 def place_on_plan(*, plan: Plan, catalog: Catalog, tenants: TenantSet, source: str = "tenants") -> Placement:
-    """``tenants`` on ``plan``; :class:`InputError` naming ``source`` and ``gpus`` when they ask for
-    more GPUs than the plan has."""
+    """``tenants`` placed on ``plan``.
+
+    Parameters
+    ----------
+    plan : Plan
+        The cluster to place on.
+    catalog : Catalog
+        The catalog it was planned with (the hand-off's device ids).
+    tenants : TenantSet
+        Tenants with their GPUs [count], isolation and bandwidth [Gb/s per GPU].
+    source : str
+        How messages name the tenant set (its file name).
+
+    Returns
+    -------
+    Placement
+        Each tenant's GPUs, servers, switches, planes and racks, guaranteed and best-effort
+        bandwidth [Gb/s per GPU], worst hops [count], blast radius [GPUs] and cost shares [USD,
+        USD/year, USD/GPU-h]; guarantees not met in ``unmet``.
+
+    Raises
+    ------
+    InputError
+        Naming ``source`` and ``gpus`` when the tenants ask for more GPUs than the plan has, or a
+        plan larger than the placement view takes.
+    """
     check_fits(tenants, cluster_gpus=plan.gpus, source=source)
     return place(view=fabric_view(plan=plan, catalog=catalog), tenants=tenants, cost=cost_inputs(plan))
 
@@ -40,7 +77,29 @@ def place_on_plan(*, plan: Plan, catalog: Catalog, tenants: TenantSet, source: s
 def place_scenario(
     *, scenario: Scenario, catalog: Catalog, tenants: TenantSet, source: str = "tenants"
 ) -> Placement:
-    """Plan ``scenario`` and place ``tenants`` on it."""
+    """Plan ``scenario`` and place ``tenants`` on it.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The cluster to plan.
+    catalog : Catalog
+        Components and prices.
+    tenants : TenantSet
+        The tenants to place.
+    source : str
+        How messages name the tenant set.
+
+    Returns
+    -------
+    Placement
+        As :func:`place_on_plan` returns it.
+
+    Raises
+    ------
+    PlannerError
+        The engine refuses the scenario, or the tenants do not fit (:func:`place_on_plan`).
+    """
     p = plan(scenario=scenario, catalog=catalog)
     return place_on_plan(plan=p, catalog=catalog, tenants=tenants, source=source)
 
@@ -53,7 +112,26 @@ def compare_designs(
     designs: Sequence[str] = COMPARE_DESIGNS,
     source: str = "tenants",
 ) -> tuple[Placement, ...]:
-    """The same tenant set on each design (same GPU count and inputs otherwise)."""
+    """The same tenant set on each design (same GPU count and inputs otherwise).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario; its design is replaced by each of ``designs``.
+    catalog : Catalog
+        Components and prices.
+    tenants : TenantSet
+        The tenants to place.
+    designs : Sequence[str]
+        Design ids, in the order of the result.
+    source : str
+        How messages name the tenant set.
+
+    Returns
+    -------
+    tuple[Placement, ...]
+        One placement per design (:func:`place_on_plan`).
+    """
     return tuple(
         place_scenario(
             scenario=scenario.model_copy(update={"design_id": d, "fabric": None}),
@@ -88,7 +166,20 @@ TENANT_KEYS = (
 
 
 def placement_to_dict(placement: Placement) -> dict[str, Any]:
-    """The JSON form ``planner tenants place --format json`` prints (docs/model.md)."""
+    """The JSON form ``planner tenants place --format json`` prints (docs/model.md).
+
+    Parameters
+    ----------
+    placement : Placement
+        A placement.
+
+    Returns
+    -------
+    dict[str, Any]
+        Plain data: per tenant the :data:`TENANT_KEYS` (units in their names: [GPUs],
+        [Gb/s per GPU], [GB/s], [USD], [USD/year], [USD/GPU-h]), the unmet guarantees, and the
+        cluster's figures.
+    """
     data = asdict(placement)
     data["tenants"] = [
         {k: list(v) if isinstance(v, tuple) else v for k, v in t.items() if k in TENANT_KEYS}
@@ -99,7 +190,20 @@ def placement_to_dict(placement: Placement) -> dict[str, Any]:
 
 
 def summary_rows(placement: Placement) -> list[dict[str, Any]]:
-    """One row per tenant: the table the CLI and the page show."""
+    """One row per tenant: the table the CLI and the page show.
+
+    Parameters
+    ----------
+    placement : Placement
+        A placement.
+
+    Returns
+    -------
+    list[dict[str, Any]]
+        Tenant, isolation, GPUs asked and allocated [count], servers, switches, racks [count],
+        planes, guaranteed and best-effort bandwidth [Gb/s per GPU, 0.1], worst hops [count],
+        blast radius by leaf, spine and plane [GPUs], CAPEX share [USD] and cost [USD/GPU-h].
+    """
     return [
         {
             "tenant": t.name,
@@ -124,7 +228,20 @@ def summary_rows(placement: Placement) -> list[dict[str, Any]]:
 
 
 def comparison_rows(placements: Sequence[Placement]) -> list[dict[str, Any]]:
-    """One row per design and tenant, plus the cluster figures of each design."""
+    """One row per design and tenant, plus the cluster figures of each design.
+
+    Parameters
+    ----------
+    placements : Sequence[Placement]
+        One placement per design (:func:`compare_designs`).
+
+    Returns
+    -------
+    list[dict[str, Any]]
+        Design, tenant, isolation, allocated GPUs [count], guaranteed bandwidth [Gb/s per GPU],
+        worst hops [count], cost [USD/GPU-h], and the design's stranded GPUs and ports [count]
+        and unmet guarantees [count].
+    """
     return [
         {
             "design": p.design_id,
@@ -151,6 +268,16 @@ def ownership_grid(
     Row ``p`` (plane ``p<p+1>``), column ``s`` (server) holds the index of the tenant whose GPUs on
     that server use the plane, -1 for none (free, or dark under another tenant's plane). Servers
     shared by several tenants show the first one.
+
+    Parameters
+    ----------
+    placement : Placement
+        A placement.
+
+    Returns
+    -------
+    tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]
+        Server ids, plane names, and one row per plane of tenant indices [0-based, -1 for none].
     """
     servers = sorted({slot.split("/")[0] for t in placement.tenants for slot in t.gpu_slots})
     planes = sorted({p for t in placement.tenants for p in t.planes}, key=lambda p: int(p[1:]))

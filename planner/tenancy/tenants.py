@@ -60,7 +60,25 @@ class TenantSet(BaseModel):
 
 
 def tenants_from_data(data: Any, *, source: str = "tenants") -> TenantSet:
-    """Validate parsed data (a list, or ``{tenants: [...]}``); one-line :class:`InputError`.
+    """Validate parsed data (a list, or ``{tenants: [...]}``) into a tenant set.
+
+    Parameters
+    ----------
+    data : Any
+        Parsed YAML or JSON: a list of tenants, or a mapping with a ``tenants`` list.
+    source : str
+        How messages name the data (its file name).
+
+    Returns
+    -------
+    TenantSet
+        Tenants with their name, GPUs [count], isolation and bandwidth [Gb/s per GPU].
+
+    Raises
+    ------
+    InputError
+        One line naming the field: no tenant, more than :data:`MAX_TENANTS`, a value out of
+        range, or a duplicate name.
 
     >>> tenants_from_data([{"name": "a", "gpus": 8}]).tenants[0].isolation
     'shared'
@@ -101,7 +119,25 @@ def tenants_from_data(data: Any, *, source: str = "tenants") -> TenantSet:
 
 
 def load_tenants(source: Path | bytes, *, name: str | None = None) -> TenantSet:
-    """Read and validate a tenant file (a path, or an upload's bytes named ``name``)."""
+    """Read and validate a tenant file (a path, or an upload's bytes named ``name``).
+
+    Parameters
+    ----------
+    source : Path or bytes
+        The file, or its content.
+    name : str or None
+        Name used in messages; defaults to ``str(source)``.
+
+    Returns
+    -------
+    TenantSet
+        As :func:`tenants_from_data` returns it.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read or parsed, is empty, or holds a bad tenant (names the field).
+    """
     label = name if name is not None else str(source)
     content = read_bytes(source, name=label, what=TENANT_FILE, error=InputError)
     data = parse_text(content, name=label, error=InputError)
@@ -111,7 +147,27 @@ def load_tenants(source: Path | bytes, *, name: str | None = None) -> TenantSet:
 
 
 def check_fits(tenant_set: TenantSet, *, cluster_gpus: int, source: str = "tenants") -> None:
-    """:class:`InputError` naming ``gpus`` when the tenants ask for more GPUs than the cluster has."""
+    """Refuse tenants that ask for more GPUs than the cluster has.
+
+    Parameters
+    ----------
+    tenant_set : TenantSet
+        The tenants.
+    cluster_gpus : int
+        GPUs of the cluster [count].
+    source : str
+        How the message names the tenant set.
+
+    Returns
+    -------
+    None
+        When the tenants fit.
+
+    Raises
+    ------
+    InputError
+        Naming ``gpus``: the GPUs asked [count] and the cluster's [count].
+    """
     if tenant_set.gpus > cluster_gpus:
         raise InputError(
             msg(

@@ -295,6 +295,18 @@ def offloaded_activation_bytes(layer_bytes: float, offload_layers: int) -> float
     """Activations a single pipeline stage no longer holds on the GPU at its peak when its first
     ``n`` layers offload theirs to host memory [B]: ``n x layer`` (module notes, offloading).
 
+    Parameters
+    ----------
+    layer_bytes : float
+        One layer's stored activations for one micro-batch [B].
+    offload_layers : int
+        Layers whose activations go to host memory, ``n`` [count].
+
+    Returns
+    -------
+    float
+        Activations moved off the GPU at its peak [B].
+
     >>> offloaded_activation_bytes(3.0e9, 40), offloaded_activation_bytes(3.0e9, 0)
     (120000000000.0, 0.0)
     """

@@ -432,6 +432,8 @@ class Browser:
             )
             response: Mapping[str, Any] = await tab.send_command("Page.printToPDF", params=dict(params))
             await self._set_document(tab, "")  # the document's memory goes with it
+            for command, command_params in RELEASE_MEMORY:
+                await tab.send_command(command, params=dict(command_params))
             return response
 
 
@@ -445,24 +447,44 @@ Promise.all([
 """Resolves once the document's fonts and images are loaded (what a load event would wait for)."""
 
 
+START_PAGE = "about:blank"
+"""The start-up tab's page (the print tab's): without it Chromium opens its new-tab page, a
+``chrome://`` page that needs a renderer process of its own."""
+
 LEAN_FLAGS = (
     "--renderer-process-limit=1",
     "--no-zygote",
     "--in-process-gpu",
     "--disable-site-isolation-trials",
     "--disable-features=site-per-process,IsolateOrigins,Translate,MediaRouter,OptimizationHints,"
-    "AudioServiceOutOfProcess,BackForwardCache,PaintHolding,SpareRendererForSitePerProcess",
+    "AudioServiceOutOfProcess,BackForwardCache,PaintHolding,SpareRendererForSitePerProcess,"
+    "PreloadTopChromeWebUI,WebUIOmniboxPopup",
     "--enable-features=NetworkServiceInProcess",
     "--js-flags=--max-old-space-size=256",
+    START_PAGE,
 )
 """Chromium flags that keep the one long-lived browser small: both tabs in one renderer process
 (``--renderer-process-limit=1``, no site isolation), no zygote processes (``--no-zygote``, which
 the sandbox-less launch allows), the GPU, network and audio services inside the browser process,
-and a 256 MB JavaScript heap (a proposal's charts need a few MB). Chromium's own switches
-(``chrome://flags`` and https://peter.sh/experiments/chromium-command-line-switches/); measured
-with ``bench/bench_export.py``: the process tree went from 12 processes (1.5 GB of summed
-resident memory) to 7, about 0.55-0.63 GB of proportional set size (PSS: shared pages counted
-once) after a full proposal, with the print tab written in place (:meth:`Browser.print_pdf`)."""
+and a 256 MB JavaScript heap (a proposal's charts need a few MB); the start-up tab a blank page
+(:data:`START_PAGE`) and the browser's own preloaded pages (the omnibox pop-up's ``chrome://``
+pages, ``PreloadTopChromeWebUI``, ``WebUIOmniboxPopup``) off, each of which held a renderer
+process. Chromium's own switches (``chrome://flags`` and
+https://peter.sh/experiments/chromium-command-line-switches/); measured with
+``bench/bench_export.py``: the process tree went from 12 processes (1.5 GB of summed resident
+memory) to 7, about 0.55-0.69 GB of proportional set size (PSS: shared pages counted once) after
+a full proposal, with the print tab written in place (:meth:`Browser.print_pdf`); then to 6
+processes, about 0.45-0.5 GB, with the blank start-up page, no preloaded pages and the print
+tab's memory released after each print (:data:`RELEASE_MEMORY`)."""
+
+RELEASE_MEMORY: tuple[tuple[str, Mapping[str, Any]], ...] = (
+    ("HeapProfiler.collectGarbage", {}),
+    ("Memory.simulatePressureNotification", {"level": "critical"}),
+)
+"""DevTools commands sent to the print tab after each print: a garbage collection and a critical
+memory-pressure signal, on which the renderer drops its caches (decoded images, fonts, layout)
+and returns freed pages to the system (https://chromedevtools.github.io/devtools-protocol/tot/Memory/).
+The printed document is already gone (an empty page is written), so nothing is drawn again."""
 
 
 def _lean_chromium() -> Any:

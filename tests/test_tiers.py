@@ -1,0 +1,51 @@
+"""The suite's tiers (tests/conftest.py): which modules a ``-m`` run leaves out without importing them."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+CONFTEST = Path(__file__).with_name("conftest.py")
+
+
+@pytest.fixture
+def conftest(pytestconfig: pytest.Config) -> ModuleType:
+    """tests/conftest.py as pytest loaded it (the module that gives the tiers; ``conftest`` in
+    ``sys.modules`` may be tests/browser/conftest.py)."""
+    for plugin in pytestconfig.pluginmanager.get_plugins():
+        if isinstance(plugin, ModuleType) and Path(str(getattr(plugin, "__file__", ""))) == CONFTEST:
+            return plugin
+    raise AssertionError(f"{CONFTEST} is not loaded")
+
+
+def test_the_tier_doctests_pass(conftest: ModuleType) -> None:
+    # found from the function itself (module=False): ``doctest.testmod`` looks functions up in
+    # sys.modules["conftest"], which may be tests/browser/conftest.py
+    runner = doctest.DocTestRunner()
+    for test in doctest.DocTestFinder().find(conftest.never_selected, module=False, globs=vars(conftest)):
+        runner.run(test)
+    assert runner.tries >= 2 and runner.failures == 0  # the two examples of never_selected
+
+
+@pytest.mark.parametrize(
+    ("module_tiers", "markexpr", "left_out"),
+    [
+        ({"app"}, "unit", True),  # test-fast: an AppTest module is not even imported
+        ({"pdf"}, "unit", True),
+        ({"slow"}, "not slow", True),
+        ({"app"}, "not browser and not pdf", False),  # its tests run in that tier
+        ({"pdf"}, "not browser and not pdf", True),
+        ({"app"}, "pg", False),  # a test of it may run on PostgreSQL
+        (set(), "unit", False),  # a unit module: some test may be unit
+        ({"app"}, "unit or mytag", False),  # a marker besides the tiers: never guessed
+        ({"browser"}, "browser or slow", False),
+    ],
+)
+def test_a_module_is_left_out_only_when_no_test_of_it_can_match(
+    module_tiers: set[str], markexpr: str, left_out: bool, conftest: ModuleType
+) -> None:
+    never_selected = conftest.never_selected
+    assert never_selected(frozenset(module_tiers), markexpr) is left_out
