@@ -60,9 +60,10 @@ def plan_ib() -> object:
 _FRESH_SIZES = iter(range(1024, 0, -8))
 
 
-@case("plan, ~1024 GPUs, rail8-npo, a new size each run (its cables laid out, not cached)", 9)
+@case("plan, ~1024 GPUs, rail8-npo, a new size each run (its cables laid out, not cached)", 25)
 def plan_fresh() -> object:
-    """A GPU-count edit: the plan lays its cables out again (planner/handoff/runs.py)."""
+    """A GPU-count edit: the plan lays its cables out again (planner/handoff/runs.py, counted per
+    pair of devices: 153 ms before, about 5 ms since)."""
     return plan(scenario=Scenario(gpus=next(_FRESH_SIZES), design_id="rail8-npo"), catalog=CATALOG)
 
 
@@ -113,15 +114,24 @@ def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def rows() -> list[str]:
-    """The benchmark table's rows (Markdown), each a median."""
+def engine_rows(only: str = "") -> tuple[list[str], dict[str, float]]:
+    """The engine cases' rows (Markdown), each a median of CPU time, and the medians [s]; only the
+    cases whose name contains ``only``."""
     lines = ["| benchmark | median | runs |", "|---|---|---|"]
     medians: dict[str, float] = {}
     for name, fn, repeat in CASES:
+        if only not in name:
+            continue
         fn()  # warm up
         # CPU time of this process: on a shared machine the wall time measures the neighbours too
         medians[name] = statistics.median(timeit.repeat(fn, number=1, repeat=repeat, timer=time.process_time))
         lines.append(f"| {name} | {medians[name] * 1000:.2f} ms | {repeat} |")
+    return lines, medians
+
+
+def rows() -> list[str]:
+    """The benchmark table's rows (Markdown), each a median."""
+    lines, medians = engine_rows()
     per_plan = medians[SWEEP_CASE] / SWEEP_PLANS
     lines.append(f"| one plan in that sweep (sweep / {SWEEP_PLANS}) | {per_plan * 1000:.3f} ms | 7 |")
     # Start-up of the CLI: whole processes, cold imports included (bench/bench_cli.py).
@@ -152,8 +162,18 @@ def rows() -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--readme", action="store_true", help="write the table into README.md (make bench)")
+    parser.add_argument(
+        "--engine",
+        metavar="TEXT",
+        help="only the engine cases whose name contains TEXT ('' for all of them): no CLI, no PDF",
+    )
     args = parser.parse_args()
     load_before = _load()
+    if args.engine is not None:
+        lines, _ = engine_rows(args.engine)
+        print(f"{_machine()}, load average {load_before} before and {_load()} after (1, 5, 15 min)")
+        print("\n".join(lines))
+        return
     table = rows()
     header = (
         f"Measured with `make bench` (`bench/run.py`: stdlib `timeit` of CPU time, warm catalog; CLI commands as "

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.catalog import Catalog
 from planner.errors import InputError
@@ -300,10 +301,46 @@ def _rack_plan(
     )
 
 
+class Anchor(NamedTuple):
+    """Where the cables of a placed device start: its rack, the rise from its top unit to the tray
+    above the rack [m], its middle [U] and the rack's centre on the floor [m]."""
+
+    rack: str
+    rise_m: float
+    middle_u: float
+    x_m: float
+    y_m: float
+
+
+def anchor(placed: tuple[RackPlan, Placement], params: LayoutParams) -> Anchor:
+    """The :class:`Anchor` of a device in its rack: rise ``(rack U - top U) x 44.45 mm + tray
+    height`` [m], middle ``position + height / 2`` [U]."""
+    rack, at = placed
+    rise = (rack.rack_units - at.top_u) * RACK_UNIT_M + params.tray_height_m
+    return Anchor(rack.name, rise, at.position_u + at.rack_units / 2, rack.x_m, rack.y_m)
+
+
+def anchors(layout: Layout) -> dict[str, Anchor]:
+    """The :class:`Anchor` of every device of ``layout``, by device id."""
+    return {p.device_id: anchor((rack, p), layout.params) for rack in layout.racks for p in rack.placements}
+
+
+def anchored_length_m(a: Anchor, b: Anchor, *, slack_m: float) -> float:
+    """Length of one cable between two anchored devices, rounded up to a whole metre [m]: in one
+    rack ``|middle_a - middle_b| x 44.45 mm + slack``, between racks ``rise_a + rise_b + |dx| +
+    |dy| + slack`` (module notes)."""
+    if a.rack == b.rack:
+        length = abs(a.middle_u - b.middle_u) * RACK_UNIT_M + slack_m
+    else:
+        length = a.rise_m + b.rise_m + (abs(a.x_m - b.x_m) + abs(a.y_m - b.y_m)) + slack_m
+    return float(max(1, math.ceil(length - 1e-9)))
+
+
 def cable_length_m(
     a: tuple[RackPlan, Placement], b: tuple[RackPlan, Placement], params: LayoutParams
 ) -> float:
-    """Length of one cable between two placed devices, rounded up to a whole metre [m].
+    """Length of one cable between two placed devices, rounded up to a whole metre [m]
+    (:func:`anchored_length_m`).
 
     >>> p = LayoutParams()
     >>> r1 = RackPlan("R01-01", "compute", 0, 0, 0.3, 0.6, "+y", (), 42, 42, 0.0, 40.0)
@@ -313,14 +350,4 @@ def cable_length_m(
     >>> cable_length_m((r1, Placement("a", 1, 2)), (r2, Placement("b", 40, 1)), p)
     6.0
     """
-    (rack_a, at_a), (rack_b, at_b) = a, b
-    if rack_a.name == rack_b.name:
-        middle_a = at_a.position_u + at_a.rack_units / 2
-        middle_b = at_b.position_u + at_b.rack_units / 2
-        length = abs(middle_a - middle_b) * RACK_UNIT_M + params.slack_m
-    else:
-        rise_a = (rack_a.rack_units - at_a.top_u) * RACK_UNIT_M + params.tray_height_m
-        rise_b = (rack_b.rack_units - at_b.top_u) * RACK_UNIT_M + params.tray_height_m
-        run = abs(rack_a.x_m - rack_b.x_m) + abs(rack_a.y_m - rack_b.y_m)
-        length = rise_a + rise_b + run + params.slack_m
-    return float(max(1, math.ceil(length - 1e-9)))
+    return anchored_length_m(anchor(a, params), anchor(b, params), slack_m=params.slack_m)

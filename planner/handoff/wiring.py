@@ -34,8 +34,9 @@ of ``k``-port switches:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from planner.catalog import Catalog
@@ -152,6 +153,12 @@ class Wiring:
         return {optic: len(slots) for optic, slots in sorted(modules.items())}
 
 
+def ports_per_module(catalog: Catalog) -> dict[str, int]:
+    """Ports one unit of each optic part serves [count]: its ``ports_per_module``, 1 for NPO/CPO
+    optics (one per port)."""
+    return {o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()}
+
+
 def balanced_block(index: int, *, items: int, bins: int) -> tuple[int, int]:
     """(bin, position in bin) of item ``index`` when ``items`` fill ``bins`` in balanced blocks.
 
@@ -197,19 +204,21 @@ def build_wiring(*, plan: Sized, catalog: Catalog) -> Wiring:
         spine-core, then the auxiliary classes of ``plan.aux_media``. Cables equal the BOM's cable
         lines and transceivers its optics lines.
     """
-    fabric = _FabricIds(plan)
+    fabric = FabricIds(plan)
     media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
-    slots = _Slots({o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()})
+    slots = _Slots(ports_per_module(catalog))
     links = [
         *_node_leaf_links(plan, fabric, media, slots),
         *_switch_links(plan, fabric, media, slots),
         *_aux_links(plan, fabric, slots),
     ]
-    devices = _devices(plan, catalog, fabric, links)
+    devices = inventory(
+        plan=plan, catalog=catalog, optics_w=optics_power_w(modules_by_device(links), catalog)
+    )
     return Wiring(devices=tuple(devices), links=tuple(links))
 
 
-class _FabricIds:
+class FabricIds:
     """Switch ids of the compute fabric by plane, in wiring order."""
 
     def __init__(self, plan: Sized) -> None:
@@ -252,7 +261,7 @@ def _rail_optimized(plan: Sized) -> bool:
 
 
 def _node_leaf_links(
-    plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots
+    plan: Sized, ids: FabricIds, media: dict[str, LinkMedia], slots: _Slots
 ) -> Iterator[Link]:
     topo, ports = plan.topology, plan.server_ports
     if not topo.tiers:
@@ -283,7 +292,7 @@ def _node_leaf_links(
             )
 
 
-def _leaf_down(ids: _FabricIds, *, node: int, u: int, q: int, nodes: int) -> tuple[int, int]:
+def _leaf_down(ids: FabricIds, *, node: int, u: int, q: int, nodes: int) -> tuple[int, int]:
     """(leaf index in its plane, down port index) of a server's link ``u`` on a plane."""
     if ids.topo.tiers == 1:
         return 0, node * q + u
@@ -358,7 +367,7 @@ def _uplink(
     return _link(m, slots, seen, a=up, b=_down_end(b, b_port), plane=plane)
 
 
-def _switch_links(plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
+def _switch_links(plan: Sized, ids: FabricIds, media: dict[str, LinkMedia], slots: _Slots) -> Iterator[Link]:
     """The leaf-spine links, then the spine-core links, of every plane (the tiers the plan has)."""
     layers = (("leaf_spine", 2, _leaf_spine_ends), ("spine_core", 3, _spine_core_ends))
     for link_class, tiers, ends in layers:
@@ -369,7 +378,7 @@ def _switch_links(plan: Sized, ids: _FabricIds, media: dict[str, LinkMedia], slo
             yield _uplink(m, slots, seen, lower=lower, upper=upper, plane=plane)
 
 
-def _leaf_spine_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+def _leaf_spine_ends(topo: Topology, ids: FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
     """(plane, leaf up port, spine down port) of every leaf-spine link."""
     down, up = topo.leaf_down_ports, topo.leaf_up_ports
     spines = ids.spines_per_plane
@@ -387,7 +396,7 @@ def _leaf_spine_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _Sw
             first_leaf += pod_leaves
 
 
-def _spine_core_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
+def _spine_core_ends(topo: Topology, ids: FabricIds) -> Iterator[tuple[int, _SwitchPort, _SwitchPort]]:
     """(plane, spine up port, core down port) of every spine-core link."""
     up, group = topo.leaf_up_ports, topo.cores_per_group
     spine_tier = topo.tier("spine")
@@ -405,38 +414,46 @@ def _spine_core_ends(topo: Topology, ids: _FabricIds) -> Iterator[tuple[int, _Sw
             core_offset += per_core
 
 
-def _aux_links(plan: Sized, ids: _FabricIds, slots: _Slots) -> Iterator[Link]:
+def _aux_links(plan: Sized, ids: FabricIds, slots: _Slots) -> Iterator[Link]:
     """The cables of the storage, front-end, in-band and out-of-band fabrics (module notes)."""
-    aux, nodes = plan.auxiliary, plan.nodes
     media: dict[str, LinkMedia] = {m.link_class: m for m in plan.aux_media}
-    servers = [naming.server_id(n, count=nodes) for n in range(nodes)]
+    endpoints = aux_endpoints(plan, ids)
+    for fabric, prefix, clos in aux_fabrics(plan):
+        access, uplink = media.get(f"{fabric}_access"), media.get(f"{fabric}_uplink")
+        ports = [(device, port) for device, names in endpoints[fabric] for port in names]
+        yield from _clos_links(access, uplink, slots, prefix=prefix, clos=clos, endpoints=ports)
+
+
+def aux_endpoints(plan: Sized, ids: FabricIds) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """The endpoints of each auxiliary fabric in wiring order (module notes): (device, its ports on
+    the fabric) by fabric (``storage``, ``frontend``, ``inband``, ``oob``)."""
+    aux, nodes = plan.auxiliary, plan.nodes
+    servers = server_ids(nodes)
     units = [naming.storage_id(i, count=aux.storage_units) for i in range(aux.storage_units)]
 
-    def on_servers(kind: str, per_node: int) -> list[tuple[str, str]]:
-        return [(s, naming.aux_port(kind, k)) for s in servers for k in range(per_node)]
+    def on_servers(kind: str, per_node: int) -> list[tuple[str, tuple[str, ...]]]:
+        names = tuple(naming.aux_port(kind, k) for k in range(per_node))
+        return [(s, names) for s in servers] if names else []
 
-    storage_ports = aux.storage.network_ports
+    unit_ports = tuple(f"eth{p + 1}" for p in range(aux.storage.network_ports))
     fe = aux.frontend
     switches = [
-        *_compute_switch_ids(plan, ids),
-        *(d for _, d in _aux_switch_ids(plan) if not d.startswith("oob-")),
+        *compute_switch_ids(plan, ids),
+        *(d for _, d in aux_switch_ids(plan) if not d.startswith("oob-")),
     ]
-    endpoints = {
+    return {
         "storage": on_servers("stor", aux.storage_pool.ports_per_node)
-        + [(u, f"eth{p + 1}") for u in units for p in range(storage_ports)],
+        + ([(u, unit_ports) for u in units] if unit_ports else []),
         "frontend": on_servers("fe", fe.ports_per_node) if fe.dedicated else [],
         "inband": on_servers("mgmt", aux.inband_ports_per_node)
-        + [(u, naming.aux_port("mgmt", 0)) for u in units],
+        + [(u, (naming.aux_port("mgmt", 0),)) for u in units],
         "oob": on_servers("bmc", aux.oob_ports_per_node)
-        + [(u, naming.aux_port("bmc", 0)) for u in units]
-        + [(s, naming.SWITCH_MGMT_PORT) for s in switches],
+        + [(u, (naming.aux_port("bmc", 0),)) for u in units]
+        + [(s, (naming.SWITCH_MGMT_PORT,)) for s in switches],
     }
-    for fabric, prefix, clos in _aux_fabrics(plan):
-        access, uplink = media.get(f"{fabric}_access"), media.get(f"{fabric}_uplink")
-        yield from _clos_links(access, uplink, slots, prefix=prefix, clos=clos, endpoints=endpoints[fabric])
 
 
-def _aux_fabrics(plan: Sized) -> tuple[tuple[str, str, SmallClos], ...]:
+def aux_fabrics(plan: Sized) -> tuple[tuple[str, str, SmallClos], ...]:
     """(fabric, device-name prefix, its Clos) of every auxiliary fabric, in wiring order."""
     aux = plan.auxiliary
     return (
@@ -491,7 +508,7 @@ def _clos_links(
             )
 
 
-def _compute_switch_ids(plan: Sized, ids: _FabricIds) -> list[str]:
+def compute_switch_ids(plan: Sized, ids: FabricIds) -> list[str]:
     """Compute fabric switches (tier by tier, plane by plane) and scale-up trays, in device order."""
     name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
     found = [
@@ -510,32 +527,48 @@ def _compute_switch_ids(plan: Sized, ids: _FabricIds) -> list[str]:
     return found
 
 
-def _aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
+def aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
     """(fabric, device id) of every auxiliary switch, fabric by fabric, tier by tier."""
     return [
         (fabric, naming.aux_switch_id(prefix, tier, index))
-        for fabric, prefix, clos in _aux_fabrics(plan)
+        for fabric, prefix, clos in aux_fabrics(plan)
         for tier, count in enumerate(clos.switches_by_tier)
         for index in range(count)
     ]
 
 
-def _optics_w_by_device(links: list[Link], catalog: Catalog) -> dict[str, float]:
-    """Power of the optics plugged into each device [W] (one module counted once)."""
-    modules: dict[tuple[str, str], str] = {}
+def modules_by_device(links: Iterable[Link]) -> dict[str, dict[str, int]]:
+    """Optic units plugged into each device by part [count] (a twin-port module counted once)."""
+    slots: dict[tuple[str, str], str] = {}
     for link in links:
         if link.optic_a:
-            modules[(link.a_device, link.a_module)] = link.optic_a
+            slots[(link.a_device, link.a_module)] = link.optic_a
         if link.optic_b:
-            modules[(link.b_device, link.b_module)] = link.optic_b
+            slots[(link.b_device, link.b_module)] = link.optic_b
+    modules: dict[str, dict[str, int]] = {}
+    for (device, _), optic in slots.items():
+        parts = modules.setdefault(device, {})
+        parts[optic] = parts.get(optic, 0) + 1
+    return modules
+
+
+def optics_power_w(modules: Mapping[str, Mapping[str, int]], catalog: Catalog) -> dict[str, float]:
+    """Power of the optics plugged into each device [W]: sum over its parts (by part id, so the
+    sum does not depend on the order they were counted in) of units x the part's ``power_w``
+    (``modules`` from :func:`modules_by_device`)."""
     power: dict[str, float] = {}
-    for (device, _), optic in modules.items():
-        power[device] = power.get(device, 0.0) + catalog.optics[optic].power_w
+    for device, parts in modules.items():
+        total = 0.0
+        for optic, units in sorted(parts.items()):
+            total += units * catalog.optics[optic].power_w
+        power[device] = total
     return power
 
 
-def _devices(plan: Sized, catalog: Catalog, ids: _FabricIds, links: list[Link]) -> list[Device]:
-    optics_w = _optics_w_by_device(links, catalog)
+def inventory(*, plan: Sized, catalog: Catalog, optics_w: Mapping[str, float]) -> list[Device]:
+    """Every device of ``plan`` in wiring order, switches and storage with the power of the optics
+    ``optics_w`` [W] plugged into them (:func:`optics_power_w`)."""
+    ids = FabricIds(plan)
     return [
         *_compute_devices(plan, catalog),
         *_fabric_switches(plan, catalog, ids, optics_w),
@@ -583,21 +616,23 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
         else ()
     )
     aux_ports = _server_aux_ports(plan)
+    interfaces += tuple(name for name, _ in aux_ports)
     devices = [
         Device(
-            device_id=naming.server_id(n, count=plan.nodes),
+            device_id=device_id,
             role="gpu-server",
             model_id=server.id,
             model_name=server.name,
             rack_units=server.rack_units,
             power_w=server_w,
-            interfaces=interfaces + tuple(name for name, _ in aux_ports),
+            interfaces=interfaces,
             port_speed_gbit_per_s=ports.link_speed_gbit_per_s,
             port_speeds=aux_ports,
         )
-        for n in range(plan.nodes)
+        for device_id in server_ids(plan.nodes)
     ]
     if tray is not None:
+        mgmt_port = _mgmt_port(plan)
         devices += [
             Device(
                 device_id=naming.scale_up_switch_id(d, k, domains=scale_up.domains),
@@ -608,7 +643,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
                 power_w=tray.power_max_w,
                 interfaces=(naming.SWITCH_MGMT_PORT,),
                 port_speed_gbit_per_s=scale_up.link_gbit_per_s,
-                port_speeds=_mgmt_port(plan),
+                port_speeds=mgmt_port,
             )
             for d in range(scale_up.domains)
             for k in range(scale_up.switches_per_domain)
@@ -616,22 +651,31 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
     return devices
 
 
+@lru_cache(maxsize=64)
+def server_ids(count: int) -> tuple[str, ...]:
+    """Ids of ``count`` servers in order (:func:`planner.handoff.naming.server_id`)."""
+    return tuple(naming.server_id(n, count=count) for n in range(count))
+
+
+@cache
+def switch_ports(count: int) -> tuple[str, ...]:
+    """Names of a switch's ``count`` ports (one tuple per port count, shared)."""
+    return tuple(naming.switch_port(i) for i in range(count))
+
+
 def _fabric_switches(
-    plan: Sized, catalog: Catalog, ids: _FabricIds, optics_w: dict[str, float]
+    plan: Sized, catalog: Catalog, ids: FabricIds, optics_w: Mapping[str, float]
 ) -> list[Device]:
     """Leaves, spines and cores of every plane, with the optics on their ports."""
     topo, models = plan.topology, plan.switch_models
     model_of = {"leaf": models.leaf_id, "spine": models.spine_id, "core": models.core_id}
     name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
-    devices = []
+    devices, mgmt_port, speed = [], _mgmt_port(plan), plan.server_ports.link_speed_gbit_per_s
     for tier in topo.tier_counts:
         model_id = model_of[tier.tier]
         assert model_id is not None
         switch = catalog.switches[model_id]
-        interfaces = (
-            *(naming.switch_port(i) for i in range(tier.ports_per_switch)),
-            naming.SWITCH_MGMT_PORT,
-        )
+        interfaces = (*switch_ports(tier.ports_per_switch), naming.SWITCH_MGMT_PORT)
         for plane in range(topo.planes):
             for index in range(tier.switches_per_plane):
                 device_id = name_of[tier.tier](plane, index)
@@ -644,16 +688,16 @@ def _fabric_switches(
                         rack_units=switch.rack_units,
                         power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                         interfaces=interfaces,
-                        port_speed_gbit_per_s=plan.server_ports.link_speed_gbit_per_s,
+                        port_speed_gbit_per_s=speed,
                         plane=plane,
                         rail=ids.leaf_rail(index) if tier.tier == "leaf" else None,
-                        port_speeds=_mgmt_port(plan),
+                        port_speeds=mgmt_port,
                     )
                 )
     return devices
 
 
-def _auxiliary_devices(plan: Sized, optics_w: dict[str, float]) -> list[Device]:
+def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Device]:
     """Storage units, and the storage, front-end, in-band and out-of-band switches by tier, with
     the optics on their ports."""
     aux = plan.auxiliary
@@ -676,17 +720,17 @@ def _auxiliary_devices(plan: Sized, optics_w: dict[str, float]) -> list[Device]:
                 port_speeds=(mgmt, bmc),
             )
         )
-    fe = aux.frontend
+    fe, mgmt_port = aux.frontend, _mgmt_port(plan)
     models = {
         "storage": ("storage-switch", aux.storage_switch, storage.port_speed_gbit_per_s),
         "frontend": ("frontend-switch", fe.switch, fe.port_speed_gbit_per_s),
         "inband": ("inband-switch", aux.inband_switch, aux.inband_speed_gbit_per_s),
         "oob": ("oob-switch", aux.oob_switch, aux.oob_speed_gbit_per_s),
     }
-    for fabric, device_id in _aux_switch_ids(plan):
+    for fabric, device_id in aux_switch_ids(plan):
         role, switch, speed = models[fabric]
         assert switch is not None  # a front-end fabric has switches only when it has a model
-        ports = tuple(naming.switch_port(i) for i in range(switch.radix_by_speed[speed]))
+        ports = switch_ports(switch.radix_by_speed[speed])
         managed = fabric != "oob"
         devices.append(
             Device(
@@ -698,7 +742,7 @@ def _auxiliary_devices(plan: Sized, optics_w: dict[str, float]) -> list[Device]:
                 power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                 interfaces=(*ports, naming.SWITCH_MGMT_PORT) if managed else ports,
                 port_speed_gbit_per_s=speed,
-                port_speeds=_mgmt_port(plan) if managed else (),
+                port_speeds=mgmt_port if managed else (),
             )
         )
     return devices
