@@ -107,6 +107,38 @@ class VisibleMemory(BaseModel):
         return self
 
 
+PCIE_GEN5_X16_GBYTE_PER_S = 64.0
+"""Host link of a GPU whose record names none: PCIe Gen5 x16, 128 GB/s both directions together
+(Transformer Engine documentation, "CPU Offloading", Hardware Support, 2026), 64 GB/s each way [GB/s]."""
+
+
+class HostLink(BaseModel):
+    """The GPU's link to its host CPU's memory (PCIe, NVLink-C2C), with where the figure comes from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    link_gbyte_per_s: float = Field(
+        ge=1, le=10_000, description="Host link bandwidth per direction, one GPU [GB/s]."
+    )
+    link_source: str | None = Field(default=None, description="Where the host link bandwidth comes from.")
+    link_as_of: AsOf = Field(
+        default=None,
+        description="Date of the host link's source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
+    )
+    link_assumption: bool = Field(default=False, description="True when the host link bandwidth is assumed.")
+    link_reason: str | None = Field(
+        default=None, description="Why the assumed host link bandwidth was chosen."
+    )
+
+    @model_validator(mode="after")
+    def _traceable(self) -> HostLink:
+        _require_trace(
+            source=self.link_source, as_of=self.link_as_of,
+            assumption=self.link_assumption, reason=self.link_reason,
+        )  # fmt: skip
+        return self
+
+
 class Gpu(Record):
     vendor: str = Field(description="Manufacturer.")
     form_factor: Literal["oam", "sxm", "pcie", "other"] = Field(
@@ -129,6 +161,31 @@ class Gpu(Record):
     )
     unit_cost_usd: float = Field(ge=0, le=1e6, description="Indicative price of one GPU [USD].")
     default_server_id: str = Field(pattern=SLUG_PATTERN, description="Server platform used by default.")
+    host_link: HostLink | None = Field(
+        default=None,
+        description="Link to the host CPU's memory, with its source; empty = PCIe Gen5 x16, 64 GB/s per direction.",
+    )
+
+
+def host_link_byte_per_s(gpu: Gpu) -> float:
+    """Bandwidth of one GPU's link to host memory, one direction [B/s]: the record's
+    ``host_link``, else PCIe Gen5 x16 (:data:`PCIE_GEN5_X16_GBYTE_PER_S`).
+
+    Source: Transformer Engine documentation, "CPU Offloading" (PCIe Gen5 x16 128 GB/s, GB200's
+    NVLink-C2C 900 GB/s per link, both directions together).
+
+    Parameters
+    ----------
+    gpu : Gpu
+        A GPU record (``host_link.link_gbyte_per_s`` [GB/s] when known).
+
+    Returns
+    -------
+    float
+        Host link bandwidth per direction [B/s].
+    """
+    gbyte = gpu.host_link.link_gbyte_per_s if gpu.host_link is not None else PCIE_GEN5_X16_GBYTE_PER_S
+    return gbyte * GB_BYTES
 
 
 def device_memory_bytes(gpu: Gpu) -> float:

@@ -221,6 +221,24 @@ class TrainingJob(BaseModel):
         description="Layers of each pipeline chunk recomputed in full with recompute block; empty = the fewest "
         "that fit.",
     )
+    offload_activation_layers: Annotated[int, Input(flag="--offload-activation-layers")] = Field(
+        default=0,
+        ge=0,
+        le=2000,
+        description=(
+            "Layers whose stored activations go to host memory in the forward and come back for the "
+            "backward over the GPU's host link (Megatron-Core's cpu_offloading_num_layers; one pipeline "
+            "stage); 0 = none. Stated, never searched."
+        ),
+    )
+    distribute_saved_activations: bool = switch_option(
+        "--distribute-saved-activations",
+        description=(
+            "With full recomputation, each layer's checkpointed input is split over the tensor-parallel "
+            "GPUs and all-gathered before it is recomputed (Megatron-LM's --distribute-saved-activations, "
+            "metaseq's --distribute-checkpointed-activations); needs sequence parallelism off."
+        ),
+    )
     dropout: bool = switch_option(
         "--dropout", description="Dropout layers keep their masks (GPT-3-era models)."
     )
@@ -348,6 +366,7 @@ class TrainingJob(BaseModel):
             raise ValueError(msg("ep > 1 needs experts > 1"))
         if self.expert_tp is not None and self.tp is not None and self.tp % self.expert_tp:
             raise ValueError(msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp))
+        self._memory_options()
         if self.layers is not None and self.dense_layers >= self.layers and self.experts > 1:
             raise ValueError(
                 msg(
@@ -357,6 +376,26 @@ class TrainingJob(BaseModel):
                 )
             )
         return self
+
+    def _memory_options(self) -> None:
+        """Activation offloading and distributed checkpoints: the combinations the frameworks allow."""
+        offload = self.offload_activation_layers
+        if offload and self.layers is not None and offload >= self.layers:
+            raise ValueError(
+                msg(
+                    "offload_activation_layers ({offload}) must be fewer than layers ({layers})",
+                    offload=offload,
+                    layers=self.layers,
+                )
+            )
+        if offload and self.pp not in (None, 1):
+            raise ValueError(msg("offload_activation_layers needs pp 1 (one pipeline stage)"))
+        if offload and self.recompute == "block":
+            raise ValueError(msg("offload_activation_layers cannot be combined with recompute block"))
+        if self.distribute_saved_activations and self.recompute != "full":
+            raise ValueError(msg("distribute_saved_activations needs recompute full"))
+        if self.distribute_saved_activations and self.sequence_parallel:
+            raise ValueError(msg("distribute_saved_activations needs sequence parallelism off"))
 
 
 def training_job(data: Mapping[str, Any], *, source: str = "workload") -> TrainingJob:

@@ -36,7 +36,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog
-from planner.catalog.schema import device_memory_bytes
+from planner.catalog.schema import (
+    GB_BYTES,
+    PCIE_GEN5_X16_GBYTE_PER_S,
+    device_memory_bytes,
+    host_link_byte_per_s,
+)
 from planner.compare import DEFAULT_DESIGNS, compare
 from planner.engine import Plan
 from planner.errors import InfeasibleError, InputError
@@ -244,6 +249,7 @@ def estimate_workload(
             catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
         ),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
+        host_byte_per_s=host_link_byte_per_s(r.gpu),
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
     shape = job_shape(job)
@@ -380,7 +386,7 @@ def job_shape(job: TrainingJob) -> ModelShape:
 def best_layout(
     job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, memory_bytes: float,
     hbm_gbyte_per_s: float, coefficients: EfficiencyCoefficients, gpu_id: str = "",
-    moe: MoeCoefficients | None = None,
+    moe: MoeCoefficients | None = None, host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES,
 ) -> tuple[StepResult, MemoryBreakdown, int, int]:  # fmt: skip
     """The fastest layout that fits, its memory, how many fit, and the largest micro-batch that fits.
 
@@ -394,6 +400,7 @@ def best_layout(
     model = StepModel(
         job=job, shape=shape, fabric=fabric, peak_flops=peak_flops, efficiency=job.mfu,
         coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
+        host_byte_per_s=host_byte_per_s,
     )  # fmt: skip
     usable_bytes = memory_bytes * job.usable_memory_fraction
     found, least, any_layout = search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes)

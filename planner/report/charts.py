@@ -100,6 +100,7 @@ _OWN_COLOR: dict[str, dict[str, str]] = {
         "cp_comm": PALETTE[1],
         "optimizer": PALETTE[7],
         "moe_overhead": PALETTE[5],
+        "host_offload": PALETTE[8],
     }
 }
 """Training-step components (idle pipeline bubble in grey, compute in the GPUs' blue)."""

@@ -54,6 +54,7 @@ STEP_COMPONENTS = {
     "pp_comm": "wl.step.pp_comm",
     "dp_comm": "wl.step.dp_comm",
     "optimizer": "wl.step.optimizer",
+    "host_offload": "wl.step.host_offload",
 }
 COLLECTIVE_KEYS = {"all_reduce": "word.allreduce", "all_to_all": "word.alltoall"}
 

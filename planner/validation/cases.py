@@ -193,6 +193,12 @@ class CaseInputs(_Frozen):
     moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
+    offload_activation_layers: int | None = Field(
+        default=None, ge=0, description="Layers whose activations the recipe offloads to host memory [count]."
+    )
+    distribute_saved_activations: bool | None = Field(
+        default=None, description="Checkpointed layer inputs split over the tensor-parallel GPUs."
+    )
     seq_len: int | None = Field(default=None, ge=1, description="Sequence length [tokens].")
     tokens_b: float | None = Field(default=None, gt=0, description="Training tokens [billions].")
     global_batch_seqs: int | None = Field(default=None, ge=1, description="Global batch [sequences].")

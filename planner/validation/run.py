@@ -395,6 +395,8 @@ def _training_job(case: ValidationCase) -> Any:
         "moe_dispatcher": i.moe_dispatcher,
         "moe_graphed_dispatch": i.moe_graphed_dispatch,
         "software_release": i.software_release,
+        "offload_activation_layers": i.offload_activation_layers,
+        "distribute_saved_activations": i.distribute_saved_activations,
     }
     data.update({k: v for k, v in optional.items() if v is not None})
     return training_job(data, source=case.id)

@@ -29,6 +29,16 @@ stages; interleaving gives the first stage of an even split Korthikanti et al.'s
 (pp v)``, their section 4.2.3). Buffers: the last stage's logits of one micro-batch (bf16 and fp32,
 ``6 s b V / (t cp)``). The breakdown is that of the fullest GPU: the rank holding the most layer
 activations, or the last rank with its logits when that holds more.
+
+Offloading (Transformer Engine's and Megatron-Core's CPU offloading, ``cpu_offloading_num_layers
+= n``; one pipeline stage): the activations of the first ``n`` layers (the offload handler's groups
+with index below ``num_offload_group``) are copied to host memory in the forward and back in the
+backward, asynchronously, one layer behind the compute. The peak, when the backward begins, holds
+the other ``L - n`` layers; an offloaded layer's set is in flight only while fewer are held.
+Distributed checkpoints (Megatron-LM's ``--distribute-saved-activations``, full recomputation
+without sequence parallelism): the kept layer input ``2 s b h`` is split over the ``t`` GPUs,
+``2 s b h / t``, and all-gathered before the layer is recomputed (Megatron-LM's
+``CheckpointFunction``; counted in the step time).
 """
 
 from __future__ import annotations
@@ -189,9 +199,10 @@ def activation_shares(shape: ModelShape, *, dropout: bool, fp8: bool = False) ->
 def activation_bytes_per_layer(
     shape: ModelShape, *, seq_len: int, micro_batch_seqs: int, tp: int, cp: int,
     recompute: Recompute, dropout: bool, sequence_parallel: bool = True, materialized_scores: bool = True,
-    fp8: bool = False,
+    fp8: bool = False, distribute_saved: bool = False,
 ) -> float:  # fmt: skip
-    """One layer's stored activations for one micro-batch [B] (module notes).
+    """One layer's stored activations for one micro-batch [B] (module notes); ``distribute_saved``
+    splits a fully recomputed layer's kept input over the ``t`` GPUs without sequence parallelism.
 
     >>> from planner.performance.training.shape import model_shape
     >>> s = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
@@ -210,7 +221,7 @@ def activation_bytes_per_layer(
     if recompute == "block":  # per chunk: its recomputed layers as "full", the others as "none"
         raise ValueError("block recomputation mixes two per-layer sizes: activation_and_buffer_bytes")
     if recompute == "full":
-        return 2.0 * s * b * h / (tp if sequence_parallel else 1)
+        return 2.0 * s * b * h / (tp if sequence_parallel or distribute_saved else 1)
     replicated, split = activation_shares(shape, dropout=dropout, fp8=fp8)
     per_sbh = (replicated + split) / tp if sequence_parallel else replicated + split / tp
     if recompute != "none":
@@ -246,16 +257,18 @@ def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[floa
 def activation_and_buffer_bytes(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, dropout: bool = False,
     sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
-    split: StageSplit | None = None,
+    split: StageSplit | None = None, offload_layers: int = 0, distribute_saved: bool = False,
 ) -> tuple[float, float]:  # fmt: skip
     """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes);
-    ``split`` is the layout's split when the caller has it (:func:`pipeline_split`)."""
+    ``split`` is the layout's split when the caller has it (:func:`pipeline_split`);
+    ``offload_layers`` of a single stage keep their activations in host memory
+    (:func:`offloaded_activation_bytes`)."""
 
     def per_layer(rc: Recompute) -> float:
         return activation_bytes_per_layer(
             shape, seq_len=seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
             recompute=rc, dropout=dropout, sequence_parallel=sequence_parallel,
-            materialized_scores=materialized_scores, fp8=fp8,
+            materialized_scores=materialized_scores, fp8=fp8, distribute_saved=distribute_saved,
         )  # fmt: skip
 
     split = split or pipeline_split(shape, lay, seq_len=seq_len)
@@ -272,10 +285,32 @@ def activation_and_buffer_bytes(
             logits = 0.0  # the fullest rank is not the one with the output layer
         else:
             held = last
-        activations = one * held
+        activations = one * held - offloaded_activation_bytes(one, offload_layers)
     if recompute in ("full", "block"):  # the layer being recomputed holds its full working set
         activations += per_layer("selective")
     return activations, logits
+
+
+def offloaded_activation_bytes(layer_bytes: float, offload_layers: int) -> float:
+    """Activations a single pipeline stage no longer holds on the GPU at its peak when its first
+    ``n`` layers offload theirs to host memory [B]: ``n x layer`` (module notes, offloading).
+
+    Parameters
+    ----------
+    layer_bytes : float
+        One layer's stored activations for one micro-batch [B].
+    offload_layers : int
+        Layers whose activations go to host memory, ``n`` [count].
+
+    Returns
+    -------
+    float
+        Activations moved off the GPU at its peak [B].
+
+    >>> offloaded_activation_bytes(3.0e9, 40), offloaded_activation_bytes(3.0e9, 0)
+    (120000000000.0, 0.0)
+    """
+    return layer_bytes * offload_layers
 
 
 def _block_activation_bytes(
@@ -294,11 +329,13 @@ def _block_activation_bytes(
 def memory_breakdown(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
     dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
+    offload_layers: int = 0, distribute_saved: bool = False,
 ) -> MemoryBreakdown:  # fmt: skip
     """Bytes per GPU on the first pipeline stage (module notes)."""
     weights, gradients, optimizer = state_bytes(shape, lay, zero)
     activations, buffers = activation_and_buffer_bytes(
         shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
-        materialized_scores=materialized_scores, fp8=fp8,
+        materialized_scores=materialized_scores, fp8=fp8, offload_layers=offload_layers,
+        distribute_saved=distribute_saved,
     )  # fmt: skip
     return MemoryBreakdown(weights, gradients, optimizer, activations, buffers)

@@ -23,7 +23,13 @@ balanced), ``x = 1.5`` with full recomputation else 1)::
               (+ ZeRO-3: 2 M all-gathers of 2 Phi per step)
     optim.  = q_opt x Phi_gpu / B_hbm  (the optimizer's passes over its states; Phi_gpu sharded by
               ZeRO >= 1)
-    step    = compute + TP + CP + EP + bubble + PP p2p + DP + optim.
+    offload = M n (max(0, c - t_f) + max(0, c - 2 t_f))   c = one layer's stored activations / B_host
+              (n layers offloaded; t_f one layer's forward; the copy out runs under the next layer's
+              forward, the copy back under a backward, Transformer Engine's asynchronous offloading)
+    step    = compute + TP + CP + EP + bubble + PP p2p + DP + optim. + offload
+
+With distributed checkpoints (full recomputation, no sequence parallelism) TP also counts one
+all-gather of ``s b h 2 / cp`` B over tp GPUs per recomputed layer and micro-batch, exposed.
 
 Sources: Narayanan et al., SC 2021, arXiv 2104.04473 (bubble ``(p - 1) / (v m)``, interleaving
 multiplies p2p by ``v``; section 5.3.2: the point-to-point traffic grows with the batch and lets
@@ -37,7 +43,11 @@ Attention", arXiv 2310.01889 (K,V rotate around the context-parallel ring, hidde
 attention core when it is long enough); Transformer Engine's ``DotProductAttention`` and Megatron-Core's
 ``TransformerConfig.cp_comm_type`` (``p2p``, the default, "can be overlapped with attention compute";
 ``all_gather`` "cannot be overlapped"); Llama 3, arXiv 2407.21783 section 3.3.2 (its all-gather based
-context parallelism, the all-gather's latency exposed on the critical path); Lepikhin et al., arXiv 2006.16668 (expert all-to-all).
+context parallelism, the all-gather's latency exposed on the critical path); Lepikhin et al., arXiv 2006.16668 (expert all-to-all);
+Transformer Engine documentation, "CPU Offloading" (asynchronous copies hidden behind computation
+as far as the host link allows) and Megatron-Bridge's "CPU Offloading" page (overlaps computation
+with the host-to-device and device-to-host transfers; pipeline parallelism 1); Megatron-LM
+``tensor_parallel.random.CheckpointFunction`` (the distributed input gathered before recomputation).
 """
 
 from __future__ import annotations
@@ -45,6 +55,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from planner.catalog.schema import GB_BYTES, PCIE_GEN5_X16_GBYTE_PER_S
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
 from planner.performance.training.efficiency import FP8_SPEEDUP, EfficiencyCoefficients
@@ -52,6 +63,7 @@ from planner.performance.training.flops import Recompute, recompute_flops_per_la
 from planner.performance.training.memory import (
     Parallel,
     ZeroStage,
+    activation_bytes_per_layer,
     activation_shares,
     params_per_gpu,
     pipeline_split,
@@ -116,6 +128,8 @@ class StepBreakdown:
     moe_overhead_s: float = 0.0
     """Element-wise bytes and framework cost of the routed token copies
     (:mod:`~planner.performance.training.moe`)."""
+    host_offload_s: float = 0.0
+    """Activation copies to and from host memory not hidden behind a layer's compute (module notes)."""
 
     @property
     def total_s(self) -> float:
@@ -132,6 +146,7 @@ class StepBreakdown:
             "pp_comm_s": self.pp_comm_s,
             "dp_comm_s": self.dp_comm_s,
             "optimizer_s": self.optimizer_s,
+            "host_offload_s": self.host_offload_s,
         }
 
 
@@ -173,8 +188,10 @@ class StepModel:
         self, *, job: TrainingJob, shape: ModelShape, fabric: CollectiveFabric, peak_flops: float,
         efficiency: float | None, coefficients: EfficiencyCoefficients, hbm_byte_per_s: float,
         moe_coefficients: MoeCoefficients | None = None,
+        host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES,
     ) -> None:  # fmt: skip
         self.job, self.shape, self.fabric, self.peak_flops = job, shape, fabric, peak_flops
+        self.host_byte_per_s = host_byte_per_s
         self.fixed_efficiency = efficiency
         self.coefficients = coefficients
         self.flops_per_byte = peak_flops / hbm_byte_per_s
@@ -387,7 +404,8 @@ class StepModel:
             ep_s = exposed_after_overlap_s(
                 comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
             )
-        per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s
+        offload_s = self.offload_micro_s(lay, recompute, compute_micro)
+        per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s + offload_s
         bubble_slots = (lay.pp - 1) / lay.v
         if self.job.moe_overlap == "dualpipe":
             bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
@@ -406,8 +424,27 @@ class StepModel:
             ),
             optimizer_s=self.optimizer_s(lay, zero),
             moe_overhead_s=moe_s * lay.micro_batches,
+            host_offload_s=offload_s * lay.micro_batches,
         )
         return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level)
+
+    def offload_micro_s(self, lay: Parallel, recompute: Recompute, compute_micro_s: float) -> float:
+        """Host copies of one micro-batch left exposed [s] (module notes): for each of the ``n``
+        offloaded layers, ``max(0, c - forward) + max(0, c - backward)``, ``c`` one layer's stored
+        activations over the host link, ``forward`` and ``backward`` one layer's passes (a third and
+        two thirds of its compute; a quarter and a half under full recomputation)."""
+        n = self.job.offload_activation_layers
+        if not n:
+            return 0.0
+        job = self.job
+        layer_bytes = activation_bytes_per_layer(
+            self.shape, seq_len=job.seq_len, micro_batch_seqs=lay.micro_batch_seqs, tp=lay.tp, cp=lay.cp,
+            recompute=recompute, dropout=job.dropout, sequence_parallel=job.sequence_parallel,
+            materialized_scores=job.attention_kernel == "materialized", fp8=job.precision == "fp8",
+        )  # fmt: skip
+        copy_s = layer_bytes / self.host_byte_per_s
+        forward_s = compute_micro_s / (self.split(lay).max_layers * (4.0 if recompute == "full" else 3.0))
+        return n * (max(0.0, copy_s - forward_s) + max(0.0, copy_s - 2.0 * forward_s))
 
     def lower_bound_s(self, lay: Parallel, recompute: Recompute) -> float:
         """Compute and its bubble alone: no layout's step is shorter [s]."""
@@ -426,7 +463,11 @@ class StepModel:
         gather, _ = self._collective("all_gather", size, lay.tp, per_domain)
         scatter, _ = self._collective("reduce_scatter", size, lay.tp, per_domain)
         layers = self.tp_layer_passes(lay, recompute)
-        return layers * TP_COLLECTIVES_PER_LAYER * (gather + scatter) * (1 - self.job.tp_overlap_fraction)
+        tp_s = layers * TP_COLLECTIVES_PER_LAYER * (gather + scatter) * (1 - self.job.tp_overlap_fraction)
+        if self.job.distribute_saved_activations and recompute == "full":
+            # each recomputed layer first gathers its split input (module notes), nothing hides it
+            tp_s += self.split(lay).max_layers * gather
+        return tp_s
 
     def _cp_micro_s(self, lay: Parallel, attention_s: float) -> float:
         if lay.cp == 1:

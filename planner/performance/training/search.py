@@ -8,7 +8,10 @@ the slowest stage ``v ceil(L / (pp v))`` layers), ``cp`` only
 when ``s / cp >= 4096`` and ``s >= 16384``); then memory (:mod:`~planner.performance.training.memory`),
 taking for each recomputation the lowest ZeRO stage that fits (a higher stage is never faster);
 then a lower bound (compute and bubble alone) against the best step found so far; only the rest
-is timed. Ties go to simpler layouts (fewer stages, narrower TP, fewer expert groups).
+is timed. Ties go to simpler layouts (fewer stages, narrower TP, fewer expert groups). A job that
+offloads activations to host memory is searched on one pipeline stage without block recomputation
+(Megatron-Bridge's CPU offloading runs with pipeline parallelism 1); the offloaded layers are the
+job's input, never searched.
 """
 
 from __future__ import annotations
@@ -116,6 +119,8 @@ def structures(
             if rest * tp * cp != gpus:
                 continue
             pps = [job.pp] if job.pp is not None else [p for p in divisors(rest) if p <= shape.layers]
+            if job.offload_activation_layers:  # offloading runs on one pipeline stage
+                pps = [p for p in pps if p == 1]
             for pp in pps:
                 if rest % pp:
                     continue
@@ -178,6 +183,7 @@ def fits(
             shape, trial, seq_len=job.seq_len, recompute=rc, dropout=job.dropout, split=split,
             sequence_parallel=job.sequence_parallel,
             materialized_scores=job.attention_kernel == "materialized", fp8=job.precision == "fp8",
+            offload_layers=job.offload_activation_layers, distribute_saved=job.distribute_saved_activations,
         )  # fmt: skip
 
     for rc in recomputes:
@@ -196,6 +202,7 @@ def fits(
     if (
         "block" in recomputes
         and shape.experts <= 1
+        and not job.offload_activation_layers
         and (unrecomputed is None or unrecomputed.zero > zeros[0])
     ):
         # per ZeRO stage below the one nothing-recomputed needs, the fewest layers that fit
@@ -346,6 +353,8 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
             sequence_parallel=job.sequence_parallel,
             materialized_scores=job.attention_kernel == "materialized",
             fp8=job.precision == "fp8",
+            offload_layers=job.offload_activation_layers,
+            distribute_saved=job.distribute_saved_activations,
         )
         if mem.total_bytes > usable_bytes:
             break
