@@ -15,9 +15,10 @@ from what the test uses, so a new test file is classified without an edit:
   calibration fit, a whole-process round trip);
 - ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
 
-``make test-fast`` runs ``-m unit``; ``make test`` runs every tier. A run with ``-m`` does not even
-import a module whose source tiers no test of it can match (:func:`pytest_ignore_collect`): the
-fast tier skips importing the AppTest, PDF and browser modules (and rewriting their asserts).
+``make test-fast`` runs ``-m unit -n 2`` (two pytest-xdist workers); ``make test`` runs every tier
+in one process. A run with ``-m`` does not even import a module whose source tiers no test of it
+can match (:func:`pytest_ignore_collect`): the fast tier skips importing the AppTest, PDF and
+browser modules (and rewriting their asserts).
 """
 
 from __future__ import annotations
