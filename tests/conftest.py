@@ -63,7 +63,7 @@ TIER_COUNTS = pytest.StashKey[Counter[str]]()
 # Hypothesis keeps its example database and constants cache in ./.hypothesis by default: keep them
 # out of the checkout, in one folder per machine so a failing example is still replayed next run.
 # The pytest-xdist workers of `make test-fast` share it: a test runs in one worker, and Hypothesis
-# writes each example to a file of its own name through a temporary file and a rename.
+# writes each example and each constants-cache file through a temporary file and a rename.
 os.environ.setdefault(
     "HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "gpu-cluster-planner-hypothesis")
 )
