@@ -1,4 +1,5 @@
-"""Layout: racks in rows, one elevation per rack type, and the hand-off downloads."""
+"""Layout: the floor (scenario inputs), racks in rows, one elevation per rack type, and the
+hand-off downloads."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from ui import widgets
 from ui.views import layout
 
 plan = widgets.require_plan("page.layout")
-params = layout.floor_inputs()
-handoff = layout.handoff(plan, params)
+layout.floor_inputs()
+handoff = layout.handoff(plan)
 layout.summary(handoff)
-layout.downloads(handoff, params)
+layout.downloads(handoff)
 layout.rows(handoff)
 layout.elevations(handoff)

@@ -304,6 +304,36 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     return (*_calibration_assumption(r.scenario), *items, *_model_assumptions(r))
 
 
+def floor_text(floor: LayoutParams | None) -> str:
+    """The floor the BOM's cable lengths come from, in words: the scenario's own (``floor``) or
+    the default one (``None``); row length, rows, rack footprint, aisles [m].
+
+    >>> print(floor_text(None))
+    the rack layout's floor (the default floor): rows up to 12 m long, as many rows as needed; racks 0.6 x 1.2 m, cold aisle 1.2 m, hot aisle 1.2 m, cable tray 0.3 m above the racks, 1.5 m service loop per cable
+    """
+    used = floor or LayoutParams()  # the engine's floor_text(scenario.floor): None says "default"
+    origin = msg("the scenario's floor") if floor is not None else msg("the default floor")
+    rows = (
+        msg("as many rows as needed")
+        if used.max_rows is None
+        else msg("at most {max_rows} rows", max_rows=used.max_rows)
+    )
+    return msg(
+        "the rack layout's floor ({origin}): rows up to {row_length_m:g} m long, {rows}; racks "
+        "{rack_width_m:g} x {rack_depth_m:g} m, cold aisle {cold_aisle_m:g} m, hot aisle {hot_aisle_m:g} m, "
+        "cable tray {tray_height_m:g} m above the racks, {slack_m:g} m service loop per cable",
+        origin=origin,
+        rows=rows,
+        row_length_m=used.row_length_m,
+        rack_width_m=used.rack_width_m,
+        rack_depth_m=used.rack_depth_m,
+        cold_aisle_m=used.cold_aisle_m,
+        hot_aisle_m=used.hot_aisle_m,
+        tray_height_m=used.tray_height_m,
+        slack_m=used.slack_m,
+    )
+
+
 def _calibration_assumption(scenario: Scenario) -> tuple[Assumption, ...]:
     """The scenario's calibration and its provenance, first in the list (none without one)."""
     cal = scenario.calibration
@@ -331,11 +361,13 @@ def _calibration_assumption(scenario: Scenario) -> tuple[Assumption, ...]:
 def _model_assumptions(r: Resolved) -> list[Assumption]:
     """The modelling choices behind the numbers that no catalog record carries."""
     lengths = r.scenario.facility.link_lengths
+    floor = r.scenario.layout_floor
 
     def chosen(topic: str, text: str) -> Assumption:
         return Assumption("assumption", topic, text, "assumption")
 
     return [
+        chosen("model.floor", floor_text(r.scenario.floor)),
         chosen(
             "model.link_lengths",
             msg(
@@ -343,7 +375,7 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
                 "spine-core {spine_core_m:g} m (editable); each cable is priced at the length the rack "
                 "layout gives it ({row_length_m:g} m rows, network rows amid the compute rows), "
                 "ordered at the next standard length",
-                row_length_m=LayoutParams().row_length_m,
+                row_length_m=floor.row_length_m,
                 node_leaf_m=lengths.node_leaf_m,
                 leaf_spine_m=lengths.leaf_spine_m,
                 spine_core_m=lengths.spine_core_m,
@@ -384,8 +416,9 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     catalog
         Component catalog (see :func:`planner.catalog.load_catalog`).
     layout_cable_lengths
-        Price the cables at the lengths of the plan's layout (default floor,
-        :func:`planner.handoff.runs.cable_runs`), one BOM line per ordered length; ``False``
+        Price the cables at the lengths of the plan's layout on the scenario's floor
+        (``scenario.floor``, the default floor when empty; :func:`planner.handoff.runs.cable_runs`),
+        one BOM line per ordered length; ``False``
         prices every cable of a link class at the scenario's one length
         (``facility.link_lengths``): a sweep over many sizes does, and says so.
 
@@ -397,7 +430,8 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     Raises
     ------
     InputError
-        A scenario field is outside what the design and catalog allow; the message names it.
+        A scenario field is outside what the design and catalog allow; the message names it
+        (``layout.max_rows``, ``layout.row_length_m``: the floor holds no layout of the racks).
     """
     catalog = with_calibration(catalog, scenario.calibration)
     r = resolve(scenario=scenario, catalog=catalog)
@@ -459,7 +493,7 @@ def _bom(
 ) -> tuple[tuple[BomLine, ...], tuple[str, ...]]:
     """The BOM, its cables at the lengths of the plan's layout when ``laid_out``, and what the plan
     says of those lengths."""
-    runs = cable_runs(plan=sized, catalog=catalog) if laid_out else ()
+    runs = cable_runs(plan=sized, catalog=catalog, params=r.scenario.floor) if laid_out else ()
     lines = bom_lines(
         r=r,
         catalog=catalog,

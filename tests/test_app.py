@@ -76,7 +76,10 @@ def test_every_shared_input_has_a_sidebar_widget() -> None:
     at = start()
     widgets = [*at.number_input, *at.selectbox, *at.slider, *at.segmented_control]
     drawn = {w.key for w in widgets}
-    assert {keys.widget(i.name) for i in inputs.INPUTS} <= drawn
+    assert {keys.widget(i.name) for i in inputs.INPUTS if i.page is None} <= drawn
+    at.switch_page("pages/layout.py").run()
+    on_page = {w.key for w in at.number_input}
+    assert {keys.widget(i.name) for i in inputs.INPUTS if i.page == "layout"} <= on_page
 
 
 def test_changing_the_gpu_count_changes_the_kpis() -> None:

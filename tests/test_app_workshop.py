@@ -312,11 +312,29 @@ def test_an_edited_address_is_followed_and_an_empty_one_is_not_a_reset() -> None
 def test_every_sidebar_number_shows_its_range() -> None:
     at = start()
     for spec in inputs.INPUTS:
-        if spec.kind in ("int", "float"):
+        if spec.kind in ("int", "float") and spec.page is None:
             widget = at.number_input(key=keys.widget(spec.name)) if spec.name != "years" else None
             label = widget.label if widget is not None else at.slider(key=keys.widget("years")).label
             assert inputs.range_text(spec.lo, spec.hi) in label, label
     assert "(1–65,536)" in at.number_input(key=keys.widget("gpus")).label
+    at.switch_page("pages/layout.py").run()
+    for spec in inputs.INPUTS:
+        if spec.page == "layout":
+            label = at.number_input(key=keys.widget(spec.name)).label
+            assert inputs.range_text(spec.lo, spec.hi) in label, label
+
+
+def test_a_floor_number_out_of_range_is_explained_on_its_page() -> None:
+    """The Layout page's rows (1 to 500): 900 is refused under the field, the rows in use stay
+    "any", and the sidebar says nothing of it."""
+    at = start()
+    at.switch_page("pages/layout.py").run()
+    at.number_input(key=keys.widget("max_rows")).set_value(900).run()
+    assert not at.exception
+    [message] = [e.value for e in at.error]
+    assert tr("input.max_rows", "en") in message and "1–500" in message and "900" in message
+    assert at.session_state[keys.INPUTS]["max_rows"] is None
+    assert not list(at.sidebar.error)
 
 
 def test_a_number_out_of_range_is_explained_and_not_applied() -> None:

@@ -93,9 +93,9 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     ("args", "field"),
     [
         (["--row-length-m", "0.5"], "layout.row_length_m"),
-        (["--row-length-m", "-3"], "layout.row_length_m"),
+        (["--row-length-m", "-3"], "--row-length-m (floor.row_length_m)"),
         (["--max-rows", "1", "--row-length-m", "3"], "layout.max_rows"),
-        (["--rack-width-m", "9"], "layout.rack_width_m"),
+        (["--rack-width-m", "9"], "--rack-width-m (floor.rack_width_m)"),
         # 1.5 m racks in one 200 m row: node-leaf runs beyond the 50 m of the SR4 optics
         (
             ["--gpus", "1024", "--row-length-m", "200", "--rack-width-m", "1.5"],

@@ -11,8 +11,12 @@ import streamlit as st
 from apptest import rendered
 from streamlit.testing.v1 import AppTest
 
-from planner import i18n
+from planner import i18n, load_catalog, plan
 from planner.i18n import tr
+from planner.inputs.layout import LayoutParams
+from planner.inputs.scenario import scenario_from_data
+from ui import inputs, keys
+from ui.views.layout import LINK_KEYS
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -59,6 +63,39 @@ def test_the_page_shows_rows_elevations_and_downloads(lang: str) -> None:
 
 def test_a_row_shorter_than_a_rack_names_the_field() -> None:
     at = open_page("en")
-    at.number_input(key="layout_row_length_m").set_value(0.5).run()
+    at.number_input(key=keys.widget("row_m")).set_value(0.5).run()
     assert not at.exception
     assert any("layout.row_length_m" in rendered(e.value) for e in at.error)
+
+
+def _order_list(at: AppTest) -> dict[tuple[str, str], str]:
+    """The Layout page's order list: (link class label, part) -> "n x L m, ..." as shown."""
+    header = tr("layout.col.ordered_lengths", "en")
+    [frame] = [d.value for d in at.dataframe if header in d.value.columns]
+    link, part = tr("layout.col.link_class", "en"), tr("layout.col.cable_part", "en")
+    return {(str(r[link]), str(r[part])): str(r[header]) for _, r in frame.iterrows()}
+
+
+def test_a_six_metre_floor_is_the_scenarios_and_the_bom_orders_its_cables() -> None:
+    """Row length 6 m typed on the Layout page: the scenario carries the floor (the address too,
+    and undo takes it back), and the BOM of that scenario orders exactly the page's order list,
+    which differs from the default floor's."""
+    at = open_page("en")
+    before = _order_list(at)
+    at.number_input(key=keys.widget("row_m")).set_value(6.0).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.query_params["row_m"] in ("6", ["6"])
+    scenario = scenario_from_data(inputs.scenario_data(at.session_state[keys.INPUTS], {}))
+    assert scenario.floor == LayoutParams(row_length_m=6.0)
+    bom = plan(scenario=scenario, catalog=load_catalog())
+    names = {c: tr(k, "en") for c, k in LINK_KEYS.items()}
+    bins: dict[tuple[str, str], dict[float, int]] = {}
+    for line in bom.bom:
+        if line.category == "cables" and line.length_m is not None:
+            bins.setdefault((names[line.link_classes[0]], line.id), {})[line.length_m] = line.quantity
+    from_bom = {key: ", ".join(f"{n} x {m:g} m" for m, n in sorted(b.items())) for key, b in bins.items()}
+    assert _order_list(at) == from_bom
+    assert _order_list(at) != before
+    assert [s.value for s in at.success] == [tr("layout.prices_agree", "en")]
+    at.button(key=keys.UNDO).click().run()
+    assert at.session_state[keys.INPUTS]["row_m"] == 12.0 and _order_list(at) == before

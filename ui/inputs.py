@@ -18,6 +18,7 @@ from planner.design import SLUG_PATTERN
 from planner.errors import field_bounds, shorten
 from planner.fabric.collectives import IN_SWITCH_REDUCTIONS
 from planner.files import parse_decimal, parse_whole
+from planner.inputs.layout import LayoutParams
 from planner.inputs.scenario import MAX_PRICE_USD
 
 LANGS = ("en", "zh")
@@ -44,6 +45,8 @@ class Input:
     options: tuple[str, ...] = ()
     optional: bool = False
     """Empty means "use the catalog's value"."""
+    page: str | None = None
+    """The page whose form draws the input (``layout``); ``None``: the sidebar."""
 
     def parse(self, text: str) -> Any:
         """The value of a URL parameter; :class:`ValueError` when it is not acceptable."""
@@ -90,6 +93,22 @@ def _facility_input(name: str, field: str, *, step: float, optional: bool = Fals
     )
 
 
+def _floor_input(name: str, field: str, *, step: float, optional: bool = False) -> Input:
+    """A floor input (:class:`planner.inputs.layout.LayoutParams`), drawn on the Layout page."""
+    info = LayoutParams.model_fields[field]
+    lo, hi = field_bounds(info)
+    return Input(
+        name=name,
+        kind="int" if optional else "float",
+        default=info.default,
+        lo=lo,
+        hi=hi,
+        step=step,
+        optional=optional,
+        page="layout",
+    )
+
+
 INPUTS: tuple[Input, ...] = (
     Input(name="lang", kind="choice", default="en", options=LANGS),
     Input(name="gpus", kind="int", default=_default(Scenario, "gpus"), lo=1, hi=WIDGET_MAX_GPUS, step=8),
@@ -112,7 +131,11 @@ INPUTS: tuple[Input, ...] = (
         default=_default(Scenario, "in_switch_reduction"),
         options=IN_SWITCH_REDUCTIONS,
     ),
+    _floor_input("row_m", "row_length_m", step=0.6),
+    _floor_input("max_rows", "max_rows", step=1, optional=True),
 )
+FLOOR_FIELDS = {"row_m": "row_length_m", "max_rows": "max_rows"}
+"""Input -> field of ``Scenario.floor`` it sets (the floor's other fields come from a loaded scenario)."""
 BY_NAME: dict[str, Input] = {i.name: i for i in INPUTS}
 PRICES_PARAM = "prices"
 """URL parameter of unit-price overrides: ``id:usd,id:usd``."""
@@ -235,7 +258,21 @@ def scenario_data(values: Mapping[str, Any], prices: Mapping[str, float]) -> dic
             "usd_to_cny": values["fx"],
         },
         "price_overrides_usd": dict(prices),
+        "floor": floor_data(values),
     }
+
+
+def floor_data(values: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``Scenario.floor`` of the floor inputs: ``None`` (the default floor) while they hold their
+    defaults, so a scenario made without the Layout page keeps no floor.
+
+    >>> floor_data({"row_m": 12.0, "max_rows": None}), floor_data({"row_m": 6.0, "max_rows": None})
+    (None, {'row_length_m': 6.0, 'max_rows': None})
+    """
+    data = {field: values.get(name, BY_NAME[name].default) for name, field in FLOOR_FIELDS.items()}
+    if all(data[field] == BY_NAME[name].default for name, field in FLOOR_FIELDS.items()):
+        return None
+    return {"row_length_m": float(data["row_length_m"]), "max_rows": data["max_rows"]}
 
 
 FIELD_OF_INPUT: dict[str, tuple[str, ...]] = {
@@ -253,6 +290,9 @@ FIELD_OF_INPUT: dict[str, tuple[str, ...]] = {
     "pue": ("facility.pue_override",),
     "fx": ("facility.usd_to_cny",),
     "reduction": ("in_switch_reduction",),
+    # a floor field as the scenario names it, and as the layout does when the floor holds no
+    # layout of the plan (planner.handoff.layout: layout.row_length_m, layout.max_rows)
+    **{name: (f"floor.{field}", f"layout.{field}") for name, field in FLOOR_FIELDS.items()},
 }
 """Engine field names (as they open an error message) that each input sets."""
 

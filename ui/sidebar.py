@@ -60,7 +60,7 @@ def render() -> Slots:
             ("fx", "%.4f"),
         ):
             draw_key = state.prepare_widget(name)
-            _number(st, name, draw_key, number_format, shown_defaults.get(name))
+            number_field(st, name, draw_key, number_format, shown_defaults.get(name))
             slots[name] = st.empty()
         _in_switch_reduction(lang)
     workshop.units_controls(sb)
@@ -186,9 +186,9 @@ def _facility_fields(sb: DeltaGenerator, slots: Slots, catalog: Catalog, lang: s
             **_on_change("cooling"),
         ),
     )
-    _field(sb, slots, "rack_kw", lambda key: _number(sb, "rack_kw", key, "%.0f"))
+    _field(sb, slots, "rack_kw", lambda key: number_field(sb, "rack_kw", key, "%.0f"))
     shown_defaults = _catalog_defaults(catalog)
-    _field(sb, slots, "elec", lambda key: _number(sb, "elec", key, "%.3f", shown_defaults.get("elec")))
+    _field(sb, slots, "elec", lambda key: number_field(sb, "elec", key, "%.3f", shown_defaults.get("elec")))
     _field(
         sb,
         slots,
@@ -234,8 +234,17 @@ def _catalog_defaults(catalog: Catalog) -> dict[str, str]:
     return shown
 
 
-def _number(where: Any, name: str, key: str, number_format: str, default: str | None = None) -> Any:
-    """A number input; an optional one shows the catalog value it falls back to when empty."""
+def number_field(
+    where: Any,
+    name: str,
+    key: str,
+    number_format: str,
+    default: str | None = None,
+    *,
+    empty: str | None = None,
+) -> Any:
+    """A number input; an optional one shows the catalog value it falls back to when empty (or
+    ``empty``, what an empty field means when that is no catalog value)."""
     spec = inputs.BY_NAME[name]
     # value=None makes an optional field clearable (its state is set before it draws, so the
     # None default does not override it); a required field keeps Streamlit's "min" default.
@@ -250,7 +259,7 @@ def _number(where: Any, name: str, key: str, number_format: str, default: str | 
         format=number_format,
         key=key,
         help=t(f"help.input.{name}"),
-        placeholder=t("input.empty_means", value=default or "—") if spec.optional else None,
+        placeholder=(empty or t("input.empty_means", value=default or "—")) if spec.optional else None,
         **_on_change(name),
     )
 
@@ -265,17 +274,20 @@ def show_range_errors(slots: Slots) -> None:
     """Under each input a number out of range was typed into: the field, its range, and the value
     still in use."""
     for name, typed in dict(st.session_state.get(keys.RANGE_ERRORS) or {}).items():
-        spec = inputs.BY_NAME[name]
-        slots.get(name, slots[""]).error(
-            t(
-                "error.range",
-                field=t(f"input.{name}"),
-                value=inputs.plain_number(typed),
-                range=inputs.range_text(spec.lo, spec.hi),
-                kept=_kept_text(state.value(name)),
-            ),
-            icon=":material/warning:",
-        )
+        if inputs.BY_NAME[name].page is None:  # a page's input says it under its own field
+            slots.get(name, slots[""]).error(range_error_text(name, typed), icon=":material/warning:")
+
+
+def range_error_text(name: str, typed: Any) -> str:
+    """The field a number out of range was typed into, its range, and the value still in use."""
+    spec = inputs.BY_NAME[name]
+    return t(
+        "error.range",
+        field=t(f"input.{name}"),
+        value=inputs.plain_number(typed),
+        range=inputs.range_text(spec.lo, spec.hi),
+        kept=_kept_text(state.value(name)),
+    )
 
 
 def _kept_text(value: Any) -> str:

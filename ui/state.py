@@ -296,6 +296,7 @@ def inputs_of_scenario(scenario: Scenario) -> tuple[dict[str, Any], dict[str, fl
     """The sidebar inputs and price overrides that express ``scenario`` (inverse of
     :func:`ui.inputs.scenario_data`; an explicit fabric has no input)."""
     f = scenario.facility
+    floor = scenario.layout_floor
     values = {
         "gpus": scenario.gpus,
         "design": scenario.design_id,
@@ -311,6 +312,7 @@ def inputs_of_scenario(scenario: Scenario) -> tuple[dict[str, Any], dict[str, fl
         "pue": f.pue_override,
         "fx": f.usd_to_cny,
         "reduction": scenario.in_switch_reduction,
+        **{name: getattr(floor, field) for name, field in inputs.FLOOR_FIELDS.items()},
     }
     return values, dict(scenario.price_overrides_usd)
 
@@ -319,10 +321,16 @@ def over_base(base: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any
     """The scenario mapping of the inputs (``data``) laid over a loaded scenario (``base``).
 
     The base's fabric is kept only while the design is the one it was made for, and its server
-    only while the GPU is the same.
+    only while the GPU is the same; its floor keeps what the floor inputs do not set (aisles, rack
+    footprint, slack).
     """
     taken = ("gpus", "design_id", "gpu_id", "price_overrides_usd", "in_switch_reduction")
     merged = {**base, **{k: data[k] for k in taken if k in data}}
+    if base.get("floor"):
+        shown = data.get("floor") or {f: inputs.BY_NAME[n].default for n, f in inputs.FLOOR_FIELDS.items()}
+        merged["floor"] = {**base["floor"], **shown}
+    else:
+        merged["floor"] = data.get("floor")
     merged["facility"] = {**base.get("facility", {}), **data["facility"]}
     if base.get("design_id") != data["design_id"]:
         merged["fabric"] = None

@@ -14,6 +14,10 @@ Examples::
 
     planner layout --gpus 1024 --design rail8-npo
     planner layout --gpus 256 --design ib-ndr --row-length-m 6 --format csv
+
+The floor is the scenario's (``floor:`` in the scenario file, the default floor without one);
+``--row-length-m``, ``--max-rows``, ... override it for the command, and the plan's BOM prices
+its cables on the same floor, so the layout's lengths and the BOM's agree.
 """
 
 from __future__ import annotations
@@ -26,19 +30,26 @@ from planner.cli import options
 
 if TYPE_CHECKING:
     from planner.handoff.cabling import Handoff
-    from planner.inputs.layout import LayoutParams
 
 HANDOFF_FILES = ("cabling", "cabling_xlsx", "drawio")
 """File options of ``planner export`` that the hand-off writes (besides the two folders)."""
 HANDOFF_DIRS = ("elevations", "netbox_dir")
 
 
+FLOOR_HELP = (
+    "the scenario file's floor (its floor: section) with these options over it; an option given "
+    "overrides the file's value for this command, and the plan's BOM prices its cables on that floor"
+)
+
+
 def add_layout_options(parser: argparse.ArgumentParser, *, formats: bool = False) -> None:
     """The floor options, generated from :class:`~planner.inputs.layout.LayoutParams`;
-    :func:`layout_from_args` reads them back. ``formats`` adds ``--format`` of a layout table."""
+    :func:`planner.cli.options.scenario_from_args` lays them over the scenario's ``floor``.
+    ``formats`` adds ``--format`` of a layout table."""
     from planner.inputs import layout
 
-    options.add_model_options(parser, layout.LayoutParams, "layout")
+    group = options.add_model_options(parser, layout.LayoutParams, "layout")
+    group.description = FLOOR_HELP
     if formats:
         options.add_format_option(parser, ["table", "csv", "json"])
 
@@ -54,25 +65,19 @@ def add_handoff_files(parser: argparse.ArgumentParser) -> None:
     add_layout_options(parser)
 
 
-def layout_from_args(args: argparse.Namespace) -> LayoutParams:
-    from planner.inputs import layout
-
-    return layout.layout_params_from_data(options.model_options(args, layout.LayoutParams))
-
-
 def wants_handoff(args: argparse.Namespace) -> bool:
     return any(getattr(args, name, None) for name in (*HANDOFF_FILES, *HANDOFF_DIRS))
 
 
 def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
-    """The hand-off of the scenario options, and the catalog it used."""
+    """The hand-off of the scenario options on the scenario's floor (the floor options over the
+    file's), and the catalog it used: its cables are the ones the plan's BOM prices."""
     from planner import plan
     from planner.handoff.cabling import build_handoff
 
-    params = layout_from_args(args)
     catalog = options.catalog_from_args(args)
     p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
-    return build_handoff(plan=p, catalog=catalog, params=params), catalog
+    return build_handoff(plan=p, catalog=catalog, params=p.scenario.layout_floor), catalog
 
 
 def _folder(option: str, text: str) -> Path:

@@ -352,18 +352,24 @@ def collect_options(args: argparse.Namespace, fields: Sequence[str]) -> dict[str
 def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str] | None = None) -> M:
     """Validate options into ``model``; the one-line error names the flag, the field and the range
     (``flags``: field -> flag; default: the model's declared flags)."""
-    import re
-
     from planner.errors import InputError
     from planner.inputs import parse
 
     try:
         return parse(model, data)
     except InputError as exc:
-        text = str(exc)
-        for field, flag in (model_flags(model) if flags is None else flags).items():
-            text = re.sub(rf"(^|; ){re.escape(field)}:", rf"\g<1>{flag} ({field}):", text)
+        text = with_flags(str(exc), model_flags(model) if flags is None else flags)
         raise InputError(f"options: {text}") from None
+
+
+def with_flags(text: str, flags: Mapping[str, str]) -> str:
+    """An error line with each field it opens a problem with (``field:`` at its start, after
+    ``options:`` or after ``;``) named with its option too: ``--max-rows (max_rows):``."""
+    import re
+
+    for field, flag in flags.items():
+        text = re.sub(rf"(^|: |; ){re.escape(field)}:", rf"\g<1>{flag} ({field}):", text)
+    return text
 
 
 def read_hf_config(path: str) -> dict[str, Any]:
@@ -388,7 +394,11 @@ def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def scenario_from_args(args: argparse.Namespace) -> Scenario:
-    """The scenario file (if any) with flags applied on top, validated."""
+    """The scenario file (if any) with flags applied on top, validated; a command with the floor
+    options (``--row-length-m`` ..., :func:`planner.cli.handoff.add_layout_options`) lays those
+    over the file's ``floor``."""
+    from planner.errors import InputError
+    from planner.inputs.layout import LayoutParams
     from planner.inputs.scenario import Scenario, load_scenario, scenario_from_data
 
     data: dict[str, Any] = load_scenario(args.scenario).model_dump() if args.scenario else {}
@@ -403,7 +413,15 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
         data["server_id"] = args.server
     for key, value in model_options(args, Scenario).items():
         data[key] = {**(data.get(key) or {}), **value} if isinstance(value, dict) else value
-    return scenario_from_data(data, source="options")
+    floor = model_options(args, LayoutParams)  # a command with the floor options (layout, export)
+    if not floor:
+        return scenario_from_data(data, source="options")
+    data["floor"] = {**(data.get("floor") or {}), **floor}  # over the file's floor, for this command
+    try:
+        return scenario_from_data(data, source="options")
+    except InputError as exc:  # name the option: "--row-length-m (floor.row_length_m): ..."
+        flags = {f"floor.{field}": flag for field, flag in model_flags(LayoutParams).items()}
+        raise InputError(with_flags(str(exc), flags)) from None
 
 
 def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tuple[Plan, ...]:

@@ -79,7 +79,8 @@ class Handoff:
 
 
 def build_handoff(*, plan: Planned, catalog: Catalog, params: LayoutParams | None = None) -> Handoff:
-    """Wiring, layout and cabling plan of ``plan``.
+    """Wiring, layout and cabling plan of ``plan`` on the floor ``params`` (default: the plan's
+    scenario's floor, :attr:`planner.inputs.scenario.Scenario.layout_floor`, the one its BOM prices).
 
     Raises
     ------
@@ -88,7 +89,9 @@ def build_handoff(*, plan: Planned, catalog: Catalog, params: LayoutParams | Non
         makes longer than its medium reaches (naming the link-length field to raise).
     """
     wiring = build_wiring(plan=plan, catalog=catalog)
-    layout = build_layout(plan=plan, catalog=catalog, wiring=wiring, params=params or LayoutParams())
+    layout = build_layout(
+        plan=plan, catalog=catalog, wiring=wiring, params=params or plan.scenario.layout_floor
+    )
     cables = cabling(wiring=wiring, layout=layout, catalog=catalog)
     return Handoff(plan=plan, wiring=wiring, layout=layout, cables=cables)
 

@@ -1,12 +1,15 @@
 """Cables priced at the lengths a layout gives them, next to the BOM's price.
 
-The BOM prices the cables at the lengths of the plan's layout on the default floor
-(:mod:`planner.handoff.runs`; ``bom_m`` below). The Layout page lays the plan out on the floor its user gives; each cable is ordered at
-the next standard length at or above its run (:func:`planner.handoff.runs.ordered_length_m`) and
-priced at that length: ``price = unit_cost_usd + cost_usd_per_m x ordered_length_m``
-(:func:`planner.fabric.media.cable_unit_cost_usd`). On the default floor the two agree. Optics do
-not depend on the length within their reach, and the layout already refuses a cable longer than
-its medium reaches, so the transceiver lines stay as the BOM has them.
+The BOM prices the cables at the lengths of the plan's layout on the scenario's floor
+(``Scenario.floor``, :mod:`planner.handoff.runs`; ``bom_m`` below), and the Layout page and
+``planner layout`` lay out that same floor, so the two agree: the page shows the order list and
+checks it against the BOM. Each cable is ordered at the next standard length at or above its run
+(:func:`planner.handoff.runs.ordered_length_m`) and priced at that length:
+``price = unit_cost_usd + cost_usd_per_m x ordered_length_m``
+(:func:`planner.fabric.media.cable_unit_cost_usd`). A hand-off built on another floor than its
+plan's (``build_handoff(params=...)``) shows what that floor's cables would cost. Optics do not
+depend on the length within their reach, and the layout already refuses a cable longer than its
+medium reaches, so the transceiver lines stay as the BOM has them.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ class CablePricing:
     cable_part: str
     cables: int
     bom_m: dict[float, int]
-    """The BOM's cables per ordered length [m -> count] (the layout on the default floor)."""
+    """The BOM's cables per ordered length [m -> count] (the layout on the plan's scenario's floor)."""
     plan_usd: float
     """The BOM's cable lines of the class [USD]."""
     layout_usd: float

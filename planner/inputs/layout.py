@@ -1,16 +1,16 @@
 """Floor inputs of the rack layout the hand-off draws (:mod:`planner.handoff.layout`): row length,
 rows, rack and aisle sizes, cable slack. Each field is the one declaration of its input: the
 ``--row-length-m`` ... options of ``planner export`` and ``planner layout`` are generated from it.
+A scenario carries its floor as ``Scenario.floor`` (:mod:`planner.inputs.scenario`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from planner.inputs import Input, count_option, parse
+from planner.inputs import Input, count_option
 
 
 class LayoutParams(BaseModel):
@@ -34,8 +34,3 @@ class LayoutParams(BaseModel):
     slack_m: Annotated[float, Input(flag="--slack-m")] = Field(
         default=1.5, ge=0, le=20.0, description="Service loop per cable [m]."
     )
-
-
-def layout_params_from_data(data: Mapping[str, Any]) -> LayoutParams:
-    """Validate layout inputs; :class:`InputError` names the field as ``layout.<name>``."""
-    return parse(LayoutParams, data, prefix="layout.")

@@ -20,6 +20,7 @@ from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_byte
 from planner.i18n.message import msg
 from planner.inputs import Input, parse, switch_option
 from planner.inputs.calibration import CalibrationOverride
+from planner.inputs.layout import LayoutParams
 from planner.inputs.serving import ServingRequest
 from planner.inputs.training import TrainingJob
 
@@ -309,6 +310,13 @@ class Scenario(BaseModel):
         default=None,
         description="Catalog override fitted to the customer's measurements, with its provenance; empty = none.",
     )
+    floor: LayoutParams | None = Field(
+        default=None,
+        description=(
+            "Floor the racks are laid out on (row length, rows, aisles, slack); the BOM prices every "
+            "cable at the length this layout gives it; empty = the default floor."
+        ),
+    )
 
     @field_validator("tenants")
     @classmethod
@@ -320,6 +328,11 @@ class Scenario(BaseModel):
                     msg("duplicate name {name} (tenant {index})", name=shorten(repr(name)), index=index)
                 )
         return tenants
+
+    @property
+    def layout_floor(self) -> LayoutParams:
+        """The floor the plan's racks and cables are laid out on: :attr:`floor`, else the default."""
+        return self.floor or LayoutParams()
 
     def with_updates(self, **changes: Any) -> Scenario:
         """A validated copy with top-level fields replaced (pydantic's model_copy skips checks)."""

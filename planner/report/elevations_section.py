@@ -1,6 +1,6 @@
 """The proposal's rack-elevation section: one page per rack type of the layout.
 
-The layout is the hand-off's (:mod:`planner.handoff.layout`, default floor: 12 m rows) and each
+The layout is the hand-off's (:mod:`planner.handoff.layout`, on the scenario's floor, the one the BOM prices) and each
 page is the same SVG front view as the Layout page and ``planner export --elevations``
 (:func:`planner.handoff.elevation.elevation_svg`), embedded as an image so it prints as vectors.
 """
@@ -34,7 +34,7 @@ class Elevations:
 
 
 def elevations_of(*, plan: Plan, catalog: Catalog) -> Elevations:
-    """The layout's rack types; a plan the default floor cannot lay out gives its reason."""
+    """The layout's rack types (the scenario's floor); a plan the floor cannot lay out gives its reason."""
     try:
         handoff = build_handoff(plan=plan, catalog=catalog)
     except PlannerError as exc:

@@ -17,7 +17,6 @@ from planner.errors import InputError
 from planner.handoff import build_wiring, naming
 from planner.handoff.layout import build_layout
 from planner.i18n.message import msg
-from planner.inputs.layout import LayoutParams
 from planner.jobmix.simulate import SimCluster
 
 MAX_VIEW_GPUS = 32_768
@@ -112,7 +111,7 @@ def fabric_view(*, plan: Plan, catalog: Catalog) -> FabricView:
             )
         )
     wiring = build_wiring(plan=plan, catalog=catalog)
-    layout = build_layout(plan=plan, catalog=catalog, wiring=wiring, params=LayoutParams())
+    layout = build_layout(plan=plan, catalog=catalog, wiring=wiring, params=plan.scenario.layout_floor)
     where = {device: rack.name for device, (rack, _) in layout.location().items()}
     topo = plan.topology
     gpn = topo.gpus_per_node

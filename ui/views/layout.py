@@ -18,13 +18,10 @@ from planner.handoff.elevation import elevation_svg, floor_svg, rack_types
 from planner.handoff.netbox import netbox_files
 from planner.handoff.pricing import layout_cable_pricing, pricing_rows
 from planner.handoff.tables import cabling_csv, rack_rows
-from planner.inputs.layout import LayoutParams, layout_params_from_data
 from planner.report.export.cabling import cabling_xlsx
-from ui import engine, state, widgets
+from ui import engine, keys, sidebar, state, widgets
 from ui.state import t, tx
 
-ROW_LENGTH = "layout_row_length_m"
-MAX_ROWS = "layout_max_rows"
 KIND_KEYS = {
     "compute": "layout.kind.compute",
     "network": "layout.kind.network",
@@ -59,53 +56,43 @@ COLUMN_KEYS = {
     "mean_m": "layout.col.mean_m",
     "max_m": "layout.col.max_m",
     "medium_for_m": "layout.col.plan_m",
-    "bom_lengths": "layout.col.bom_lengths",
     "cable_part": "layout.col.cable_part",
     "ordered_lengths": "layout.col.ordered_lengths",
-    "plan_usd": "layout.col.plan_usd",
     "layout_usd": "layout.col.layout_usd",
-    "difference_usd": "layout.col.difference_usd",
 }
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _handoff(scenario_json: str, override_json: str, params_json: str) -> Handoff:
+def _handoff(scenario_json: str, override_json: str) -> Handoff:
     from planner.inputs.scenario import scenario_from_data
 
     del override_json  # part of the key: the plan below was made with it
     scenario = scenario_from_data(json.loads(scenario_json))
     return build_handoff(
-        plan=engine.plan_for(scenario),
-        catalog=engine.catalog(),
-        params=layout_params_from_data(json.loads(params_json)),
+        plan=engine.plan_for(scenario), catalog=engine.catalog(), params=scenario.layout_floor
     )
 
 
-def floor_inputs() -> LayoutParams:
-    """Row length and the rows the room holds (0 = any)."""
-    left, right = st.columns(2)
-    length = left.number_input(
-        t("layout.row_length_m"), min_value=0.1, max_value=500.0, value=12.0, step=0.6, key=ROW_LENGTH
-    )
-    rows = right.number_input(
-        t("layout.max_rows"),
-        min_value=0,
-        max_value=500,
-        value=0,
-        step=1,
-        key=MAX_ROWS,
-        help=t("layout.max_rows_help"),
-    )
-    data: dict[str, object] = {"row_length_m": float(length)}
-    if rows:
-        data["max_rows"] = int(rows)
-    return LayoutParams.model_validate(data)
+def floor_inputs() -> None:
+    """Row length and the rows the room holds (empty = any): scenario inputs (``Scenario.floor``),
+    so the BOM, the TCO and the proposal price the cables of this floor; a number out of range
+    keeps the value in use and says so under its field."""
+    cells = st.columns(2)
+    for cell, (name, number_format) in zip(cells, (("row_m", "%.1f"), ("max_rows", "%d")), strict=True):
+        with cell:
+            sidebar.number_field(
+                st, name, state.prepare_widget(name), number_format, empty=t("layout.any_rows")
+            )
+            typed = (st.session_state.get(keys.RANGE_ERRORS) or {}).get(name)
+            if typed is not None:
+                st.error(sidebar.range_error_text(name, typed), icon=":material/warning:")
 
 
-def handoff(plan: Plan, params: LayoutParams) -> Handoff:
-    """The cached hand-off of the plan; a bad layout input shows its one-line error and stops."""
+def handoff(plan: Plan) -> Handoff:
+    """The cached hand-off of the plan on its scenario's floor; a floor that holds no layout shows
+    its one-line error and stops."""
     scenario_json = engine.canonical_json(plan.scenario)
-    return widgets.computed(_handoff, scenario_json, state.catalog_override(), params.model_dump_json())
+    return widgets.computed(_handoff, scenario_json, state.catalog_override())
 
 
 def drawing(svg: str, css_class: str) -> None:
@@ -156,14 +143,22 @@ def rows(h: Handoff) -> None:
 
 
 def cable_prices(h: Handoff, headers: dict[str, str]) -> None:
-    """The cables priced on this floor beside the BOM's price (the layout of the default floor)."""
-    prices = pd.DataFrame(pricing_rows(layout_cable_pricing(h, engine.catalog())))
+    """The cables this floor orders, per ordered length and priced, and the check that the BOM
+    orders the same ones (it prices the layout of the scenario's floor)."""
+    pricing = layout_cable_pricing(h, engine.catalog())
+    prices = pd.DataFrame(pricing_rows(pricing))
     if prices.empty:
         return
     st.subheader(t("layout.prices"))
     prices["link_class"] = prices["link_class"].map({c: t(k) for c, k in LINK_KEYS.items()})
-    st.dataframe(prices.rename(columns=headers), hide_index=True)
-    st.caption(t("layout.prices_caption", row_length_m=LayoutParams().row_length_m))
+    shown = ["link_class", "cable_part", "cables", "ordered_lengths", "layout_usd"]
+    st.dataframe(prices[shown].rename(columns=headers), hide_index=True)
+    differ = [t(LINK_KEYS[p.link_class]) for p in pricing if p.bom_m != p.ordered_m]
+    if differ:
+        st.warning(t("layout.prices_differ", classes=", ".join(differ)), icon=":material/warning:")
+    else:
+        st.success(t("layout.prices_agree"), icon=":material/check:")
+    st.caption(t("layout.prices_caption"))
 
 
 def elevations(h: Handoff) -> None:
@@ -191,10 +186,10 @@ def _zip(files: dict[str, bytes]) -> bytes:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _file(kind: str, scenario_json: str, override_json: str, params_json: str, lang: str) -> bytes:
+def _file(kind: str, scenario_json: str, override_json: str, lang: str) -> bytes:
     """One download file of a hand-off, built when first asked for (the XLSX of a 1024-GPU
     rail8-npo plan takes seconds), then cached."""
-    h = _handoff(scenario_json, override_json, params_json)
+    h = _handoff(scenario_json, override_json)
     if kind == "csv":
         return cabling_csv(h)
     if kind == "xlsx":
@@ -210,14 +205,13 @@ def _file(kind: str, scenario_json: str, override_json: str, params_json: str, l
     return drawio_file(h)
 
 
-def downloads(h: Handoff, params: LayoutParams) -> None:
+def downloads(h: Handoff) -> None:
     """Cabling plan CSV and XLSX, elevations, NetBox files and the draw.io file, each built on click."""
     st.subheader(t("layout.downloads"))
     stem = f"{h.plan.design_id}_{h.plan.gpus}gpu"
     inputs = (
         engine.canonical_json(h.plan.scenario),
         state.catalog_override(),
-        params.model_dump_json(),
         state.lang(),
     )
 
