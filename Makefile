@@ -48,10 +48,13 @@ test: lint system-deps
 	exit $$status
 
 # The fast tier: engine, CLI (in-process and start-up), store on SQLite, doctests; no AppTest, no
-# browser, no PDF, no PostgreSQL, no worker processes.
+# browser, no PDF, no PostgreSQL, no worker processes of its own. It runs on two pytest-xdist
+# workers (each test in a temporary folder of its worker, the Hypothesis database shared: it
+# writes each example atomically); `make test` stays one process (its JUnit file feeds the README).
+FAST_WORKERS ?= 2
 test-fast: install-dev
 	set -e; TREE="$$(bash .ci/check-clean.sh snapshot)"; \
-	status=0; $(BIN)/pytest -q -m unit || status=$$?; \
+	status=0; $(BIN)/pytest -q -m unit -n $(FAST_WORKERS) || status=$$?; \
 	bash .ci/check-clean.sh compare "$$TREE" || status=1; \
 	exit $$status
 

@@ -7,6 +7,7 @@ shows it next to the input.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -186,18 +187,61 @@ def _problem(kind: str, english: str, context: Mapping[str, Any]) -> str:
 
 SHORTEN_CHARS = 80
 """How much of a value from outside an error message repeats before it is cut."""
+PATH_SCAN_CHARS = 4096
+"""Longest text :func:`shorten` looks through for a path to cut in the middle (Linux's
+``PATH_MAX``); a longer text is no file name and is cut at its end."""
+_TOKEN = re.compile(r"[^\s'\"`()\[\]{}<>,;]+")
+"""A run of characters a path can hold, without the quotes and brackets around it in a message."""
+_SEPARATORS = "/\\"
+
+
+def _last_separator(text: str) -> int:
+    return max(text.rfind(sep) for sep in _SEPARATORS)
+
+
+def _keep_file_name(text: str, limit: int) -> str | None:
+    """``text`` with the middle of its longest path (two separators or more) replaced by ``…``,
+    its folders kept from the start as far as the budget allows and its last part (the file name)
+    whole; ``None`` when the text outside the path and the file name alone exceed ``limit``."""
+    paths = [m for m in _TOKEN.finditer(text) if sum(m[0].count(sep) for sep in _SEPARATORS) >= 2]
+    if not paths:
+        return None
+    path = max(paths, key=lambda m: len(m[0]))
+    token = path[0]
+    name_at = _last_separator(token.rstrip(_SEPARATORS))
+    budget = limit - (len(text) - len(token)) - (len(token) - name_at)
+    if name_at <= 0 or budget < 0:
+        return None
+    head = token[:budget]
+    head = head[: _last_separator(head) + 1]
+    return text[: path.start()] + head + "…" + token[name_at:] + text[path.end() :]
 
 
 def shorten(text: str, limit: int = SHORTEN_CHARS) -> str:
     """``text`` cut to ``limit`` characters plus an ellipsis: an error line echoes what it was
     given, and a 50 MB name must not become a 50 MB message.
 
+    A text holding a path (a run of characters with two ``/`` or ``\\`` or more) loses the middle
+    of that path instead of its end, so the message still names the file: the result is then the
+    text's start, the path's first folders, ``…``, the file name and the text's end, again at most
+    ``limit`` characters plus the ellipsis. When even that does not fit (a file name or a text
+    around it longer than ``limit``, or a text longer than :data:`PATH_SCAN_CHARS`), the end is
+    cut as for any text.
+
     >>> shorten("x" * 100, 5)
     'xxxxx…'
     >>> shorten("short")
     'short'
+    >>> shorten("/very/long/" + "deep/" * 20 + "name.yaml", 24)
+    '/very/long/…/name.yaml'
     """
-    return text if len(text) <= limit else text[:limit] + "…"
+    if len(text) <= limit:
+        return text
+    if len(text) <= PATH_SCAN_CHARS:
+        kept = _keep_file_name(text, limit)
+        if kept is not None:
+            return kept
+    return text[:limit] + "…"
 
 
 def _item(field: str, problem: str, given: Any, shown: bool, allowed: tuple[str, str] | None) -> Message:

@@ -15,9 +15,10 @@ from what the test uses, so a new test file is classified without an edit:
   calibration fit, a whole-process round trip);
 - ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
 
-``make test-fast`` runs ``-m unit``; ``make test`` runs every tier. A run with ``-m`` does not even
-import a module whose source tiers no test of it can match (:func:`pytest_ignore_collect`): the
-fast tier skips importing the AppTest, PDF and browser modules (and rewriting their asserts).
+``make test-fast`` runs ``-m unit -n 2`` (two pytest-xdist workers); ``make test`` runs every tier
+in one process. A run with ``-m`` does not even import a module whose source tiers no test of it
+can match (:func:`pytest_ignore_collect`): the fast tier skips importing the AppTest, PDF and
+browser modules (and rewriting their asserts).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ TIER_COUNTS = pytest.StashKey[Counter[str]]()
 
 # Hypothesis keeps its example database and constants cache in ./.hypothesis by default: keep them
 # out of the checkout, in one folder per machine so a failing example is still replayed next run.
+# The pytest-xdist workers of `make test-fast` share it: a test runs in one worker, and Hypothesis
+# writes each example and each constants-cache file through a temporary file and a rename.
 os.environ.setdefault(
     "HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "gpu-cluster-planner-hypothesis")
 )

@@ -34,6 +34,7 @@ USED_WITHOUT_IMPORT = {
     "types-pyyaml": "type stubs mypy reads",
     "pandas-stubs": "type stubs mypy reads",
     "oidc-provider-mock": "a command the sign-in browser test starts (tests/browser/test_signin.py)",
+    "pytest-xdist": "a pytest plugin (-n): make test-fast runs the unit tier on two workers",
 }
 """Declared distributions that no ``import`` names, each with what uses it."""
 
