@@ -206,7 +206,8 @@ def test_designs_side_by_side_share_the_gpu(catalog: Catalog) -> None:
     for column in ("step_time_s", "time_to_train_days", "cost_to_train_usd", "goodput", "energy_mwh"):
         assert (frame[column] > 0).all()
     breakdown = step_breakdown_frame(estimates)
-    assert len(breakdown) == 3 * 9  # compute, MoE copies, TP, CP, EP, bubble, PP, DP, optimizer
+    # compute, MoE copies, TP, CP, EP, bubble, PP, DP, optimizer, host offload
+    assert len(breakdown) == 3 * 10
     for e in estimates:
         assert breakdown[breakdown["design"] == e.design_id]["time_s"].sum() == pytest.approx(e.step_time_s)
 
