@@ -18,7 +18,10 @@ def test_make_docs_writes_the_engine_reference_from_its_docstrings(tmp_path: Pat
     assert {"index.md", "planner.engine.md", "planner.bom.md"} <= names
     assert not any(name.startswith(("planner.cli", "planner.store.migrations")) for name in names)
     engine = (tmp_path / "planner.engine.md").read_text(encoding="utf-8")
-    assert "## function `plan`" in engine and "plan(*, scenario: 'Scenario', catalog: 'Catalog')" in engine
+    assert (
+        "## function `plan`" in engine
+        and "plan(*, scenario: 'Scenario', catalog: 'Catalog', layout_cable_lengths: 'bool' = True)" in engine
+    )
     bom = (tmp_path / "planner.bom.md").read_text(encoding="utf-8")
     section = bom[bom.index("## function `bom_lines`") :]
     assert "**Parameters**" in section and "**Returns**" in section and "it_kw" in section

@@ -42,6 +42,7 @@ from typing import get_args
 from pydantic import BaseModel
 
 from planner.i18n import catalogs, po
+from planner.report.catalog_table import NESTED_PROSE_SUFFIXES
 
 ROOT = catalogs.LOCALES.parent
 TARGET_LANGS = ("zh",)
@@ -163,9 +164,26 @@ def data_ids() -> list[Found]:
                 text = _proposed(record, field, kept)
                 if text is not None:
                     found.append(Found(text, f"{family}.{record.id} {field}"))
+            found += _nested_prose(record, f"{family}.{record.id}")
     # the meaning of each field, as the Catalog page's field reference shows it
     for family, model in FAMILIES.items():
         found += _field_descriptions(model, f"schema {family}.")
+    return found
+
+
+def _nested_prose(record: BaseModel, where: str) -> list[Found]:
+    """The provenance prose of a record's nested models (``visible_memory.memory_source``,
+    ``host_link.link_reason``: fields ending in ``NESTED_PROSE_SUFFIXES``), which the Catalog
+    page shows in the reader's language."""
+    found: list[Found] = []
+    for name in type(record).model_fields:
+        inner = getattr(record, name)
+        if not isinstance(inner, BaseModel):
+            continue
+        for field in type(inner).model_fields:
+            text = getattr(inner, field)
+            if field.endswith(NESTED_PROSE_SUFFIXES) and isinstance(text, str) and text.strip():
+                found.append(Found(text, f"{where} {name}.{field}"))
     return found
 
 

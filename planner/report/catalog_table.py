@@ -37,6 +37,9 @@ TRANSLATED_FIELDS = ("name", "description", "reason", "notes", "source", "unit",
 """Record fields shown in the reader's language (the catalog prose of ``catalog.po``: the
 extraction's ``DATA_FIELDS``); ids and figures stay as they are, and a translated source keeps
 its citations (titles, authors, addresses) as published."""
+NESTED_PROSE_SUFFIXES = ("_source", "_reason")
+"""A nested model's own provenance prose (``visible_memory.memory_source``,
+``host_link.link_reason``), shown in the reader's language like a record's ``source``."""
 APART = {"designs": ("claims",)}
 """Fields not shown as columns: a design's vendor claims have their own table (:func:`claim_records`)."""
 SAME_IN = {"name_zh": "zh"}
@@ -229,7 +232,7 @@ def cell(family: str, name: str, value: Any, lang: str) -> Any:
     if isinstance(value, bool):
         return translate(YES if value else NO, lang)
     if isinstance(value, str):
-        if name in TRANSLATED_FIELDS:
+        if name in TRANSLATED_FIELDS or name.endswith(NESTED_PROSE_SUFFIXES):
             return translate_text(value, lang)
         group = ENUM_GROUPS.get((family, name))
         if group:
