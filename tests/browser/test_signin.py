@@ -207,6 +207,8 @@ def test_a_viewers_walk(browser: Browser, app_url: str) -> None:
     expect(welcome).to_be_visible(timeout=TIMEOUT_MS)
     assert tr("page.scenarios", "en") not in welcome.inner_text()
     links = page.locator('.st-key-nav_bar [data-testid="stPageLink"] a')
+    # the bar is drawn link by link: read it once all are there (a loaded CI machine read it early)
+    expect(links).to_have_count(len(VIEWER_WALK), timeout=TIMEOUT_MS)
     listed = {a.inner_text().strip().splitlines()[-1] for a in links.all()}  # after the icon
     assert listed == {tr(f"page.{p}", "en") for p in VIEWER_WALK}
     refused = tr("auth.page_refused", "en", role=tr("auth.role.viewer", "en"))
