@@ -292,7 +292,9 @@ class Instance:
         if decode and m.moe:
             # the routed experts run as a grouped GEMM of T k / E tokens per expert (module notes)
             routed = tokens * 2.0 * (m.params_active - m.params_dense) / lay.gpus
-            compute_s += self._routed_compute_s(routed, tokens=tokens) - routed / (self.gpu.peak_flops * efficiency)
+            compute_s += self._routed_compute_s(routed, tokens=tokens) - routed / (
+                self.gpu.peak_flops * efficiency
+            )
         memory_s = memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency)
         if self.overlap and ep_s > 0:
             # two micro-batches: one's all-to-all runs under the other's compute and memory traffic;
