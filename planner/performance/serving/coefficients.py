@@ -52,9 +52,9 @@ class ServingCoefficients:
     grouped_gemm_efficiency_256: float
     """Share of dense peak an expert grouped GEMM reaches with 256 tokens per expert [-]."""
     grouped_gemm_efficiency_1024: float
-    """... with 1,024 tokens per expert [-]."""
+    """Share of dense peak the same GEMM reaches with 1,024 tokens per expert [-]."""
     grouped_gemm_efficiency_8192: float
-    """... with 8,192 tokens per expert [-]."""
+    """Share of dense peak the same GEMM reaches with 8,192 tokens per expert [-]."""
 
     def grouped_gemm_efficiency(self, *, tokens_per_expert: float) -> float:
         """Share of dense peak the routed experts' grouped GEMM reaches at ``m`` tokens per expert [-].
