@@ -90,61 +90,50 @@ def kw_to_refrigeration_tons(power_kw: float) -> float:
     return power_kw / KW_PER_REFRIGERATION_TON
 
 
-def volume_flow_per_s(
-    *, heat_kw: float, delta_t_k: float, specific_heat_kj_per_kg_k: float, density_kg_per_volume: float
-) -> float:
-    """Flow of a coolant that carries ``heat_kw`` at a temperature rise ``delta_t_k``.
+def coolant_flow_l_per_min(*, heat_kw: float, delta_t_k: float) -> float:
+    """Water flow that carries ``heat_kw`` at a temperature rise ``delta_t_k``.
 
     Parameters
     ----------
     heat_kw : float
         Heat to carry away [kW]; zero or less needs no flow.
     delta_t_k : float
-        Temperature rise of the coolant from supply (inlet) to return (exhaust) [K], above zero.
-    specific_heat_kj_per_kg_k : float
-        Specific heat of the coolant [kJ/(kg K)].
-    density_kg_per_volume : float
-        Density of the coolant [kg per volume unit: kg/L, kg/m^3 ...].
+        Temperature rise of the water from supply to return [K], above zero.
 
     Returns
     -------
     float
-        Flow [volume unit of ``density_kg_per_volume`` per s]; 0 when ``heat_kw <= 0``.
+        Water flow [L/min].
 
     Notes
     -----
-    m_dot [kg/s] = Q [kW] / (c_p [kJ/(kg K)] * dT [K]); volume flow = m_dot / rho.
+    m_dot [kg/s] = Q [kW] / (c_p [kJ/(kg K)] * dT [K]); volume = m_dot / rho * 60, with liquid water
+    near 25 degC (c_p = 4.186 kJ/(kg K), rho = 0.997 kg/L).
     """
     if heat_kw <= 0:
         return 0.0
-    return heat_kw / (specific_heat_kj_per_kg_k * delta_t_k) / density_kg_per_volume
-
-
-def coolant_flow_l_per_min(*, heat_kw: float, delta_t_k: float) -> float:
-    """Water flow [L/min] that carries ``heat_kw`` [kW] at a rise ``delta_t_k`` [K] from supply to return.
-
-    :func:`volume_flow_per_s` with liquid water near 25 degC (c_p = 4.186 kJ/(kg K),
-    rho = 0.997 kg/L), times 60 s/min.
-    """
-    return 60.0 * volume_flow_per_s(
-        heat_kw=heat_kw,
-        delta_t_k=delta_t_k,
-        specific_heat_kj_per_kg_k=WATER_SPECIFIC_HEAT_KJ_PER_KG_K,
-        density_kg_per_volume=WATER_DENSITY_KG_PER_L,
-    )
+    mass_kg_per_s = heat_kw / (WATER_SPECIFIC_HEAT_KJ_PER_KG_K * delta_t_k)
+    return mass_kg_per_s / WATER_DENSITY_KG_PER_L * 60.0
 
 
 def airflow_m3_per_s(*, heat_kw: float, delta_t_k: float) -> float:
-    """Air flow [m^3/s] that carries ``heat_kw`` [kW] at a rise ``delta_t_k`` [K] from inlet to exhaust.
+    """Air flow that carries ``heat_kw`` at a temperature rise ``delta_t_k``.
 
-    :func:`volume_flow_per_s` with c_p = 1.005 kJ/(kg K) and rho = 1.2 kg/m^3.
+    Parameters
+    ----------
+    heat_kw : float
+        Heat to carry away [kW]; zero or less needs no flow.
+    delta_t_k : float
+        Temperature rise of the air from inlet to exhaust [K], above zero.
+
+    Returns
+    -------
+    float
+        Air flow [m^3/s]: ``Q / (c_p * dT * rho)`` with c_p = 1.005 kJ/(kg K), rho = 1.2 kg/m^3.
     """
-    return volume_flow_per_s(
-        heat_kw=heat_kw,
-        delta_t_k=delta_t_k,
-        specific_heat_kj_per_kg_k=AIR_SPECIFIC_HEAT_KJ_PER_KG_K,
-        density_kg_per_volume=AIR_DENSITY_KG_PER_M3,
-    )
+    if heat_kw <= 0:
+        return 0.0
+    return heat_kw / (AIR_SPECIFIC_HEAT_KJ_PER_KG_K * delta_t_k * AIR_DENSITY_KG_PER_M3)
 
 
 def ceil_div(numerator: int, denominator: int) -> int:
