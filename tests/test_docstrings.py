@@ -25,6 +25,7 @@ DOCUMENTED = (
     "planner.cost",
     "planner.design",
     "planner.facility",
+    "planner.handoff",
     "planner.jobmix",
     "planner.queueing",
     "planner.sweep",
