@@ -50,7 +50,18 @@ and are known are listed, with the reason and what would close them, in
 
 
 def render_docs(results: Sequence[CaseResult]) -> str:
-    """The whole of ``docs/validation.md``."""
+    """The whole of ``docs/validation.md``.
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Results of every validation case.
+
+    Returns
+    -------
+    str
+        Markdown text.
+    """
     return (
         f"{_INTRO}\n{summary_line(results)}\n\n## Summary by area\n\n{markdown_summary(results)}\n\n"
         f"## Every case\n\n{markdown_table(results)}\n"
@@ -58,7 +69,20 @@ def render_docs(results: Sequence[CaseResult]) -> str:
 
 
 def render_readme(readme: str, results: Sequence[CaseResult]) -> str:
-    """``readme`` with the text between the validation markers replaced by the summary table."""
+    """``readme`` with the text between the validation markers replaced by the summary table.
+
+    Parameters
+    ----------
+    readme : str
+        The README text (holding the begin and end markers).
+    results : Sequence[CaseResult]
+        Results of every validation case.
+
+    Returns
+    -------
+    str
+        The new README text.
+    """
     start, end = readme.find(BEGIN), readme.find(END)
     if start < 0 or end < start:
         raise InputError(f"README.md: markers {BEGIN} ... {END} not found in order")
@@ -70,7 +94,18 @@ def render_readme(readme: str, results: Sequence[CaseResult]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write both files; print what changed."""
+    """Write both files; print what changed.
+
+    Parameters
+    ----------
+    argv : Sequence[str] or None
+        Command-line arguments (none are read).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     del argv
     results = run_all()
     for path, text in (
