@@ -28,6 +28,7 @@ DOCUMENTED = (
     "planner.handoff",
     "planner.jobmix",
     "planner.queueing",
+    "planner.report",
     "planner.sweep",
     "planner.tenancy",
     "planner.units",
