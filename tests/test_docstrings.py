@@ -22,6 +22,7 @@ from tools.api_docs import public_members
 
 DOCUMENTED = (
     "planner.catalog",
+    "planner.cli",
     "planner.cost",
     "planner.design",
     "planner.facility",
