@@ -123,7 +123,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        Exit status: 0 on success, 2 for bad input, or the command's own status.
+        Exit status: the command's own (0 on success), 2 for bad input or an unwritable file,
+        1 when the output cannot be written.
     """
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(words[0] if words else None)
