@@ -57,8 +57,8 @@ def decision_of(
     Returns
     -------
     Decision
-        Per design the outcome, cost per outcome [USD per GPU-hour or per job] with its band, and
-        the chosen design.
+        The rule, the outcome unit, per design the outcome and its cost per outcome [USD per
+        ``outcome_unit``] with its P10-P90 band and probability of being best, and the chosen one.
     """
     shown = plans if shown_plans is None else shown_plans
     outcomes = tuple(
