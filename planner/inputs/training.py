@@ -334,9 +334,10 @@ class TrainingJob(BaseModel):
     )
     moe_graphed_dispatch: bool = switch_option(
         "--moe-graphed-dispatch",
-        description="The router and the token preprocessing run inside CUDA graphs, with no host "
-        "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
-        "moe_preprocess): the per-copy framework cost is not charged.",
+        description="The router and the token preprocessing run inside CUDA graphs (Megatron-Core's "
+        "cuda_graph_scope moe_router and moe_preprocess): with the fused dispatcher, which then has no "
+        "host synchronisation on the token counts, the captured path's own per-copy cost replaces the "
+        "host-synchronised one; the all-to-all dispatcher still waits on the host and keeps it.",
     )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",
