@@ -418,3 +418,21 @@ def _prefill_instance(catalog: Catalog, *, moe_overlap: bool) -> tuple[object, I
     p = plan(scenario=Scenario(gpus=64, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=catalog)
     request = ServingRequest(**{**DSV3_SERVING, "ep": 64, "moe_overlap": moe_overlap})
     return p, _context(request, p, catalog, None).instance(InstanceLayout(tp=1, ep=64))
+
+
+def test_bf16_adam_states_are_a_third_of_fp32_master_ones() -> None:
+    """PyTorch Adam on bf16 parameters (NeMo AutoModel's benchmarks) keeps two bf16 moments, 4 B per
+    parameter, where mixed precision keeps fp32 master weights and moments, 12 B."""
+    from planner.performance.training.memory import BF16_OPTIMIZER_BYTES, state_bytes
+
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay()  # EP8 on 8 GPUs: each rank holds 16 of the 128 experts whole (edp = 1)
+    _, expert = params_per_gpu(job_shape(job), lay)
+    fp32 = state_bytes(job_shape(job), lay, 3)
+    bf16 = state_bytes(job_shape(job), lay, 3, optimizer_bytes=BF16_OPTIMIZER_BYTES)
+    assert bf16[:2] == fp32[:2] and bf16[2] == pytest.approx(fp32[2] / 3)
+    # the experts dominate: 48 layers x 128 experts x 3 x 2048 x 768 / 8 = 3.6 B parameters per rank
+    assert expert == pytest.approx(48 * 128 * 3 * 2048 * 768 / 8, rel=0.01)
+    assert TrainingJob(**QWEN3_30B, optimizer_states="bf16").optimizer_states == "bf16"
+    with pytest.raises(ValueError, match="optimizer_states"):
+        TrainingJob(**QWEN3_30B, optimizer_states="fp16")

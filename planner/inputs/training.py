@@ -33,6 +33,7 @@ RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
 AttentionKernel = Literal["flash", "materialized"]
 MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
 MoeDispatcher = Literal["alltoall", "fused"]
+OptimizerStates = Literal["fp32_master", "bf16"]
 
 _MODEL = "wl.group.model"
 _COMPUTE = "wl.group.compute"
@@ -170,6 +171,12 @@ class TrainingJob(BaseModel):
         default=None,
         description="Optimizer sharding: 0 none, 1 optimizer, 2 + gradients, 3 + weights (FSDP); "
         "empty = searched 1-3.",
+    )
+    optimizer_states: Annotated[OptimizerStates, Input(flag="--optimizer-states")] = Field(
+        default="fp32_master",
+        description="fp32_master: fp32 master weights and Adam moments, 12 B per parameter "
+        "(Megatron, DeepSpeed mixed precision); bf16: Adam moments in the bf16 weights' dtype and no "
+        "master copy, 4 B per parameter (PyTorch Adam on bf16 parameters).",
     )
     dp_overlap_fraction: float = _hidden_share(
         "--dp-overlap", 0.5, "Share of the gradient reduction hidden behind backward [-]."

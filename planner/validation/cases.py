@@ -193,6 +193,9 @@ class CaseInputs(_Frozen):
     moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
+    optimizer_states: Literal["fp32_master", "bf16"] | None = Field(
+        default=None, description="Adam states: fp32 master weights and moments, or bf16 moments, no master."
+    )
     offload_activation_layers: int | None = Field(
         default=None, ge=0, description="Layers whose activations the recipe offloads to host memory [count]."
     )

@@ -394,6 +394,7 @@ def _training_job(case: ValidationCase) -> Any:
         "moe_dispatch_fp8": i.moe_dispatch_fp8,
         "moe_dispatcher": i.moe_dispatcher,
         "moe_graphed_dispatch": i.moe_graphed_dispatch,
+        "optimizer_states": i.optimizer_states,
         "software_release": i.software_release,
         "offload_activation_layers": i.offload_activation_layers,
         "distribute_saved_activations": i.distribute_saved_activations,
@@ -462,6 +463,7 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
     stage only, so no GPU, plan or memory fit is involved (the ZeRO paper's Figure 1 is
     arithmetic, and its 120 GB baseline fits no single GPU)."""
     from planner.performance.training.memory import Parallel, state_bytes
+    from planner.performance.training.search import optimizer_bytes_per_param
     from planner.performance.workload import job_shape
 
     i = case.inputs
@@ -472,7 +474,8 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
         tp=i.tp or 1, cp=i.cp or 1, pp=i.pp or 1, dp=i.dp or 1, ep=i.ep or 1,
         v=i.virtual_stages or 1, micro_batch_seqs=1, micro_batches=1,
     )  # fmt: skip
-    states = state_bytes(job_shape(job), lay, i.zero_stage)  # type: ignore[arg-type]
+    zero: Any = i.zero_stage
+    states = state_bytes(job_shape(job), lay, zero, optimizer_bytes=optimizer_bytes_per_param(job))
     return _Value(sum(states) / 1e9)
 
 
