@@ -7,6 +7,7 @@ one input.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -311,9 +312,19 @@ def test_two_batch_decode_stages_by_hand(catalog: Catalog, monkeypatch: pytest.M
         calls.append(out)
         return out
 
+    routed_compute: list[float] = []
+    original_routed = Instance._routed_compute_s
+
+    def spy_routed(self: Instance, flops: float, *, tokens: float) -> float:
+        routed_compute.append(original_routed(self, flops, tokens=tokens))
+        return routed_compute[-1]
+
     monkeypatch.setattr(Instance, "_part", spy)
+    monkeypatch.setattr(Instance, "_routed_compute_s", spy_routed)
     step = _decode_step(catalog, moe_overlap=True)
-    dense, routed, core = (max(c) for c in calls)
+    dense, routed_memory, core = (max(c) for c in calls)
+    # the routed experts: the grouped GEMM's compute (its own efficiency) or reading their weights
+    routed = max(routed_compute[0], routed_memory)
     # 64 sequences per micro-batch on each of the 64 GPUs: low-latency dispatch (FP8) and combine (BF16)
     dispatch, combine, _ = _instance(catalog).ep_parts(64 * 64, decode=True)
     expected = 2 * (max(dense, dispatch) + routed + max(core, combine))
@@ -418,6 +429,34 @@ def _prefill_instance(catalog: Catalog, *, moe_overlap: bool) -> tuple[object, I
     p = plan(scenario=Scenario(gpus=64, design_id="ib-ndr", gpu_id="h100_sxm"), catalog=catalog)
     request = ServingRequest(**{**DSV3_SERVING, "ep": 64, "moe_overlap": moe_overlap})
     return p, _context(request, p, catalog, None).instance(InstanceLayout(tp=1, ep=64))
+
+
+def test_routed_experts_of_a_decode_step_run_at_the_grouped_gemm_efficiency(catalog: Catalog) -> None:
+    """Decode: the routed FLOPs run at eta_g(T k / E) (DeepGEMM's H800 table, data/serving.yaml),
+    the rest at the dense decode efficiency."""
+    from planner.performance.serving.coefficients import serving_coefficients
+
+    c = serving_coefficients(catalog)
+    # the table's 512-token row, which the curve does not use: 1 / (2/3 / 1040 + 1/3 / 916) = 995 TFLOPS
+    # over 1978.8 = 0.503; the interpolation between 256 and 1,024 tokens gives 0.505 (0.5 %)
+    assert c.grouped_gemm_efficiency(tokens_per_expert=512) == pytest.approx(0.503, rel=0.01)
+    assert c.grouped_gemm_efficiency(tokens_per_expert=256) == c.grouped_gemm_efficiency(tokens_per_expert=16)
+    inst = _instance(catalog)
+    single = replace(inst, overlap=False)
+    step = single.decode_step(batch=64 * 128, context=2000)
+    m = inst.model
+    # 128 sequences on each of 64 GPUs, 8 copies each over 256 experts: 256 tokens per expert
+    routed = 128 * 2.0 * (m.params_active - m.params_dense)
+    eta_g = c.grouped_gemm_efficiency(tokens_per_expert=256)
+    # the MLA core runs in BF16: its FLOPs count twice against the FP8 peak (attention_slowdown 2)
+    attention = m.attention_flops_per_token(context=2000, absorbed=True) * inst.attention_slowdown
+    dense_flops = 128 * (2.0 * m.params_dense + attention)
+    expected = dense_flops / (inst.gpu.peak_flops * c.decode_compute_efficiency) + routed / (
+        inst.gpu.peak_flops * eta_g
+    )
+    assert step.compute_s == pytest.approx(expected)
+    assert eta_g == pytest.approx(0.4495)  # below the dense decode figure: the step is slower
+    assert eta_g < c.decode_compute_efficiency
 
 
 def test_bf16_adam_states_are_a_third_of_fp32_master_ones() -> None:
