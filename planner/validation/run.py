@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import Message, msg
-from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, load_cases
+from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, calibration_twins, load_cases
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -98,6 +98,9 @@ class CaseResult:
     """Why not modelled, or the stand-in and conversions used (empty when none)."""
     url: str
     citation: str
+    calibration_twin: str = ""
+    """Id of a calibration case of the same run on paper (:func:`~planner.validation.cases.
+    calibration_twins`); a validation result with one is weak evidence, counted apart."""
 
 
 class _NotModelledError(Exception):
@@ -733,8 +736,9 @@ def run_all(
 
         catalog = load_catalog()
     chosen = load_cases() if cases is None else tuple(cases)
+    twins = calibration_twins(chosen)
     return tuple(
-        evaluate(c, catalog=catalog)
+        dataclasses.replace(evaluate(c, catalog=catalog), calibration_twin=twins.get(c.id, ""))
         for c in chosen
         if (area is None or c.area == area) and (role is None or c.role == role)
     )
@@ -775,12 +779,16 @@ def summary_line(results: Sequence[CaseResult]) -> Message:
     """One line: validation counts first, calibration apart."""
     v = summarize(results, role="validation")
     c = summarize(results, role="calibration")
+    twins = [r for r in results if r.role == "validation" and r.calibration_twin]
     return msg(
-        "validation: {passed} pass / {failed} fail / {not_modelled} not modelled; "
+        "validation: {passed} pass / {failed} fail / {not_modelled} not modelled "
+        "({twins} of them the same run on paper as a calibration case, {twins_passed} of those pass); "
         "calibration (fitted, not evidence): {c_passed} pass / {c_failed} fail / {c_not_modelled} not modelled",
         passed=v.passed,
         failed=v.failed,
         not_modelled=v.not_modelled,
+        twins=len(twins),
+        twins_passed=sum(r.status == "pass" for r in twins),
         c_passed=c.passed,
         c_failed=c.failed,
         c_not_modelled=c.not_modelled,
