@@ -96,6 +96,8 @@ EP_ALLTOALLS_PER_LAYER = 4
 CP_COLLECTIVES_PER_LAYER = 3
 """K,V gathered in the forward, again in the backward, and their gradients scattered."""
 FULL_RECOMPUTE_COMM_FACTOR = 1.5
+KEY_DIGITS = 9
+"""Decimals [s] the layout search compares bounded steps to (:meth:`StepModel.result_key`)."""
 """Full recomputation repeats the forward's collectives: 6 instead of 4 per layer."""
 
 
@@ -474,7 +476,19 @@ class StepModel:
     def lower_bound_s(self, lay: Parallel, recompute: Recompute) -> float:
         """Compute and its bubble alone: no layout's step is shorter [s]."""
         per_micro, _ = self.compute_micro_s(lay, recompute)
-        return max(per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v), self.bound_floor_s(lay))
+        return per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v)
+
+    def lower_bound_key(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
+        """Lower bounds of the search's key (:meth:`result_key`), component by component [s]."""
+        unbounded = self.lower_bound_s(lay, recompute)
+        return round(max(unbounded, self.bound_floor_s(lay)), KEY_DIGITS), unbounded
+
+    def result_key(self, result: StepResult) -> tuple[float, float]:
+        """What the search minimises [s]: the step, then, among steps the MFU bound makes equal, the
+        step without the bound (the layout the model itself finds fastest). The first part is
+        rounded so that steps the bound makes equal are equal in floating point."""
+        unbounded = result.step.total_s - result.bounded_s
+        return round(max(unbounded, self.bound_floor_s(result.lay)), KEY_DIGITS), unbounded
 
     def _activation_bytes(self, lay: Parallel) -> float:
         """One micro-batch's bf16 activations at a layer boundary, one context shard [B]."""
