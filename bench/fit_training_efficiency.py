@@ -11,7 +11,7 @@ Fits, by least squares on the relative error of ``planner validate``'s own predi
   share of peak its matrix units sustain), the curve's shape kept;
 - for a framework release other than the latest (a case's ``software_release``), its own
   ``max_fraction_<gpu_id>_<release>`` on that release's calibration cases;
-- each MFU bound ``training_mfu_bound_<gpu_id>_<precision>`` the catalog states, on the calibration
+- each MFU bound ``training_kernel_efficiency_bound_<gpu_id>_<precision>`` the catalog states, on the calibration
   cases of that GPU and precision (the bound's source row); those rows fit nothing else.
 
 Prints the fit and the residuals; copy the values into ``data/training.yaml``. Validation cases are
@@ -42,7 +42,7 @@ GENERAL = (
 )
 REFERENCE_GPU = "a100_sxm_80gb"
 QUANTITIES = ("model_flops_utilization", "tokens_per_s", "achieved_tflops_per_gpu")
-BOUND = "training_mfu_bound"
+BOUND = "training_kernel_efficiency_bound"
 
 
 def bound_rule(case: ValidationCase) -> str:

@@ -56,7 +56,7 @@ from planner.performance.training.efficiency import (
     FP8_SPEEDUP,
     EfficiencyCoefficients,
     efficiency_coefficients,
-    mfu_bound,
+    kernel_efficiency_bound,
     published_ceiling,
 )
 from planner.performance.training.flops import (
@@ -250,7 +250,7 @@ def estimate_workload(
             catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
         ),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
-        host_byte_per_s=host_link_byte_per_s(r.gpu), mfu_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
+        host_byte_per_s=host_link_byte_per_s(r.gpu), kernel_efficiency_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
     shape = job_shape(job)
@@ -386,20 +386,21 @@ def job_shape(job: TrainingJob) -> ModelShape:
 
 
 def _bound(catalog: Catalog, *, gpu_id: str, precision: str) -> float | None:
-    """The catalog's MFU bound for the GPU and precision [-] (:func:`~planner.performance.training.efficiency.mfu_bound`)."""
-    bound = mfu_bound(catalog, gpu_id=gpu_id, precision=precision)
+    """The catalog's kernel-efficiency bound for the GPU and precision [-]
+    (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`)."""
+    bound = kernel_efficiency_bound(catalog, gpu_id=gpu_id, precision=precision)
     return None if bound is None else bound.mfu
 
 
 def _bound_notes(catalog: Catalog, *, gpu_id: str, precision: str, best: StepResult) -> tuple[str, ...]:
-    """A note when the MFU bound slowed the estimate's compute."""
-    bound = mfu_bound(catalog, gpu_id=gpu_id, precision=precision)
+    """A note when the kernel-efficiency bound slowed the estimate's compute."""
+    bound = kernel_efficiency_bound(catalog, gpu_id=gpu_id, precision=precision)
     if bound is None or best.bounded_s <= 0.0:
         return ()
     return (
         msg(
-            "compute slowed by {added:.2f} s per step to the bound of {bound:.1%} MFU for {gpu} {precision} "
-            "({figure}): the kernel-efficiency curve is not trusted above the best published run",
+            "compute slowed by {added:.2f} s per step to a kernel efficiency of {bound:.1%} for {gpu} {precision}, "
+            "the {figure}: the kernel-efficiency curve is not trusted above the best published run",
             added=best.bounded_s,
             bound=bound.mfu,
             gpu=gpu_id,
@@ -413,22 +414,22 @@ def best_layout(
     job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, memory_bytes: float,
     hbm_gbyte_per_s: float, coefficients: EfficiencyCoefficients, gpu_id: str = "",
     moe: MoeCoefficients | None = None, host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES,
-    mfu_bound: float | None = None,
+    kernel_efficiency_bound: float | None = None,
 ) -> tuple[StepResult, MemoryBreakdown, int, int]:  # fmt: skip
     """The fastest layout that fits, its memory, how many fit, and the largest micro-batch that fits.
 
     Takes the GPU as numbers (peak FLOP/s at the job's precision; ``memory_bytes``, the device
     memory the driver reports [B], :func:`planner.catalog.schema.device_memory_bytes` for a catalog
     GPU) so that GPUs without a catalog record can be studied. A layout may fill
-    ``memory_bytes × job.usable_memory_fraction``; ``mfu_bound`` is the catalog's bound on the
-    compute share of the step (:func:`~planner.performance.training.efficiency.mfu_bound`).
+    ``memory_bytes × job.usable_memory_fraction``; ``kernel_efficiency_bound`` is the catalog's bound on the
+    layers' kernel efficiency (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`).
     """
     shape = job_shape(job)
     check_layout(job, shape, gpus)
     model = StepModel(
         job=job, shape=shape, fabric=fabric, peak_flops=peak_flops, efficiency=job.mfu,
         coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
-        host_byte_per_s=host_byte_per_s, mfu_bound=mfu_bound,
+        host_byte_per_s=host_byte_per_s, kernel_efficiency_bound=kernel_efficiency_bound,
     )  # fmt: skip
     usable_bytes = memory_bytes * job.usable_memory_fraction
     found, least, any_layout = search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes)

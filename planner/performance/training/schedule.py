@@ -27,9 +27,12 @@ balanced), ``x = 1.5`` with full recomputation else 1)::
               (n layers offloaded; t_f one layer's forward; the copy out runs under the next layer's
               forward, the copy back under a backward, Transformer Engine's asynchronous offloading)
     step    = compute + TP + CP + EP + bubble + PP p2p + DP + optim. + offload
-    bound   = step >= F_model / (N F B): where the catalog states an MFU bound ``B`` for the GPU and
-              precision (:func:`~planner.performance.training.efficiency.mfu_bound`), compute grows
-              by the difference (``F_model`` the step's model FLOPs over ``N`` GPUs)
+    bound   = eta <= B: where the catalog states an MFU bound ``B`` for the GPU and precision
+              (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`), each micro-batch's
+              compute (recomputation included) is scaled by ``eta / B`` when the kernel efficiency
+              ``eta`` is above ``B``, before the communication, bubble and overlap windows are
+              counted on it: the kernels are never faster than the record run's end to end, what a
+              fabric adds still shows, and the end-to-end MFU stays below ``B``
 
 With distributed checkpoints (full recomputation, no sequence parallelism) TP also counts one
 all-gather of ``s b h 2 / cp`` B over tp GPUs per recomputed layer and micro-batch, exposed.
@@ -200,11 +203,11 @@ class StepModel:
         self, *, job: TrainingJob, shape: ModelShape, fabric: CollectiveFabric, peak_flops: float,
         efficiency: float | None, coefficients: EfficiencyCoefficients, hbm_byte_per_s: float,
         moe_coefficients: MoeCoefficients | None = None,
-        host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES, mfu_bound: float | None = None,
+        host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES, kernel_efficiency_bound: float | None = None,
     ) -> None:  # fmt: skip
         self.job, self.shape, self.fabric, self.peak_flops = job, shape, fabric, peak_flops
         # a job with a fixed efficiency is the user's statement: never bounded
-        self.mfu_bound = mfu_bound if efficiency is None else None
+        self.kernel_efficiency_bound = kernel_efficiency_bound if efficiency is None else None
         self.model_flops_per_token = model_flops_per_token(shape, seq_len=job.seq_len)
         self.host_byte_per_s = host_byte_per_s
         self.fixed_efficiency = efficiency
@@ -409,6 +412,8 @@ class StepModel:
         """The step breakdown of one layout (module notes)."""
         eta = self.efficiency(lay, recompute)
         compute_micro, attention_s = self.compute_micro_s(lay, recompute)
+        raised_micro = compute_micro * (self.bound_factor(eta) - 1.0)
+        compute_micro += raised_micro  # the kernels no faster than the bound allows (module notes)
         tp_s = self._tp_micro_s(lay, recompute)
         cp_s = self._cp_micro_s(lay, attention_s)
         ep_all, ep_level = self._ep_micro_s(lay, recompute)
@@ -445,18 +450,15 @@ class StepModel:
             moe_overhead_s=moe_s * lay.micro_batches,
             host_offload_s=offload_s * lay.micro_batches,
         )
-        bounded_s = max(0.0, self.bound_floor_s(lay) - step.total_s)
-        if bounded_s:  # the kernels no faster than the bound allows (module notes)
-            step = replace(step, compute_s=step.compute_s + bounded_s)
+        bounded_s = raised_micro * (lay.micro_batches + bubble_slots)
         return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level, bounded_s)
 
-    def bound_floor_s(self, lay: Parallel) -> float:
-        """Least step time under the MFU bound [s]: the step's model FLOPs on one GPU at the bound's
-        share of peak (module notes); 0 without a bound."""
-        if self.mfu_bound is None:
-            return 0.0
-        tokens = lay.micro_batches * lay.micro_batch_seqs * self.job.seq_len / (lay.tp * lay.cp * lay.pp)
-        return self.model_flops_per_token * tokens / (self.peak_flops * self.mfu_bound)
+    def bound_factor(self, eta: float) -> float:
+        """How much the MFU bound slows the compute of a layout whose kernels run at ``eta`` of
+        peak [-]: ``max(1, eta / B)`` (module notes); 1 without a bound."""
+        if self.kernel_efficiency_bound is None:
+            return 1.0
+        return max(1.0, eta / self.kernel_efficiency_bound)
 
     def offload_micro_s(self, lay: Parallel, recompute: Recompute, compute_micro_s: float) -> float:
         """Host copies of one micro-batch left exposed [s] (module notes): for each of the ``n``
@@ -482,16 +484,17 @@ class StepModel:
         return per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v)
 
     def lower_bound_key(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
-        """Lower bounds of the search's key (:meth:`result_key`), component by component [s]."""
+        """Lower bounds of the search's key (:meth:`result_key`), component by component [s]: the
+        compute raised to the MFU bound, and its bubble; then the same without the bound."""
         unbounded = self.lower_bound_s(lay, recompute)
-        return round(max(unbounded, self.bound_floor_s(lay)), KEY_DIGITS), unbounded
+        bounded = unbounded * self.bound_factor(self.efficiency(lay, recompute))
+        return round(bounded, KEY_DIGITS), unbounded
 
     def result_key(self, result: StepResult) -> tuple[float, float]:
-        """What the search minimises [s]: the step, then, among steps the MFU bound makes equal, the
-        step without the bound (the layout the model itself finds fastest). The first part is
-        rounded so that steps the bound makes equal are equal in floating point."""
-        unbounded = result.step.total_s - result.bounded_s
-        return round(max(unbounded, self.bound_floor_s(result.lay)), KEY_DIGITS), unbounded
+        """What the search minimises [s]: the step, then, among steps equal to the rounding, the
+        step without the MFU bound's raise (the layout the model itself finds fastest). The first
+        part is rounded so that steps equal but for floating point compare equal."""
+        return round(result.step.total_s, KEY_DIGITS), result.step.total_s - result.bounded_s
 
     def _activation_bytes(self, lay: Parallel) -> float:
         """One micro-batch's bf16 activations at a layer boundary, one context shard [B]."""

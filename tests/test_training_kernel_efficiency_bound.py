@@ -1,5 +1,5 @@
 """The bound on the training estimate's end-to-end MFU (planner/performance/training/efficiency.py,
-``mfu_bound``; docs/model.md, "MFU bound")."""
+``kernel_efficiency_bound``; docs/model.md, "MFU bound")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from planner import Catalog, Scenario, plan
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import two_level_fabric
-from planner.performance.training.efficiency import efficiency_coefficients, mfu_bound
+from planner.performance.training.efficiency import efficiency_coefficients, kernel_efficiency_bound
 from planner.performance.training.flops import model_flops_per_token
 from planner.performance.training.memory import Parallel
 from planner.performance.training.schedule import StepModel
@@ -30,7 +30,7 @@ def _step_model(catalog: Catalog, *, bound: float | None, fixed: float | None = 
     return StepModel(
         job=job, shape=shape, fabric=fabric, peak_flops=H100_BF16_PEAK, efficiency=fixed,
         coefficients=efficiency_coefficients(catalog, gpu_id="h100_sxm", precision="bf16"),
-        hbm_byte_per_s=3.35e12, mfu_bound=bound,
+        hbm_byte_per_s=3.35e12, kernel_efficiency_bound=bound,
     )  # fmt: skip
 
 
@@ -61,12 +61,12 @@ def test_a_bound_above_the_estimate_and_a_fixed_mfu_change_nothing(catalog: Cata
 
 
 def test_the_catalog_bounds_h100_bf16_only_with_a_published_figure(catalog: Catalog) -> None:
-    h100 = mfu_bound(catalog, gpu_id="h100_sxm", precision="bf16")
+    h100 = kernel_efficiency_bound(catalog, gpu_id="h100_sxm", precision="bf16")
     assert h100 is not None and not h100.assumption
     assert h100.mfu == pytest.approx(489.1 / 989.4, abs=5e-4)  # the Megatron-LM table's 16B row
     # FP8 figures are validation cases' own, and the A100's best lies below validated rows: no bound
-    assert mfu_bound(catalog, gpu_id="h100_sxm", precision="fp8") is None
-    assert mfu_bound(catalog, gpu_id="a100_sxm_80gb", precision="bf16") is None
+    assert kernel_efficiency_bound(catalog, gpu_id="h100_sxm", precision="fp8") is None
+    assert kernel_efficiency_bound(catalog, gpu_id="a100_sxm_80gb", precision="bf16") is None
 
 
 def test_the_default_70b_job_on_1024_h100_stays_at_the_best_published_mfu(catalog: Catalog) -> None:
