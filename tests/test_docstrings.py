@@ -24,6 +24,7 @@ DOCUMENTED = (
     "planner.catalog",
     "planner.cost",
     "planner.design",
+    "planner.fabric",
     "planner.facility",
     "planner.jobmix",
     "planner.queueing",
