@@ -27,6 +27,8 @@ DOCUMENTED = (
     "planner.fabric",
     "planner.facility",
     "planner.jobmix",
+    "planner.measure",
+    "planner.optimize",
     "planner.queueing",
     "planner.sweep",
     "planner.tenancy",
