@@ -23,6 +23,7 @@ from tools.api_docs import public_members
 DOCUMENTED = (
     "planner.catalog",
     "planner.cost",
+    "planner.decision",
     "planner.design",
     "planner.fabric",
     "planner.facility",
