@@ -31,6 +31,7 @@ DOCUMENTED = (
     "planner.measure",
     "planner.optimize",
     "planner.queueing",
+    "planner.store",
     "planner.sweep",
     "planner.tenancy",
     "planner.units",
