@@ -21,12 +21,14 @@ import pytest
 from tools.api_docs import public_members
 
 DOCUMENTED = (
+    "planner.access",
     "planner.catalog",
     "planner.cost",
     "planner.decision",
     "planner.design",
     "planner.fabric",
     "planner.facility",
+    "planner.inputs",
     "planner.jobmix",
     "planner.measure",
     "planner.optimize",
