@@ -288,8 +288,7 @@ def size_auxiliary(
     Returns
     -------
     AuxiliaryFabrics
-        Storage units [count], the storage pool, the front-end pool, and the switch model and
-        switch counts of the storage, in-band and out-of-band fabrics.
+        Storage units [count], the storage and front-end pools, and each fabric's switches.
     """
     pools = pools or Pools()
     pool = size_storage_pool(catalog=catalog, storage=storage, gpus=gpus, nodes=nodes, pools=pools)

@@ -550,8 +550,6 @@ def media_options(
 ) -> tuple[MediaOption, ...]:
     """Every medium that can build ``link_class`` at this length and speed, cheapest first.
 
-    ``nic_ports`` is the port count of one NIC: at the node end a module serves at most one NIC.
-
     Parameters
     ----------
     catalog : Catalog
@@ -562,18 +560,15 @@ def media_options(
         Link length [m].
     speed_gbit_per_s : int
         Link speed [Gbit/s].
-    lower_optic : Optic
-        The design's optic at the lower end.
-    upper_optic : Optic
-        The design's optic at the upper end.
+    lower_optic, upper_optic : Optic
+        The design's optics at the lower and upper end.
     nic_ports : int
-        Ports of one NIC [count].
+        The port count of one NIC [count]: at the node end a module serves at most one NIC.
 
     Returns
     -------
     tuple of MediaOption
-        Each medium's id, kind, price per link [USD], power per link [W] and node-end power per
-        link [W], cheapest first.
+        Each medium's id, kind, and per link its price [USD], power [W] and node-end power [W].
     """
 
     def priced(media_id: str | None, copper: Cable | None, lower: Optic, upper: Optic) -> MediaOption:
