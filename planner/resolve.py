@@ -149,8 +149,9 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     Returns
     -------
     Resolved
-        The design, fabric, GPU, server, NIC, switches, rack, cooling and storage records, and
-        the node and GPU counts [count].
+        The design, fabric, GPU, server, NIC, switch, optic, rack, cooling, storage, energy
+        price and exchange rate records, the switch radices and node and GPU counts [count],
+        the notes and the records used.
 
     Raises
     ------

@@ -174,9 +174,9 @@ def accept(
     Returns
     -------
     Acceptance
-        The design, GPU and GPU count [count], one check per measured size (measured against
-        planned busbw [GB/s] within its band's tolerance), the suspects, the commands to rerun
-        and the perftest bandwidth and latency checks.
+        The design, GPU and GPU count [count], one check per measured size and perftest test
+        (measured against planned bandwidth [GB/s], within its band's tolerance [fraction]), the
+        suspects, the commands to rerun and the perftest latency checks.
     """
     base = baseline(plan=plan, catalog=catalog)
     checks: list[Check] = []

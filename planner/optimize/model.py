@@ -612,7 +612,7 @@ def define_money(
     Returns
     -------
     _Money
-        Hardware, CAPEX, yearly OPEX and TCO expressions [USD, USD/year for OPEX].
+        Hardware [USD], CAPEX [USD], OPEX [USD/year] and TCO [USD] expressions.
     """
     racks = cool.compute_racks + cool.network_racks
     big_racks = p.nodes_max + _big_leaves(p) + 10
