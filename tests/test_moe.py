@@ -143,6 +143,8 @@ def test_the_framework_cost_per_copy_is_an_input(catalog: Catalog) -> None:
     # 48 expert layers x 4096 tokens x 8 copies, each at the catalog's 403 ns (data/moe.yaml)
     framework_s = 48 * 4096 * 8 * 403e-9
     assert moe_coefficients(catalog).copy_overhead_ns == 403.0
+    # B200 has its own host-synchronised cost (data/moe.yaml, fitted on the 26.02 B200 rows)
+    assert moe_coefficients(catalog, gpu_id="b200_hgx").copy_overhead_ns == 177.0
     assert fitted - counted == pytest.approx(framework_s)
     assert doubled - counted == pytest.approx(2 * framework_s)
     bad = [
@@ -157,10 +159,16 @@ def test_the_framework_cost_per_copy_is_an_input(catalog: Catalog) -> None:
         "-1",
     ]
     assert run(bad) == 2
-    # a graph-captured router and preprocessing (no host round trip per layer) is not charged the fitted
-    # cost; a stated cost still wins
-    graphed = job.model_copy(update={"moe_graphed_dispatch": True})
-    assert _model(graphed, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(counted)
+    # a graph-captured router and preprocessing with a fused dispatcher (no host round trip per layer)
+    # is charged the captured path's own cost instead: 48 x 4096 x 8 copies at 23 ns (data/moe.yaml,
+    # moe_graphed_copy_overhead_ns); Megatron-Core's all-to-all dispatcher still waits on the host for
+    # its split sizes, so with it the host-synchronised cost stays; a stated cost still wins
+    graphed = job.model_copy(update={"moe_graphed_dispatch": True, "moe_dispatcher": "fused"})
+    assert moe_coefficients(catalog).graphed_copy_overhead_ns == 23.0
+    graphed_s = _model(graphed, catalog).moe_overhead_micro_s(lay, "selective")
+    assert graphed_s - counted == pytest.approx(48 * 4096 * 8 * 23e-9)
+    graphed_alltoall = job.model_copy(update={"moe_graphed_dispatch": True})
+    assert _model(graphed_alltoall, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(fitted)
     stated = graphed.model_copy(update={"moe_copy_overhead_ns": 806.0})
     assert _model(stated, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(doubled)
 
@@ -449,3 +457,21 @@ def test_routed_experts_of_a_decode_step_run_at_the_grouped_gemm_efficiency(cata
     assert step.compute_s == pytest.approx(expected)
     assert eta_g == pytest.approx(0.4495)  # below the dense decode figure: the step is slower
     assert eta_g < c.decode_compute_efficiency
+
+
+def test_bf16_adam_states_are_a_third_of_fp32_master_ones() -> None:
+    """PyTorch Adam on bf16 parameters (NeMo AutoModel's benchmarks) keeps two bf16 moments, 4 B per
+    parameter, where mixed precision keeps fp32 master weights and moments, 12 B."""
+    from planner.performance.training.memory import BF16_OPTIMIZER_BYTES, state_bytes
+
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay()  # EP8 on 8 GPUs: each rank holds 16 of the 128 experts whole (edp = 1)
+    _, expert = params_per_gpu(job_shape(job), lay)
+    fp32 = state_bytes(job_shape(job), lay, 3)
+    bf16 = state_bytes(job_shape(job), lay, 3, optimizer_bytes=BF16_OPTIMIZER_BYTES)
+    assert bf16[:2] == fp32[:2] and bf16[2] == pytest.approx(fp32[2] / 3)
+    # the experts dominate: 48 layers x 128 experts x 3 x 2048 x 768 / 8 = 3.6 B parameters per rank
+    assert expert == pytest.approx(48 * 128 * 3 * 2048 * 768 / 8, rel=0.01)
+    assert TrainingJob(**QWEN3_30B, optimizer_states="bf16").optimizer_states == "bf16"
+    with pytest.raises(ValueError, match="optimizer_states"):
+        TrainingJob(**QWEN3_30B, optimizer_states="fp16")
