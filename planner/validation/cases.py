@@ -368,6 +368,11 @@ def load_cases(*, directory: Path | None = None) -> tuple[ValidationCase, ...]:
     directory
         Folder of case files; defaults to :data:`CASES_DIR`.
 
+    Returns
+    -------
+    tuple of ValidationCase
+        The cases.
+
     Raises
     ------
     CatalogError
@@ -449,5 +454,16 @@ def calibration_twins(cases: tuple[ValidationCase, ...]) -> dict[str, str]:
 
 
 def by_role(cases: tuple[ValidationCase, ...]) -> dict[Role, tuple[ValidationCase, ...]]:
-    """Cases split by role: calibration and validation are counted apart, never pooled."""
+    """Cases split by role: calibration and validation are counted apart, never pooled.
+
+    Parameters
+    ----------
+    cases : tuple of ValidationCase
+        The cases.
+
+    Returns
+    -------
+    dict of Role to tuple of ValidationCase
+        The cases of each role, ``calibration`` and ``validation``.
+    """
     return {role: tuple(c for c in cases if c.role == role) for role in ROLES}

@@ -120,6 +120,22 @@ class _Value:
 def error_fraction(*, predicted: float, low: float, high: float) -> float:
     """Signed relative distance of ``predicted`` to ``[low, high]``; 0 inside.
 
+    Parameters
+    ----------
+    predicted : float
+        The model's value, in the case's unit.
+    low : float
+        Lower end of the published range, same unit.
+    high : float
+        Upper end of the published range, same unit.
+
+    Returns
+    -------
+    float
+        ``(predicted - bound) / bound`` for the nearer bound [fraction]; 0 inside the range.
+
+    Examples
+    --------
     >>> error_fraction(predicted=110, low=100, high=100), error_fraction(predicted=47, low=46, high=48)
     (0.1, 0.0)
     """
@@ -730,7 +746,24 @@ def run_all(
     area: Area | None = None,
     role: Role | None = None,
 ) -> tuple[CaseResult, ...]:
-    """Evaluate every case (or those of one area and/or role), in case-file order."""
+    """Evaluate every case (or those of one area and/or role), in case-file order.
+
+    Parameters
+    ----------
+    catalog : Catalog or None
+        The catalog; ``None`` loads the bundled one.
+    cases : iterable of ValidationCase or None
+        The cases; ``None`` loads them all.
+    area : Area or None
+        Only the cases of this area; ``None`` for all.
+    role : Role or None
+        Only the cases of this role; ``None`` for both.
+
+    Returns
+    -------
+    tuple of CaseResult
+        One result per case: predicted and published value, error [fraction] and status.
+    """
     if catalog is None:
         from planner.catalog import load_catalog
 
@@ -762,7 +795,22 @@ class Summary:
 
 
 def summarize(results: Sequence[CaseResult], *, role: Role, area: str = "") -> Summary:
-    """Pass / fail / not-modelled counts and median |error| of one role (never pooled)."""
+    """Pass / fail / not-modelled counts and median |error| of one role (never pooled).
+
+    Parameters
+    ----------
+    results : sequence of CaseResult
+        The results.
+    role : Role
+        ``calibration`` or ``validation``.
+    area : str
+        Only this area; ``""`` for all.
+
+    Returns
+    -------
+    Summary
+        Pass, fail and not-modelled counts [count] and the median absolute error [fraction].
+    """
     chosen = [r for r in results if r.role == role and (not area or r.area == area)]
     errors = [abs(r.error_fraction) for r in chosen if r.error_fraction is not None]
     return Summary(
@@ -776,7 +824,18 @@ def summarize(results: Sequence[CaseResult], *, role: Role, area: str = "") -> S
 
 
 def summary_line(results: Sequence[CaseResult]) -> Message:
-    """One line: validation counts first, calibration apart."""
+    """One line: validation counts first, calibration apart.
+
+    Parameters
+    ----------
+    results : sequence of CaseResult
+        The results.
+
+    Returns
+    -------
+    Message
+        The line, translatable.
+    """
     v = summarize(results, role="validation")
     c = summarize(results, role="calibration")
     twins = [r for r in results if r.role == "validation" and r.calibration_twin]
