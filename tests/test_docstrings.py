@@ -28,6 +28,7 @@ DOCUMENTED = (
     "planner.facility",
     "planner.handoff",
     "planner.jobmix",
+    "planner.performance.serving",
     "planner.queueing",
     "planner.report",
     "planner.sweep",
