@@ -29,6 +29,7 @@ DOCUMENTED = (
     "planner.handoff",
     "planner.jobmix",
     "planner.performance.serving",
+    "planner.performance.uncertainty",
     "planner.queueing",
     "planner.report",
     "planner.sweep",
