@@ -28,6 +28,7 @@ DOCUMENTED = (
     "planner.facility",
     "planner.handoff",
     "planner.jobmix",
+    "planner.performance.optic_failures",
     "planner.performance.serving",
     "planner.performance.uncertainty",
     "planner.queueing",
