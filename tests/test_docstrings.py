@@ -31,6 +31,7 @@ DOCUMENTED = (
     "planner.performance.optic_failures",
     "planner.performance.serving",
     "planner.performance.uncertainty",
+    "planner.performance.workload",
     "planner.queueing",
     "planner.report",
     "planner.sweep",
