@@ -56,6 +56,7 @@ from planner.performance.training.efficiency import (
     FP8_SPEEDUP,
     EfficiencyCoefficients,
     efficiency_coefficients,
+    mfu_bound,
     published_ceiling,
 )
 from planner.performance.training.flops import (
@@ -249,7 +250,7 @@ def estimate_workload(
             catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
         ),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
-        host_byte_per_s=host_link_byte_per_s(r.gpu),
+        host_byte_per_s=host_link_byte_per_s(r.gpu), mfu_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
     shape = job_shape(job)
@@ -263,6 +264,7 @@ def estimate_workload(
     per_token, hardware_per_token = _flops_per_token(shape, job.seq_len, best.recompute, best.lay)
     mfu = per_token * tokens_per_s / gpus / peak_flops
     guard = _plausibility_notes(catalog, gpu_id=r.gpu.id, precision=job.precision, mfu=mfu)
+    guard += _bound_notes(catalog, gpu_id=r.gpu.id, precision=job.precision, best=best)
     return WorkloadEstimate(
         design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=gpus, job=job, shape=shape,
         layout=_layout(best, memory, max_mb), step=best.step, dp_comm_total_s=best.dp_comm_total_s,
@@ -383,24 +385,50 @@ def job_shape(job: TrainingJob) -> ModelShape:
     )  # fmt: skip
 
 
+def _bound(catalog: Catalog, *, gpu_id: str, precision: str) -> float | None:
+    """The catalog's MFU bound for the GPU and precision [-] (:func:`~planner.performance.training.efficiency.mfu_bound`)."""
+    bound = mfu_bound(catalog, gpu_id=gpu_id, precision=precision)
+    return None if bound is None else bound.mfu
+
+
+def _bound_notes(catalog: Catalog, *, gpu_id: str, precision: str, best: StepResult) -> tuple[str, ...]:
+    """A note when the MFU bound slowed the estimate's compute."""
+    bound = mfu_bound(catalog, gpu_id=gpu_id, precision=precision)
+    if bound is None or best.bounded_s <= 0.0:
+        return ()
+    return (
+        msg(
+            "compute slowed by {added:.2f} s per step to the bound of {bound:.1%} MFU for {gpu} {precision} "
+            "({figure}): the kernel-efficiency curve is not trusted above the best published run",
+            added=best.bounded_s,
+            bound=bound.mfu,
+            gpu=gpu_id,
+            precision=precision,
+            figure=bound.figure,
+        ),
+    )
+
+
 def best_layout(
     job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, memory_bytes: float,
     hbm_gbyte_per_s: float, coefficients: EfficiencyCoefficients, gpu_id: str = "",
     moe: MoeCoefficients | None = None, host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES,
+    mfu_bound: float | None = None,
 ) -> tuple[StepResult, MemoryBreakdown, int, int]:  # fmt: skip
     """The fastest layout that fits, its memory, how many fit, and the largest micro-batch that fits.
 
     Takes the GPU as numbers (peak FLOP/s at the job's precision; ``memory_bytes``, the device
     memory the driver reports [B], :func:`planner.catalog.schema.device_memory_bytes` for a catalog
     GPU) so that GPUs without a catalog record can be studied. A layout may fill
-    ``memory_bytes × job.usable_memory_fraction``.
+    ``memory_bytes × job.usable_memory_fraction``; ``mfu_bound`` is the catalog's bound on the
+    compute share of the step (:func:`~planner.performance.training.efficiency.mfu_bound`).
     """
     shape = job_shape(job)
     check_layout(job, shape, gpus)
     model = StepModel(
         job=job, shape=shape, fabric=fabric, peak_flops=peak_flops, efficiency=job.mfu,
         coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
-        host_byte_per_s=host_byte_per_s,
+        host_byte_per_s=host_byte_per_s, mfu_bound=mfu_bound,
     )  # fmt: skip
     usable_bytes = memory_bytes * job.usable_memory_fraction
     found, least, any_layout = search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes)

@@ -201,3 +201,36 @@ def published_ceiling(catalog: Catalog, *, gpu_id: str, precision: str) -> Publi
     if rule is None:
         return None
     return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)
+
+
+MFU_BOUND = "training_mfu_bound"
+"""Catalog rule prefix of the bound on the estimate's end-to-end MFU:
+``training_mfu_bound_<gpu_id>_<precision>`` (:func:`mfu_bound`)."""
+
+
+def mfu_bound(catalog: Catalog, *, gpu_id: str, precision: str) -> PublishedCeiling | None:
+    """The bound on the end-to-end MFU for ``gpu_id`` at ``precision``, or ``None``.
+
+    Notes
+    -----
+    The kernel-efficiency curve is fitted on layouts with tensor-parallel sizes 4 and 8 (H100: one
+    FP8 row at TP 4, its value used for BF16 too); where a layout has little tensor-parallel
+    communication to pay for it extrapolates above every published run (the Megatron-LM README's
+    H100 BF16 rows at TP 1 and 2 are estimated 32 % and 17 % fast, and the layout search goes
+    there: a 70B model on 1,024 H100 at TP 2, 57.8 % MFU against a best published 49.4 %). No
+    single term of the model was found to explain it, so where the catalog states a bound ``B``
+    the step is never shorter than its model FLOPs at ``B`` of peak::
+
+        step >= F_model / (N F_peak B)
+
+    (``F_model`` the step's model FLOPs, ``N`` GPUs, ``F_peak`` the dense peak at the precision);
+    the difference is added to the compute (the kernels run no faster than the record run's). ``B``
+    is the best published end-to-end MFU of that GPU and precision, from a run that is a
+    calibration case or in no case at all, so no validation case checks its own source. Designs
+    whose estimates reach the bound tie on the step time. A job with a fixed ``mfu`` is not
+    bounded.
+    """
+    rule = catalog.sizing_rules.get(f"{MFU_BOUND}_{gpu_id}_{precision}")
+    if rule is None:
+        return None
+    return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)
