@@ -521,7 +521,32 @@ def compare_workload(
     design_ids: Sequence[str] = DEFAULT_DESIGNS,
     reliability_params: ReliabilityParams | None = None,
 ) -> tuple[WorkloadEstimate, ...]:
-    """The same job on each design, with the same GPU (see :func:`planner.compare.compare`)."""
+    """The same job on each design, with the same GPU (see :func:`planner.compare.compare`).
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The training job: model, tokens, batch, precision and optional layout.
+    scenario : Scenario
+        The cluster scenario each design is planned for.
+    catalog : Catalog
+        Loaded catalog.
+    design_ids : Sequence[str]
+        Designs to compare [dimensionless].
+    reliability_params : ReliabilityParams or None
+        Failure-model parameters; ``None`` as in :func:`estimate_workload`.
+
+    Returns
+    -------
+    tuple[WorkloadEstimate, ...]
+        One estimate per design, in the order :func:`planner.compare.compare` returns the plans
+        (step time [s], tokens/s, time to train [days], cost to train [USD]).
+
+    Raises
+    ------
+    InputError, InfeasibleError
+        As :func:`estimate_workload`, on any design.
+    """
     plans = compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
     return tuple(
         estimate_workload(job=job, plan=p, catalog=catalog, reliability_params=reliability_params)
@@ -530,7 +555,23 @@ def compare_workload(
 
 
 def workload_to_dict(estimate: WorkloadEstimate) -> dict[str, Any]:
-    """JSON-ready view of an estimate (units in the keys)."""
+    """JSON-ready view of an estimate (units in the keys).
+
+    Parameters
+    ----------
+    estimate : WorkloadEstimate
+        One design's training estimate.
+
+    Returns
+    -------
+    dict[str, Any]
+        Key -> rounded value, the unit in each key: step time [s], tokens/s [tokens/s], time to
+        train [days], cost [USD], energy [MWh], GPU-hours [GPU-h], cost per GPU-hour
+        [USD/GPU-h], achieved TFLOPS per GPU [TFLOP/s], training FLOPs [FLOP], goodput and
+        MFU/HFU [fraction]; the model and layout (memory per GPU [GB]), the memory breakdown
+        [GB], the step breakdown [s], reliability (interruptions per day [1/day], MTBI [h],
+        checkpoint interval [min], checkpoint write [s]) and the notes [dimensionless].
+    """
     e = estimate
     return {
         "design": e.design_id,
@@ -622,7 +663,21 @@ SUMMARY_COLUMNS = (
 
 
 def workload_rows(estimates: Sequence[WorkloadEstimate]) -> list[dict[str, Any]]:
-    """Designs side by side: one mapping per estimate, the unit-suffixed :data:`SUMMARY_COLUMNS`."""
+    """Designs side by side: one mapping per estimate, the unit-suffixed :data:`SUMMARY_COLUMNS`.
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Estimates to tabulate, one per design, in row order.
+
+    Returns
+    -------
+    list[dict[str, Any]]
+        Column -> unrounded value: ids [dimensionless], GPUs and ``tp``/``pp``/``dp``/``ep``
+        [count], ``step_time_s`` [s], ``tokens_per_s`` [tokens/s], ``end_to_end_mfu`` and
+        ``goodput`` [fraction], ``time_to_train_days`` [days], ``gpu_hours`` [GPU-h],
+        ``energy_mwh`` [MWh], ``cost_to_train_usd`` [USD].
+    """
     return [
         {
             "design": e.design_id,
@@ -646,14 +701,38 @@ def workload_rows(estimates: Sequence[WorkloadEstimate]) -> list[dict[str, Any]]
 
 
 def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
-    """Designs side by side: one row per estimate, unit-suffixed columns."""
+    """Designs side by side: one row per estimate, unit-suffixed columns.
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Estimates to tabulate, one per design, in row order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of :func:`workload_rows` in the :data:`SUMMARY_COLUMNS` order.
+    """
     import pandas as pd
 
     return pd.DataFrame(workload_rows(estimates), columns=list(SUMMARY_COLUMNS))
 
 
 def step_breakdown_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
-    """Tidy step breakdown for a stacked bar chart: ``design``, ``component``, ``time_s``."""
+    """Tidy step breakdown for a stacked bar chart: ``design``, ``component``, ``time_s``.
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Estimates whose step breakdowns are listed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per estimate and step component: ``design`` [dimensionless], ``component``
+        (the breakdown's name without ``_s``, e.g. ``compute``, ``dp_comm``) [dimensionless]
+        and ``time_s``, the component's time per step [s].
+    """
     import pandas as pd
 
     rows = [
