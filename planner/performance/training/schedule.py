@@ -176,7 +176,8 @@ class StepResult:
     dp_bound_level: str
     ep_bound_level: str
     bounded_s: float = 0.0
-    """Time the MFU bound added to compute and bubble [s] (module notes); 0 when not bounded."""
+    """Time the kernel-efficiency bound added to compute and bubble [s] (module notes); 0 when not
+    bounded."""
 
 
 def fp8_cast_elements(shape: ModelShape, *, full_recompute: bool) -> float:
