@@ -333,8 +333,10 @@ def test_workload_puts_every_design_side_by_side() -> None:
     assert row(table, tr("wl.row.layout", "en")) == ["2×4×128", "2×4×128", "2×4×128"]
     step = row(table, f"{tr('wl.row.step_time', 'en')} [s]")
     # the balanced stage split (embedding and logits as one layer each), exact batches and the
-    # efficiency curve refitted with device memory as the driver reports it: 3.26 s
-    assert [s.rstrip(" ★") for s in step] == ["3.26", "3.24", "3.33"], "the README's reference table"
+    # efficiency curve refitted with device memory as the driver reports it: 3.26 s; on rail8-npo
+    # the data-parallel NVLS tree (4 GPUs per node, TP 2) is held to NCCL's per-head ceiling,
+    # 4 x 45.5 = 182 GB/s busbw (533 before), so a tree all-reduce (355 GB/s) takes it: 3.24 -> 3.25 s
+    assert [s.rstrip(" ★") for s in step] == ["3.26", "3.25", "3.33"], "the README's reference table"
     assert any(label.startswith(tr("wl.row.cost_to_train", "en")) for label in table.index)
     download = at.get("download_button")
     assert download, "the table can be downloaded as CSV"
