@@ -22,11 +22,14 @@ from tools.api_docs import public_members
 
 DOCUMENTED = (
     "planner.catalog",
+    "planner.cli",
     "planner.cost",
     "planner.design",
     "planner.facility",
+    "planner.handoff",
     "planner.jobmix",
     "planner.queueing",
+    "planner.report",
     "planner.sweep",
     "planner.tenancy",
     "planner.units",
