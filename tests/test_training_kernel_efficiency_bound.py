@@ -71,7 +71,7 @@ def test_the_catalog_bounds_h100_bf16_only_with_a_calibrated_figure(catalog: Cat
 
 def test_the_default_70b_job_on_1024_h100_comes_near_the_best_published_mfu(catalog: Catalog) -> None:
     """The defect issue 26 names: the search's TP 2 layout estimated 57.8 % MFU against 49.4 %.
-    Bounded, the estimate comes within 5 % of the record (49.6-50.9 % today: the bound is fitted to
+    Bounded, the estimate comes within 5 % of the record (49.5-50.6 % today: the bound is fitted to
     the record's TP 4 layout, whose tensor-parallel traffic the model counts exposed, and TP 2 has
     less of it; the plausibility note still names the record), and the designs keep what their
     fabrics add."""

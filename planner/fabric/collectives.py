@@ -20,7 +20,7 @@ buffer; for all-to-all the buffer one GPU sends), scale-up bandwidth ``B_up``, N
 ``B_nvls``, network bandwidth ``B_net`` and in-network (SHARP) bandwidth ``B_sharp`` per GPU,
 ``alpha_up``, ``alpha_nvls`` and ``alpha_net`` per step::
 
-    all-reduce   ring          2(n-1) alpha_net            + 2(n-1)/n S / B
+    all-reduce   ring          2 A_ring                    + 2(n-1)/n S / B
                  tree          2 ceil(log2 n) alpha_net    + 2 S / B
                  hierarchical  2(m-1) alpha_up + 2(g-1) alpha_net + 2(n-1)/n S / B
                  nvls          alpha_nvls + 2 ceil(log2 g) alpha_net
@@ -28,15 +28,21 @@ buffer; for all-to-all the buffer one GPU sends), scale-up bandwidth ``B_up``, N
                                (tau = 1 on two domains, else 2: the NVLS tree's double binary
                                tree, :func:`nvls_tree_shard_trips`)
                  in_network    A_up + 2 alpha_net + max(U, S / (m B_sharp))
-    all-gather,  ring          (n-1) alpha_net             + (n-1)/n S / B
+    all-gather,  ring          A_ring                      + (n-1)/n S / B
     reduce-scat. hierarchical  (m-1) alpha_up + (g-1) alpha_net + (n-1)/n S / B
-    broadcast    ring (chain)  (n-1) alpha_net             + S / B
+    broadcast    ring (chain)  A_ring                      + S / B
                  tree          ceil(log2 n) alpha_net      + 2 S / B
     all-to-all   direct        ceil(log2 n) alpha_net
                                + max((m-1)/n S / B_up, (n-m)/n S / B_net)
 
-with ``B = min(B_up, m B_net)``: chunks are pipelined through the levels, so the slowest level
-bounds the bandwidth term. In-network reduction reduces inside the domain with the faster of
+with ``A_ring = (n-g) alpha_up + (g-1) alpha_net``: a chunk pipelined round a ring of ``g``
+domains crosses the network on ``g-1`` of its ``n-1`` hops and NVLink on the rest, each hop at
+its own latency (NCCL's tuning model, ``src/graph/tuning.cc``: ``nInterSteps = 2(nNodes-1)`` of
+an all-reduce's ``2(nRanks-1)`` steps pay the network latency, the others the intra-node one);
+with ``m = 1`` (one GPU per domain) every hop is a network hop. ``B = min(B_up, m B_net)``:
+chunks are pipelined through the levels, so the slowest level bounds the bandwidth term. Across
+domains the NVLS tree is also held to its per-head ceiling ``C(g)``
+(:func:`nvls_tree_cap_gbyte_per_s`): its NVLS term is ``max(S / B_nvls, 2(n-1)/n S / C(g))``. In-network reduction reduces inside the domain with the faster of
 ring (``A_up = 2(m-1) alpha_up``, ``U = 2(n-1)/n S / B_up``) and NVLS (``A_up = alpha_nvls``,
 ``U = S / B_nvls``), then each GPU sends its ``1/m`` shard to the switch tree once. NVLS: each
 GPU pushes its buffer into the NVSwitch once and receives the reduced result once (multicast),
@@ -112,8 +118,20 @@ COEFFICIENT_IDS = (
     "nvls_alpha_us",
     "in_network_efficiency",
     "serdes_fec_ns_per_link",
+    "nvls_tree_head_nvlink4_two_domains_gbyte_per_s",
+    "nvls_tree_head_nvlink4_gbyte_per_s",
+    "nvls_tree_head_nvlink5_two_domains_gbyte_per_s",
+    "nvls_tree_head_nvlink5_gbyte_per_s",
 )
 """Ids of the collective model's records in the catalog's ``sizing_rules`` family."""
+
+
+NVLINK5_GBYTE_PER_S = 900.0
+"""NVLink 5 line rate per GPU and direction (18 links x 50 GB/s, Blackwell) [GB/s]."""
+
+MAX_NVLS_HEADS = 32
+"""Most NVLS heads (channels of the NVLS-tree graph) per domain: NCCL's ``NCCL_MAX_NVLS_ARITY``
+(``src/include/device.h``); one per GPU of the domain up to that [count]."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +150,26 @@ class Coefficients:
     """SHARP streaming rate / the NIC's NCCL rate [-]."""
     serdes_fec_ns_per_link: float
     """SerDes + RS-FEC latency per link [ns]."""
+    nvls_tree_head_nvlink4_two_domains_gbyte_per_s: float
+    """NVLS-tree busbw ceiling per NVLS head, NVLink 4 (Hopper), two domains [GB/s] (NCCL tuning)."""
+    nvls_tree_head_nvlink4_gbyte_per_s: float
+    """The same on three or more domains [GB/s]."""
+    nvls_tree_head_nvlink5_two_domains_gbyte_per_s: float
+    """NVLS-tree busbw ceiling per NVLS head, NVLink 5 (Blackwell), two domains [GB/s]."""
+    nvls_tree_head_nvlink5_gbyte_per_s: float
+    """The same on three or more domains [GB/s]."""
+
+    def nvls_tree_head_gbyte_per_s(self, *, scale_up_line_gbyte_per_s: float) -> tuple[float, float]:
+        """(two domains, three or more) NVLS-tree busbw ceiling per head [GB/s] of a GPU whose
+        scale-up line rate per direction is given: NVLink 5 (Blackwell) at 900 GB/s and above,
+        else NVLink 4 (Hopper; NCCL keys its constants on the compute capability, which the GPU
+        record does not carry, and NVLink 5 ships only with Blackwell)."""
+        if scale_up_line_gbyte_per_s >= NVLINK5_GBYTE_PER_S:
+            return (
+                self.nvls_tree_head_nvlink5_two_domains_gbyte_per_s,
+                self.nvls_tree_head_nvlink5_gbyte_per_s,
+            )
+        return (self.nvls_tree_head_nvlink4_two_domains_gbyte_per_s, self.nvls_tree_head_nvlink4_gbyte_per_s)
 
 
 def coefficients(catalog: Catalog) -> Coefficients:
@@ -223,6 +261,9 @@ class CollectiveFabric:
     """Latency of one NVLS all-reduce inside a domain [us] (used where the scale-up level reduces)."""
     notes: tuple[str, ...] = ()
     """Requested features the hardware lacks (shown with the workload result)."""
+    nvls_tree_head_gbyte_per_s: tuple[float, float] = (math.inf, math.inf)
+    """busbw ceiling per NVLS head of an NVLS tree across two domains, and across three or more
+    [GB/s] (:func:`nvls_tree_cap_gbyte_per_s`); no ceiling by default."""
 
     def __post_init__(self) -> None:
         if not self.levels or self.levels[0].name != LEVEL_SCALE_UP:
@@ -468,8 +509,9 @@ def build_fabric(
         us_per_extra_hop=ns_per_extra_hop / 1000.0, in_network_efficiency=c.in_network_efficiency,
     )  # fmt: skip
     return CollectiveFabric(
-        gpus=gpus, domain_gpus=domain, levels=(scale_up, *network), label=label, nvls_alpha_us=c.nvls_alpha_us
-    )
+        gpus=gpus, domain_gpus=domain, levels=(scale_up, *network), label=label, nvls_alpha_us=c.nvls_alpha_us,
+        nvls_tree_head_gbyte_per_s=c.nvls_tree_head_gbyte_per_s(scale_up_line_gbyte_per_s=scale_up_line_gbyte_per_s),
+    )  # fmt: skip
 
 
 def _network_levels(
@@ -717,6 +759,8 @@ class _Group:
     """[B/s] per GPU of the slowest reducing network level; 0 when one cannot reduce."""
     net_level: str
     top_level: str
+    nvls_tree_cap: float = math.inf
+    """busbw ceiling of the NVLS tree over this group [B/s] (:func:`nvls_tree_cap_gbyte_per_s`)."""
 
 
 def _group(fabric: CollectiveFabric, n: int, m: int) -> _Group:
@@ -743,7 +787,9 @@ def _group(fabric: CollectiveFabric, n: int, m: int) -> _Group:
             LEVEL_SCALE_UP,
         )
     slowest = min(path, key=lambda level: level.bandwidth_gbyte_per_s)  # first (lowest) on ties
+    cap = nvls_tree_cap_gbyte_per_s(fabric, domains=g, gpus_per_domain=m)
     return _Group(
+        nvls_tree_cap=cap * 1e9,
         n=n,
         m=m,
         g=g,
@@ -787,7 +833,8 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
     up_s = factor * size / g.b_up
     net_s = factor * size / (m * g.b_net) if g.g > 1 else 0.0
     if algorithm == "ring":
-        alpha = steps * (n - 1) * g.alpha_net_s
+        # a chunk crosses the network on g - 1 of a traversal's n - 1 hops (NCCL's nInterSteps)
+        alpha = steps * ((n - g.g) * g.alpha_up_s + (g.g - 1) * g.alpha_net_s)
     elif algorithm == "tree":
         alpha = steps * log_n * g.alpha_net_s
     elif algorithm == "hierarchical":
@@ -795,7 +842,8 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
     elif algorithm == "nvls":
         # one push into the NVSwitch and one multicast back, whatever m; shards cross domains by tree
         alpha = g.alpha_nvls_s + 2 * math.ceil(math.log2(g.g)) * g.alpha_net_s
-        up_s = size / g.b_nvls
+        # across domains the NVLS-tree kernel's per-head ceiling may bind before NVLink does
+        up_s = max(size / g.b_nvls, factor * size / g.nvls_tree_cap)
         net_s = nvls_tree_shard_trips(g.g) * size / (m * g.b_net) if g.g > 1 else 0.0
     else:  # in_network: reduce in the domain (ring or NVLS), one trip up and down the switch tree
         ring_up = (2 * (m - 1) * g.alpha_up_s, up_s)
@@ -805,6 +853,29 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
         alpha = alpha_up + 2 * g.alpha_net_s
     beta, level = _bandwidth_term(g, up_s, net_s)
     return alpha, beta, level
+
+
+def nvls_tree_cap_gbyte_per_s(fabric: CollectiveFabric, *, domains: int, gpus_per_domain: int) -> float:
+    """busbw ceiling of an NVLS-tree all-reduce over ``domains`` domains [GB/s]; inf on one.
+
+    Notes
+    -----
+    ``C = h x c(g)`` with ``h = min(m, 32)`` NVLS heads (NCCL builds one NVLS-tree channel per
+    GPU of the domain, at most ``NCCL_MAX_NVLS_ARITY`` = 32) and ``c(g)`` the per-head ceiling on
+    two domains or on three and more (``CollectiveFabric.nvls_tree_head_gbyte_per_s``). Each head
+    runs the NVLS reduce, the network send and receive and the multicast on the same SMs, so a
+    head moves less than NVLink and its NIC each allow. NCCL's tuning model caps the NVLS tree the
+    same way (``src/graph/tuning.cc``, ``perChMaxNVLSTreeBws``: Hopper 57.7 GB/s on two nodes,
+    45.5 on more; Blackwell 96 and 80; NCCL 2.28 on).
+
+    >>> f = two_level_fabric(gpus=32, domain_gpus=8, scale_up_gbyte_per_s=364.5, network_gbyte_per_s=47)
+    >>> nvls_tree_cap_gbyte_per_s(f, domains=2, gpus_per_domain=8)
+    inf
+    """
+    if domains <= 1:
+        return math.inf
+    two, more = fabric.nvls_tree_head_gbyte_per_s
+    return min(gpus_per_domain, MAX_NVLS_HEADS) * (two if domains <= 2 else more)
 
 
 def nvls_tree_shard_trips(domains: int) -> float:
@@ -1096,7 +1167,8 @@ def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[flo
 
     Notes
     -----
-    scale-up = ``max(B_up, 2(n-1)/n B_nvls)`` (ring, or NVLS where the switches reduce);
+    scale-up = ``max(B_up, min(2(n-1)/n B_nvls, C))`` (ring, or NVLS where the switches reduce,
+    within the NVLS tree's ceiling ``C`` across domains, :func:`nvls_tree_cap_gbyte_per_s`);
     network = ``m x B_net`` of the slowest network level (a domain's egress), or, with SHARP
     on, ``max(m B_net, 2(n-1)/n m B_sharp)``; where the scale-up switches reduce (NVLS), also
     ``2(n-1)/n m B_net / tau(g)`` over ``g`` domains: the NVLS tree sends each GPU's shard across
@@ -1106,7 +1178,8 @@ def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[flo
     n, m = fabric.gpus, min(fabric.domain_gpus, fabric.gpus)
     factor = busbw_factor(collective="all_reduce", gpus=n) if n > 1 else 1.0
     up = fabric.scale_up
-    scale_up = max(up.bandwidth_gbyte_per_s, factor * up.reduction_gbyte_per_s)
+    nvls_tree = nvls_tree_cap_gbyte_per_s(fabric, domains=fabric.domains, gpus_per_domain=m)
+    scale_up = max(up.bandwidth_gbyte_per_s, min(factor * up.reduction_gbyte_per_s, nvls_tree))
     network_levels = fabric.levels[1:]
     if not network_levels:
         return scale_up, math.inf

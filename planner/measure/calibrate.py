@@ -567,28 +567,40 @@ def _why_not(base: Baseline, points: Sequence[Point], name: str) -> Message:
 
 
 def _check_ceiling(base: Baseline, large: Sequence[Point], fitted: Mapping[str, float]) -> None:
-    """Refuse a fit that needs an efficiency above its range (the model cannot reach the runs)."""
+    """Refuse a fit that needs an efficiency above its range (the model cannot reach the runs):
+    a fitted efficiency on its bound, or, where no efficiency was fitted because a fixed ceiling
+    (the NVLS tree's per-head ceiling, :func:`planner.fabric.collectives.nvls_tree_cap_gbyte_per_s`)
+    bounds every size, runs beyond the model with every efficiency at its bound."""
     if not large:
         return
+    worst = max(large, key=lambda p: p.size_bytes)
     fabric = fabric_with(base=base, values=fitted)
     for name, value in fitted.items():
-        if value < BOUNDS[name][1] * 0.999:
-            continue
-        worst = max(large, key=lambda p: p.size_bytes)
-        model = _busbw(fabric, worst)
-        if worst.busbw_gbyte_per_s > model * (1 + CEILING_TOLERANCE):
-            raise InputError(
-                msg(
-                    "{name}: the runs need more than {bound} (busbw {measured:.1f} GB/s at {size} B "
-                    "against the model's ceiling of {model:.1f} GB/s on this plan): the collective model "
-                    "cannot reproduce them, so nothing is fitted",
-                    name=name,
-                    bound=BOUNDS[name][1],
-                    measured=worst.busbw_gbyte_per_s,
-                    size=worst.size_bytes,
-                    model=model,
-                )
+        if value >= BOUNDS[name][1] * 0.999:
+            _refuse_beyond(name, worst, _busbw(fabric, worst))
+    if not any(name in fitted for name in BANDWIDTH_PARAMETERS):
+        best = fabric_with(
+            base=base, values={**fitted, **{name: BOUNDS[name][1] for name in BANDWIDTH_PARAMETERS}}
+        )
+        _refuse_beyond(", ".join(BANDWIDTH_PARAMETERS), worst, _busbw(best, worst))
+
+
+def _refuse_beyond(name: str, worst: Point, model: float) -> None:
+    """Raise when the run's busbw at its largest size is beyond ``model`` [GB/s] by more than
+    :data:`CEILING_TOLERANCE`; ``name`` names the coefficients at their upper bound (1.0)."""
+    if worst.busbw_gbyte_per_s > model * (1 + CEILING_TOLERANCE):
+        raise InputError(
+            msg(
+                "{name}: the runs need more than {bound} (busbw {measured:.1f} GB/s at {size} B "
+                "against the model's ceiling of {model:.1f} GB/s on this plan): the collective model "
+                "cannot reproduce them, so nothing is fitted",
+                name=name,
+                bound=1.0,
+                measured=worst.busbw_gbyte_per_s,
+                size=worst.size_bytes,
+                model=model,
             )
+        )
 
 
 # --- the override file -----------------------------------------------------------------------
