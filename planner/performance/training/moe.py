@@ -250,19 +250,17 @@ def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float
     """Share of a stage's forward (and backward) chunk passes that Megatron-Core's combined 1F1B
     schedule runs alone, their all-to-all exposed [-] (module notes).
 
-    ``w = 1`` without a pipeline (the first forward, the last backward),
-    ``w = 2 (pp - 1) + (v - 1) pp`` warm-up passes on the first stage with an interleaved one; the
-    share is ``min(1, w / (M v))`` over ``M`` micro-batches of ``v`` chunks.
+    ``w = 2 (pp - 1) + (v - 1) pp + 1`` warm-up forward chunks on the first stage (the interleaved
+    schedule's count plus the one extra forward the overlap schedules first; 1 without a pipeline:
+    the first forward, and the last backward, run alone); the share is ``min(1, w / (M v))`` over
+    ``M`` micro-batches of ``v`` chunks.
 
     >>> unpaired_share(pp=1, virtual_stages=1, micro_batches=16)
     0.0625
-    >>> round(unpaired_share(pp=8, virtual_stages=2, micro_batches=16), 4)
-    0.6875
+    >>> unpaired_share(pp=8, virtual_stages=2, micro_batches=16)
+    0.71875
     """
-    if pp <= 1:
-        warmup = 1.0
-    else:
-        warmup = 2.0 * (pp - 1) + (virtual_stages - 1) * pp
+    warmup = 2.0 * (pp - 1) + (virtual_stages - 1) * pp + 1.0
     return min(1.0, warmup / (micro_batches * virtual_stages))
 
 
