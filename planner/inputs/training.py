@@ -408,5 +408,18 @@ class TrainingJob(BaseModel):
 
 def training_job(data: Mapping[str, Any], *, source: str = "workload") -> TrainingJob:
     """Validate a mapping into a :class:`TrainingJob`; :class:`~planner.errors.InputError` names
-    the field and its range."""
+    the field and its range.
+
+    Parameters
+    ----------
+    data : mapping of str to Any
+        The training job's fields.
+    source : str
+        What the values came from, opening the message.
+
+    Returns
+    -------
+    TrainingJob
+        The validated job.
+    """
     return parse(TrainingJob, data, source=source)

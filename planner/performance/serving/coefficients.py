@@ -83,7 +83,20 @@ class ServingCoefficients:
 
 
 def serving_coefficients(catalog: Catalog) -> ServingCoefficients:
-    """The coefficients in the catalog; :class:`CatalogError` names a missing one."""
+    """The coefficients in the catalog; :class:`CatalogError` names a missing one.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Loaded catalog whose ``sizing_rules`` hold the ``serving_*`` rules of :data:`RULES`
+        (``data/serving.yaml``).
+
+    Returns
+    -------
+    ServingCoefficients
+        The rules' values in field order: efficiencies and memory shares [fraction], per-layer
+        overheads [us], workspace [GB], FP4 speed-up [dimensionless].
+    """
     values = rule_values(catalog, RULES, needed_by=msg("the serving model"))
     return ServingCoefficients(*(values[r] for r in RULES))
 
@@ -105,7 +118,25 @@ def gpu_figures(
     *, catalog: Catalog, gpu_id: str, precision: str, coefficients: ServingCoefficients
 ) -> GpuFigures:
     """Peak FLOP/s at ``precision`` (BF16 x 1, FP8 x the training model's FP8 speed-up, FP4 x the
-    serving coefficient) and HBM of a catalog GPU."""
+    serving coefficient) and HBM of a catalog GPU.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Loaded catalog holding the GPU.
+    gpu_id : str
+        Catalog GPU id [dimensionless]; must be a key of ``catalog.gpus``.
+    precision : str
+        Weight format the matrix units run at: ``"bf16"``, ``"fp8"`` or ``"fp4"`` [dimensionless].
+    coefficients : ServingCoefficients
+        Serving coefficients; only ``fp4_compute_speedup`` [dimensionless] is read.
+
+    Returns
+    -------
+    GpuFigures
+        The GPU's dense matrix peak at ``precision`` [FLOP/s] (BF16 dense TFLOPS x 1e12 x the
+        speed-up), its device memory [B] and its datasheet HBM bandwidth [B/s].
+    """
     gpu = catalog.gpus[gpu_id]
     speedup = {"bf16": 1.0, "fp8": FP8_SPEEDUP, "fp4": coefficients.fp4_compute_speedup}[precision]
     return GpuFigures(

@@ -389,6 +389,18 @@ class Instance:
 def ceil_div(a: int, b: int) -> int:
     """``ceil(a / b)`` for positive integers.
 
+    Parameters
+    ----------
+    a : int
+        Dividend [count], positive.
+    b : int
+        Divisor [count], positive.
+
+    Returns
+    -------
+    int
+        Smallest integer not below ``a / b`` [count].
+
     >>> ceil_div(10, 4)
     3
     """
@@ -397,6 +409,17 @@ def ceil_div(a: int, b: int) -> int:
 
 def powers_of_two(limit: int) -> tuple[int, ...]:
     """1, 2, 4, ... up to ``limit``.
+
+    Parameters
+    ----------
+    limit : int
+        Largest value allowed [count]; below 1 is read as 1.
+
+    Returns
+    -------
+    tuple[int, ...]
+        The powers of two from 1 up to and including the largest not above ``limit``, ascending
+        [count].
 
     >>> powers_of_two(12)
     (1, 2, 4, 8)
