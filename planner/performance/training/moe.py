@@ -246,6 +246,24 @@ class MoeModel:
         return layers_on_stage * self.shape.moe_layers / self.shape.layers
 
 
+def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float:
+    """Share of a stage's forward (and backward) chunk passes that Megatron-Core's combined 1F1B
+    schedule runs alone, their all-to-all exposed [-] (module notes).
+
+    ``w = 2 (pp - 1) + (v - 1) pp + 1`` warm-up forward chunks on the first stage (the interleaved
+    schedule's count plus the one extra forward the overlap schedules first; 1 without a pipeline:
+    the first forward, and the last backward, run alone); the share is ``min(1, w / (M v))`` over
+    ``M`` micro-batches of ``v`` chunks.
+
+    >>> unpaired_share(pp=1, virtual_stages=1, micro_batches=16)
+    0.0625
+    >>> unpaired_share(pp=8, virtual_stages=2, micro_batches=16)
+    0.71875
+    """
+    warmup = 2.0 * (pp - 1) + (virtual_stages - 1) * pp + 1.0
+    return min(1.0, warmup / (micro_batches * virtual_stages))
+
+
 def network_share(
     *, ep: int, per_domain: int, top_k: int, node_limit: int | None, dedupe: bool = True
 ) -> float:

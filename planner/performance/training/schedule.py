@@ -85,6 +85,7 @@ from planner.performance.training.moe import (
     MoeCoefficients,
     MoeModel,
     network_share,
+    unpaired_share,
 )
 from planner.performance.training.pipeline import StageSplit
 from planner.performance.training.shape import ModelShape
@@ -425,9 +426,13 @@ class StepModel:
             if self.job.moe_dispatcher == "fused":  # the dispatch kernels keep some SMs
                 slowdown = 1.0 / (1.0 - self.moe.c.comm_sm_fraction)
                 compute_micro, moe_s = compute_micro * slowdown, moe_s * slowdown
-            ep_s = exposed_after_overlap_s(
+            hidden_s = exposed_after_overlap_s(
                 comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
             )
+            alone = 0.0  # DualPipe pairs its warm-up chunks too (DeepSeek-V3 section 3.2.1)
+            if self.job.moe_overlap == "two_micro_batches":
+                alone = unpaired_share(pp=lay.pp, virtual_stages=lay.v, micro_batches=lay.micro_batches)
+            ep_s = alone * ep_all + (1.0 - alone) * hidden_s
         offload_s = self.offload_micro_s(lay, recompute, compute_micro)
         per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s + offload_s
         bubble_slots = (lay.pp - 1) / lay.v
