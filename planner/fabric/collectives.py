@@ -137,6 +137,17 @@ class Coefficients:
 def coefficients(catalog: Catalog) -> Coefficients:
     """The model's coefficients from ``catalog`` (each a ``sizing_rules`` record).
 
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog whose ``sizing_rules`` hold the coefficients.
+
+    Returns
+    -------
+    Coefficients
+        Ring and NVLS efficiencies [fraction], per-step alphas [us], the in-network efficiency
+        [fraction] and the SerDes+FEC latency per link [ns].
+
     Raises
     ------
     CatalogError
@@ -151,6 +162,21 @@ def coefficients(catalog: Catalog) -> Coefficients:
 def busbw_factor(*, collective: Collective, gpus: int) -> float:
     """nccl-tests factor from algorithm bandwidth to bus bandwidth [-].
 
+    Parameters
+    ----------
+    collective : Collective
+        ``all_reduce``, ``all_gather``, ``reduce_scatter``, ``all_to_all`` or ``broadcast``.
+    gpus : int
+        GPUs taking part, ``n`` [count].
+
+    Returns
+    -------
+    float
+        busbw / algbw [dimensionless]: ``2(n-1)/n`` for all-reduce, 1 for broadcast, ``(n-1)/n``
+        otherwise.
+
+    Examples
+    --------
     >>> busbw_factor(collective="all_reduce", gpus=8)
     1.75
     >>> busbw_factor(collective="all_gather", gpus=8)
@@ -267,6 +293,34 @@ def two_level_fabric(
     The smallest fabric worth computing by hand; tests and examples use it. With
     ``in_network_reduction`` the leaf reduces at its full bandwidth.
 
+    Parameters
+    ----------
+    gpus : int
+        GPUs of the fabric [count].
+    domain_gpus : int
+        GPUs per scale-up domain [count].
+    scale_up_gbyte_per_s : float
+        Per-GPU bandwidth inside a domain [GB/s].
+    network_gbyte_per_s : float
+        Per-GPU bandwidth of the network level [GB/s].
+    alpha_up_us : float
+        Per-step latency inside a domain [us].
+    alpha_net_us : float
+        Per-step latency across the network [us].
+    in_network_reduction : bool
+        Whether the leaf reduces in the network (SHARP), at ``network_gbyte_per_s``.
+    nvls_gbyte_per_s : float
+        NVLS reduction bandwidth of the scale-up switches [GB/s]; 0 for none.
+    nvls_alpha_us : float
+        Per-step latency of an NVLS collective [us].
+
+    Returns
+    -------
+    CollectiveFabric
+        A ``scale-up`` level and a ``leaf`` level reaching every domain.
+
+    Examples
+    --------
     >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
     >>> [level.name for level in f.levels], f.domains
     (['scale-up', 'leaf'], 2)
@@ -315,6 +369,57 @@ def build_fabric(
     label: str = "",
 ) -> CollectiveFabric:
     """The levels of a planned cluster: scale-up, leaf, and spine/core when the fabric has them.
+
+    Parameters
+    ----------
+    gpus : int
+        GPUs of the cluster [count].
+    gpus_per_node : int
+        GPUs per server [count].
+    domain_gpus : int
+        GPUs per scale-up domain [count].
+    nodes : int
+        GPU servers [count].
+    tiers : int
+        Switch tiers of the scale-out fabric (0: none) [count].
+    radix : int
+        Ports of a leaf switch at the fabric's port speed [count].
+    leaf_down_ports : int
+        Down ports of a leaf [count].
+    ports_per_node_per_plane : int
+        Links one node puts on each plane [count].
+    rail_optimized : bool
+        Whether the fabric is rail-optimized (a leaf per rail).
+    oversubscription : float
+        Leaf down:up ratio [dimensionless].
+    per_gpu_gbit_per_s : float
+        Network line rate per GPU [Gbit/s].
+    nccl_efficiency : float
+        Share of the line rate NCCL reaches on the network [fraction].
+    nic_alpha_us : float
+        Per-step latency of a network collective on a short path [us].
+    scale_up_line_gbyte_per_s : float
+        Scale-up line rate per GPU [GB/s].
+    nvls_capable : bool
+        Whether the GPU's scale-up switches reduce (NVLS).
+    switch_reduces : tuple of bool
+        Per network tier (leaf first), whether its switch reduces in the network (SHARP).
+    path_min_ns : float
+        Latency of the shortest path, one switch hop [ns].
+    path_max_ns : float
+        Latency of the longest path, ``max_switch_hops`` hops [ns].
+    max_switch_hops : int
+        Switch hops of the longest path [count].
+    coefficients : Coefficients
+        The collective model's coefficients (:func:`coefficients`).
+    label : str
+        Design name shown in notes [dimensionless].
+
+    Returns
+    -------
+    CollectiveFabric
+        The scale-up level and one level per network tier, each with its reach [domains],
+        bandwidth [GB/s], alpha [us] and reduction bandwidth [GB/s].
 
     Notes
     -----
@@ -428,6 +533,20 @@ def with_options(
 
     A requested feature the hardware lacks adds a note to ``fabric.notes`` (shown with the
     workload result) instead of being dropped silently.
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric as the hardware builds it.
+    in_network_reduction : bool
+        Switch SHARP on (only where every network switch reduces).
+    nvls : bool or None
+        ``True``: NVLS on; ``False``: off; ``None``: as the hardware allows.
+
+    Returns
+    -------
+    CollectiveFabric
+        A copy with the options set and a note for each requested feature the hardware lacks.
     """
     notes = list(fabric.notes)
     if in_network_reduction and not fabric.in_network_capable:
@@ -463,6 +582,21 @@ def part_of_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
     domains that hold it (512 GPUs on 576-GPU NVL72 racks: 64 in each of 8 domains), so no
     tensor-parallel group straddles two domains; the whole fabric when ``gpus`` covers it.
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The whole fabric.
+    gpus : int
+        GPUs of the job [count].
+
+    Returns
+    -------
+    CollectiveFabric
+        ``fabric`` with ``gpus`` GPUs and the GPUs per domain [count] the job uses; ``fabric``
+        itself when ``gpus`` covers it.
+
+    Examples
+    --------
     >>> f = two_level_fabric(gpus=576, domain_gpus=72, scale_up_gbyte_per_s=900, network_gbyte_per_s=50)
     >>> g = part_of_fabric(f, gpus=512)
     >>> g.gpus, g.domain_gpus, g.domains
@@ -488,6 +622,20 @@ def with_reduction(fabric: CollectiveFabric, mode: InSwitchReduction) -> Collect
     do not). ``auto`` chooses per message size among what the hardware offers, like the rest of
     the model (:func:`collective_time`).
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric as the hardware builds it.
+    mode : InSwitchReduction
+        ``auto``, ``none``, ``nvls`` or ``sharp``.
+
+    Returns
+    -------
+    CollectiveFabric
+        The fabric with NVLS and SHARP set for ``mode`` (:func:`with_options`).
+
+    Examples
+    --------
     >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50,
     ...                      nvls_gbyte_per_s=250)
     >>> with_reduction(f, "none").nvls, with_reduction(f, "sharp").in_network_reduction
@@ -669,6 +817,18 @@ def nvls_tree_shard_trips(domains: int) -> float:
     (Sanders, Speck, Traeff 2009; NCCL issue 1649: NVLS tree peaks at constant intra-node cost and
     the ring's network bandwidth at scale).
 
+    Parameters
+    ----------
+    domains : int
+        Scale-up domains the tree joins [count].
+
+    Returns
+    -------
+    float
+        Crossings per direction, ``tau`` [dimensionless]: 1 on up to two domains, else 2.
+
+    Examples
+    --------
     >>> nvls_tree_shard_trips(2), nvls_tree_shard_trips(16)
     (1.0, 2.0)
     """
@@ -679,7 +839,22 @@ def algorithms_for(
     *, fabric: CollectiveFabric, collective: Collective, gpus: int | None = None
 ) -> tuple[Algorithm, ...]:
     """Algorithms that apply to ``collective`` on ``fabric``: NVLS where the scale-up switches
-    reduce, in-network where enabled and the group crosses the network."""
+    reduce, in-network where enabled and the group crosses the network.
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric the collective runs on.
+    collective : Collective
+        The collective operation.
+    gpus : int or None
+        GPUs of the group [count]; ``None`` for the whole fabric.
+
+    Returns
+    -------
+    tuple of Algorithm
+        The applicable algorithms, in the model's order.
+    """
     n = fabric.gpus if gpus is None else gpus
     spans_network = math.ceil(n / min(n, fabric.domain_gpus)) > 1
 
@@ -786,6 +961,20 @@ def busbw_sweep_gbyte_per_s(
 
     The same costs as :func:`collective_time`, with the group and the candidate algorithms
     worked out once for the sweep (the plan's curve is 24 sizes x 2 collectives).
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric; the group is all of its GPUs.
+    collective : Collective
+        The collective operation.
+    sizes_bytes : tuple of int
+        Message sizes [B].
+
+    Returns
+    -------
+    tuple of float
+        busbw at each size [GB/s]; 0 on a single GPU.
     """
     n = fabric.gpus
     if n == 1:
@@ -857,6 +1046,20 @@ def _candidates(
 def send_recv_time_s(*, fabric: CollectiveFabric, message_bytes: float, domains_apart: int) -> float:
     """Point-to-point transfer time [s] between GPUs ``domains_apart`` domains apart.
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric the transfer crosses.
+    message_bytes : float
+        Message size ``S`` [B].
+    domains_apart : int
+        Scale-up domains between sender and receiver (0: the same domain) [count].
+
+    Returns
+    -------
+    float
+        Transfer time ``T`` [s].
+
     Notes
     -----
     T = alpha(level) + S / B(level), where the level is the one that joins ``domains_apart + 1``
@@ -879,6 +1082,17 @@ def send_recv_time_s(*, fabric: CollectiveFabric, message_bytes: float, domains_
 
 def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[float, float]:
     """Large-message all-reduce busbw each level allows over the whole fabric [GB/s].
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The whole fabric.
+
+    Returns
+    -------
+    tuple of float
+        ``(scale-up bound, network bound)`` of all-reduce busbw [GB/s]; the network bound is
+        infinite when the fabric has no network level.
 
     Notes
     -----
@@ -963,6 +1177,22 @@ def _coarse(level: str) -> str:
 
 def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscription: float) -> Bandwidth:
     """Injection, bisection and busbw figures (1 GiB messages) plus the busbw curve.
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The whole fabric.
+    per_gpu_gbit_per_s : float
+        Network line rate per GPU [Gbit/s].
+    oversubscription : float
+        Leaf down:up ratio [dimensionless].
+
+    Returns
+    -------
+    Bandwidth
+        Line rate [Gbit/s], bisection [Tbit/s], all-reduce and all-to-all busbw at 1 GiB [GB/s]
+        with their bound levels and algorithm, the level bounds [GB/s] and the busbw curve per
+        message size.
 
     Notes
     -----

@@ -171,7 +171,21 @@ class Calibration:
 
 
 def points_of(runs: Sequence[Run], base: Baseline) -> tuple[Point, ...]:
-    """Every measured size of every run with a positive bandwidth."""
+    """Every measured size of every run with a positive bandwidth.
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        nccl-tests runs.
+    base : Baseline
+        The plan's fabric and catalog coefficients.
+
+    Returns
+    -------
+    tuple of Point
+        Each usable size: run, collective, GPUs and GPUs per domain [count], size [B], measured
+        time [s] and busbw [GB/s].
+    """
     out = []
     for run in runs:
         gpus, m = group_of(run=run, base=base)
@@ -219,6 +233,13 @@ def calibrate(
         The files the runs came from, for the provenance.
     measured_on
         Date of the measurements (YYYY-MM-DD); default today.
+
+    Returns
+    -------
+    Calibration
+        The fitted coefficients with their catalog values and ranges, the residual per measured
+        size, the input files with their hashes, the hosts, the date and the in-switch reduction
+        used.
 
     Raises
     ------
@@ -579,7 +600,18 @@ _NIC_FIELDS = {"nccl_efficiency": "nccl_efficiency", "network_alpha_us": "alpha_
 
 
 def provenance(cal: Calibration) -> str:
-    """What was measured, on which hosts, and the input files' hashes (one line)."""
+    """What was measured, on which hosts, and the input files' hashes (one line).
+
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration.
+
+    Returns
+    -------
+    str
+        The provenance line (tools, hosts, file names and sha256, design and GPUs).
+    """
     tools = sorted({t for f in cal.files for t in f.tools})
     files = "; ".join(f"{f.name} (sha256 {f.sha256})" for f in cal.files)
     hosts = ", ".join(cal.hosts) or "hosts not named in the files"
@@ -592,7 +624,19 @@ def provenance(cal: Calibration) -> str:
 
 
 def override_mapping(cal: Calibration) -> dict[str, list[dict[str, Any]]]:
-    """The catalog override (``--catalog``) holding the fitted coefficients with their provenance."""
+    """The catalog override (``--catalog``) holding the fitted coefficients with their provenance.
+
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration.
+
+    Returns
+    -------
+    dict of str to list of dict
+        Catalog records by family (``sizing_rules``, ``nics``), each fitted value with source,
+        as_of and notes; empty when nothing was fitted.
+    """
     source = provenance(cal)
     notes = (
         "Calibration from the customer's own runs: agreement with those same runs checks the fit, "
@@ -640,6 +684,16 @@ def _fit_summary(cal: Calibration) -> list[str]:
 def calibration_override(cal: Calibration) -> CalibrationOverride:
     """The override with its provenance, as a scenario carries it (:attr:`Scenario.calibration`).
 
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration with at least one fitted value.
+
+    Returns
+    -------
+    CalibrationOverride
+        The records and their provenance (tools, hosts, date, file hashes, design, GPUs).
+
     Raises
     ------
     InputError
@@ -666,7 +720,18 @@ def calibration_override(cal: Calibration) -> CalibrationOverride:
 
 def override_yaml(cal: Calibration) -> str:
     """The override as YAML text, with a header saying what wrote it and its provenance section
-    (which the catalog loader skips and ``planner scenarios save --calibration`` reads)."""
+    (which the catalog loader skips and ``planner scenarios save --calibration`` reads).
+
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration.
+
+    Returns
+    -------
+    str
+        The YAML document, header comment first.
+    """
     import yaml
 
     header = (
@@ -688,7 +753,18 @@ def override_yaml(cal: Calibration) -> str:
 
 
 def busbw_at_gib(runs: Sequence[Run]) -> float | None:
-    """Measured all-reduce busbw at 1 GiB of the largest run that has it [GB/s]."""
+    """Measured all-reduce busbw at 1 GiB of the largest run that has it [GB/s].
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        nccl-tests runs.
+
+    Returns
+    -------
+    float or None
+        busbw [GB/s]; ``None`` when no all-reduce run measured 1 GiB.
+    """
     candidates = [r for r in runs if r.collective == "all_reduce" and r.busbw_at(GIB) is not None]
     if not candidates:
         return None

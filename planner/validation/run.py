@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import Message, msg
-from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, load_cases
+from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, calibration_twins, load_cases
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -98,6 +98,9 @@ class CaseResult:
     """Why not modelled, or the stand-in and conversions used (empty when none)."""
     url: str
     citation: str
+    calibration_twin: str = ""
+    """Id of a calibration case of the same run on paper (:func:`~planner.validation.cases.
+    calibration_twins`); a validation result with one is weak evidence, counted apart."""
 
 
 class _NotModelledError(Exception):
@@ -117,6 +120,22 @@ class _Value:
 def error_fraction(*, predicted: float, low: float, high: float) -> float:
     """Signed relative distance of ``predicted`` to ``[low, high]``; 0 inside.
 
+    Parameters
+    ----------
+    predicted : float
+        The model's value, in the case's unit.
+    low : float
+        Lower end of the published range, same unit.
+    high : float
+        Upper end of the published range, same unit.
+
+    Returns
+    -------
+    float
+        ``(predicted - bound) / bound`` for the nearer bound [fraction]; 0 inside the range.
+
+    Examples
+    --------
     >>> error_fraction(predicted=110, low=100, high=100), error_fraction(predicted=47, low=46, high=48)
     (0.1, 0.0)
     """
@@ -342,7 +361,7 @@ _TRAINING_INPUTS = (
     "dp_overlap_fraction", "pp_overlap_fraction", "cp_comm_type", "shared_experts", "dense_layers",
     "dense_ffn_hidden", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "moe_overlap",
     "expert_tp", "moe_node_limit", "moe_dispatch_fp8", "moe_dispatcher", "moe_graphed_dispatch",
-    "software_release", "offload_activation_layers", "distribute_saved_activations",
+    "optimizer_states", "software_release", "offload_activation_layers", "distribute_saved_activations",
 )  # fmt: skip
 """Case inputs passed to the training job when the case states them, under the job's field names
 (``active_params_b`` is not: the model derives it from the shape, experts and top_k)."""
@@ -436,6 +455,7 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
     stage only, so no GPU, plan or memory fit is involved (the ZeRO paper's Figure 1 is
     arithmetic, and its 120 GB baseline fits no single GPU)."""
     from planner.performance.training.memory import Parallel, state_bytes
+    from planner.performance.training.search import optimizer_bytes_per_param
     from planner.performance.workload import job_shape
 
     i = case.inputs
@@ -446,7 +466,8 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
         tp=i.tp or 1, cp=i.cp or 1, pp=i.pp or 1, dp=i.dp or 1, ep=i.ep or 1,
         v=i.virtual_stages or 1, micro_batch_seqs=1, micro_batches=1,
     )  # fmt: skip
-    states = state_bytes(job_shape(job), lay, i.zero_stage)  # type: ignore[arg-type]
+    zero: Any = i.zero_stage
+    states = state_bytes(job_shape(job), lay, zero, optimizer_bytes=optimizer_bytes_per_param(job))
     return _Value(sum(states) / 1e9)
 
 
@@ -725,14 +746,32 @@ def run_all(
     area: Area | None = None,
     role: Role | None = None,
 ) -> tuple[CaseResult, ...]:
-    """Evaluate every case (or those of one area and/or role), in case-file order."""
+    """Evaluate every case (or those of one area and/or role), in case-file order.
+
+    Parameters
+    ----------
+    catalog : Catalog or None
+        The catalog; ``None`` loads the bundled one.
+    cases : iterable of ValidationCase or None
+        The cases; ``None`` loads them all.
+    area : Area or None
+        Only the cases of this area; ``None`` for all.
+    role : Role or None
+        Only the cases of this role; ``None`` for both.
+
+    Returns
+    -------
+    tuple of CaseResult
+        One result per case: predicted and published value, error [fraction] and status.
+    """
     if catalog is None:
         from planner.catalog import load_catalog
 
         catalog = load_catalog()
     chosen = load_cases() if cases is None else tuple(cases)
+    twins = calibration_twins(chosen)
     return tuple(
-        evaluate(c, catalog=catalog)
+        dataclasses.replace(evaluate(c, catalog=catalog), calibration_twin=twins.get(c.id, ""))
         for c in chosen
         if (area is None or c.area == area) and (role is None or c.role == role)
     )
@@ -756,7 +795,22 @@ class Summary:
 
 
 def summarize(results: Sequence[CaseResult], *, role: Role, area: str = "") -> Summary:
-    """Pass / fail / not-modelled counts and median |error| of one role (never pooled)."""
+    """Pass / fail / not-modelled counts and median |error| of one role (never pooled).
+
+    Parameters
+    ----------
+    results : sequence of CaseResult
+        The results.
+    role : Role
+        ``calibration`` or ``validation``.
+    area : str
+        Only this area; ``""`` for all.
+
+    Returns
+    -------
+    Summary
+        Pass, fail and not-modelled counts [count] and the median absolute error [fraction].
+    """
     chosen = [r for r in results if r.role == role and (not area or r.area == area)]
     errors = [abs(r.error_fraction) for r in chosen if r.error_fraction is not None]
     return Summary(
@@ -770,15 +824,30 @@ def summarize(results: Sequence[CaseResult], *, role: Role, area: str = "") -> S
 
 
 def summary_line(results: Sequence[CaseResult]) -> Message:
-    """One line: validation counts first, calibration apart."""
+    """One line: validation counts first, calibration apart.
+
+    Parameters
+    ----------
+    results : sequence of CaseResult
+        The results.
+
+    Returns
+    -------
+    Message
+        The line, translatable.
+    """
     v = summarize(results, role="validation")
     c = summarize(results, role="calibration")
+    twins = [r for r in results if r.role == "validation" and r.calibration_twin]
     return msg(
-        "validation: {passed} pass / {failed} fail / {not_modelled} not modelled; "
+        "validation: {passed} pass / {failed} fail / {not_modelled} not modelled "
+        "({twins} of them the same run on paper as a calibration case, {twins_passed} of those pass); "
         "calibration (fitted, not evidence): {c_passed} pass / {c_failed} fail / {c_not_modelled} not modelled",
         passed=v.passed,
         failed=v.failed,
         not_modelled=v.not_modelled,
+        twins=len(twins),
+        twins_passed=sum(r.status == "pass" for r in twins),
         c_passed=c.passed,
         c_failed=c.failed,
         c_not_modelled=c.not_modelled,
