@@ -8,8 +8,8 @@ quantity, unit price (the scenario's override when it has one) and source.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from dataclasses import replace
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Record, Switch
@@ -21,7 +21,7 @@ from planner.fabric.topology import Topology
 from planner.facility.cooling import CoolingResult
 from planner.facility.power import Racks, pdus_for_rack
 from planner.handoff.runs import CableRun
-from planner.i18n.message import Message, msg
+from planner.i18n.message import Message, kept_msg, msg
 from planner.resolve import Resolved
 from planner.units import ceil_div
 
@@ -71,6 +71,9 @@ def _line(
     quantity: int,
     unit_cost: float,
     link_classes: tuple[str, ...] = (),
+    *,
+    quantity_unit: str = "",
+    length_m: float | None = None,
 ) -> BomLine:
     """One BOM line of a catalog record, at the scenario's price override when it has one."""
     return BomLine(
@@ -79,24 +82,26 @@ def _line(
         description=description,
         quantity=quantity,
         unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
-        source=record.source or msg("assumption: {reason}", reason=record.reason),
+        source=record.source or kept_msg("assumption: {reason}", reason=record.reason),
         link_classes=link_classes,
+        quantity_unit=quantity_unit,
+        length_m=length_m,
     )
 
 
 def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
     """GPUs, servers, fabric NICs and the fabric switches of each tier."""
     lines = [
-        _line(r, r.gpu, "gpus", msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
+        _line(r, r.gpu, "gpus", kept_msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
         _line(
             r,
             r.server,
             "servers",
-            msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
+            kept_msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
             r.nodes,
             r.server.chassis_cost_usd,
         ),
-        _line(r, r.nic, "nics", msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
+        _line(r, r.nic, "nics", kept_msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
     ]
     for tier in topo.tier_counts:
         model = tier_switch(r, tier.tier)
@@ -110,7 +115,7 @@ def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
     switch = r.scale_up_switch
     if switch is None:
         return []
-    description = msg(
+    description = kept_msg(
         "Scale-up switch {name} ({per_domain} per {domain}-GPU domain)",
         name=switch.name,
         per_domain=scale_up.switches_per_domain,
@@ -121,12 +126,12 @@ def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
 
 def _tier_switch_description(tier: str, name: str) -> Message:
     if tier == "leaf":
-        return msg("Leaf switch {name}", name=name)
+        return kept_msg("Leaf switch {name}", name=name)
     if tier == "spine":
-        return msg("Spine switch {name}", name=name)
+        return kept_msg("Spine switch {name}", name=name)
     if tier == "top":
-        return msg("Top-tier switch {name} (fourth tier)", name=name)
-    return msg("Core switch {name}", name=name)
+        return kept_msg("Top-tier switch {name} (fourth tier)", name=name)
+    return kept_msg("Core switch {name}", name=name)
 
 
 def _media_lines(
@@ -136,36 +141,50 @@ def _media_lines(
     over the link classes."""
     lines = []
     optic_units: dict[str, int] = {}
-    optic_where: dict[str, list[Message]] = {}
     optic_classes: dict[str, list[str]] = {}
     for m in media:
-        label = _LINK_CLASS_LABEL[m.link_class]
         for end in (m.lower, m.upper):
             if end.optic_id and end.units:
                 optic_units[end.optic_id] = optic_units.get(end.optic_id, 0) + end.units
-                where = optic_where.setdefault(end.optic_id, [])
-                if label not in where:
-                    where.append(label)
-                    optic_classes.setdefault(end.optic_id, []).append(m.link_class)
-        lines += _cable_lines(r, catalog, m, label, runs)
+                classes = optic_classes.setdefault(end.optic_id, [])
+                if m.link_class not in classes:
+                    classes.append(m.link_class)
+        lines += _cable_lines(r, catalog, m, runs)
     for optic_id in sorted(optic_units):
         optic = catalog.optics[optic_id]
-        links = _joined(optic_where[optic_id])
-        description = (
-            msg("{name} (ports; {links})", name=optic.name, links=links)
-            if optic.integrated
-            else msg("{name} (modules; {links})", name=optic.name, links=links)
-        )
         classes = tuple(optic_classes[optic_id])
+        description = _optics_description(optic.name, optic.integrated, classes)
         lines.append(
             _line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd, classes)
         )
     return lines
 
 
-def _cable_lines(
-    r: Resolved, catalog: Catalog, m: LinkMedia, label: Message, runs: Mapping[str, CableRun]
-) -> list[BomLine]:
+@functools.lru_cache(maxsize=1024)
+def _optics_description(name: str, integrated: bool, link_classes: tuple[str, ...]) -> Message:
+    """An optic line's description (ports or modules, and the compute link classes they serve),
+    made once per optic and link classes."""
+    links = _joined([_LINK_CLASS_LABEL[link_class] for link_class in link_classes])
+    if integrated:
+        return msg("{name} (ports; {links})", name=name, links=links)
+    return msg("{name} (modules; {links})", name=name, links=links)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cable_description(name: str, length_m: float, link_class: str) -> Message:
+    """A cable line's description, made once per cable, ordered length [m] and link class."""
+    return msg(
+        "{name}, {length_m:g} m ({link})", name=name, length_m=length_m, link=link_class_label(link_class)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _modules_description(name: str, link_class: str) -> Message:
+    """An auxiliary link class's transceiver line, made once per optic and link class."""
+    return msg("{name} (modules; {links})", name=name, links=_AUX_LINK_LABEL[link_class])
+
+
+def _cable_lines(r: Resolved, catalog: Catalog, m: LinkMedia, runs: Mapping[str, CableRun]) -> list[BomLine]:
     """The cables of one link class: a line per length the layout orders them at, each priced at
     its length.
 
@@ -183,10 +202,9 @@ def _cable_lines(
     bins = run.ordered_m if run is not None and laid_out else ((m.length_m, m.links),)
     lines = []
     for length_m, count in bins:
-        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=length_m, link=label)
+        description = _cable_description(cable.name, length_m, m.link_class)
         cost = cable_unit_cost_usd(cable, length_m)
-        line = _line(r, cable, "cables", description, count, cost, (m.link_class,))
-        lines.append(replace(line, length_m=length_m))
+        lines.append(_line(r, cable, "cables", description, count, cost, (m.link_class,), length_m=length_m))
     return lines
 
 
@@ -197,11 +215,10 @@ def _aux_media_lines(
     class's one single-port optic, so a class has one optic model)."""
     lines = []
     for m in media:
-        label = _AUX_LINK_LABEL[m.link_class]
-        lines += _cable_lines(r, catalog, m, label, runs)
+        lines += _cable_lines(r, catalog, m, runs)
         if m.upper.optic_id:
             optic = catalog.optics[m.upper.optic_id]
-            description = msg("{name} (modules; {links})", name=optic.name, links=label)
+            description = _modules_description(optic.name, m.link_class)
             lines.append(
                 _line(r, optic, "optics", description, m.transceivers, optic.unit_cost_usd, (m.link_class,))
             )
@@ -218,7 +235,7 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             fe.nic,
             "management",
-            msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
+            kept_msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
             fe.nics,
             fe.nic.unit_cost_usd,
         ),
@@ -226,7 +243,7 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             fe.switch,
             "management",
-            msg("Front-end (north-south) switch {name}", name=fe.switch.name),
+            kept_msg("Front-end (north-south) switch {name}", name=fe.switch.name),
             fe.switches,
             fe.switch.unit_cost_usd,
         ),
@@ -238,7 +255,7 @@ def _kind_and_name(text: Message) -> Message:
     begins with the kind ("In-band management switch, 32 x 100GbE"), so no line says it twice."""
     name = str(text.params["name"])
     kind = text.template.removesuffix(" {name}")
-    return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
+    return kept_msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
 
 
 def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
@@ -248,7 +265,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.storage,
             "storage",
-            msg("Storage {name}", name=aux.storage.name),
+            kept_msg("Storage {name}", name=aux.storage.name),
             aux.storage_units,
             aux.storage.unit_cost_usd,
         ),
@@ -256,7 +273,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.storage_switch,
             "storage",
-            msg("Storage fabric switch {name}", name=aux.storage_switch.name),
+            kept_msg("Storage fabric switch {name}", name=aux.storage_switch.name),
             aux.storage_fabric.switches,
             aux.storage_switch.unit_cost_usd,
         ),
@@ -264,7 +281,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.inband_switch,
             "management",
-            _kind_and_name(msg("In-band management switch {name}", name=aux.inband_switch.name)),
+            _kind_and_name(kept_msg("In-band management switch {name}", name=aux.inband_switch.name)),
             aux.inband_fabric.switches,
             aux.inband_switch.unit_cost_usd,
         ),
@@ -272,7 +289,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.oob_switch,
             "management",
-            _kind_and_name(msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
+            _kind_and_name(kept_msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
             aux.oob_fabric.switches,
             aux.oob_switch.unit_cost_usd,
         ),
@@ -285,7 +302,7 @@ def _facility_lines(
 ) -> list[BomLine]:
     """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
     rack = _line(
-        r, r.rack, "racks_power", msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
+        r, r.rack, "racks_power", kept_msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
     )
     # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
     pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
@@ -295,19 +312,17 @@ def _facility_lines(
             r,
             pdu,
             "racks_power",
-            msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
+            kept_msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
             racks.total * per_rack,
             pdu.unit_cost_usd,
         ),
-        replace(
-            _line(
-                r,
-                r.cooling,
-                "cooling",
-                msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
-                ceil_div(int(it_kw * 1000), 1000),
-                r.cooling.capex_usd_per_kw,
-            ),
+        _line(
+            r,
+            r.cooling,
+            "cooling",
+            kept_msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
+            ceil_div(int(it_kw * 1000), 1000),
+            r.cooling.capex_usd_per_kw,
             quantity_unit="kW",
         ),
     ]
@@ -317,7 +332,7 @@ def _facility_lines(
                 r,
                 r.cooling,
                 "cooling",
-                msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
+                kept_msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
                 cooling.cdus,
                 r.cooling.cdu_unit_cost_usd,
             )
@@ -333,9 +348,11 @@ def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
     for factor, description in (
         (
             installation,
-            msg("Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value),
+            kept_msg(
+                "Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value
+            ),
         ),
-        (spares, msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
+        (spares, kept_msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
     ):
         lines.append(
             BomLine(
@@ -344,7 +361,7 @@ def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
                 description=description,
                 quantity=1,
                 unit_cost_usd=hardware_usd * factor.value,
-                source=factor.source or msg("assumption: {reason}", reason=factor.reason),
+                source=factor.source or kept_msg("assumption: {reason}", reason=factor.reason),
             )
         )
     return lines

@@ -291,7 +291,36 @@ def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], 
     return tuple(((family, record.id), _record_assumption(family, record)) for family, record in records)
 
 
+_ASSUMPTION_LISTS: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[Assumption, ...]]] = {}
+"""A plan's assumptions by what they are made of (:func:`_assumptions`), with the catalog and records
+they were made from: a hit must be those very objects, as in :data:`_RECORD_ASSUMPTIONS`."""
+
+
 def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
+    """:func:`_listed_assumptions`, made once for every plan that uses the same catalog records on
+    the same floor, link lengths and load factor without a calibration: every size of a sweep."""
+    if r.scenario.calibration is not None:
+        return _listed_assumptions(r, catalog)
+    facility = r.scenario.facility
+    made_of = (catalog, *(record for _, record in r.used))
+    key = (
+        *map(id, made_of),
+        *(family for family, _ in r.used),
+        r.scenario.floor,
+        facility.link_lengths,
+        facility.load_factor,
+    )
+    hit = _ASSUMPTION_LISTS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], made_of, strict=True)):
+        return hit[1]
+    listed = _listed_assumptions(r, catalog)
+    if len(_ASSUMPTION_LISTS) >= _RECORD_ASSUMPTIONS_MAX:
+        _ASSUMPTION_LISTS.clear()
+    _ASSUMPTION_LISTS[key] = (made_of, listed)
+    return listed
+
+
+def _listed_assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     """One entry per catalog record used (its reason or its source), then the model's own choices."""
     items: list[Assumption] = []
     seen = set()
@@ -710,6 +739,10 @@ def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power,
     )
 
 
+_coefficients = per_catalog(coefficients)
+"""The collective model's coefficients, read from a catalog once (they are its sizing rules)."""
+
+
 def _performance(
     r: Resolved,
     catalog: Catalog,
@@ -724,7 +757,7 @@ def _performance(
     :class:`planner.fabric.collectives.CollectiveFabric`, the one Workload and Reliability use.
     """
     fabric = r.fabric
-    coeffs = coefficients(catalog)
+    coeffs = _coefficients(catalog)
     best, worst = _paths(r, topo, media, coeffs.serdes_fec_ns_per_link)
     tiers = _tier_switches(r, topo.tiers)
     levels = build_fabric(
