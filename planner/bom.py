@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.catalog.schema import Record, Switch
+from planner.catalog.memo import per_catalog
+from planner.catalog.schema import Pdu, Record, Switch
 from planner.cost import BomLine
 from planner.fabric.auxiliary import AuxiliaryFabrics
 from planner.fabric.media import LinkMedia, cable_unit_cost_usd
@@ -25,10 +27,14 @@ from planner.i18n.message import Message, kept_msg, msg
 from planner.resolve import Resolved
 from planner.units import ceil_div
 
+_TIER_SWITCH_FIELD = {"leaf": "switch", "spine": "spine_switch", "core": "core_switch", "top": "core_switch"}
+"""The :class:`Resolved` field holding each tier's switch model."""
+
 
 def tier_switch(r: Resolved, tier: str) -> Switch:
     """The switch model of one tier (leaf, spine, core, or top: the core model one tier up)."""
-    return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch, "top": r.core_switch}[tier]
+    switch: Switch = getattr(r, _TIER_SWITCH_FIELD[tier])
+    return switch
 
 
 _LINK_CLASS_LABEL: dict[str, Message] = {
@@ -146,9 +152,9 @@ def _media_lines(
         for end in (m.lower, m.upper):
             if end.optic_id and end.units:
                 optic_units[end.optic_id] = optic_units.get(end.optic_id, 0) + end.units
-                classes = optic_classes.setdefault(end.optic_id, [])
-                if m.link_class not in classes:
-                    classes.append(m.link_class)
+                served = optic_classes.setdefault(end.optic_id, [])
+                if m.link_class not in served:
+                    served.append(m.link_class)
         lines += _cable_lines(r, catalog, m, runs)
     for optic_id in sorted(optic_units):
         optic = catalog.optics[optic_id]
@@ -297,6 +303,12 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     ]
 
 
+@per_catalog
+def _pdus_for_rack(catalog: Catalog, rack_kw: float) -> tuple[Pdu, int]:
+    """:func:`planner.facility.power.pdus_for_rack`, chosen once per catalog and rack limit [kW]."""
+    return pdus_for_rack(catalog, rack_kw=rack_kw)
+
+
 def _facility_lines(
     r: Resolved, catalog: Catalog, racks: Racks, cooling: CoolingResult, it_kw: float
 ) -> list[BomLine]:
@@ -305,7 +317,7 @@ def _facility_lines(
         r, r.rack, "racks_power", kept_msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
     )
     # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
-    pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
+    pdu, per_rack = _pdus_for_rack(catalog, racks.rack_power_limit_kw)
     lines = [
         rack,
         _line(
@@ -367,19 +379,33 @@ def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
     return lines
 
 
+@dataclass(frozen=True, kw_only=True)
+class Equipment:
+    """What a plan buys and powers before its racks: the compute fabric, the scale-up domains and
+    the auxiliary fabrics (the BOM lists it, the power draw adds it up)."""
+
+    topology: Topology
+    """The compute fabric's switch and link counts."""
+    media: tuple[LinkMedia, ...]
+    """Media of the compute fabric's link classes (cables [count], optics [modules])."""
+    nics: int
+    """Fabric NICs [count]."""
+    auxiliary: AuxiliaryFabrics
+    """Storage, front-end and management fabrics."""
+    scale_up: ScaleUpDomain
+    """The scale-up domains (switch trays [count])."""
+    aux_media: tuple[LinkMedia, ...]
+    """Media of the auxiliary link classes."""
+
+
 def bom_lines(
     *,
     r: Resolved,
     catalog: Catalog,
-    topo: Topology,
-    media: tuple[LinkMedia, ...],
-    nics: int,
-    aux: AuxiliaryFabrics,
+    equipment: Equipment,
     racks: Racks,
     cooling: CoolingResult,
     it_kw: float,
-    scale_up: ScaleUpDomain,
-    aux_media: tuple[LinkMedia, ...],
     runs: tuple[CableRun, ...] = (),
 ) -> tuple[BomLine, ...]:
     """The plan's bill of materials: one line per item, each at the scenario's price override.
@@ -394,24 +420,15 @@ def bom_lines(
         The resolved scenario (records, counts and price overrides).
     catalog
         The catalog the records come from (cables, optics, PDUs and cost factors are looked up).
-    topo
-        The compute fabric's switch and link counts.
-    media
-        Media of the compute fabric's link classes (cables [count], optics [modules]).
-    nics
-        Fabric NICs [count].
-    aux
-        Storage, front-end and management fabrics.
+    equipment
+        The compute fabric (switches, links, media, NICs [count]), the scale-up domains and the
+        auxiliary fabrics with their media.
     racks
         Rack layout [racks], with each rack's power limit [kW] for its PDUs.
     cooling
         Cooling result (CDUs [count]).
     it_kw
         Maximum IT power [kW]: cooling infrastructure is priced per kW (rounded up).
-    scale_up
-        The scale-up domains (switch trays [count]).
-    aux_media
-        Media of the auxiliary link classes.
     runs
         The cables of the plan's layout by ordered length [m] per link class
         (:func:`planner.handoff.runs.cable_runs`): each class's cables are priced at those lengths,
@@ -425,12 +442,13 @@ def bom_lines(
         fractions are the catalog's ``cost_factors``).
     """
     by_class = {run.link_class: run for run in runs}
+    kit = equipment
     lines = [
-        *_compute_lines(r, topo, nics),
-        *_scale_up_lines(r, scale_up),
-        *_media_lines(r, catalog, media, by_class),
-        *_auxiliary_lines(r, aux),
-        *_aux_media_lines(r, catalog, aux_media, by_class),
+        *_compute_lines(r, kit.topology, kit.nics),
+        *_scale_up_lines(r, kit.scale_up),
+        *_media_lines(r, catalog, kit.media, by_class),
+        *_auxiliary_lines(r, kit.auxiliary),
+        *_aux_media_lines(r, catalog, kit.aux_media, by_class),
         *_facility_lines(r, catalog, racks, cooling, it_kw),
     ]
     hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")

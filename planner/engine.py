@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from planner.bom import bom_lines, link_class_label, tier_switch
+from planner.bom import Equipment, bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog, with_calibration
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Record, Switch
@@ -91,7 +91,10 @@ class SizedCluster:
 
     def parts(self) -> dict[str, Any]:
         """The fields by name: a :class:`Plan` holds each of them under the same name."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _SIZED_FIELDS}
+
+
+_SIZED_FIELDS = tuple(f.name for f in fields(SizedCluster))
 
 
 @dataclass(frozen=True)
@@ -478,7 +481,10 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
     aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
-    draw = _power_draw(r, catalog, topo, media, nics, aux, scale_up, aux_media, aux_server_w)
+    kit = Equipment(
+        topology=topo, media=media, nics=nics, auxiliary=aux, scale_up=scale_up, aux_media=aux_media
+    )
+    draw = _power_draw(r, catalog, kit, aux_server_w)
     power = power_summary(
         by_category_w=draw.by_category_w,
         pue=_pue(r),
@@ -493,7 +499,7 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     sized = SizedCluster(
         scenario, r.nodes, r.server.id, topo, media, aux_media, aux, scale_up, ports, models, power, racks
     )
-    bom, cable_notes = _bom(r, catalog, sized, nics, cooling, layout_cable_lengths)
+    bom, cable_notes = _bom(r, catalog, sized, kit, cooling, layout_cable_lengths)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
@@ -518,7 +524,12 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
 
 
 def _bom(
-    r: Resolved, catalog: Catalog, sized: SizedCluster, nics: int, cooling: CoolingResult, laid_out: bool
+    r: Resolved,
+    catalog: Catalog,
+    sized: SizedCluster,
+    kit: Equipment,
+    cooling: CoolingResult,
+    laid_out: bool,
 ) -> tuple[tuple[BomLine, ...], tuple[str, ...]]:
     """The BOM, its cables at the lengths of the plan's layout when ``laid_out``, and what the plan
     says of those lengths."""
@@ -526,15 +537,10 @@ def _bom(
     lines = bom_lines(
         r=r,
         catalog=catalog,
-        topo=sized.topology,
-        media=sized.media,
-        nics=nics,
-        aux=sized.auxiliary,
+        equipment=kit,
         racks=sized.racks,
         cooling=cooling,
         it_kw=sized.power.it_kw,
-        scale_up=sized.scale_up,
-        aux_media=sized.aux_media,
         runs=runs,
     )
     return lines, _cable_notes(sized, catalog, runs, laid_out)
@@ -619,37 +625,30 @@ class _Draw:
     """Everything that is not a server: switches, fabric optics, storage [W]."""
 
 
-def _power_draw(
-    r: Resolved,
-    catalog: Catalog,
-    topo: Topology,
-    media: tuple[LinkMedia, ...],
-    nics: int,
-    aux: AuxiliaryFabrics,
-    scale_up: ScaleUpDomain,
-    aux_media: tuple[LinkMedia, ...],
-    aux_server_optics_w: float,
-) -> _Draw:
+def _power_draw(r: Resolved, catalog: Catalog, kit: Equipment, aux_server_optics_w: float) -> _Draw:
     """Maximum power by category, and the part that sits in the servers (with the scale-up
     switch trays, which sit in the compute racks beside them).
 
     Optics: the compute and the auxiliary link classes; the auxiliary optics plugged into the
     servers (``aux_server_optics_w``) load the compute racks like the node-end compute optics."""
     node_end_optics_w = 0.0
-    scale_up_w = scale_up.switches * r.scale_up_switch.power_max_w if r.scale_up_switch else 0.0
+    aux = kit.auxiliary
+    scale_up_w = kit.scale_up.switches * r.scale_up_switch.power_max_w if r.scale_up_switch else 0.0
     fe = aux.frontend
     frontend_nic_w = fe.nics * fe.nic.power_w if fe.nic else 0.0
     frontend_switch_w = fe.switches * fe.switch.power_max_w if fe.switch else 0.0
-    for m in media:
+    for m in kit.media:
         if m.link_class == "node_leaf" and m.lower.optic_id:
             node_end_optics_w = m.lower.units * catalog.optics[m.lower.optic_id].power_w
     by_category_w = {
         "gpus": r.gpus * r.gpu.tdp_w,
         "servers": r.nodes * r.server.base_power_w,
-        "nics": nics * r.nic.power_w,
-        "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts)
+        "nics": kit.nics * r.nic.power_w,
+        "fabric_switches": sum(
+            t.switches * tier_switch(r, t.tier).power_max_w for t in kit.topology.tier_counts
+        )
         + scale_up_w,
-        "optics": sum(m.power_w for m in (*media, *aux_media)),
+        "optics": sum(m.power_w for m in (*kit.media, *kit.aux_media)),
         "storage": aux.storage_units * aux.storage.power_w
         + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
         "management": aux.inband_fabric.switches * aux.inband_switch.power_max_w
