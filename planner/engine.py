@@ -467,23 +467,8 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     """
     catalog = with_calibration(catalog, scenario.calibration)
     r = resolve(scenario=scenario, catalog=catalog)
-    scale_up = _scale_up(r)
-    topo = build_topology(
-        nodes=r.nodes,
-        gpus_per_node=r.server.gpus_per_node,
-        fabric=r.fabric,
-        radix=r.radix,
-        spine_radix=r.spine_radix,
-        core_radix=r.core_radix,
-        scale_out=r.gpus > scale_up.domain_gpus or scenario.force_scale_out_fabric,
-    )
-    ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
-    nics = r.nodes * ports.nics if topo.tiers else 0
-    media = _fabric_media(r, topo, nics, catalog)
-    aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
-    kit = Equipment(
-        topology=topo, media=media, nics=nics, auxiliary=aux, scale_up=scale_up, aux_media=aux_media
-    )
+    kit, ports, aux_server_w = _equipment(r, catalog)
+    topo, media, nics, aux, scale_up = kit.topology, kit.media, kit.nics, kit.auxiliary, kit.scale_up
     draw = _power_draw(r, catalog, kit, aux_server_w)
     power = power_summary(
         by_category_w=draw.by_category_w,
@@ -497,7 +482,7 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     )
     models = _switch_models(r, topo)
     sized = SizedCluster(
-        scenario, r.nodes, r.server.id, topo, media, aux_media, aux, scale_up, ports, models, power, racks
+        scenario, r.nodes, r.server.id, topo, media, kit.aux_media, aux, scale_up, ports, models, power, racks
     )
     bom, cable_notes = _bom(r, catalog, sized, kit, cooling, layout_cable_lengths)
     bw, latency = _performance(
@@ -521,6 +506,30 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
     )
+
+
+def _equipment(r: Resolved, catalog: Catalog) -> tuple[Equipment, ServerPorts, float]:
+    """The scale-up domains, the compute fabric (topology, NICs, media) and the auxiliary fabrics;
+    one server's ports on the compute fabric, and the power of the auxiliary optics in the
+    servers [W]."""
+    scale_up = _scale_up(r)
+    topo = build_topology(
+        nodes=r.nodes,
+        gpus_per_node=r.server.gpus_per_node,
+        fabric=r.fabric,
+        radix=r.radix,
+        spine_radix=r.spine_radix,
+        core_radix=r.core_radix,
+        scale_out=r.gpus > scale_up.domain_gpus or r.scenario.force_scale_out_fabric,
+    )
+    ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
+    nics = r.nodes * ports.nics if topo.tiers else 0
+    media = _fabric_media(r, topo, nics, catalog)
+    aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
+    kit = Equipment(
+        topology=topo, media=media, nics=nics, auxiliary=aux, scale_up=scale_up, aux_media=aux_media
+    )
+    return kit, ports, aux_server_w
 
 
 def _bom(
