@@ -64,6 +64,11 @@ KEPT_MAX = 4096
 """Messages :func:`kept_msg` keeps before it starts over [count]."""
 
 
+_PLAIN_TYPES = frozenset((str, int))
+"""Parameter types whose values alone tell two messages apart (not a float: ``-0.0 == 0.0``; not a
+bool: ``True == 1``; not a message: equal texts may come from different templates)."""
+
+
 def _value_key(value: Any) -> tuple[Any, ...]:
     """What a parameter contributes to a message: its type and value, a float by its ``repr``
     (``-0.0`` equals ``0.0`` but prints ``-0``), a message by its template and parameters (two
@@ -90,7 +95,7 @@ def kept_msg(template: str, /, **params: Any) -> Message:
     ('-0 m', '0 m')
     """
     try:
-        if all(type(value) is str or type(value) is int for value in params.values()):
+        if _PLAIN_TYPES.issuperset(map(type, params.values())):
             key: tuple[Any, ...] = (template, *params.items())  # the common case, made quickly
         else:  # a key of another shape than the one above, so the two never meet
             key = (template, None, *((name, _value_key(value)) for name, value in params.items()))
