@@ -193,6 +193,8 @@ def _forced(
 ) -> tuple[Cable | None, Optic, Optic]:
     """Check a forced medium and return (copper cable or None, lower optic, upper optic)."""
     field = f"fabric.link_media.{link_class}"
+    # what the link needs, named by both messages of a part that falls short of it
+    need = {"field": field, "id": forced_id, "need_speed": speed_gbit_per_s, "length_m": length_m}
     if forced_id in catalog.cables:
         cable = catalog.cables[forced_id]
         if not cable.is_copper:
@@ -208,12 +210,9 @@ def _forced(
                 msg(
                     "{field}: {id} carries {speed}G over {reach_m:g} m, the link needs {need_speed}G over "
                     "{length_m:g} m",
-                    field=field,
-                    id=forced_id,
                     speed=cable.max_speed_gbit_per_s,
                     reach_m=cable.max_reach_m,
-                    need_speed=speed_gbit_per_s,
-                    length_m=length_m,
+                    **need,
                 )
             )
         return cable, lower_optic, lower_optic
@@ -223,12 +222,9 @@ def _forced(
             msg(
                 "{field}: {id} serves {speed}G over {reach_m:g} m, the link needs {need_speed}G over "
                 "{length_m:g} m",
-                field=field,
-                id=forced_id,
                 speed=optic.speed_gbit_per_s,
                 reach_m=optic.max_reach_m,
-                need_speed=speed_gbit_per_s,
-                length_m=length_m,
+                **need,
             )
         )
     if integrated != optic.integrated:

@@ -230,6 +230,7 @@ def _too_few_ports(
 ) -> InputError:  # fmt: skip
     """The error for a switch with fewer ports than the units (GPUs or servers) it must reach."""
     limit = ports * halves * gpus_per_unit
+    values = {"switch": switch.id, "ports": ports, "units": units, "domain": domain_gpus, "limit": limit}
     if limit == radix and halves == 1:
         text = msg(
             "fabric.scale_up_switch_id: {switch} has {radix} ports; every GPU of a {domain}-GPU "
@@ -243,21 +244,13 @@ def _too_few_ports(
             "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} servers of a "
             "{domain}-GPU domain; every server needs a link to every scale-up switch (allowed: "
             "domains up to {limit} GPUs)",
-            switch=switch.id,
-            ports=ports,
-            units=units,
-            domain=domain_gpus,
-            limit=limit,
+            **values,
         )
     else:
         text = msg(
             "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} GPUs of each "
             "rack of a {domain}-GPU domain (allowed: domains up to {limit} GPUs)",
-            switch=switch.id,
-            ports=ports,
-            units=units,
-            domain=domain_gpus,
-            limit=limit,
+            **values,
         )
     return InputError(text)
 

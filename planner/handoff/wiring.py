@@ -37,28 +37,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from planner.catalog import Catalog
+from planner.catalog.schema import Server, Storage, Switch
 from planner.fabric.media import LinkMedia
 from planner.fabric.topology import SmallClos, Topology
 from planner.handoff import naming
 from planner.handoff.sized import Sized
 from planner.units import ceil_div
-
-ROLES = (
-    "gpu-server",
-    "scale-up-switch",
-    "leaf",
-    "spine",
-    "core",
-    "storage",
-    "storage-switch",
-    "frontend-switch",
-    "inband-switch",
-    "oob-switch",
-)
-"""Device roles (NetBox device roles of the same slug)."""
 
 GROUP_OF_ROLE = {
     "gpu-server": "compute",
@@ -73,6 +60,8 @@ GROUP_OF_ROLE = {
     "oob-switch": "management",
 }
 """Which kind of rack a role sits in."""
+ROLES = tuple(GROUP_OF_ROLE)
+"""Device roles (NetBox device roles of the same slug)."""
 
 
 @dataclass(frozen=True)
@@ -576,6 +565,19 @@ def inventory(*, plan: Sized, catalog: Catalog, optics_w: Mapping[str, float]) -
     ]
 
 
+class _Model(TypedDict):
+    """A device's catalog part, as :class:`Device` names it."""
+
+    model_id: str
+    model_name: str
+    rack_units: int
+
+
+def _model(part: Server | Switch | Storage) -> _Model:
+    """The ``model_id``, ``model_name`` and ``rack_units`` [U] of a device of catalog part ``part``."""
+    return {"model_id": part.id, "model_name": part.name, "rack_units": part.rack_units}
+
+
 def _server_aux_ports(plan: Sized) -> tuple[tuple[str, int], ...]:
     """A GPU server's storage, front-end, in-band and BMC ports with their speeds [Gb/s]."""
     aux = plan.auxiliary
@@ -621,9 +623,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
         Device(
             device_id=device_id,
             role="gpu-server",
-            model_id=server.id,
-            model_name=server.name,
-            rack_units=server.rack_units,
+            **_model(server),
             power_w=server_w,
             interfaces=interfaces,
             port_speed_gbit_per_s=ports.link_speed_gbit_per_s,
@@ -637,9 +637,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
             Device(
                 device_id=naming.scale_up_switch_id(d, k, domains=scale_up.domains),
                 role="scale-up-switch",
-                model_id=tray.id,
-                model_name=tray.name,
-                rack_units=tray.rack_units,
+                **_model(tray),
                 power_w=tray.power_max_w,
                 interfaces=(naming.SWITCH_MGMT_PORT,),
                 port_speed_gbit_per_s=scale_up.link_gbit_per_s,
@@ -683,9 +681,7 @@ def _fabric_switches(
                     Device(
                         device_id=device_id,
                         role=tier.tier,
-                        model_id=switch.id,
-                        model_name=switch.name,
-                        rack_units=switch.rack_units,
+                        **_model(switch),
                         power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                         interfaces=interfaces,
                         port_speed_gbit_per_s=speed,
@@ -711,9 +707,7 @@ def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Devic
             Device(
                 device_id=device_id,
                 role="storage",
-                model_id=storage.id,
-                model_name=storage.name,
-                rack_units=storage.rack_units,
+                **_model(storage),
                 power_w=storage.power_w + optics_w.get(device_id, 0.0),
                 interfaces=(*(f"eth{p + 1}" for p in range(storage.network_ports)), mgmt[0], bmc[0]),
                 port_speed_gbit_per_s=storage.port_speed_gbit_per_s,
@@ -736,9 +730,7 @@ def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Devic
             Device(
                 device_id=device_id,
                 role=role,
-                model_id=switch.id,
-                model_name=switch.name,
-                rack_units=switch.rack_units,
+                **_model(switch),
                 power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                 interfaces=(*ports, naming.SWITCH_MGMT_PORT) if managed else ports,
                 port_speed_gbit_per_s=speed,

@@ -572,13 +572,10 @@ def _check_ceiling(base: Baseline, large: Sequence[Point], fitted: Mapping[str, 
 
 # --- the override file -----------------------------------------------------------------------
 
-_RULE_IDS = {
-    "scale_up_ring_efficiency": "scale_up_ring_efficiency",
-    "nvls_efficiency": "nvls_efficiency",
-    "scale_up_alpha_us": "scale_up_alpha_us",
-    "nvls_alpha_us": "nvls_alpha_us",
-}
+_RULE_IDS = frozenset({"scale_up_ring_efficiency", "nvls_efficiency", "scale_up_alpha_us", "nvls_alpha_us"})
+"""Fitted coefficients written as the ``sizing_rules`` record of the same id."""
 _NIC_FIELDS = {"nccl_efficiency": "nccl_efficiency", "network_alpha_us": "alpha_us"}
+"""Fitted coefficient -> the field of the NIC record it overrides."""
 
 
 def provenance(cal: Calibration) -> str:
@@ -603,7 +600,7 @@ def override_mapping(cal: Calibration) -> dict[str, list[dict[str, Any]]]:
     )
     common = {"source": source, "as_of": cal.measured_on, "assumption": False, "notes": notes}
     rules = [
-        {"id": _RULE_IDS[c.name], "value": _rounded(c.fitted), **common}
+        {"id": c.name, "value": _rounded(c.fitted), **common}
         for c in cal.coefficients
         if c.fitted is not None and c.name in _RULE_IDS
     ]

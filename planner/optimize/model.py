@@ -36,28 +36,32 @@ ModelObjective = Literal["capex", "tco", "max-gpus", "power"]
 
 @dataclass
 class ModelVars:
-    """Handles to the variables and expressions of one model."""
+    """Handles to the variables and expressions of one model: what each ``define_*`` step made."""
 
-    nodes: pulp.LpVariable | int
-    tiers: dict[int, pulp.LpVariable]
-    leaf_choice: dict[str, pulp.LpVariable]
-    spine_choice: dict[str, pulp.LpVariable]
-    core_choice: dict[str, pulp.LpVariable]
-    leaves: dict[str, pulp.LpVariable]
-    spines: dict[str, pulp.LpVariable]
-    cores: dict[str, pulp.LpVariable]
-    media_choice: dict[LinkClass, dict[int, pulp.LpVariable]]
-    cooling_choice: dict[str, pulp.LpVariable]
-    compute_racks: pulp.LpVariable
-    network_racks: pulp.LpVariable
-    cdus: dict[str, pulp.LpVariable]
-    capex: pulp.LpAffineExpression
-    hardware: pulp.LpAffineExpression
-    opex: pulp.LpAffineExpression
-    tco: pulp.LpAffineExpression
-    it_kw: pulp.LpAffineExpression
-    facility_kw: pulp.LpVariable
+    nodes: Nodes
+    choice: _Choices
+    leaf: _Leaves
+    upper: _Upper
+    media: _Media
+    power: _Power
+    cooling: _Cooling
+    money: _Money
     slack: dict[str, pulp.LpVariable] = field(default_factory=dict)
+
+    @property
+    def leaves(self) -> dict[str, pulp.LpVariable]:
+        """Leaves ``L_m`` of each leaf model, per plane [count]."""
+        return self.leaf.leaves
+
+    @property
+    def spines(self) -> dict[str, pulp.LpVariable]:
+        """Spines ``S_m`` of each spine model, per plane [count]."""
+        return self.upper.spines
+
+    @property
+    def capex(self) -> pulp.LpAffineExpression:
+        """CAPEX of the design [USD]."""
+        return self.money.capex
 
 
 def _binaries(lp: pulp.LpProblem, prefix: str, keys: list[str]) -> dict[str, pulp.LpVariable]:
@@ -98,28 +102,7 @@ def build_model(
     add_objective(
         lp, p, goal, nodes=nodes, money=money, facility_kw=cool.facility_kw, slack=slack, elastic=elastic
     )
-    return lp, ModelVars(
-        nodes=nodes,
-        tiers=choice.tiers,
-        leaf_choice=choice.leaf,
-        spine_choice=choice.spine,
-        core_choice=choice.core,
-        leaves=leaf.leaves,
-        spines=upper.spines,
-        cores=upper.cores,
-        media_choice=media.choice,
-        cooling_choice=cool.choice,
-        compute_racks=cool.compute_racks,
-        network_racks=cool.network_racks,
-        cdus=cool.cdus,
-        capex=money.capex,
-        hardware=money.hardware,
-        opex=money.opex,
-        tco=money.tco,
-        it_kw=power.it_kw,
-        facility_kw=cool.facility_kw,
-        slack=slack,
-    )
+    return lp, ModelVars(nodes, choice, leaf, upper, media, power, cool, money, slack)
 
 
 Nodes: TypeAlias = pulp.LpVariable | int

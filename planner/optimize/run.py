@@ -114,16 +114,16 @@ def _chosen(choice: dict[str, pulp.LpVariable]) -> str | None:
 
 def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[str, Any]]:
     """The scenario (explicit fabric and facility) that the solved model describes."""
-    tiers = next(t for t, var in v.tiers.items() if value(var) > 0.5)
-    leaf = _chosen(v.leaf_choice)
-    spine = _chosen(v.spine_choice) if tiers >= 2 else None
-    core = _chosen(v.core_choice) if tiers == 3 else None
-    cooling = _chosen(v.cooling_choice)
+    tiers = next(t for t, var in v.choice.tiers.items() if value(var) > 0.5)
+    leaf = _chosen(v.choice.leaf)
+    spine = _chosen(v.choice.spine) if tiers >= 2 else None
+    core = _chosen(v.choice.core) if tiers == 3 else None
+    cooling = _chosen(v.cooling.choice)
     used_classes = LINK_CLASSES[:tiers]
     link_media: dict[str, str] = {}
     media_names: dict[str, str] = {}
     for link_class in used_classes:
-        index = next(i for i, var in v.media_choice[link_class].items() if value(var) > 0.5)
+        index = next(i for i, var in v.media.choice[link_class].items() if value(var) > 0.5)
         option = problem.media[link_class][index]
         media_names[link_class] = option.media_id or option.medium
         if option.media_id is not None:
@@ -153,9 +153,9 @@ def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[st
         "media": media_names,
         "cooling": cooling,
         "nodes": nodes,
-        "compute_racks": round(value(v.compute_racks)),
-        "network_racks": round(value(v.network_racks)),
-        "cdus": {k: round(value(var)) for k, var in v.cdus.items() if value(var) > 0.5},
+        "compute_racks": round(value(v.cooling.compute_racks)),
+        "network_racks": round(value(v.cooling.network_racks)),
+        "cdus": {k: round(value(var)) for k, var in v.cooling.cdus.items() if value(var) > 0.5},
     }
     return scenario, choices
 

@@ -263,6 +263,13 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _role_text(result: CaseResult) -> str:
+    """The role, and for weak evidence the calibration case it repeats on paper."""
+    if result.calibration_twin:
+        return f"{result.role} (same run as calibration {result.calibration_twin})"
+    return result.role
+
+
 def markdown_table(results: Sequence[CaseResult]) -> str:
     """Every case as a Markdown table with its source link (``docs/validation.md``)."""
     head = (
@@ -272,7 +279,7 @@ def markdown_table(results: Sequence[CaseResult]) -> str:
     lines = [head]
     for r in results:
         lines.append(
-            f"| [{r.id}]({r.url}) | {r.area} | {r.role} | {number(r.predicted)} | {published_text(r)} | "
+            f"| [{r.id}]({r.url}) | {r.area} | {_role_text(r)} | {number(r.predicted)} | {published_text(r)} | "
             f"{_md(r.unit)} | {signed_percent(r.error_fraction)} | ± {r.tolerance * 100:g} % | "
             f"{r.status.replace('_', ' ')} | {_md(r.reason)} |"
         )

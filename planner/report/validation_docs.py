@@ -39,6 +39,9 @@ entry points (`planner/validation/run.py`).
 - **calibration** cases: a coefficient was derived from the figure, so agreement is by
   construction; they only guard against the coefficient drifting from its source and are never
   counted as validation.
+- **same run as calibration X**: a validation figure of a training run that a calibration case
+  states on paper too (the same GPU, GPU count, model, layout and precision, from another release
+  or report). Its agreement is partly by construction, so the summary line counts these apart.
 - **not modelled**: the case needs an input the model cannot take yet (the note says which); no
   number is made up for it.
 

@@ -208,8 +208,11 @@ class StepModel:
         moe_c = moe_coefficients or MoeCoefficients()
         if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
             moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
-        elif job.moe_graphed_dispatch:  # no host round trip per layer: the fitted cost does not apply
-            moe_c = replace(moe_c, copy_overhead_ns=0.0)
+        elif job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
+            # no host round trip per layer: the captured path's own cost replaces it. Megatron-Core's all-to-all
+            # dispatcher still copies its split sizes to the host and waits on them (before the
+            # all-to-all) when the preprocess is captured: there the cost stays (moe module notes)
+            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
         self.moe = MoeModel(
             shape=shape, seq_len=job.seq_len, coefficients=moe_c,
             load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,

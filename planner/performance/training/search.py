@@ -26,6 +26,8 @@ from planner.i18n.message import msg
 from planner.inputs.training import TrainingJob
 from planner.performance.training.flops import Recompute
 from planner.performance.training.memory import (
+    BF16_OPTIMIZER_BYTES,
+    OPTIMIZER_BYTES,
     MemoryBreakdown,
     Parallel,
     ZeroStage,
@@ -160,6 +162,11 @@ def schedules(
             )  # fmt: skip
 
 
+def optimizer_bytes_per_param(job: TrainingJob) -> float:
+    """Optimizer-state bytes per parameter the job's framework keeps [B] (memory notes)."""
+    return BF16_OPTIMIZER_BYTES if job.optimizer_states == "bf16" else OPTIMIZER_BYTES
+
+
 def fits(
     job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None,
     worth: Callable[[Parallel], bool] | None = None,
@@ -173,7 +180,8 @@ def fits(
     """
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
-    states = {zero: state_bytes(shape, lay, zero) for zero in zeros}
+    opt = optimizer_bytes_per_param(job)
+    states = {zero: state_bytes(shape, lay, zero, optimizer_bytes=opt) for zero in zeros}
     totals = {zero: sum(parts) for zero, parts in states.items()}
     found: list[Fit] = []
     least: tuple[float, float, float, float, float] | None = None
@@ -355,6 +363,7 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
             fp8=job.precision == "fp8",
             offload_layers=job.offload_activation_layers,
             distribute_saved=job.distribute_saved_activations,
+            optimizer_bytes=optimizer_bytes_per_param(job),
         )
         if mem.total_bytes > usable_bytes:
             break

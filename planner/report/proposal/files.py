@@ -34,25 +34,29 @@ _CSV_KINDS: Mapping[str, ColumnKind] = {
 }
 
 
+_BOM_HEADER_KEYS: Mapping[str, str] = {
+    "line": "export.col.line",
+    "category": "export.col.category_id",
+    "id": "export.col.item_id",
+    "description": "col.description",
+    "quantity": "col.quantity",
+    "unit_price": "export.col.unit_price",
+    "total_price": "export.col.amount",
+    "currency": "export.col.currency",
+    "customer": "export.col.customer",
+    "project": "export.col.project",
+    "version": "export.col.version",
+    "unit_cost": "export.col.unit_cost",
+    "total_cost": "export.col.cost_amount",
+    "margin_fraction": "export.col.margin",
+    "discount_fraction": "export.col.discount",
+    "source": "col.source",
+}
+"""The BOM file's column -> its header key (money headers name the ``{currency}``)."""
+
+
 def _bom_headers(lang: str, currency: str) -> dict[str, str]:
-    return {
-        "line": tr("export.col.line", lang),
-        "category": tr("export.col.category_id", lang),
-        "id": tr("export.col.item_id", lang),
-        "description": tr("col.description", lang),
-        "quantity": tr("col.quantity", lang),
-        "unit_price": tr("export.col.unit_price", lang, currency=currency),
-        "total_price": tr("export.col.amount", lang, currency=currency),
-        "currency": tr("export.col.currency", lang),
-        "customer": tr("export.col.customer", lang),
-        "project": tr("export.col.project", lang),
-        "version": tr("export.col.version", lang),
-        "unit_cost": tr("export.col.unit_cost", lang, currency=currency),
-        "total_cost": tr("export.col.cost_amount", lang, currency=currency),
-        "margin_fraction": tr("export.col.margin", lang),
-        "discount_fraction": tr("export.col.discount", lang),
-        "source": tr("col.source", lang),
-    }
+    return {column: tr(key, lang, currency=currency) for column, key in _BOM_HEADER_KEYS.items()}
 
 
 def _frame_sheet(title: str, frame: pd.DataFrame, kinds: Mapping[str, ColumnKind] | None = None) -> Sheet:
