@@ -297,6 +297,9 @@ def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], 
 _ASSUMPTION_LISTS: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[Assumption, ...]]] = {}
 """A plan's assumptions by what they are made of (:func:`_assumptions`), with the catalog and records
 they were made from: a hit must be those very objects, as in :data:`_RECORD_ASSUMPTIONS`."""
+_ASSUMPTION_LISTS_MAX = 256
+"""Lists kept before the cache starts over [count]: each keeps its catalog alive, and a sweep needs
+one per design."""
 
 
 def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
@@ -317,7 +320,7 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     if hit is not None and all(a is b for a, b in zip(hit[0], made_of, strict=True)):
         return hit[1]
     listed = _listed_assumptions(r, catalog)
-    if len(_ASSUMPTION_LISTS) >= _RECORD_ASSUMPTIONS_MAX:
+    if len(_ASSUMPTION_LISTS) >= _ASSUMPTION_LISTS_MAX:
         _ASSUMPTION_LISTS.clear()
     _ASSUMPTION_LISTS[key] = (made_of, listed)
     return listed
