@@ -8,11 +8,13 @@ quantity, unit price (the scenario's override when it has one) and source.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.catalog.schema import Record, Switch
+from planner.catalog.memo import per_catalog
+from planner.catalog.schema import Pdu, Record, Switch
 from planner.cost import BomLine
 from planner.fabric.auxiliary import AuxiliaryFabrics
 from planner.fabric.media import LinkMedia, cable_unit_cost_usd
@@ -21,14 +23,18 @@ from planner.fabric.topology import Topology
 from planner.facility.cooling import CoolingResult
 from planner.facility.power import Racks, pdus_for_rack
 from planner.handoff.runs import CableRun
-from planner.i18n.message import Message, msg
+from planner.i18n.message import Message, kept_msg, msg
 from planner.resolve import Resolved
 from planner.units import ceil_div
+
+_TIER_SWITCH_FIELD = {"leaf": "switch", "spine": "spine_switch", "core": "core_switch", "top": "core_switch"}
+"""The :class:`Resolved` field holding each tier's switch model."""
 
 
 def tier_switch(r: Resolved, tier: str) -> Switch:
     """The switch model of one tier (leaf, spine, core, or top: the core model one tier up)."""
-    return {"leaf": r.switch, "spine": r.spine_switch, "core": r.core_switch, "top": r.core_switch}[tier]
+    switch: Switch = getattr(r, _TIER_SWITCH_FIELD[tier])
+    return switch
 
 
 _LINK_CLASS_LABEL: dict[str, Message] = {
@@ -71,6 +77,9 @@ def _line(
     quantity: int,
     unit_cost: float,
     link_classes: tuple[str, ...] = (),
+    *,
+    quantity_unit: str = "",
+    length_m: float | None = None,
 ) -> BomLine:
     """One BOM line of a catalog record, at the scenario's price override when it has one."""
     return BomLine(
@@ -79,24 +88,26 @@ def _line(
         description=description,
         quantity=quantity,
         unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
-        source=record.source or msg("assumption: {reason}", reason=record.reason),
+        source=record.source or kept_msg("assumption: {reason}", reason=record.reason),
         link_classes=link_classes,
+        quantity_unit=quantity_unit,
+        length_m=length_m,
     )
 
 
 def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
     """GPUs, servers, fabric NICs and the fabric switches of each tier."""
     lines = [
-        _line(r, r.gpu, "gpus", msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
+        _line(r, r.gpu, "gpus", kept_msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
         _line(
             r,
             r.server,
             "servers",
-            msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
+            kept_msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
             r.nodes,
             r.server.chassis_cost_usd,
         ),
-        _line(r, r.nic, "nics", msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
+        _line(r, r.nic, "nics", kept_msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
     ]
     for tier in topo.tier_counts:
         model = tier_switch(r, tier.tier)
@@ -110,7 +121,7 @@ def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
     switch = r.scale_up_switch
     if switch is None:
         return []
-    description = msg(
+    description = kept_msg(
         "Scale-up switch {name} ({per_domain} per {domain}-GPU domain)",
         name=switch.name,
         per_domain=scale_up.switches_per_domain,
@@ -121,12 +132,12 @@ def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
 
 def _tier_switch_description(tier: str, name: str) -> Message:
     if tier == "leaf":
-        return msg("Leaf switch {name}", name=name)
+        return kept_msg("Leaf switch {name}", name=name)
     if tier == "spine":
-        return msg("Spine switch {name}", name=name)
+        return kept_msg("Spine switch {name}", name=name)
     if tier == "top":
-        return msg("Top-tier switch {name} (fourth tier)", name=name)
-    return msg("Core switch {name}", name=name)
+        return kept_msg("Top-tier switch {name} (fourth tier)", name=name)
+    return kept_msg("Core switch {name}", name=name)
 
 
 def _media_lines(
@@ -136,36 +147,50 @@ def _media_lines(
     over the link classes."""
     lines = []
     optic_units: dict[str, int] = {}
-    optic_where: dict[str, list[Message]] = {}
     optic_classes: dict[str, list[str]] = {}
     for m in media:
-        label = _LINK_CLASS_LABEL[m.link_class]
         for end in (m.lower, m.upper):
             if end.optic_id and end.units:
                 optic_units[end.optic_id] = optic_units.get(end.optic_id, 0) + end.units
-                where = optic_where.setdefault(end.optic_id, [])
-                if label not in where:
-                    where.append(label)
-                    optic_classes.setdefault(end.optic_id, []).append(m.link_class)
-        lines += _cable_lines(r, catalog, m, label, runs)
+                served = optic_classes.setdefault(end.optic_id, [])
+                if m.link_class not in served:
+                    served.append(m.link_class)
+        lines += _cable_lines(r, catalog, m, runs)
     for optic_id in sorted(optic_units):
         optic = catalog.optics[optic_id]
-        links = _joined(optic_where[optic_id])
-        description = (
-            msg("{name} (ports; {links})", name=optic.name, links=links)
-            if optic.integrated
-            else msg("{name} (modules; {links})", name=optic.name, links=links)
-        )
         classes = tuple(optic_classes[optic_id])
+        description = _optics_description(optic.name, optic.integrated, classes)
         lines.append(
             _line(r, optic, "optics", description, optic_units[optic_id], optic.unit_cost_usd, classes)
         )
     return lines
 
 
-def _cable_lines(
-    r: Resolved, catalog: Catalog, m: LinkMedia, label: Message, runs: Mapping[str, CableRun]
-) -> list[BomLine]:
+@functools.lru_cache(maxsize=1024)
+def _optics_description(name: str, integrated: bool, link_classes: tuple[str, ...]) -> Message:
+    """An optic line's description (ports or modules, and the compute link classes they serve),
+    made once per optic and link classes."""
+    links = _joined([_LINK_CLASS_LABEL[link_class] for link_class in link_classes])
+    if integrated:
+        return msg("{name} (ports; {links})", name=name, links=links)
+    return msg("{name} (modules; {links})", name=name, links=links)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cable_description(name: str, length_m: float, link_class: str) -> Message:
+    """A cable line's description, made once per cable, ordered length [m] and link class."""
+    return msg(
+        "{name}, {length_m:g} m ({link})", name=name, length_m=length_m, link=link_class_label(link_class)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _modules_description(name: str, link_class: str) -> Message:
+    """An auxiliary link class's transceiver line, made once per optic and link class."""
+    return msg("{name} (modules; {links})", name=name, links=_AUX_LINK_LABEL[link_class])
+
+
+def _cable_lines(r: Resolved, catalog: Catalog, m: LinkMedia, runs: Mapping[str, CableRun]) -> list[BomLine]:
     """The cables of one link class: a line per length the layout orders them at, each priced at
     its length.
 
@@ -183,10 +208,9 @@ def _cable_lines(
     bins = run.ordered_m if run is not None and laid_out else ((m.length_m, m.links),)
     lines = []
     for length_m, count in bins:
-        description = msg("{name}, {length_m:g} m ({link})", name=cable.name, length_m=length_m, link=label)
+        description = _cable_description(cable.name, length_m, m.link_class)
         cost = cable_unit_cost_usd(cable, length_m)
-        line = _line(r, cable, "cables", description, count, cost, (m.link_class,))
-        lines.append(replace(line, length_m=length_m))
+        lines.append(_line(r, cable, "cables", description, count, cost, (m.link_class,), length_m=length_m))
     return lines
 
 
@@ -197,11 +221,10 @@ def _aux_media_lines(
     class's one single-port optic, so a class has one optic model)."""
     lines = []
     for m in media:
-        label = _AUX_LINK_LABEL[m.link_class]
-        lines += _cable_lines(r, catalog, m, label, runs)
+        lines += _cable_lines(r, catalog, m, runs)
         if m.upper.optic_id:
             optic = catalog.optics[m.upper.optic_id]
-            description = msg("{name} (modules; {links})", name=optic.name, links=label)
+            description = _modules_description(optic.name, m.link_class)
             lines.append(
                 _line(r, optic, "optics", description, m.transceivers, optic.unit_cost_usd, (m.link_class,))
             )
@@ -218,7 +241,7 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             fe.nic,
             "management",
-            msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
+            kept_msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
             fe.nics,
             fe.nic.unit_cost_usd,
         ),
@@ -226,7 +249,7 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             fe.switch,
             "management",
-            msg("Front-end (north-south) switch {name}", name=fe.switch.name),
+            kept_msg("Front-end (north-south) switch {name}", name=fe.switch.name),
             fe.switches,
             fe.switch.unit_cost_usd,
         ),
@@ -238,7 +261,7 @@ def _kind_and_name(text: Message) -> Message:
     begins with the kind ("In-band management switch, 32 x 100GbE"), so no line says it twice."""
     name = str(text.params["name"])
     kind = text.template.removesuffix(" {name}")
-    return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
+    return kept_msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
 
 
 def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
@@ -248,7 +271,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.storage,
             "storage",
-            msg("Storage {name}", name=aux.storage.name),
+            kept_msg("Storage {name}", name=aux.storage.name),
             aux.storage_units,
             aux.storage.unit_cost_usd,
         ),
@@ -256,7 +279,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.storage_switch,
             "storage",
-            msg("Storage fabric switch {name}", name=aux.storage_switch.name),
+            kept_msg("Storage fabric switch {name}", name=aux.storage_switch.name),
             aux.storage_fabric.switches,
             aux.storage_switch.unit_cost_usd,
         ),
@@ -264,7 +287,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.inband_switch,
             "management",
-            _kind_and_name(msg("In-band management switch {name}", name=aux.inband_switch.name)),
+            _kind_and_name(kept_msg("In-band management switch {name}", name=aux.inband_switch.name)),
             aux.inband_fabric.switches,
             aux.inband_switch.unit_cost_usd,
         ),
@@ -272,7 +295,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.oob_switch,
             "management",
-            _kind_and_name(msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
+            _kind_and_name(kept_msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
             aux.oob_fabric.switches,
             aux.oob_switch.unit_cost_usd,
         ),
@@ -280,34 +303,38 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     ]
 
 
+@per_catalog
+def _pdus_for_rack(catalog: Catalog, rack_kw: float) -> tuple[Pdu, int]:
+    """:func:`planner.facility.power.pdus_for_rack`, chosen once per catalog and rack limit [kW]."""
+    return pdus_for_rack(catalog, rack_kw=rack_kw)
+
+
 def _facility_lines(
     r: Resolved, catalog: Catalog, racks: Racks, cooling: CoolingResult, it_kw: float
 ) -> list[BomLine]:
     """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
     rack = _line(
-        r, r.rack, "racks_power", msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
+        r, r.rack, "racks_power", kept_msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
     )
     # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
-    pdu, per_rack = pdus_for_rack(catalog, rack_kw=racks.rack_power_limit_kw)
+    pdu, per_rack = _pdus_for_rack(catalog, racks.rack_power_limit_kw)
     lines = [
         rack,
         _line(
             r,
             pdu,
             "racks_power",
-            msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
+            kept_msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
             racks.total * per_rack,
             pdu.unit_cost_usd,
         ),
-        replace(
-            _line(
-                r,
-                r.cooling,
-                "cooling",
-                msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
-                ceil_div(int(it_kw * 1000), 1000),
-                r.cooling.capex_usd_per_kw,
-            ),
+        _line(
+            r,
+            r.cooling,
+            "cooling",
+            kept_msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
+            ceil_div(int(it_kw * 1000), 1000),
+            r.cooling.capex_usd_per_kw,
             quantity_unit="kW",
         ),
     ]
@@ -317,7 +344,7 @@ def _facility_lines(
                 r,
                 r.cooling,
                 "cooling",
-                msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
+                kept_msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
                 cooling.cdus,
                 r.cooling.cdu_unit_cost_usd,
             )
@@ -333,9 +360,11 @@ def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
     for factor, description in (
         (
             installation,
-            msg("Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value),
+            kept_msg(
+                "Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value
+            ),
         ),
-        (spares, msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
+        (spares, kept_msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
     ):
         lines.append(
             BomLine(
@@ -344,25 +373,39 @@ def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
                 description=description,
                 quantity=1,
                 unit_cost_usd=hardware_usd * factor.value,
-                source=factor.source or msg("assumption: {reason}", reason=factor.reason),
+                source=factor.source or kept_msg("assumption: {reason}", reason=factor.reason),
             )
         )
     return lines
+
+
+@dataclass(frozen=True, kw_only=True)
+class Equipment:
+    """What a plan buys and powers before its racks: the compute fabric, the scale-up domains and
+    the auxiliary fabrics (the BOM lists it, the power draw adds it up)."""
+
+    topology: Topology
+    """The compute fabric's switch and link counts."""
+    media: tuple[LinkMedia, ...]
+    """Media of the compute fabric's link classes (cables [count], optics [modules])."""
+    nics: int
+    """Fabric NICs [count]."""
+    auxiliary: AuxiliaryFabrics
+    """Storage, front-end and management fabrics."""
+    scale_up: ScaleUpDomain
+    """The scale-up domains (switch trays [count])."""
+    aux_media: tuple[LinkMedia, ...]
+    """Media of the auxiliary link classes."""
 
 
 def bom_lines(
     *,
     r: Resolved,
     catalog: Catalog,
-    topo: Topology,
-    media: tuple[LinkMedia, ...],
-    nics: int,
-    aux: AuxiliaryFabrics,
+    equipment: Equipment,
     racks: Racks,
     cooling: CoolingResult,
     it_kw: float,
-    scale_up: ScaleUpDomain,
-    aux_media: tuple[LinkMedia, ...],
     runs: tuple[CableRun, ...] = (),
 ) -> tuple[BomLine, ...]:
     """The plan's bill of materials: one line per item, each at the scenario's price override.
@@ -377,24 +420,15 @@ def bom_lines(
         The resolved scenario (records, counts and price overrides).
     catalog
         The catalog the records come from (cables, optics, PDUs and cost factors are looked up).
-    topo
-        The compute fabric's switch and link counts.
-    media
-        Media of the compute fabric's link classes (cables [count], optics [modules]).
-    nics
-        Fabric NICs [count].
-    aux
-        Storage, front-end and management fabrics.
+    equipment
+        The compute fabric (switches, links, media, NICs [count]), the scale-up domains and the
+        auxiliary fabrics with their media.
     racks
         Rack layout [racks], with each rack's power limit [kW] for its PDUs.
     cooling
         Cooling result (CDUs [count]).
     it_kw
         Maximum IT power [kW]: cooling infrastructure is priced per kW (rounded up).
-    scale_up
-        The scale-up domains (switch trays [count]).
-    aux_media
-        Media of the auxiliary link classes.
     runs
         The cables of the plan's layout by ordered length [m] per link class
         (:func:`planner.handoff.runs.cable_runs`): each class's cables are priced at those lengths,
@@ -408,12 +442,13 @@ def bom_lines(
         fractions are the catalog's ``cost_factors``).
     """
     by_class = {run.link_class: run for run in runs}
+    kit = equipment
     lines = [
-        *_compute_lines(r, topo, nics),
-        *_scale_up_lines(r, scale_up),
-        *_media_lines(r, catalog, media, by_class),
-        *_auxiliary_lines(r, aux),
-        *_aux_media_lines(r, catalog, aux_media, by_class),
+        *_compute_lines(r, kit.topology, kit.nics),
+        *_scale_up_lines(r, kit.scale_up),
+        *_media_lines(r, catalog, kit.media, by_class),
+        *_auxiliary_lines(r, kit.auxiliary),
+        *_aux_media_lines(r, catalog, kit.aux_media, by_class),
         *_facility_lines(r, catalog, racks, cooling, it_kw),
     ]
     hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")

@@ -203,10 +203,28 @@ def _sized_only(scenario: Scenario, catalog: Catalog) -> Plan:
     return plan(scenario=scenario, catalog=catalog, layout_cable_lengths=False)
 
 
+def _gpus_bounds() -> tuple[int, int]:
+    """The counts :attr:`Scenario.gpus` accepts, read from its field [GPUs]."""
+    meta = Scenario.model_fields["gpus"].metadata
+    return next(m.ge for m in meta if hasattr(m, "ge")), next(m.le for m in meta if hasattr(m, "le"))
+
+
+_GPUS_FROM, _GPUS_TO = _gpus_bounds()
+
+
+def _with_gpus(scenario: Scenario, gpus: int) -> Scenario:
+    """``scenario.with_updates(gpus=gpus)``: a count the field accepts replaces the old one in a
+    copy, without validating the rest of the (already valid) scenario again at every size; any
+    other count goes through :meth:`Scenario.with_updates`, whose error names the field."""
+    if type(gpus) is int and _GPUS_FROM <= gpus <= _GPUS_TO:
+        return scenario.model_copy(update={"gpus": gpus})
+    return scenario.with_updates(gpus=gpus)
+
+
 def _probe(base: Scenario, catalog: Catalog, wanted: list[int], largest: int) -> _DesignWork:
     """Plan the largest size; when it exceeds the design's largest count, cut the sizes there."""
     try:
-        return _DesignWork(base, wanted, None, _sized_only(base.with_updates(gpus=largest), catalog))
+        return _DesignWork(base, wanted, None, _sized_only(_with_gpus(base, largest), catalog))
     except PlannerError as exc:
         limit = _size_limit(exc, largest)
         if limit is None:  # refused for another reason: each size is tried and reported on its own
@@ -215,7 +233,7 @@ def _probe(base: Scenario, catalog: Catalog, wanted: list[int], largest: int) ->
         reason = error_text(exc)
         if min(above) != largest:  # the run's reason names its first size, as a skipped size's does
             try:
-                _sized_only(base.with_updates(gpus=min(above)), catalog)
+                _sized_only(_with_gpus(base, min(above)), catalog)
             except PlannerError as first:
                 reason = error_text(first)
         skipped = SkippedSizes(
@@ -291,7 +309,7 @@ def sweep(
                 if w.largest_plan is not None and size == largest:
                     p = w.largest_plan
                 else:
-                    p = _sized_only(w.base.with_updates(gpus=size), catalog)
+                    p = _sized_only(_with_gpus(w.base, size), catalog)
             except PlannerError as exc:
                 first_error = first_error or exc
                 outcomes.append((size, error_text(exc)))

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from planner.bom import bom_lines, link_class_label, tier_switch
+from planner.bom import Equipment, bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog, with_calibration
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Record, Switch
@@ -91,7 +91,10 @@ class SizedCluster:
 
     def parts(self) -> dict[str, Any]:
         """The fields by name: a :class:`Plan` holds each of them under the same name."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _SIZED_FIELDS}
+
+
+_SIZED_FIELDS = tuple(f.name for f in fields(SizedCluster))
 
 
 @dataclass(frozen=True)
@@ -291,7 +294,39 @@ def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], 
     return tuple(((family, record.id), _record_assumption(family, record)) for family, record in records)
 
 
+_ASSUMPTION_LISTS: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[Assumption, ...]]] = {}
+"""A plan's assumptions by what they are made of (:func:`_assumptions`), with the catalog and records
+they were made from: a hit must be those very objects, as in :data:`_RECORD_ASSUMPTIONS`."""
+_ASSUMPTION_LISTS_MAX = 256
+"""Lists kept before the cache starts over [count]: each keeps its catalog alive, and a sweep needs
+one per design."""
+
+
 def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
+    """:func:`_listed_assumptions`, made once for every plan that uses the same catalog records on
+    the same floor, link lengths and load factor without a calibration: every size of a sweep."""
+    if r.scenario.calibration is not None:
+        return _listed_assumptions(r, catalog)
+    facility = r.scenario.facility
+    made_of = (catalog, *(record for _, record in r.used))
+    key = (
+        *map(id, made_of),
+        *(family for family, _ in r.used),
+        r.scenario.floor,
+        facility.link_lengths,
+        facility.load_factor,
+    )
+    hit = _ASSUMPTION_LISTS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], made_of, strict=True)):
+        return hit[1]
+    listed = _listed_assumptions(r, catalog)
+    if len(_ASSUMPTION_LISTS) >= _ASSUMPTION_LISTS_MAX:
+        _ASSUMPTION_LISTS.clear()
+    _ASSUMPTION_LISTS[key] = (made_of, listed)
+    return listed
+
+
+def _listed_assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     """One entry per catalog record used (its reason or its source), then the model's own choices."""
     items: list[Assumption] = []
     seen = set()
@@ -435,21 +470,9 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     """
     catalog = with_calibration(catalog, scenario.calibration)
     r = resolve(scenario=scenario, catalog=catalog)
-    scale_up = _scale_up(r)
-    topo = build_topology(
-        nodes=r.nodes,
-        gpus_per_node=r.server.gpus_per_node,
-        fabric=r.fabric,
-        radix=r.radix,
-        spine_radix=r.spine_radix,
-        core_radix=r.core_radix,
-        scale_out=r.gpus > scale_up.domain_gpus or scenario.force_scale_out_fabric,
-    )
-    ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
-    nics = r.nodes * ports.nics if topo.tiers else 0
-    media = _fabric_media(r, topo, nics, catalog)
-    aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
-    draw = _power_draw(r, catalog, topo, media, nics, aux, scale_up, aux_media, aux_server_w)
+    kit, ports, aux_server_w = _equipment(r, catalog)
+    topo, media, nics, aux, scale_up = kit.topology, kit.media, kit.nics, kit.auxiliary, kit.scale_up
+    draw = _power_draw(r, catalog, kit, aux_server_w)
     power = power_summary(
         by_category_w=draw.by_category_w,
         pue=_pue(r),
@@ -462,9 +485,9 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     )
     models = _switch_models(r, topo)
     sized = SizedCluster(
-        scenario, r.nodes, r.server.id, topo, media, aux_media, aux, scale_up, ports, models, power, racks
+        scenario, r.nodes, r.server.id, topo, media, kit.aux_media, aux, scale_up, ports, models, power, racks
     )
-    bom, cable_notes = _bom(r, catalog, sized, nics, cooling, layout_cable_lengths)
+    bom, cable_notes = _bom(r, catalog, sized, kit, cooling, layout_cable_lengths)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
@@ -488,8 +511,37 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     )
 
 
+def _equipment(r: Resolved, catalog: Catalog) -> tuple[Equipment, ServerPorts, float]:
+    """The scale-up domains, the compute fabric (topology, NICs, media) and the auxiliary fabrics;
+    one server's ports on the compute fabric, and the power of the auxiliary optics in the
+    servers [W]."""
+    scale_up = _scale_up(r)
+    topo = build_topology(
+        nodes=r.nodes,
+        gpus_per_node=r.server.gpus_per_node,
+        fabric=r.fabric,
+        radix=r.radix,
+        spine_radix=r.spine_radix,
+        core_radix=r.core_radix,
+        scale_out=r.gpus > scale_up.domain_gpus or r.scenario.force_scale_out_fabric,
+    )
+    ports = server_ports(gpus_per_node=r.server.gpus_per_node, fabric=r.fabric, nic_ports=r.nic.ports)
+    nics = r.nodes * ports.nics if topo.tiers else 0
+    media = _fabric_media(r, topo, nics, catalog)
+    aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
+    kit = Equipment(
+        topology=topo, media=media, nics=nics, auxiliary=aux, scale_up=scale_up, aux_media=aux_media
+    )
+    return kit, ports, aux_server_w
+
+
 def _bom(
-    r: Resolved, catalog: Catalog, sized: SizedCluster, nics: int, cooling: CoolingResult, laid_out: bool
+    r: Resolved,
+    catalog: Catalog,
+    sized: SizedCluster,
+    kit: Equipment,
+    cooling: CoolingResult,
+    laid_out: bool,
 ) -> tuple[tuple[BomLine, ...], tuple[str, ...]]:
     """The BOM, its cables at the lengths of the plan's layout when ``laid_out``, and what the plan
     says of those lengths."""
@@ -497,15 +549,10 @@ def _bom(
     lines = bom_lines(
         r=r,
         catalog=catalog,
-        topo=sized.topology,
-        media=sized.media,
-        nics=nics,
-        aux=sized.auxiliary,
+        equipment=kit,
         racks=sized.racks,
         cooling=cooling,
         it_kw=sized.power.it_kw,
-        scale_up=sized.scale_up,
-        aux_media=sized.aux_media,
         runs=runs,
     )
     return lines, _cable_notes(sized, catalog, runs, laid_out)
@@ -590,37 +637,30 @@ class _Draw:
     """Everything that is not a server: switches, fabric optics, storage [W]."""
 
 
-def _power_draw(
-    r: Resolved,
-    catalog: Catalog,
-    topo: Topology,
-    media: tuple[LinkMedia, ...],
-    nics: int,
-    aux: AuxiliaryFabrics,
-    scale_up: ScaleUpDomain,
-    aux_media: tuple[LinkMedia, ...],
-    aux_server_optics_w: float,
-) -> _Draw:
+def _power_draw(r: Resolved, catalog: Catalog, kit: Equipment, aux_server_optics_w: float) -> _Draw:
     """Maximum power by category, and the part that sits in the servers (with the scale-up
     switch trays, which sit in the compute racks beside them).
 
     Optics: the compute and the auxiliary link classes; the auxiliary optics plugged into the
     servers (``aux_server_optics_w``) load the compute racks like the node-end compute optics."""
     node_end_optics_w = 0.0
-    scale_up_w = scale_up.switches * r.scale_up_switch.power_max_w if r.scale_up_switch else 0.0
+    aux = kit.auxiliary
+    scale_up_w = kit.scale_up.switches * r.scale_up_switch.power_max_w if r.scale_up_switch else 0.0
     fe = aux.frontend
     frontend_nic_w = fe.nics * fe.nic.power_w if fe.nic else 0.0
     frontend_switch_w = fe.switches * fe.switch.power_max_w if fe.switch else 0.0
-    for m in media:
+    for m in kit.media:
         if m.link_class == "node_leaf" and m.lower.optic_id:
             node_end_optics_w = m.lower.units * catalog.optics[m.lower.optic_id].power_w
     by_category_w = {
         "gpus": r.gpus * r.gpu.tdp_w,
         "servers": r.nodes * r.server.base_power_w,
-        "nics": nics * r.nic.power_w,
-        "fabric_switches": sum(t.switches * tier_switch(r, t.tier).power_max_w for t in topo.tier_counts)
+        "nics": kit.nics * r.nic.power_w,
+        "fabric_switches": sum(
+            t.switches * tier_switch(r, t.tier).power_max_w for t in kit.topology.tier_counts
+        )
         + scale_up_w,
-        "optics": sum(m.power_w for m in (*media, *aux_media)),
+        "optics": sum(m.power_w for m in (*kit.media, *kit.aux_media)),
         "storage": aux.storage_units * aux.storage.power_w
         + aux.storage_fabric.switches * aux.storage_switch.power_max_w,
         "management": aux.inband_fabric.switches * aux.inband_switch.power_max_w
@@ -710,6 +750,10 @@ def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power,
     )
 
 
+_coefficients = per_catalog(coefficients)
+"""The collective model's coefficients, read from a catalog once (they are its sizing rules)."""
+
+
 def _performance(
     r: Resolved,
     catalog: Catalog,
@@ -724,7 +768,7 @@ def _performance(
     :class:`planner.fabric.collectives.CollectiveFabric`, the one Workload and Reliability use.
     """
     fabric = r.fabric
-    coeffs = coefficients(catalog)
+    coeffs = _coefficients(catalog)
     best, worst = _paths(r, topo, media, coeffs.serdes_fec_ns_per_link)
     tiers = _tier_switches(r, topo.tiers)
     levels = build_fabric(

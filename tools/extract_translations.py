@@ -6,7 +6,7 @@ existing translation:
 
 * UI keys: the literal first argument of ``tr(...)``/``t(...)`` calls -> ``<lang>/ui.po``. Keys
   built at run time from enumerations cannot be found in the code; they are kept as they are.
-* Engine templates: the literal first argument of ``msg(...)`` calls in ``planner/`` and ``ui/``
+* Engine templates: the literal first argument of ``msg(...)`` and ``kept_msg(...)`` calls in ``planner/`` and ``ui/``
   -> ``zh/<domain>.po`` of the file's owner (:data:`TEMPLATE_DOMAINS`), appended at the end so
   the rest of that file stays byte for byte as its translator wrote it.
 * Catalog prose: the ``reason``, ``notes``, ``description``, ``source``, ``unit`` and
@@ -126,7 +126,7 @@ def code_ids() -> tuple[list[Found], list[Found]]:
                 continue
             if name in ("tr", "t"):
                 keys.append(Found(text, f"{relative}:{node.lineno}"))
-            elif name == "msg":
+            elif name in ("msg", "kept_msg"):
                 templates.append(Found(text, f"{relative}:{node.lineno}"))
     return keys, templates
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
+from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Storage, Switch
 from planner.fabric.media import AuxLinkClass, LinkMedia, build_aux_link_media, length_field
 from planner.fabric.pools import (
@@ -240,8 +241,10 @@ def _rule(catalog: Catalog, rule_id: str) -> float:
     return catalog.sizing_rules[rule_id].value
 
 
-def _management_switch(catalog: Catalog, *, fastest: bool) -> tuple[Switch, int]:
-    """The in-band (fastest ports) or out-of-band (slowest ports) management switch."""
+@per_catalog
+def _management_switch(catalog: Catalog, fastest: bool, /) -> tuple[Switch, int]:
+    """The in-band (fastest ports) or out-of-band (slowest ports) management switch, searched
+    once per catalog (every plan asks)."""
     options = []
     for switch in catalog.switches.values():
         if switch.management:
@@ -296,7 +299,7 @@ def size_auxiliary(
     storage_switch, storage_radix = cheapest_fabric_switch(catalog, speed=storage.port_speed_gbit_per_s)
     storage_ports = nodes * pool.ports_per_node + units * storage.network_ports
     storage_fabric = small_clos(endpoints=storage_ports, radix=storage_radix)
-    inband_switch, inband_radix = _management_switch(catalog, fastest=True)
+    inband_switch, inband_radix = _management_switch(catalog, True)
     inband_per_node = int(_rule(catalog, "inband_ports_per_node"))
     inband_ports = nodes * inband_per_node + units
     inband_fabric = small_clos(endpoints=inband_ports, radix=inband_radix)
@@ -307,7 +310,7 @@ def size_auxiliary(
         pools=pools,
         inband_gbit_per_s_per_node=inband_per_node * max(inband_switch.radix_by_speed),
     )
-    oob_switch, oob_radix = _management_switch(catalog, fastest=False)
+    oob_switch, oob_radix = _management_switch(catalog, False)
     oob_ports = (
         nodes * int(_rule(catalog, "oob_ports_per_node"))
         + units

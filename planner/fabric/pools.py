@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from planner.catalog import Catalog
+from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Nic, Storage, Switch
 from planner.errors import CatalogError, InputError
 from planner.fabric.topology import SmallClos, small_clos
@@ -196,6 +197,12 @@ def cheapest_fabric_switch(catalog: Catalog, *, speed: int) -> tuple[Switch, int
     CatalogError
         No Ethernet fabric switch has ports of ``speed``.
     """
+    return _cheapest_fabric_switch(catalog, speed)
+
+
+@per_catalog
+def _cheapest_fabric_switch(catalog: Catalog, speed: int) -> tuple[Switch, int]:
+    """:func:`cheapest_fabric_switch`, searched once per catalog and speed (every plan asks)."""
     candidates = [
         (s.unit_cost_usd / s.radix_by_speed[speed], s.id, s)
         for s in catalog.switches.values()

@@ -71,6 +71,57 @@ def msg(template: str, /, **params: Any) -> Message:
     return Message(template, params)
 
 
+_KEPT: dict[tuple[Any, ...], Message] = {}
+"""Messages :func:`kept_msg` made, by template and parameters (:func:`_value_key`)."""
+KEPT_MAX = 4096
+"""Messages :func:`kept_msg` keeps before it starts over [count]."""
+
+
+_PLAIN_TYPES = frozenset((str, int))
+"""Parameter types whose values alone tell two messages apart (not a float: ``-0.0 == 0.0``; not a
+bool: ``True == 1``; not a message: equal texts may come from different templates)."""
+
+
+def _value_key(value: Any) -> tuple[Any, ...]:
+    """What a parameter contributes to a message: its type and value, a float by its ``repr``
+    (``-0.0`` equals ``0.0`` but prints ``-0``), a message by its template and parameters (two
+    messages of the same English text may translate differently)."""
+    if isinstance(value, Message):
+        return (Message, value.template, *((name, _value_key(v)) for name, v in value.params.items()))
+    if type(value) is float:
+        return (float, repr(value))
+    return (type(value), value)
+
+
+def kept_msg(template: str, /, **params: Any) -> Message:
+    """:func:`msg`, the same object for the same template and parameters.
+
+    For texts a plan writes again at every size of a sweep (a BOM line's description, an
+    assumption): filling the template and checking its counts once saves most of the cost of a
+    message. A message is never changed after it is made, so one object can serve every plan.
+    Parameters that cannot be hashed are filled each time.
+
+    >>> a = kept_msg("GPU {name}", name="B200")
+    >>> a is kept_msg("GPU {name}", name="B200"), a == msg("GPU {name}", name="B200")
+    (True, True)
+    >>> str(kept_msg("{x:g} m", x=-0.0)), str(kept_msg("{x:g} m", x=0.0))
+    ('-0 m', '0 m')
+    """
+    try:
+        if _PLAIN_TYPES.issuperset(map(type, params.values())):
+            key: tuple[Any, ...] = (template, *params.items())  # the common case, made quickly
+        else:  # a key of another shape than the one above, so the two never meet
+            key = (template, None, *((name, _value_key(value)) for name, value in params.items()))
+        kept = _KEPT.get(key)
+    except TypeError:  # a parameter that cannot be hashed
+        return Message(template, params)
+    if kept is None:
+        if len(_KEPT) >= KEPT_MAX:
+            _KEPT.clear()
+        kept = _KEPT[key] = Message(template, params)
+    return kept
+
+
 def render(text: str, lang: str, lookup: Lookup) -> str:
     """``text`` in ``lang``: a :class:`Message` whose template ``lookup`` knows is filled again in
     that language (its message parameters translated the same way); anything else as it is.

@@ -177,12 +177,9 @@ def evaluate_part(job: SweepJob, start: int, stop: int) -> Part:
 
     Parameters
     ----------
-    job : SweepJob
-        Grid, base scenario and catalog.
-    start : int
-        First point [0-based index].
-    stop : int
-        One past the last point [0-based index].
+    job, start, stop
+        The batch, as :func:`planner.sweep.evaluate.evaluate_batch` takes it: the job and the
+        points ``start`` to ``stop - 1`` [0-based indices].
 
     Returns
     -------

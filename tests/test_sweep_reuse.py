@@ -1,0 +1,100 @@
+"""What a sweep keeps from one size to the next changes no result.
+
+A sweep reuses texts (:func:`planner.i18n.message.kept_msg`), the assumption list and catalog
+searches across its sizes, and copies the validated scenario with each GPU count
+(``planner.compare._with_gpus``). Each test below fails if a kept object leaks from one plan into
+another where it does not belong. The full check over three sweeps, every field of their plans and
+a grid sweep is ``bench/sweep_digest.py`` (run before and after a change, then compared).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+
+import pytest
+
+from planner import Catalog, InputError, Scenario, sweep
+from planner.engine import plan
+from planner.i18n.message import Message, kept_msg, msg
+from planner.outputs import plan_summary_row
+
+COMPARE_MODULE = importlib.import_module("planner.compare")
+
+
+def test_a_kept_message_is_the_message_msg_makes() -> None:
+    kept = kept_msg("{n} servers in {where}", n=4, where=msg("rack"))
+    made = msg("{n} servers in {where}", n=4, where=msg("rack"))
+    assert kept == made and kept.template == made.template and kept.params == made.params
+    assert kept_msg("{n} servers in {where}", n=4, where=msg("rack")) is kept
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"x": -0.0}, {"x": 0.0}),  # equal floats that print differently ("-0" and "0")
+        ({"x": True}, {"x": 1}),  # True == 1, yet a count of 1 makes the noun singular
+        ({"x": 1}, {"x": 1.0}),  # equal numbers of different types
+        ({"x": msg("rack")}, {"x": "rack"}),  # the message translates, the plain text does not
+        ({"x": msg("{name}", name="rack")}, {"x": msg("rack")}),  # one text, two templates
+    ],
+)
+def test_kept_messages_stay_apart_where_their_parameters_differ(
+    first: dict[str, object], second: dict[str, object]
+) -> None:
+    a, b = kept_msg("{x} servers", **first), kept_msg("{x} servers", **second)
+    assert a is not b
+    for kept, params in ((a, first), (b, second)):
+        assert type(kept.params["x"]) is type(params["x"])
+        assert str(kept) == str(msg("{x} servers", **params))
+
+
+def test_a_parameter_that_cannot_be_hashed_is_filled_each_time() -> None:
+    kept = kept_msg("{ids}", ids=["a", "b"])
+    assert isinstance(kept, Message) and str(kept) == "['a', 'b']"
+
+
+def test_each_sweep_size_is_the_scenario_with_updates_would_make() -> None:
+    base = Scenario(design_id="ib-ndr", price_overrides_usd={"br100": 9000.0})
+    for gpus in (1, 64, 1_048_576):
+        assert COMPARE_MODULE._with_gpus(base, gpus) == base.with_updates(gpus=gpus)
+    for bad in (0, 1_048_577, True, 64.0):  # refused as with_updates refuses them, same message
+        with pytest.raises(InputError) as expected:
+            base.with_updates(gpus=bad)
+        with pytest.raises(InputError) as got:
+            COMPARE_MODULE._with_gpus(base, bad)
+        assert str(got.value) == str(expected.value)
+
+
+def test_a_sweep_row_is_the_row_of_the_same_plan_made_alone(catalog: Catalog) -> None:
+    # a sweep on one design, then each size planned alone after a sweep on another floor and
+    # link lengths (whose kept assumptions and texts must not leak into these plans)
+    scenario = Scenario(design_id="rail8-npo")
+    rows = sweep(scenario=scenario, catalog=catalog, design_ids=["rail8-npo"], sizes=[64, 512]).rows
+    other = scenario.model_validate(
+        {"facility": {"link_lengths": {"node_leaf_m": 3}, "load_factor": 0.5}, "floor": {"row_length_m": 20}}
+    )
+    sweep(scenario=other, catalog=catalog, design_ids=["rail8-npo"], sizes=[64, 512])
+    for row, gpus in zip(rows, (64, 512), strict=True):
+        alone = plan(scenario=scenario.with_updates(gpus=gpus), catalog=catalog, layout_cable_lengths=False)
+        assert row == plan_summary_row(alone)
+        floor_note = next(a for a in alone.assumptions if a.topic == "model.link_lengths")
+        assert "node-leaf 10 m" in floor_note.text and "12 m rows" in floor_note.text
+
+
+def test_plans_on_different_floors_keep_their_own_assumptions(catalog: Catalog) -> None:
+    default = plan(scenario=Scenario(gpus=64), catalog=catalog, layout_cable_lengths=False)
+    other = plan(
+        scenario=Scenario(gpus=64, facility={"load_factor": 0.5}),
+        catalog=catalog,
+        layout_cable_lengths=False,
+    )
+    energy = {
+        p.scenario.facility.load_factor: next(a for a in p.assumptions if a.topic == "model.energy")
+        for p in (default, other)
+    }
+    assert "80%" in energy[0.8].text and "50%" in energy[0.5].text
+    # everything else the two lists say is the same
+    assert [dataclasses.astuple(a) for a in default.assumptions if a.topic != "model.energy"] == [
+        dataclasses.astuple(a) for a in other.assumptions if a.topic != "model.energy"
+    ]
