@@ -9,7 +9,6 @@ from planner import Catalog, Scenario, plan
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import two_level_fabric
 from planner.performance.training.efficiency import efficiency_coefficients, kernel_efficiency_bound
-from planner.performance.training.flops import model_flops_per_token
 from planner.performance.training.memory import Parallel
 from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
