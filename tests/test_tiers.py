@@ -49,3 +49,50 @@ def test_a_module_is_left_out_only_when_no_test_of_it_can_match(
 ) -> None:
     never_selected = conftest.never_selected
     assert never_selected(frozenset(module_tiers), markexpr) is left_out
+
+
+class FakeItem:
+    """What :func:`group_for_workers` reads of a collected test: its id and its markers."""
+
+    def __init__(self, nodeid: str, *tiers: str) -> None:
+        self.nodeid = nodeid
+        self.marks = [getattr(pytest.mark, tier).mark for tier in tiers]
+
+    def iter_markers(self) -> list[pytest.Mark]:
+        return list(self.marks)
+
+    def get_closest_marker(self, name: str) -> pytest.Mark | None:
+        return next((mark for mark in self.marks if mark.name == name), None)
+
+    def add_marker(self, marker: pytest.MarkDecorator) -> None:
+        self.marks.append(marker.mark)
+
+    def group(self) -> str:
+        return str(next(mark.args[0] for mark in self.marks if mark.name == "xdist_group"))
+
+
+def test_make_test_groups_the_browser_tests_together_and_hands_out_the_costliest_first(
+    conftest: ModuleType,
+) -> None:
+    """``make test`` (two workers, ``--dist loadgroup``): every browser test in one group, any other
+    module in a group of its own, kept whole and in its order; groups sorted by their costliest
+    tier (browser, pdf, app, slow, pg, unit), collection order among equals."""
+    items = [
+        FakeItem("tests/test_a.py::test_one", "unit"),
+        FakeItem("tests/browser/test_b.py::test_walk", "browser"),
+        FakeItem("tests/test_d.py::test_save[sqlite]", "unit"),
+        FakeItem("tests/test_d.py::test_save[postgresql]", "pg"),
+        FakeItem("tests/test_c.py::test_page", "app"),
+        FakeItem("tests/browser/test_e.py::test_signin", "browser", "slow"),
+        FakeItem("tests/test_c.py::test_page_on_pg", "app", "pg"),
+    ]
+    conftest.group_for_workers(items)
+    assert [(item.nodeid.split("/")[-1], item.group()) for item in items] == [
+        ("test_b.py::test_walk", "browser"),
+        ("test_e.py::test_signin", "browser"),
+        ("test_c.py::test_page", "tests/test_c.py"),
+        ("test_c.py::test_page_on_pg", "tests/test_c.py"),
+        ("test_d.py::test_save[sqlite]", "tests/test_d.py"),  # the module's own order is kept
+        ("test_d.py::test_save[postgresql]", "tests/test_d.py"),
+        ("test_a.py::test_one", "tests/test_a.py"),
+    ]
