@@ -16,8 +16,9 @@ from what the test uses, so a new test file is classified without an edit:
 - ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
 
 ``make test-fast`` runs ``-m unit -n 2`` (two pytest-xdist workers); ``make test`` runs every tier
-on two workers too, with ``--dist loadgroup`` (:func:`group_for_workers`: the browser tests stay
-on one worker, every other module on one worker each, the costliest tiers handed out first). A
+on two workers too, with ``--dist loadgroup`` (:func:`worker_group`: the browser tests stay on
+one worker, every other module whole on one worker; :func:`order_for_workers`: the costliest tiers
+handed out first). A
 run with ``-m`` does not even import a module whose source tiers no test of it can match
 (:func:`pytest_ignore_collect`): the fast tier skips importing the AppTest, PDF and browser
 modules (and rewriting their asserts).
@@ -214,39 +215,61 @@ def tiers_of(item: pytest.Item) -> frozenset[str]:
 
 
 WORKER_ORDER = ("browser", "pdf", "app", "slow", "pg", "unit")
-"""The order in which ``make test``'s two workers are handed the tiers' modules: the longest first
+"""The order in which ``make test``'s two workers are handed the tiers' groups: the longest first
 (the browser group alone takes about half the suite's time), so the many small unit modules come
 last and fill in whatever time one worker has left when the other finishes."""
+BROWSER_GROUP = "browser"
 
 
-def group_for_workers(items: list[pytest.Item]) -> None:
-    """Group and order the tests for pytest-xdist's ``--dist loadgroup`` (``make test``).
+def worker_group(nodeid: str) -> str:
+    """The group a test runs in under ``make test`` (``--dist loadgroup``), whole on one worker.
 
-    Each group runs whole on one worker. The browser tests are one group (``browser``): one
-    Streamlit server and one Chromium at a time, as in a one-process run, so two browser modules
-    never compete for the two cores and their waits keep the margins they were written with.
+    Every browser test is in one group: one Streamlit server and one Chromium at a time, as in a
+    one-process run, so two browser modules never compete for the two cores and their waits keep
+    the margins they were written with (their session fixtures, one Chromium, are built once).
     Every other module is a group of its own, so a module-scoped fixture (an AppTest, a set of
-    printed PDFs, a Dask cluster) is built once, not once per worker. The items are then sorted,
-    stably (a module's tests keep their order), by :data:`WORKER_ORDER` of their group's costliest
-    tier; with ``--no-loadscope-reorder`` the
-    workers take the groups in that order. Both workers sort the same collection the same way.
+    printed PDFs, a Dask cluster) is built once, not once per worker.
+
+    >>> worker_group("tests/browser/test_zh_walk.py::test_page[bom]"), worker_group("tests/test_app.py::test_a")
+    ('browser', 'tests/test_app.py')
     """
+    path = nodeid.split("::", 1)[0]
+    return BROWSER_GROUP if BROWSER_DIR in (ROOT / path).parents else path
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup`` schedules :func:`worker_group`'s groups: pytest-xdist's scheduler by
+    scope, each group one scope. (pytest-xdist 3.8 would read ``xdist_group`` marks into the test
+    ids, which pytest 9.2's ids no longer take; the groups here come from the path, and the ids and
+    the JUnit names stay as they are.) Other ``--dist`` modes are pytest-xdist's own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SuiteGroups(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return worker_group(nodeid)
+
+    return SuiteGroups(config, log)
+
+
+def order_for_workers(items: list[pytest.Item]) -> None:
+    """Sort the tests, stably, by :data:`WORKER_ORDER` of their group's costliest tier (a group's
+    tests keep their order): with ``--no-loadscope-reorder`` the workers take the groups in the
+    order of their first test. Every worker sorts the same collection the same way."""
     rank = {tier: place for place, tier in enumerate(WORKER_ORDER)}
-    groups: dict[int, str] = {}
     costs: dict[str, int] = {}
     for item in items:
-        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(group))
-        groups[id(item)] = group
         cost = min(rank[mark.name] for mark in item.iter_markers() if mark.name in rank)
+        group = worker_group(item.nodeid)
         costs[group] = min(cost, costs.get(group, cost))
-    items.sort(key=lambda item: costs[groups[id(item)]])
+    items.sort(key=lambda item: costs[worker_group(item.nodeid)])
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups into the test ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Give every test its tier markers (see the module docstring); under ``--dist loadgroup``,
-    group and order them for the workers (:func:`group_for_workers`)."""
+    """Give every test its tier markers (see the module docstring); on a pytest-xdist worker,
+    order them for the workers (:func:`order_for_workers`)."""
     counts: Counter[str] = Counter()
     for item in items:
         tiers = sorted(tiers_of(item))
@@ -254,8 +277,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for tier in tiers:
             item.add_marker(getattr(pytest.mark, tier))
     config.stash[TIER_COUNTS] = counts
-    if getattr(config.option, "loadgroup", False):
-        group_for_workers(items)
+    if hasattr(config, "workerinput"):
+        order_for_workers(items)
 
 
 def _machine() -> str:

@@ -25,9 +25,10 @@ def test_the_tier_doctests_pass(conftest: ModuleType) -> None:
     # found from the function itself (module=False): ``doctest.testmod`` looks functions up in
     # sys.modules["conftest"], which may be tests/browser/conftest.py
     runner = doctest.DocTestRunner()
-    for test in doctest.DocTestFinder().find(conftest.never_selected, module=False, globs=vars(conftest)):
-        runner.run(test)
-    assert runner.tries >= 2 and runner.failures == 0  # the two examples of never_selected
+    for function in (conftest.never_selected, conftest.worker_group):
+        for test in doctest.DocTestFinder().find(function, module=False, globs=vars(conftest)):
+            runner.run(test)
+    assert runner.tries >= 3 and runner.failures == 0  # never_selected's two examples, worker_group's one
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,7 @@ def test_a_module_is_left_out_only_when_no_test_of_it_can_match(
 
 
 class FakeItem:
-    """What :func:`group_for_workers` reads of a collected test: its id and its markers."""
+    """What :func:`order_for_workers` reads of a collected test: its id and its markers."""
 
     def __init__(self, nodeid: str, *tiers: str) -> None:
         self.nodeid = nodeid
@@ -61,22 +62,11 @@ class FakeItem:
     def iter_markers(self) -> list[pytest.Mark]:
         return list(self.marks)
 
-    def get_closest_marker(self, name: str) -> pytest.Mark | None:
-        return next((mark for mark in self.marks if mark.name == name), None)
 
-    def add_marker(self, marker: pytest.MarkDecorator) -> None:
-        self.marks.append(marker.mark)
-
-    def group(self) -> str:
-        return str(next(mark.args[0] for mark in self.marks if mark.name == "xdist_group"))
-
-
-def test_make_test_groups_the_browser_tests_together_and_hands_out_the_costliest_first(
-    conftest: ModuleType,
-) -> None:
+def test_make_test_hands_out_the_costliest_groups_first(conftest: ModuleType) -> None:
     """``make test`` (two workers, ``--dist loadgroup``): every browser test in one group, any other
-    module in a group of its own, kept whole and in its order; groups sorted by their costliest
-    tier (browser, pdf, app, slow, pg, unit), collection order among equals."""
+    module a group of its own, kept whole and in its order; groups sorted by their costliest tier
+    (browser, pdf, app, slow, pg, unit), collection order among equals."""
     items = [
         FakeItem("tests/test_a.py::test_one", "unit"),
         FakeItem("tests/browser/test_b.py::test_walk", "browser"),
@@ -86,8 +76,8 @@ def test_make_test_groups_the_browser_tests_together_and_hands_out_the_costliest
         FakeItem("tests/browser/test_e.py::test_signin", "browser", "slow"),
         FakeItem("tests/test_c.py::test_page_on_pg", "app", "pg"),
     ]
-    conftest.group_for_workers(items)
-    assert [(item.nodeid.split("/")[-1], item.group()) for item in items] == [
+    conftest.order_for_workers(items)
+    assert [(item.nodeid.split("/")[-1], conftest.worker_group(item.nodeid)) for item in items] == [
         ("test_b.py::test_walk", "browser"),
         ("test_e.py::test_signin", "browser"),
         ("test_c.py::test_page", "tests/test_c.py"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -73,21 +74,29 @@ def test_the_readme_has_its_generated_blocks() -> None:
 
 
 @pytest.mark.slow  # a pytest run on two worker processes (~10 s of CPU)
-def test_a_run_on_two_workers_records_its_facts_for_the_readme(tmp_path: Path) -> None:
-    """``make test`` runs on pytest-xdist workers, which write no JUnit file: the controller must
-    still record every test and the facts the README's line is made of (tests/conftest.py)."""
+def test_a_run_on_two_workers_keeps_its_groups_and_records_its_facts(tmp_path: Path) -> None:
+    """``make test`` runs on two pytest-xdist workers (``--dist loadgroup``): each browser test on
+    the same worker (the browser group; test_gate.py's need no Chromium), each other module whole
+    on one worker; the workers write no JUnit file, so the controller must still record every test
+    and the facts the README's line is made of (tests/conftest.py)."""
     junit = tmp_path / "pytest.xml"
-    command = [sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup"]
-    command += ["--no-loadscope-reorder", f"--junitxml={junit}", "tests/test_shorten.py"]
+    command = [sys.executable, "-m", "pytest", "-v", "-n", "2", "--dist", "loadgroup"]
+    command += ["--no-loadscope-reorder", f"--junitxml={junit}"]
+    command += ["tests/browser/test_gate.py", "tests/test_shorten.py", "tests/test_check_clean.py"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    workers: dict[str, set[str]] = {}
+    for worker, nodeid in re.findall(r"^\[(gw\d)\] .*?(?:PASSED|SKIPPED|FAILED) (\S+)", done.stdout, re.M):
+        workers.setdefault(nodeid.split("::")[0], set()).add(worker)
+    assert len(workers) == 3 and all(len(used) == 1 for used in workers.values()), workers
     run = readme_blocks.read_junit(junit)
-    names = [case.get("name", "") for case in ET.parse(junit).getroot().iter("testcase")]
-    assert run.tests == len(names) > 5 and run.failed == 0
+    cases = list(ET.parse(junit).getroot().iter("testcase"))
+    names = [case.get("name", "") for case in cases]
+    assert run.tests == len(names) > 10 and run.failed == 0
     assert not [name for name in names if "@" in name], "a group name leaked into the test names"
     facts = run.properties
-    # every test of test_shorten.py is in the unit tier and nowhere else
-    assert (facts["workers"], facts["tier_unit"]) == ("2", str(run.tests))
-    assert not {f"tier_{tier}" for tier in ("app", "pdf", "browser", "pg")} & set(facts)
-    assert {"machine", "load_average", "date"} <= set(facts)
+    assert facts["workers"] == "2" and int(facts["tier_browser"]) == sum(
+        case.get("classname", "").startswith("tests.browser.") for case in cases
+    )
+    assert {"machine", "load_average", "date", "tier_unit"} <= set(facts)
     assert "on 2 pytest-xdist workers" in readme_blocks.tests_block(run)
