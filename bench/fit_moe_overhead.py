@@ -1,19 +1,29 @@
-"""Refit the mixture-of-experts framework cost per routed copy to its calibration cases, run by hand.
+"""Refit the mixture-of-experts framework costs per routed copy to their calibration cases, run by hand.
 
     .venv/bin/python bench/fit_moe_overhead.py
 
-Fits ``moe_copy_overhead_ns`` (``data/moe.yaml``) by least squares on the relative error of
-``planner validate``'s own prediction for every ``calibration`` training case with experts (the
-kernel-efficiency coefficients of the dense layers stay as ``bench/fit_training_efficiency.py``
-left them; the element-wise bytes of the expert layers are counted, not fitted). Prints the fit and
-the residuals; copy the value into ``data/moe.yaml``. Validation cases are never used.
+Fits each rule of ``FITS`` (``data/moe.yaml``) by least squares on the relative error of ``planner
+validate``'s own prediction for the ``calibration`` training cases with experts that the rule
+applies to (the kernel-efficiency coefficients of the dense layers stay as
+``bench/fit_training_efficiency.py`` left them; the element-wise bytes of the expert layers are
+counted, not fitted):
+
+- ``moe_copy_overhead_ns``: the host-synchronised path on H100 (cases without graph-captured fused
+  dispatch, GPU without a value of its own);
+- ``moe_copy_overhead_ns_b200_hgx``: the same path on B200;
+- ``moe_graphed_copy_overhead_ns``: the fused dispatcher with the router and preprocessing in CUDA
+  graphs.
+
+The rules are fitted in that order, each with the ones before it fixed (their cases do not use the
+later rules). Prints each fit and its residuals; copy the values into ``data/moe.yaml``. Validation
+cases are never used.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -24,20 +34,30 @@ from planner import Catalog, load_catalog
 from planner.validation import ValidationCase, load_cases
 from planner.validation.run import evaluate
 
-CATALOG = load_catalog()
-RULE = "moe_copy_overhead_ns"
+OWN_VALUE_GPUS = ("b200_hgx",)
+"""GPUs with a host-synchronised per-copy cost of their own."""
 
 
-def patched(value: float) -> Catalog:
-    """The bundled catalog with the framework cost set to ``value`` [ns]."""
-    rules = dict(CATALOG.sizing_rules)
-    rules[RULE] = rules[RULE].model_copy(update={"value": value})
-    return dataclasses.replace(CATALOG, sizing_rules=rules)
+def _graphed(case: ValidationCase) -> bool:
+    return bool(case.inputs.moe_graphed_dispatch) and case.inputs.moe_dispatcher == "fused"
 
 
-def residuals(cases: Sequence[ValidationCase], value: float) -> list[float]:
-    """Relative error of each case's prediction with the cost set to ``value``."""
-    catalog = patched(value)
+FITS: tuple[tuple[str, Callable[[ValidationCase], bool]], ...] = (
+    ("moe_copy_overhead_ns", lambda c: not _graphed(c) and c.inputs.gpu_id not in OWN_VALUE_GPUS),
+    ("moe_copy_overhead_ns_b200_hgx", lambda c: not _graphed(c) and c.inputs.gpu_id == "b200_hgx"),
+    ("moe_graphed_copy_overhead_ns", _graphed),
+)
+
+
+def patched(catalog: Catalog, rule: str, value: float) -> Catalog:
+    """``catalog`` with the sizing rule ``rule`` set to ``value`` [ns]."""
+    rules = dict(catalog.sizing_rules)
+    rules[rule] = rules[rule].model_copy(update={"value": value})
+    return dataclasses.replace(catalog, sizing_rules=rules)
+
+
+def residuals(cases: Sequence[ValidationCase], catalog: Catalog) -> list[float]:
+    """Relative error of each case's prediction with ``catalog``."""
     out = []
     for case in cases:
         result = evaluate(case, catalog=catalog)
@@ -47,16 +67,22 @@ def residuals(cases: Sequence[ValidationCase], value: float) -> list[float]:
 
 
 def main() -> None:
-    cases = [
+    moe_calibration = [
         c for c in load_cases()
         if c.role == "calibration" and c.area == "training" and (c.inputs.experts or 1) > 1
     ]  # fmt: skip
-    result = least_squares(
-        lambda x: residuals(cases, float(x[0])), [300.0], bounds=([0.0], [1e5]), diff_step=1e-3
-    )
-    print(f"{RULE} = {result.x[0]:.0f}")
-    for case, r in zip(cases, result.fun, strict=True):
-        print(f"  {case.id:<45} residual {r * 100:+.2f} %")
+    catalog = load_catalog()
+    for rule, applies in FITS:
+        cases = [c for c in moe_calibration if applies(c)]
+        base = catalog
+        result = least_squares(
+            lambda x, b=base, r=rule, cs=cases: residuals(cs, patched(b, r, float(x[0]))),
+            [100.0], bounds=([0.0], [1e5]), diff_step=1e-3,
+        )  # fmt: skip
+        catalog = patched(catalog, rule, float(result.x[0]))
+        print(f"{rule} = {result.x[0]:.0f}")
+        for case, r in zip(cases, result.fun, strict=True):
+            print(f"  {case.id:<50} residual {r * 100:+.2f} %")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ Fits, by least squares on the relative error of ``planner validate``'s own predi
 - for every other GPU with ``calibration`` training cases, its own ``max_fraction_<gpu_id>`` (the
   share of peak its matrix units sustain), the curve's shape kept;
 - for a framework release other than the latest (a case's ``software_release``), its own
-  ``max_fraction_<gpu_id>_<release>`` on that release's calibration cases.
+  ``max_fraction_<gpu_id>_<release>`` on that release's calibration cases;
+- each MFU bound ``training_kernel_efficiency_bound_<gpu_id>_<precision>`` the catalog states, on the calibration
+  cases of that GPU and precision (the bound's source row); those rows fit nothing else.
 
 Prints the fit and the residuals; copy the values into ``data/training.yaml``. Validation cases are
 never used, nor mixture-of-experts calibration cases (``bench/fit_moe_overhead.py`` fits those).
@@ -40,6 +42,13 @@ GENERAL = (
 )
 REFERENCE_GPU = "a100_sxm_80gb"
 QUANTITIES = ("model_flops_utilization", "tokens_per_s", "achieved_tflops_per_gpu")
+BOUND = "training_kernel_efficiency_bound"
+
+
+def bound_rule(case: ValidationCase) -> str:
+    """The MFU-bound rule id a case's GPU and precision would have (FP16 shares BF16's peak)."""
+    precision = "fp8" if case.inputs.precision == "fp8" else "bf16"
+    return f"{BOUND}_{case.inputs.gpu_id}_{precision}"
 
 
 def patched(values: dict[str, float]) -> Catalog:
@@ -82,6 +91,10 @@ def main() -> None:
         and c.inputs.gpu_id in CATALOG.gpus and (c.inputs.experts or 1) == 1
         and evaluate(c, catalog=CATALOG).predicted is not None
     ]  # fmt: skip
+    bounded = [c for c in cases if bound_rule(c) in CATALOG.sizing_rules]
+    cases = [c for c in cases if c not in bounded]
+    for rule_id in sorted({bound_rule(c) for c in bounded}):
+        fit([c for c in bounded if bound_rule(c) == rule_id], [rule_id], [0.5], ([0.2], [1.0]))
     latest = [c for c in cases if c.inputs.software_release in (None, LATEST_RELEASE)]
     general = [c for c in latest if c.inputs.gpu_id == REFERENCE_GPU]
     fit(general, GENERAL, [0.8, 300, 100], ([0.3, 1, 1], [1.0, 1e5, 1e5]))

@@ -3,12 +3,15 @@
 Starts the app on 127.0.0.1 with a scenario store holding the browser tests' saved scenarios,
 opens the link once to warm the server (imports, catalog, engine caches), then opens it
 ``--repetitions`` times, each in a fresh browser context (a new Streamlit session, as a
-customer clicking the link would get). Two times per sample, from ``page.goto``: the KPI
-cards drawn with the shared scenario's values, and the whole page drawn (its first chart and
-no element still marked stale); and the CPU time per opening of the server and of Chromium (its
-processes' own times from ``/proc``, so other work on a busy machine does not inflate them). Before each, a new session opens ``/`` (the
-default scenario) and is timed until its KPI cards and first chart are drawn. Prints the medians,
-the load average and each budget's verdict (:mod:`budgets`; exit code 1 over budget when idle).
+customer clicking the link would get, with an empty browser cache). Before each, a new
+session opens ``/`` (the default scenario) the same way. Per opening, from ``page.goto``: the
+time until the KPI cards are drawn (the shared scenario's values for the link) and until the
+whole page is drawn (its first chart, no element still marked stale); the CPU time of the server
+and of Chromium (their processes' own times from ``/proc``, so other work on a busy machine
+inflates them much less than the wall times); the requests the page made and their bytes.
+Chromium is the browser tests' (:mod:`harness`) without its address-bar popup page
+(:data:`NO_OMNIBOX_POPUP`). Prints the medians, the load average and each
+budget's verdict (:mod:`budgets`; exit code 1 over budget when idle).
 
 Usage::
 
@@ -23,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,12 +35,24 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT))
 
 from budgets import over, verdict  # noqa: E402
-from harness import fill_store, launch, new_context, streamlit_server  # noqa: E402
-from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+from harness import CHROMIUM, CHROMIUM_ARGS, fill_store, new_context, streamlit_server  # noqa: E402
+from playwright.sync_api import Browser, Page, Playwright, Request, expect, sync_playwright  # noqa: E402
 
 from planner.i18n import tr  # noqa: E402
 
 TIMEOUT_MS = 120_000
+NO_OMNIBOX_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+"""Chromium switch: no address-bar popup page per new window. Each fresh context opens a window
+whose omnibox popup is a WebUI page with its own renderer; building it cost 0.54-1.38 s of
+Chromium CPU per opening (median 0.80 s, 6 paired openings, load average 14), work of the
+browser's own chrome, not of the app's page, which a reader's already open browser does not
+repeat per link. Puppeteer disables both features in its default launch arguments for the same
+reason (puppeteer/puppeteer pull request 15278)."""
+
+
+def launch(playwright: Playwright) -> Browser:
+    """The browser tests' Chromium (:mod:`harness`), without the omnibox popup (:data:`NO_OMNIBOX_POPUP`)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, NO_OMNIBOX_POPUP])
 
 
 def server_pid(url: str) -> int:
@@ -101,49 +117,83 @@ def cpu_used_s(before: dict[int, float], after: dict[int, float]) -> float:
 
 
 class Sample(NamedTuple):
-    """One share-link opening: wall times from ``page.goto`` [s] and CPU per process group [s]."""
+    """One opening: wall times from ``page.goto`` [s], CPU per process group [s], what it fetched."""
 
     cards_s: float
     whole_s: float
     server_cpu_s: float
     chromium_cpu_s: float
+    requests: int
+    fetched_bytes: int
 
 
-def open_link(browser: Browser, url: str, lang: str, server: int) -> Sample:
-    """One sample: the KPI cards show the shared 1,024-GPU scenario, then the page fully drawn;
+def _drawn(page: Page, cards: Callable[[Page], None]) -> tuple[float, float]:
+    """Wall times [s] from now until ``cards`` holds, then until the first chart is drawn and no
+    element is stale; ``page.goto`` is called here."""
+    start = time.perf_counter()
+    cards(page)
+    cards_s = time.perf_counter() - start
+    expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
+    return cards_s, time.perf_counter() - start
+
+
+def open_page(browser: Browser, url: str, server: int, cards: Callable[[Page], None]) -> Sample:
+    """One sample of ``url`` in a fresh browser context (a new session, empty browser cache):
+    ``cards`` waits for the KPI cards, then the page is drawn (its first chart, nothing stale);
     CPU of the server process ``server`` and of Chromium, read before the tab is closed (its
-    renderer's time ends with it) and 1 s after drawing (the session's last rerun finishes)."""
+    renderer's time ends with it) and 1 s after drawing (the session's last rerun finishes);
+    the requests the page made and their body bytes."""
     before_server, before_client = cpu_s(server), chromium_cpu_s()
     context = new_context(browser, TIMEOUT_MS)
     page = context.new_page()
-    start = time.perf_counter()
+    finished: list[Request] = []
+    page.on("requestfinished", lambda request: finished.append(request))
     page.goto(url)
-    gpus = page.locator('[data-testid="stMetric"]', has_text=tr("kpi.gpus", lang)).first
-    expect(gpus.locator('[data-testid="stMetricValue"]')).to_have_text("1,024")
-    cards = time.perf_counter() - start
-    expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
-    expect(page.locator('[data-stale="true"]')).to_have_count(0)
-    whole = time.perf_counter() - start
+    cards_s, whole_s = _drawn(page, cards)
     time.sleep(1.0)
     server_cpu = cpu_s(server) - before_server
     client_cpu = cpu_used_s(before_client, chromium_cpu_s())
+    fetched = sum(request.sizes()["responseBodySize"] for request in finished)
     context.close()
-    return Sample(cards, whole, server_cpu, client_cpu)
+    return Sample(cards_s, whole_s, server_cpu, client_cpu, len(finished), fetched)
 
 
-def open_first(browser: Browser, url: str) -> float:
-    """One sample [s]: a new session's first page (the default scenario) drawn: KPI cards and
-    the first chart, nothing stale."""
-    context = new_context(browser, TIMEOUT_MS)
-    page = context.new_page()
-    start = time.perf_counter()
-    page.goto(url)
+def shared_cards(lang: str) -> Callable[[Page], None]:
+    """Wait for the KPI cards to show the shared 1,024-GPU scenario."""
+
+    def wait(page: Page) -> None:
+        gpus = page.locator('[data-testid="stMetric"]', has_text=tr("kpi.gpus", lang)).first
+        expect(gpus.locator('[data-testid="stMetricValue"]')).to_have_text("1,024")
+
+    return wait
+
+
+def any_cards(page: Page) -> None:
+    """Wait for the first KPI card (a new session's default scenario)."""
     expect(page.locator('[data-testid="stMetric"]').first).to_be_visible()
-    expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
-    expect(page.locator('[data-stale="true"]')).to_have_count(0)
-    drawn = time.perf_counter() - start
-    context.close()
-    return drawn
+
+
+def report(name: str, samples: list[Sample]) -> None:
+    """Print the medians of ``samples`` (one opening kind) and every wall time."""
+    cards = [sample.cards_s for sample in samples]
+    whole = [sample.whole_s for sample in samples]
+    print(f"  {name}:")
+    print(
+        f"    KPI cards drawn: median {statistics.median(cards):.2f} s  (all: {', '.join(f'{c:.2f}' for c in cards)})"
+    )
+    print(
+        f"    page drawn:      median {statistics.median(whole):.2f} s  (all: {', '.join(f'{w:.2f}' for w in whole)})"
+    )
+    print(
+        f"    server CPU:      median {statistics.median(s.server_cpu_s for s in samples):.2f} s per opening"
+    )
+    print(
+        f"    Chromium CPU:    median {statistics.median(s.chromium_cpu_s for s in samples):.2f} s per opening"
+        " (tab open to 1 s after drawn)"
+    )
+    kib = statistics.median(s.fetched_bytes for s in samples) / 1024
+    print(f"    fetched:         {samples[-1].requests} requests, median {kib:,.0f} KiB of bodies")
 
 
 def main() -> int:
@@ -159,31 +209,19 @@ def main() -> int:
             browser = launch(playwright)
             link = f"{base}/?scenario={saved_id}&lang={args.lang}"
             pid = server_pid(base)
-            open_link(browser, link, args.lang, pid)  # warm: imports, catalog, the engine's caches
+            open_page(browser, link, pid, shared_cards(args.lang))  # warm: imports, catalog, engine caches
             samples: list[Sample] = []
-            first_render: list[float] = []
+            first_render: list[Sample] = []
             for _ in range(args.repetitions):
-                first_render.append(open_first(browser, f"{base}/?lang={args.lang}"))
-                samples.append(open_link(browser, link, args.lang, pid))
+                first_render.append(open_page(browser, f"{base}/?lang={args.lang}", pid, any_cards))
+                samples.append(open_page(browser, link, pid, shared_cards(args.lang)))
             browser.close()
-    cards = [sample.cards_s for sample in samples]
-    whole = [sample.whole_s for sample in samples]
-    cpu = [sample.server_cpu_s for sample in samples]
-    client = [sample.chromium_cpu_s for sample in samples]
-    print(f"share link, {args.repetitions} samples, warm server, {os.cpu_count()} CPUs")
-    print(
-        f"  KPI cards drawn: median {statistics.median(cards):.2f} s  (all: {', '.join(f'{c:.2f}' for c in cards)})"
-    )
-    print(
-        f"  page drawn:      median {statistics.median(whole):.2f} s  (all: {', '.join(f'{w:.2f}' for w in whole)})"
-    )
-    print(f"  server CPU:      median {statistics.median(cpu):.2f} s per opening")
-    print(
-        f"  Chromium CPU:    median {statistics.median(client):.2f} s per opening (tab open to 1 s after drawn)"
-    )
+    print(f"{args.repetitions} samples each, warm server, {os.cpu_count()} CPUs")
+    report("share link (/?scenario=ID)", samples)
+    report("first render of a new session (/)", first_render)
     print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    first = statistics.median(first_render)
-    print(f"  first render of a new session (/, KPI cards and first chart): median {first:.2f} s")
+    whole = [sample.whole_s for sample in samples]
+    first = statistics.median(sample.whole_s for sample in first_render)
     print("  " + verdict("share_link", statistics.median(whole)))
     print("  " + verdict("first_render", first))
     return 1 if over("share_link", statistics.median(whole)) or over("first_render", first) else 0

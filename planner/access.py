@@ -147,6 +147,22 @@ _REFUSALS: Mapping[Permission, str] = {
 def require(*, identity: Identity, permission: Permission, what: str) -> None:
     """Raise :class:`AccessDeniedError` unless ``identity`` holds ``permission``.
 
+    Parameters
+    ----------
+    identity : Identity
+        Who asks.
+    permission : Permission
+        What is needed.
+    what : str
+        What is refused, opening the message (an option, a page).
+
+    Raises
+    ------
+    AccessDeniedError
+        ``identity``'s role lacks ``permission``.
+
+    Examples
+    --------
     >>> require(identity=LOCAL_IDENTITY, permission=Permission.INTERNAL_COST, what="edition")
     >>> viewer = Identity(user="v@example.com", name="V", role="viewer", signed_in=True)
     >>> require(identity=viewer, permission=Permission.INTERNAL_COST, what="edition=internal")
@@ -159,19 +175,51 @@ def require(*, identity: Identity, permission: Permission, what: str) -> None:
 
 
 def signed_out_error() -> AccessDeniedError:
-    """The refusal of every guard when sign-in is on and nobody has signed in."""
+    """The refusal of every guard when sign-in is on and nobody has signed in.
+
+    Returns
+    -------
+    AccessDeniedError
+        The error, to raise.
+    """
     return AccessDeniedError(msg("sign-in: sign in with your company account to use the planner"))
 
 
 def check_edition(*, identity: Identity, edition: str) -> None:
-    """Refuse the internal edition (of a proposal, a BOM file) to roles without internal costs."""
+    """Refuse the internal edition (of a proposal, a BOM file) to roles without internal costs.
+
+    Parameters
+    ----------
+    identity : Identity
+        Who asks.
+    edition : str
+        ``customer`` or ``internal``.
+
+    Raises
+    ------
+    AccessDeniedError
+        An edition other than ``customer`` for a role without internal costs.
+    """
     if edition != "customer":
         require(identity=identity, permission=Permission.INTERNAL_COST, what=f"edition={edition}")
 
 
 def may_open_page(*, identity: Identity, page: str) -> bool:
     """Whether ``identity`` may open the page at url path ``page`` (``""``: the default page,
-    the overview)."""
+    the overview).
+
+    Parameters
+    ----------
+    identity : Identity
+        Who asks.
+    page : str
+        The page's url path.
+
+    Returns
+    -------
+    bool
+        Whether the role may open it.
+    """
     return identity.can(Permission.ALL_PAGES) or (page or "overview") in VIEWER_PAGES
 
 
@@ -181,6 +229,22 @@ def may_open_page(*, identity: Identity, page: str) -> bool:
 def may_read(*, identity: Identity, owner: str, team: str) -> bool:
     """A saved scenario is read by its owner, the members of its team, and admins.
 
+    Parameters
+    ----------
+    identity : Identity
+        Who asks.
+    owner : str
+        The scenario's owner (user id).
+    team : str
+        The team it is shared with (``""``: none).
+
+    Returns
+    -------
+    bool
+        Whether ``identity`` may read it.
+
+    Examples
+    --------
     >>> a = Identity(user="a@x", name="A", role="architect", teams=("emea",), signed_in=True)
     >>> may_read(identity=a, owner="b@x", team="emea"), may_read(identity=a, owner="b@x", team="apac")
     (True, False)
@@ -193,12 +257,40 @@ def may_read(*, identity: Identity, owner: str, team: str) -> bool:
 
 
 def may_write(*, identity: Identity, owner: str, team: str) -> bool:
-    """Team members edit a shared scenario (new versions, labels) as its owner does."""
+    """Team members edit a shared scenario (new versions, labels) as its owner does.
+
+    Parameters
+    ----------
+    identity : Identity
+        Who asks.
+    owner : str
+        The scenario's owner (user id).
+    team : str
+        The team it is shared with (``""``: none).
+
+    Returns
+    -------
+    bool
+        Whether ``identity`` may save versions of it.
+    """
     return may_read(identity=identity, owner=owner, team=team)
 
 
 def may_delete(*, identity: Identity, owner: str) -> bool:
-    """Only the owner (or an admin) moves a scenario to the trash or restores it."""
+    """Only the owner (or an admin) moves a scenario to the trash or restores it.
+
+    Parameters
+    ----------
+    identity : Identity
+        Who asks.
+    owner : str
+        The scenario's owner (user id).
+
+    Returns
+    -------
+    bool
+        Whether ``identity`` may trash or restore it.
+    """
     return identity.can(Permission.SCENARIOS) and (
         owner == identity.user or identity.can(Permission.ALL_SCENARIOS)
     )
@@ -206,7 +298,20 @@ def may_delete(*, identity: Identity, owner: str) -> bool:
 
 def strip_internal_pricing(*, identity: Identity, scenario: Scenario) -> Scenario:
     """``scenario`` as ``identity`` may see it: without the price overrides (internal unit
-    costs) unless the role holds :attr:`Permission.INTERNAL_COST`."""
+    costs) unless the role holds :attr:`Permission.INTERNAL_COST`.
+
+    Parameters
+    ----------
+    identity : Identity
+        Who looks.
+    scenario : Scenario
+        The scenario.
+
+    Returns
+    -------
+    Scenario
+        ``scenario``, or a copy without ``price_overrides_usd``.
+    """
     if identity.can(Permission.INTERNAL_COST) or not scenario.price_overrides_usd:
         return scenario
     return scenario.model_copy(update={"price_overrides_usd": {}})
@@ -233,6 +338,25 @@ def priced_catalog(*, catalog: Catalog, price_factor: float) -> Catalog:
     and cost fractions (installation, spares, maintenance) are unchanged, so installation and
     maintenance follow the priced hardware as they follow the cost.
 
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog at cost.
+    price_factor : float
+        Offered price over cost, above 0 and at most 10 [dimensionless].
+
+    Returns
+    -------
+    Catalog
+        The catalog at offered prices [USD].
+
+    Raises
+    ------
+    InputError
+        ``price_factor`` is out of range.
+
+    Examples
+    --------
     >>> from planner.catalog import load_catalog
     >>> bundled = load_catalog()
     >>> priced = priced_catalog(catalog=bundled, price_factor=1.15)
@@ -270,6 +394,20 @@ def catalog_view_key(*, override_json: str, price_factor: float | None) -> str:
     the bundled catalog) and, for a priced view, its price factor. Cache keys of every engine call
     include it, so a priced session never shares a cached result with a cost session.
 
+    Parameters
+    ----------
+    override_json : str
+        The uploaded override as canonical JSON; ``""`` for the bundled catalog.
+    price_factor : float or None
+        Offered price over cost [dimensionless]; ``None`` at cost.
+
+    Returns
+    -------
+    str
+        The key.
+
+    Examples
+    --------
     >>> catalog_view_key(override_json="", price_factor=None)
     ''
     >>> read_catalog_view_key(catalog_view_key(override_json='{"gpus": {}}', price_factor=1.15))
@@ -281,7 +419,18 @@ def catalog_view_key(*, override_json: str, price_factor: float | None) -> str:
 
 
 def read_catalog_view_key(key: str) -> tuple[str, float | None]:
-    """The override JSON and the price factor (``None``: at cost) of :func:`catalog_view_key`."""
+    """The override JSON and the price factor (``None``: at cost) of :func:`catalog_view_key`.
+
+    Parameters
+    ----------
+    key : str
+        A key of :func:`catalog_view_key`.
+
+    Returns
+    -------
+    tuple of (str, float or None)
+        The override JSON and the price factor [dimensionless].
+    """
     if not key.startswith(_PRICED_PREFIX):
         return key, None
     factor, _, override_json = key[len(_PRICED_PREFIX) :].partition(":")
@@ -320,6 +469,18 @@ def mapping_from_env(env: Mapping[str, str]) -> RoleMapping:
     ``PLANNER_ROLE_MAP`` (``group=role`` pairs separated by commas, e.g.
     ``pre-sales=architect,finance=commercial``) and ``PLANNER_DEFAULT_ROLE`` (default ``viewer``).
 
+    Parameters
+    ----------
+    env : mapping of str to str
+        The environment.
+
+    Returns
+    -------
+    RoleMapping
+        The role and team claim names, the group-to-role map and the default role.
+
+    Examples
+    --------
     >>> mapping_from_env({"PLANNER_ROLE_MAP": "finance=commercial, ops = admin"}).groups
     {'finance': 'commercial', 'ops': 'admin'}
     """
@@ -358,6 +519,20 @@ def _values(claim: Any) -> list[str]:
 def role_from_claims(*, claims: Mapping[str, Any], mapping: RoleMapping) -> Role:
     """The highest role named by the claims (directly or through :attr:`RoleMapping.groups`).
 
+    Parameters
+    ----------
+    claims : mapping of str to Any
+        The ID token's claims.
+    mapping : RoleMapping
+        Which claim holds roles, and the group-to-role map.
+
+    Returns
+    -------
+    Role
+        The highest role found, at least the mapping's default.
+
+    Examples
+    --------
     >>> m = RoleMapping(groups={"finance": "commercial"})
     >>> role_from_claims(claims={"roles": ["finance", "viewer"]}, mapping=m)
     'commercial'
@@ -376,6 +551,25 @@ def role_from_claims(*, claims: Mapping[str, Any], mapping: RoleMapping) -> Role
 def identity_from_claims(*, claims: Mapping[str, Any], mapping: RoleMapping) -> Identity:
     """The :class:`Identity` of a signed-in user's ID-token claims.
 
+    Parameters
+    ----------
+    claims : mapping of str to Any
+        The ID token's claims (``email`` or ``sub``, ``name``, roles, teams).
+    mapping : RoleMapping
+        Which claims hold roles and teams.
+
+    Returns
+    -------
+    Identity
+        The signed-in user, their role and teams.
+
+    Raises
+    ------
+    AccessDeniedError
+        The claims name neither an email nor a subject.
+
+    Examples
+    --------
     >>> identity_from_claims(claims={"sub": "u1", "email": "ann@example.com", "roles": "architect",
     ...                              "teams": ["emea"]}, mapping=RoleMapping())
     Identity(user='ann@example.com', name='ann@example.com', role='architect', teams=('emea',), signed_in=True)
@@ -434,6 +628,31 @@ def cli_identity(
     credential can read every row anyway, so its role narrows what it lists and edits; with one,
     the store refuses a claim beyond it (row-level security holds it in the database too).
 
+    Parameters
+    ----------
+    user : str or None
+        ``--user``; ``None`` when not given.
+    teams : str or None
+        ``--team``, comma-separated; ``None`` when not given.
+    role : str or None
+        ``--role``; ``None`` when not given.
+    env : mapping of str to str
+        The environment.
+    held : Identity or None
+        The identity the database login is bound to, if any.
+
+    Returns
+    -------
+    Identity
+        The acting user, role and teams (not signed in).
+
+    Raises
+    ------
+    InputError
+        An option or variable is too long or not plain text, or the role is unknown.
+
+    Examples
+    --------
     >>> cli_identity(user=None, teams="emea, apac", role=None, env={"PLANNER_USER": "ann@example.com"})
     Identity(user='ann@example.com', name='ann@example.com', role='admin', teams=('emea', 'apac'), signed_in=False)
     """
@@ -519,6 +738,11 @@ def auth_section(*, environ: Mapping[str, str], secret_files: Sequence[str]) -> 
         ``.streamlit/secrets.toml`` in the working folder); a path that does not exist is skipped
         unless ``STREAMLIT_SECRETS_FILES`` names it. A directory (Kubernetes style) is read as
         Streamlit does: ``DIR/auth/KEY`` files.
+
+    Returns
+    -------
+    dict of str to Any or None
+        The ``[auth]`` settings; ``None`` when sign-in is not configured.
     """
     named = set(environ.get(ENV_SECRETS_FILES, "").split())
     oidc = sorted(k for k, v in environ.items() if k.startswith(OIDC_PREFIX) and v.strip())
@@ -567,6 +791,18 @@ def auth_section(*, environ: Mapping[str, str], secret_files: Sequence[str]) -> 
 def is_loopback(address: str) -> bool:
     """Whether ``address`` is reachable from this machine only.
 
+    Parameters
+    ----------
+    address : str
+        A host address.
+
+    Returns
+    -------
+    bool
+        Whether it is a loopback address.
+
+    Examples
+    --------
     >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0"), is_loopback("")
     (True, True, False, False)
     """
@@ -579,6 +815,20 @@ def exposure_error(*, address: str, signed_in: bool, environ: Mapping[str, str])
 
     Listening on anything but loopback (an empty address is every interface) without sign-in
     needs ``PLANNER_ALLOW_ANONYMOUS=1``; the app then shows a banner on every page.
+
+    Parameters
+    ----------
+    address : str
+        The address the server listens on (``""``: every interface).
+    signed_in : bool
+        Whether sign-in is configured.
+    environ : mapping of str to str
+        The environment (``PLANNER_ALLOW_ANONYMOUS``).
+
+    Returns
+    -------
+    SignInConfigError or None
+        The error to raise; ``None`` when serving is safe or allowed.
     """
     if signed_in or is_loopback(address) or environ.get(ENV_ALLOW_ANONYMOUS, "").strip() == "1":
         return None
@@ -596,5 +846,18 @@ ENV_PUBLISHED_ADDRESS = "PLANNER_PUBLISHED_ADDRESS"
 
 def listening_address(*, environ: Mapping[str, str], server_address: str) -> str:
     """Where the app can be reached: ``PLANNER_PUBLISHED_ADDRESS`` (the host address a container's
-    port is published on, which the container cannot see) when set, else the server's address."""
+    port is published on, which the container cannot see) when set, else the server's address.
+
+    Parameters
+    ----------
+    environ : mapping of str to str
+        The environment.
+    server_address : str
+        The server's own listening address.
+
+    Returns
+    -------
+    str
+        The address users reach the app at.
+    """
     return environ.get(ENV_PUBLISHED_ADDRESS, "").strip() or server_address

@@ -65,6 +65,11 @@ class WriteError(OSError):
 def write_all(contents: Mapping[Path, bytes]) -> None:
     """Write every file of ``contents`` or none: temporary files first, then the renames.
 
+    Parameters
+    ----------
+    contents : mapping of Path to bytes
+        Each target file and its content.
+
     Raises
     ------
     WriteError
@@ -103,12 +108,30 @@ def _step(path: Path, action: Callable[..., T], *args: Any) -> T:
 
 
 def write_bytes(path: str | Path, content: bytes) -> None:
-    """Write one file atomically (see :func:`write_all`)."""
+    """Write one file atomically (see :func:`write_all`).
+
+    Parameters
+    ----------
+    path : str or Path
+        The target file.
+    content : bytes
+        Its content.
+    """
     write_all({Path(path): content})
 
 
 def write_text(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:
-    """Write one text file atomically (see :func:`write_all`)."""
+    """Write one text file atomically (see :func:`write_all`).
+
+    Parameters
+    ----------
+    path : str or Path
+        The target file.
+    text : str
+        Its content.
+    encoding : str
+        The text encoding.
+    """
     write_bytes(path, text.encode(encoding))
 
 

@@ -51,6 +51,11 @@ def extra_needed(*, extra: str, feature: str) -> Iterator[None]:
     feature
         What needs it, as the user asked for it (``planner sweep``).
 
+    Yields
+    ------
+    None
+        Control, inside the block.
+
     Raises
     ------
     MissingExtraError
@@ -80,6 +85,18 @@ def extra_needed(*, extra: str, feature: str) -> Iterator[None]:
 def joined(parts: Sequence[str]) -> str:
     """``parts`` in one line, kept as :class:`Message` objects so each part stays translatable.
 
+    Parameters
+    ----------
+    parts : sequence of str
+        The parts, messages or plain text.
+
+    Returns
+    -------
+    str
+        The parts joined by ``"; "``, a :class:`Message` when there are two or more.
+
+    Examples
+    --------
     >>> m = joined([msg("{n} servers", n=2), "x", msg("cooling")])
     >>> str(m), m.template
     ('2 servers; x; cooling', '{first}; {rest}')
@@ -92,13 +109,37 @@ def joined(parts: Sequence[str]) -> str:
 
 
 def with_source(source: str, problem: str) -> Message:
-    """``"source: problem"``: a message prefixed with what it is about (a file, a field)."""
+    """``"source: problem"``: a message prefixed with what it is about (a file, a field).
+
+    Parameters
+    ----------
+    source : str
+        What the problem is about (a file, a field).
+    problem : str
+        The problem.
+
+    Returns
+    -------
+    Message
+        The message.
+    """
     return msg("{source}: {problem}", source=source, problem=problem)
 
 
 def field_bounds(info: FieldInfo) -> tuple[float | None, float | None]:
     """The bounds ``(lo, hi)`` a pydantic field declares with ``ge``/``gt`` and ``le``/``lt``
-    (``None`` where it has none): the range messages and input widgets show."""
+    (``None`` where it has none): the range messages and input widgets show.
+
+    Parameters
+    ----------
+    info : FieldInfo
+        A pydantic field.
+
+    Returns
+    -------
+    tuple of (float or None, float or None)
+        Lower and upper bound, in the field's unit.
+    """
     lo: Any = None
     hi: Any = None
     for meta in info.metadata:
@@ -228,6 +269,20 @@ def shorten(text: str, limit: int = SHORTEN_CHARS) -> str:
     around it longer than ``limit``, or a text longer than :data:`PATH_SCAN_CHARS`), the end is
     cut as for any text.
 
+    Parameters
+    ----------
+    text : str
+        The text.
+    limit : int
+        Characters kept [count].
+
+    Returns
+    -------
+    str
+        The text, shortened.
+
+    Examples
+    --------
     >>> shorten("x" * 100, 5)
     'xxxxx…'
     >>> shorten("short")
@@ -273,6 +328,20 @@ def describe_validation_error(
     The result and each part are :class:`Message` objects: the field path, the value given and
     the allowed range are parameters, and pydantic's text for the common error types is a
     template too, so the whole line can be shown in another language.
+
+    Parameters
+    ----------
+    error : ValidationError
+        The pydantic error.
+    model : type of BaseModel or None
+        The model validated, for the allowed ranges of its fields.
+    prefix : str
+        Put before each field path.
+
+    Returns
+    -------
+    str
+        The line, a :class:`Message`.
     """
     parts: list[str] = []
     for item in error.errors():

@@ -83,6 +83,20 @@ def parse_decimal(text: str, *, field: str) -> float:
     Raises :class:`planner.errors.InputError` naming ``field`` otherwise (``１２８``, ``1_000``,
     `` 12 ``, ``0x40``, ``nan``, ``inf``).
 
+    Parameters
+    ----------
+    text : str
+        The text as given.
+    field : str
+        The option or field named in the error.
+
+    Returns
+    -------
+    float
+        The number.
+
+    Examples
+    --------
     >>> parse_decimal("2.5e3", field="--rack-kw")
     2500.0
     >>> parse_decimal("１２８", field="--gpus")
@@ -98,6 +112,25 @@ def parse_decimal(text: str, *, field: str) -> float:
 def parse_whole(text: str, *, field: str) -> int:
     """``text`` as a whole number, read strictly (ASCII digits, an optional sign, nothing else).
 
+    Parameters
+    ----------
+    text : str
+        The text as given.
+    field : str
+        The option or field named in the error.
+
+    Returns
+    -------
+    int
+        The number.
+
+    Raises
+    ------
+    InputError
+        ``text`` is not a whole number of at most 30 characters.
+
+    Examples
+    --------
     >>> parse_whole("-12", field="x"), parse_whole("0", field="x")
     (-12, 0)
     >>> parse_whole(" 12 ", field="--jobs")
@@ -114,6 +147,20 @@ def argparse_number(field: str, *, whole: bool = False) -> Callable[[str], float
     """An argparse ``type=`` for a numeric option: :func:`parse_whole` or :func:`parse_decimal`,
     its message as argparse's (one line, exit 2).
 
+    Parameters
+    ----------
+    field : str
+        The option, named in the error.
+    whole : bool
+        Whether only whole numbers are accepted.
+
+    Returns
+    -------
+    callable
+        The converter: text to number.
+
+    Examples
+    --------
     >>> argparse_number("--rack-kw")("40")
     40.0
     """
@@ -159,6 +206,18 @@ make a name read differently from what it holds (``"invoice\u202eexe.pdf"`` show
 def hidden_character(text: str) -> str | None:
     """The first character of ``text`` a name must not hold, as ``U+XXXX``, or ``None``.
 
+    Parameters
+    ----------
+    text : str
+        The text.
+
+    Returns
+    -------
+    str or None
+        The code point as ``U+XXXX``; ``None`` when there is none.
+
+    Examples
+    --------
     >>> hidden_character("Acme 1024"), hidden_character("abc\u202eexe"), hidden_character("a\x1b[2J")
     (None, 'U+202E', 'U+001B')
     """
@@ -170,7 +229,20 @@ def hidden_character(text: str) -> str | None:
 
 def check_plain_text(text: str, *, field: str) -> str:
     """``text`` unchanged, or :class:`planner.errors.InputError` naming ``field`` when it holds a
-    control, bidirectional-override or zero-width character (:func:`hidden_character`)."""
+    control, bidirectional-override or zero-width character (:func:`hidden_character`).
+
+    Parameters
+    ----------
+    text : str
+        The text.
+    field : str
+        The field named in the error.
+
+    Returns
+    -------
+    str
+        ``text``.
+    """
     found = hidden_character(text)
     if found is not None:
         raise InputError(
@@ -191,7 +263,24 @@ def _first_line(exc: Exception) -> str:
 def too_large_error(
     *, name: str, what: Message, error: type[PlannerError], limit: int = MAX_FILE_BYTES
 ) -> PlannerError:
-    """The error for a file or upload above ``limit`` [bytes]."""
+    """The error for a file or upload above ``limit`` [bytes].
+
+    Parameters
+    ----------
+    name : str
+        The file's name.
+    what : Message
+        What the file is (``scenario file``).
+    error : type of PlannerError
+        The error class.
+    limit : int
+        Size limit [bytes].
+
+    Returns
+    -------
+    PlannerError
+        The error, to raise.
+    """
     return error(
         msg(
             "{file}: {what} larger than {limit} MB",
@@ -215,6 +304,24 @@ def read_bytes(
     At most ``limit`` bytes are read, and only from a regular file: a FIFO or a device
     (``/dev/zero``) is refused by its type, before it is opened (opening a FIFO waits for a
     writer). Raises ``error`` naming ``name`` when the file cannot be read or is too large.
+
+    Parameters
+    ----------
+    source : Path or bytes
+        The file, or an upload's bytes.
+    name : str
+        The file's name, used in messages.
+    what : Message
+        What the file is.
+    error : type of PlannerError
+        The error class raised.
+    limit : int
+        Size limit [bytes].
+
+    Returns
+    -------
+    bytes
+        The content.
     """
     if isinstance(source, bytes):
         if len(source) > limit:
@@ -378,6 +485,22 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def parse_json(text: str, *, name: str, error: type[PlannerError]) -> Any:
     """Parse strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` are refused like a syntax error.
 
+    Parameters
+    ----------
+    text : str
+        The JSON text.
+    name : str
+        The file's name, used in messages.
+    error : type of PlannerError
+        The error class raised.
+
+    Returns
+    -------
+    Any
+        The parsed value.
+
+    Examples
+    --------
     >>> parse_json('{"a": [1,', name="x.json", error=ValueError)
     Traceback (most recent call last):
     ...
@@ -418,6 +541,22 @@ def decode_text(content: bytes, *, name: str, error: type[PlannerError]) -> str:
     """``content`` as UTF-8 text, a leading byte-order mark dropped; raises ``error`` naming
     ``name`` and the offset of the first byte that is not UTF-8.
 
+    Parameters
+    ----------
+    content : bytes
+        The file's bytes.
+    name : str
+        The file's name, used in messages.
+    error : type of PlannerError
+        The error class raised.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
     >>> decode_text(b"\\xef\\xbb\\xbfgpus,8", name="t.csv", error=ValueError)
     'gpus,8'
     >>> decode_text(b"ok\\xff", name="t.csv", error=ValueError)
@@ -438,6 +577,22 @@ def parse_scenario_export(data: str | bytes, *, source: str, limit_bytes: int) -
     at most ``limit_bytes`` [bytes] (a text counts as the UTF-8 it would be in a file), strict
     JSON by :func:`parse_text`, and an object. :class:`InputError` names ``source``.
 
+    Parameters
+    ----------
+    data : str or bytes
+        The JSON text or bytes.
+    source : str
+        The file's name, used in messages.
+    limit_bytes : int
+        Size limit [bytes].
+
+    Returns
+    -------
+    dict of str to Any
+        The JSON object.
+
+    Examples
+    --------
     >>> parse_scenario_export('{"gpus": 64}', source="s.json", limit_bytes=100)
     {'gpus': 64}
     >>> parse_scenario_export("[64]", source="s.json", limit_bytes=100)
@@ -482,6 +637,26 @@ def parse_text(
     (unless ``trusted``: the bundled catalog). The size is the caller's to bound
     (:func:`read_bytes`, or its own limit before decoding).
 
+    Parameters
+    ----------
+    content : bytes
+        The file's bytes.
+    name : str
+        The file's name, used in messages; its suffix picks the syntax.
+    error : type of PlannerError
+        The error class raised.
+    syntax : Syntax or None
+        ``json`` or ``yaml``; ``None`` to go by ``name``.
+    trusted : bool
+        Whether YAML aliases are allowed (the bundled catalog).
+
+    Returns
+    -------
+    Any
+        The parsed value.
+
+    Examples
+    --------
     >>> parse_text(b'\\xef\\xbb\\xbf{"gpus": 8}', name="s.json", error=ValueError)
     {'gpus': 8}
     >>> parse_text(b"gpus: [8", name="s.yaml", error=ValueError)
@@ -565,6 +740,11 @@ def read_mapping(
         The file ships with the planner (``data/``): YAML aliases are allowed. Never for a
         file or upload a user names.
 
+    Returns
+    -------
+    dict of str to Any or None
+        The mapping; ``None`` when the file holds nothing.
+
     Raises
     ------
     PlannerError
@@ -585,7 +765,22 @@ def read_mapping(
 
 
 def empty_file_error(*, name: str, what: Message, error: type[PlannerError]) -> PlannerError:
-    """The error for a file that holds nothing where content is required."""
+    """The error for a file that holds nothing where content is required.
+
+    Parameters
+    ----------
+    name : str
+        The file's name.
+    what : Message
+        What the file is.
+    error : type of PlannerError
+        The error class.
+
+    Returns
+    -------
+    PlannerError
+        The error, to raise.
+    """
     return error(msg("{file}: the {what} is empty", file=name, what=what))
 
 

@@ -19,7 +19,19 @@ def _r(value: float, digits: int = 3) -> float:
 
 
 def plan_to_dict(plan: Plan) -> dict[str, Any]:
-    """The JSON-ready summary of a plan (numbers rounded for reading, units in the keys)."""
+    """The JSON-ready summary of a plan (numbers rounded for reading, units in the keys).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+
+    Returns
+    -------
+    dict of str to Any
+        Design, sizes, notes, assumptions, vendor claims and each result section, each number's
+        unit in its key.
+    """
     return {
         "design": plan.design_id,
         "design_name": plan.design_name,
@@ -270,7 +282,18 @@ def _bom_list(plan: Plan) -> list[dict[str, Any]]:
 
 
 def bom_frame(plan: Plan) -> pd.DataFrame:
-    """The BOM as a tidy table with unit-suffixed columns."""
+    """The BOM as a tidy table with unit-suffixed columns.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per BOM line, the columns of :data:`BOM_COLUMNS` (quantity [count], prices [USD]).
+    """
     import pandas as pd  # here, not at the top: `planner plan --format json` needs no pandas
 
     return pd.DataFrame([_attrs(x, *BOM_COLUMNS) for x in plan.bom], columns=list(BOM_COLUMNS))
@@ -304,7 +327,18 @@ NETWORK_CATEGORIES = ("nics", "fabric_switches", "optics", "cables")
 
 
 def plan_summary_row(plan: Plan) -> dict[str, Any]:
-    """One flat row of headline figures: the unit of sweeps and comparison tables."""
+    """One flat row of headline figures: the unit of sweeps and comparison tables.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+
+    Returns
+    -------
+    dict of str to Any
+        Headline figures, each number's unit in its key (GPUs, kW, USD, GB/s ...).
+    """
     cats = plan.cost.by_category_usd
     return {
         "design": plan.design_id,
@@ -333,7 +367,18 @@ def plan_summary_row(plan: Plan) -> dict[str, Any]:
 
 
 def summary_frame(plans: Sequence[Plan]) -> pd.DataFrame:
-    """Headline figures of several plans, one row each."""
+    """Headline figures of several plans, one row each.
+
+    Parameters
+    ----------
+    plans : sequence of Plan
+        The plans.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per plan, the columns of :data:`SUMMARY_COLUMNS`.
+    """
     import pandas as pd
 
     return pd.DataFrame([plan_summary_row(p) for p in plans], columns=list(SUMMARY_COLUMNS))

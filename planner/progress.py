@@ -45,6 +45,15 @@ def checkpoint(steps: Steps | None, *, done: int, total: int) -> None:
     """Report ``done`` of ``total`` steps to ``steps`` (nothing when ``None``) and raise
     :class:`CancelledError` when it asks to stop.
 
+    Parameters
+    ----------
+    steps : Steps or None
+        The listener; ``None`` for none.
+    done : int
+        Steps done [count].
+    total : int
+        Steps in all [count].
+
     Raises
     ------
     CancelledError
@@ -77,6 +86,22 @@ def part_of(steps: Steps | None, *, index: int, count: int) -> Steps | None:
     simulation per policy, one Monte Carlo per design): each part's ``done`` of ``total`` is
     reported as ``index * total + done`` of ``count * total``.
 
+    Parameters
+    ----------
+    steps : Steps or None
+        The listener of the whole run; ``None`` for none.
+    index : int
+        The part, from 0 [count].
+    count : int
+        Parts in all [count].
+
+    Returns
+    -------
+    Steps or None
+        The listener of the part; ``None`` when ``steps`` is.
+
+    Examples
+    --------
     >>> class Show:
     ...     def progress(self, *, done: int, total: int) -> None:
     ...         print(f"{done}/{total}")

@@ -139,6 +139,20 @@ def _cooling(catalog: Catalog, cooling_id: str, server: Server) -> tuple[Cooling
 def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     """Look up every record the scenario names and derive node and GPU counts.
 
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Catalog
+        The catalog its ids refer to.
+
+    Returns
+    -------
+    Resolved
+        The design, fabric, GPU, server, NIC, switch, optic, rack, cooling, storage, energy
+        price and exchange rate records, the switch radices and node and GPU counts [count],
+        the notes and the records used.
+
     Raises
     ------
     InputError
@@ -318,7 +332,18 @@ def _fabric_records(catalog: Catalog, fabric: FabricParams) -> _FabricRecords:
 
 
 def link_gbit_per_s(fabric: FabricParams) -> int:
-    """Speed of one switch link: the port speed over the planes a port is split into [Gb/s]."""
+    """Speed of one switch link: the port speed over the planes a port is split into [Gb/s].
+
+    Parameters
+    ----------
+    fabric : FabricParams
+        The design's fabric.
+
+    Returns
+    -------
+    int
+        Link speed [Gbit/s].
+    """
     return fabric.port_speed_gbit_per_s // fabric.planes_per_port
 
 

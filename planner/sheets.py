@@ -43,6 +43,18 @@ APOSTROPHE = "'"
 def neutralize_cell(text: str) -> str:
     """Text that a spreadsheet shows as typed, never as a formula.
 
+    Parameters
+    ----------
+    text : str
+        A cell's text.
+
+    Returns
+    -------
+    str
+        The text, with an apostrophe in front when it starts like a formula or with an apostrophe.
+
+    Examples
+    --------
     >>> neutralize_cell("=cmd|' /C calc'!A0"), neutralize_cell("@SUM(A1)"), neutralize_cell("ACME")
     ("'=cmd|' /C calc'!A0", "'@SUM(A1)", 'ACME')
     >>> neutralize_cell("-5"), neutralize_cell("'quoted")
@@ -56,6 +68,18 @@ def neutralize_cell(text: str) -> str:
 def restore_cell(text: str) -> str:
     """The text before :func:`neutralize_cell` (exact inverse).
 
+    Parameters
+    ----------
+    text : str
+        A cell's text as written.
+
+    Returns
+    -------
+    str
+        The text without the leading apostrophe.
+
+    Examples
+    --------
     >>> restore_cell(neutralize_cell("=1+1")), restore_cell(neutralize_cell("'x")), restore_cell("plain")
     ('=1+1', "'x", 'plain')
     """
@@ -65,6 +89,18 @@ def restore_cell(text: str) -> str:
 def safe_cell(value: Any) -> Any:
     """A cell as a CSV writer should get it: text neutralised unless it is a plain number.
 
+    Parameters
+    ----------
+    value : Any
+        A cell's value.
+
+    Returns
+    -------
+    Any
+        ``value``, or its neutralised text.
+
+    Examples
+    --------
     >>> safe_cell("=1+1"), safe_cell("-5.25"), safe_cell(-5), safe_cell("-5+A1")
     ("'=1+1", '-5.25', -5, "'-5+A1")
     """
@@ -76,6 +112,22 @@ def safe_cell(value: Any) -> Any:
 def csv_text(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, line_end: str = "\n") -> str:
     """A header row and ``rows``, every text cell through :func:`safe_cell`.
 
+    Parameters
+    ----------
+    columns : sequence of str
+        The header's column names.
+    rows : iterable of sequence of Any
+        The rows' cells.
+    line_end : str
+        The line terminator.
+
+    Returns
+    -------
+    str
+        The CSV text.
+
+    Examples
+    --------
     >>> print(csv_text(["name", "gpus"], [["=cmd|' /C calc'!A0", 8]]), end="")
     name,gpus
     '=cmd|' /C calc'!A0,8
@@ -90,12 +142,40 @@ def csv_text(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, line_end:
 def csv_bytes(
     columns: Sequence[str], rows: Iterable[Sequence[Any]], *, line_end: str = "\n", bom: bool = False
 ) -> bytes:
-    """:func:`csv_text` as UTF-8 (with a byte-order mark when ``bom``: Excel then reads Chinese)."""
+    """:func:`csv_text` as UTF-8 (with a byte-order mark when ``bom``: Excel then reads Chinese).
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The header's column names.
+    rows : iterable of sequence of Any
+        The rows' cells.
+    line_end : str
+        The line terminator.
+    bom : bool
+        Whether a UTF-8 byte-order mark starts the file.
+
+    Returns
+    -------
+    bytes
+        The CSV file's bytes.
+    """
     return csv_text(columns, rows, line_end=line_end).encode("utf-8-sig" if bom else "utf-8")
 
 
 def frame_csv(frame: pd.DataFrame) -> str:
-    """A pandas frame as CSV (no index), its text cells through :func:`safe_cell`."""
+    """A pandas frame as CSV (no index), its text cells through :func:`safe_cell`.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    str
+        The CSV text.
+    """
     return csv_text(
         [str(c) for c in frame.columns],
         ([_plain(v) for v in row] for row in frame.itertuples(index=False, name=None)),

@@ -131,6 +131,23 @@ def test_presentation_mode_is_entered_and_left_from_any_page() -> None:
     assert at.button(key=keys.PRESENT_TOGGLE), "the sidebar's controls are back"
 
 
+def test_present_right_after_an_edit_shows_the_edited_scenario() -> None:
+    """The click's run may carry the address from before the edit (the edit's new address still
+    on its way to a loaded browser): presentation mode shows the edit, not that address."""
+    at = start(gpus="512")
+    at.number_input(key=keys.widget("gpus")).set_value(256).run()
+    assert at.query_params["gpus"] in ("256", ["256"])
+    at.query_params["gpus"] = "512"  # the browser has not applied the edit's address yet
+    at.button(key=keys.PRESENT_TOGGLE).click().run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == tr("page.present", "en")
+    assert metrics(at)[tr("kpi.gpus", "en")] == "256"
+    assert at.query_params["gpus"] in ("256", ["256"]), "the address follows the session"
+    at.query_params["gpus"] = "64"
+    at.run()  # an address edited after that is followed again
+    assert at.session_state[keys.INPUTS]["gpus"] == 64
+
+
 def test_a_present_link_opens_in_presentation_mode() -> None:
     at = start(present="1", gpus="256")
     assert at.title[0].value == tr("page.present", "en")

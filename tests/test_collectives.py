@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -41,14 +43,15 @@ def test_busbw_factors_are_nccl_tests() -> None:
 
 def test_all_reduce_goldens_per_algorithm() -> None:
     # B = min(300, 8 x 50) = 300 GB/s (scale-up bound).
-    # ring:  2*15*5 us = 150 us   + 2*15/16 * 1e9 / 300e9 = 6250 us  -> 6400 us
+    # ring:  2*((16-2)*1 + (2-1)*5) us = 38 us (14 NVLink hops at 1 us and 1 network hop at
+    #        5 us per traversal, NCCL's nInterSteps) + 2*15/16 * 1e9 / 300e9 = 6250 us -> 6288 us
     # hier:  2*7*1 + 2*1*5 = 24 us + 6250 us                         -> 6274 us
     # tree:  2*ceil(log2 16)*5 = 40 us + 2 * 1e9 / 300e9 = 6666.7 us -> 6706.7 us
     times = {
         a: collective_time(fabric=FABRIC, collective="all_reduce", message_bytes=GB, algorithm=a).time_us
         for a in ("ring", "hierarchical", "tree")
     }
-    assert times["ring"] == pytest.approx(6400.0)
+    assert times["ring"] == pytest.approx(6288.0)
     assert times["hierarchical"] == pytest.approx(6274.0)
     assert times["tree"] == pytest.approx(6706.667, rel=1e-6)
     auto = collective_time(fabric=FABRIC, collective="all_reduce", message_bytes=GB)
@@ -58,7 +61,7 @@ def test_all_reduce_goldens_per_algorithm() -> None:
 
 
 def test_small_message_prefers_tree_and_is_latency_bound() -> None:
-    # 1 KiB: ring 150 us, hierarchical 24 us, tree 40 us of alpha: hierarchical wins;
+    # 1 KiB: ring 38 us, hierarchical 24 us, tree 40 us of alpha: hierarchical wins;
     # on 16 domains of 1 GPU (m = 1) hierarchical = ring, and the tree's log2 steps win.
     t = collective_time(fabric=FABRIC, collective="all_reduce", message_bytes=KIB)
     assert (t.algorithm, t.regime) == ("hierarchical", "latency")
@@ -113,9 +116,54 @@ def test_all_gather_and_broadcast_goldens() -> None:
     # all-gather hierarchical: 7*1 + 1*5 = 12 us + 15/16 * 1e9 / 300e9 = 3125 us
     ag = collective_time(fabric=FABRIC, collective="all_gather", message_bytes=GB)
     assert ag.time_us == pytest.approx(3137.0)
-    # broadcast ring (chain): 15*5 = 75 us + 1e9 / 300e9 = 3333.3 us
+    # broadcast ring (chain): 14 NVLink hops x 1 us + 1 network hop x 5 us = 19 us
+    # + 1e9 / 300e9 = 3333.3 us
     bc = collective_time(fabric=FABRIC, collective="broadcast", message_bytes=GB, algorithm="ring")
-    assert bc.time_us == pytest.approx(3408.333, rel=1e-6)
+    assert bc.time_us == pytest.approx(3352.333, rel=1e-6)
+
+
+def test_ring_pays_the_network_latency_only_on_network_hops() -> None:
+    # NCCL's tuning model (src/graph/tuning.cc, nInterSteps): of a ring all-reduce's 2(n-1)
+    # steps, 2(g-1) cross the network, the rest NVLink. 128 GPUs in 16 domains of 8, 1 KiB
+    # (beta negligible): alpha = 2 x ((128 - 16) x 1 + 15 x 5) us = 374 us, where charging every
+    # step the network's 5 us would give 2 x 127 x 5 = 1270 us.
+    f = two_level_fabric(gpus=128, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
+    t = collective_time(fabric=f, collective="all_reduce", message_bytes=KIB, algorithm="ring")
+    assert t.latency_s * 1e6 == pytest.approx(374.0)
+    # one GPU per domain (a data-parallel group): every hop crosses the network, 2 x 15 x 5 us
+    dp = collective_time(
+        fabric=f, collective="all_reduce", message_bytes=KIB, gpus=16, gpus_per_domain=1, algorithm="ring"
+    )
+    assert dp.latency_s * 1e6 == pytest.approx(150.0)
+
+
+def _nvls_fabric(gpus: int) -> CollectiveFabric:
+    # H100-like: NVLS 274.5 GB/s, network 47 GB/s per GPU, NCCL's Hopper NVLS-tree ceilings
+    f = two_level_fabric(
+        gpus=gpus, domain_gpus=8, scale_up_gbyte_per_s=364.5, network_gbyte_per_s=47, nvls_gbyte_per_s=274.5
+    )
+    return dataclasses.replace(f, nvls_tree_head_gbyte_per_s=(57.7, 45.5))
+
+
+def test_nvls_tree_is_held_to_its_per_head_ceiling() -> None:
+    # 2 domains: NVLS phase 274.5 GB/s algbw = 1.875 x 274.5 = 514.7 GB/s busbw; network 8 x 47
+    # x 1.875 = 705 GB/s; the ceiling 8 heads x 57.7 = 461.6 GB/s busbw binds. At 8 GiB the
+    # latency (10 us + 2 x 1 x 5 us = 20 us) against 1.875 x 8 GiB / 461.6e9 = 34.9 ms: 461.3.
+    t = collective_time(
+        fabric=_nvls_fabric(16), collective="all_reduce", message_bytes=8 * GIB, algorithm="nvls"
+    )
+    assert t.busbw_gbyte_per_s == pytest.approx(461.3, abs=0.1)
+    assert t.bound_level == "scale-up"
+    # 4 domains: the ceiling is 8 x 45.5 = 364 GB/s, the network (tau = 2) 1.9375 x 376 / 2 = 364.25
+    t4 = collective_time(
+        fabric=_nvls_fabric(32), collective="all_reduce", message_bytes=8 * GIB, algorithm="nvls"
+    )
+    assert t4.busbw_gbyte_per_s == pytest.approx(364.0, abs=0.3)
+    # one domain: NVLS alone, no tree, no ceiling: 1.75 x 274.5 = 480.4 less 10 us of latency
+    one = collective_time(
+        fabric=_nvls_fabric(8), collective="all_reduce", message_bytes=8 * GIB, algorithm="nvls"
+    )
+    assert one.busbw_gbyte_per_s == pytest.approx(480.2, abs=0.1)
 
 
 def test_point_to_point() -> None:
@@ -194,6 +242,17 @@ def test_h100_node_ring_and_nvls_calibration_check(catalog: Catalog) -> None:
     off = fabric_from_plan(plan=_plan(catalog, "ib-ndr"), catalog=catalog, nvls=False)
     t = collective_time(fabric=off, collective="all_reduce", message_bytes=8 * GIB, gpus=8)
     assert t.busbw_gbyte_per_s == pytest.approx(364.4, abs=0.05)
+
+
+def test_nvls_tree_ceiling_follows_the_nvlink_generation(catalog: Catalog) -> None:
+    # data/collectives.yaml carries NCCL's perChMaxNVLSTreeBws: Hopper (NVLink 4, 450 GB/s)
+    # 57.7 / 45.5 GB/s per head, Blackwell (NVLink 5, 900 GB/s) 96 / 80
+    h100 = fabric_from_plan(plan=_plan(catalog, "ib-ndr", gpus=16), catalog=catalog)
+    assert h100.nvls_tree_head_gbyte_per_s == (57.7, 45.5)
+    b300 = fabric_from_plan(
+        plan=_plan(catalog, "spectrumx-800g-2plane", gpus=16, gpu="b300_hgx"), catalog=catalog
+    )
+    assert b300.nvls_tree_head_gbyte_per_s == (96.0, 80.0)
 
 
 def test_oversubscribed_spine_bounds_cross_leaf_traffic(catalog: Catalog) -> None:

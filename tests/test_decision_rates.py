@@ -32,9 +32,10 @@ DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 MOE = {"kind": "training", "name": "MoE 400B", "params_b": 400, "tokens_b": 2000, "experts": 8, "top_k": 2}
 CHAT = {"kind": "serving", "name": "chat 70B", "params_b": 70}
 # 641,000 trained tokens/s of the MoE job: between ib-ndr's throughput on 1,024 cards (about
-# 634,000/s, so it needs about 101 % of the cluster) and the rail designs' (about 647,000/s and
-# 660,000/s: 99 % and 97 %; the model of 2026-12-01 with device memory as the driver reports
-# it); the test below checks that ordering before it relies on it
+# 638,500/s, so it needs 100.4 % of the cluster) and the rail designs' (about 651,600/s and
+# 664,200/s: 98 % and 97 %; the model of 2026-12-01 with the H100 per-copy MoE cost at 385 ns,
+# refit once the combined 1F1B schedule's unpaired passes were counted, reports it); the test
+# below checks that ordering before it relies on it
 MOE_RATE = 641_000.0
 NO_ERROR = DecisionSpec(samples=400, model_error_scale=0.0, failure_rate_sigma=0.0)
 """Price draws only: a design's feasibility is then the same in every draw."""
@@ -216,7 +217,7 @@ def test_compare_reports_the_infeasible_design(tmp_path: Path, capsys: pytest.Ca
     assert out["recommended"] in ("rail4-npo", "rail8-npo")
     assert run(args) == 0
     text = capsys.readouterr().out
-    assert "cannot meet the required rates (needs 101 % of the cluster's time)" in text
+    assert "cannot meet the required rates (needs 100 % of the cluster's time)" in text  # 100.4 %
     assert run([*args, "--format", "csv"]) == 0
     assert "cluster_share_needed" in capsys.readouterr().out.splitlines()[0]
 
@@ -236,4 +237,5 @@ def test_the_proposal_states_the_infeasible_design(lang: str, words: str) -> Non
                                 options=proposal.options_from_data({"lang": lang, "edition": "internal"}))  # fmt: skip
     page = proposal.proposal_html(p, collections.defaultdict(lambda: "data:,"))
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
-    assert words in text and "101" in text  # ib-ndr needs 101 % of the cluster's time
+    # ib-ndr needs 100.4 % of the cluster's time, said next to the sentence
+    assert words in text and "100" in text[text.index(words) : text.index(words) + 60]

@@ -21,15 +21,38 @@ import pytest
 from tools.api_docs import public_members
 
 DOCUMENTED = (
+    "planner.access",
+    "planner.atomic",
     "planner.catalog",
+    "planner.cli",
     "planner.cost",
+    "planner.decision",
     "planner.design",
+    "planner.errors",
+    "planner.fabric",
     "planner.facility",
+    "planner.files",
+    "planner.handoff",
+    "planner.i18n",
+    "planner.inputs",
     "planner.jobmix",
+    "planner.measure",
+    "planner.optimize",
+    "planner.outputs",
+    "planner.performance.optic_failures",
+    "planner.performance.serving",
+    "planner.performance.uncertainty",
+    "planner.performance.workload",
+    "planner.progress",
     "planner.queueing",
+    "planner.report",
+    "planner.resolve",
+    "planner.sheets",
+    "planner.store",
     "planner.sweep",
     "planner.tenancy",
     "planner.units",
+    "planner.validation",
 )
 """Packages and modules whose public functions carry both sections."""
 PARAMETERS = re.compile(r"^Parameters\n-{3,}$", re.MULTILINE)

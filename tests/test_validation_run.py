@@ -13,7 +13,7 @@ from planner import load_catalog
 from planner.cli import run
 from planner.cli import validate as validate_cli
 from planner.report import validation_docs as validation_report
-from planner.validation.cases import AREAS, ValidationCase, load_cases
+from planner.validation.cases import AREAS, ValidationCase, calibration_twins, load_cases
 from planner.validation.run import CaseResult, error_fraction, evaluate, summarize, summary_line
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +75,25 @@ def test_calibration_is_counted_apart(results: tuple[CaseResult, ...]) -> None:
     line = summary_line(results)
     assert line.startswith(f"validation: {v.passed} pass / {v.failed} fail / {v.not_modelled} not modelled")
     assert f"calibration (fitted, not evidence): {c.passed} pass" in line
+
+
+def test_a_validation_figure_of_a_calibrated_run_is_counted_apart(results: tuple[CaseResult, ...]) -> None:
+    """The same training run on paper (GPU, count, model, layout, precision) from another release
+    repeats its calibration twin: weak evidence, named in the summary and the table."""
+    by_id = {c.id: c for c in load_cases()}
+    calibrated = by_id["megatron-bridge-qwen3-30b-a3b-h100-fp8"]
+    again = calibrated.model_copy(update={"id": "again", "role": "validation"})
+    other_layout = again.model_copy(
+        update={"id": "other-layout", "inputs": again.inputs.model_copy(update={"ep": 4})}
+    )
+    assert calibration_twins((calibrated, again, other_layout)) == {"again": calibrated.id}
+    assert calibration_twins((again,)) == {}, "no calibration case, no twin"
+    twins = [r for r in results if r.calibration_twin]
+    assert twins and all(
+        r.role == "validation" and by_id[r.calibration_twin].role == "calibration" for r in twins
+    )
+    line = str(summary_line(results))
+    assert f"({len(twins)} of them the same run on paper as a calibration case" in line
 
 
 def test_error_is_measured_to_the_nearer_end_of_a_range() -> None:

@@ -104,6 +104,8 @@ def follow_url() -> None:
     An empty query (a page switch may clear it) is not a request to reset; it is rewritten.
     """
     ss = st.session_state
+    if ss.pop(keys.KEEP_SCENARIO_ONCE, False):
+        return  # a click's run: its address may lag the app's last write
     written = ss.get(keys.LAST_URL)
     now = st.query_params.to_dict()
     if written is None or not now or now == written:

@@ -150,6 +150,10 @@ REDO = "scenario_redo"
 LAST_URL = "last_url"
 """dict: the query parameters the app last wrote; a different URL on a later run is the browser's
 Back/Forward (or an edited address) and is followed."""
+KEEP_SCENARIO_ONCE = "keep_scenario_once"
+"""bool: this run comes from a click in the app, not from the browser's address: the address it
+carries may be the one before the last edit (the edit's new address still on its way to the
+browser), so it is not followed (:func:`ui.history.follow_url`)."""
 RANGE_ERRORS = "range_errors"
 """dict: input name -> the out-of-range value last typed into it (cleared by a valid value)."""
 FORM_RANGE_ERRORS = "form_range_errors"

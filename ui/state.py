@@ -285,8 +285,10 @@ def set_present(on: bool) -> None:
 
 
 def toggle_present() -> None:
-    """Button callback: enter or leave presentation mode."""
+    """Button callback: enter or leave presentation mode, on the session's scenario (a click right
+    after an edit may carry the address from before it: see :data:`ui.keys.KEEP_SCENARIO_ONCE`)."""
     set_present(not present())
+    st.session_state[keys.KEEP_SCENARIO_ONCE] = True
 
 
 # --- a scenario loaded whole: optimizer designs, saved scenarios, share links ---------------------

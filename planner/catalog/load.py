@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import (
@@ -39,8 +39,6 @@ from planner.files import CATALOG_FILE, empty_file_error, read_mapping
 from planner.i18n.message import msg
 from planner.inputs import parse
 from planner.inputs.calibration import PROVENANCE_SECTION, CalibrationOverride
-
-R = TypeVar("R", bound=Record)
 
 DATA_DIR = Path(os.environ.get("PLANNER_DATA_DIR", Path(__file__).resolve().parents[2] / "data"))
 """Folder of the bundled catalog (``data/`` at the project root; PLANNER_DATA_DIR overrides)."""

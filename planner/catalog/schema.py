@@ -9,7 +9,7 @@ cross-references (a GPU's default server, a design's switch) are checked after l
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -62,13 +62,53 @@ class Record(BaseModel):
         return self
 
 
+class _TracedFigure(BaseModel):
+    """A figure nested in a record that names its own provenance, in four fields named with the
+    subclass's ``_trace_prefix``: ``<prefix>_source``, ``<prefix>_as_of``, ``<prefix>_assumption`` and
+    ``<prefix>_reason``, held to the record's rule (:func:`_require_trace`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    _trace_prefix: ClassVar[str]
+
+    @model_validator(mode="after")
+    def _traceable(self) -> Self:
+        prefix = self._trace_prefix
+        _require_trace(
+            source=getattr(self, f"{prefix}_source"), as_of=getattr(self, f"{prefix}_as_of"),
+            assumption=getattr(self, f"{prefix}_assumption"), reason=getattr(self, f"{prefix}_reason"),
+        )  # fmt: skip
+        return self
+
+
+def _source_of(figure: str) -> Any:
+    """The ``<prefix>_source`` field of a :class:`_TracedFigure` about ``figure``."""
+    return Field(default=None, description=f"Where the {figure} comes from.")
+
+
+def _date_of(source: str) -> Any:
+    """The ``<prefix>_as_of`` field: the date of ``source``."""
+    return Field(
+        default=None, description=f"Date of {source} (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated)."
+    )
+
+
+def _assumed(figure: str) -> Any:
+    """The ``<prefix>_assumption`` field of a :class:`_TracedFigure` about ``figure``."""
+    return Field(default=False, description=f"True when the {figure} is assumed.")
+
+
+def _reason_for(figure: str) -> Any:
+    """The ``<prefix>_reason`` field of a :class:`_TracedFigure` about ``figure``."""
+    return Field(default=None, description=f"Why the assumed {figure} was chosen.")
+
+
 MIB_BYTES = 2**20
 """Bytes in one mebibyte (MiB), the unit nvidia-smi, rocm-smi and npu-smi report memory in [B]."""
 GB_BYTES = 1e9
 """Bytes in one gigabyte (GB), the unit of the vendors' marketing memory figures [B]."""
 
 
-class VisibleMemory(BaseModel):
+class VisibleMemory(_TracedFigure):
     """Device memory the driver reports to software, with where the figure comes from.
 
     The marketing figure (``Gpu.hbm_gbyte``) is a rounded capacity in GB; an "80 GB" H100 reports
@@ -77,34 +117,16 @@ class VisibleMemory(BaseModel):
     fraction of the training and serving models), not out of the marketing figure.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
+    _trace_prefix: ClassVar[str] = "memory"
     total_mib: float = Field(
         ge=1024,
         le=4_194_304,
         description="Total device memory as nvidia-smi, rocm-smi or npu-smi reports it [MiB].",
     )
-    memory_source: str | None = Field(
-        default=None, description="Where the driver-reported memory comes from."
-    )
-    memory_as_of: AsOf = Field(
-        default=None,
-        description="Date of the driver-reported memory's source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
-    )
-    memory_assumption: bool = Field(
-        default=False, description="True when the driver-reported memory is assumed."
-    )
-    memory_reason: str | None = Field(
-        default=None, description="Why the assumed driver-reported memory was chosen."
-    )
-
-    @model_validator(mode="after")
-    def _traceable(self) -> VisibleMemory:
-        _require_trace(
-            source=self.memory_source, as_of=self.memory_as_of,
-            assumption=self.memory_assumption, reason=self.memory_reason,
-        )  # fmt: skip
-        return self
+    memory_source: str | None = _source_of("driver-reported memory")
+    memory_as_of: AsOf = _date_of("the driver-reported memory's source")
+    memory_assumption: bool = _assumed("driver-reported memory")
+    memory_reason: str | None = _reason_for("driver-reported memory")
 
 
 PCIE_GEN5_X16_GBYTE_PER_S = 64.0
@@ -112,31 +134,17 @@ PCIE_GEN5_X16_GBYTE_PER_S = 64.0
 (Transformer Engine documentation, "CPU Offloading", Hardware Support, 2026), 64 GB/s each way [GB/s]."""
 
 
-class HostLink(BaseModel):
+class HostLink(_TracedFigure):
     """The GPU's link to its host CPU's memory (PCIe, NVLink-C2C), with where the figure comes from."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
+    _trace_prefix: ClassVar[str] = "link"
     link_gbyte_per_s: float = Field(
         ge=1, le=10_000, description="Host link bandwidth per direction, one GPU [GB/s]."
     )
-    link_source: str | None = Field(default=None, description="Where the host link bandwidth comes from.")
-    link_as_of: AsOf = Field(
-        default=None,
-        description="Date of the host link's source (YYYY, YYYY-MM or YYYY-MM-DD; n.d. if undated).",
-    )
-    link_assumption: bool = Field(default=False, description="True when the host link bandwidth is assumed.")
-    link_reason: str | None = Field(
-        default=None, description="Why the assumed host link bandwidth was chosen."
-    )
-
-    @model_validator(mode="after")
-    def _traceable(self) -> HostLink:
-        _require_trace(
-            source=self.link_source, as_of=self.link_as_of,
-            assumption=self.link_assumption, reason=self.link_reason,
-        )  # fmt: skip
-        return self
+    link_source: str | None = _source_of("host link bandwidth")
+    link_as_of: AsOf = _date_of("the host link's source")
+    link_assumption: bool = _assumed("host link bandwidth")
+    link_reason: str | None = _reason_for("host link bandwidth")
 
 
 class Gpu(Record):

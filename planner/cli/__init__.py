@@ -87,7 +87,19 @@ class _Version(argparse.Action):
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``planner`` parser with every subcommand, or (``command``) with that command's group
-    only; it imports no engine module."""
+    only; it imports no engine module.
+
+    Parameters
+    ----------
+    command : str or None
+        First word of the command line; a known command builds only its group's parser, anything
+        else every group.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The parser (one-line errors, exit status 2).
+    """
     parser = Parser(
         prog="planner",
         description="GPU Cluster Planner: size, compare and cost GPU cluster networks.",
@@ -101,7 +113,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI in this process and return the exit code (``--help`` and bad options too)."""
+    """Run the CLI in this process and return the exit code (``--help`` and bad options too).
+
+    Parameters
+    ----------
+    argv : Sequence[str] or None
+        Arguments after ``planner``; ``None`` reads ``sys.argv``.
+
+    Returns
+    -------
+    int
+        Exit status: the command's own (0 on success), 2 for bad input or an unwritable file,
+        1 when the output cannot be written.
+    """
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(words[0] if words else None)
     try:
@@ -129,7 +153,13 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point: exits with :func:`run`'s code (1 when the output cannot be
-    written, e.g. stdout on a full disk, in one line)."""
+    written, e.g. stdout on a full disk, in one line).
+
+    Parameters
+    ----------
+    argv : Sequence[str] or None
+        Arguments after ``planner``; ``None`` reads ``sys.argv``.
+    """
     code = run(argv)
     try:
         sys.stdout.flush()

@@ -50,7 +50,13 @@ SHORT_TEXT = 20
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner catalog list`` and ``planner catalog validate``."""
+    """Register ``planner catalog list`` and ``planner catalog validate``.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action (``add_subparsers``).
+    """
     parser = add_command(
         subparsers, "catalog", help_text="list or validate the component catalog", doc=__doc__
     )
@@ -92,6 +98,18 @@ def figures(record: Record, *, key_only: bool) -> dict[str, Any]:
 
     ``key_only`` keeps numbers, then short text (no flags, translations, ids or nested values):
     what a reader scans a table for.
+
+    Parameters
+    ----------
+    record : Record
+        A catalog record.
+    key_only : bool
+        Keep only numbers and short text (nested fabric figures lifted).
+
+    Returns
+    -------
+    dict[str, Any]
+        Field name to JSON value (the schema's units).
     """
     data: dict[str, Any] = record.model_dump(mode="json", exclude=set(COMMON_FIELDS))
     if not key_only:
@@ -143,7 +161,20 @@ def _fit(text: str, width: int, *, cut: bool) -> str:
 
 def render_table(rows: Sequence[Mapping[str, Any]], *, wide: bool) -> str:
     """One section per family with aligned columns; unless ``wide``, every line fits
-    :data:`TABLE_WIDTH` columns (names and figures are cut, ids never)."""
+    :data:`TABLE_WIDTH` columns (names and figures are cut, ids never).
+
+    Parameters
+    ----------
+    rows : Sequence[Mapping[str, Any]]
+        Records as rows: ``family``, ``id``, ``name``, ``figures`` and the provenance columns.
+    wide : bool
+        Every column, untruncated.
+
+    Returns
+    -------
+    str
+        The table text (``(no records)`` when empty).
+    """
     if not rows:
         return "(no records)"
     columns = ["id", "name", "figures"] + (["source", "as_of", "assumption"] if wide else [])
@@ -172,7 +203,18 @@ def _csv(rows: Iterable[Mapping[str, Any]]) -> str:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    """``planner catalog list``: one row per record, optionally of one family."""
+    """``planner catalog list``: one row per record, optionally of one family.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--family``, ``--wide``, ``--format``, ``--catalog``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     catalog = catalog_from_args(args)
     if args.family is not None:
         catalog.family(args.family)  # an unknown family is a CatalogError naming the known ones
@@ -190,7 +232,18 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """``planner catalog validate``: loading is the check; prints the record count per family."""
+    """``planner catalog validate``: loading is the check; prints the record count per family.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--catalog``).
+
+    Returns
+    -------
+    int
+        Exit status, 0 (a bad catalog raises a one-line error).
+    """
     from planner.catalog import FAMILIES
 
     catalog = catalog_from_args(args)

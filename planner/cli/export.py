@@ -80,7 +80,13 @@ argparse settings."""
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner export``."""
+    """Register ``planner export``.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     parser = add_command(
         subparsers, "export", help_text=COMMAND_HELP, doc=__doc__, scenario="design", handler=run
     )
@@ -135,7 +141,18 @@ def _date(text: str | None) -> dt.date:
 
 
 def options_from_args(args: argparse.Namespace) -> ProposalOptions:
-    """The proposal options of the command line, validated (one-line :class:`InputError`)."""
+    """The proposal options of the command line, validated (one-line :class:`InputError`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (document, pricing and design options).
+
+    Returns
+    -------
+    ProposalOptions
+        The validated options (margin and discount [fraction]).
+    """
     from planner.report import proposal
 
     data: dict[str, Any] = {
@@ -157,7 +174,18 @@ def options_from_args(args: argparse.Namespace) -> ProposalOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``planner export``: check the targets and options, build the proposal, write the files."""
+    """``planner export``: check the targets and options, build the proposal, write the files.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        Exit status: 0, or 1 when the PDF cannot be rendered.
+    """
     from planner.errors import InputError
     from planner.report import proposal
     from planner.report.export.browser import RenderError

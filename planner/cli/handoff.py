@@ -45,7 +45,15 @@ FLOOR_HELP = (
 def add_layout_options(parser: argparse.ArgumentParser, *, formats: bool = False) -> None:
     """The floor options, generated from :class:`~planner.inputs.layout.LayoutParams`;
     :func:`planner.cli.options.scenario_from_args` lays them over the scenario's ``floor``.
-    ``formats`` adds ``--format`` of a layout table."""
+    ``formats`` adds ``--format`` of a layout table.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser (options added).
+    formats : bool
+        Add ``--format`` (table, csv, json).
+    """
     from planner.inputs import layout
 
     group = options.add_model_options(parser, layout.LayoutParams, "layout")
@@ -55,7 +63,13 @@ def add_layout_options(parser: argparse.ArgumentParser, *, formats: bool = False
 
 
 def add_handoff_files(parser: argparse.ArgumentParser) -> None:
-    """``--cabling``, ``--cabling-xlsx``, ``--elevations``, ``--netbox-dir`` and ``--drawio``."""
+    """``--cabling``, ``--cabling-xlsx``, ``--elevations``, ``--netbox-dir`` and ``--drawio``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser (options added, the floor options too).
+    """
     group = parser.add_argument_group("hand-off to the build team")
     group.add_argument("--cabling", metavar="FILE", help="cabling plan CSV, one row per cable")
     group.add_argument("--cabling-xlsx", metavar="FILE", help="cabling plan XLSX (cables, racks, totals)")
@@ -66,12 +80,35 @@ def add_handoff_files(parser: argparse.ArgumentParser) -> None:
 
 
 def wants_handoff(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for any hand-off file or folder.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    bool
+        True when one of the hand-off options is given.
+    """
     return any(getattr(args, name, None) for name in (*HANDOFF_FILES, *HANDOFF_DIRS))
 
 
 def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
     """The hand-off of the scenario options on the scenario's floor (the floor options over the
-    file's), and the catalog it used: its cables are the ones the plan's BOM prices."""
+    file's), and the catalog it used: its cables are the ones the plan's BOM prices.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, catalog and floor options).
+
+    Returns
+    -------
+    tuple[Handoff, Any]
+        The hand-off and the catalog (a :class:`~planner.catalog.Catalog`).
+    """
     from planner import plan
     from planner.handoff.cabling import build_handoff
 
@@ -93,7 +130,20 @@ def _folder(option: str, text: str) -> Path:
 
 
 def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, bytes]:
-    """Every hand-off file the options ask for, by target path (folders are created)."""
+    """Every hand-off file the options ask for, by target path (folders are created).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    check_file : Any
+        Callable ``(option, text) -> Path`` that checks a target file can be written.
+
+    Returns
+    -------
+    dict[Path, bytes]
+        Content per target path.
+    """
     from planner.handoff.drawio import drawio_file
     from planner.handoff.elevation import elevation_svg, rack_types
     from planner.handoff.netbox import netbox_files
@@ -127,7 +177,13 @@ def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, by
 
 def add_parser(subparsers: Any) -> None:
     """Register ``planner layout`` (``planner netbox``, the hand-off's other command, builds on its
-    options and registers itself)."""
+    options and registers itself).
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     parser = options.add_command(
         subparsers,
         "layout",
@@ -140,7 +196,18 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run_layout(args: argparse.Namespace) -> int:
-    """``planner layout``: the racks, then the cable lengths per link class."""
+    """``planner layout``: the racks, then the cable lengths per link class.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, floor [m], ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     import pandas as pd
 
     from planner.cli.options import emit_frame

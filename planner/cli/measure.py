@@ -29,7 +29,13 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``calibrate`` and ``accept``."""
+    """Register ``calibrate`` and ``accept``.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     p_cal = add_command(
         subparsers,
         "calibrate",
@@ -132,7 +138,18 @@ def _plan_and_runs(args: argparse.Namespace) -> tuple[Any, Any, Any, list[Any]]:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    """Fit, then write the override (only once everything succeeded)."""
+    """Fit, then write the override (only once everything succeeded).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (nccl-tests and training files, ``--out``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.atomic import write_text
     from planner.errors import InputError
     from planner.measure.calibrate import calibrate, override_yaml
@@ -196,7 +213,18 @@ def _with_compute(args: argparse.Namespace, cal: Calibration, the_plan: Any, cat
 
 
 def calibration_to_dict(cal: Calibration) -> dict[str, Any]:
-    """The calibration as JSON-ready data."""
+    """The calibration as JSON-ready data.
+
+    Parameters
+    ----------
+    cal : Calibration
+        The fitted calibration.
+
+    Returns
+    -------
+    dict[str, Any]
+        Design, GPU, GPUs [count], in-switch reduction, coefficients and residuals.
+    """
     return {
         "design": cal.design_id,
         "gpu": cal.gpu_id,
@@ -251,7 +279,18 @@ def _calibration_table(cal: Calibration) -> str:
 
 
 def run_accept(args: argparse.Namespace) -> int:
-    """Compare, print, and write the report files asked for (only once everything succeeded)."""
+    """Compare, print, and write the report files asked for (only once everything succeeded).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (nccl-tests and perftest files, ``--csv``, ``--pdf``, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0 (the verdict is in the output).
+    """
     from pathlib import Path
 
     from planner.atomic import write_all
@@ -279,7 +318,18 @@ def run_accept(args: argparse.Namespace) -> int:
 
 
 def acceptance_to_dict(result: Acceptance) -> dict[str, Any]:
-    """The acceptance as JSON-ready data (the keys ``planner accept --format json`` prints)."""
+    """The acceptance as JSON-ready data (the keys ``planner accept --format json`` prints).
+
+    Parameters
+    ----------
+    result : Acceptance
+        The acceptance checks.
+
+    Returns
+    -------
+    dict[str, Any]
+        Verdict, design, GPUs [count], checks (busbw [GB/s]) and suspect hosts.
+    """
     return {
         "verdict": result.verdict,
         "design": result.design_id,

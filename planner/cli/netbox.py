@@ -29,7 +29,13 @@ from planner.cli.options import add_command, add_scenario_options, write, write_
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner netbox`` and ``planner netbox push``."""
+    """Register ``planner netbox`` and ``planner netbox push``.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     from planner.cli.options import Parser
 
     parser = add_command(
@@ -77,7 +83,18 @@ def _progress_to_stderr() -> Callable[[str, int, int], None]:
 
 
 def run_push(args: argparse.Namespace) -> int:
-    """Connect, push, and print the objects created and found per kind."""
+    """Connect, push, and print the objects created and found per kind.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--url``, ``--token``, scenario and floor options).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     import pandas as pd
 
     from planner.cli.options import emit_frame

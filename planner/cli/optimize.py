@@ -33,7 +33,13 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Any) -> None:
     """Register ``planner optimize`` (objective and limits generated from
-    :class:`~planner.inputs.optimize.OptimizeRequest`)."""
+    :class:`~planner.inputs.optimize.OptimizeRequest`).
+
+    Parameters
+    ----------
+    sub : Any
+        The ``planner`` parser's subparsers action.
+    """
     from planner.inputs import optimize
 
     parser = add_command(
@@ -60,7 +66,18 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def render_result_table(result: OptimizeResult) -> str:
-    """The optimizer's answer as text: status, objective in its unit, choices, the preset."""
+    """The optimizer's answer as text: status, objective in its unit, choices, the preset.
+
+    Parameters
+    ----------
+    result : OptimizeResult
+        The optimizer's result.
+
+    Returns
+    -------
+    str
+        The text (CAPEX and saving [USD], solve time [s], gap [%]).
+    """
     from planner.optimize.run import OBJECTIVE_UNITS
 
     c = result.choices
@@ -86,7 +103,18 @@ def render_result_table(result: OptimizeResult) -> str:
 
 
 def run_optimize(args: argparse.Namespace) -> int:
-    """``planner optimize``: the optimal design, or a Pareto front with ``--pareto``."""
+    """``planner optimize``: the optimal design, or a Pareto front with ``--pareto``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, objective and limits, ``--pareto``, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.inputs.optimize import request_from_data
     from planner.optimize.pareto import bandwidth_front, power_front
     from planner.optimize.run import optimize

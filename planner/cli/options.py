@@ -70,7 +70,18 @@ EXAMPLES_HEADING = "examples:\n"
 
 
 def examples(*lines: str) -> str:
-    """An ``epilog`` listing example command lines, one a line."""
+    """An ``epilog`` listing example command lines, one a line.
+
+    Parameters
+    ----------
+    *lines : str
+        Command lines.
+
+    Returns
+    -------
+    str
+        The epilog text.
+    """
     return EXAMPLES_HEADING + "\n".join(f"  {line}" for line in lines)
 
 
@@ -91,7 +102,32 @@ def add_command(
 
     ``scenario`` adds the scenario's options first (:func:`add_scenario_options`), with ``--design``
     (``"design"``) or with ``--designs`` (``"designs"``, :func:`add_designs_option`); ``handler``
-    runs the command."""
+    runs the command.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The parent parser's subparsers action.
+    name : str
+        Command name.
+    help_text : str
+        One-line help.
+    example_lines : Sequence[str]
+        Example command lines (ignored when ``doc`` is given).
+    doc : str or None
+        Module docstring holding an ``Examples::`` block.
+    scenario : {"design", "designs"} or None
+        Which scenario options to add; ``None`` for none.
+    handler : Callable[[argparse.Namespace], int] or None
+        Function that runs the command and returns its exit status.
+    **kwargs : Any
+        Passed to ``add_parser``.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The command's parser.
+    """
     kwargs.setdefault("description", help_text)
     if doc is not None:
         example_lines = documented_examples(doc, f"{subparsers._prog_prefix} {name}")
@@ -111,6 +147,18 @@ def documented_examples(doc: str, command: str) -> list[str]:
     """The command lines of ``doc``'s ``Examples::`` block that start with ``command`` (a line
     ending in a backslash continues on the next).
 
+    Parameters
+    ----------
+    doc : str
+        A module docstring.
+    command : str
+        Command prefix, e.g. ``planner plan``.
+
+    Returns
+    -------
+    list[str]
+        The matching command lines, continuations joined.
+
     >>> doc = "\\n".join(["Examples::", "", "    planner a --x 1", "    planner ab", "    planner a"])
     >>> documented_examples(doc, "planner a")
     ['planner a --x 1', 'planner a']
@@ -129,7 +177,18 @@ def documented_examples(doc: str, command: str) -> list[str]:
 
 
 def catalog_rule_text(rule_id: str) -> str:
-    """The value of a ``sizing_rules`` record of the bundled catalog, as help texts show it."""
+    """The value of a ``sizing_rules`` record of the bundled catalog, as help texts show it.
+
+    Parameters
+    ----------
+    rule_id : str
+        Sizing rule id.
+
+    Returns
+    -------
+    str
+        ``now <value>`` (the rule's unit) or ``missing``.
+    """
     from planner.catalog import load_catalog
 
     rule = load_catalog().sizing_rules.get(rule_id)
@@ -137,7 +196,18 @@ def catalog_rule_text(rule_id: str) -> str:
 
 
 def gpu_count(text: str) -> int:
-    """``--gpus``: a whole number of GPUs within the engine's range."""
+    """``--gpus``: a whole number of GPUs within the engine's range.
+
+    Parameters
+    ----------
+    text : str
+        The option's text.
+
+    Returns
+    -------
+    int
+        GPUs, 1 to ``MAX_GPUS`` [count].
+    """
     from planner.errors import InputError
     from planner.files import parse_whole
     from planner.inputs.scenario import MAX_GPUS
@@ -155,7 +225,15 @@ def gpu_count(text: str) -> int:
 
 def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
     """The options that describe a scenario (the facility's and the pools' generated from
-    :class:`~planner.inputs.scenario.Scenario`); :func:`scenario_from_args` reads them back."""
+    :class:`~planner.inputs.scenario.Scenario`); :func:`scenario_from_args` reads them back.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser (options added).
+    design : bool
+        Add ``--design``.
+    """
     from planner.inputs.scenario import Scenario
 
     group = parser.add_argument_group("scenario")
@@ -177,7 +255,13 @@ _POOLS = "pools."
 
 
 def add_catalog_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """``--catalog FILE``, repeatable; :func:`catalog_from_args` applies the files."""
+    """``--catalog FILE``, repeatable; :func:`catalog_from_args` applies the files.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argparse._ArgumentGroup
+        Where the option is added.
+    """
     parser.add_argument(
         "--catalog",
         metavar="FILE",
@@ -190,12 +274,28 @@ def add_catalog_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup
 def add_designs_option(
     parser: argparse.ArgumentParser, *, help_text: str = "comma list of design ids"
 ) -> None:
-    """``--designs a,b,c``; :func:`design_ids_from_args` reads it (default: the preset designs)."""
+    """``--designs a,b,c``; :func:`design_ids_from_args` reads it (default: the preset designs).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    help_text : str
+        Help text (the default is appended).
+    """
     parser.add_argument("--designs", help=f"{help_text} (default: the preset designs)")
 
 
 def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
-    """``--format``, defaulting to the first choice."""
+    """``--format``, defaulting to the first choice.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    choices : Sequence[str]
+        Formats, the first the default.
+    """
     parser.add_argument(
         "--format", choices=list(choices), default=choices[0], help=f"output format (default {choices[0]})"
     )
@@ -236,7 +336,20 @@ def _plain(value: Any, none: str) -> str:
 def strict_number(flag: str, *, whole: bool = False) -> Callable[[str], Any]:
     """An argparse ``type=`` that reads ASCII decimal numbers only (``planner.files.parse_decimal``;
     ``１２８``, ``1_000`` or `` 12 `` exit 2 with one line naming ``flag``), imported when an option is
-    given, so that ``--help`` stays light."""
+    given, so that ``--help`` stays light.
+
+    Parameters
+    ----------
+    flag : str
+        The option, named in errors.
+    whole : bool
+        Accept whole numbers only.
+
+    Returns
+    -------
+    Callable[[str], Any]
+        Converter from text to ``int`` or ``float``.
+    """
 
     def convert(text: str) -> Any:
         from planner.files import argparse_number
@@ -259,7 +372,23 @@ def add_number_option(
     whole: bool = False,
     **kwargs: Any,
 ) -> None:
-    """``flag N`` read by :func:`strict_number`, its help ending in ``(default N)``."""
+    """``flag N`` read by :func:`strict_number`, its help ending in ``(default N)``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argparse._ArgumentGroup
+        Where the option is added.
+    flag : str
+        The option.
+    default : float
+        Default value (the option's unit).
+    help_text : str
+        Help text.
+    whole : bool
+        Accept whole numbers only.
+    **kwargs : Any
+        Passed to ``add_argument``.
+    """
     parser.add_argument(
         flag,
         type=strict_number(flag, whole=whole),
@@ -287,7 +416,28 @@ def add_model_options(
     """An argument group (``title``, or ``group``) with one option per field of ``model`` that
     declares a flag (see :class:`planner.inputs.Input`), leaving out the fields in ``skip`` (or,
     a string, under that dotted prefix) and keeping those under ``only``; :func:`model_options`
-    reads them back. Returned for further options."""
+    reads them back. Returned for further options.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    model : type[BaseModel]
+        Input model whose fields declare flags.
+    title : str
+        Title of a new group.
+    skip : Sequence[str] or str
+        Field names, or a dotted prefix, left out.
+    only : str
+        Dotted prefix of the fields kept; empty keeps all.
+    group : argparse._ArgumentGroup or None
+        Existing group to add to.
+
+    Returns
+    -------
+    argparse._ArgumentGroup
+        The group.
+    """
     from planner.inputs import declared
 
     group = parser.add_argument_group(title) if group is None else group
@@ -320,7 +470,20 @@ def _metavar(item: Declared) -> str:
 
 def model_options(args: argparse.Namespace, model: type[BaseModel]) -> dict[str, Any]:
     """The options :func:`add_model_options` added for ``model`` that were given, keyed by field
-    (nested fields as nested mappings); an option left out stays out: the model's default."""
+    (nested fields as nested mappings); an option left out stays out: the model's default.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    model : type[BaseModel]
+        The input model.
+
+    Returns
+    -------
+    dict[str, Any]
+        Given values by field (the fields' units).
+    """
     prefix = f"{model.__name__}."
     data: dict[str, Any] = {}
     for dest, value in sorted(vars(args).items()):
@@ -334,7 +497,18 @@ def model_options(args: argparse.Namespace, model: type[BaseModel]) -> dict[str,
 
 
 def model_flags(model: type[BaseModel]) -> dict[str, str]:
-    """field -> flag of every option of ``model`` (for :func:`validated_options`)."""
+    """field -> flag of every option of ``model`` (for :func:`validated_options`).
+
+    Parameters
+    ----------
+    model : type[BaseModel]
+        The input model.
+
+    Returns
+    -------
+    dict[str, str]
+        Flag per field name.
+    """
     from planner.inputs import declared
 
     return {
@@ -345,13 +519,41 @@ def model_flags(model: type[BaseModel]) -> dict[str, str]:
 
 
 def collect_options(args: argparse.Namespace, fields: Sequence[str]) -> dict[str, Any]:
-    """The given options among ``fields`` (an option left out stays out: the model's default)."""
+    """The given options among ``fields`` (an option left out stays out: the model's default).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    fields : Sequence[str]
+        Option destinations.
+
+    Returns
+    -------
+    dict[str, Any]
+        Given values by destination.
+    """
     return {f: getattr(args, f) for f in fields if getattr(args, f, None) is not None}
 
 
 def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[str, str] | None = None) -> M:
     """Validate options into ``model``; the one-line error names the flag, the field and the range
-    (``flags``: field -> flag; default: the model's declared flags)."""
+    (``flags``: field -> flag; default: the model's declared flags).
+
+    Parameters
+    ----------
+    model : type[M]
+        The input model.
+    data : Mapping[str, Any]
+        Field values.
+    flags : Mapping[str, str] or None
+        Flag per field; ``None`` takes the model's.
+
+    Returns
+    -------
+    M
+        The validated model.
+    """
     from planner.errors import InputError
     from planner.inputs import parse
 
@@ -364,7 +566,20 @@ def validated_options(model: type[M], data: Mapping[str, Any], flags: Mapping[st
 
 def with_flags(text: str, flags: Mapping[str, str]) -> str:
     """An error line with each field it opens a problem with (``field:`` at its start, after
-    ``options:`` or after ``;``) named with its option too: ``--max-rows (max_rows):``."""
+    ``options:`` or after ``;``) named with its option too: ``--max-rows (max_rows):``.
+
+    Parameters
+    ----------
+    text : str
+        Error line.
+    flags : Mapping[str, str]
+        Flag per field.
+
+    Returns
+    -------
+    str
+        The line with flags named.
+    """
     import re
 
     for field, flag in flags.items():
@@ -374,7 +589,18 @@ def with_flags(text: str, flags: Mapping[str, str]) -> str:
 
 def read_hf_config(path: str) -> dict[str, Any]:
     """A Hugging Face ``config.json`` as a mapping (empty file: empty mapping); a file that cannot be
-    read is an :class:`~planner.errors.InputError` naming it."""
+    read is an :class:`~planner.errors.InputError` naming it.
+
+    Parameters
+    ----------
+    path : str
+        Path of the file.
+
+    Returns
+    -------
+    dict[str, Any]
+        The config's keys and values.
+    """
     from pathlib import Path
 
     from planner.errors import InputError
@@ -385,7 +611,18 @@ def read_hf_config(path: str) -> dict[str, Any]:
 
 
 def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
-    """The ``--designs`` list, or the preset designs when it is not given."""
+    """The ``--designs`` list, or the preset designs when it is not given.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    tuple[str, ...]
+        Design ids.
+    """
     if args.designs is None:
         from planner.compare import DEFAULT_DESIGNS
 
@@ -396,7 +633,18 @@ def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
 def scenario_from_args(args: argparse.Namespace) -> Scenario:
     """The scenario file (if any) with flags applied on top, validated; a command with the floor
     options (``--row-length-m`` ..., :func:`planner.cli.handoff.add_layout_options`) lays those
-    over the file's ``floor``."""
+    over the file's ``floor``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    Scenario
+        The validated scenario.
+    """
     from planner.errors import InputError
     from planner.inputs.layout import LayoutParams
     from planner.inputs.scenario import Scenario, load_scenario, scenario_from_data
@@ -425,7 +673,22 @@ def scenario_from_args(args: argparse.Namespace) -> Scenario:
 
 
 def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catalog) -> tuple[Plan, ...]:
-    """The scenario's plan, or (``--designs a,b``) the same scenario on each listed design."""
+    """The scenario's plan, or (``--designs a,b``) the same scenario on each listed design.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--designs``).
+    scenario : Scenario
+        The scenario.
+    catalog : Catalog
+        The catalog.
+
+    Returns
+    -------
+    tuple[Plan, ...]
+        One plan per design.
+    """
     from planner.compare import compare
     from planner.engine import plan
 
@@ -436,7 +699,18 @@ def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catal
 
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
     """The bundled catalog with the ``--catalog`` override files applied, then the calibration
-    of the ``--scenario`` file, if it carries one (as :func:`planner.engine.plan` applies it)."""
+    of the ``--scenario`` file, if it carries one (as :func:`planner.engine.plan` applies it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--catalog``, ``--scenario``).
+
+    Returns
+    -------
+    Catalog
+        The catalog.
+    """
     from planner.catalog import load_catalog, with_calibration
     from planner.inputs.scenario import load_scenario
 
@@ -448,12 +722,24 @@ def catalog_from_args(args: argparse.Namespace) -> Catalog:
 
 
 def write(text: str) -> None:
-    """Write ``text`` to stdout, ending in exactly one newline."""
+    """Write ``text`` to stdout, ending in exactly one newline.
+
+    Parameters
+    ----------
+    text : str
+        Text to print.
+    """
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 def write_json(data: Any) -> None:
-    """Write ``data`` as indented JSON (non-ASCII kept as is)."""
+    """Write ``data`` as indented JSON (non-ASCII kept as is).
+
+    Parameters
+    ----------
+    data : Any
+        JSON-ready data.
+    """
     write(json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -466,7 +752,21 @@ def write_results(
     render: Callable[[Sequence[R]], str],
 ) -> None:
     """Per-design results as JSON (``as_list``: a list, else the first result's object) or as the
-    text ``render`` makes of them."""
+    text ``render`` makes of them.
+
+    Parameters
+    ----------
+    results : Sequence[R]
+        One result per design.
+    fmt : str
+        ``json`` or a text format.
+    as_list : bool
+        JSON as a list of every result.
+    to_dict : Callable[[R], Any]
+        JSON form of a result.
+    render : Callable[[Sequence[R]], str]
+        Text form of the results.
+    """
     if fmt == "json":
         write_json([to_dict(r) for r in results] if as_list else to_dict(results[0]))
     else:
@@ -475,13 +775,35 @@ def write_results(
 
 def notes_block(notes: Iterable[str]) -> list[str]:
     """The lines that end a per-design table: a blank line, ``Notes:`` and each distinct note once,
-    sorted (none without notes)."""
+    sorted (none without notes).
+
+    Parameters
+    ----------
+    notes : Iterable[str]
+        Notes, repeats allowed.
+
+    Returns
+    -------
+    list[str]
+        The lines.
+    """
     distinct = sorted(set(notes))
     return ["", "Notes:", *(f"  - {n}" for n in distinct)] if distinct else []
 
 
 def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A data frame as JSON-ready records (numpy scalars and NaN made plain by pandas' JSON)."""
+    """A data frame as JSON-ready records (numpy scalars and NaN made plain by pandas' JSON).
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        A data frame.
+
+    Returns
+    -------
+    list[dict[str, Any]]
+        One mapping per row.
+    """
     records: list[dict[str, Any]] = json.loads(frame.to_json(orient="records"))
     return records
 
@@ -494,6 +816,16 @@ kept by :func:`plain_records` so the rows a command writes without pandas read t
 def plain_records(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Rows of plain values as :func:`frame_records` writes them, without pandas: a float rounded
     to :data:`JSON_DECIMALS` places, NaN and infinities as ``null``.
+
+    Parameters
+    ----------
+    rows : Iterable[Mapping[str, Any]]
+        Rows of plain values.
+
+    Returns
+    -------
+    list[dict[str, Any]]
+        The rows with floats rounded and non-finite values ``None``.
 
     >>> plain_records([{"a": 207.04013285140123, "b": float("nan"), "c": 8}])
     [{'a': 207.0401328514, 'b': None, 'c': 8}]
@@ -516,6 +848,18 @@ def designs_as_columns(rows: Sequence[Mapping[str, Any]], formats: Mapping[str, 
     aligned, the values right aligned, two spaces apart), so the commands that print it need no
     pandas.
 
+    Parameters
+    ----------
+    rows : Sequence[Mapping[str, Any]]
+        One row per design.
+    formats : Mapping[str, str]
+        Format pattern per figure.
+
+    Returns
+    -------
+    str
+        The table text.
+
     >>> print(designs_as_columns([{"design": "a", "gpus": 8}, {"design": "bb", "gpus": 1024}], {"gpus": "{:,}"}))
           a     bb
     gpus  8  1,024
@@ -534,7 +878,20 @@ def designs_as_columns(rows: Sequence[Mapping[str, Any]], formats: Mapping[str, 
 
 
 def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
-    """A data frame as CSV, a JSON list of records, or an aligned text table."""
+    """A data frame as CSV, a JSON list of records, or an aligned text table.
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        A data frame.
+    fmt : str
+        ``csv``, ``json`` or ``table``.
+
+    Returns
+    -------
+    str
+        The text (CSV formula-safe).
+    """
     import pandas as pd
 
     if fmt == "csv":

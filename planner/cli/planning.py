@@ -70,7 +70,13 @@ def _sizes(text: str) -> list[int]:
 
 
 def add_parsers(subparsers: Any) -> None:
-    """Register ``plan``, ``compare`` and ``sweep``."""
+    """Register ``plan``, ``compare`` and ``sweep``.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     p_plan = add_command(
         subparsers,
         "plan",
@@ -159,7 +165,18 @@ def _money(value: float) -> str:
 
 
 def render_plan_table(p: Plan) -> str:
-    """A readable text summary of one plan."""
+    """A readable text summary of one plan.
+
+    Parameters
+    ----------
+    p : Plan
+        The plan.
+
+    Returns
+    -------
+    str
+        The text (bandwidth [Gb/s, GB/s], latency [ns], power [kW], cost [USD]).
+    """
     from planner.i18n.counts import agree
     from planner.outputs import plan_to_dict
 
@@ -212,7 +229,18 @@ def _cell(v: Any) -> str:
 
 
 def render_compare_table(frame: pd.DataFrame) -> str:
-    """Designs as columns, metrics as rows, each value formatted for reading."""
+    """Designs as columns, metrics as rows, each value formatted for reading.
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        Summary frame, one row per design (column ``design``).
+
+    Returns
+    -------
+    str
+        The table text.
+    """
     import pandas as pd
 
     columns = {}
@@ -223,7 +251,18 @@ def render_compare_table(frame: pd.DataFrame) -> str:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    """``planner plan``: one plan as a table, JSON (the contract keys) or one CSV row."""
+    """``planner plan``: one plan as a table, JSON (the contract keys) or one CSV row.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.engine import plan
 
     result = plan(scenario=scenario_from_args(args), catalog=catalog_from_args(args))
@@ -249,6 +288,16 @@ def run_compare(args: argparse.Namespace) -> int:
     ``outcome_unit``, ``recommended``, ``designs`` with ``cost_per_outcome``, its P10/P90 and
     ``p_best``) with each design's plan under ``plans``; CSV is the plans' summary rows with the
     decision's columns; the table ends with the recommendation sentence.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, ``--designs``, ``--workload``, ``--samples``, ``--seed``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
     """
     from planner.decision.draws import decide, decision_spec
     from planner.decision.sentence import error_note, recommendation
@@ -292,6 +341,16 @@ def run_sweep(args: argparse.Namespace) -> int:
     JSON is ``{"sweep": [rows], "skipped": [runs]}``; CSV is the rows (a parser reads one
     table), the skipped runs going to stderr as notes; the table ends with the skipped runs and
     the crossovers.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, ``--sizes``, ``--designs``, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
     """
     if args.grid is not None or args.out is not None:
         return run_grid_sweep(args)
@@ -328,6 +387,16 @@ def run_grid_sweep(args: argparse.Namespace) -> int:
 
     The summary (points, refused points, workers, plans per second) goes to stdout, the
     progress bar to stderr.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--grid``, ``--out``, workers).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
     """
     from pathlib import Path
 

@@ -83,7 +83,13 @@ def _add_store_options(parser: argparse.ArgumentParser, *, default: Any) -> None
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner scenarios`` and its subcommands."""
+    """Register ``planner scenarios`` and its subcommands.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     parser = add_command(
         subparsers,
         "scenarios",
@@ -254,7 +260,18 @@ def _add_file_commands(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the store, run the subcommand, close the store."""
+    """Open the store, run the subcommand, close the store.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (store, identity, subcommand).
+
+    Returns
+    -------
+    int
+        The subcommand's exit status, or ``EXIT_CONFLICT`` (2) on a version conflict.
+    """
     import os
 
     from planner.access import cli_identity

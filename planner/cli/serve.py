@@ -30,7 +30,13 @@ REQUEST_GROUP = "model, request mix and targets"
 
 def add_parser(subparsers: Any) -> None:
     """Register ``planner serve`` (its request options generated from
-    :class:`~planner.inputs.serving.ServingRequest`)."""
+    :class:`~planner.inputs.serving.ServingRequest`).
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     from planner.inputs import serving
 
     serve = options.add_command(
@@ -57,7 +63,18 @@ def add_parser(subparsers: Any) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> ServingRequest:
-    """The serving request the options describe (over ``--hf-config`` when given), validated."""
+    """The serving request the options describe (over ``--hf-config`` when given), validated.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    ServingRequest
+        The validated request.
+    """
     from planner.errors import InputError
     from planner.inputs import serving
     from planner.performance.serving.hf import serving_fields_from_hf_config
@@ -70,7 +87,18 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """``planner serve``: one design, several side by side, or the reverse sizing."""
+    """``planner serve``: one design, several side by side, or the reverse sizing.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.cli.options import design_ids_from_args
     from planner.errors import InfeasibleError, InputError
     from planner.performance.serving import estimate_serving, serving_to_dict, size_serving, sizing_to_dict
@@ -113,7 +141,18 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
-    """Designs as columns, figures as rows, then the decode step's parts and the notes."""
+    """Designs as columns, figures as rows, then the decode step's parts and the notes.
+
+    Parameters
+    ----------
+    estimates : Sequence[ServingEstimate]
+        One estimate per design.
+
+    Returns
+    -------
+    str
+        The text (TTFT and TPOT [ms], tokens/s, cost [USD per million tokens]).
+    """
 
     from planner.performance.serving import serving_frame
 
@@ -147,7 +186,18 @@ def render_serving_table(estimates: Sequence[ServingEstimate]) -> str:
 
 
 def render_sizing_table(results: Sequence[SizingResult]) -> str:
-    """One line per design: the smallest cluster, its layout and figures, what binds."""
+    """One line per design: the smallest cluster, its layout and figures, what binds.
+
+    Parameters
+    ----------
+    results : Sequence[SizingResult]
+        Reverse sizing per design.
+
+    Returns
+    -------
+    str
+        The text (GPUs [count]).
+    """
     lines = []
     for r in results:
         if r.estimate is None:
@@ -170,6 +220,16 @@ def load_text(estimate: ServingEstimate) -> str:
     or "" when the request gives no rate.
 
     The JSON output carries the same figures as ``queue_wait_ms`` and ``ttft_at_load_ms``.
+
+    Parameters
+    ----------
+    estimate : ServingEstimate
+        The estimate (its request's rate [1/s]).
+
+    Returns
+    -------
+    str
+        The sentence (times [ms]), or empty.
     """
     rate = estimate.request.requests_per_s
     if rate is None:

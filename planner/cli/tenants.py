@@ -35,7 +35,13 @@ POLICIES = ("first-fit", "topology")
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner tenants`` and its subcommands."""
+    """Register ``planner tenants`` and its subcommands.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     parser = options.add_command(
         subparsers,
         "tenants",
@@ -120,6 +126,18 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def run_place(args: argparse.Namespace) -> int:
+    """``planner tenants place``: the tenant set placed on the planned fabric, as a table or JSON.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, ``--tenants``, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.tenancy.run import place_scenario, placement_to_dict
 
     tenants = _load(args)
@@ -153,6 +171,18 @@ def _place_table(placement: Any) -> str:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    """``planner tenants compare``: the tenant set placed on each design, side by side.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, ``--tenants``, ``--designs``, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.cli.options import design_ids_from_args, emit_frame
     from planner.tenancy.run import COMPARE_DESIGNS, compare_designs, comparison_rows, placement_to_dict
 
@@ -175,6 +205,18 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    """``planner tenants simulate``: a job mix (a trace or synthetic jobs) run on the planned cluster.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario, ``--trace`` or the synthetic mix, policy, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner import plan
     from planner.jobmix.jobs import job_mix, read_trace_csv, synthetic_jobs
     from planner.jobmix.simulate import simulate

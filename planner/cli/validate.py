@@ -31,7 +31,13 @@ EXIT_VALIDATION_FAILED = 1
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``planner validate``."""
+    """Register ``planner validate``.
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     parser = add_command(
         subparsers,
         "validate",
@@ -50,6 +56,18 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``planner validate``: every validation case, the table (or JSON, Markdown) and the summary.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--area``, ``--role``, ``--format``).
+
+    Returns
+    -------
+    int
+        Exit status: 0, or ``EXIT_VALIDATION_FAILED`` (1) when a validation case fails.
+    """
     from planner.validation.run import run_all, summarize, summary_line
 
     role = None if args.role == "all" else args.role

@@ -57,7 +57,13 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``planner workload`` and ``planner reliability`` (their options generated from
-    :class:`~planner.inputs.training.TrainingJob` and :class:`~planner.inputs.reliability.ReliabilityParams`)."""
+    :class:`~planner.inputs.training.TrainingJob` and :class:`~planner.inputs.reliability.ReliabilityParams`).
+
+    Parameters
+    ----------
+    subparsers : Any
+        The ``planner`` parser's subparsers action.
+    """
     from planner.inputs import reliability, training
 
     workload = add_command(
@@ -90,7 +96,18 @@ def add_parser(subparsers: Any) -> None:
 
 
 def job_from_args(args: argparse.Namespace) -> TrainingJob:
-    """The training job the options describe (over ``--hf-config`` when given), validated."""
+    """The training job the options describe (over ``--hf-config`` when given), validated.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    TrainingJob
+        The validated job.
+    """
     from planner.inputs import training
 
     data = hf_fields(args.hf_config) if getattr(args, "hf_config", None) else {}
@@ -99,7 +116,18 @@ def job_from_args(args: argparse.Namespace) -> TrainingJob:
 
 
 def hf_fields(path: str) -> dict[str, Any]:
-    """Job fields from a Hugging Face ``config.json`` (:mod:`planner.performance.training.hf`)."""
+    """Job fields from a Hugging Face ``config.json`` (:mod:`planner.performance.training.hf`).
+
+    Parameters
+    ----------
+    path : str
+        Path of the ``config.json``.
+
+    Returns
+    -------
+    dict[str, Any]
+        Job fields by name.
+    """
     from planner.performance.training.hf import job_fields_from_hf_config
 
     return job_fields_from_hf_config(read_hf_config(path))
@@ -109,7 +137,20 @@ def reliability_params_from_args(
     args: argparse.Namespace, *, params_b: float | None = None
 ) -> ReliabilityParams:
     """Checkpoint and failure settings from the options (``params_b``: the job's size, over
-    ``--params-b``), validated."""
+    ``--params-b``), validated.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    params_b : float or None
+        Model size [billion parameters]; ``None`` reads ``--params-b``.
+
+    Returns
+    -------
+    ReliabilityParams
+        The validated settings.
+    """
     from planner.errors import InputError
     from planner.inputs import reliability
 
@@ -122,7 +163,18 @@ def reliability_params_from_args(
 
 
 def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
-    """Designs as columns, figures as rows."""
+    """Designs as columns, figures as rows.
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        One estimate per design.
+
+    Returns
+    -------
+    str
+        The text (step time [s], time to train [days], energy [MWh], cost [USD], memory [GB]).
+    """
 
     from planner.performance.workload import workload_rows
 
@@ -157,7 +209,18 @@ def render_workload_table(estimates: Sequence[WorkloadEstimate]) -> str:
 
 
 def render_reliability_table(results: Sequence[Reliability]) -> str:
-    """Headline figures per design, then the failure impacts of each."""
+    """Headline figures per design, then the failure impacts of each.
+
+    Parameters
+    ----------
+    results : Sequence[Reliability]
+        One result per design.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     import pandas as pd
 
     from planner.i18n.counts import agree
@@ -207,7 +270,18 @@ def _write_per_design(
 
 
 def run_workload(args: argparse.Namespace) -> int:
-    """``planner workload``: training time, cost and energy of the job on each design."""
+    """``planner workload``: training time, cost and energy of the job on each design.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.decision.bands import band_dict, headline_note, training_band
     from planner.performance.workload import estimate_workload, workload_to_dict
 
@@ -223,7 +297,18 @@ def run_workload(args: argparse.Namespace) -> int:
 
 
 def run_reliability(args: argparse.Namespace) -> int:
-    """``planner reliability``: interruptions, checkpoint interval and goodput on each design."""
+    """``planner reliability``: interruptions, checkpoint interval and goodput on each design.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     from planner.performance.reliability import reliability, reliability_to_dict
 
     params = reliability_params_from_args(args)

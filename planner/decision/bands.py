@@ -107,7 +107,19 @@ class ErrorBand:
 
 
 def family_of(case: ValidationCase) -> Family | None:
-    """The family a validation case measures, or ``None`` (topology, memory, reliability counts)."""
+    """The family a validation case measures, or ``None`` (topology, memory, reliability counts).
+
+    Parameters
+    ----------
+    case : ValidationCase
+        A validation case (its area, quantity and inputs).
+
+    Returns
+    -------
+    Family or None
+        ``training_dense``, ``training_moe``, ``serving_prefill``, ``serving_decode``,
+        ``collectives`` or ``power``; ``None`` for the other quantities.
+    """
     if case.area == "training" and case.quantity in (*_TRAINING_RATES, *_TRAINING_TIMES):
         return "training_moe" if (case.inputs.experts or 1) > 1 else "training_dense"
     if case.area == "serving":
@@ -122,7 +134,21 @@ def family_of(case: ValidationCase) -> Family | None:
 def residuals(
     results: Sequence[CaseResult], cases: Mapping[str, ValidationCase]
 ) -> dict[Family, list[float]]:
-    """ln(predicted / published) of every evaluated validation case, by family."""
+    """ln(predicted / published) of every evaluated validation case, by family.
+
+    Parameters
+    ----------
+    results : sequence of CaseResult
+        Results of a validation run.
+    cases : mapping of str to ValidationCase
+        The cases by id.
+
+    Returns
+    -------
+    dict of Family to list of float
+        Log residuals per family [dimensionless, natural log], signed so that positive means the
+        model is optimistic (times negated).
+    """
     out: dict[Family, list[float]] = {f: [] for f in FAMILIES}
     for result in results:
         family = family_of(cases[result.id])
@@ -138,6 +164,20 @@ def residuals(
 def fit_band(family: str, values: Sequence[float]) -> ErrorBand:
     """Bias and spread of one family's residuals (``scipy.stats.norm.fit``).
 
+    Parameters
+    ----------
+    family : str
+        The family's name.
+    values : sequence of float
+        Its log residuals [dimensionless].
+
+    Returns
+    -------
+    ErrorBand
+        Case count, bias (mean) and spread (standard deviation) of the residuals [log].
+
+    Examples
+    --------
     >>> b = fit_band("collectives", [0.01, -0.03, 0.02])
     >>> b.cases, round(b.bias_log, 4), round(b.spread_log, 4)
     (3, 0.0, 0.0216)
@@ -155,7 +195,20 @@ def fit_band(family: str, values: Sequence[float]) -> ErrorBand:
 def fit_bands(
     results: Sequence[CaseResult] | None = None, cases: Sequence[ValidationCase] | None = None
 ) -> dict[str, ErrorBand]:
-    """Every family's band from a validation run (a fresh run of the whole suite by default)."""
+    """Every family's band from a validation run (a fresh run of the whole suite by default).
+
+    Parameters
+    ----------
+    results : sequence of CaseResult or None
+        Results of a validation run; ``None`` runs the suite.
+    cases : sequence of ValidationCase or None
+        The cases; ``None`` loads them all.
+
+    Returns
+    -------
+    dict of str to ErrorBand
+        The band of each family.
+    """
     from planner.validation.cases import load_cases
     from planner.validation.run import run_all
 
@@ -175,7 +228,19 @@ _HEADER = """\
 
 
 def render_bands(bands: Mapping[str, ErrorBand]) -> str:
-    """The text of ``validation/error_bands.yaml``."""
+    """The text of ``validation/error_bands.yaml``.
+
+    Parameters
+    ----------
+    bands : mapping of str to ErrorBand
+        The band of each family.
+
+    Returns
+    -------
+    str
+        The YAML text: header comment, then each family's cases, bias and spread [log] and
+        half-width [fraction].
+    """
     rows = {
         family: {
             "cases": b.cases,
@@ -189,7 +254,18 @@ def render_bands(bands: Mapping[str, ErrorBand]) -> str:
 
 
 def write_bands(path: Path = BANDS_PATH) -> Path:
-    """Fit the bands on a fresh validation run and write them (``make validation``)."""
+    """Fit the bands on a fresh validation run and write them (``make validation``).
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
     path.write_text(render_bands(fit_bands()), encoding="utf-8")
     return path
 
@@ -215,17 +291,50 @@ def load_bands(path: Path = BANDS_PATH) -> dict[str, ErrorBand]:
 
 
 def training_band(*, experts: int) -> ErrorBand:
-    """The band of a training job's headline figures (step time, tokens/s, time to train)."""
+    """The band of a training job's headline figures (step time, tokens/s, time to train).
+
+    Parameters
+    ----------
+    experts : int
+        Experts of the model (1: dense) [count].
+
+    Returns
+    -------
+    ErrorBand
+        The ``training_moe`` band when ``experts > 1``, else ``training_dense``.
+    """
     return load_bands()["training_moe" if experts > 1 else "training_dense"]
 
 
 def headline_note(band: ErrorBand) -> str:
-    """``model error on step time, tokens/s and time to train: +/-17 % (33 published cases)``."""
+    """``model error on step time, tokens/s and time to train: +/-17 % (33 published cases)``.
+
+    Parameters
+    ----------
+    band : ErrorBand
+        The band of the figures.
+
+    Returns
+    -------
+    str
+        The note, translatable.
+    """
     return msg("model error on step time, tokens/s and time to train: {band}", band=band.label())
 
 
 def band_dict(band: ErrorBand) -> dict[str, object]:
-    """The band as JSON: family, cases, half-width [-], bias [-, log]."""
+    """The band as JSON: family, cases, half-width [-], bias [-, log].
+
+    Parameters
+    ----------
+    band : ErrorBand
+        A band.
+
+    Returns
+    -------
+    dict of str to object
+        ``family``, ``cases`` [count], ``band_fraction`` [fraction] and ``bias_log`` [log].
+    """
     return {
         "family": band.family,
         "cases": band.cases,
@@ -235,7 +344,13 @@ def band_dict(band: ErrorBand) -> dict[str, object]:
 
 
 def serving_note() -> str:
-    """``model error: time to first token +/-x % (N published cases); tokens/s +/-y % (M ...)``."""
+    """``model error: time to first token +/-x % (N published cases); tokens/s +/-y % (M ...)``.
+
+    Returns
+    -------
+    str
+        The note, translatable, with the prefill and decode bands.
+    """
     bands = load_bands()
     return msg(
         "model error: time to first token {prefill}; tokens/s {decode}",
@@ -245,6 +360,12 @@ def serving_note() -> str:
 
 
 def serving_band_dicts() -> dict[str, dict[str, object]]:
-    """The serving bands as JSON: ``ttft`` (prefill family) and ``tokens_per_s`` (decode family)."""
+    """The serving bands as JSON: ``ttft`` (prefill family) and ``tokens_per_s`` (decode family).
+
+    Returns
+    -------
+    dict of str to dict
+        ``ttft`` and ``tokens_per_s``, each as :func:`band_dict` gives it.
+    """
     bands = load_bands()
     return {"ttft": band_dict(bands["serving_prefill"]), "tokens_per_s": band_dict(bands["serving_decode"])}

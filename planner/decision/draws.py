@@ -76,7 +76,18 @@ class DecisionSpec(MonteCarloSpec):
 
 
 def decision_spec(data: Mapping[str, Any]) -> DecisionSpec:
-    """Validate a mapping; :class:`InputError` names the field and its range."""
+    """Validate a mapping; :class:`InputError` names the field and its range.
+
+    Parameters
+    ----------
+    data : mapping of str to Any
+        The spec's fields (samples, seed, spreads [fraction] ...).
+
+    Returns
+    -------
+    DecisionSpec
+        The validated spec.
+    """
     return parse(DecisionSpec, data, source="decision")
 
 
@@ -205,7 +216,19 @@ def _finite(value: float) -> float | None:
 def failure_effects(outcome: DesignOutcome) -> dict[str, Any]:
     """The first training entry's step time [s], and with one element of each kind down [s]
     (``None``: the element cuts a GPU off, the job stops until it restarts without it), and its
-    optic-repair throughput factor [-] (:mod:`planner.performance.optic_failures`)."""
+    optic-repair throughput factor [-] (:mod:`planner.performance.optic_failures`).
+
+    Parameters
+    ----------
+    outcome : DesignOutcome
+        A design's evaluated workload.
+
+    Returns
+    -------
+    dict of str to Any
+        ``step_time_s`` [s], ``step_time_one_failed_s`` by element kind [s or ``None``] and
+        ``optic_throughput_factor`` [fraction]; empty when the workload has no training entry.
+    """
     entry = next((e for e in outcome.entries if e.kind == "training"), None)
     if entry is None:
         return {}
@@ -221,6 +244,18 @@ def probability_best(costs: np.ndarray) -> np.ndarray:
     """Share of rows (draws) in which each column (design) is lowest; ties split equally; an
     infinite cost (the design cannot meet the rates in that draw) is never lowest.
 
+    Parameters
+    ----------
+    costs : numpy.ndarray
+        Cost per outcome, one row per draw and one column per design [unit of the outcome].
+
+    Returns
+    -------
+    numpy.ndarray
+        Probability that each design is cheapest [fraction], one per column.
+
+    Examples
+    --------
     >>> probability_best(np.array([[1.0, 2.0], [3.0, 2.0], [1.0, 1.0]])).tolist()
     [0.5, 0.5]
     >>> probability_best(np.array([[np.inf, 2.0], [np.inf, np.inf]])).tolist()
@@ -272,7 +307,32 @@ def decide_outcomes(
     steps: Steps | None = None,
 ) -> Decision:
     """The Monte Carlo over already evaluated designs (module notes); ``steps`` hears of each
-    design's draws and may stop the run (:class:`planner.progress.CancelledError`)."""
+    design's draws and may stop the run (:class:`planner.progress.CancelledError`).
+
+    Parameters
+    ----------
+    outcomes : sequence of DesignOutcome
+        The designs with their evaluated workloads.
+    catalog : Catalog
+        The catalog (cost factors and prices).
+    spec : DecisionSpec or None
+        Samples, seed and spreads; ``None`` for the defaults.
+    bands : mapping of str to ErrorBand or None
+        The model's error bands; ``None`` loads ``validation/error_bands.yaml``.
+    rule : Rule or None
+        ``cost_per_outcome`` or ``price_per_gpu_hour``; ``None`` for the first.
+    unit : str or None
+        The outcome's unit in words; ``None`` for the default.
+    steps : Steps or None
+        Progress listener; may stop the run.
+
+    Returns
+    -------
+    Decision
+        Per design: cost per outcome with its P10 and P90 [USD per outcome] and the probability of
+        being cheapest [fraction]; the rule, unit, spec, bands and the share of infeasible draws
+        [fraction].
+    """
     spec = spec or DecisionSpec()
     bands = load_bands() if bands is None else bands
     rng = np.random.default_rng(spec.seed)
@@ -340,7 +400,26 @@ def decide(
     steps: Steps | None = None,
 ) -> Decision:
     """Cost per outcome of the scenario's workload mix on each design, its P10-P90 band and the
-    probability that each design is the cheapest (seeded: the same spec gives the same result)."""
+    probability that each design is the cheapest (seeded: the same spec gives the same result).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario whose workload mix is costed.
+    catalog : Catalog
+        The catalog.
+    design_ids : sequence of str
+        Designs to compare, each once.
+    spec : DecisionSpec or None
+        Samples, seed and spreads; ``None`` for the defaults.
+    steps : Steps or None
+        Progress listener; may stop the run.
+
+    Returns
+    -------
+    Decision
+        The decision (:func:`decide_outcomes`).
+    """
     outcomes = design_outcomes(scenario=scenario, catalog=catalog, design_ids=design_ids)
     return decide_workload(
         outcomes=outcomes, workload=scenario.workload, catalog=catalog, spec=spec, steps=steps
@@ -356,7 +435,26 @@ def decide_workload(
     steps: Steps | None = None,
 ) -> Decision:
     """:func:`decide_outcomes` with the rule and outcome unit the workload implies (cost per
-    outcome in its unit, or the price per GPU-hour when the workload is empty)."""
+    outcome in its unit, or the price per GPU-hour when the workload is empty).
+
+    Parameters
+    ----------
+    outcomes : sequence of DesignOutcome
+        The designs with their evaluated workloads.
+    workload : sequence of WorkloadEntry
+        The workload mix; it sets the rule and unit.
+    catalog : Catalog
+        The catalog.
+    spec : DecisionSpec or None
+        Samples, seed and spreads; ``None`` for the defaults.
+    steps : Steps or None
+        Progress listener; may stop the run.
+
+    Returns
+    -------
+    Decision
+        The decision (:func:`decide_outcomes`).
+    """
     return decide_outcomes(
         outcomes=outcomes,
         catalog=catalog,

@@ -141,6 +141,22 @@ class DesignOutcome:
 def usd_per_million_tokens(*, gpus: int, usd_per_gpu_hour: float, tokens_per_s: float) -> float:
     """``N C 10^6 / (3600 R)`` [USD per million tokens].
 
+    Parameters
+    ----------
+    gpus : int
+        GPUs, ``N`` [count].
+    usd_per_gpu_hour : float
+        Price, ``C`` [USD/GPU-hour].
+    tokens_per_s : float
+        Throughput, ``R`` [tokens/s].
+
+    Returns
+    -------
+    float
+        Cost [USD per million tokens]; infinite when ``R`` is 0.
+
+    Examples
+    --------
     >>> round(usd_per_million_tokens(gpus=1024, usd_per_gpu_hour=2.0, tokens_per_s=1e6), 4)
     0.5689
     """
@@ -158,6 +174,20 @@ def shares_of_time(
     split the rest). Where the rates need more than the whole cluster the rest is negative; the
     caller marks those draws infeasible.
 
+    Parameters
+    ----------
+    rates_tokens_per_s : sequence of numpy.ndarray
+        Each entry's throughput on the whole cluster, per draw [tokens/s].
+    entries : sequence of EntryOutcome or WorkloadEntry
+        The entries: a required rate [tokens/s] or a share weight.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        Each entry's share of time per draw [fraction].
+
+    Examples
+    --------
     >>> from planner.inputs.scenario import workload_from_data
     >>> mix = workload_from_data([{"kind": "serving", "params_b": 8, "required_tokens_per_s": 2e5},
     ...                           {"kind": "serving", "params_b": 8, "weight": 3},
@@ -188,6 +218,24 @@ def mix_cost_usd_per_million_tokens(
     """``N C (sum s_k) 10^6 / (3600 sum s_k R_k)`` per draw [USD per million tokens]; infinite in
     a draw where the required rates need more than the whole cluster (module notes).
 
+    Parameters
+    ----------
+    gpus : int
+        GPUs, ``N`` [count].
+    usd_per_gpu_hour : numpy.ndarray
+        Price per draw, ``C`` [USD/GPU-hour].
+    rates_tokens_per_s : sequence of numpy.ndarray
+        Each entry's throughput on the whole cluster, per draw, ``R_k`` [tokens/s].
+    entries : sequence of EntryOutcome or WorkloadEntry
+        The entries (required rates, share weights).
+
+    Returns
+    -------
+    numpy.ndarray
+        Cost per draw [USD per million tokens].
+
+    Examples
+    --------
     >>> from planner.inputs.scenario import workload_from_data
     >>> mix = workload_from_data([{"kind": "serving", "params_b": 8, "required_tokens_per_s": 5e5}])
     >>> rates = [np.array([1e6, 4e5])]
@@ -265,7 +313,25 @@ def design_outcome(
     *, plan: Plan, workload: Sequence[WorkloadEntry], catalog: Catalog, price_scale: float = 1.0
 ) -> DesignOutcome:
     """Every entry of ``workload`` on ``plan``, each on its share of the cluster's time (module
-    notes); ``price_scale`` multiplies the plan's price per GPU-hour (offered over cost)."""
+    notes); ``price_scale`` multiplies the plan's price per GPU-hour (offered over cost).
+
+    Parameters
+    ----------
+    plan : Plan
+        The design's plan.
+    workload : sequence of WorkloadEntry
+        The workload mix.
+    catalog : Catalog
+        The catalog.
+    price_scale : float
+        Factor on the price per GPU-hour [dimensionless].
+
+    Returns
+    -------
+    DesignOutcome
+        The design id, plan, each entry with its rate [tokens/s] and share of time [fraction], and
+        the price scale.
+    """
     whole = [(_training if e.kind == "training" else _serving)(e, 1.0, plan, catalog) for e in workload]
     shares = shares_of_time(rates_tokens_per_s=[np.array([e.tokens_per_s]) for e in whole], entries=whole)
     rate_share = sum(
@@ -284,7 +350,27 @@ def design_outcome(
 def design_outcomes(
     *, scenario: Scenario, catalog: Catalog, design_ids: Sequence[str]
 ) -> tuple[DesignOutcome, ...]:
-    """The scenario's workload mix on each design, with the same GPU (:func:`planner.compare.compare`)."""
+    """The scenario's workload mix on each design, with the same GPU (:func:`planner.compare.compare`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (GPU, size and workload).
+    catalog : Catalog
+        The catalog.
+    design_ids : sequence of str
+        Designs to evaluate, each once.
+
+    Returns
+    -------
+    tuple of DesignOutcome
+        One per design, in the order given.
+
+    Raises
+    ------
+    InputError
+        A design is named twice.
+    """
     if len(set(design_ids)) != len(design_ids):
         raise InputError(msg("designs: each design once (got {ids})", ids=", ".join(design_ids)))
     plans = compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
@@ -292,7 +378,18 @@ def design_outcomes(
 
 
 def outcome_unit(workload: Sequence[WorkloadEntry] | Sequence[EntryOutcome]) -> str:
-    """What one outcome is, in words: the unit of ``cost_per_outcome``."""
+    """What one outcome is, in words: the unit of ``cost_per_outcome``.
+
+    Parameters
+    ----------
+    workload : sequence of WorkloadEntry or EntryOutcome
+        The workload mix.
+
+    Returns
+    -------
+    str
+        The unit, translatable (USD per million trained, served or mixed tokens, or per GPU-hour).
+    """
     kinds = {e.kind for e in workload}
     if not kinds:
         return msg("USD per GPU-hour (no workload given: price, not the cost of the work)")
@@ -304,4 +401,16 @@ def outcome_unit(workload: Sequence[WorkloadEntry] | Sequence[EntryOutcome]) -> 
 
 
 def rule_of(workload: Sequence[WorkloadEntry]) -> Rule:
+    """The decision rule a workload implies: cost per outcome, or the price per GPU-hour when it is empty.
+
+    Parameters
+    ----------
+    workload : sequence of WorkloadEntry
+        The workload mix.
+
+    Returns
+    -------
+    Rule
+        ``cost_per_outcome``, or ``price_per_gpu_hour`` for an empty mix.
+    """
     return "cost_per_outcome" if workload else "price_per_gpu_hour"

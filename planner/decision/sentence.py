@@ -21,7 +21,20 @@ _MEASURE = {
 
 
 def design_name(design_id: str, catalog: Catalog) -> str:
-    """The design's catalog name (translated with the catalog's prose), else its id."""
+    """The design's catalog name (translated with the catalog's prose), else its id.
+
+    Parameters
+    ----------
+    design_id : str
+        The design's id.
+    catalog : Catalog
+        The catalog.
+
+    Returns
+    -------
+    str
+        The name.
+    """
     design = catalog.designs.get(design_id)
     return design.name if design is not None else design_id
 
@@ -29,6 +42,18 @@ def design_name(design_id: str, catalog: Catalog) -> str:
 def money(value: float) -> str:
     """A cost per outcome for reading: three significant figures.
 
+    Parameters
+    ----------
+    value : float
+        Cost per outcome [USD per outcome].
+
+    Returns
+    -------
+    str
+        The figure, thousands separated from 100 up.
+
+    Examples
+    --------
     >>> money(0.36499), money(1.4896), money(1234.5)
     ('0.365', '1.49', '1,234')
     """
@@ -51,6 +76,18 @@ def _unit(decision: Decision) -> str:
 def percent(fraction: float) -> str:
     """A margin in percent: one decimal below 10 %, whole above.
 
+    Parameters
+    ----------
+    fraction : float
+        The margin [fraction].
+
+    Returns
+    -------
+    str
+        The margin [%], without the sign.
+
+    Examples
+    --------
     >>> percent(0.0788), percent(0.003), percent(0.31)
     ('7.9', '0.3', '31')
     """
@@ -60,6 +97,18 @@ def percent(fraction: float) -> str:
 def percent_of_draws(p: float) -> str:
     """A probability as a whole percent, never rounded up to 100 or down to 0 when it is not.
 
+    Parameters
+    ----------
+    p : float
+        Probability [fraction].
+
+    Returns
+    -------
+    str
+        Whole percent [%], ``>99`` or ``<1`` at the ends.
+
+    Examples
+    --------
     >>> percent_of_draws(0.9995), percent_of_draws(1.0), percent_of_draws(0.0004), percent_of_draws(0.934)
     ('>99', '100', '<1', '93')
     """
@@ -75,6 +124,20 @@ def recommendation(decision: Decision, *, catalog: Catalog, compare_designs: boo
 
     ``compare_designs=False`` (the customer edition without the comparison) names only the
     proposed design, its cost per outcome and its band.
+
+    Parameters
+    ----------
+    decision : Decision
+        The decision.
+    catalog : Catalog
+        The catalog (design names).
+    compare_designs : bool
+        Whether the sentence compares the recommended design with the runner-up.
+
+    Returns
+    -------
+    Message
+        The sentence, translatable.
     """
     best, runner = decision.recommended, decision.runner_up
     name = design_name(best.design_id, catalog)
@@ -137,7 +200,18 @@ def _with_infeasible(
 
 
 def error_note(decision: Decision) -> Message:
-    """The model error behind the band: ``model error: training (dense) +/-17 % (33 published cases); ...``."""
+    """The model error behind the band: ``model error: training (dense) +/-17 % (33 published cases); ...``.
+
+    Parameters
+    ----------
+    decision : Decision
+        The decision (its bands).
+
+    Returns
+    -------
+    Message
+        The note, translatable.
+    """
     names = {
         "training_dense": msg("training (dense)"),
         "training_moe": msg("training (MoE)"),

@@ -102,6 +102,20 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
     unit ports``; front end ``nodes x front-end ports per node`` (its border ports are not
     cabled); in-band ``nodes x in-band ports per node + units``; out-of-band ``nodes x BMC
     ports per node + units + every switch's management port`` (the OOB switches excepted).
+
+    Parameters
+    ----------
+    aux : AuxiliaryFabrics
+        The sized auxiliary fabrics (:func:`size_auxiliary`).
+    nodes : int
+        GPU servers of the cluster [count].
+
+    Returns
+    -------
+    tuple of AuxLinkCount
+        One record per auxiliary link class (storage, front end, in-band, out-of-band; access
+        then uplink each): links [count], speed [Gbit/s], devices at each end [count] and the
+        GPU servers' ports among the access links [count].
     """
     units, fe = aux.storage_units, aux.frontend
     storage_speed = aux.storage.port_speed_gbit_per_s
@@ -154,6 +168,21 @@ def aux_link_media(
     """Medium, cables and optics of every auxiliary link class, each at the length of
     :func:`planner.fabric.media.length_field` (access: node-leaf; uplinks: leaf-spine).
 
+    Parameters
+    ----------
+    catalog : Catalog
+        Cables, optics and fibers to choose from.
+    counts : tuple of AuxLinkCount
+        The auxiliary link classes to equip (:func:`aux_link_counts`).
+    lengths : LinkLengths
+        The facility's link lengths [m], one per ``facility.link_lengths`` field.
+
+    Returns
+    -------
+    tuple of LinkMedia
+        Medium, cable and optic counts, power [W] and latency [ns] of each class, in the order of
+        ``counts``.
+
     Raises
     ------
     InputError
@@ -181,7 +210,23 @@ def aux_server_optics_w(
     catalog: Catalog, counts: tuple[AuxLinkCount, ...], media: tuple[LinkMedia, ...]
 ) -> float:
     """Power of the auxiliary optics plugged into the GPU servers [W]:
-    ``sum(server ports x optic W)`` over the access classes (single-port modules, one per port)."""
+    ``sum(server ports x optic W)`` over the access classes (single-port modules, one per port).
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Holds each optic's power [W].
+    counts : tuple of AuxLinkCount
+        The auxiliary link classes with their server ports [count].
+    media : tuple of LinkMedia
+        The medium chosen for each class (:func:`aux_link_media`).
+
+    Returns
+    -------
+    float
+        Power of the optics in the GPU servers' auxiliary ports [W]; 0 where every access link is
+        copper.
+    """
     by_class = {m.link_class: m for m in media}
     total = 0.0
     for c in counts:
@@ -222,6 +267,28 @@ def size_auxiliary(
     ``pools`` holds the storage and front-end targets (empty: today's per-GPU rule, and the
     in-band network as the front end); ``gpus_per_node`` turns a per-GPU front-end target into
     a per-server one.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Switches and the ``sizing_rules`` per-node and per-GPU rules.
+    storage : Storage
+        The storage unit model the storage pool is built of.
+    gpus : int
+        GPUs in the cluster [count].
+    nodes : int
+        GPU servers [count].
+    fabric_switches : int
+        Switches of the compute fabric [count]; each takes one out-of-band management port.
+    pools : Pools or None
+        Storage and front-end targets; ``None`` for the per-GPU rules.
+    gpus_per_node : int
+        GPUs per server [count].
+
+    Returns
+    -------
+    AuxiliaryFabrics
+        Storage units [count], the storage and front-end pools, and each fabric's switches.
     """
     pools = pools or Pools()
     pool = size_storage_pool(catalog=catalog, storage=storage, gpus=gpus, nodes=nodes, pools=pools)

@@ -20,7 +20,7 @@ buffer; for all-to-all the buffer one GPU sends), scale-up bandwidth ``B_up``, N
 ``B_nvls``, network bandwidth ``B_net`` and in-network (SHARP) bandwidth ``B_sharp`` per GPU,
 ``alpha_up``, ``alpha_nvls`` and ``alpha_net`` per step::
 
-    all-reduce   ring          2(n-1) alpha_net            + 2(n-1)/n S / B
+    all-reduce   ring          2 A_ring                    + 2(n-1)/n S / B
                  tree          2 ceil(log2 n) alpha_net    + 2 S / B
                  hierarchical  2(m-1) alpha_up + 2(g-1) alpha_net + 2(n-1)/n S / B
                  nvls          alpha_nvls + 2 ceil(log2 g) alpha_net
@@ -28,15 +28,21 @@ buffer; for all-to-all the buffer one GPU sends), scale-up bandwidth ``B_up``, N
                                (tau = 1 on two domains, else 2: the NVLS tree's double binary
                                tree, :func:`nvls_tree_shard_trips`)
                  in_network    A_up + 2 alpha_net + max(U, S / (m B_sharp))
-    all-gather,  ring          (n-1) alpha_net             + (n-1)/n S / B
+    all-gather,  ring          A_ring                      + (n-1)/n S / B
     reduce-scat. hierarchical  (m-1) alpha_up + (g-1) alpha_net + (n-1)/n S / B
-    broadcast    ring (chain)  (n-1) alpha_net             + S / B
+    broadcast    ring (chain)  A_ring                      + S / B
                  tree          ceil(log2 n) alpha_net      + 2 S / B
     all-to-all   direct        ceil(log2 n) alpha_net
                                + max((m-1)/n S / B_up, (n-m)/n S / B_net)
 
-with ``B = min(B_up, m B_net)``: chunks are pipelined through the levels, so the slowest level
-bounds the bandwidth term. In-network reduction reduces inside the domain with the faster of
+with ``A_ring = (n-g) alpha_up + (g-1) alpha_net``: a chunk pipelined round a ring of ``g``
+domains crosses the network on ``g-1`` of its ``n-1`` hops and NVLink on the rest, each hop at
+its own latency (NCCL's tuning model, ``src/graph/tuning.cc``: ``nInterSteps = 2(nNodes-1)`` of
+an all-reduce's ``2(nRanks-1)`` steps pay the network latency, the others the intra-node one);
+with ``m = 1`` (one GPU per domain) every hop is a network hop. ``B = min(B_up, m B_net)``:
+chunks are pipelined through the levels, so the slowest level bounds the bandwidth term. Across
+domains the NVLS tree is also held to its per-head ceiling ``C(g)``
+(:func:`nvls_tree_cap_gbyte_per_s`): its NVLS term is ``max(S / B_nvls, 2(n-1)/n S / C(g))``. In-network reduction reduces inside the domain with the faster of
 ring (``A_up = 2(m-1) alpha_up``, ``U = 2(n-1)/n S / B_up``) and NVLS (``A_up = alpha_nvls``,
 ``U = S / B_nvls``), then each GPU sends its ``1/m`` shard to the switch tree once. NVLS: each
 GPU pushes its buffer into the NVSwitch once and receives the reduced result once (multicast),
@@ -112,8 +118,20 @@ COEFFICIENT_IDS = (
     "nvls_alpha_us",
     "in_network_efficiency",
     "serdes_fec_ns_per_link",
+    "nvls_tree_head_nvlink4_two_domains_gbyte_per_s",
+    "nvls_tree_head_nvlink4_gbyte_per_s",
+    "nvls_tree_head_nvlink5_two_domains_gbyte_per_s",
+    "nvls_tree_head_nvlink5_gbyte_per_s",
 )
 """Ids of the collective model's records in the catalog's ``sizing_rules`` family."""
+
+
+NVLINK5_GBYTE_PER_S = 900.0
+"""NVLink 5 line rate per GPU and direction (18 links x 50 GB/s, Blackwell) [GB/s]."""
+
+MAX_NVLS_HEADS = 32
+"""Most NVLS heads (channels of the NVLS-tree graph) per domain: NCCL's ``NCCL_MAX_NVLS_ARITY``
+(``src/include/device.h``); one per GPU of the domain up to that [count]."""
 
 
 @dataclass(frozen=True)
@@ -132,10 +150,41 @@ class Coefficients:
     """SHARP streaming rate / the NIC's NCCL rate [-]."""
     serdes_fec_ns_per_link: float
     """SerDes + RS-FEC latency per link [ns]."""
+    nvls_tree_head_nvlink4_two_domains_gbyte_per_s: float
+    """NVLS-tree busbw ceiling per NVLS head, NVLink 4 (Hopper), two domains [GB/s] (NCCL tuning)."""
+    nvls_tree_head_nvlink4_gbyte_per_s: float
+    """The same on three or more domains [GB/s]."""
+    nvls_tree_head_nvlink5_two_domains_gbyte_per_s: float
+    """NVLS-tree busbw ceiling per NVLS head, NVLink 5 (Blackwell), two domains [GB/s]."""
+    nvls_tree_head_nvlink5_gbyte_per_s: float
+    """The same on three or more domains [GB/s]."""
+
+    def nvls_tree_head_gbyte_per_s(self, *, scale_up_line_gbyte_per_s: float) -> tuple[float, float]:
+        """(two domains, three or more) NVLS-tree busbw ceiling per head [GB/s] of a GPU whose
+        scale-up line rate per direction is given: NVLink 5 (Blackwell) at 900 GB/s and above,
+        else NVLink 4 (Hopper; NCCL keys its constants on the compute capability, which the GPU
+        record does not carry, and NVLink 5 ships only with Blackwell)."""
+        if scale_up_line_gbyte_per_s >= NVLINK5_GBYTE_PER_S:
+            return (
+                self.nvls_tree_head_nvlink5_two_domains_gbyte_per_s,
+                self.nvls_tree_head_nvlink5_gbyte_per_s,
+            )
+        return (self.nvls_tree_head_nvlink4_two_domains_gbyte_per_s, self.nvls_tree_head_nvlink4_gbyte_per_s)
 
 
 def coefficients(catalog: Catalog) -> Coefficients:
     """The model's coefficients from ``catalog`` (each a ``sizing_rules`` record).
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog whose ``sizing_rules`` hold the coefficients.
+
+    Returns
+    -------
+    Coefficients
+        Ring and NVLS efficiencies [fraction], per-step alphas [us], the in-network efficiency
+        [fraction] and the SerDes+FEC latency per link [ns].
 
     Raises
     ------
@@ -151,6 +200,21 @@ def coefficients(catalog: Catalog) -> Coefficients:
 def busbw_factor(*, collective: Collective, gpus: int) -> float:
     """nccl-tests factor from algorithm bandwidth to bus bandwidth [-].
 
+    Parameters
+    ----------
+    collective : Collective
+        ``all_reduce``, ``all_gather``, ``reduce_scatter``, ``all_to_all`` or ``broadcast``.
+    gpus : int
+        GPUs taking part, ``n`` [count].
+
+    Returns
+    -------
+    float
+        busbw / algbw [dimensionless]: ``2(n-1)/n`` for all-reduce, 1 for broadcast, ``(n-1)/n``
+        otherwise.
+
+    Examples
+    --------
     >>> busbw_factor(collective="all_reduce", gpus=8)
     1.75
     >>> busbw_factor(collective="all_gather", gpus=8)
@@ -197,6 +261,9 @@ class CollectiveFabric:
     """Latency of one NVLS all-reduce inside a domain [us] (used where the scale-up level reduces)."""
     notes: tuple[str, ...] = ()
     """Requested features the hardware lacks (shown with the workload result)."""
+    nvls_tree_head_gbyte_per_s: tuple[float, float] = (math.inf, math.inf)
+    """busbw ceiling per NVLS head of an NVLS tree across two domains, and across three or more
+    [GB/s] (:func:`nvls_tree_cap_gbyte_per_s`); no ceiling by default."""
 
     def __post_init__(self) -> None:
         if not self.levels or self.levels[0].name != LEVEL_SCALE_UP:
@@ -267,6 +334,34 @@ def two_level_fabric(
     The smallest fabric worth computing by hand; tests and examples use it. With
     ``in_network_reduction`` the leaf reduces at its full bandwidth.
 
+    Parameters
+    ----------
+    gpus : int
+        GPUs of the fabric [count].
+    domain_gpus : int
+        GPUs per scale-up domain [count].
+    scale_up_gbyte_per_s : float
+        Per-GPU bandwidth inside a domain [GB/s].
+    network_gbyte_per_s : float
+        Per-GPU bandwidth of the network level [GB/s].
+    alpha_up_us : float
+        Per-step latency inside a domain [us].
+    alpha_net_us : float
+        Per-step latency across the network [us].
+    in_network_reduction : bool
+        Whether the leaf reduces in the network (SHARP), at ``network_gbyte_per_s``.
+    nvls_gbyte_per_s : float
+        NVLS reduction bandwidth of the scale-up switches [GB/s]; 0 for none.
+    nvls_alpha_us : float
+        Per-step latency of an NVLS collective [us].
+
+    Returns
+    -------
+    CollectiveFabric
+        A ``scale-up`` level and a ``leaf`` level reaching every domain.
+
+    Examples
+    --------
     >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
     >>> [level.name for level in f.levels], f.domains
     (['scale-up', 'leaf'], 2)
@@ -316,6 +411,57 @@ def build_fabric(
 ) -> CollectiveFabric:
     """The levels of a planned cluster: scale-up, leaf, and spine/core when the fabric has them.
 
+    Parameters
+    ----------
+    gpus : int
+        GPUs of the cluster [count].
+    gpus_per_node : int
+        GPUs per server [count].
+    domain_gpus : int
+        GPUs per scale-up domain [count].
+    nodes : int
+        GPU servers [count].
+    tiers : int
+        Switch tiers of the scale-out fabric (0: none) [count].
+    radix : int
+        Ports of a leaf switch at the fabric's port speed [count].
+    leaf_down_ports : int
+        Down ports of a leaf [count].
+    ports_per_node_per_plane : int
+        Links one node puts on each plane [count].
+    rail_optimized : bool
+        Whether the fabric is rail-optimized (a leaf per rail).
+    oversubscription : float
+        Leaf down:up ratio [dimensionless].
+    per_gpu_gbit_per_s : float
+        Network line rate per GPU [Gbit/s].
+    nccl_efficiency : float
+        Share of the line rate NCCL reaches on the network [fraction].
+    nic_alpha_us : float
+        Per-step latency of a network collective on a short path [us].
+    scale_up_line_gbyte_per_s : float
+        Scale-up line rate per GPU [GB/s].
+    nvls_capable : bool
+        Whether the GPU's scale-up switches reduce (NVLS).
+    switch_reduces : tuple of bool
+        Per network tier (leaf first), whether its switch reduces in the network (SHARP).
+    path_min_ns : float
+        Latency of the shortest path, one switch hop [ns].
+    path_max_ns : float
+        Latency of the longest path, ``max_switch_hops`` hops [ns].
+    max_switch_hops : int
+        Switch hops of the longest path [count].
+    coefficients : Coefficients
+        The collective model's coefficients (:func:`coefficients`).
+    label : str
+        Design name shown in notes [dimensionless].
+
+    Returns
+    -------
+    CollectiveFabric
+        The scale-up level and one level per network tier, each with its reach [domains],
+        bandwidth [GB/s], alpha [us] and reduction bandwidth [GB/s].
+
     Notes
     -----
     - scale-up domain: ``domain_gpus`` GPUs (the plan's domain: at most a server's GPUs, or
@@ -363,8 +509,9 @@ def build_fabric(
         us_per_extra_hop=ns_per_extra_hop / 1000.0, in_network_efficiency=c.in_network_efficiency,
     )  # fmt: skip
     return CollectiveFabric(
-        gpus=gpus, domain_gpus=domain, levels=(scale_up, *network), label=label, nvls_alpha_us=c.nvls_alpha_us
-    )
+        gpus=gpus, domain_gpus=domain, levels=(scale_up, *network), label=label, nvls_alpha_us=c.nvls_alpha_us,
+        nvls_tree_head_gbyte_per_s=c.nvls_tree_head_gbyte_per_s(scale_up_line_gbyte_per_s=scale_up_line_gbyte_per_s),
+    )  # fmt: skip
 
 
 def _network_levels(
@@ -428,6 +575,20 @@ def with_options(
 
     A requested feature the hardware lacks adds a note to ``fabric.notes`` (shown with the
     workload result) instead of being dropped silently.
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric as the hardware builds it.
+    in_network_reduction : bool
+        Switch SHARP on (only where every network switch reduces).
+    nvls : bool or None
+        ``True``: NVLS on; ``False``: off; ``None``: as the hardware allows.
+
+    Returns
+    -------
+    CollectiveFabric
+        A copy with the options set and a note for each requested feature the hardware lacks.
     """
     notes = list(fabric.notes)
     if in_network_reduction and not fabric.in_network_capable:
@@ -463,6 +624,21 @@ def part_of_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
     domains that hold it (512 GPUs on 576-GPU NVL72 racks: 64 in each of 8 domains), so no
     tensor-parallel group straddles two domains; the whole fabric when ``gpus`` covers it.
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The whole fabric.
+    gpus : int
+        GPUs of the job [count].
+
+    Returns
+    -------
+    CollectiveFabric
+        ``fabric`` with ``gpus`` GPUs and the GPUs per domain [count] the job uses; ``fabric``
+        itself when ``gpus`` covers it.
+
+    Examples
+    --------
     >>> f = two_level_fabric(gpus=576, domain_gpus=72, scale_up_gbyte_per_s=900, network_gbyte_per_s=50)
     >>> g = part_of_fabric(f, gpus=512)
     >>> g.gpus, g.domain_gpus, g.domains
@@ -488,6 +664,20 @@ def with_reduction(fabric: CollectiveFabric, mode: InSwitchReduction) -> Collect
     do not). ``auto`` chooses per message size among what the hardware offers, like the rest of
     the model (:func:`collective_time`).
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric as the hardware builds it.
+    mode : InSwitchReduction
+        ``auto``, ``none``, ``nvls`` or ``sharp``.
+
+    Returns
+    -------
+    CollectiveFabric
+        The fabric with NVLS and SHARP set for ``mode`` (:func:`with_options`).
+
+    Examples
+    --------
     >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50,
     ...                      nvls_gbyte_per_s=250)
     >>> with_reduction(f, "none").nvls, with_reduction(f, "sharp").in_network_reduction
@@ -569,6 +759,8 @@ class _Group:
     """[B/s] per GPU of the slowest reducing network level; 0 when one cannot reduce."""
     net_level: str
     top_level: str
+    nvls_tree_cap: float = math.inf
+    """busbw ceiling of the NVLS tree over this group [B/s] (:func:`nvls_tree_cap_gbyte_per_s`)."""
 
 
 def _group(fabric: CollectiveFabric, n: int, m: int) -> _Group:
@@ -595,7 +787,9 @@ def _group(fabric: CollectiveFabric, n: int, m: int) -> _Group:
             LEVEL_SCALE_UP,
         )
     slowest = min(path, key=lambda level: level.bandwidth_gbyte_per_s)  # first (lowest) on ties
+    cap = nvls_tree_cap_gbyte_per_s(fabric, domains=g, gpus_per_domain=m)
     return _Group(
+        nvls_tree_cap=cap * 1e9,
         n=n,
         m=m,
         g=g,
@@ -639,7 +833,8 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
     up_s = factor * size / g.b_up
     net_s = factor * size / (m * g.b_net) if g.g > 1 else 0.0
     if algorithm == "ring":
-        alpha = steps * (n - 1) * g.alpha_net_s
+        # a chunk crosses the network on g - 1 of a traversal's n - 1 hops (NCCL's nInterSteps)
+        alpha = steps * ((n - g.g) * g.alpha_up_s + (g.g - 1) * g.alpha_net_s)
     elif algorithm == "tree":
         alpha = steps * log_n * g.alpha_net_s
     elif algorithm == "hierarchical":
@@ -647,7 +842,8 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
     elif algorithm == "nvls":
         # one push into the NVSwitch and one multicast back, whatever m; shards cross domains by tree
         alpha = g.alpha_nvls_s + 2 * math.ceil(math.log2(g.g)) * g.alpha_net_s
-        up_s = size / g.b_nvls
+        # across domains the NVLS-tree kernel's per-head ceiling may bind before NVLink does
+        up_s = max(size / g.b_nvls, factor * size / g.nvls_tree_cap)
         net_s = nvls_tree_shard_trips(g.g) * size / (m * g.b_net) if g.g > 1 else 0.0
     else:  # in_network: reduce in the domain (ring or NVLS), one trip up and down the switch tree
         ring_up = (2 * (m - 1) * g.alpha_up_s, up_s)
@@ -657,6 +853,29 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
         alpha = alpha_up + 2 * g.alpha_net_s
     beta, level = _bandwidth_term(g, up_s, net_s)
     return alpha, beta, level
+
+
+def nvls_tree_cap_gbyte_per_s(fabric: CollectiveFabric, *, domains: int, gpus_per_domain: int) -> float:
+    """busbw ceiling of an NVLS-tree all-reduce over ``domains`` domains [GB/s]; inf on one.
+
+    Notes
+    -----
+    ``C = h x c(g)`` with ``h = min(m, 32)`` NVLS heads (NCCL builds one NVLS-tree channel per
+    GPU of the domain, at most ``NCCL_MAX_NVLS_ARITY`` = 32) and ``c(g)`` the per-head ceiling on
+    two domains or on three and more (``CollectiveFabric.nvls_tree_head_gbyte_per_s``). Each head
+    runs the NVLS reduce, the network send and receive and the multicast on the same SMs, so a
+    head moves less than NVLink and its NIC each allow. NCCL's tuning model caps the NVLS tree the
+    same way (``src/graph/tuning.cc``, ``perChMaxNVLSTreeBws``: Hopper 57.7 GB/s on two nodes,
+    45.5 on more; Blackwell 96 and 80; NCCL 2.28 on).
+
+    >>> f = two_level_fabric(gpus=32, domain_gpus=8, scale_up_gbyte_per_s=364.5, network_gbyte_per_s=47)
+    >>> nvls_tree_cap_gbyte_per_s(f, domains=2, gpus_per_domain=8)
+    inf
+    """
+    if domains <= 1:
+        return math.inf
+    two, more = fabric.nvls_tree_head_gbyte_per_s
+    return min(gpus_per_domain, MAX_NVLS_HEADS) * (two if domains <= 2 else more)
 
 
 def nvls_tree_shard_trips(domains: int) -> float:
@@ -669,6 +888,18 @@ def nvls_tree_shard_trips(domains: int) -> float:
     (Sanders, Speck, Traeff 2009; NCCL issue 1649: NVLS tree peaks at constant intra-node cost and
     the ring's network bandwidth at scale).
 
+    Parameters
+    ----------
+    domains : int
+        Scale-up domains the tree joins [count].
+
+    Returns
+    -------
+    float
+        Crossings per direction, ``tau`` [dimensionless]: 1 on up to two domains, else 2.
+
+    Examples
+    --------
     >>> nvls_tree_shard_trips(2), nvls_tree_shard_trips(16)
     (1.0, 2.0)
     """
@@ -679,7 +910,22 @@ def algorithms_for(
     *, fabric: CollectiveFabric, collective: Collective, gpus: int | None = None
 ) -> tuple[Algorithm, ...]:
     """Algorithms that apply to ``collective`` on ``fabric``: NVLS where the scale-up switches
-    reduce, in-network where enabled and the group crosses the network."""
+    reduce, in-network where enabled and the group crosses the network.
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric the collective runs on.
+    collective : Collective
+        The collective operation.
+    gpus : int or None
+        GPUs of the group [count]; ``None`` for the whole fabric.
+
+    Returns
+    -------
+    tuple of Algorithm
+        The applicable algorithms, in the model's order.
+    """
     n = fabric.gpus if gpus is None else gpus
     spans_network = math.ceil(n / min(n, fabric.domain_gpus)) > 1
 
@@ -786,6 +1032,20 @@ def busbw_sweep_gbyte_per_s(
 
     The same costs as :func:`collective_time`, with the group and the candidate algorithms
     worked out once for the sweep (the plan's curve is 24 sizes x 2 collectives).
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric; the group is all of its GPUs.
+    collective : Collective
+        The collective operation.
+    sizes_bytes : tuple of int
+        Message sizes [B].
+
+    Returns
+    -------
+    tuple of float
+        busbw at each size [GB/s]; 0 on a single GPU.
     """
     n = fabric.gpus
     if n == 1:
@@ -857,6 +1117,20 @@ def _candidates(
 def send_recv_time_s(*, fabric: CollectiveFabric, message_bytes: float, domains_apart: int) -> float:
     """Point-to-point transfer time [s] between GPUs ``domains_apart`` domains apart.
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric the transfer crosses.
+    message_bytes : float
+        Message size ``S`` [B].
+    domains_apart : int
+        Scale-up domains between sender and receiver (0: the same domain) [count].
+
+    Returns
+    -------
+    float
+        Transfer time ``T`` [s].
+
     Notes
     -----
     T = alpha(level) + S / B(level), where the level is the one that joins ``domains_apart + 1``
@@ -880,9 +1154,21 @@ def send_recv_time_s(*, fabric: CollectiveFabric, message_bytes: float, domains_
 def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[float, float]:
     """Large-message all-reduce busbw each level allows over the whole fabric [GB/s].
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The whole fabric.
+
+    Returns
+    -------
+    tuple of float
+        ``(scale-up bound, network bound)`` of all-reduce busbw [GB/s]; the network bound is
+        infinite when the fabric has no network level.
+
     Notes
     -----
-    scale-up = ``max(B_up, 2(n-1)/n B_nvls)`` (ring, or NVLS where the switches reduce);
+    scale-up = ``max(B_up, min(2(n-1)/n B_nvls, C))`` (ring, or NVLS where the switches reduce,
+    within the NVLS tree's ceiling ``C`` across domains, :func:`nvls_tree_cap_gbyte_per_s`);
     network = ``m x B_net`` of the slowest network level (a domain's egress), or, with SHARP
     on, ``max(m B_net, 2(n-1)/n m B_sharp)``; where the scale-up switches reduce (NVLS), also
     ``2(n-1)/n m B_net / tau(g)`` over ``g`` domains: the NVLS tree sends each GPU's shard across
@@ -892,7 +1178,8 @@ def allreduce_level_bounds_gbyte_per_s(*, fabric: CollectiveFabric) -> tuple[flo
     n, m = fabric.gpus, min(fabric.domain_gpus, fabric.gpus)
     factor = busbw_factor(collective="all_reduce", gpus=n) if n > 1 else 1.0
     up = fabric.scale_up
-    scale_up = max(up.bandwidth_gbyte_per_s, factor * up.reduction_gbyte_per_s)
+    nvls_tree = nvls_tree_cap_gbyte_per_s(fabric, domains=fabric.domains, gpus_per_domain=m)
+    scale_up = max(up.bandwidth_gbyte_per_s, min(factor * up.reduction_gbyte_per_s, nvls_tree))
     network_levels = fabric.levels[1:]
     if not network_levels:
         return scale_up, math.inf
@@ -963,6 +1250,22 @@ def _coarse(level: str) -> str:
 
 def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscription: float) -> Bandwidth:
     """Injection, bisection and busbw figures (1 GiB messages) plus the busbw curve.
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The whole fabric.
+    per_gpu_gbit_per_s : float
+        Network line rate per GPU [Gbit/s].
+    oversubscription : float
+        Leaf down:up ratio [dimensionless].
+
+    Returns
+    -------
+    Bandwidth
+        Line rate [Gbit/s], bisection [Tbit/s], all-reduce and all-to-all busbw at 1 GiB [GB/s]
+        with their bound levels and algorithm, the level bounds [GB/s] and the busbw curve per
+        message size.
 
     Notes
     -----

@@ -59,6 +59,18 @@ def length_field(link_class: str) -> str:
     racks like node-leaf links; the auxiliary fabrics' uplinks join network racks like leaf-spine
     links (every auxiliary switch sits in the network racks).
 
+    Parameters
+    ----------
+    link_class : str
+        A compute or auxiliary link class (``node_leaf``, ``storage_access``, ``oob_uplink`` ...).
+
+    Returns
+    -------
+    str
+        Name of the ``facility.link_lengths`` field [dimensionless].
+
+    Examples
+    --------
     >>> length_field("storage_access"), length_field("oob_uplink"), length_field("core_top")
     ('node_leaf_m', 'leaf_spine_m', 'spine_core_m')
     """
@@ -100,6 +112,22 @@ class LinkMedia:
 def units_on_devices(*, ports: int, devices: int, ports_per_module: int) -> int:
     """Modules needed when ``ports`` are spread evenly over ``devices``, each rounding up.
 
+    Parameters
+    ----------
+    ports : int
+        Ports to serve [count].
+    devices : int
+        Devices they are spread over [count].
+    ports_per_module : int
+        Ports one module serves [count].
+
+    Returns
+    -------
+    int
+        Modules [count]; 0 when there are no ports or no devices.
+
+    Examples
+    --------
     >>> units_on_devices(ports=64, devices=2, ports_per_module=2)
     32
     >>> units_on_devices(ports=3, devices=3, ports_per_module=2)
@@ -193,6 +221,8 @@ def _forced(
 ) -> tuple[Cable | None, Optic, Optic]:
     """Check a forced medium and return (copper cable or None, lower optic, upper optic)."""
     field = f"fabric.link_media.{link_class}"
+    # what the link needs, named by both messages of a part that falls short of it
+    need = {"field": field, "id": forced_id, "need_speed": speed_gbit_per_s, "length_m": length_m}
     if forced_id in catalog.cables:
         cable = catalog.cables[forced_id]
         if not cable.is_copper:
@@ -208,12 +238,9 @@ def _forced(
                 msg(
                     "{field}: {id} carries {speed}G over {reach_m:g} m, the link needs {need_speed}G over "
                     "{length_m:g} m",
-                    field=field,
-                    id=forced_id,
                     speed=cable.max_speed_gbit_per_s,
                     reach_m=cable.max_reach_m,
-                    need_speed=speed_gbit_per_s,
-                    length_m=length_m,
+                    **need,
                 )
             )
         return cable, lower_optic, lower_optic
@@ -223,12 +250,9 @@ def _forced(
             msg(
                 "{field}: {id} serves {speed}G over {reach_m:g} m, the link needs {need_speed}G over "
                 "{length_m:g} m",
-                field=field,
-                id=forced_id,
                 speed=optic.speed_gbit_per_s,
                 reach_m=optic.max_reach_m,
-                need_speed=speed_gbit_per_s,
-                length_m=length_m,
+                **need,
             )
         )
     if integrated != optic.integrated:
@@ -257,7 +281,20 @@ def _forced(
 
 
 def cable_unit_cost_usd(cable: Cable, length_m: float) -> float:
-    """Price of one cable [USD]: fixed part + per-metre part x length."""
+    """Price of one cable [USD]: fixed part + per-metre part x length.
+
+    Parameters
+    ----------
+    cable : Cable
+        The cable model: fixed price [USD] and price per metre [USD/m].
+    length_m : float
+        Cable length [m].
+
+    Returns
+    -------
+    float
+        Price of one cable [USD].
+    """
     return cable.unit_cost_usd + cable.cost_usd_per_m * length_m
 
 
@@ -304,6 +341,30 @@ def build_aux_link_media(
     Single-port modules only: the ports of these fabrics are spread over many small devices
     (servers, storage units, management switches), so a twin-port module would serve one port
     on most of them.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Cables, optics and fibers to choose from.
+    link_class : AuxLinkClass
+        The auxiliary link class.
+    links : int
+        Links of the class [count].
+    length_m : float
+        Link length [m].
+    speed_gbit_per_s : int
+        Port speed [Gbit/s].
+    lower_devices : int
+        Devices at the lower end (servers, storage units, leaves) [count].
+    upper_devices : int
+        Switches at the upper end [count].
+    length_field : str
+        The input field ``length_m`` comes from, named in the error [dimensionless].
+
+    Returns
+    -------
+    LinkMedia
+        The medium, cable and optic counts at each end, power [W] and latency per link [ns].
 
     Raises
     ------
@@ -357,6 +418,36 @@ def build_link_media(
     ``forced_id`` names a cable (copper) or optic the design insists on for this class.
     ``links_per_lower_port`` > 1 is a multi-plane port: one lower-end port (and its module)
     fans out into that many links, one per plane.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Cables, optics and fibers to choose from.
+    link_class : LinkClass or AuxLinkClass
+        The link class.
+    links : int
+        Links of the class [count].
+    length_m : float
+        Link length [m].
+    speed_gbit_per_s : int
+        Link speed [Gbit/s].
+    lower_devices : int
+        Devices at the lower end [count].
+    upper_devices : int
+        Switches at the upper end [count].
+    lower_optic : Optic
+        The optic of the lower end when the link is optical.
+    upper_optic : Optic
+        The optic of the upper end when the link is optical.
+    forced_id : str or None
+        Cable or optic id the design insists on; ``None`` to choose.
+    links_per_lower_port : int
+        Links one lower-end port fans out into (planes per port) [count].
+
+    Returns
+    -------
+    LinkMedia
+        The medium, cable and optic counts at each end, power [W] and latency per link [ns].
     """
     integrated = lower_optic.integrated or upper_optic.integrated
     copper = None if integrated else _copper_for(catalog, speed_gbit_per_s, length_m)
@@ -459,7 +550,25 @@ def media_options(
 ) -> tuple[MediaOption, ...]:
     """Every medium that can build ``link_class`` at this length and speed, cheapest first.
 
-    ``nic_ports`` is the port count of one NIC: at the node end a module serves at most one NIC.
+    Parameters
+    ----------
+    catalog : Catalog
+        Cables, optics and fibers to choose from.
+    link_class : LinkClass
+        The compute link class.
+    length_m : float
+        Link length [m].
+    speed_gbit_per_s : int
+        Link speed [Gbit/s].
+    lower_optic, upper_optic : Optic
+        The design's optics at the lower and upper end.
+    nic_ports : int
+        The port count of one NIC [count]: at the node end a module serves at most one NIC.
+
+    Returns
+    -------
+    tuple of MediaOption
+        Each medium's id, kind, and per link its price [USD], power [W] and node-end power [W].
     """
 
     def priced(media_id: str | None, copper: Cable | None, lower: Optic, upper: Optic) -> MediaOption:

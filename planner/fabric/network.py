@@ -33,6 +33,23 @@ def path_latency_ns(
 ) -> tuple[tuple[str, float], ...]:
     """Latency components [ns] of a path over the given links and through the given switches.
 
+    Parameters
+    ----------
+    link_latency_ns : tuple of float
+        Optics DSP and propagation latency of each link crossed [ns].
+    nic_latency_ns : float
+        Host and NIC latency [ns].
+    switch_latency_ns : tuple of float
+        Latency of each switch crossed [ns].
+    serdes_fec_ns_per_link : float
+        SerDes+FEC latency per link [ns].
+
+    Returns
+    -------
+    tuple of (str, float)
+        ``(component, latency [ns])`` for ``host_nic``, ``serdes_fec``,
+        ``optics_and_propagation`` and ``switches``.
+
     Notes
     -----
     latency = host/NIC + links x (SerDes+FEC) + optics DSP and propagation per link

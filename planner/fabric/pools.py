@@ -117,7 +117,27 @@ def _units(need: float, per_unit: float) -> int:
 def size_storage_pool(
     *, catalog: Catalog, storage: Storage, gpus: int, nodes: int, pools: Pools
 ) -> StoragePool:
-    """Storage units and per-node storage ports for the pool's targets (module notes)."""
+    """Storage units and per-node storage ports for the pool's targets (module notes).
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Holds the per-GPU storage rules (``sizing_rules``).
+    storage : Storage
+        The storage unit model: bandwidths [GB/s], capacity [TB] and port speed [Gbit/s].
+    gpus : int
+        GPUs in the cluster [count].
+    nodes : int
+        GPU servers [count].
+    pools : Pools
+        The write, read and capacity targets; unset ones follow the rules.
+
+    Returns
+    -------
+    StoragePool
+        Storage units [count], the targets [GB/s, TB], the term that bound the count and the
+        storage ports per node [count].
+    """
     write = (
         pools.storage_write_gbyte_per_s
         if pools.storage_write_gbyte_per_s is not None
@@ -157,7 +177,25 @@ def size_storage_pool(
 
 
 def cheapest_fabric_switch(catalog: Catalog, *, speed: int) -> tuple[Switch, int]:
-    """Cheapest Ethernet fabric (non-management) switch per port at ``speed``, and its ports."""
+    """Cheapest Ethernet fabric (non-management) switch per port at ``speed``, and its ports.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Switches to choose from.
+    speed : int
+        Port speed [Gbit/s].
+
+    Returns
+    -------
+    tuple of (Switch, int)
+        The switch and its ports at ``speed`` [count].
+
+    Raises
+    ------
+    CatalogError
+        No Ethernet fabric switch has ports of ``speed``.
+    """
     candidates = [
         (s.unit_cost_usd / s.radix_by_speed[speed], s.id, s)
         for s in catalog.switches.values()
@@ -173,6 +211,25 @@ def size_frontend_pool(
     *, catalog: Catalog, gpus_per_node: int, nodes: int, pools: Pools, inband_gbit_per_s_per_node: float
 ) -> FrontendPool:
     """The front-end network for the pool's target, or the in-band network when none is set.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        NICs and switches to choose from.
+    gpus_per_node : int
+        GPUs per server [count]; turns a per-GPU target into a per-server one.
+    nodes : int
+        GPU servers [count].
+    pools : Pools
+        The front-end target, NIC and egress.
+    inband_gbit_per_s_per_node : float
+        In-band bandwidth of one server [Gbit/s], reported when no target is set.
+
+    Returns
+    -------
+    FrontendPool
+        Whether the network is dedicated, its bandwidth per server [Gbit/s], port speed [Gbit/s],
+        ports per server, NICs and border ports [count], switch and fabric.
 
     Raises
     ------

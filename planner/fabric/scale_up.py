@@ -109,7 +109,22 @@ class ScaleUpDomain:
 
 
 def in_server_domain(*, gpus: int, gpus_per_node: int, domain_gpus: int) -> ScaleUpDomain:
-    """A domain inside one server: at most the server's GPUs (the engine notes the cap)."""
+    """A domain inside one server: at most the server's GPUs (the engine notes the cap).
+
+    Parameters
+    ----------
+    gpus : int
+        GPUs in the cluster [count].
+    gpus_per_node : int
+        GPUs per server [count].
+    domain_gpus : int
+        Scale-up domain asked for [count].
+
+    Returns
+    -------
+    ScaleUpDomain
+        Domain size (at most ``gpus_per_node``) and domains [count], no scale-up switch.
+    """
     domain = max(1, min(domain_gpus, gpus_per_node))
     return ScaleUpDomain(
         domain_gpus=domain, domains=max(1, ceil_div(gpus, domain)), servers_per_domain=1, switch_id=None
@@ -129,6 +144,28 @@ def switched_domain(
 
     ``gpus`` is a whole number of domains (:func:`planner.resolve.resolve` rounds up).
 
+    Parameters
+    ----------
+    gpus : int
+        GPUs in the cluster, a whole number of domains [count].
+    gpus_per_node : int
+        GPUs per server [count].
+    domain_gpus : int
+        GPUs per domain [count].
+    switch : Switch
+        The scale-up switch model.
+    links_per_gpu : int
+        Scale-up links of one GPU [count].
+    scale_up_gbyte_per_s : float
+        Scale-up bandwidth of one GPU [GB/s].
+
+    Returns
+    -------
+    ScaleUpDomain
+        Domains, servers per domain, switches per domain and in all, and links [count].
+
+    Examples
+    --------
     >>> from planner.catalog import load_catalog
     >>> tray = load_catalog().switches["nvlink5_switch_tray"]
     >>> d = switched_domain(gpus=576, gpus_per_node=4, domain_gpus=72, switch=tray,
@@ -230,6 +267,7 @@ def _too_few_ports(
 ) -> InputError:  # fmt: skip
     """The error for a switch with fewer ports than the units (GPUs or servers) it must reach."""
     limit = ports * halves * gpus_per_unit
+    values = {"switch": switch.id, "ports": ports, "units": units, "domain": domain_gpus, "limit": limit}
     if limit == radix and halves == 1:
         text = msg(
             "fabric.scale_up_switch_id: {switch} has {radix} ports; every GPU of a {domain}-GPU "
@@ -243,21 +281,13 @@ def _too_few_ports(
             "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} servers of a "
             "{domain}-GPU domain; every server needs a link to every scale-up switch (allowed: "
             "domains up to {limit} GPUs)",
-            switch=switch.id,
-            ports=ports,
-            units=units,
-            domain=domain_gpus,
-            limit=limit,
+            **values,
         )
     else:
         text = msg(
             "fabric.scale_up_switch_id: {switch} gives {ports} ports to the {units} GPUs of each "
             "rack of a {domain}-GPU domain (allowed: domains up to {limit} GPUs)",
-            switch=switch.id,
-            ports=ports,
-            units=units,
-            domain=domain_gpus,
-            limit=limit,
+            **values,
         )
     return InputError(text)
 
@@ -268,6 +298,22 @@ def switches_spread_evenly(*, units: int, links_per_unit: int, ports: int) -> in
     The smallest divisor ``S`` of ``P`` (``links_per_unit``) with ``S >= ceil(U P / k)``: ``U P``
     links over switches of ``k`` ports, ``P / S`` links from every unit to every switch.
 
+    Parameters
+    ----------
+    units : int
+        Units to join, ``U`` (GPUs or chips) [count].
+    links_per_unit : int
+        Links of one unit, ``P`` [count].
+    ports : int
+        Ports of one switch, ``k`` [count].
+
+    Returns
+    -------
+    int
+        Switches ``S`` [count].
+
+    Examples
+    --------
     >>> switches_spread_evenly(units=72, links_per_unit=18, ports=144)  # NVL72: 9 trays
     9
     >>> switches_spread_evenly(units=64, links_per_unit=96, ports=136)  # TPU v4: 48 OCS
@@ -282,5 +328,17 @@ def scale_up_path_latency_ns(*, domain: ScaleUpDomain, switch_latency_ns: float)
 
     On-board switches of a server-attached domain are taken at the domain switch's latency
     (an assumption: the same switch silicon class). A circuit-switched domain has 0 hops.
+
+    Parameters
+    ----------
+    domain : ScaleUpDomain
+        The scale-up domain, with its switch hops [count].
+    switch_latency_ns : float
+        Latency of one switch hop [ns].
+
+    Returns
+    -------
+    float
+        Switching latency of the longest path [ns].
     """
     return domain.switch_hops * switch_latency_ns

@@ -168,6 +168,20 @@ class Topology:
 def leaf_port_split(*, radix: int, oversubscription: float) -> tuple[int, int]:
     """Leaf down and up ports for a down:up ratio: ``d = floor(k r / (r + 1))``, ``u = k - d``.
 
+    Parameters
+    ----------
+    radix : int
+        Ports of the leaf, ``k`` [count].
+    oversubscription : float
+        Down:up ratio, ``r`` [dimensionless].
+
+    Returns
+    -------
+    tuple of int
+        ``(down ports, up ports)`` [count].
+
+    Examples
+    --------
     >>> leaf_port_split(radix=64, oversubscription=1.0)
     (32, 32)
     >>> leaf_port_split(radix=64, oversubscription=3.0)
@@ -212,6 +226,21 @@ class ServerPorts:
 
 def server_ports(*, gpus_per_node: int, fabric: FabricParams, nic_ports: int) -> ServerPorts:
     """NICs, ports and links of one server, from the design's independent ratios.
+
+    Parameters
+    ----------
+    gpus_per_node : int
+        GPUs per server, ``g`` [count].
+    fabric : FabricParams
+        The design's fabric ratios (ports per GPU, GPUs per port, planes, NICs, port speed).
+    nic_ports : int
+        Ports of one NIC model [count].
+
+    Returns
+    -------
+    ServerPorts
+        Ports, NICs, ports per NIC, planes per port [count], port speed and per-GPU line rate
+        [Gbit/s] of one server.
 
     Notes
     -----
@@ -319,7 +348,25 @@ def _example(**changes: object) -> FabricParams:
 
 def ports_per_node_per_plane(*, gpus_per_node: int, fabric: FabricParams) -> int:
     """Links one node puts on each plane: ``gpus_per_node * ports_per_gpu / gpus_per_port *
-    planes_per_port / planes``."""
+    planes_per_port / planes``.
+
+    Parameters
+    ----------
+    gpus_per_node : int
+        GPUs per server [count].
+    fabric : FabricParams
+        The design's fabric ratios.
+
+    Returns
+    -------
+    int
+        Links per node per plane [count].
+
+    Raises
+    ------
+    InputError
+        ``fabric.planes`` does not divide the node's links.
+    """
     total = _port_count(gpus_per_node=gpus_per_node, fabric=fabric) * fabric.planes_per_port
     if total % fabric.planes:
         raise InputError(
@@ -356,6 +403,28 @@ def max_nodes(
     One switch holds ``radix // q`` nodes; one spine layer at most ``spine_radix`` leaves (each
     spine reaches every leaf); cores at most ``core_radix`` pods of ``spine_radix / 2`` leaves;
     top switches (the core model) at most ``core_radix`` blocks of ``core_radix / 2`` such pods.
+
+    Parameters
+    ----------
+    tiers : int
+        Switch tiers, 1 to 4 [count].
+    q : int
+        Ports a node puts on one plane [count].
+    radix : int
+        Ports of a leaf [count].
+    down : int
+        Down ports of a leaf [count].
+    rail_optimized : bool
+        Whether a leaf serves one rail of many nodes.
+    spine_radix : int or None
+        Ports of a spine; ``None``: ``radix`` [count].
+    core_radix : int or None
+        Ports of a core or top switch; ``None``: ``spine_radix`` [count].
+
+    Returns
+    -------
+    int
+        Nodes per plane [count].
     """
     spine_radix = spine_radix or radix
     core_radix = core_radix or spine_radix
@@ -396,6 +465,11 @@ def build_topology(
     scale_out
         ``False`` when the cluster fits one scale-up domain and no fabric is asked for: zero
         tiers, no switches and no links (the limits are still reported).
+
+    Returns
+    -------
+    Topology
+        Tiers, switches, ports and links per tier [count], and the node limits of each tier count.
 
     Raises
     ------
@@ -541,6 +615,20 @@ def smallest_divisor_at_least(n: int, minimum: int) -> int:
     The even-spread rule: a switch with ``n`` uplinks reaches ``s`` upper switches with ``n / s``
     links each only if ``s`` divides ``n``.
 
+    Parameters
+    ----------
+    n : int
+        Number to divide [count].
+    minimum : int
+        Least divisor accepted [count].
+
+    Returns
+    -------
+    int
+        The divisor [count]; ``minimum`` when it exceeds ``n``.
+
+    Examples
+    --------
     >>> smallest_divisor_at_least(72, 16)
     18
     >>> smallest_divisor_at_least(32, 8)
@@ -550,7 +638,20 @@ def smallest_divisor_at_least(n: int, minimum: int) -> int:
 
 
 def split_pods(leaves: int, pod_leaves: int) -> tuple[int, ...]:
-    """Leaves per pod: full pods of ``pod_leaves`` and one partial pod for the rest."""
+    """Leaves per pod: full pods of ``pod_leaves`` and one partial pod for the rest.
+
+    Parameters
+    ----------
+    leaves : int
+        Leaves to group [count].
+    pod_leaves : int
+        Leaves of a full pod [count].
+
+    Returns
+    -------
+    tuple of int
+        Leaves of each pod [count].
+    """
     full, rest = divmod(leaves, pod_leaves)
     return (pod_leaves,) * full + ((rest,) if rest else ())
 
@@ -561,6 +662,20 @@ def cores_per_group(pods: tuple[int, ...], *, pod_leaves: int, core_k: int) -> i
     Spine ``j`` of a pod with ``m`` leaves has ``ceil(m / c) c`` up links, ``ceil(m / c)`` to each
     of the ``c`` cores of group ``j``; a core's ports hold ``sum ceil(m / c)`` links.
     ``c = pod_leaves`` always fits while pods ``<= core_k``.
+
+    Parameters
+    ----------
+    pods : tuple of int
+        Leaves of each pod, ``m`` [count].
+    pod_leaves : int
+        Leaves of a full pod [count].
+    core_k : int
+        Ports of a core [count].
+
+    Returns
+    -------
+    int
+        Cores per group, ``c`` [count].
     """
     return next(
         c
@@ -596,6 +711,24 @@ def four_tier_shape(*, leaves: int, up: int, spine_k: int, core_k: int) -> _Shap
     as leaf uplinks are); core ``(j, x)`` of a block with ``b`` pods has ``ceil(b / t) t`` up links,
     ``ceil(b / t)`` to each of the ``t`` top switches of group ``(j, x)``.
 
+    Parameters
+    ----------
+    leaves : int
+        Leaves [count].
+    up : int
+        Up ports of a leaf [count].
+    spine_k : int
+        Ports of a spine [count].
+    core_k : int
+        Ports of a core or top switch [count].
+
+    Returns
+    -------
+    _Shape
+        Switches per tier, pods, links between tiers and group sizes [count].
+
+    Examples
+    --------
     >>> s = four_tier_shape(leaves=4096, up=32, spine_k=64, core_k=64)  # 131,072 NDR endpoints
     >>> (s.spines, s.cores, s.tops, s.tops_per_group)
     (4096, 4096, 2048, 2)
@@ -624,7 +757,26 @@ def four_tier_shape(*, leaves: int, up: int, spine_k: int, core_k: int) -> _Shap
 
 
 def clos_shape(*, leaves: int, up: int, two_tier: bool, spine_k: int, core_k: int) -> _Shape:
-    """Spines, cores and links above ``leaves`` leaves of ``up`` uplinks, spread evenly."""
+    """Spines, cores and links above ``leaves`` leaves of ``up`` uplinks, spread evenly.
+
+    Parameters
+    ----------
+    leaves : int
+        Leaves [count].
+    up : int
+        Up ports of a leaf [count].
+    two_tier : bool
+        Whether one spine layer joins every leaf.
+    spine_k : int
+        Ports of a spine [count].
+    core_k : int
+        Ports of a core [count].
+
+    Returns
+    -------
+    _Shape
+        Switches per tier, pods, links between tiers and cores per group [count].
+    """
     leaf_up_links = leaves * up
     if two_tier:
         spines = smallest_divisor_at_least(up, ceil_div(leaf_up_links, spine_k))
@@ -733,6 +885,20 @@ def small_clos(*, endpoints: int, radix: int) -> SmallClos:
     fabric fits: it grows a spine, core or further aggregation layer (the count a chassis of the
     same switch silicon would hold).
 
+    Parameters
+    ----------
+    endpoints : int
+        Ports to connect, ``E`` [count].
+    radix : int
+        Ports of the switch, ``k`` [count].
+
+    Returns
+    -------
+    SmallClos
+        Switches per tier and links between tiers [count].
+
+    Examples
+    --------
     >>> c = small_clos(endpoints=100, radix=64)
     >>> (c.leaves, c.spines, c.cores, c.links_leaf_spine)
     (4, 2, 0, 128)

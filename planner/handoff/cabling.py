@@ -82,6 +82,21 @@ def build_handoff(*, plan: Planned, catalog: Catalog, params: LayoutParams | Non
     """Wiring, layout and cabling plan of ``plan`` on the floor ``params`` (default: the plan's
     scenario's floor, :attr:`planner.inputs.scenario.Scenario.layout_floor`, the one its BOM prices).
 
+    Parameters
+    ----------
+    plan : Planned
+        The planned cluster (its devices, links and scenario).
+    catalog : Catalog
+        Catalog of servers, switches, racks, optics and cables (dimensionless records).
+    params : LayoutParams or None
+        Floor geometry (row length [m], rack size [m], tray height [m], slack [m]); ``None`` takes
+        the scenario's ``layout_floor``.
+
+    Returns
+    -------
+    Handoff
+        The plan with its wiring, rack layout and labelled cables (lengths [m]).
+
     Raises
     ------
     InputError
@@ -97,7 +112,23 @@ def build_handoff(*, plan: Planned, catalog: Catalog, params: LayoutParams | Non
 
 
 def cabling(*, wiring: Wiring, layout: Layout, catalog: Catalog) -> tuple[Cable, ...]:
-    """One :class:`Cable` per link, with its length from the layout and its label."""
+    """One :class:`Cable` per link, with its length from the layout and its label.
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and their port-to-port links (dimensionless ids).
+    layout : Layout
+        Where each device sits: rack, position [U] and rack coordinates [m].
+    catalog : Catalog
+        Catalog whose media reaches [m] each cable length is checked against.
+
+    Returns
+    -------
+    tuple[Cable, ...]
+        One cable per link of ``wiring``, in link order: id, label, both ends (rack, position [U],
+        device, port), medium, optics and length [m].
+    """
     where = layout.location()
     numbers: dict[str, int] = {}
     cables = []
@@ -154,7 +185,19 @@ def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -
 
 def length_summary(handoff: Handoff) -> list[dict[str, object]]:
     """Per link class: cables, shortest, mean and longest layout length, and the scenario's one
-    length the class's medium is chosen for [m]."""
+    length the class's medium is chosen for [m].
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring, layout and cables of one plan.
+
+    Returns
+    -------
+    list[dict[str, object]]
+        One row per link class that has cables: ``link_class``, ``cables`` [count], ``min_m``,
+        ``mean_m`` (one decimal), ``max_m`` and ``medium_for_m`` [m].
+    """
     lengths = handoff.plan.scenario.facility.link_lengths
     rows: list[dict[str, object]] = []
     for link_class in (*FABRIC_LINK_CLASSES, *AUX_LINK_CLASSES):

@@ -136,7 +136,18 @@ def _rack_row(mxfile: ET.Element, handoff: Handoff, row: int) -> None:
 
 
 def drawio_file(handoff: Handoff) -> bytes:
-    """A ``.drawio`` file with two pages: the logical topology and the first row holding switches."""
+    """A ``.drawio`` file with two pages: the logical topology and the first row holding switches.
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring and layout of one plan.
+
+    Returns
+    -------
+    bytes
+        The ``.drawio`` (mxfile) XML, UTF-8 encoded with its XML declaration.
+    """
     mxfile = ET.Element("mxfile", {"host": "gpu-cluster-planner", "type": "device"})
     _topology(mxfile, handoff)
     kinds = {r.row for r in handoff.layout.racks if r.kind != "compute"}

@@ -45,7 +45,21 @@ class RackType:
 
 
 def rack_types(layout: Layout, wiring: Wiring) -> tuple[RackType, ...]:
-    """The distinct rack types of a layout, in rack order."""
+    """The distinct rack types of a layout, in rack order.
+
+    Parameters
+    ----------
+    layout : Layout
+        Racks of the plan with their placements (position and height [U]).
+    wiring : Wiring
+        Devices of the plan (their model ids tell racks apart).
+
+    Returns
+    -------
+    tuple[RackType, ...]
+        One type per distinct (kind, models at positions [U]) shape, keyed ``<kind>-<n>``, each with
+        the names of its racks and the first as example.
+    """
     devices = {d.device_id: d for d in wiring.devices}
     found: dict[tuple[object, ...], list[RackPlan]] = {}
     for rack in layout.racks:
@@ -75,6 +89,22 @@ def elevation_svg(rack_type: RackType, wiring: Wiring, *, title: str = "", lang:
 
     The header line gives the units and kW used against the usable height and the power limit;
     the rack count and the catalog names of the devices are in ``lang``.
+
+    Parameters
+    ----------
+    rack_type : RackType
+        The rack type to draw (its example rack is drawn).
+    wiring : Wiring
+        Devices of the plan (model names and roles, for labels and colours).
+    title : str
+        Heading text; empty uses the type key and its first four rack names.
+    lang : str
+        Language code of the rack count and device names (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        An SVG document (text), one unit row every ``UNIT_PX`` pixels.
     """
     rack = rack_type.example
     devices = {d.device_id: d for d in wiring.devices}
@@ -133,6 +163,18 @@ def floor_svg(layout: Layout, *, kind_names: dict[str, str] | None = None) -> st
     """The racks on the floor, seen from above: one box per rack, coloured by kind, fronts marked.
 
     ``kind_names`` gives the legend text of each kind (the reader's language).
+
+    Parameters
+    ----------
+    layout : Layout
+        Racks with their floor coordinates [m] and the floor's rack width and depth [m].
+    kind_names : dict[str, str] or None
+        Legend text per rack kind; ``None`` shows the kind ids.
+
+    Returns
+    -------
+    str
+        An SVG document (text), ``FLOOR_PX_PER_M`` pixels per metre.
     """
     names = kind_names or {k: k for k in KIND_FILL}
     scale = FLOOR_PX_PER_M

@@ -101,7 +101,18 @@ class Layout:
 
 
 def racks_per_row(params: LayoutParams) -> int:
-    """Racks one row holds; :class:`InputError` naming ``layout.row_length_m`` when none fits."""
+    """Racks one row holds; :class:`InputError` naming ``layout.row_length_m`` when none fits.
+
+    Parameters
+    ----------
+    params : LayoutParams
+        Floor geometry: row length and rack width [m].
+
+    Returns
+    -------
+    int
+        ``floor(row_length_m / rack_width_m)`` [count], one or more.
+    """
     count = int(params.row_length_m / params.rack_width_m + 1e-9)
     if count < 1:
         raise InputError(
@@ -117,6 +128,23 @@ def racks_per_row(params: LayoutParams) -> int:
 
 def build_layout(*, plan: Sized, catalog: Catalog, wiring: Wiring, params: LayoutParams) -> Layout:
     """Place every device of ``wiring`` in a rack and the racks in rows.
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized plan (its scenario's rack model and its rack power limit [kW]).
+    catalog : Catalog
+        Catalog of racks (usable height [U]) and sizing rules (network rack fill [fraction]).
+    wiring : Wiring
+        Devices to place (each with its height [U] and power [kW]).
+    params : LayoutParams
+        Floor geometry: row length, rack width and depth, aisle widths [m], maximum rows [count].
+
+    Returns
+    -------
+    Layout
+        Racks with their placements [U], rows and floor coordinates [m], and notes when the layout's
+        network rack count differs from the plan's.
 
     Raises
     ------
@@ -314,21 +342,58 @@ class Anchor(NamedTuple):
 
 def anchor(placed: tuple[RackPlan, Placement], params: LayoutParams) -> Anchor:
     """The :class:`Anchor` of a device in its rack: rise ``(rack U - top U) x 44.45 mm + tray
-    height`` [m], middle ``position + height / 2`` [U]."""
+    height`` [m], middle ``position + height / 2`` [U].
+
+    Parameters
+    ----------
+    placed : tuple[RackPlan, Placement]
+        A rack and one placement in it (position and height [U]).
+    params : LayoutParams
+        Floor geometry (cable tray height above the rack [m]).
+
+    Returns
+    -------
+    Anchor
+        Rack name, rise to the tray [m], middle of the device [U] and rack position ``x, y`` [m].
+    """
     rack, at = placed
     rise = (rack.rack_units - at.top_u) * RACK_UNIT_M + params.tray_height_m
     return Anchor(rack.name, rise, at.position_u + at.rack_units / 2, rack.x_m, rack.y_m)
 
 
 def anchors(layout: Layout) -> dict[str, Anchor]:
-    """The :class:`Anchor` of every device of ``layout``, by device id."""
+    """The :class:`Anchor` of every device of ``layout``, by device id.
+
+    Parameters
+    ----------
+    layout : Layout
+        Racks with their placements.
+
+    Returns
+    -------
+    dict[str, Anchor]
+        Anchor (rise [m], middle [U], rack ``x, y`` [m]) per device id.
+    """
     return {p.device_id: anchor((rack, p), layout.params) for rack in layout.racks for p in rack.placements}
 
 
 def anchored_length_m(a: Anchor, b: Anchor, *, slack_m: float) -> float:
     """Length of one cable between two anchored devices, rounded up to a whole metre [m]: in one
     rack ``|middle_a - middle_b| x 44.45 mm + slack``, between racks ``rise_a + rise_b + |dx| +
-    |dy| + slack`` (module notes)."""
+    |dy| + slack`` (module notes).
+
+    Parameters
+    ----------
+    a, b : Anchor
+        The two ends' anchors (rise [m], middle [U], rack ``x, y`` [m]).
+    slack_m : float
+        Extra length per cable for dressing and service loops [m].
+
+    Returns
+    -------
+    float
+        Cable length [m], a whole number, at least 1.
+    """
     if a.rack == b.rack:
         length = abs(a.middle_u - b.middle_u) * RACK_UNIT_M + slack_m
     else:
@@ -341,6 +406,18 @@ def cable_length_m(
 ) -> float:
     """Length of one cable between two placed devices, rounded up to a whole metre [m]
     (:func:`anchored_length_m`).
+
+    Parameters
+    ----------
+    a, b : tuple[RackPlan, Placement]
+        The two ends: rack and placement (position and height [U]).
+    params : LayoutParams
+        Floor geometry (tray height and slack [m]).
+
+    Returns
+    -------
+    float
+        Cable length [m], a whole number, at least 1.
 
     >>> p = LayoutParams()
     >>> r1 = RackPlan("R01-01", "compute", 0, 0, 0.3, 0.6, "+y", (), 42, 42, 0.0, 40.0)

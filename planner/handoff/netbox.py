@@ -97,6 +97,16 @@ CABLE_TYPE = {
 def slug(text: str) -> str:
     """A NetBox slug: lower case letters, digits, ``-`` and ``_``.
 
+    Parameters
+    ----------
+    text : str
+        Any name (dimensionless).
+
+    Returns
+    -------
+    str
+        The slug; runs of other characters become one ``-``, ``x`` when nothing is left.
+
     >>> slug("NVIDIA Quantum-2 QM9700")
     'nvidia-quantum-2-qm9700'
     """
@@ -109,7 +119,20 @@ GENERIC = "Generic"
 
 def manufacturer(device: Device, catalog: Catalog) -> str:
     """The maker: the first word of the catalog name of a sourced product (the catalog has no
-    maker field), :data:`GENERIC` for an assumed one."""
+    maker field), :data:`GENERIC` for an assumed one.
+
+    Parameters
+    ----------
+    device : Device
+        A device of the wiring (its model id and name).
+    catalog : Catalog
+        Catalog holding the device's server, switch or storage record.
+
+    Returns
+    -------
+    str
+        Manufacturer name (dimensionless).
+    """
     families = (catalog.servers, catalog.switches, catalog.storage)
     record = next(f[device.model_id] for f in families if device.model_id in f)
     return GENERIC if record.assumption else device.model_name.split()[0]
@@ -117,7 +140,22 @@ def manufacturer(device: Device, catalog: Catalog) -> str:
 
 def interface_type(device: Device, family: str, port: str | None = None) -> str:
     """NetBox interface type of a device's port (its main ports when ``port`` is ``None``): by
-    fabric family and speed, else ``other``; storage and management ports are Ethernet."""
+    fabric family and speed, else ``other``; storage and management ports are Ethernet.
+
+    Parameters
+    ----------
+    device : Device
+        The device (role and port speeds [Gbit/s]).
+    family : str
+        Fabric family of the plan's leaf switch (``infiniband`` or Ethernet), dimensionless.
+    port : str or None
+        Port name; ``None`` for the device's main ports.
+
+    Returns
+    -------
+    str
+        NetBox interface type id (dimensionless).
+    """
     speed = device.port_speed_gbit_per_s if port is None else device.speed_of(port)
     main = port is None or dict(device.port_speeds).get(port) is None
     if family == "infiniband" and main and device.role in ("gpu-server", "leaf", "spine", "core"):
@@ -126,11 +164,40 @@ def interface_type(device: Device, family: str, port: str | None = None) -> str:
 
 
 def fabric_family(handoff: Handoff, catalog: Catalog) -> str:
+    """Fabric family of the plan's leaf switch model (``infiniband``, ``ethernet``, ...).
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring, layout and cables of one plan.
+    catalog : Catalog
+        Catalog holding the leaf switch record.
+
+    Returns
+    -------
+    str
+        The family (dimensionless).
+    """
     return catalog.switches[handoff.plan.switch_models.leaf_id].family
 
 
 def device_type_yaml(device: Device, family: str, maker: str) -> dict[str, object]:
-    """One device type in the device-type library's format, with its interfaces."""
+    """One device type in the device-type library's format, with its interfaces.
+
+    Parameters
+    ----------
+    device : Device
+        A device of the model (name, id, height [U], interfaces).
+    family : str
+        Fabric family of the plan (sets the interface types), dimensionless.
+    maker : str
+        Manufacturer name (dimensionless).
+
+    Returns
+    -------
+    dict[str, object]
+        The device type: manufacturer, model, slug, ``u_height`` [U], full depth, interfaces.
+    """
     return {
         "manufacturer": maker,
         "model": device.model_name,
@@ -144,7 +211,21 @@ def device_type_yaml(device: Device, family: str, maker: str) -> dict[str, objec
 
 
 def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
-    """File name (relative to the NetBox folder) to content."""
+    """File name (relative to the NetBox folder) to content.
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring, layout and cables of one plan.
+    catalog : Catalog
+        Catalog of the plan's products (makers, fabric family).
+
+    Returns
+    -------
+    dict[str, bytes]
+        CSV files (UTF-8) for sites, locations, racks, manufacturers, roles, devices, interfaces and
+        cables, and one YAML device type per model.
+    """
     layout, wiring = handoff.layout, handoff.wiring
     family = fabric_family(handoff, catalog)
     where = layout.location()
@@ -219,4 +300,16 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
 
 
 def row_name(row: int) -> str:
+    """The NetBox location name of a row: ``Row 01``.
+
+    Parameters
+    ----------
+    row : int
+        Row, 0-based [count].
+
+    Returns
+    -------
+    str
+        Location name (dimensionless).
+    """
     return f"Row {row + 1:02d}"

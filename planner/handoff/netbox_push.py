@@ -98,6 +98,18 @@ class PushReport:
 def connect(*, url: str, token: str) -> Any:
     """A pynetbox API for ``url``; the status call fails early on a wrong address or token.
 
+    Parameters
+    ----------
+    url : str
+        Base address of the NetBox server (dimensionless).
+    token : str
+        NetBox API token (dimensionless, never logged).
+
+    Returns
+    -------
+    Any
+        The pynetbox API object, its status call answered.
+
     Raises
     ------
     InputError
@@ -188,6 +200,11 @@ def push(*, api: Any, handoff: Handoff, catalog: Catalog, progress: Progress | N
     progress
         Told after each create request (:data:`Progress`); a first push of 1024 GPUs makes
         about 54,000 objects, which takes a small NetBox server most of an hour or more.
+
+    Returns
+    -------
+    PushReport
+        Objects created and objects already present, per kind [count].
     """
     run = _Push(api, progress)
     family = fabric_family(handoff, catalog)

@@ -86,6 +86,20 @@ class CablePairs:
 def residue_count(items: int, step: int, residue: int) -> int:
     """How many ``t < items`` have ``t mod step == residue`` [count].
 
+    Parameters
+    ----------
+    items : int
+        Range length ``t = 0 .. items - 1`` [count].
+    step : int
+        Modulus [count], above zero.
+    residue : int
+        Residue to match, ``0 <= residue < step`` [count].
+
+    Returns
+    -------
+    int
+        Matching ``t`` [count].
+
     >>> [residue_count(10, 4, r) for r in range(4)]
     [3, 3, 2, 2]
     """
@@ -261,6 +275,22 @@ def spine_down_ports(*, leaves: int, up: int, spines: int, spine: int) -> int:
     ``i``'s up link ``t`` (``t mod S = spine``) on port ``i b + floor(t / S)``, ``b = floor(U / S)``;
     each leaf sends it ``c`` cables, so ``L c`` ports when ``c <= b``, else consecutive leaves share
     one and ``(L - 1) b + c`` (``L`` leaves, ``U`` up ports a leaf, ``S`` spines).
+
+    Parameters
+    ----------
+    leaves : int
+        Leaves ``L`` of the plane [count].
+    up : int
+        Up ports ``U`` of a leaf [count].
+    spines : int
+        Spines ``S`` of the plane [count].
+    spine : int
+        The spine, 0-based [count].
+
+    Returns
+    -------
+    int
+        Down ports of ``spine`` with a cable [count].
 
     >>> spine_down_ports(leaves=4, up=3, spines=2, spine=0), spine_down_ports(leaves=4, up=3, spines=2, spine=1)
     (5, 4)

@@ -47,7 +47,21 @@ class CablePricing:
 def layout_cable_pricing(handoff: Handoff, catalog: Catalog) -> tuple[CablePricing, ...]:
     """Per link class and cable part (compute and auxiliary fabrics): the cables priced from the
     layout's lengths, beside the plan's BOM lines of the same cables (a price override of the
-    part applies to both)."""
+    part applies to both).
+
+    Parameters
+    ----------
+    handoff : Handoff
+        The plan's cables (lengths [m]) and its BOM lines [USD].
+    catalog : Catalog
+        Catalog of cable parts (price per length [USD]).
+
+    Returns
+    -------
+    tuple[CablePricing, ...]
+        One entry per (link class, cable part) in first-cable order: cables [count], BOM and layout
+        ordered lengths [m -> count], BOM price and layout price [USD].
+    """
     overrides = handoff.plan.scenario.price_overrides_usd
     groups: dict[tuple[str, str], list[float]] = {}
     for cable in handoff.cables:
@@ -83,7 +97,20 @@ def _lengths(bins: dict[float, int]) -> str:
 
 
 def pricing_rows(pricing: tuple[CablePricing, ...]) -> list[dict[str, object]]:
-    """Table rows (JSON-ready): link class, part, cables, the ordered lengths, both prices."""
+    """Table rows (JSON-ready): link class, part, cables, the ordered lengths, both prices.
+
+    Parameters
+    ----------
+    pricing : tuple[CablePricing, ...]
+        Entries from :func:`layout_cable_pricing`.
+
+    Returns
+    -------
+    list[dict[str, object]]
+        One row per entry: ``link_class``, ``cable_part``, ``cables`` [count], ``ordered_lengths`` and
+        ``bom_lengths`` (text, [m] x count), ``plan_usd``, ``layout_usd``, ``difference_usd`` [USD,
+        two decimals].
+    """
     return [
         {
             "link_class": p.link_class,

@@ -72,6 +72,17 @@ _KEPT = 64
 def ordered_length_m(length_m: float) -> float:
     """The length a cable of run ``length_m`` is ordered at [m]: the next bin at or above it.
 
+    Parameters
+    ----------
+    length_m : float
+        Cable run [m].
+
+    Returns
+    -------
+    float
+        Ordered length [m]: a stock bin of ``LENGTH_BINS_M``, above the longest bin rounded up to
+        ``MADE_TO_ORDER_STEP_M``.
+
     >>> ordered_length_m(11.2), ordered_length_m(3.0), ordered_length_m(104.0)
     (15.0, 3.0, 110.0)
     """
@@ -84,6 +95,16 @@ def ordered_length_m(length_m: float) -> float:
 def ordered_bins(runs_m: Iterable[float]) -> dict[float, int]:
     """Cables per ordered length [m -> count], shortest first, of runs ``runs_m`` [m].
 
+    Parameters
+    ----------
+    runs_m : Iterable[float]
+        One run per cable [m].
+
+    Returns
+    -------
+    dict[float, int]
+        Cables per ordered length [m -> count].
+
     >>> ordered_bins([11.0, 6.0, 14.0, 21.0])
     {7.0: 1, 15.0: 2, 25.0: 1}
     """
@@ -95,6 +116,16 @@ def ordered_bins(runs_m: Iterable[float]) -> dict[float, int]:
 
 def counted_bins(runs: Mapping[float, int]) -> dict[float, int]:
     """Cables per ordered length [m -> count], shortest first, of ``runs`` (run [m] -> cables).
+
+    Parameters
+    ----------
+    runs : Mapping[float, int]
+        Cables per run [m -> count].
+
+    Returns
+    -------
+    dict[float, int]
+        Cables per ordered length [m -> count].
 
     >>> counted_bins({11.0: 1, 6.0: 1, 14.0: 2})
     {7.0: 1, 15.0: 3}
@@ -133,13 +164,41 @@ class CableRun:
 
 def reach_m(link: Link, catalog: Catalog) -> tuple[float, str]:
     """Longest cable the link's medium carries [m] (the shortest of the cable's and each optic's
-    reach), and the part that sets it."""
+    reach), and the part that sets it.
+
+    Parameters
+    ----------
+    link : Link
+        One link (cable part and the optic at each end).
+    catalog : Catalog
+        Catalog of cables and optics (their reach [m]).
+
+    Returns
+    -------
+    tuple[float, str]
+        Reach [m] and the id of the part that limits it.
+    """
     return medium_reach_m(link.cable_part, (link.optic_a, link.optic_b), catalog)
 
 
 def medium_reach_m(cable_part: str, optics: Iterable[str | None], catalog: Catalog) -> tuple[float, str]:
     """Longest cable a medium carries [m]: the shortest of the cable's and each optic's reach, and
-    the part that sets it."""
+    the part that sets it.
+
+    Parameters
+    ----------
+    cable_part : str
+        Cable part id (dimensionless).
+    optics : Iterable[str or None]
+        Optic part ids at the ends; ``None`` or empty for a copper end.
+    catalog : Catalog
+        Catalog of cables and optics (their reach [m]).
+
+    Returns
+    -------
+    tuple[float, str]
+        Reach [m] and the id of the part that limits it.
+    """
     reaches = [(catalog.cables[cable_part].max_reach_m, cable_part)]
     reaches += [(catalog.optics[o].max_reach_m, o) for o in optics if o]
     return min(reaches)
@@ -147,7 +206,20 @@ def medium_reach_m(cable_part: str, optics: Iterable[str | None], catalog: Catal
 
 def link_lengths_m(wiring: Wiring, layout: Layout) -> list[float]:
     """The run of every link of ``wiring`` on ``layout`` [m], in link order (one computation per
-    pair of devices: parallel cables between two devices run the same way)."""
+    pair of devices: parallel cables between two devices run the same way).
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and links of the plan.
+    layout : Layout
+        Where each device sits (rack, position [U], coordinates [m]).
+
+    Returns
+    -------
+    list[float]
+        Length of each link [m], whole metres.
+    """
     where = layout.location()
     by_pair: dict[tuple[str, str], float] = {}
     lengths = []
@@ -162,7 +234,23 @@ def link_lengths_m(wiring: Wiring, layout: Layout) -> list[float]:
 
 def runs_of(wiring: Wiring, lengths_m: list[float], catalog: Catalog) -> tuple[CableRun, ...]:
     """The links of ``wiring`` with their runs ``lengths_m`` [m], per link class and cable part
-    (port by port: :func:`runs_of_pairs` gives the same from the cables per pair of devices)."""
+    (port by port: :func:`runs_of_pairs` gives the same from the cables per pair of devices).
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and links of the plan.
+    lengths_m : list[float]
+        Run of each link of ``wiring`` in link order [m] (:func:`link_lengths_m`).
+    catalog : Catalog
+        Catalog of cables and optics (their reach [m]).
+
+    Returns
+    -------
+    tuple[CableRun, ...]
+        One entry per (link class, cable part): cables per ordered length [m -> count], longest run
+        [m], reach [m] and the part that limits it.
+    """
     groups: dict[tuple[str, str], list[float]] = {}
     first: dict[tuple[str, str], Link] = {}
     for link, length in zip(wiring.links, lengths_m, strict=True):
@@ -188,7 +276,23 @@ def runs_of(wiring: Wiring, lengths_m: list[float], catalog: Catalog) -> tuple[C
 def runs_of_pairs(pairs: CablePairs, layout: Layout, catalog: Catalog) -> tuple[CableRun, ...]:
     """The cables ``pairs`` laid out on ``layout``, per link class and cable part: each pair of
     devices' run computed once (:func:`planner.handoff.layout.anchored_length_m`) and counted
-    with its cables."""
+    with its cables.
+
+    Parameters
+    ----------
+    pairs : CablePairs
+        Cables per pair of devices, per link class, with each class's media.
+    layout : Layout
+        Where each device sits (rack, position [U], coordinates [m]).
+    catalog : Catalog
+        Catalog of cables and optics (their reach [m]).
+
+    Returns
+    -------
+    tuple[CableRun, ...]
+        One entry per link class: cables per ordered length [m -> count], longest run [m], reach [m]
+        and the part that limits it.
+    """
     where = anchors(layout)
     slack = layout.params.slack_m
     runs = []
@@ -214,7 +318,22 @@ def pair_runs(blocks: Iterable[Block], where: Mapping[str, Anchor], *, slack_m: 
     :class:`planner.handoff.pairs.ClassPairs`) between the devices anchored at ``where``:
     :func:`planner.handoff.layout.anchored_length_m` written out in the loop (the same operations
     in the same order: a call per pair costs about a fifth of a new-size plan), a pair of devices
-    at a time; tests/test_cable_pairs.py holds the two equal on every preset."""
+    at a time; tests/test_cable_pairs.py holds the two equal on every preset.
+
+    Parameters
+    ----------
+    blocks : Iterable[Block]
+        Cables by pair of devices: ``(a devices, ((b device, cables [count]), ...))``.
+    where : Mapping[str, Anchor]
+        Anchor of each device (rise [m], middle [U], rack ``x, y`` [m]).
+    slack_m : float
+        Extra length per cable [m].
+
+    Returns
+    -------
+    dict[float, int]
+        Cables per run [m -> count], runs in whole metres, at least 1.
+    """
     unit, ceil = RACK_UNIT_M, math.ceil
     counts: dict[int, int] = {}
     for a_devices, targets in blocks:
@@ -276,6 +395,21 @@ def cable_runs(*, plan: Sized, catalog: Catalog, params: LayoutParams | None = N
 
     Kept per catalog object and sized cluster: the key is every count the wiring and the layout
     read (:class:`planner.handoff.sized.Sized`), never a price.
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized cluster (media per link class, counts the wiring reads).
+    catalog : Catalog
+        Catalog of racks, cables and optics.
+    params : LayoutParams or None
+        Floor geometry [m]; ``None`` takes the default floor.
+
+    Returns
+    -------
+    tuple[CableRun, ...]
+        One entry per (link class, cable part): cables per ordered length [m -> count], longest run,
+        reach [m]; empty above ``MAX_LAID_OUT_CABLES`` cables.
 
     Raises
     ------

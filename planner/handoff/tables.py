@@ -7,7 +7,18 @@ from planner.sheets import csv_bytes
 
 
 def cabling_csv(handoff: Handoff) -> bytes:
-    """The cabling plan, one row per cable (columns :data:`CABLING_COLUMNS`)."""
+    """The cabling plan, one row per cable (columns :data:`CABLING_COLUMNS`).
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring, layout and cables of one plan.
+
+    Returns
+    -------
+    bytes
+        CSV text, UTF-8 (formula-safe cells, see ``csv_bytes``).
+    """
     return csv_bytes(CABLING_COLUMNS, (c.row() for c in handoff.cables))
 
 
@@ -15,7 +26,19 @@ RACK_COLUMNS = ("rack", "row", "kind", "devices", "used_u", "usable_u", "power_k
 
 
 def rack_rows(handoff: Handoff) -> list[dict[str, object]]:
-    """One row per rack: kind, devices, units and kW used against the limits."""
+    """One row per rack: kind, devices, units and kW used against the limits.
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring, layout and cables of one plan.
+
+    Returns
+    -------
+    list[dict[str, object]]
+        One row per rack: ``rack``, ``row`` (1-based), ``kind``, ``devices`` [count], ``used_u`` and
+        ``usable_u`` [U], ``power_kw`` and ``power_limit_kw`` [kW].
+    """
     return [
         {
             "rack": r.name,
@@ -32,7 +55,18 @@ def rack_rows(handoff: Handoff) -> list[dict[str, object]]:
 
 
 def totals_against_bom(handoff: Handoff) -> list[dict[str, object]]:
-    """Cables by part and optics by part: the cabling plan's count beside the BOM's."""
+    """Cables by part and optics by part: the cabling plan's count beside the BOM's.
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring, cables and BOM of one plan.
+
+    Returns
+    -------
+    list[dict[str, object]]
+        One row per (``kind`` cable or optic, ``part``): ``cabling_plan`` and ``bom`` [count].
+    """
     plan = handoff.plan
     rows: list[dict[str, object]] = []
     cables: dict[str, int] = {}

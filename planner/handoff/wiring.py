@@ -37,28 +37,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from planner.catalog import Catalog
+from planner.catalog.schema import Server, Storage, Switch
 from planner.fabric.media import LinkMedia
 from planner.fabric.topology import SmallClos, Topology
 from planner.handoff import naming
 from planner.handoff.sized import Sized
 from planner.units import ceil_div
-
-ROLES = (
-    "gpu-server",
-    "scale-up-switch",
-    "leaf",
-    "spine",
-    "core",
-    "storage",
-    "storage-switch",
-    "frontend-switch",
-    "inband-switch",
-    "oob-switch",
-)
-"""Device roles (NetBox device roles of the same slug)."""
 
 GROUP_OF_ROLE = {
     "gpu-server": "compute",
@@ -73,6 +60,8 @@ GROUP_OF_ROLE = {
     "oob-switch": "management",
 }
 """Which kind of rack a role sits in."""
+ROLES = tuple(GROUP_OF_ROLE)
+"""Device roles (NetBox device roles of the same slug)."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +144,18 @@ class Wiring:
 
 def ports_per_module(catalog: Catalog) -> dict[str, int]:
     """Ports one unit of each optic part serves [count]: its ``ports_per_module``, 1 for NPO/CPO
-    optics (one per port)."""
+    optics (one per port).
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Catalog of optics.
+
+    Returns
+    -------
+    dict[str, int]
+        Ports per unit, by optic id [count].
+    """
     return {o.id: (1 if o.integrated else o.ports_per_module) for o in catalog.optics.values()}
 
 
@@ -163,6 +163,20 @@ def balanced_block(index: int, *, items: int, bins: int) -> tuple[int, int]:
     """(bin, position in bin) of item ``index`` when ``items`` fill ``bins`` in balanced blocks.
 
     The first ``items mod bins`` bins take one more item.
+
+    Parameters
+    ----------
+    index : int
+        Item, 0-based [count].
+    items : int
+        Items to place [count].
+    bins : int
+        Bins [count], above zero.
+
+    Returns
+    -------
+    tuple[int, int]
+        Bin and position in it, both 0-based [count].
 
     >>> [balanced_block(i, items=5, bins=2) for i in range(5)]
     [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]
@@ -203,6 +217,13 @@ def build_wiring(*, plan: Sized, catalog: Catalog) -> Wiring:
         Devices in rack order of their group; links in the order node-leaf, leaf-spine,
         spine-core, then the auxiliary classes of ``plan.aux_media``. Cables equal the BOM's cable
         lines and transceivers its optics lines.
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized cluster (nodes, topology, media, auxiliary fabrics).
+    catalog : Catalog
+        Catalog of servers, switches and optics (ports per module, power [W]).
     """
     fabric = FabricIds(plan)
     media: dict[str, LinkMedia] = {m.link_class: m for m in plan.media}
@@ -426,7 +447,20 @@ def _aux_links(plan: Sized, ids: FabricIds, slots: _Slots) -> Iterator[Link]:
 
 def aux_endpoints(plan: Sized, ids: FabricIds) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """The endpoints of each auxiliary fabric in wiring order (module notes): (device, its ports on
-    the fabric) by fabric (``storage``, ``frontend``, ``inband``, ``oob``)."""
+    the fabric) by fabric (``storage``, ``frontend``, ``inband``, ``oob``).
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized cluster (nodes, storage units, auxiliary port counts).
+    ids : FabricIds
+        Device ids of the compute fabric's switches.
+
+    Returns
+    -------
+    dict[str, list[tuple[str, tuple[str, ...]]]]
+        Per fabric: ``(device id, its port names)`` in wiring order.
+    """
     aux, nodes = plan.auxiliary, plan.nodes
     servers = server_ids(nodes)
     units = [naming.storage_id(i, count=aux.storage_units) for i in range(aux.storage_units)]
@@ -454,7 +488,18 @@ def aux_endpoints(plan: Sized, ids: FabricIds) -> dict[str, list[tuple[str, tupl
 
 
 def aux_fabrics(plan: Sized) -> tuple[tuple[str, str, SmallClos], ...]:
-    """(fabric, device-name prefix, its Clos) of every auxiliary fabric, in wiring order."""
+    """(fabric, device-name prefix, its Clos) of every auxiliary fabric, in wiring order.
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized cluster (its auxiliary fabrics).
+
+    Returns
+    -------
+    tuple[tuple[str, str, SmallClos], ...]
+        ``(fabric, prefix, Clos)`` for storage, frontend, inband and oob.
+    """
     aux = plan.auxiliary
     return (
         ("storage", "stor", aux.storage_fabric),
@@ -509,7 +554,20 @@ def _clos_links(
 
 
 def compute_switch_ids(plan: Sized, ids: FabricIds) -> list[str]:
-    """Compute fabric switches (tier by tier, plane by plane) and scale-up trays, in device order."""
+    """Compute fabric switches (tier by tier, plane by plane) and scale-up trays, in device order.
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized cluster (tier counts, planes, scale-up domains).
+    ids : FabricIds
+        Namer of the compute fabric's switches.
+
+    Returns
+    -------
+    list[str]
+        Device ids (dimensionless).
+    """
     name_of = {"leaf": ids.leaf, "spine": ids.spine, "core": ids.core}
     found = [
         name_of[tier.tier](plane, index)
@@ -528,7 +586,18 @@ def compute_switch_ids(plan: Sized, ids: FabricIds) -> list[str]:
 
 
 def aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
-    """(fabric, device id) of every auxiliary switch, fabric by fabric, tier by tier."""
+    """(fabric, device id) of every auxiliary switch, fabric by fabric, tier by tier.
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized cluster (switches per tier of each auxiliary fabric).
+
+    Returns
+    -------
+    list[tuple[str, str]]
+        ``(fabric, device id)`` per switch.
+    """
     return [
         (fabric, naming.aux_switch_id(prefix, tier, index))
         for fabric, prefix, clos in aux_fabrics(plan)
@@ -538,7 +607,18 @@ def aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
 
 
 def modules_by_device(links: Iterable[Link]) -> dict[str, dict[str, int]]:
-    """Optic units plugged into each device by part [count] (a twin-port module counted once)."""
+    """Optic units plugged into each device by part [count] (a twin-port module counted once).
+
+    Parameters
+    ----------
+    links : Iterable[Link]
+        Links with their optic part and module slot at each end.
+
+    Returns
+    -------
+    dict[str, dict[str, int]]
+        Per device id: units per optic part [count].
+    """
     slots: dict[tuple[str, str], str] = {}
     for link in links:
         if link.optic_a:
@@ -555,7 +635,20 @@ def modules_by_device(links: Iterable[Link]) -> dict[str, dict[str, int]]:
 def optics_power_w(modules: Mapping[str, Mapping[str, int]], catalog: Catalog) -> dict[str, float]:
     """Power of the optics plugged into each device [W]: sum over its parts (by part id, so the
     sum does not depend on the order they were counted in) of units x the part's ``power_w``
-    (``modules`` from :func:`modules_by_device`)."""
+    (``modules`` from :func:`modules_by_device`).
+
+    Parameters
+    ----------
+    modules : Mapping[str, Mapping[str, int]]
+        Per device id: units per optic part [count].
+    catalog : Catalog
+        Catalog of optics (``power_w`` [W] per unit).
+
+    Returns
+    -------
+    dict[str, float]
+        Optics power per device id [W].
+    """
     power: dict[str, float] = {}
     for device, parts in modules.items():
         total = 0.0
@@ -567,13 +660,41 @@ def optics_power_w(modules: Mapping[str, Mapping[str, int]], catalog: Catalog) -
 
 def inventory(*, plan: Sized, catalog: Catalog, optics_w: Mapping[str, float]) -> list[Device]:
     """Every device of ``plan`` in wiring order, switches and storage with the power of the optics
-    ``optics_w`` [W] plugged into them (:func:`optics_power_w`)."""
+    ``optics_w`` [W] plugged into them (:func:`optics_power_w`).
+
+    Parameters
+    ----------
+    plan : Sized
+        The sized cluster.
+    catalog : Catalog
+        Catalog of servers, switches and storage (height [U], power [W]).
+    optics_w : Mapping[str, float]
+        Optics power per device id [W].
+
+    Returns
+    -------
+    list[Device]
+        Devices: compute (servers and scale-up trays), fabric switches, then auxiliary devices.
+    """
     ids = FabricIds(plan)
     return [
         *_compute_devices(plan, catalog),
         *_fabric_switches(plan, catalog, ids, optics_w),
         *_auxiliary_devices(plan, optics_w),
     ]
+
+
+class _Model(TypedDict):
+    """A device's catalog part, as :class:`Device` names it."""
+
+    model_id: str
+    model_name: str
+    rack_units: int
+
+
+def _model(part: Server | Switch | Storage) -> _Model:
+    """The ``model_id``, ``model_name`` and ``rack_units`` [U] of a device of catalog part ``part``."""
+    return {"model_id": part.id, "model_name": part.name, "rack_units": part.rack_units}
 
 
 def _server_aux_ports(plan: Sized) -> tuple[tuple[str, int], ...]:
@@ -621,9 +742,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
         Device(
             device_id=device_id,
             role="gpu-server",
-            model_id=server.id,
-            model_name=server.name,
-            rack_units=server.rack_units,
+            **_model(server),
             power_w=server_w,
             interfaces=interfaces,
             port_speed_gbit_per_s=ports.link_speed_gbit_per_s,
@@ -637,9 +756,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
             Device(
                 device_id=naming.scale_up_switch_id(d, k, domains=scale_up.domains),
                 role="scale-up-switch",
-                model_id=tray.id,
-                model_name=tray.name,
-                rack_units=tray.rack_units,
+                **_model(tray),
                 power_w=tray.power_max_w,
                 interfaces=(naming.SWITCH_MGMT_PORT,),
                 port_speed_gbit_per_s=scale_up.link_gbit_per_s,
@@ -683,9 +800,7 @@ def _fabric_switches(
                     Device(
                         device_id=device_id,
                         role=tier.tier,
-                        model_id=switch.id,
-                        model_name=switch.name,
-                        rack_units=switch.rack_units,
+                        **_model(switch),
                         power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                         interfaces=interfaces,
                         port_speed_gbit_per_s=speed,
@@ -711,9 +826,7 @@ def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Devic
             Device(
                 device_id=device_id,
                 role="storage",
-                model_id=storage.id,
-                model_name=storage.name,
-                rack_units=storage.rack_units,
+                **_model(storage),
                 power_w=storage.power_w + optics_w.get(device_id, 0.0),
                 interfaces=(*(f"eth{p + 1}" for p in range(storage.network_ports)), mgmt[0], bmc[0]),
                 port_speed_gbit_per_s=storage.port_speed_gbit_per_s,
@@ -736,9 +849,7 @@ def _auxiliary_devices(plan: Sized, optics_w: Mapping[str, float]) -> list[Devic
             Device(
                 device_id=device_id,
                 role=role,
-                model_id=switch.id,
-                model_name=switch.name,
-                rack_units=switch.rack_units,
+                **_model(switch),
                 power_w=switch.power_max_w + optics_w.get(device_id, 0.0),
                 interfaces=(*ports, naming.SWITCH_MGMT_PORT) if managed else ports,
                 port_speed_gbit_per_s=speed,

@@ -57,6 +57,22 @@ STRINGS: Mapping[str, Mapping[str, str]] = _Strings()
 def tr(key: str, lang: str, **params: Any) -> str:
     """The string ``key`` in ``lang`` with ``{params}`` filled; ``[key]`` when it is missing.
 
+    Parameters
+    ----------
+    key : str
+        The UI string's key (``page.overview``).
+    lang : str
+        Language code, ``en`` or ``zh``.
+    **params : Any
+        Values of the template's fields.
+
+    Returns
+    -------
+    str
+        The text; ``[key]`` when the key is missing.
+
+    Examples
+    --------
     >>> tr("page.overview", "zh"), tr("kpi.tco", "en", years=5)
     ('概览', 'TCO over 5 years')
     """
@@ -70,7 +86,22 @@ def tr(key: str, lang: str, **params: Any) -> str:
 
 
 def tr_enum(group: str, value: str, lang: str) -> str:
-    """The label of an engine enumeration value (a category, tier, unit ...)."""
+    """The label of an engine enumeration value (a category, tier, unit ...).
+
+    Parameters
+    ----------
+    group : str
+        The enumeration's key prefix (``category``, ``tier`` ...).
+    value : str
+        The engine's value.
+    lang : str
+        Language code, ``en`` or ``zh``.
+
+    Returns
+    -------
+    str
+        The label; ``[group.value]`` when it is missing.
+    """
     return tr(f"{group}.{value}", lang)
 
 
@@ -100,6 +131,20 @@ def translate(text: str, lang: str) -> str:
     again in ``lang`` (its message parameters, and data texts given as parameters, translated
     too); plain strings and unknown templates come back unchanged.
 
+    Parameters
+    ----------
+    text : str
+        An engine text: a :class:`Message` or a plain string.
+    lang : str
+        Language code, ``en`` or ``zh``.
+
+    Returns
+    -------
+    str
+        The text in ``lang``.
+
+    Examples
+    --------
     >>> from planner.i18n.message import msg
     >>> translate(msg("no such template {n}", n=1), "zh"), translate("plain", "zh")
     ('no such template 1', 'plain')
@@ -111,7 +156,20 @@ def translate(text: str, lang: str) -> str:
 
 def translate_text(text: str, lang: str) -> str:
     """A plain catalog data text (a record's ``reason``, ``notes`` or ``description``) in
-    ``lang``; a message is translated as :func:`translate` does; unknown text as it is."""
+    ``lang``; a message is translated as :func:`translate` does; unknown text as it is.
+
+    Parameters
+    ----------
+    text : str
+        A catalog data text or a :class:`Message`.
+    lang : str
+        Language code, ``en`` or ``zh``.
+
+    Returns
+    -------
+    str
+        The text in ``lang``.
+    """
     if isinstance(text, Message):
         return translate(text, lang)
     if lang == "en":
@@ -121,7 +179,18 @@ def translate_text(text: str, lang: str) -> str:
 
 def error_text(error: BaseException) -> str:
     """The message of an engine error, as the :class:`Message` it was raised with when it was
-    one (``str(error)`` would drop the template :func:`translate` needs)."""
+    one (``str(error)`` would drop the template :func:`translate` needs).
+
+    Parameters
+    ----------
+    error : BaseException
+        An error raised by the engine.
+
+    Returns
+    -------
+    str
+        Its :class:`Message`, or its text.
+    """
     if len(error.args) == 1 and isinstance(error.args[0], Message):
         return error.args[0]
     return str(error)

@@ -28,7 +28,18 @@ DATA_DOMAIN = "catalog"
 
 
 def po_files(lang: str) -> list[Path]:
-    """Every PO file of ``lang``, sorted by name (an unknown language has none)."""
+    """Every PO file of ``lang``, sorted by name (an unknown language has none).
+
+    Parameters
+    ----------
+    lang : str
+        Language code.
+
+    Returns
+    -------
+    list of Path
+        The PO files.
+    """
     return sorted((LOCALES / lang / "LC_MESSAGES").glob("*.po"))
 
 
@@ -39,7 +50,18 @@ def domains(lang: str) -> dict[str, dict[str, str]]:
 
 
 def ui_strings(lang: str) -> dict[str, str]:
-    """UI key -> text in ``lang``."""
+    """UI key -> text in ``lang``.
+
+    Parameters
+    ----------
+    lang : str
+        Language code.
+
+    Returns
+    -------
+    dict of str to str
+        The UI strings by key.
+    """
     return domains(lang).get(UI_DOMAIN, {})
 
 
@@ -61,17 +83,50 @@ def _merged(lang: str) -> tuple[dict[str, str], tuple[str, ...]]:
 
 
 def engine_strings(lang: str) -> dict[str, str]:
-    """English template or data text -> its translation in ``lang`` (all non-UI domains)."""
+    """English template or data text -> its translation in ``lang`` (all non-UI domains).
+
+    Parameters
+    ----------
+    lang : str
+        Language code.
+
+    Returns
+    -------
+    dict of str to str
+        Translations by English text.
+    """
     return _merged(lang)[0]
 
 
 def data_texts(lang: str) -> dict[str, str]:
-    """English catalog data text -> its translation in ``lang`` (``catalog.po`` only)."""
+    """English catalog data text -> its translation in ``lang`` (``catalog.po`` only).
+
+    Parameters
+    ----------
+    lang : str
+        Language code.
+
+    Returns
+    -------
+    dict of str to str
+        Translations by English text.
+    """
     return domains(lang).get(DATA_DOMAIN, {})
 
 
 def conflicts(lang: str) -> tuple[str, ...]:
-    """Ids translated differently by two domains of ``lang`` (the first file by name wins)."""
+    """Ids translated differently by two domains of ``lang`` (the first file by name wins).
+
+    Parameters
+    ----------
+    lang : str
+        Language code.
+
+    Returns
+    -------
+    tuple of str
+        The conflicting ids.
+    """
     return _merged(lang)[1]
 
 

@@ -111,6 +111,20 @@ _NOT_A_MODIFIER = frozenset(
 def agree(template: str, params: Mapping[str, Any]) -> str:
     """``template`` with the plural noun after each field filled with 1 made singular.
 
+    Parameters
+    ----------
+    template : str
+        An English template with ``{field}`` placeholders.
+    params : mapping of str to Any
+        The values the template is filled with.
+
+    Returns
+    -------
+    str
+        The template, nouns after a field of value 1 in the singular.
+
+    Examples
+    --------
     >>> agree("{gpus} GPUs in {nodes} whole nodes, {racks:,} compute racks", {"gpus": 1, "nodes": 1, "racks": 1})
     '{gpus} GPU in {nodes} whole node, {racks:,} compute rack'
     >>> agree("{gpus} GPUs in {nodes} nodes", {"gpus": 8, "nodes": 1})

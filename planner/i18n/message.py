@@ -54,7 +54,20 @@ class Message(str):
 
 
 def msg(template: str, /, **params: Any) -> Message:
-    """Mark ``template`` as translatable and fill it with ``params`` (English)."""
+    """Mark ``template`` as translatable and fill it with ``params`` (English).
+
+    Parameters
+    ----------
+    template : str
+        The English template with ``{field}`` placeholders.
+    **params : Any
+        Values of the fields.
+
+    Returns
+    -------
+    Message
+        The filled text (a ``str``) that keeps its template and parameters.
+    """
     return Message(template, params)
 
 
@@ -62,6 +75,22 @@ def render(text: str, lang: str, lookup: Lookup) -> str:
     """``text`` in ``lang``: a :class:`Message` whose template ``lookup`` knows is filled again in
     that language (its message parameters translated the same way); anything else as it is.
 
+    Parameters
+    ----------
+    text : str
+        A :class:`Message` or a plain string.
+    lang : str
+        Language code.
+    lookup : Lookup
+        ``(template, lang) -> translated template or None``.
+
+    Returns
+    -------
+    str
+        The text in ``lang``.
+
+    Examples
+    --------
     >>> table = {"{n} servers": "{n} 台服务器"}
     >>> render(msg("{n} servers", n=3), "zh", lambda t, lang: table.get(t))
     '3 台服务器'

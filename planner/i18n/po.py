@@ -54,7 +54,20 @@ def _unquote(literal: str, where: str) -> str:
 
 
 def parse(text: str, *, name: str = "<po>") -> list[Entry]:
-    """Every entry of a PO text, the header (``msgid ""``) included, in file order."""
+    """Every entry of a PO text, the header (``msgid ""``) included, in file order.
+
+    Parameters
+    ----------
+    text : str
+        The PO text.
+    name : str
+        The file's name, used in error messages.
+
+    Returns
+    -------
+    list of Entry
+        Each entry's msgid, msgstr, notes and fuzzy and obsolete flags.
+    """
     entries: list[Entry] = []
     current: Entry | None = None
     part: str | None = None
@@ -102,7 +115,18 @@ def parse(text: str, *, name: str = "<po>") -> list[Entry]:
 
 def read(path: Path) -> dict[str, str]:
     """The translations of a PO file: ``msgid -> msgstr``, without the header, untranslated,
-    fuzzy and obsolete entries (as ``msgfmt`` would compile it)."""
+    fuzzy and obsolete entries (as ``msgfmt`` would compile it).
+
+    Parameters
+    ----------
+    path : Path
+        The PO file.
+
+    Returns
+    -------
+    dict of str to str
+        msgstr by msgid.
+    """
     return read_text(path.read_text(encoding="utf-8"), name=str(path))
 
 
@@ -126,7 +150,18 @@ def _field(keyword: str, text: str, prefix: str) -> list[str]:
 
 def header(lang: str) -> str:
     """The header entry's text (``msgstr`` of ``msgid ""``): fixed, so rewriting a file that has
-    not changed gives the same bytes."""
+    not changed gives the same bytes.
+
+    Parameters
+    ----------
+    lang : str
+        Language code.
+
+    Returns
+    -------
+    str
+        The header text.
+    """
     return (
         "Project-Id-Version: GPU Cluster Planner\n"
         f"Language: {lang}\n"
@@ -137,13 +172,39 @@ def header(lang: str) -> str:
 
 
 def dumps(entries: list[Entry], *, lang: str, title: str) -> str:
-    """A PO file of ``entries`` (without a header entry; one is written from ``lang``)."""
+    """A PO file of ``entries`` (without a header entry; one is written from ``lang``).
+
+    Parameters
+    ----------
+    entries : list of Entry
+        The entries.
+    lang : str
+        Language code, for the header.
+    title : str
+        The file's title comment.
+
+    Returns
+    -------
+    str
+        The PO text.
+    """
     head = [f"# {title}", *_field("msgid", "", ""), *_field("msgstr", header(lang), ""), ""]
     return "\n".join(head) + "\n" + dumps_entries(entries)
 
 
 def dumps_entries(entries: list[Entry]) -> str:
-    """``entries`` in PO syntax, each followed by an empty line, obsolete ones last."""
+    """``entries`` in PO syntax, each followed by an empty line, obsolete ones last.
+
+    Parameters
+    ----------
+    entries : list of Entry
+        The entries.
+
+    Returns
+    -------
+    str
+        The entries in PO syntax.
+    """
     out: list[str] = []
     for entry in sorted(entries, key=lambda e: e.obsolete):
         out += [f"#. {note}" for note in entry.notes]
@@ -157,5 +218,18 @@ def dumps_entries(entries: list[Entry]) -> str:
 
 
 def read_text(text: str, *, name: str = "<po>") -> dict[str, str]:
-    """:func:`read` of a PO text."""
+    """:func:`read` of a PO text.
+
+    Parameters
+    ----------
+    text : str
+        The PO text.
+    name : str
+        The file's name, used in error messages.
+
+    Returns
+    -------
+    dict of str to str
+        msgstr by msgid.
+    """
     return {e.msgid: e.msgstr for e in parse(text, name=name) if e.msgid and e.translated}

@@ -75,7 +75,18 @@ class Input:
 
 
 def input_of(info: FieldInfo) -> Input | None:
-    """The merged :class:`Input` declarations of a field, or ``None`` when it has none."""
+    """The merged :class:`Input` declarations of a field, or ``None`` when it has none.
+
+    Parameters
+    ----------
+    info : FieldInfo
+        A pydantic field.
+
+    Returns
+    -------
+    Input or None
+        The field's input declaration, merged over its metadata.
+    """
     found: Input | None = None
     for meta in info.metadata:
         if isinstance(meta, Input):
@@ -91,6 +102,25 @@ def offered(info: Any, spec: Input) -> Any:
     single call, its shared range and form settings written once; the field's type stays in the
     model.
 
+    Parameters
+    ----------
+    info : Any
+        A pydantic ``Field(...)``.
+    spec : Input
+        How the field is offered (option flag, form widget, range).
+
+    Returns
+    -------
+    Any
+        ``info``, with ``spec`` in its metadata.
+
+    Raises
+    ------
+    TypeError
+        ``info`` is not a pydantic field.
+
+    Examples
+    --------
     >>> from pydantic import BaseModel, Field
     >>> class Job(BaseModel):
     ...     pp: int | None = offered(Field(default=None, ge=1, le=64), Input(flag="--pp"))
@@ -105,12 +135,42 @@ def offered(info: Any, spec: Input) -> Any:
 
 def count_option(flag: str, *, le: int, description: str, ge: int = 1) -> Any:
     """An optional whole number from ``ge`` to ``le`` offered as the command-line option ``flag``
-    only; empty means what the description says the engine does instead."""
+    only; empty means what the description says the engine does instead.
+
+    Parameters
+    ----------
+    flag : str
+        The command-line option (``--pp``).
+    le : int
+        Largest value allowed [count].
+    description : str
+        What the number is, and what an empty value means.
+    ge : int
+        Smallest value allowed [count].
+
+    Returns
+    -------
+    Any
+        The field, default ``None``.
+    """
     return offered(Field(default=None, ge=ge, le=le, description=description), Input(flag=flag))
 
 
 def switch_option(flag: str, *, description: str) -> Any:
-    """A setting that is off unless the command-line option ``flag`` turns it on."""
+    """A setting that is off unless the command-line option ``flag`` turns it on.
+
+    Parameters
+    ----------
+    flag : str
+        The command-line option that turns it on.
+    description : str
+        What the setting does.
+
+    Returns
+    -------
+    Any
+        The field, default ``False``.
+    """
     return offered(Field(default=False, description=description), Input(flag=flag))
 
 
@@ -195,6 +255,21 @@ def declared(model: type[BaseModel], *, _path: tuple[str, ...] = ()) -> tuple[De
     """Every field of ``model`` that carries an :class:`Input`, in declaration order, with the fields
     of a sub-model in its place when the sub-model's field carries an (empty) ``Input()`` too.
 
+    Parameters
+    ----------
+    model : type of BaseModel
+        The pydantic model.
+    _path : tuple of str
+        Field path of ``model`` inside the outer model (set by the recursion only).
+
+    Returns
+    -------
+    tuple of Declared
+        Each input field's path, pydantic field, declaration and range (``lo``, ``hi``, in the
+        field's unit; ``None`` where open).
+
+    Examples
+    --------
     >>> from planner.inputs.reliability import ReliabilityParams
     >>> [d.spec.flag for d in declared(ReliabilityParams)][:3]
     ['--params-b', '--checkpoint-gbyte', '--checkpoint-bytes-per-param']
@@ -238,6 +313,13 @@ def parse(
     error
         The error class raised (:class:`~planner.errors.CatalogError` for catalog files).
 
+    Returns
+    -------
+    M
+        The validated model instance.
+
+    Examples
+    --------
     >>> from planner.inputs.reliability import ReliabilityParams
     >>> parse(ReliabilityParams, {"params_b": 70}).params_b
     70.0

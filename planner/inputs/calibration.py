@@ -130,7 +130,20 @@ PROVENANCE_SECTION = "provenance"
 
 def calibration_from_override(data: Mapping[str, Any], *, source: str) -> CalibrationOverride:
     """The calibration in an override file written by ``planner calibrate`` (its ``provenance``
-    section and its records); :class:`InputError` names the file and the field."""
+    section and its records); :class:`InputError` names the file and the field.
+
+    Parameters
+    ----------
+    data : mapping of str to Any
+        The override file's content: the provenance section and catalog records.
+    source : str
+        The file's name, opening each message.
+
+    Returns
+    -------
+    CalibrationOverride
+        The records and their provenance.
+    """
     provenance = data.get(PROVENANCE_SECTION)
     if not isinstance(provenance, Mapping):
         raise InputError(
@@ -151,7 +164,25 @@ CALIBRATION_FILE = msg("calibration file")
 
 def load_calibration(source: str | Path | bytes, *, name: str | None = None) -> CalibrationOverride:
     """Read a calibration from an override file ``planner calibrate`` wrote (a path, or an
-    upload's bytes named by ``name``)."""
+    upload's bytes named by ``name``).
+
+    Parameters
+    ----------
+    source : str, Path or bytes
+        The file, or an upload's bytes.
+    name : str or None
+        The upload's file name (used in messages); ``None`` for a path.
+
+    Returns
+    -------
+    CalibrationOverride
+        The records and their provenance.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, is empty, or is no calibration.
+    """
     name = name or str(source)
     data = read_mapping(
         source if isinstance(source, bytes) else Path(source),

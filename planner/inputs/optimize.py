@@ -79,7 +79,23 @@ class OptimizeRequest(BaseModel):
 
 
 def request_from_data(data: dict[str, object]) -> OptimizeRequest:
-    """Validate optimizer options; :class:`InputError` names the field and the range."""
+    """Validate optimizer options; :class:`InputError` names the field and the range.
+
+    Parameters
+    ----------
+    data : dict of str to object
+        The optimizer options.
+
+    Returns
+    -------
+    OptimizeRequest
+        The validated request.
+
+    Raises
+    ------
+    InputError
+        A field is out of range, or ``max-gpus`` has neither a budget nor a power cap.
+    """
     request = parse(OptimizeRequest, data)
     if request.objective == "max-gpus" and request.budget_usd is None and request.power_cap_kw is None:
         raise InputError(msg("objective: max-gpus needs budget_usd or power_cap_kw (or both)"))

@@ -104,5 +104,18 @@ class ReliabilityParams(BaseModel):
 
 
 def reliability_params(data: Mapping[str, object], *, source: str = "reliability") -> ReliabilityParams:
-    """Validate a mapping; :class:`~planner.errors.InputError` names the field and its range."""
+    """Validate a mapping; :class:`~planner.errors.InputError` names the field and its range.
+
+    Parameters
+    ----------
+    data : mapping of str to object
+        The reliability inputs.
+    source : str
+        What the values came from, opening the message.
+
+    Returns
+    -------
+    ReliabilityParams
+        The validated parameters.
+    """
     return parse(ReliabilityParams, data, source=source)

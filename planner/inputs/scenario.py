@@ -344,7 +344,20 @@ _SCENARIO = msg("scenario")
 
 
 def scenario_from_data(data: Mapping[str, Any], *, source: str = _SCENARIO) -> Scenario:
-    """Validate a mapping into a :class:`Scenario`; :class:`InputError` names field and range."""
+    """Validate a mapping into a :class:`Scenario`; :class:`InputError` names field and range.
+
+    Parameters
+    ----------
+    data : mapping of str to Any
+        The scenario's fields.
+    source : str
+        What the values came from (a file name), opening the message.
+
+    Returns
+    -------
+    Scenario
+        The validated scenario.
+    """
     scenario = parse(Scenario, data, source=source)
     bad_prices = {k: v for k, v in scenario.price_overrides_usd.items() if not 0 <= v < MAX_PRICE_USD}
     if bad_prices:
@@ -371,7 +384,23 @@ def scenario_from_data(data: Mapping[str, Any], *, source: str = _SCENARIO) -> S
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario from a YAML or JSON file."""
+    """Read a scenario from a YAML or JSON file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+
+    Returns
+    -------
+    Scenario
+        The validated scenario.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, is empty, or a field is out of range.
+    """
     file = Path(path)
     data = read_mapping(file, what=SCENARIO_FILE, error=InputError)
     if data is None:
@@ -387,6 +416,18 @@ def workload_from_data(data: Any, *, source: str = "workload") -> tuple[Workload
     """Validate a list of flat entries (or ``{workload: [...]}``) into a workload mix.
 
     :class:`InputError` names the entry and the field, with its allowed range.
+
+    Parameters
+    ----------
+    data : Any
+        A list of entries, or a mapping with only ``workload``.
+    source : str
+        What the values came from, opening the message.
+
+    Returns
+    -------
+    tuple of WorkloadEntry
+        The workload mix, in the given order.
     """
     if isinstance(data, Mapping) and set(data) == {"workload"}:
         data = data["workload"]
@@ -410,7 +451,20 @@ def workload_from_data(data: Any, *, source: str = "workload") -> tuple[Workload
 def load_workload(source: str | Path | bytes, *, name: str | None = None) -> tuple[WorkloadEntry, ...]:
     """Read a workload file (a path, or an upload's bytes named by ``name``): a YAML or JSON list of
     entries, each ``kind: training|serving``, the job's fields and ``weight`` (share of the
-    cluster's time) or a required rate (:class:`WorkloadEntry`)."""
+    cluster's time) or a required rate (:class:`WorkloadEntry`).
+
+    Parameters
+    ----------
+    source : str, Path or bytes
+        The file, or an upload's bytes.
+    name : str or None
+        The upload's file name (used in messages); ``None`` for a path.
+
+    Returns
+    -------
+    tuple of WorkloadEntry
+        The workload mix.
+    """
     name = name or str(source)
     content = read_bytes(source if isinstance(source, bytes) else Path(source), name=name,
                          what=WORKLOAD_FILE, error=InputError)  # fmt: skip
@@ -421,5 +475,16 @@ def load_workload(source: str | Path | bytes, *, name: str | None = None) -> tup
 
 
 def scenario_to_json(scenario: Scenario) -> str:
-    """Serialise a scenario so that :func:`scenario_from_data` reads it back unchanged."""
+    """Serialise a scenario so that :func:`scenario_from_data` reads it back unchanged.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+
+    Returns
+    -------
+    str
+        Indented JSON text.
+    """
     return scenario.model_dump_json(indent=2)

@@ -312,5 +312,18 @@ class ServingRequest(BaseModel):
 
 def serving_request(data: Mapping[str, Any], *, source: str = "serving") -> ServingRequest:
     """Validate a mapping into a :class:`ServingRequest`; :class:`~planner.errors.InputError` names
-    the field and its range."""
+    the field and its range.
+
+    Parameters
+    ----------
+    data : mapping of str to Any
+        The serving request's fields.
+    source : str
+        What the values came from, opening the message.
+
+    Returns
+    -------
+    ServingRequest
+        The validated request.
+    """
     return parse(ServingRequest, data, source=source)

@@ -33,6 +33,7 @@ RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
 AttentionKernel = Literal["flash", "materialized"]
 MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
 MoeDispatcher = Literal["alltoall", "fused"]
+OptimizerStates = Literal["fp32_master", "bf16"]
 
 _MODEL = "wl.group.model"
 _COMPUTE = "wl.group.compute"
@@ -170,6 +171,12 @@ class TrainingJob(BaseModel):
         default=None,
         description="Optimizer sharding: 0 none, 1 optimizer, 2 + gradients, 3 + weights (FSDP); "
         "empty = searched 1-3.",
+    )
+    optimizer_states: Annotated[OptimizerStates, Input(flag="--optimizer-states")] = Field(
+        default="fp32_master",
+        description="fp32_master: fp32 master weights and Adam moments, 12 B per parameter "
+        "(Megatron, DeepSpeed mixed precision); bf16: Adam moments in the bf16 weights' dtype and no "
+        "master copy, 4 B per parameter (PyTorch Adam on bf16 parameters).",
     )
     dp_overlap_fraction: float = _hidden_share(
         "--dp-overlap", 0.5, "Share of the gradient reduction hidden behind backward [-]."
@@ -334,9 +341,10 @@ class TrainingJob(BaseModel):
     )
     moe_graphed_dispatch: bool = switch_option(
         "--moe-graphed-dispatch",
-        description="The router and the token preprocessing run inside CUDA graphs, with no host "
-        "synchronisation on the token counts (Megatron-Core's cuda_graph_scope moe_router and "
-        "moe_preprocess): the per-copy framework cost is not charged.",
+        description="The router and the token preprocessing run inside CUDA graphs (Megatron-Core's "
+        "cuda_graph_scope moe_router and moe_preprocess): with the fused dispatcher, which then has no "
+        "host synchronisation on the token counts, the captured path's own per-copy cost replaces the "
+        "host-synchronised one; the all-to-all dispatcher still waits on the host and keeps it.",
     )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",
@@ -400,5 +408,18 @@ class TrainingJob(BaseModel):
 
 def training_job(data: Mapping[str, Any], *, source: str = "workload") -> TrainingJob:
     """Validate a mapping into a :class:`TrainingJob`; :class:`~planner.errors.InputError` names
-    the field and its range."""
+    the field and its range.
+
+    Parameters
+    ----------
+    data : mapping of str to Any
+        The training job's fields.
+    source : str
+        What the values came from, opening the message.
+
+    Returns
+    -------
+    TrainingJob
+        The validated job.
+    """
     return parse(TrainingJob, data, source=source)

@@ -131,6 +131,19 @@ class Acceptance:
 def band_of(size_bytes: float) -> Band:
     """The tolerance band of a message size.
 
+    Parameters
+    ----------
+    size_bytes : float
+        Message size [B].
+
+    Returns
+    -------
+    Band
+        The band holding the size: its name, upper size bound [B], tolerance [fraction] and
+        whether missing it fails the check.
+
+    Examples
+    --------
     >>> band_of(8).name, band_of(2**30).tolerance_fraction
     ('latency', 0.1)
     """
@@ -146,6 +159,24 @@ def accept(
     perftest bandwidth is checked against the NIC port's line rate at its largest size (the
     bandwidth band's tolerance); perftest latency against twice the plan's worst-case one-way
     latency (warning only).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan of the measured cluster.
+    catalog : Catalog
+        The catalog the plan was made with.
+    runs : sequence of Run
+        nccl-tests runs (:func:`planner.measure.nccl.read_nccl_tests`).
+    perftest : sequence of PerftestResult
+        perftest results (:func:`planner.measure.perftest.read_perftest`).
+
+    Returns
+    -------
+    Acceptance
+        The design, GPU and GPU count [count], one check per measured size and perftest test
+        (measured against planned bandwidth [GB/s], within its band's tolerance [fraction]), the
+        suspects, the commands to rerun and the perftest latency checks.
     """
     base = baseline(plan=plan, catalog=catalog)
     checks: list[Check] = []

@@ -171,7 +171,21 @@ class Calibration:
 
 
 def points_of(runs: Sequence[Run], base: Baseline) -> tuple[Point, ...]:
-    """Every measured size of every run with a positive bandwidth."""
+    """Every measured size of every run with a positive bandwidth.
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        nccl-tests runs.
+    base : Baseline
+        The plan's fabric and catalog coefficients.
+
+    Returns
+    -------
+    tuple of Point
+        Each usable size: run, collective, GPUs and GPUs per domain [count], size [B], measured
+        time [s] and busbw [GB/s].
+    """
     out = []
     for run in runs:
         gpus, m = group_of(run=run, base=base)
@@ -219,6 +233,13 @@ def calibrate(
         The files the runs came from, for the provenance.
     measured_on
         Date of the measurements (YYYY-MM-DD); default today.
+
+    Returns
+    -------
+    Calibration
+        The fitted coefficients with their catalog values and ranges, the residual per measured
+        size, the input files with their hashes, the hosts, the date and the in-switch reduction
+        used.
 
     Raises
     ------
@@ -546,43 +567,63 @@ def _why_not(base: Baseline, points: Sequence[Point], name: str) -> Message:
 
 
 def _check_ceiling(base: Baseline, large: Sequence[Point], fitted: Mapping[str, float]) -> None:
-    """Refuse a fit that needs an efficiency above its range (the model cannot reach the runs)."""
+    """Refuse a fit that needs an efficiency above its range (the model cannot reach the runs):
+    a fitted efficiency on its bound, or, where no efficiency was fitted because a fixed ceiling
+    (the NVLS tree's per-head ceiling, :func:`planner.fabric.collectives.nvls_tree_cap_gbyte_per_s`)
+    bounds every size, runs beyond the model with every efficiency at its bound."""
     if not large:
         return
+    worst = max(large, key=lambda p: p.size_bytes)
     fabric = fabric_with(base=base, values=fitted)
     for name, value in fitted.items():
-        if value < BOUNDS[name][1] * 0.999:
-            continue
-        worst = max(large, key=lambda p: p.size_bytes)
-        model = _busbw(fabric, worst)
-        if worst.busbw_gbyte_per_s > model * (1 + CEILING_TOLERANCE):
-            raise InputError(
-                msg(
-                    "{name}: the runs need more than {bound} (busbw {measured:.1f} GB/s at {size} B "
-                    "against the model's ceiling of {model:.1f} GB/s on this plan): the collective model "
-                    "cannot reproduce them, so nothing is fitted",
-                    name=name,
-                    bound=BOUNDS[name][1],
-                    measured=worst.busbw_gbyte_per_s,
-                    size=worst.size_bytes,
-                    model=model,
-                )
+        if value >= BOUNDS[name][1] * 0.999:
+            _refuse_beyond(name, worst, _busbw(fabric, worst))
+    if not any(name in fitted for name in BANDWIDTH_PARAMETERS):
+        best = fabric_with(
+            base=base, values={**fitted, **{name: BOUNDS[name][1] for name in BANDWIDTH_PARAMETERS}}
+        )
+        _refuse_beyond(", ".join(BANDWIDTH_PARAMETERS), worst, _busbw(best, worst))
+
+
+def _refuse_beyond(name: str, worst: Point, model: float) -> None:
+    """Raise when the run's busbw at its largest size is beyond ``model`` [GB/s] by more than
+    :data:`CEILING_TOLERANCE`; ``name`` names the coefficients at their upper bound (1.0)."""
+    if worst.busbw_gbyte_per_s > model * (1 + CEILING_TOLERANCE):
+        raise InputError(
+            msg(
+                "{name}: the runs need more than {bound} (busbw {measured:.1f} GB/s at {size} B "
+                "against the model's ceiling of {model:.1f} GB/s on this plan): the collective model "
+                "cannot reproduce them, so nothing is fitted",
+                name=name,
+                bound=1.0,
+                measured=worst.busbw_gbyte_per_s,
+                size=worst.size_bytes,
+                model=model,
             )
+        )
 
 
 # --- the override file -----------------------------------------------------------------------
 
-_RULE_IDS = {
-    "scale_up_ring_efficiency": "scale_up_ring_efficiency",
-    "nvls_efficiency": "nvls_efficiency",
-    "scale_up_alpha_us": "scale_up_alpha_us",
-    "nvls_alpha_us": "nvls_alpha_us",
-}
+_RULE_IDS = frozenset({"scale_up_ring_efficiency", "nvls_efficiency", "scale_up_alpha_us", "nvls_alpha_us"})
+"""Fitted coefficients written as the ``sizing_rules`` record of the same id."""
 _NIC_FIELDS = {"nccl_efficiency": "nccl_efficiency", "network_alpha_us": "alpha_us"}
+"""Fitted coefficient -> the field of the NIC record it overrides."""
 
 
 def provenance(cal: Calibration) -> str:
-    """What was measured, on which hosts, and the input files' hashes (one line)."""
+    """What was measured, on which hosts, and the input files' hashes (one line).
+
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration.
+
+    Returns
+    -------
+    str
+        The provenance line (tools, hosts, file names and sha256, design and GPUs).
+    """
     tools = sorted({t for f in cal.files for t in f.tools})
     files = "; ".join(f"{f.name} (sha256 {f.sha256})" for f in cal.files)
     hosts = ", ".join(cal.hosts) or "hosts not named in the files"
@@ -595,7 +636,19 @@ def provenance(cal: Calibration) -> str:
 
 
 def override_mapping(cal: Calibration) -> dict[str, list[dict[str, Any]]]:
-    """The catalog override (``--catalog``) holding the fitted coefficients with their provenance."""
+    """The catalog override (``--catalog``) holding the fitted coefficients with their provenance.
+
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration.
+
+    Returns
+    -------
+    dict of str to list of dict
+        Catalog records by family (``sizing_rules``, ``nics``), each fitted value with source,
+        as_of and notes; empty when nothing was fitted.
+    """
     source = provenance(cal)
     notes = (
         "Calibration from the customer's own runs: agreement with those same runs checks the fit, "
@@ -603,7 +656,7 @@ def override_mapping(cal: Calibration) -> dict[str, list[dict[str, Any]]]:
     )
     common = {"source": source, "as_of": cal.measured_on, "assumption": False, "notes": notes}
     rules = [
-        {"id": _RULE_IDS[c.name], "value": _rounded(c.fitted), **common}
+        {"id": c.name, "value": _rounded(c.fitted), **common}
         for c in cal.coefficients
         if c.fitted is not None and c.name in _RULE_IDS
     ]
@@ -643,6 +696,16 @@ def _fit_summary(cal: Calibration) -> list[str]:
 def calibration_override(cal: Calibration) -> CalibrationOverride:
     """The override with its provenance, as a scenario carries it (:attr:`Scenario.calibration`).
 
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration with at least one fitted value.
+
+    Returns
+    -------
+    CalibrationOverride
+        The records and their provenance (tools, hosts, date, file hashes, design, GPUs).
+
     Raises
     ------
     InputError
@@ -669,7 +732,18 @@ def calibration_override(cal: Calibration) -> CalibrationOverride:
 
 def override_yaml(cal: Calibration) -> str:
     """The override as YAML text, with a header saying what wrote it and its provenance section
-    (which the catalog loader skips and ``planner scenarios save --calibration`` reads)."""
+    (which the catalog loader skips and ``planner scenarios save --calibration`` reads).
+
+    Parameters
+    ----------
+    cal : Calibration
+        A calibration.
+
+    Returns
+    -------
+    str
+        The YAML document, header comment first.
+    """
     import yaml
 
     header = (
@@ -691,7 +765,18 @@ def override_yaml(cal: Calibration) -> str:
 
 
 def busbw_at_gib(runs: Sequence[Run]) -> float | None:
-    """Measured all-reduce busbw at 1 GiB of the largest run that has it [GB/s]."""
+    """Measured all-reduce busbw at 1 GiB of the largest run that has it [GB/s].
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        nccl-tests runs.
+
+    Returns
+    -------
+    float or None
+        busbw [GB/s]; ``None`` when no all-reduce run measured 1 GiB.
+    """
     candidates = [r for r in runs if r.collective == "all_reduce" and r.busbw_at(GIB) is not None]
     if not candidates:
         return None

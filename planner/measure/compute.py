@@ -64,6 +64,23 @@ def _with_rule(catalog: Catalog, rule_id: str, value: float) -> Catalog:
 def fit_compute_efficiency(*, plan: Plan, catalog: Catalog, log: TrainingLog, job: TrainingJob) -> ComputeFit:
     """The ``eta_max`` of ``plan``'s GPU for which the estimate of ``job`` runs as fast as ``log``.
 
+    Parameters
+    ----------
+    plan : Plan
+        The plan of the cluster the log was measured on.
+    catalog : Catalog
+        The catalog (the GPU's default ``eta_max``).
+    log : TrainingLog
+        The training log's steps.
+    job : TrainingJob
+        The job the log ran (model size, sequence length, parallelism).
+
+    Returns
+    -------
+    ComputeFit
+        The rule id, catalog and fitted ``eta_max`` [fraction], measured and default throughput
+        [tokens/s] and the achieved compute per GPU [TFLOP/s].
+
     Raises
     ------
     InputError
@@ -109,7 +126,24 @@ def fit_compute_efficiency(*, plan: Plan, catalog: Catalog, log: TrainingLog, jo
 
 
 def compute_override(fit: ComputeFit, *, catalog: Catalog, source: str, as_of: str) -> dict[str, object]:
-    """The sizing-rule record of the fitted value (a complete record: the GPU may have none yet)."""
+    """The sizing-rule record of the fitted value (a complete record: the GPU may have none yet).
+
+    Parameters
+    ----------
+    fit : ComputeFit
+        The fit (:func:`fit_compute_efficiency`).
+    catalog : Catalog
+        The catalog whose general rule gives the record's name and unit.
+    source : str
+        Where the log came from, for the record's ``source``.
+    as_of : str
+        Date of the measurement (YYYY-MM-DD).
+
+    Returns
+    -------
+    dict of str to object
+        The ``sizing_rules`` record: id, name, value [fraction], unit, source, as_of, notes.
+    """
     general = catalog.sizing_rules[RULE]
     return {
         "id": fit.rule_id,

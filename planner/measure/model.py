@@ -63,7 +63,21 @@ class Baseline:
 
 
 def baseline(*, plan: Plan, catalog: Catalog) -> Baseline:
-    """The plan's collective fabric and its coefficients (catalog values)."""
+    """The plan's collective fabric and its coefficients (catalog values).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan of the measured cluster.
+    catalog : Catalog
+        The catalog the plan was made with.
+
+    Returns
+    -------
+    Baseline
+        The fabric, the six coefficients' catalog values (efficiencies [fraction], alphas [us]),
+        the NIC id and GPUs per server [count].
+    """
     c = coefficients(catalog)
     nic = resolve(scenario=plan.scenario, catalog=catalog).nic
     values = {
@@ -79,7 +93,21 @@ def baseline(*, plan: Plan, catalog: Catalog) -> Baseline:
 
 
 def fabric_with(*, base: Baseline, values: Mapping[str, float]) -> CollectiveFabric:
-    """The plan's fabric with the coefficients in ``values`` (the others as in the catalog)."""
+    """The plan's fabric with the coefficients in ``values`` (the others as in the catalog).
+
+    Parameters
+    ----------
+    base : Baseline
+        The plan's fabric and catalog coefficients.
+    values : mapping of str to float
+        Coefficient values by name (efficiencies [fraction], alphas [us]).
+
+    Returns
+    -------
+    CollectiveFabric
+        The fabric with its bandwidths scaled by each efficiency's ratio to the catalog value and
+        its alphas replaced.
+    """
     v = {**base.values, **values}
     b = base.values
     levels = []
@@ -116,6 +144,18 @@ def group_of(*, run: Run, base: Baseline) -> tuple[int, int]:
     A domain within a server holds the run's ranks on one host; a domain across servers (NVL72)
     holds the ranks of as many hosts as it spans (runs are taken as contiguous).
 
+    Parameters
+    ----------
+    run : Run
+        A measured run (GPUs and GPUs per host [count]).
+    base : Baseline
+        The plan's fabric.
+
+    Returns
+    -------
+    tuple of int
+        ``(GPUs, GPUs per domain)`` [count].
+
     Raises
     ------
     InputError
@@ -140,7 +180,26 @@ def group_of(*, run: Run, base: Baseline) -> tuple[int, int]:
 def predicted_time_s(
     fabric: CollectiveFabric, *, collective: str, gpus: int, gpus_per_domain: int, size_bytes: float
 ) -> float:
-    """Time of one measured collective in the model [s] (``auto`` algorithm, as NCCL's tuner)."""
+    """Time of one measured collective in the model [s] (``auto`` algorithm, as NCCL's tuner).
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric.
+    collective : str
+        The collective, or ``sendrecv``.
+    gpus : int
+        GPUs of the run [count].
+    gpus_per_domain : int
+        GPUs of the run per scale-up domain [count].
+    size_bytes : float
+        Message size [B].
+
+    Returns
+    -------
+    float
+        Time [s].
+    """
     if collective == "sendrecv":
         apart = 1 if math.ceil(gpus / gpus_per_domain) > 1 else 0
         return send_recv_time_s(fabric=fabric, message_bytes=size_bytes, domains_apart=apart)
@@ -157,7 +216,26 @@ def predicted_time_s(
 def predicted_busbw_gbyte_per_s(
     fabric: CollectiveFabric, *, collective: str, gpus: int, gpus_per_domain: int, size_bytes: float
 ) -> float:
-    """busbw the model predicts for a measured size [GB/s] (nccl-tests convention)."""
+    """busbw the model predicts for a measured size [GB/s] (nccl-tests convention).
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric.
+    collective : str
+        The collective, or ``sendrecv``.
+    gpus : int
+        GPUs of the run [count].
+    gpus_per_domain : int
+        GPUs of the run per scale-up domain [count].
+    size_bytes : float
+        Message size [B].
+
+    Returns
+    -------
+    float
+        busbw [GB/s]; 0 when the predicted time is not positive.
+    """
     time_s = predicted_time_s(
         fabric, collective=collective, gpus=gpus, gpus_per_domain=gpus_per_domain, size_bytes=size_bytes
     )
@@ -169,7 +247,26 @@ def predicted_busbw_gbyte_per_s(
 def algorithm_of(
     fabric: CollectiveFabric, *, collective: str, gpus: int, gpus_per_domain: int, size_bytes: float
 ) -> str:
-    """The algorithm the model picks (``send/recv`` for point-to-point)."""
+    """The algorithm the model picks (``send/recv`` for point-to-point).
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric.
+    collective : str
+        The collective, or ``sendrecv``.
+    gpus : int
+        GPUs of the run [count].
+    gpus_per_domain : int
+        GPUs of the run per scale-up domain [count].
+    size_bytes : float
+        Message size [B].
+
+    Returns
+    -------
+    str
+        The algorithm name (``ring``, ``tree``, ``nvls`` ...; ``p2p`` for send/receive).
+    """
     if collective == "sendrecv":
         return "p2p"
     return collective_time(

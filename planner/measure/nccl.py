@@ -77,6 +77,18 @@ CollNet). A line saying NVLS is *not* available does not match."""
 def in_switch_of(text: str) -> str | None:
     """``"sharp"``, ``"nvls"`` or ``None``: what an NCCL INFO line says about in-switch reduction.
 
+    Parameters
+    ----------
+    text : str
+        One line of an nccl-tests output.
+
+    Returns
+    -------
+    str or None
+        ``"sharp"``, ``"nvls"``, or ``None`` when the line says neither.
+
+    Examples
+    --------
     >>> in_switch_of("node1:2:2 [0] NCCL INFO NVLS multicast support is available on dev 0")
     'nvls'
     >>> in_switch_of("node1:2:2 [0] NCCL INFO NVLS multicast support is not available on dev 0") is None
@@ -156,6 +168,20 @@ def busbw_factor(*, collective: str, gpus: int) -> float:
     """nccl-tests factor busbw / algbw [-]: the collective model's
     (:func:`planner.fabric.collectives.busbw_factor`), and 1 for send/receive.
 
+    Parameters
+    ----------
+    collective : str
+        The collective, or ``sendrecv``.
+    gpus : int
+        GPUs of the run [count].
+
+    Returns
+    -------
+    float
+        busbw / algbw [dimensionless].
+
+    Examples
+    --------
     >>> busbw_factor(collective="all_reduce", gpus=16), busbw_factor(collective="sendrecv", gpus=8)
     (1.875, 1.0)
     """
@@ -166,6 +192,18 @@ def busbw_factor(*, collective: str, gpus: int) -> float:
 
 def read_nccl_tests(source: Path | bytes, *, name: str | None = None) -> tuple[Run, ...]:
     """Every run in an nccl-tests output file (a path, or an upload's bytes with its ``name``).
+
+    Parameters
+    ----------
+    source : Path or bytes
+        The file, or an upload's bytes.
+    name : str or None
+        The upload's file name (used in messages); ``None`` for a path.
+
+    Returns
+    -------
+    tuple of Run
+        The runs, in file order.
 
     Raises
     ------
@@ -194,7 +232,18 @@ class _Open:
 
 
 def parse_nccl_tests(src: Source) -> tuple[Run, ...]:
-    """The runs of an already-read file (see :func:`read_nccl_tests`)."""
+    """The runs of an already-read file (see :func:`read_nccl_tests`).
+
+    Parameters
+    ----------
+    src : Source
+        The file's name, lines and hash (:func:`planner.measure.text.read_lines`).
+
+    Returns
+    -------
+    tuple of Run
+        The runs, in file order.
+    """
     runs: list[Run] = []
     current: _Open | None = None
     tool_hint = _tool_in(PurePath(src.name).name)

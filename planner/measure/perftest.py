@@ -81,12 +81,36 @@ class _Test:
 
 
 def read_perftest(source: Path | bytes, *, name: str | None = None) -> tuple[PerftestResult, ...]:
-    """Every test in a perftest output file (a path, or an upload's bytes with its ``name``)."""
+    """Every test in a perftest output file (a path, or an upload's bytes with its ``name``).
+
+    Parameters
+    ----------
+    source : Path or bytes
+        The file, or an upload's bytes.
+    name : str or None
+        The upload's file name (used in messages); ``None`` for a path.
+
+    Returns
+    -------
+    tuple of PerftestResult
+        The tests, in file order.
+    """
     return parse_perftest(read_lines(source, name=name))
 
 
 def parse_perftest(src: Source) -> tuple[PerftestResult, ...]:
-    """The tests of an already-read file (see :func:`read_perftest`)."""
+    """The tests of an already-read file (see :func:`read_perftest`).
+
+    Parameters
+    ----------
+    src : Source
+        The file's name, lines and hash (:func:`planner.measure.text.read_lines`).
+
+    Returns
+    -------
+    tuple of PerftestResult
+        The tests, in file order.
+    """
     tests: list[_Test] = []
     current: _Test | None = None
     for number, raw in enumerate(src.lines, start=1):

@@ -51,7 +51,23 @@ class RoundTrip:
 
 
 def load_round_trips(path: Path = CASES) -> list[Mapping[str, Any]]:
-    """The cases of the round-trip file (a mapping with a ``cases`` list)."""
+    """The cases of the round-trip file (a mapping with a ``cases`` list).
+
+    Parameters
+    ----------
+    path : Path
+        The round-trip cases file (YAML).
+
+    Returns
+    -------
+    list of mapping
+        The cases, each with its id, plan, known coefficients, runs and noise.
+
+    Raises
+    ------
+    InputError
+        The file has no ``cases`` list, or a case names an unknown coefficient.
+    """
     data = read_mapping(path, what=msg("round-trip file"), error=InputError, trusted=True) or {}
     cases = data.get("cases")
     if not isinstance(cases, list) or not cases:
@@ -71,7 +87,22 @@ def load_round_trips(path: Path = CASES) -> list[Mapping[str, Any]]:
 
 
 def run_round_trip(case: Mapping[str, Any], *, catalog: Catalog, seed: int) -> list[RoundTrip]:
-    """Write, read and fit one case for one seed; one result per checked coefficient."""
+    """Write, read and fit one case for one seed; one result per checked coefficient.
+
+    Parameters
+    ----------
+    case : mapping
+        One case of :func:`load_round_trips`.
+    catalog : Catalog
+        The catalog the case's plan is made with.
+    seed : int
+        Seed of the synthetic noise [dimensionless].
+
+    Returns
+    -------
+    list of RoundTrip
+        Per checked coefficient: known and fitted value and tolerance [fraction].
+    """
     data = {"gpus": case["gpus"], "design_id": case["design_id"]}
     if case.get("gpu_id"):
         data["gpu_id"] = case["gpu_id"]

@@ -39,7 +39,34 @@ def synthetic_run(
     sizes_bytes: Sequence[int] = SIZES_BYTES,
 ) -> str:
     """One run's output: times from the model with ``values`` for its coefficients, each time
-    multiplied by ``slowdown`` and by a uniform noise of +/- ``noise_fraction``."""
+    multiplied by ``slowdown`` and by a uniform noise of +/- ``noise_fraction``.
+
+    Parameters
+    ----------
+    base : Baseline
+        The plan's fabric and catalog coefficients.
+    values : mapping of str to float
+        Coefficient values the times are made with.
+    collective : str
+        The collective, or ``sendrecv``.
+    hosts : sequence of str
+        Host names; one rank block per host.
+    gpus_per_host : int
+        GPUs per host [count].
+    noise_fraction : float
+        Half-width of the uniform noise on each time [fraction].
+    seed : int
+        Random seed [dimensionless].
+    slowdown : float
+        Factor on every time [dimensionless].
+    sizes_bytes : sequence of int
+        Message sizes [B].
+
+    Returns
+    -------
+    str
+        The nccl-tests output text.
+    """
     rng = random.Random(seed)
     fabric = fabric_with(base=base, values=values)
     gpus = len(hosts) * gpus_per_host

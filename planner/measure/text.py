@@ -39,7 +39,22 @@ class Source:
 
 
 def refuse(source: str, line: int, problem: str) -> MeasurementError:
-    """The error for ``line`` (1-based) of ``source``: ``file: line N: problem``."""
+    """The error for ``line`` (1-based) of ``source``: ``file: line N: problem``.
+
+    Parameters
+    ----------
+    source : str
+        The file name.
+    line : int
+        Line number, 1-based.
+    problem : str
+        Why the line is refused.
+
+    Returns
+    -------
+    MeasurementError
+        The error, to raise.
+    """
     return MeasurementError(
         msg("{file}: line {line}: {problem}", file=shorten(source), line=line, problem=problem)
     )
@@ -47,7 +62,29 @@ def refuse(source: str, line: int, problem: str) -> MeasurementError:
 
 def split_row(source: str, line: int, text: str, columns: Sequence[object]) -> list[str]:
     """The white-space separated fields of a table row, one per column of its header; a row with
-    more or fewer is refused naming the file and line."""
+    more or fewer is refused naming the file and line.
+
+    Parameters
+    ----------
+    source : str
+        The file name.
+    line : int
+        Line number, 1-based.
+    text : str
+        The row.
+    columns : sequence of object
+        The header's columns.
+
+    Returns
+    -------
+    list of str
+        The fields, one per column.
+
+    Raises
+    ------
+    MeasurementError
+        The row has more or fewer fields than the header.
+    """
     tokens = text.split()
     if len(tokens) != len(columns):
         raise refuse(
@@ -64,6 +101,18 @@ def split_row(source: str, line: int, text: str, columns: Sequence[object]) -> l
 
 def read_lines(source: Path | bytes, *, name: str | None = None) -> Source:
     """The file's lines (UTF-8; a byte-order mark and ``\\r`` line ends dropped).
+
+    Parameters
+    ----------
+    source : Path or bytes
+        The file, or an upload's bytes.
+    name : str or None
+        The upload's file name (used in messages); ``None`` for a path.
+
+    Returns
+    -------
+    Source
+        The file's name, lines and sha256.
 
     Raises
     ------

@@ -71,11 +71,36 @@ class TrainingLog:
 
 
 def read_training_log(source: Path | bytes, *, name: str | None = None) -> TrainingLog:
-    """The steps of a training log (a path, or an upload's bytes with its ``name``)."""
+    """The steps of a training log (a path, or an upload's bytes with its ``name``).
+
+    Parameters
+    ----------
+    source : Path or bytes
+        The file, or an upload's bytes.
+    name : str or None
+        The upload's file name (used in messages); ``None`` for a path.
+
+    Returns
+    -------
+    TrainingLog
+        The file name, the log's kind (``megatron``, ``nemo`` or ``csv``) and its steps.
+    """
     return parse_training_log(read_lines(source, name=name))
 
 
 def parse_training_log(src: Source) -> TrainingLog:
+    """The steps of an already-read training log (see :func:`read_training_log`).
+
+    Parameters
+    ----------
+    src : Source
+        The file's name, lines and hash (:func:`planner.measure.text.read_lines`).
+
+    Returns
+    -------
+    TrainingLog
+        The file name, the log's kind (``megatron``, ``nemo`` or ``csv``) and its steps.
+    """
     first = next((i for i, line in enumerate(src.lines) if line.strip()), 0)
     if src.lines[first].strip().lower() == CSV_HEADER:
         return TrainingLog(src.name, "csv", _csv(src, first))

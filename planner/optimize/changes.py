@@ -36,6 +36,19 @@ class MaterialChange:
 def material_changes(*, preset: Plan, optimized: Plan) -> tuple[MaterialChange, ...]:
     """The cooling method, facility power and rack count where the optimized plan differs.
 
+    Parameters
+    ----------
+    preset : Plan
+        The plan of the scenario as given.
+    optimized : Plan
+        The plan the optimizer found.
+
+    Returns
+    -------
+    tuple of MaterialChange
+        Each changed quantity with its value before and after (facility power [kW], racks
+        [count] or the cooling id), the relative change [fraction] and whether it is large.
+
     Notes
     -----
     Facility power is IT power x PUE at maximum load [kW]; a change counts as large above

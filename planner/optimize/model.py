@@ -36,28 +36,32 @@ ModelObjective = Literal["capex", "tco", "max-gpus", "power"]
 
 @dataclass
 class ModelVars:
-    """Handles to the variables and expressions of one model."""
+    """Handles to the variables and expressions of one model: what each ``define_*`` step made."""
 
-    nodes: pulp.LpVariable | int
-    tiers: dict[int, pulp.LpVariable]
-    leaf_choice: dict[str, pulp.LpVariable]
-    spine_choice: dict[str, pulp.LpVariable]
-    core_choice: dict[str, pulp.LpVariable]
-    leaves: dict[str, pulp.LpVariable]
-    spines: dict[str, pulp.LpVariable]
-    cores: dict[str, pulp.LpVariable]
-    media_choice: dict[LinkClass, dict[int, pulp.LpVariable]]
-    cooling_choice: dict[str, pulp.LpVariable]
-    compute_racks: pulp.LpVariable
-    network_racks: pulp.LpVariable
-    cdus: dict[str, pulp.LpVariable]
-    capex: pulp.LpAffineExpression
-    hardware: pulp.LpAffineExpression
-    opex: pulp.LpAffineExpression
-    tco: pulp.LpAffineExpression
-    it_kw: pulp.LpAffineExpression
-    facility_kw: pulp.LpVariable
+    nodes: Nodes
+    choice: _Choices
+    leaf: _Leaves
+    upper: _Upper
+    media: _Media
+    power: _Power
+    cooling: _Cooling
+    money: _Money
     slack: dict[str, pulp.LpVariable] = field(default_factory=dict)
+
+    @property
+    def leaves(self) -> dict[str, pulp.LpVariable]:
+        """Leaves ``L_m`` of each leaf model, per plane [count]."""
+        return self.leaf.leaves
+
+    @property
+    def spines(self) -> dict[str, pulp.LpVariable]:
+        """Spines ``S_m`` of each spine model, per plane [count]."""
+        return self.upper.spines
+
+    @property
+    def capex(self) -> pulp.LpAffineExpression:
+        """CAPEX of the design [USD]."""
+        return self.money.capex
 
 
 def _binaries(lp: pulp.LpProblem, prefix: str, keys: list[str]) -> dict[str, pulp.LpVariable]:
@@ -81,6 +85,11 @@ def build_model(
     elastic
         Add non-negative slacks to the budget and power cap and minimise them (normalised): the
         slacks then say by how much each limit must move for a design to exist.
+
+    Returns
+    -------
+    tuple of (pulp.LpProblem, ModelVars)
+        The MILP, ready to solve, and the variables and expressions each step defined.
     """
     p = problem
     goal: ModelObjective = objective or p.request.objective
@@ -98,28 +107,7 @@ def build_model(
     add_objective(
         lp, p, goal, nodes=nodes, money=money, facility_kw=cool.facility_kw, slack=slack, elastic=elastic
     )
-    return lp, ModelVars(
-        nodes=nodes,
-        tiers=choice.tiers,
-        leaf_choice=choice.leaf,
-        spine_choice=choice.spine,
-        core_choice=choice.core,
-        leaves=leaf.leaves,
-        spines=upper.spines,
-        cores=upper.cores,
-        media_choice=media.choice,
-        cooling_choice=cool.choice,
-        compute_racks=cool.compute_racks,
-        network_racks=cool.network_racks,
-        cdus=cool.cdus,
-        capex=money.capex,
-        hardware=money.hardware,
-        opex=money.opex,
-        tco=money.tco,
-        it_kw=power.it_kw,
-        facility_kw=cool.facility_kw,
-        slack=slack,
-    )
+    return lp, ModelVars(nodes, choice, leaf, upper, media, power, cool, money, slack)
 
 
 Nodes: TypeAlias = pulp.LpVariable | int
@@ -139,7 +127,20 @@ def _big_links(p: Problem) -> int:
 
 
 def define_nodes(lp: pulp.LpProblem, p: Problem) -> Nodes:
-    """Step 1: the node count, fixed or (when maximising GPUs) the decision."""
+    """Step 1: the node count, fixed or (when maximising GPUs) the decision.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the variable is added to.
+    p : Problem
+        The prepared problem (fixed node count or its upper bound).
+
+    Returns
+    -------
+    Nodes
+        The node count [count]: an int when fixed, else an integer variable in ``1..nodes_max``.
+    """
     if p.nodes_fixed is not None:
         return p.nodes_fixed
     return lp.add_variable("nodes", lowBound=1, upBound=p.nodes_max, cat=pulp.LpInteger)
@@ -154,7 +155,20 @@ class _Choices:
 
 
 def define_choices(lp: pulp.LpProblem, p: Problem) -> _Choices:
-    """Step 2: one tier structure, one leaf model, a spine model with spines, a core model with cores."""
+    """Step 2: one tier structure, one leaf model, a spine model with spines, a core model with cores.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the binaries and their constraints are added to.
+    p : Problem
+        The prepared problem with its leaf, spine and core options.
+
+    Returns
+    -------
+    _Choices
+        Binaries for the tier count (1 to 3) and for each leaf, spine and core model.
+    """
     tiers = {t: lp.add_variable(f"tiers__{t}", cat=pulp.LpBinary) for t in (1, 2, 3)}
     lp += pulp.lpSum(tiers.values()) == 1, "one_tier_structure"
     y_leaf = _binaries(lp, "leaf_model", [o.id for o in p.leaf_options])
@@ -174,7 +188,24 @@ class _Leaves:
 
 
 def define_leaves(lp: pulp.LpProblem, p: Problem, nodes: Nodes, choice: _Choices) -> _Leaves:
-    """Step 3: leaves of the chosen model, enough down ports for every node, and their uplinks."""
+    """Step 3: leaves of the chosen model, enough down ports for every node, and their uplinks.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the variables and constraints are added to.
+    p : Problem
+        The prepared problem.
+    nodes : Nodes
+        The node count [count] (:func:`define_nodes`).
+    choice : _Choices
+        The tier and model binaries (:func:`define_choices`).
+
+    Returns
+    -------
+    _Leaves
+        Leaves per model [count], their sum, and the leaf uplinks [count].
+    """
     q = p.ports_per_node_per_plane
     big_nodes, big_leaves, big_links = _big_nodes(p), _big_leaves(p), _big_links(p)
     tiers, y_leaf = choice.tiers, choice.leaf
@@ -215,7 +246,25 @@ class _Upper:
 
 
 def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, leaf: _Leaves) -> _Upper:
-    """Step 4: spines (two tiers: all uplinks spread evenly; three tiers: per pod) and cores."""
+    """Step 4: spines (two tiers: all uplinks spread evenly; three tiers: per pod) and cores.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the variables and constraints are added to.
+    p : Problem
+        The prepared problem.
+    choice : _Choices
+        The tier and model binaries.
+    leaf : _Leaves
+        The leaves and their uplinks (:func:`define_leaves`).
+
+    Returns
+    -------
+    _Upper
+        Spines and cores per model [count], spine-core links [count] and the two-tier split
+        variables.
+    """
     big_leaves, big_links = _big_leaves(p), _big_links(p)
     tiers, y_spine, y_core = choice.tiers, choice.spine, choice.core
     uplinks, all_leaves = leaf.uplinks, leaf.all_leaves
@@ -306,7 +355,27 @@ class _Media:
 
 
 def define_media(lp: pulp.LpProblem, p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper) -> _Media:
-    """Step 5: one medium per link class; its cost and power follow the links it carries (big-M)."""
+    """Step 5: one medium per link class; its cost and power follow the links it carries (big-M).
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the variables and constraints are added to.
+    p : Problem
+        The prepared problem with the media options per link class.
+    nodes : Nodes
+        The node count [count].
+    leaf : _Leaves
+        The leaf uplinks [count].
+    upper : _Upper
+        The spine-core links [count].
+
+    Returns
+    -------
+    _Media
+        The medium binaries per link class, media cost [USD], power [W] and node-end power [W]
+        per plane.
+    """
     q = p.ports_per_node_per_plane
     big_links = _big_links(p)
     links: dict[LinkClass, pulp.LpAffineExpression] = {
@@ -351,7 +420,29 @@ class _Power:
 def define_power(
     lp: pulp.LpProblem, p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper, media: _Media
 ) -> _Power:
-    """Step 6: IT power of servers and network racks, with the switch and auxiliary totals."""
+    """Step 6: IT power of servers and network racks, with the switch and auxiliary totals.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the auxiliary step variables are added to.
+    p : Problem
+        The prepared problem.
+    nodes : Nodes
+        The node count [count].
+    leaf : _Leaves
+        Leaves per model [count].
+    upper : _Upper
+        Spines and cores per model [count].
+    media : _Media
+        Media cost [USD] and power [W] (:func:`define_media`).
+
+    Returns
+    -------
+    _Power
+        Switch and auxiliary cost [USD] and rack units [U], server power [W], IT and network-rack
+        power [kW] and the big-M bound on IT power [kW].
+    """
     planes = p.planes
     switch_counts = [
         (leaf.leaves, p.leaf_options),
@@ -414,7 +505,27 @@ class _Cooling:
 
 
 def define_cooling(lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, media: _Media) -> _Cooling:
-    """Step 7: one cooling method, facility power through its PUE, racks and CDUs within its limits."""
+    """Step 7: one cooling method, facility power through its PUE, racks and CDUs within its limits.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the variables and constraints are added to.
+    p : Problem
+        The prepared problem with its cooling options.
+    nodes : Nodes
+        The node count [count].
+    power : _Power
+        IT, server and network-rack power (:func:`define_power`).
+    media : _Media
+        The media expressions.
+
+    Returns
+    -------
+    _Cooling
+        The cooling binaries, facility power [kW], cooling cost [USD], CDUs per method and
+        compute and network racks [count].
+    """
     big_kw, it_kw = power.big_kw, power.it_kw
     w = _binaries(lp, "cooling", [c.id for c in p.cooling])
     lp += pulp.lpSum(w.values()) == 1, "one_cooling_method"
@@ -481,7 +592,28 @@ class _Money:
 def define_money(
     lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, media: _Media, cool: _Cooling
 ) -> _Money:
-    """Step 8: hardware, CAPEX (services on hardware, cooling on top), OPEX and TCO."""
+    """Step 8: hardware, CAPEX (services on hardware, cooling on top), OPEX and TCO.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the rack cost variables are added to.
+    p : Problem
+        The prepared problem with its prices and cost factors.
+    nodes : Nodes
+        The node count [count].
+    power : _Power
+        Switch and auxiliary cost [USD].
+    media : _Media
+        Media cost per plane [USD].
+    cool : _Cooling
+        Cooling choice, cost [USD], facility power [kW] and racks [count].
+
+    Returns
+    -------
+    _Money
+        Hardware [USD], CAPEX [USD], OPEX [USD/year] and TCO [USD] expressions.
+    """
     racks = cool.compute_racks + cool.network_racks
     big_racks = p.nodes_max + _big_leaves(p) + 10
     rack_cost = []
@@ -513,7 +645,26 @@ def add_limits(
     *,
     elastic: bool,
 ) -> dict[str, pulp.LpVariable]:
-    """Step 9: budget and power cap, each with a slack that only the elastic model may use."""
+    """Step 9: budget and power cap, each with a slack that only the elastic model may use.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the limits are added to.
+    p : Problem
+        The prepared problem; its request holds the budget [USD] and power cap [kW].
+    capex : pulp.LpAffineExpression
+        CAPEX [USD].
+    facility_kw : pulp.LpVariable
+        Facility power [kW].
+    elastic : bool
+        Whether the slacks may be non-zero.
+
+    Returns
+    -------
+    dict of str to pulp.LpVariable
+        The slack of each limit set (``budget`` [USD], ``power_cap`` [kW]).
+    """
     slack: dict[str, pulp.LpVariable] = {}
     if p.request.budget_usd is not None:
         slack["budget"] = lp.add_variable("slack__budget", lowBound=0)
@@ -535,7 +686,27 @@ def add_objective(
     slack: dict[str, pulp.LpVariable],
     elastic: bool,
 ) -> None:
-    """Step 10: the objective (elastic: the normalised slacks, CAPEX only as a tie-break)."""
+    """Step 10: the objective (elastic: the normalised slacks, CAPEX only as a tie-break).
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model the objective is set on.
+    p : Problem
+        The prepared problem (the limits that normalise the slacks).
+    goal : ModelObjective
+        ``capex``, ``tco``, ``power`` or ``max-gpus``.
+    nodes : Nodes
+        The node count [count].
+    money : _Money
+        CAPEX and TCO [USD].
+    facility_kw : pulp.LpVariable
+        Facility power [kW].
+    slack : dict of str to pulp.LpVariable
+        The limits' slacks (:func:`add_limits`).
+    elastic : bool
+        Minimise the normalised slacks instead of ``goal``.
+    """
     capex = money.capex
     if elastic:
         lp += (

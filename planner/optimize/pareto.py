@@ -70,7 +70,34 @@ def power_front(
     steps: Steps | None = None,
 ) -> tuple[ParetoPoint, ...]:
     """CAPEX vs facility power, cheapest first; ``steps`` hears of each solve and may stop the
-    front (:mod:`planner.progress`)."""
+    front (:mod:`planner.progress`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario whose design is optimized.
+    catalog : Catalog
+        The catalog the designs are built from.
+    request : OptimizeRequest
+        Limits, choices and the solver time limit [s]; its objective and power cap are replaced.
+    points : int
+        Points of the front, 2 to 50 [count].
+    steps : Steps or None
+        Progress listener; may stop the front.
+
+    Returns
+    -------
+    tuple of ParetoPoint
+        Each point's label, CAPEX [USD], facility power [kW], per-GPU bandwidth [Gbit/s],
+        scenario and plan.
+
+    Raises
+    ------
+    InputError
+        ``points`` is below 2.
+    InfeasibleError
+        No design meets the limits.
+    """
     if points < 2:
         raise InputError(msg("points: a front needs at least 2 points (allowed: 2 to 50)"))
     capex_request = request.model_copy(update={"objective": "capex", "power_cap_kw": None})
@@ -105,7 +132,25 @@ def bandwidth_front(
     *, scenario: Scenario, catalog: Catalog, request: OptimizeRequest, steps: Steps | None = None
 ) -> tuple[ParetoPoint, ...]:
     """CAPEX vs effective per-GPU bandwidth over the fabric variants of the scenario's design;
-    ``steps`` hears of each variant solved and may stop the front (:mod:`planner.progress`)."""
+    ``steps`` hears of each variant solved and may stop the front (:mod:`planner.progress`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario whose fabric is varied (ports per GPU, oversubscription).
+    catalog : Catalog
+        The catalog the designs are built from.
+    request : OptimizeRequest
+        Limits and choices; the objective is CAPEX.
+    steps : Steps or None
+        Progress listener; may stop the front.
+
+    Returns
+    -------
+    tuple of ParetoPoint
+        The non-dominated points: label, CAPEX [USD], facility power [kW], per-GPU bandwidth
+        [Gbit/s], scenario and plan.
+    """
     base = resolve(scenario=scenario, catalog=catalog).fabric
     capex_request = request.model_copy(update={"objective": "capex"})
     planes_follow_ports = base.planes == base.ports_per_gpu

@@ -127,7 +127,20 @@ class Problem:
 
 
 def priced_catalog(catalog: Catalog, overrides: dict[str, float]) -> Catalog:
-    """The catalog with the scenario's unit price overrides written into the records."""
+    """The catalog with the scenario's unit price overrides written into the records.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog.
+    overrides : dict of str to float
+        Unit price per record id [USD] (a server's chassis price).
+
+    Returns
+    -------
+    Catalog
+        A copy with the prices replaced; ``catalog`` itself when there are none.
+    """
     if not overrides:
         return catalog
     changed: dict[str, dict[str, Record]] = {}
@@ -291,7 +304,22 @@ def _fabric_switch_counts(
 
 
 def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -> Problem:
-    """Collect every number the MILP needs (see module docstring)."""
+    """Collect every number the MILP needs (see module docstring).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario to optimize.
+    catalog : Catalog
+        The catalog (its prices overridden by the scenario's).
+    request : OptimizeRequest
+        Objective, limits and which choices are open.
+
+    Returns
+    -------
+    Problem
+        The options, coefficients, prices and bounds the MILP is built from.
+    """
     catalog = priced_catalog(catalog, scenario.price_overrides_usd)
     facility = scenario.facility
     if request.rack_kw is not None:

@@ -41,6 +41,18 @@ def objective_value(p: Plan, objective: str) -> float:
     The MILP's own objective is an estimate (modules priced per port, storage as a straight
     line, cables at the scenario's one length per link class) and, for ``max-gpus``, counts
     nodes; the figure reported is the engine's.
+
+    Parameters
+    ----------
+    p : Plan
+        The plan.
+    objective : str
+        ``capex``, ``tco`` or ``max-gpus``.
+
+    Returns
+    -------
+    float
+        CAPEX or TCO [USD], or GPUs [count].
     """
     if objective == "max-gpus":
         return float(p.gpus)
@@ -54,6 +66,17 @@ def fabric_held_note(p: Plan) -> Message:
     per GPU and oversubscription stay as set. The bandwidth front
     (:func:`planner.optimize.pareto.bandwidth_front`) varies both, so its cheaper points buy
     less bandwidth per GPU.
+
+    Parameters
+    ----------
+    p : Plan
+        The optimized plan; its topology gives ports per GPU, port speed [Gbit/s] and
+        oversubscription.
+
+    Returns
+    -------
+    Message
+        The note, translatable.
     """
     topology = p.topology
     return msg(
@@ -113,17 +136,31 @@ def _chosen(choice: dict[str, pulp.LpVariable]) -> str | None:
 
 
 def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[str, Any]]:
-    """The scenario (explicit fabric and facility) that the solved model describes."""
-    tiers = next(t for t, var in v.tiers.items() if value(var) > 0.5)
-    leaf = _chosen(v.leaf_choice)
-    spine = _chosen(v.spine_choice) if tiers >= 2 else None
-    core = _chosen(v.core_choice) if tiers == 3 else None
-    cooling = _chosen(v.cooling_choice)
+    """The scenario (explicit fabric and facility) that the solved model describes.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem the model was built from.
+    v : ModelVars
+        The solved model's variables.
+
+    Returns
+    -------
+    tuple of (Scenario, dict of str to Any)
+        The scenario and the names of the choices it holds (tiers, switches, media, cooling,
+        nodes).
+    """
+    tiers = next(t for t, var in v.choice.tiers.items() if value(var) > 0.5)
+    leaf = _chosen(v.choice.leaf)
+    spine = _chosen(v.choice.spine) if tiers >= 2 else None
+    core = _chosen(v.choice.core) if tiers == 3 else None
+    cooling = _chosen(v.cooling.choice)
     used_classes = LINK_CLASSES[:tiers]
     link_media: dict[str, str] = {}
     media_names: dict[str, str] = {}
     for link_class in used_classes:
-        index = next(i for i, var in v.media_choice[link_class].items() if value(var) > 0.5)
+        index = next(i for i, var in v.media.choice[link_class].items() if value(var) > 0.5)
         option = problem.media[link_class][index]
         media_names[link_class] = option.media_id or option.medium
         if option.media_id is not None:
@@ -153,15 +190,27 @@ def solution_scenario(problem: Problem, v: ModelVars) -> tuple[Scenario, dict[st
         "media": media_names,
         "cooling": cooling,
         "nodes": nodes,
-        "compute_racks": round(value(v.compute_racks)),
-        "network_racks": round(value(v.network_racks)),
-        "cdus": {k: round(value(var)) for k, var in v.cdus.items() if value(var) > 0.5},
+        "compute_racks": round(value(v.cooling.compute_racks)),
+        "network_racks": round(value(v.cooling.network_racks)),
+        "cdus": {k: round(value(var)) for k, var in v.cooling.cdus.items() if value(var) > 0.5},
     }
     return scenario, choices
 
 
 def describe_choices(p: Plan) -> dict[str, Any]:
-    """What a plan is built from, read off the plan itself (so it always matches the design)."""
+    """What a plan is built from, read off the plan itself (so it always matches the design).
+
+    Parameters
+    ----------
+    p : Plan
+        The plan.
+
+    Returns
+    -------
+    dict of str to Any
+        Tiers, switch models, medium per link class, cooling id, nodes, compute and network
+        racks and CDUs [count].
+    """
     forced: dict[str, str] = (
         {str(k): v for k, v in p.scenario.fabric.link_media.items()} if p.scenario.fabric else {}
     )
@@ -190,7 +239,19 @@ def _violations(p: Plan, request: OptimizeRequest) -> dict[str, float]:
 
 
 def explain_infeasible(problem: Problem) -> str:
-    """Relax the budget and power cap (elastic slacks) and say which must move, and by how much."""
+    """Relax the budget and power cap (elastic slacks) and say which must move, and by how much.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem no design meets.
+
+    Returns
+    -------
+    str
+        The limits that must move and by how much (budget [USD], power cap [kW]), or why no
+        relaxation helps.
+    """
     request = problem.request
     if request.budget_usd is None and request.power_cap_kw is None:
         return msg("no design fits: no switch, medium and cooling combination meets the port and rack limits")
@@ -251,6 +312,21 @@ class _Found:
 
 def optimize(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -> OptimizeResult:
     """Find the best design for ``request``; raise :class:`InfeasibleError` naming the binding limit.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario; its design is the preset.
+    catalog : Catalog
+        The catalog the designs are built from.
+    request : OptimizeRequest
+        Objective, limits, open choices and solver time limit [s].
+
+    Returns
+    -------
+    OptimizeResult
+        The best plan and its scenario, the preset plan, the objective value, solver status,
+        time [s] and gap [fraction], the saving against the preset [USD], the choices and notes.
 
     Raises
     ------

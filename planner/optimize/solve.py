@@ -72,7 +72,21 @@ def _solver(time_limit_s: float) -> tuple[pulp.LpSolver, str]:
 
 
 def solve(lp: pulp.LpProblem, *, time_limit_s: float) -> SolveOutcome:
-    """Solve ``lp`` in place; report status, solver, wall time and gap."""
+    """Solve ``lp`` in place; report status, solver, wall time and gap.
+
+    Parameters
+    ----------
+    lp : pulp.LpProblem
+        The model; solved in place.
+    time_limit_s : float
+        Solver time limit [s].
+
+    Returns
+    -------
+    SolveOutcome
+        Status, solver name, wall time [s] and relative MIP gap [fraction] (``None`` when
+        unknown).
+    """
     solver, name = _solver(time_limit_s)
     start = time.perf_counter()
     lp.solve(solver)
@@ -87,6 +101,17 @@ def solve(lp: pulp.LpProblem, *, time_limit_s: float) -> SolveOutcome:
 
 
 def value(item: object) -> float:
-    """Numeric value of a variable, expression or constant after a solve."""
+    """Numeric value of a variable, expression or constant after a solve.
+
+    Parameters
+    ----------
+    item : object
+        A PuLP variable, expression or number.
+
+    Returns
+    -------
+    float
+        Its value after the solve; 0 when it has none.
+    """
     result = pulp.value(item)
     return float(result) if result is not None else 0.0

@@ -59,7 +59,26 @@ class OpticKindRates:
 
 
 def optic_rates(catalog: Catalog) -> dict[str, OpticKindRates]:
-    """The catalog's ``optic_*`` records, by kind."""
+    """The catalog's ``optic_*`` records, by kind.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Loaded catalog holding the ``optic_failure_rate_<kind>_per_million_h`` and
+        ``optic_repair_h_<kind>`` rules for every kind and ``optic_engine_ports_<kind>`` for NPO
+        and CPO (``data/reliability.yaml``).
+
+    Returns
+    -------
+    dict[str, OpticKindRates]
+        Kind (``pluggable``, ``lpo``, ``npo``, ``cpo``) -> its failure rate per optical unit
+        [1/10^6 h], repair time [h] and ports per engine [count] (0 for modules).
+
+    Raises
+    ------
+    CatalogError
+        A rule is missing.
+    """
     ids = [f"optic_failure_rate_{k}_per_million_h" for k in OPTIC_KINDS]
     ids += [f"optic_repair_h_{k}" for k in OPTIC_KINDS]
     ids += [f"optic_engine_ports_{k}" for k in ENGINE_KINDS]
@@ -118,7 +137,24 @@ def _device_impact(link_class: str, end: str, impacts: Sequence[FailureImpact]) 
 
 
 def optic_failure_loads(*, plan: Plan, catalog: Catalog) -> tuple[OpticFailureLoad, ...]:
-    """Optic failures per link end of the plan's scale-out fabric (module notes)."""
+    """Optic failures per link end of the plan's scale-out fabric (module notes).
+
+    Parameters
+    ----------
+    plan : Plan
+        The planned cluster: its media (link classes and their ends' optics, ports, devices),
+        nodes and ports per GPU.
+    catalog : Catalog
+        The plan's catalog: optic kinds and the ``optic_*`` rules.
+
+    Returns
+    -------
+    tuple[OpticFailureLoad, ...]
+        One load per optical link end whose optic has a known kind, in the plan's media order:
+        optical units [count], failures per day [1/day], repair time [h], the element down, its
+        ports [count] and the share of the slowest rank's bandwidth lost [fraction]. Ends
+        without optics (copper) are left out.
+    """
     rates = optic_rates(catalog)
     impacts = failure_impacts(plan=plan)
     p = max(1, plan.topology.ports_per_gpu)
@@ -171,6 +207,19 @@ def step_slowdown(*, network_share: float, bandwidth_lost_fraction: float) -> fl
     """Relative step-time increase while an element is down [-]: ``(c/T) f / (1 - f)``; 0 when
     the element cuts a GPU off (an interruption, counted elsewhere).
 
+    Parameters
+    ----------
+    network_share : float
+        Exposed communication over step time, ``c / T`` [fraction].
+    bandwidth_lost_fraction : float
+        Share of the slowest rank's bandwidth lost while the element is down, ``f``
+        [fraction]; 1 or more means the GPU is cut off.
+
+    Returns
+    -------
+    float
+        Step-time increase over the failure-free step [fraction]; 0 when ``f >= 1``.
+
     >>> step_slowdown(network_share=0.2, bandwidth_lost_fraction=0.125)
     0.028571428571428574
     """
@@ -180,7 +229,21 @@ def step_slowdown(*, network_share: float, bandwidth_lost_fraction: float) -> fl
 
 
 def optic_throughput_factor(*, loads: Sequence[OpticFailureLoad], network_share: float) -> float:
-    """Throughput with optic repairs over throughput without [-]: ``1 / (1 + sum p s)``."""
+    """Throughput with optic repairs over throughput without [-]: ``1 / (1 + sum p s)``.
+
+    Parameters
+    ----------
+    loads : Sequence[OpticFailureLoad]
+        Optic failure loads of the fabric (:func:`optic_failure_loads`); each gives its down
+        share ``p`` [fraction] and bandwidth lost [fraction].
+    network_share : float
+        Exposed communication over step time, ``c / T`` [fraction].
+
+    Returns
+    -------
+    float
+        Throughput factor in (0, 1] [fraction]; 1 when no load slows the step.
+    """
     extra = sum(
         load.down_fraction
         * step_slowdown(network_share=network_share, bandwidth_lost_fraction=load.bandwidth_lost_fraction)
@@ -195,6 +258,21 @@ def failure_step_times(*, plan: Plan, compute_s: float, network_s: float) -> Map
     ``compute_s`` is the step's part that the network does not touch; ``network_s`` its exposed
     communication, stretched by ``1 / (1 - f)``; an element that cuts a GPU off gives ``inf``
     (the job stops until it restarts without it).
+
+    Parameters
+    ----------
+    plan : Plan
+        The planned cluster whose failure impacts
+        (:func:`planner.performance.reliability.failure_impacts`) are applied.
+    compute_s : float
+        Part of the step the network does not touch [s].
+    network_s : float
+        Exposed communication of the failure-free step [s].
+
+    Returns
+    -------
+    Mapping[str, float]
+        Failed element's name -> step time with it down [s]; ``inf`` when it cuts a GPU off.
     """
     out = {}
     for impact in failure_impacts(plan=plan):

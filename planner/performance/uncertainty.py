@@ -88,6 +88,23 @@ def priced_scenario(base_plan: Plan, catalog: Catalog, factors: Mapping[str, flo
 
     ``factors`` maps names of :data:`PRICE_INPUTS` (every BOM line of that category) and
     ``electricity_price`` to multipliers; the others are ignored.
+
+    Parameters
+    ----------
+    base_plan : Plan
+        The plan whose scenario and BOM unit costs [USD] are scaled.
+    catalog : Catalog
+        The plan's catalog (the site's electricity tariff when the scenario gives none).
+    factors : Mapping[str, float]
+        Input name -> multiplier of its price [dimensionless]; a missing name or 1.0 leaves that
+        price as it is.
+
+    Returns
+    -------
+    Scenario
+        The scenario with ``price_overrides_usd`` set to ``unit_cost x factor`` [USD] for every
+        BOM line of a scaled category, and the facility's ``electricity_usd_per_kwh``
+        [USD/kWh] scaled.
     """
     scenario = base_plan.scenario
     overrides = dict(scenario.price_overrides_usd)
@@ -176,6 +193,15 @@ def tornado(
 
     Parameters
     ----------
+    job
+        The training job (:class:`~planner.inputs.training.TrainingJob`); its parallel layout is
+        held at the base estimate's.
+    scenario
+        The cluster scenario the base plan is built from.
+    catalog
+        The catalog of the plan.
+    reliability_params
+        Failure-model parameters; ``None`` takes the defaults for the job's ``params_b``.
     swing_fraction
         Relative change of each input, both ways [-] (0 < s < 1; default 0.2 = +/- 20 %).
     inputs
@@ -245,7 +271,24 @@ class MonteCarloSpec(BaseModel):
 
 
 def monte_carlo_spec(data: Mapping[str, Any]) -> MonteCarloSpec:
-    """Validate a mapping; :class:`InputError` names the field and its range."""
+    """Validate a mapping; :class:`InputError` names the field and its range.
+
+    Parameters
+    ----------
+    data : Mapping[str, Any]
+        Field name -> value of :class:`MonteCarloSpec` (samples [count], seed, spreads
+        [fraction], failure-rate sigma [dimensionless]); missing fields take their defaults.
+
+    Returns
+    -------
+    MonteCarloSpec
+        The validated, frozen specification.
+
+    Raises
+    ------
+    InputError
+        A field is unknown or outside its range.
+    """
     return parse(MonteCarloSpec, data, source="monte_carlo")
 
 
@@ -286,7 +329,21 @@ PRICE_FACTORS: tuple[str, ...] = (*PRICE_INPUTS, "electricity_price")
 
 def price_factor_samples(spec: MonteCarloSpec, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """``spec.samples`` draws of each :data:`PRICE_FACTORS` factor [-], drawn in that order from
-    ``rng`` (the hardware prices at ``price_spread_fraction``, electricity at its own spread)."""
+    ``rng`` (the hardware prices at ``price_spread_fraction``, electricity at its own spread).
+
+    Parameters
+    ----------
+    spec : MonteCarloSpec
+        Number of samples [count] and the triangular half-widths [fraction].
+    rng : numpy.random.Generator
+        Random source; advanced by ``len(PRICE_FACTORS) x spec.samples`` draws.
+
+    Returns
+    -------
+    dict[str, numpy.ndarray]
+        Price input name -> ``spec.samples`` factors [dimensionless], each within
+        ``1 +/- spread`` (all 1 when the spread is 0).
+    """
     n = spec.samples
     factors = {name: _triangular(spec.price_spread_fraction, n, rng) for name in PRICE_INPUTS}
     factors["electricity_price"] = _triangular(spec.electricity_spread_fraction, n, rng)
@@ -301,6 +358,21 @@ def price_response(
     Both are linear in every price factor (see the module notes): ``y = y0 + sum_i (f_i - 1) dy_i``
     with ``dy_i`` from one re-plan of ``base_plan`` with factor ``i`` at 2, so the cost is
     ``len(PRICE_FACTORS)`` plans whatever the number of samples.
+
+    Parameters
+    ----------
+    base_plan : Plan
+        The plan at factor 1 for every price.
+    catalog : Catalog
+        The plan's catalog.
+    factors : Mapping[str, numpy.ndarray]
+        Name of each of :data:`PRICE_FACTORS` -> its sampled factors [dimensionless], all of
+        one length; every name must be present.
+
+    Returns
+    -------
+    tuple[numpy.ndarray, numpy.ndarray]
+        TCO [USD] and cost per GPU-hour [USD/GPU-h], one value per sample.
     """
     size = len(next(iter(factors.values())))
     tco = np.full(size, base_plan.cost.tco_usd)
@@ -340,6 +412,28 @@ def monte_carlo(
     Seedable: the same ``spec.seed`` gives the same samples. ``steps`` hears of every
     :data:`GOODPUT_CHUNK` samples evaluated and may stop the run
     (:class:`planner.progress.CancelledError`).
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The training job; its time to train without failures is held at the base estimate's.
+    scenario : Scenario
+        The cluster scenario the base plan is built from.
+    catalog : Catalog
+        The plan's catalog.
+    reliability_params : ReliabilityParams or None
+        Failure-model parameters; ``None`` takes the defaults for the job's ``params_b``.
+    spec : MonteCarloSpec or None
+        Samples, seed and distributions; ``None`` takes :class:`MonteCarloSpec`'s defaults.
+    steps : Steps or None
+        Progress listener that may cancel the run; ``None`` reports nothing.
+
+    Returns
+    -------
+    MonteCarloResult
+        The spec, base value and P10/P50/P90 of ``tco_usd`` [USD], ``time_to_train_days`` [days]
+        and ``cost_to_train_usd`` [USD], and a frame of every sample's factors
+        [dimensionless] and outputs.
     """
     spec = spec or MonteCarloSpec()
     base_plan, base, params = _base(job, scenario, catalog, reliability_params)

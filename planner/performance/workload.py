@@ -56,6 +56,7 @@ from planner.performance.training.efficiency import (
     FP8_SPEEDUP,
     EfficiencyCoefficients,
     efficiency_coefficients,
+    kernel_efficiency_bound,
     published_ceiling,
 )
 from planner.performance.training.flops import (
@@ -249,7 +250,7 @@ def estimate_workload(
             catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
         ),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
-        host_byte_per_s=host_link_byte_per_s(r.gpu),
+        host_byte_per_s=host_link_byte_per_s(r.gpu), kernel_efficiency_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
     shape = job_shape(job)
@@ -263,6 +264,7 @@ def estimate_workload(
     per_token, hardware_per_token = _flops_per_token(shape, job.seq_len, best.recompute, best.lay)
     mfu = per_token * tokens_per_s / gpus / peak_flops
     guard = _plausibility_notes(catalog, gpu_id=r.gpu.id, precision=job.precision, mfu=mfu)
+    guard += _bound_notes(catalog, gpu_id=r.gpu.id, precision=job.precision, best=best)
     return WorkloadEstimate(
         design_id=plan.design_id, gpu_id=plan.gpu_id, gpus=gpus, job=job, shape=shape,
         layout=_layout(best, memory, max_mb), step=best.step, dp_comm_total_s=best.dp_comm_total_s,
@@ -383,24 +385,51 @@ def job_shape(job: TrainingJob) -> ModelShape:
     )  # fmt: skip
 
 
+def _bound(catalog: Catalog, *, gpu_id: str, precision: str) -> float | None:
+    """The catalog's kernel-efficiency bound for the GPU and precision [-]
+    (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`)."""
+    bound = kernel_efficiency_bound(catalog, gpu_id=gpu_id, precision=precision)
+    return None if bound is None else bound.mfu
+
+
+def _bound_notes(catalog: Catalog, *, gpu_id: str, precision: str, best: StepResult) -> tuple[str, ...]:
+    """A note when the kernel-efficiency bound slowed the estimate's compute."""
+    bound = kernel_efficiency_bound(catalog, gpu_id=gpu_id, precision=precision)
+    if bound is None or best.bounded_s <= 0.0:
+        return ()
+    return (
+        msg(
+            "compute slowed by {added:.2f} s per step to a kernel efficiency of {bound:.1%} for {gpu} {precision}, "
+            "the {figure}: the kernel-efficiency curve is not trusted above the best published run",
+            added=best.bounded_s,
+            bound=bound.mfu,
+            gpu=gpu_id,
+            precision=precision,
+            figure=bound.figure,
+        ),
+    )
+
+
 def best_layout(
     job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, memory_bytes: float,
     hbm_gbyte_per_s: float, coefficients: EfficiencyCoefficients, gpu_id: str = "",
     moe: MoeCoefficients | None = None, host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES,
+    kernel_efficiency_bound: float | None = None,
 ) -> tuple[StepResult, MemoryBreakdown, int, int]:  # fmt: skip
     """The fastest layout that fits, its memory, how many fit, and the largest micro-batch that fits.
 
     Takes the GPU as numbers (peak FLOP/s at the job's precision; ``memory_bytes``, the device
     memory the driver reports [B], :func:`planner.catalog.schema.device_memory_bytes` for a catalog
     GPU) so that GPUs without a catalog record can be studied. A layout may fill
-    ``memory_bytes × job.usable_memory_fraction``.
+    ``memory_bytes × job.usable_memory_fraction``; ``kernel_efficiency_bound`` is the catalog's bound on the
+    layers' kernel efficiency (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`).
     """
     shape = job_shape(job)
     check_layout(job, shape, gpus)
     model = StepModel(
         job=job, shape=shape, fabric=fabric, peak_flops=peak_flops, efficiency=job.mfu,
         coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
-        host_byte_per_s=host_byte_per_s,
+        host_byte_per_s=host_byte_per_s, kernel_efficiency_bound=kernel_efficiency_bound,
     )  # fmt: skip
     usable_bytes = memory_bytes * job.usable_memory_fraction
     found, least, any_layout = search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes)
@@ -492,7 +521,32 @@ def compare_workload(
     design_ids: Sequence[str] = DEFAULT_DESIGNS,
     reliability_params: ReliabilityParams | None = None,
 ) -> tuple[WorkloadEstimate, ...]:
-    """The same job on each design, with the same GPU (see :func:`planner.compare.compare`)."""
+    """The same job on each design, with the same GPU (see :func:`planner.compare.compare`).
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The training job: model, tokens, batch, precision and optional layout.
+    scenario : Scenario
+        The cluster scenario each design is planned for.
+    catalog : Catalog
+        Loaded catalog.
+    design_ids : Sequence[str]
+        Designs to compare [dimensionless].
+    reliability_params : ReliabilityParams or None
+        Failure-model parameters; ``None`` as in :func:`estimate_workload`.
+
+    Returns
+    -------
+    tuple[WorkloadEstimate, ...]
+        One estimate per design, in the order :func:`planner.compare.compare` returns the plans
+        (step time [s], tokens/s, time to train [days], cost to train [USD]).
+
+    Raises
+    ------
+    InputError, InfeasibleError
+        As :func:`estimate_workload`, on any design.
+    """
     plans = compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
     return tuple(
         estimate_workload(job=job, plan=p, catalog=catalog, reliability_params=reliability_params)
@@ -501,7 +555,23 @@ def compare_workload(
 
 
 def workload_to_dict(estimate: WorkloadEstimate) -> dict[str, Any]:
-    """JSON-ready view of an estimate (units in the keys)."""
+    """JSON-ready view of an estimate (units in the keys).
+
+    Parameters
+    ----------
+    estimate : WorkloadEstimate
+        One design's training estimate.
+
+    Returns
+    -------
+    dict[str, Any]
+        Key -> rounded value, the unit in each key: step time [s], tokens/s [tokens/s], time to
+        train [days], cost [USD], energy [MWh], GPU-hours [GPU-h], cost per GPU-hour
+        [USD/GPU-h], achieved TFLOPS per GPU [TFLOP/s], training FLOPs [FLOP], goodput and
+        MFU/HFU [fraction]; the model and layout (memory per GPU [GB]), the memory breakdown
+        [GB], the step breakdown [s], reliability (interruptions per day [1/day], MTBI [h],
+        checkpoint interval [min], checkpoint write [s]) and the notes [dimensionless].
+    """
     e = estimate
     return {
         "design": e.design_id,
@@ -593,7 +663,21 @@ SUMMARY_COLUMNS = (
 
 
 def workload_rows(estimates: Sequence[WorkloadEstimate]) -> list[dict[str, Any]]:
-    """Designs side by side: one mapping per estimate, the unit-suffixed :data:`SUMMARY_COLUMNS`."""
+    """Designs side by side: one mapping per estimate, the unit-suffixed :data:`SUMMARY_COLUMNS`.
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Estimates to tabulate, one per design, in row order.
+
+    Returns
+    -------
+    list[dict[str, Any]]
+        Column -> unrounded value: ids [dimensionless], GPUs and ``tp``/``pp``/``dp``/``ep``
+        [count], ``step_time_s`` [s], ``tokens_per_s`` [tokens/s], ``end_to_end_mfu`` and
+        ``goodput`` [fraction], ``time_to_train_days`` [days], ``gpu_hours`` [GPU-h],
+        ``energy_mwh`` [MWh], ``cost_to_train_usd`` [USD].
+    """
     return [
         {
             "design": e.design_id,
@@ -617,14 +701,38 @@ def workload_rows(estimates: Sequence[WorkloadEstimate]) -> list[dict[str, Any]]
 
 
 def workload_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
-    """Designs side by side: one row per estimate, unit-suffixed columns."""
+    """Designs side by side: one row per estimate, unit-suffixed columns.
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Estimates to tabulate, one per design, in row order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of :func:`workload_rows` in the :data:`SUMMARY_COLUMNS` order.
+    """
     import pandas as pd
 
     return pd.DataFrame(workload_rows(estimates), columns=list(SUMMARY_COLUMNS))
 
 
 def step_breakdown_frame(estimates: Sequence[WorkloadEstimate]) -> pd.DataFrame:
-    """Tidy step breakdown for a stacked bar chart: ``design``, ``component``, ``time_s``."""
+    """Tidy step breakdown for a stacked bar chart: ``design``, ``component``, ``time_s``.
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Estimates whose step breakdowns are listed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per estimate and step component: ``design`` [dimensionless], ``component``
+        (the breakdown's name without ``_s``, e.g. ``compute``, ``dp_comm``) [dimensionless]
+        and ``time_s``, the component's time per step [s].
+    """
     import pandas as pd
 
     rows = [

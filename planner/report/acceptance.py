@@ -51,7 +51,20 @@ def _cells(c: Check) -> list[object]:
 
 def acceptance_csv(result: Acceptance, *, lang: str = "en") -> bytes:
     """The checks as CSV (UTF-8 with a byte-order mark, so spreadsheets read Chinese), written by
-    the one formula-safe table writer (:mod:`planner.sheets`)."""
+    the one formula-safe table writer (:mod:`planner.sheets`).
+
+    Parameters
+    ----------
+    result : Acceptance
+        The acceptance checks of a measured cluster against its plan.
+    lang : str
+        Language of headings and reasons (``en`` or ``zh``).
+
+    Returns
+    -------
+    bytes
+        CSV, UTF-8 with byte-order mark: one row per check, then the verdict and the suspect hosts.
+    """
     rows: list[list[object]] = [list(_cells(check)) for check in result.checks]
     rows += [[], [tr("acc.verdict", lang), result.verdict]]
     rows += [[tr("acc.suspect", lang), s.host, translate(s.reason, lang)] for s in result.suspects]
@@ -88,7 +101,20 @@ def _curve_svg(checks: Sequence[Check]) -> str:
 
 
 def acceptance_html(result: Acceptance, *, lang: str = "en") -> str:
-    """The report as one HTML document."""
+    """The report as one HTML document.
+
+    Parameters
+    ----------
+    result : Acceptance
+        The acceptance checks of a measured cluster against its plan.
+    lang : str
+        Language of the text (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        HTML text: verdict, then per file, collective and hosts a busbw curve (SVG) and its checks.
+    """
     e = escape_html
     groups: dict[tuple[str, str, str], list[Check]] = {}
     for c in result.checks:
@@ -133,7 +159,20 @@ def acceptance_html(result: Acceptance, *, lang: str = "en") -> str:
 
 
 def acceptance_pdf(result: Acceptance, *, lang: str = "en") -> bytes:
-    """The report printed to PDF (headless Chromium, as the proposal)."""
+    """The report printed to PDF (headless Chromium, as the proposal).
+
+    Parameters
+    ----------
+    result : Acceptance
+        The acceptance checks of a measured cluster against its plan.
+    lang : str
+        Language of the text (``en`` or ``zh``).
+
+    Returns
+    -------
+    bytes
+        The PDF file of :func:`acceptance_html`.
+    """
     from planner.report.export.browser import shared_browser
 
     return shared_browser().print_pdf(acceptance_html(result, lang=lang))
@@ -143,7 +182,22 @@ def curves_figure(
     result: Acceptance, *, lang: str = "en", fitted: Sequence[tuple[str, int, float]] = ()
 ) -> Any:
     """Measured and planned busbw over message size per collective and node group (log-log), with
-    the calibrated model's curve where ``fitted`` gives it ((file, size, busbw) triples)."""
+    the calibrated model's curve where ``fitted`` gives it ((file, size, busbw) triples).
+
+    Parameters
+    ----------
+    result : Acceptance
+        The acceptance checks (measured and planned busbw [GB/s] per size [bytes]).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    fitted : Sequence[tuple[str, int, float]]
+        Calibrated model points: file, message size [bytes], busbw [GB/s].
+
+    Returns
+    -------
+    Any
+        A Plotly figure (``go.Figure``), log-log [bytes, GB/s].
+    """
     import plotly.graph_objects as go
 
     from planner.report.charts import _style

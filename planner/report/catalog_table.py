@@ -198,7 +198,22 @@ NO_UNIT = ("", "-", "count")
 def family_records(catalog: Catalog, family: str, lang: str) -> pd.DataFrame:
     """Records of one catalog family, keyed by field path: id and name, the figures (a nested
     model flattened), then where they come from; prose in ``lang``
-    (:func:`planner.i18n.translate_text`)."""
+    (:func:`planner.i18n.translate_text`).
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog.
+    family : str
+        Catalog family (``gpus``, ``switches``, ...).
+    lang : str
+        Language of the prose (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per record, columns the field paths (empty cells ``—``).
+    """
     rows = [_flat(family, record, lang) for record in catalog.family(family).values()]
     frame = pd.DataFrame(rows)
     for column in frame.columns:
@@ -223,6 +238,22 @@ def _flat(family: str, record: BaseModel, lang: str) -> dict[str, Any]:
 
 def cell(family: str, name: str, value: Any, lang: str) -> Any:
     """One field's value as the Catalog page shows it: figures as they are, text readable.
+
+    Parameters
+    ----------
+    family : str
+        Catalog family of the record.
+    name : str
+        Field name.
+    value : Any
+        The field's value (in the schema's unit).
+    lang : str
+        Language of text values (``en`` or ``zh``).
+
+    Returns
+    -------
+    Any
+        Numbers unchanged, ``None`` kept, booleans, enums, lists and mappings as text.
 
     >>> cell("switches", "radix_by_speed", {100: 32, 25: 128}, "en"), cell("gpus", "nvls_allreduce", True, "en")
     ('32 × 100G, 128 × 25G', 'yes')
@@ -269,6 +300,20 @@ def _dash_empty(column: pd.Series) -> pd.Series:
 def column_label(family: str, path: str, lang: str) -> str:
     """The header of a column: its label in ``lang`` and the unit of the schema field.
 
+    Parameters
+    ----------
+    family : str
+        Catalog family.
+    path : str
+        Field path (``fabric.port_speed_gbit_per_s``).
+    lang : str
+        Language of the label (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        Label with the unit in brackets (no brackets for a unitless field).
+
     >>> column_label("gpus", "tdp_w", "en"), column_label("designs", "fabric.port_speed_gbit_per_s", "en")
     ('Board power [W]', 'Port speed [Gb/s]')
     >>> column_label("servers", "gpus_per_node", "en"), column_label("cooling", "pue_default", "zh")
@@ -281,6 +326,20 @@ def column_label(family: str, path: str, lang: str) -> str:
 def label_and_unit(family: str, path: str, lang: str) -> tuple[str, str]:
     """A field's label in ``lang`` and its unit (from the schema), apart.
 
+    Parameters
+    ----------
+    family : str
+        Catalog family.
+    path : str
+        Field path.
+    lang : str
+        Language of the label (``en`` or ``zh``).
+
+    Returns
+    -------
+    tuple[str, str]
+        Label and unit symbol (empty when none).
+
     >>> label_and_unit("gpus", "tdp_w", "en")
     ('Board power', 'W')
     """
@@ -290,7 +349,22 @@ def label_and_unit(family: str, path: str, lang: str) -> tuple[str, str]:
 
 
 def readable_records(catalog: Catalog, family: str, lang: str) -> pd.DataFrame:
-    """:func:`family_records` with every column headed by :func:`column_label`."""
+    """:func:`family_records` with every column headed by :func:`column_label`.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog.
+    family : str
+        Catalog family.
+    lang : str
+        Language of headers and prose (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per record, columns headed ``label [unit]``.
+    """
     frame = family_records(catalog, family, lang)
     return frame.rename(columns={c: column_label(family, c, lang) for c in frame.columns})
 
@@ -323,7 +397,20 @@ def _model_of(annotation: Any) -> type[BaseModel] | None:
 
 def claim_records(catalog: Catalog, lang: str) -> pd.DataFrame:
     """Every design's vendor claims: the claim as the vendor words it, the claimed change, its
-    status (not verified unless checked) and the design's source. The engine never uses them."""
+    status (not verified unless checked) and the design's source. The engine never uses them.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The catalog (its designs' claims).
+    lang : str
+        Language of the labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per claim: design, claim, claimed change [%], status, source.
+    """
     rows = [
         {
             tr("col.design", lang): translate_text(design.name, lang),
@@ -371,6 +458,18 @@ _UNIT_SUFFIXES: tuple[tuple[str, str], ...] = (
 def field_unit(name: str, description: str | None) -> str:
     """The unit of a schema field: the bracket in its description, else its name's suffix.
 
+    Parameters
+    ----------
+    name : str
+        Field name.
+    description : str or None
+        The field's schema description.
+
+    Returns
+    -------
+    str
+        Unit symbol; empty when none.
+
     >>> field_unit("tdp_w", "Board power [W]."), field_unit("max_reach_m", None), field_unit("kind", None)
     ('W', 'm', '')
     """
@@ -404,7 +503,20 @@ def _type_name(annotation: Any) -> str:
 
 def schema_fields(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, FieldInfo]]:
     """``(path, field)`` of every field of ``model``, a nested model's fields after its own row
-    (``fabric``, ``fabric.family`` ...; a tuple of models as ``claims[].metric``)."""
+    (``fabric``, ``fabric.family`` ...; a tuple of models as ``claims[].metric``).
+
+    Parameters
+    ----------
+    model : type[BaseModel]
+        A catalog record schema.
+    prefix : str
+        Path prefix of nested fields.
+
+    Yields
+    ------
+    tuple[str, FieldInfo]
+        Field path and its pydantic field.
+    """
     for name, info in model.model_fields.items():
         yield f"{prefix}{name}", info
         nested = _model_of(info.annotation)
@@ -438,7 +550,20 @@ def _default(info: FieldInfo, lang: str) -> str:
 
 def field_reference(family: str, lang: str) -> pd.DataFrame:
     """Every field of a catalog family's schema, nested ones included: type, unit, range,
-    required or default, meaning (the schema's description, in ``lang``)."""
+    required or default, meaning (the schema's description, in ``lang``).
+
+    Parameters
+    ----------
+    family : str
+        Catalog family.
+    lang : str
+        Language of headers and meanings (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per field path: type, unit, range, required or default, meaning.
+    """
     rows = [
         {
             tr("col.field", lang): path,
@@ -505,7 +630,13 @@ def _markdown_rows(fields: Iterator[tuple[str, FieldInfo]]) -> list[str]:
 
 def reference_markdown() -> str:
     """``docs/catalog.md``: the fields every record has, then per family its own fields (path,
-    label, type, unit, range, required or default, meaning), in English."""
+    label, type, unit, range, required or default, meaning), in English.
+
+    Returns
+    -------
+    str
+        Markdown text of ``docs/catalog.md``.
+    """
     common = Record.model_fields
     parts = [_INTRO, "## Fields of every record", "", *_markdown_rows(iter(common.items()))]
     for family, model in FAMILIES.items():
@@ -522,7 +653,18 @@ def reference_markdown() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write ``docs/catalog.md``; ``--check`` only reports (exit 1) when it is stale."""
+    """Write ``docs/catalog.md``; ``--check`` only reports (exit 1) when it is stale.
+
+    Parameters
+    ----------
+    argv : Sequence[str] or None
+        Arguments (``--check`` or none); ``None`` reads ``sys.argv``.
+
+    Returns
+    -------
+    int
+        Exit status: 0, or 1 when ``--check`` finds the file stale.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     text = reference_markdown()
     current = DOCS_PATH.read_text(encoding="utf-8") if DOCS_PATH.exists() else ""

@@ -112,6 +112,18 @@ def category_color(category: str, group: str = "bom_category") -> str:
     ``group`` is ``"bom_category"`` (also the power categories), ``"latency_component"``,
     ``"failure_class"`` or ``"step"``; an unknown category gets a palette colour from its name.
 
+    Parameters
+    ----------
+    category : str
+        Category id (BOM, power, latency component, failure class or step).
+    group : str
+        The category's group (see above).
+
+    Returns
+    -------
+    str
+        Colour as ``#RRGGBB``.
+
     >>> category_color("gpus"), category_color("switches", "latency_component")
     ('#0072B2', '#E69F00')
     """
@@ -127,6 +139,21 @@ TIER_COLORS = {"top": "#6C3483", "core": "#8E44AD", "spine": "#2F5FD0", "leaf": 
 
 
 def design_color(design_id: str, index: int = 0) -> str:
+    """The colour of a design in every chart: its preset's (a custom design shares it), else a
+    fallback colour picked by ``index``.
+
+    Parameters
+    ----------
+    design_id : str
+        Design id, ``-custom`` suffix allowed.
+    index : int
+        Position of the design among those drawn [count], 0-based.
+
+    Returns
+    -------
+    str
+        Colour as ``#RRGGBB``.
+    """
     base = design_id.removesuffix("-custom")
     return DESIGN_COLORS.get(base, _FALLBACK_COLORS[index % len(_FALLBACK_COLORS)])
 
@@ -175,12 +202,42 @@ def _style(fig: go.Figure, title: str, *, height: int = 380, legend: str | None 
 
 def styled(fig: go.Figure, title: str, *, height: int = 380, legend: str | None = "bottom") -> go.Figure:
     """The house style (:func:`_style`) for a figure a page builds itself, so its title, legend
-    and font sit where every other chart has them (a legend never over an axis title)."""
+    and font sit where every other chart has them (a legend never over an axis title).
+
+    Parameters
+    ----------
+    fig : go.Figure
+        The figure (changed in place).
+    title : str
+        Chart title.
+    height : int
+        Figure height [px].
+    legend : str or None
+        Legend position (``bottom``, ``right``) or ``None`` for no legend.
+
+    Returns
+    -------
+    go.Figure
+        ``fig``, styled.
+    """
     return _style(fig, title, height=height, legend=legend)
 
 
 def wrapped(label: str, width: int = 18) -> str:
-    """A long category label broken over lines (:func:`_wrap`), for a page's own bar chart."""
+    """A long category label broken over lines (:func:`_wrap`), for a page's own bar chart.
+
+    Parameters
+    ----------
+    label : str
+        Category label.
+    width : int
+        Characters per line at most [count].
+
+    Returns
+    -------
+    str
+        The label with ``<br>`` line breaks.
+    """
     return _wrap(label, width)
 
 
@@ -267,6 +324,23 @@ def overlap_fraction(
 
     Series on different x grids share no point.
 
+    Parameters
+    ----------
+    x_a, y_a : Sequence[float]
+        First series' x and y values.
+    x_b, y_b : Sequence[float]
+        Second series' x and y values.
+    tolerance : float
+        Relative tie tolerance [fraction].
+    span : float or None
+        Height of the y axis [y unit] for an axis not starting at zero; ``None`` compares to the
+        values.
+
+    Returns
+    -------
+    float
+        Points that coincide over points [fraction].
+
     >>> overlap_fraction([1, 2, 3, 4], [100, 200, 300, 400], [1, 2, 3, 4], [100.5, 200, 330, 400])
     0.75
     >>> overlap_fraction([1], [98.9], [1], [98.2]), overlap_fraction([1], [98.9], [1], [98.2], span=3.0)
@@ -317,6 +391,20 @@ def separate_overlapping(
     shape (open, so the one below shows through); a group that coincides on every point is
     named in a note above the plot (returned as layout annotations, one per group).
     Changes ``traces`` in place.
+
+    Parameters
+    ----------
+    traces : Sequence[go.Scatter]
+        Line traces of one chart, drawing order.
+    lang : str
+        Language of the notes (``en`` or ``zh``).
+    span : float or None
+        Height of the y axis [y unit] when it does not start at zero (:func:`overlap_fraction`).
+
+    Returns
+    -------
+    list[dict[str, object]]
+        Plotly annotations, one per group of coinciding lines.
     """
     points = [([*t.x], [*t.y]) for t in traces]
     group_of: dict[int, int] = {}
@@ -428,6 +516,18 @@ def figure_alt_text(fig: go.Figure, lang: str = "en") -> str:
     aria label): the kind of chart, its title, its series or categories, its axis titles and any
     note that lines coincide.
 
+    Parameters
+    ----------
+    fig : go.Figure
+        The chart.
+    lang : str
+        Language of the sentence (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The description (plain text).
+
     >>> figure_alt_text(go.Figure(go.Bar(x=["a", "b"], y=[1, 2], name="A"), layout={
     ...     "title": {"text": "T"}, "yaxis": {"title": {"text": "Power [kW]"}}}))
     'Bar chart “T”: series: A; categories: a, b; y axis: Power [kW].'
@@ -457,7 +557,20 @@ def figure_alt_text(fig: go.Figure, lang: str = "en") -> str:
 
 
 def cost_by_category(plan: Plan, lang: str) -> go.Figure:
-    """CAPEX per BOM category (horizontal bars, report currency)."""
+    """CAPEX per BOM category (horizontal bars, report currency).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (CAPEX per category [USD], report currency).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Bar chart [report currency].
+    """
     money = money_of(plan)
     items = [
         (c, tr_enum("bom_category", c, lang), money(plan.cost.by_category_usd.get(c, 0.0)))
@@ -486,7 +599,20 @@ def cost_by_category(plan: Plan, lang: str) -> go.Figure:
 
 
 def power_by_category(plan: Plan, lang: str) -> go.Figure:
-    """IT power per category at maximum load [kW] (donut)."""
+    """IT power per category at maximum load [kW] (donut).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (IT power per category [kW]).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Donut chart [kW], total IT power in the middle.
+    """
     items = [
         (c, tr_enum("power_category", c, lang), plan.power.by_category_kw.get(c, 0.0))
         for c in POWER_CATEGORIES
@@ -523,7 +649,24 @@ def busbw_curve(
     units: display.DisplayUnits | None = None,
 ) -> go.Figure:
     """busbw against message size, all-reduce (solid) and all-to-all (dotted), per design;
-    in GB/s or, as the reader chose, Gb/s (``units``)."""
+    in GB/s or, as the reader chose, Gb/s (``units``).
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs (each with its busbw curve [bytes, GB/s]).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    names : Mapping[str, str] or None
+        Display name per design id; ``None`` uses the plans' names.
+    units : DisplayUnits or None
+        The reader's bandwidth unit; ``None`` keeps GB/s.
+
+    Returns
+    -------
+    go.Figure
+        Line chart, log message size [bytes] against busbw [GB/s or Gb/s].
+    """
     factor, symbol = display.scale("GB/s", units or display.DisplayUnits())
     traces: list[go.Scatter] = []
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
@@ -563,7 +706,20 @@ def _bytes(size: float) -> str:
 
 
 def latency_breakdown(plan: Plan, lang: str) -> go.Figure:
-    """Worst-case one-way GPU-to-GPU latency split into its components [ns]."""
+    """Worst-case one-way GPU-to-GPU latency split into its components [ns].
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (latency components [ns]).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        One stacked horizontal bar [ns].
+    """
     fig = go.Figure()
     for component, ns in plan.latency.components_ns:
         fig.add_trace(
@@ -624,7 +780,18 @@ def compare_bars(
     units: display.DisplayUnits | None = None,
 ) -> go.Figure:
     """Grouped bars per design in four panels: cost, power, bandwidth, latency; power and
-    bandwidth in the reader's ``units`` (kW or BTU/h, GB/s or Gb/s)."""
+    bandwidth in the reader's ``units`` (kW or BTU/h, GB/s or Gb/s).
+
+    Parameters
+    ----------
+    plans, lang, names, units
+        As in :func:`busbw_curve` (the first plan sets the currency).
+
+    Returns
+    -------
+    go.Figure
+        Four bar panels: cost [currency], power [kW or BTU/h], bandwidth [GB/s or Gb/s], latency [ns].
+    """
     money = money_of(plans[0])
     shown = units or display.DisplayUnits()
     units_of = (
@@ -685,7 +852,22 @@ def compare_bars(
 
 
 def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = None) -> go.Figure:
-    """CAPEX per design, stacked by BOM category."""
+    """CAPEX per design, stacked by BOM category.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs (the first sets the currency).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    names : Mapping[str, str] or None
+        Display name per design id; ``None`` uses the plans' names.
+
+    Returns
+    -------
+    go.Figure
+        Stacked bar chart of CAPEX [report currency].
+    """
     money = money_of(plans[0])
     labels = [_wrap(n) for n in _names(plans, names)]
     fig = go.Figure()
@@ -746,6 +928,20 @@ def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = No
 
     Axis labels are the short names of :data:`RADAR_LABEL_KEYS`, wrapped; the circle starts at the top and
     runs clockwise, and the radial ticks sit between the first two axes, clear of every label.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs compared.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    names : Mapping[str, str] or None
+        Display name per design id; ``None`` uses the plans' names.
+
+    Returns
+    -------
+    go.Figure
+        Polar chart of :func:`radar_scores` [fraction].
     """
     scores = radar_scores(plans)
     axes = [_wrap(tr(RADAR_LABEL_KEYS[c], lang), RADAR_LABEL_WIDTH) for c in RADAR_METRICS]
@@ -860,6 +1056,25 @@ def scaling(
 
     Traces and shapes are collected and handed to Plotly once: a Scaling page draws seven of
     these on every rerun, and per-call ``add_trace``/``add_vline`` validation dominated its time.
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        Sweep frame: ``design``, ``gpus`` [count] and metric columns (money [USD]).
+    column : str
+        Metric column drawn, a key of ``METRICS``.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    money : Money
+        Report currency and rate [currency/USD].
+    names, crossovers, current_gpus, units
+        Display name per design id, crossovers to mark, the scenario's GPU count to mark [count],
+        the reader's bandwidth and power units (``None``: engine names, no mark, engine units).
+
+    Returns
+    -------
+    go.Figure
+        Line chart over GPU count (log axis) [metric unit].
     """
     metric = METRICS[column]
     shown = units or display.DisplayUnits()
@@ -1088,6 +1303,18 @@ def topology(plan: Plan, lang: str) -> go.Figure:
 
     Shapes and annotations are collected and set once (Plotly's ``add_shape`` copies the whole
     list on every call), and the links are one line trace with breaks.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its topology and auxiliary fabrics).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Diagram of boxes and links (no axes).
     """
     topo = plan.topology
     rows: list[TierRow] = [("node", plan.nodes, plan.nodes)]
@@ -1126,7 +1353,20 @@ MAX_RACK_BARS = 80
 
 
 def rack_layout(plan: Plan, lang: str) -> go.Figure:
-    """Power of every rack against the rack power limit (and the cooling method's limit)."""
+    """Power of every rack against the rack power limit (and the cooling method's limit).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (racks, power per rack and limits [kW]).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Bar chart of power per rack (or rack group) [kW] with the limit lines.
+    """
     xs: list[str] = []
     ys: list[float] = []
     colors: list[str] = []

@@ -42,6 +42,20 @@ def bandwidth(value_gbyte_per_s: float, unit: BandwidthUnit, digits: int = 1) ->
 
     Equation: ``Gb/s = 8 · GB/s`` (8 bits per byte).
 
+    Parameters
+    ----------
+    value_gbyte_per_s : float
+        Bandwidth [GB/s].
+    unit : BandwidthUnit
+        ``native`` or ``GB/s`` (kept), ``Gb/s`` (times 8).
+    digits : int
+        Decimals in GB/s [count].
+
+    Returns
+    -------
+    str
+        Number with its unit.
+
     >>> bandwidth(205.4, "native"), bandwidth(205.4, "GB/s"), bandwidth(205.4, "Gb/s")
     ('205.4 GB/s', '205.4 GB/s', '1,643 Gb/s')
     """
@@ -52,6 +66,18 @@ def bandwidth(value_gbyte_per_s: float, unit: BandwidthUnit, digits: int = 1) ->
 
 def link_rate(value_gbit_per_s: float, unit: BandwidthUnit) -> str:
     """A line rate given in Gb/s, written in ``unit`` (``GB/s = Gb/s / 8``).
+
+    Parameters
+    ----------
+    value_gbit_per_s : float
+        Line rate [Gb/s].
+    unit : BandwidthUnit
+        ``native`` or ``Gb/s`` (kept), ``GB/s`` (divided by 8).
+
+    Returns
+    -------
+    str
+        Number with its unit.
 
     >>> link_rate(400, "native"), link_rate(400, "Gb/s"), link_rate(400, "GB/s")
     ('400 Gb/s', '400 Gb/s', '50.0 GB/s')
@@ -67,6 +93,20 @@ def power(value_kw: float, unit: PowerUnit, lang: str = "en") -> str:
 
     Equation: ``BTU/h = 3,412.142 · kW`` (see :data:`BTU_PER_HOUR_PER_KW`).
 
+    Parameters
+    ----------
+    value_kw : float
+        Power [kW].
+    unit : PowerUnit
+        ``kW`` or ``BTU/h``.
+    lang : str
+        Language of the BTU/h grouping (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        Number with its unit.
+
     >>> power(1213.5, "kW"), power(1213.5, "BTU/h"), power(1213.5, "BTU/h", "zh")
     ('1,213.5 kW', '4.14 M BTU/h', '414万 BTU/h')
     """
@@ -77,6 +117,22 @@ def power(value_kw: float, unit: PowerUnit, lang: str = "en") -> str:
 
 def money(amount: float, currency: str, lang: str, grouping: MoneyGrouping = "myriad") -> str:
     """An amount already in ``currency``; Chinese readers may choose millions over 万/亿.
+
+    Parameters
+    ----------
+    amount : float
+        Amount [currency].
+    currency : str
+        Currency code.
+    lang : str
+        Language (``en`` or ``zh``).
+    grouping : MoneyGrouping
+        ``myriad`` (万/亿 in Chinese) or ``million``.
+
+    Returns
+    -------
+    str
+        Amount with its currency.
 
     >>> money(47_151_667, "USD", "zh"), money(47_151_667, "USD", "zh", "million")
     ('4,715万美元', '47.2 M 美元')
@@ -93,6 +149,18 @@ def scale(unit: str, units: DisplayUnits) -> tuple[float, str]:
     (tables and charts multiply by the factor; anything else is shown as computed).
 
     Equations: ``Gb/s = 8 · GB/s``; ``BTU/h = 3,412.142 · kW`` (:data:`BTU_PER_HOUR_PER_KW`).
+
+    Parameters
+    ----------
+    unit : str
+        The engine's unit of the quantity.
+    units : DisplayUnits
+        The reader's units.
+
+    Returns
+    -------
+    tuple[float, str]
+        Factor [reader unit per engine unit] and the reader's unit symbol.
 
     >>> scale("GB/s", DisplayUnits(bandwidth="Gb/s")), scale("Gb/s", DisplayUnits(bandwidth="GB/s"))
     ((8, 'Gb/s'), (0.125, 'GB/s'))
@@ -111,6 +179,20 @@ def scale(unit: str, units: DisplayUnits) -> tuple[float, str]:
 def retitle(title: str, unit: str, units: DisplayUnits) -> str:
     """An axis or column title whose unit is in brackets, with the reader's unit in them.
 
+    Parameters
+    ----------
+    title : str
+        Title with ``[unit]`` in it.
+    unit : str
+        The engine's unit in the title.
+    units : DisplayUnits
+        The reader's units.
+
+    Returns
+    -------
+    str
+        The title with the reader's unit.
+
     >>> retitle("busbw [GB/s]", "GB/s", DisplayUnits(bandwidth="Gb/s"))
     'busbw [Gb/s]'
     >>> retitle("IT power [kW]", "kW", DisplayUnits(power="BTU/h")), retitle("x [kW]", "kW", DisplayUnits())
@@ -122,6 +204,18 @@ def retitle(title: str, unit: str, units: DisplayUnits) -> str:
 def money_grouping_lang(lang: str, units: DisplayUnits) -> str:
     """The language whose grouping writes large money figures: Chinese readers who chose
     millions get ``47.2 M``, everyone else their own language's (``4,715万`` in Chinese).
+
+    Parameters
+    ----------
+    lang : str
+        The reader's language (``en`` or ``zh``).
+    units : DisplayUnits
+        The reader's units (its money grouping).
+
+    Returns
+    -------
+    str
+        Language code whose grouping to use.
 
     >>> money_grouping_lang("zh", DisplayUnits()), money_grouping_lang("zh", DisplayUnits(money="million"))
     ('zh', 'en')

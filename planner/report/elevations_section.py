@@ -34,7 +34,20 @@ class Elevations:
 
 
 def elevations_of(*, plan: Plan, catalog: Catalog) -> Elevations:
-    """The layout's rack types (the scenario's floor); a plan the floor cannot lay out gives its reason."""
+    """The layout's rack types (the scenario's floor); a plan the floor cannot lay out gives its reason.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its scenario's floor).
+    catalog : Catalog
+        Catalog the plan was computed with.
+
+    Returns
+    -------
+    Elevations
+        The rack types and wiring, or no types and the reason as text.
+    """
     try:
         handoff = build_handoff(plan=plan, catalog=catalog)
     except PlannerError as exc:
@@ -43,12 +56,33 @@ def elevations_of(*, plan: Plan, catalog: Catalog) -> Elevations:
 
 
 def svg_uri(svg: str) -> str:
-    """An SVG as a data URI for an ``<img>``."""
+    """An SVG as a data URI for an ``<img>``.
+
+    Parameters
+    ----------
+    svg : str
+        SVG document.
+
+    Returns
+    -------
+    str
+        ``data:image/svg+xml;base64,...`` URI.
+    """
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
 def write_section(doc: HtmlDocument, elevations: Elevations, lang: str) -> None:
-    """The section: the lead, then one rack type per page (or the reason there is no layout)."""
+    """The section: the lead, then one rack type per page (or the reason there is no layout).
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The proposal document being written (appended to).
+    elevations : Elevations
+        Rack types and wiring from :func:`elevations_of`.
+    lang : str
+        Language of the text (``en`` or ``zh``).
+    """
     doc.section(tr(SECTION_KEY, lang), ANCHOR)
     doc.paragraph(tr("export.elevations_lead", lang), style="lead")
     if elevations.wiring is None:

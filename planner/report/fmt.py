@@ -21,6 +21,18 @@ _MONEY_ZH = {"USD": "美元", "CNY": "元"}
 def number(value: float, digits: int = 0) -> str:
     """``1234.5 -> "1,234.5"``; ``-0`` shown as ``0``.
 
+    Parameters
+    ----------
+    value : float
+        Any figure.
+    digits : int
+        Decimals [count].
+
+    Returns
+    -------
+    str
+        The figure with thousands separators; ``—`` when not finite.
+
     >>> number(1234.5, 1), number(-0.0001, 2)
     ('1,234.5', '0.00')
     """
@@ -32,6 +44,18 @@ def number(value: float, digits: int = 0) -> str:
 
 def significant(value: float, digits: int = 3) -> str:
     """A figure with about ``digits`` significant digits and thousands separators.
+
+    Parameters
+    ----------
+    value : float
+        Any figure.
+    digits : int
+        Significant digits [count].
+
+    Returns
+    -------
+    str
+        The figure with thousands separators; ``—`` when not finite.
 
     >>> significant(205.41), significant(1.0832), significant(47151667.3), significant(0.0123)
     ('205', '1.08', '47,151,667', '0.0123')
@@ -48,6 +72,22 @@ def significant(value: float, digits: int = 3) -> str:
 def compact(value: float, lang: Lang, digits: int = 3, *, trim: bool = False) -> str:
     """Large figures in the language's grouping: ``47.2 M`` or ``4,715万``; ``trim`` drops
     trailing zeros (for axis ticks: ``1 k`` rather than ``1.00 k``).
+
+    Parameters
+    ----------
+    value : float
+        Any figure.
+    lang : Lang
+        ``en`` (k, M, B) or ``zh`` (万, 亿).
+    digits : int
+        Significant digits [count].
+    trim : bool
+        Drop trailing zeros.
+
+    Returns
+    -------
+    str
+        The grouped figure; ``—`` when not finite.
 
     >>> compact(47_151_667, "en"), compact(47_151_667, "zh"), compact(950, "zh")
     ('47.2 M', '4,715万', '950')
@@ -71,6 +111,22 @@ def compact(value: float, lang: Lang, digits: int = 3, *, trim: bool = False) ->
 def money(amount: float, currency: str, lang: Lang, *, exact: bool = False) -> str:
     """An amount already in ``currency``: ``$47.2 M`` / ``4,715 万美元``; ``exact`` for prices.
 
+    Parameters
+    ----------
+    amount : float
+        Amount [currency].
+    currency : str
+        Currency code (``USD``, ``CNY``, ...).
+    lang : Lang
+        ``en`` or ``zh``.
+    exact : bool
+        Two decimals rather than grouping.
+
+    Returns
+    -------
+    str
+        Amount with the currency sign or name.
+
     >>> money(47_151_667, "USD", "en"), money(47_151_667, "USD", "zh"), money(2.087, "CNY", "zh")
     ('$47.2 M', '4,715万美元', '2.09 元')
     >>> money(1234.5, "USD", "en", exact=True), money(339_480_000, "CNY", "en")
@@ -87,6 +143,20 @@ def money(amount: float, currency: str, lang: Lang, *, exact: bool = False) -> s
 
 def percent(fraction: float, digits: int = 0, *, signed: bool = False) -> str:
     """``0.3 -> "30 %"``; ``signed`` adds ``+`` to gains.
+
+    Parameters
+    ----------
+    fraction : float
+        Share [fraction].
+    digits : int
+        Decimals of the percentage [count].
+    signed : bool
+        Prefix gains with ``+``.
+
+    Returns
+    -------
+    str
+        Percentage [%]; ``—`` when not finite.
 
     >>> percent(0.083, 1), percent(-0.4, signed=True), percent(0.25, signed=True)
     ('8.3 %', '-40 %', '+25 %')

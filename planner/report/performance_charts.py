@@ -60,7 +60,17 @@ COLLECTIVE_KEYS = {"all_reduce": "word.allreduce", "all_to_all": "word.alltoall"
 
 
 def money_ticks(fig: go.Figure, low: float, high: float, lang: str) -> None:
-    """A money y axis over ``[low, high]`` (not from zero) with ticks in the language's grouping."""
+    """A money y axis over ``[low, high]`` (not from zero) with ticks in the language's grouping.
+
+    Parameters
+    ----------
+    fig : go.Figure
+        The chart (changed in place).
+    low, high : float
+        Lowest and highest value drawn [report currency].
+    lang : str
+        Language of the tick grouping (``en`` or ``zh``).
+    """
     span = max(high - low, abs(high) * 0.02, 1.0)
     low, high = low - span * 0.12, high + span * 0.18
     step = _nice_step(high - low)
@@ -72,7 +82,20 @@ def money_ticks(fig: go.Figure, low: float, high: float, lang: str) -> None:
 
 
 def color_of(design_id: str, index: int = 0) -> str:
-    """A design's colour; an optimized or loaded custom fabric stands out from its preset."""
+    """A design's colour; an optimized or loaded custom fabric stands out from its preset.
+
+    Parameters
+    ----------
+    design_id : str
+        Design id (``-custom`` for a custom fabric).
+    index : int
+        Position of the design among those drawn, 0-based [count].
+
+    Returns
+    -------
+    str
+        Colour as ``#RRGGBB``.
+    """
     return CUSTOM_COLOR if design_id.endswith("-custom") else design_color(design_id, index)
 
 
@@ -148,6 +171,24 @@ def pareto(
 
     The front's points carry their index as ``customdata``, so a selection names the design to
     load; the preset and the optimized design are drawn for reference (not selectable).
+
+    Parameters
+    ----------
+    points : Sequence[ParetoPoint]
+        Points of the Pareto front (CAPEX [USD], facility power [kW], bandwidth [Gb/s per GPU]).
+    kind : str
+        ``power`` or ``bandwidth``: the x axis.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    money : Money
+        Report currency and rate [currency/USD].
+    preset, optimized : Plan or None
+        Reference plans drawn beside the front; ``None`` leaves one out.
+
+    Returns
+    -------
+    go.Figure
+        Scatter chart, CAPEX [report currency] against the chosen axis.
     """
     power = kind == "power"
     ordered = sorted(
@@ -224,7 +265,22 @@ def _stacked_bars(
 
 
 def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str], lang: str) -> go.Figure:
-    """Where a training step's time goes, per design (stacked horizontal bars) [s]."""
+    """Where a training step's time goes, per design (stacked horizontal bars) [s].
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Training estimate per design (step time and its parts [s]).
+    labels : Sequence[str]
+        Display label per estimate.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Stacked horizontal bars [s].
+    """
     frame = step_breakdown_frame(estimates)
     label_of = {e.design_id: label for e, label in zip(estimates, labels, strict=True)}
     stacks = []
@@ -248,7 +304,22 @@ def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str],
 
 def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) -> go.Figure:
     """busbw against message size per design: all-reduce solid, all-to-all dotted (tidy frame of
-    :func:`planner.performance.collectives.collectives_frame`)."""
+    :func:`planner.performance.collectives.collectives_frame`).
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        Tidy collectives frame: design, collective, message size [bytes], busbw [GB/s], bound level.
+    labels : dict[str, str]
+        Display label per design id.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Line chart, log message size [bytes] against busbw [GB/s].
+    """
     traces: list[go.Scatter] = []
     for i, (design, rows) in enumerate(frame.groupby("design", sort=False)):
         name = labels.get(str(design), str(design))
@@ -304,6 +375,22 @@ def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.
     """One-at-a-time swings of one output (``planner.performance.uncertainty.tornado``), largest on top.
 
     Bars start at the base value and end at the output with the input at -s and +s.
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        Tornado frame: output, input, base, low, high and swing (money [USD], time [days]).
+    output : str
+        The output drawn (``..._days`` or a money column).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    money : Money
+        Report currency and rate [currency/USD].
+
+    Returns
+    -------
+    go.Figure
+        Horizontal bars around the base value [days or report currency].
     """
     rows = frame[(frame["output"] == output) & (frame["swing"] > 0)].sort_values("swing")
     is_money = not output.endswith("_days")
@@ -371,6 +458,16 @@ def spread_percent(p10: float, p50: float, p90: float) -> float:
 
     spread = (P90 − P10) / 2 / P50 × 100.
 
+    Parameters
+    ----------
+    p10, p50, p90 : float
+        Percentiles of an output [any unit, the same for all].
+
+    Returns
+    -------
+    float
+        Spread [%]; 0 when the median is 0.
+
     >>> round(spread_percent(18.8, 19.0, 19.2), 3)
     1.053
     """
@@ -389,6 +486,24 @@ def monte_carlo_ranges(
 
     Both axes start at zero, so a range 2 % wide looks 2 % wide, and each range is labelled with
     its relative spread (:func:`spread_percent`) so narrow ranges can still be compared.
+
+    Parameters
+    ----------
+    results : Sequence[MonteCarloResult]
+        Monte Carlo result per design (percentiles and base case).
+    labels : Sequence[str]
+        Display label per result.
+    design_ids : Sequence[str]
+        Design id per result (its colour).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    money : Money
+        Report currency and rate [currency/USD].
+
+    Returns
+    -------
+    go.Figure
+        Two panels: time to train [days] and cost to train [report currency].
     """
     outputs = ("time_to_train_days", "cost_to_train_usd")
     labels = [_wrap(label, 22) for label in labels]
@@ -465,7 +580,24 @@ def _range_traces(
 def goodput_curves(
     curves: Sequence[pd.DataFrame], results: Sequence[Reliability], labels: Sequence[str], lang: str
 ) -> go.Figure:
-    """Goodput against the checkpoint interval per design; Young's optimum marked (◆)."""
+    """Goodput against the checkpoint interval per design; Young's optimum marked (◆).
+
+    Parameters
+    ----------
+    curves : Sequence[pd.DataFrame]
+        Goodput against checkpoint interval per design.
+    results : Sequence[Reliability]
+        Reliability result per design (optimal interval [s]).
+    labels : Sequence[str]
+        Display label per design.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Lines of goodput [%] against interval [min], optima marked.
+    """
     lines: list[go.Scatter] = []
     optima: list[go.Scatter] = []
     for i, (curve, result, label) in enumerate(zip(curves, results, labels, strict=True)):
@@ -516,7 +648,22 @@ def goodput_curves(
 
 
 def interruptions_by_class(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> go.Figure:
-    """Interruptions per day, stacked by failure class, per design (horizontal bars)."""
+    """Interruptions per day, stacked by failure class, per design (horizontal bars).
+
+    Parameters
+    ----------
+    results : Sequence[Reliability]
+        Reliability result per design (interruptions per class [1/day]).
+    labels : Sequence[str]
+        Display label per design.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Stacked horizontal bars [1/day].
+    """
     stacks = [
         (
             tr(key, lang),

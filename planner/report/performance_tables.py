@@ -42,6 +42,16 @@ def escape_markdown(text: str) -> str:
     directives (``:red[...]``) or LaTeX (``$...$``); a backslash before each such character
     shows it as typed. Line breaks become spaces.
 
+    Parameters
+    ----------
+    text : str
+        User text.
+
+    Returns
+    -------
+    str
+        One line of escaped text.
+
     >>> print(escape_markdown("**Acme** <b>x</b> :red[y] $z$"))
     \*\*Acme\*\* \<b\>x\</b\> \:red\[y\] \$z\$
     """
@@ -52,6 +62,16 @@ def escape_markdown(text: str) -> str:
 def escape_lines(text: str) -> str:
     """Multi-line user text for Markdown: each line escaped, line breaks kept.
 
+    Parameters
+    ----------
+    text : str
+        User text, several lines.
+
+    Returns
+    -------
+    str
+        Escaped lines joined by Markdown line breaks.
+
     >>> escape_lines("a*b\\nc")
     'a\\\\*b  \\nc'
     """
@@ -60,6 +80,16 @@ def escape_lines(text: str) -> str:
 
 def short_time(stamp: datetime | None) -> str:
     """A store timestamp as ``2025-11-29 18:00 UTC`` ("—" when missing).
+
+    Parameters
+    ----------
+    stamp : datetime or None
+        A UTC timestamp.
+
+    Returns
+    -------
+    str
+        Date and time to the minute, or ``—``.
 
     >>> from datetime import UTC
     >>> short_time(datetime(2025, 11, 29, 18, 0, 12, tzinfo=UTC))
@@ -75,7 +105,20 @@ def short_time(stamp: datetime | None) -> str:
 
 def relabeled(plan: Plan, design_id: str) -> Plan:
     """The same plan under another design id, so two plans of one design can stand side by side
-    in :func:`planner.report.tables.compare_table` (which keys columns and winners by design id)."""
+    in :func:`planner.report.tables.compare_table` (which keys columns and winners by design id).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+    design_id : str
+        The new design id.
+
+    Returns
+    -------
+    Plan
+        A copy with ``design_id`` replaced.
+    """
     return dataclasses.replace(plan, design_id=design_id)
 
 
@@ -83,6 +126,20 @@ def design_labels(plans: Sequence[Plan], catalog: Catalog, lang: str) -> list[st
     """Column labels of designs in the language; a custom fabric is named after its preset.
 
     Unique even when two plans share a design (a second one gets ``#2``).
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans shown side by side.
+    catalog : Catalog
+        Catalog of designs (their names).
+    lang : str
+        Language of the labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    list[str]
+        One unique label per plan.
     """
     names = design_names(catalog, lang, plans)
     labels: list[str] = []
@@ -111,12 +168,37 @@ PARETO_KEYS = {"bandwidth": "opt.pareto.bandwidth", "power": "opt.pareto.power"}
 
 
 def status_text(status: str, lang: str) -> str:
+    """An optimizer status (``optimal``, ``feasible``, ``infeasible``, ``not solved``) in the reader's
+    language; an unknown status as given.
+
+    Parameters
+    ----------
+    status : str
+        Solver status.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The status text.
+    """
     key = STATUS_KEYS.get(status)
     return tr(key, lang) if key else status
 
 
 def gap_text(gap: float | None) -> str:
     """Relative MIP gap as a percentage; "—" when the solver reported none.
+
+    Parameters
+    ----------
+    gap : float or None
+        Relative MIP gap [fraction].
+
+    Returns
+    -------
+    str
+        Percentage [%], or ``—``.
 
     >>> gap_text(0.0), gap_text(0.0123), gap_text(None)
     ('0 %', '1.23 %', '—')
@@ -138,7 +220,24 @@ def _media_text(plan: Plan, link_class: str, catalog: Catalog, lang: str) -> str
 
 
 def choices_table(plans: Sequence[Plan], labels: Sequence[str], catalog: Catalog, lang: str) -> pd.DataFrame:
-    """What each design is built from: switch per tier, medium per link class, cooling, racks."""
+    """What each design is built from: switch per tier, medium per link class, cooling, racks.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans shown side by side.
+    labels : Sequence[str]
+        Column label per plan.
+    catalog : Catalog
+        Catalog of switches, media and cooling (their names).
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Rows are choices, one text column per plan.
+    """
     columns: dict[str, list[str]] = {}
     rows: list[str] = []
     for plan, label in zip(plans, labels, strict=True):
@@ -194,7 +293,23 @@ def choices_table(plans: Sequence[Plan], labels: Sequence[str], catalog: Catalog
 
 
 def pareto_table(points: Sequence[ParetoPoint], money: Money, lang: str) -> pd.DataFrame:
-    """The front's points, cheapest first, with what each design changes."""
+    """The front's points, cheapest first, with what each design changes.
+
+    Parameters
+    ----------
+    points : Sequence[ParetoPoint]
+        Points of the Pareto front.
+    money : Money
+        Report currency and rate [currency/USD].
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per point: number, label, CAPEX [report currency], facility power [kW], bandwidth
+        [Gb/s per GPU], GPUs and switches [count], changes.
+    """
     rows = [
         {
             tr("opt.col.point", lang): i + 1,
@@ -214,6 +329,18 @@ def pareto_table(points: Sequence[ParetoPoint], money: Money, lang: str) -> pd.D
 
 def pareto_choice(points: Sequence[ParetoPoint], selected: Sequence[Mapping[str, Any]]) -> ParetoPoint | None:
     """The front point a Plotly selection names (its ``customdata`` is the point's index).
+
+    Parameters
+    ----------
+    points : Sequence[ParetoPoint]
+        Points of the Pareto front, in the order the chart drew them.
+    selected : Sequence[Mapping[str, Any]]
+        Plotly's selected points.
+
+    Returns
+    -------
+    ParetoPoint or None
+        The first valid point selected; ``None`` when none is.
 
     >>> pareto_choice([], [{"customdata": [0]}]) is None
     True
@@ -314,7 +441,26 @@ def _value_text(row: Row, value: float, money: Money, lang: str) -> str:
 def side_by_side(
     rows: Sequence[Row], results: Sequence[Any], labels: Sequence[str], money: Money, lang: str
 ) -> pd.DataFrame:
-    """Figures as rows, one column per result; the best value of each row marked with ★."""
+    """Figures as rows, one column per result; the best value of each row marked with ★.
+
+    Parameters
+    ----------
+    rows : Sequence[Row]
+        Figures to show (how to read each, its unit and which way is better).
+    results : Sequence[Any]
+        One result per column.
+    labels : Sequence[str]
+        Column label per result.
+    money : Money
+        Report currency and rate [currency/USD].
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Text cells, index the figure labels with their units.
+    """
     table = []
     for row in rows:
         unit = _unit_text(row.unit, money.currency, lang)
@@ -332,7 +478,18 @@ def side_by_side(
 
 
 def layout_text(estimate: WorkloadEstimate) -> str:
-    """``TP×PP×DP`` (``×EP`` when experts are spread)."""
+    """``TP×PP×DP`` (``×EP`` when experts are spread).
+
+    Parameters
+    ----------
+    estimate : WorkloadEstimate
+        Training estimate (its parallel layout, degrees [count]).
+
+    Returns
+    -------
+    str
+        The layout text.
+    """
     layout = estimate.layout
     text = f"{layout.tp}×{layout.pp}×{layout.dp}"
     return f"{text}×{layout.ep}" if layout.ep > 1 else text
@@ -341,7 +498,24 @@ def layout_text(estimate: WorkloadEstimate) -> str:
 def workload_table(
     estimates: Sequence[WorkloadEstimate], labels: Sequence[str], money: Money, lang: str
 ) -> pd.DataFrame:
-    """The training estimate per design side by side (layout first, then the figures)."""
+    """The training estimate per design side by side (layout first, then the figures).
+
+    Parameters
+    ----------
+    estimates : Sequence[WorkloadEstimate]
+        Training estimate per design.
+    labels : Sequence[str]
+        Column label per estimate.
+    money : Money
+        Report currency and rate [currency/USD].
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Text cells: layout, data-parallel bound, then :data:`WORKLOAD_ROWS`.
+    """
     frame = side_by_side(WORKLOAD_ROWS, estimates, labels, money, lang)
     layout = pd.DataFrame(
         [[layout_text(e) for e in estimates], [_level(e.dp_bound_level, lang) for e in estimates]],
@@ -384,13 +558,45 @@ TORNADO_INPUT_KEYS = {
 
 
 def output_label(output: str, currency: str, lang: str) -> str:
-    """``Time to train [days]`` or ``Cost to train [USD]``."""
+    """``Time to train [days]`` or ``Cost to train [USD]``.
+
+    Parameters
+    ----------
+    output : str
+        Output column (``time_to_train_days`` or a money column).
+    currency : str
+        Report currency code.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        Label with unit in brackets.
+    """
     unit = tr("wl.unit.days", lang) if output.endswith("_days") else tr(f"currency.{currency}", lang)
     return f"{tr(OUTPUT_KEYS[output], lang)} [{unit}]"
 
 
 def output_value(output: str, value: float, money: Money, lang: str) -> str:
-    """A value of a tornado or Monte Carlo output [days, or money in the report currency]."""
+    """A value of a tornado or Monte Carlo output [days, or money in the report currency].
+
+    Parameters
+    ----------
+    output : str
+        Output column (``..._days`` or a money column [USD]).
+    value : float
+        The value [days or USD].
+    money : Money
+        Report currency and rate [currency/USD].
+    lang : str
+        Language of the grouping (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        Formatted value.
+    """
     if output.endswith("_days"):
         return fmt.number(value, 1)
     return _amount(money(value), lang)
@@ -399,7 +605,24 @@ def output_value(output: str, value: float, money: Money, lang: str) -> str:
 def monte_carlo_table(
     results: Sequence[MonteCarloResult], labels: Sequence[str], money: Money, lang: str
 ) -> pd.DataFrame:
-    """One row per design; per output the base case and ``P10 · P50 · P90``."""
+    """One row per design; per output the base case and ``P10 · P50 · P90``.
+
+    Parameters
+    ----------
+    results : Sequence[MonteCarloResult]
+        Monte Carlo result per design.
+    labels : Sequence[str]
+        Display label per result.
+    money : Money
+        Report currency and rate [currency/USD].
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per design: design, then per output base and percentiles [days or report currency].
+    """
     rows = []
     for result, label in zip(results, labels, strict=True):
         row = {tr("col.design", lang): label}
@@ -435,11 +658,42 @@ CLASS_KEYS = {
 
 
 def reliability_table(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> pd.DataFrame:
+    """The reliability figures per design side by side (:data:`RELIABILITY_ROWS`).
+
+    Parameters
+    ----------
+    results : Sequence[Reliability]
+        Reliability result per design.
+    labels : Sequence[str]
+        Column label per result.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Text cells, best value of each row marked with ★.
+    """
     return side_by_side(RELIABILITY_ROWS, results, labels, Money("USD", 1.0), lang)
 
 
 def impacts_table(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> pd.DataFrame:
-    """Per failed element and design: GPUs affected, their bandwidth lost, and whether the job survives."""
+    """Per failed element and design: GPUs affected, their bandwidth lost, and whether the job survives.
+
+    Parameters
+    ----------
+    results : Sequence[Reliability]
+        Reliability result per design (impact per failed element).
+    labels : Sequence[str]
+        Column label per result.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Rows are failed elements, one text column per design (``—`` when not applicable).
+    """
     order = list(ELEMENT_KEYS)
     cells: dict[str, dict[str, str]] = {}
     for result, label in zip(results, labels, strict=True):
@@ -463,7 +717,22 @@ def impacts_table(results: Sequence[Reliability], labels: Sequence[str], lang: s
 
 
 def class_rates_table(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> pd.DataFrame:
-    """Interruptions per day by failure class, with the units counted and the calibrated rate."""
+    """Interruptions per day by failure class, with the units counted and the calibrated rate.
+
+    Parameters
+    ----------
+    results : Sequence[Reliability]
+        Reliability result per design.
+    labels : Sequence[str]
+        Column label per result.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per failure class, one text column per design [1/day].
+    """
     rows = []
     for name, key in CLASS_KEYS.items():
         row: dict[str, str] = {tr("rel.col.class", lang): tr(key, lang)}
@@ -488,7 +757,23 @@ def class_rates_table(results: Sequence[Reliability], labels: Sequence[str], lan
 
 
 def scenario_list(summaries: Sequence[ScenarioSummary], names: Mapping[str, str], lang: str) -> pd.DataFrame:
-    """Saved scenarios as a list shows them (user text left as plain cell text)."""
+    """Saved scenarios as a list shows them (user text left as plain cell text).
+
+    Parameters
+    ----------
+    summaries : Sequence[ScenarioSummary]
+        Saved scenarios.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of headers (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per scenario: id, name, customer, tags, version, GPUs [count], design, owner,
+        team, last update (UTC), state.
+    """
     rows = [
         {
             tr("sc.col.id", lang): s.id,
@@ -509,6 +794,23 @@ def scenario_list(summaries: Sequence[ScenarioSummary], names: Mapping[str, str]
 
 
 def versions_table(versions: Sequence[VersionInfo], names: Mapping[str, str], lang: str) -> pd.DataFrame:
+    """The saved versions of a scenario, newest first: version, time saved, author, comment, GPUs,
+    design.
+
+    Parameters
+    ----------
+    versions : Sequence[VersionInfo]
+        Versions, oldest first.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of headers (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per version (GPUs [count], time UTC).
+    """
     rows = [
         {
             tr("sc.col.version", lang): v.version,
@@ -532,7 +834,22 @@ def _input_text(value: Any) -> str:
 
 
 def input_changes_table(diff: ScenarioDiff, before: str, after: str, lang: str) -> pd.DataFrame:
-    """The inputs that differ: field (dotted path), value before and after."""
+    """The inputs that differ: field (dotted path), value before and after.
+
+    Parameters
+    ----------
+    diff : ScenarioDiff
+        Differences of two scenario versions.
+    before, after : str
+        Column headers of the two sides.
+    lang : str
+        Language of headers (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per changed input.
+    """
     rows = [
         {tr("col.field", lang): c.field, before: _input_text(c.before), after: _input_text(c.after)}
         for c in diff.inputs
@@ -543,7 +860,24 @@ def input_changes_table(diff: ScenarioDiff, before: str, after: str, lang: str) 
 def result_changes_table(
     diff: ScenarioDiff, before: str, after: str, lang: str, *, moved_only: bool
 ) -> pd.DataFrame:
-    """Key results on both sides (USD) and the relative change."""
+    """Key results on both sides (USD) and the relative change.
+
+    Parameters
+    ----------
+    diff : ScenarioDiff
+        Differences of two scenario versions.
+    before, after : str
+        Column headers of the two sides.
+    lang : str
+        Language of headers (``en`` or ``zh``).
+    moved_only : bool
+        Only results that changed.
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per result: metric, both values [USD for money], relative change [%].
+    """
     money = Money("USD", 1.0)
     changes = diff.moved_results if moved_only else diff.results
     change_col = tr("sc.col.change", lang)

@@ -25,33 +25,102 @@ DIM = PALETTE[-1]
 
 
 def node_leaf_links(wiring: Wiring) -> list[Link]:
-    """Server-to-leaf cables of every plane, in wiring order."""
+    """Server-to-leaf cables of every plane, in wiring order.
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and links of a plan.
+
+    Returns
+    -------
+    list[Link]
+        The ``node_leaf`` links.
+    """
     return [link for link in wiring.links if link.link_class == "node_leaf"]
 
 
 def rail_of(link: Link) -> int:
-    """Rail (0-based) of a server-leaf link: the first GPU behind its port."""
+    """Rail (0-based) of a server-leaf link: the first GPU behind its port.
+
+    Parameters
+    ----------
+    link : Link
+        A server-leaf link.
+
+    Returns
+    -------
+    int
+        Rail, 0-based [count].
+    """
     return link.gpu if link.gpu is not None else link.rail
 
 
 def rails(wiring: Wiring) -> list[int]:
-    """The rails (0-based) of the server ports."""
+    """The rails (0-based) of the server ports.
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and links of a plan.
+
+    Returns
+    -------
+    list[int]
+        Rails, ascending, 0-based [count].
+    """
     return sorted({rail_of(link) for link in node_leaf_links(wiring)})
 
 
 def plane_of(wiring: Wiring, link: Link) -> int:
-    """Plane (0-based) of a server-leaf link: its leaf's."""
+    """Plane (0-based) of a server-leaf link: its leaf's.
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and links of a plan.
+    link : Link
+        A server-leaf link.
+
+    Returns
+    -------
+    int
+        Plane, 0-based [count].
+    """
     return wiring.device(link.b_device).plane or 0
 
 
 def planes(wiring: Wiring) -> list[int]:
-    """The planes (0-based) the servers are wired to."""
+    """The planes (0-based) the servers are wired to.
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and links of a plan.
+
+    Returns
+    -------
+    list[int]
+        Planes, ascending, 0-based [count].
+    """
     return sorted({plane_of(wiring, link) for link in node_leaf_links(wiring)})
 
 
 def server_groups(servers: list[str], max_groups: int) -> list[list[str]]:
     """``servers`` (in wiring order) in at most ``max_groups`` runs of equal size (the last may
     be shorter); one server per group when they fit.
+
+    Parameters
+    ----------
+    servers : list[str]
+        Server ids in wiring order.
+    max_groups : int
+        Most groups [count].
+
+    Returns
+    -------
+    list[list[str]]
+        Consecutive groups of ``ceil(len(servers) / max_groups)`` servers.
 
     >>> server_groups(["a", "b", "c", "d", "e"], 2)
     [['a', 'b', 'c'], ['d', 'e']]
@@ -71,6 +140,24 @@ def rail_wiring(
     server and every leaf of the plane is drawn: above ``max_servers`` servers, runs of servers
     in wiring order share one mark and their links to a leaf one line (a bundle), so the leaves
     drawn are the plane's leaves, as many as the topology counts per plane.
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices and links of a plan.
+    rail : int or None
+        Rail to emphasise, 0-based; ``None`` for none.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    plane : int
+        Plane drawn, 0-based [count].
+    max_servers : int
+        Most server marks before servers are grouped [count].
+
+    Returns
+    -------
+    go.Figure
+        Two rows of marks (servers, leaves) joined by one line trace per rail.
     """
     links = [link for link in node_leaf_links(wiring) if plane_of(wiring, link) == plane]
     servers = list(dict.fromkeys(link.a_device for link in links))

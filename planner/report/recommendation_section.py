@@ -40,6 +40,25 @@ def decision_of(
     ``shown_plans`` (the proposal's plans at offered prices, same order) scale each design's
     price per GPU-hour, base and draws, by its offered-over-cost ratio; the draws' price response
     stays the one of the plans at cost (it re-plans, and a re-plan is at cost).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (its workload and decision settings).
+    catalog : Catalog
+        Catalog the plans were computed with.
+    plans : Sequence[Plan]
+        The designs' plans at cost.
+    spec : DecisionSpec or None
+        Decision rule, samples [count] and seed; ``None`` takes the default.
+    shown_plans : Sequence[Plan] or None
+        The same designs at offered prices; ``None`` when the document shows cost.
+
+    Returns
+    -------
+    Decision
+        The rule, the outcome unit, per design the outcome and its cost per outcome [USD per
+        ``outcome_unit``] with its P10-P90 band and probability of being best, and the chosen one.
     """
     shown = plans if shown_plans is None else shown_plans
     outcomes = tuple(
@@ -55,13 +74,43 @@ def decision_of(
 
 
 def sentence(decision: Decision, *, catalog: Catalog, lang: str, compare_designs: bool = True) -> str:
-    """The recommendation sentence in ``lang``, ending with a full stop."""
+    """The recommendation sentence in ``lang``, ending with a full stop.
+
+    Parameters
+    ----------
+    decision : Decision
+        The decision.
+    catalog : Catalog
+        Catalog of design names.
+    lang : str
+        Language of the sentence (``en`` or ``zh``).
+    compare_designs : bool
+        Compare with the other designs (else speak of the proposed one alone).
+
+    Returns
+    -------
+    str
+        The sentence.
+    """
     text = translate(recommendation(decision, catalog=catalog, compare_designs=compare_designs), lang)
     return text + ("。" if lang == "zh" else ".")
 
 
 def rule_text(decision: Decision, lang: str) -> str:
-    """How the design was chosen, and what the band and the probability are."""
+    """How the design was chosen, and what the band and the probability are.
+
+    Parameters
+    ----------
+    decision : Decision
+        The decision (rule, samples, rates).
+    lang : str
+        Language of the text (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        One paragraph of text.
+    """
     if decision.rule == "price_per_gpu_hour":
         text = msg(
             "Rule: the lowest price per GPU-hour, because the scenario names no workload; the "
@@ -107,7 +156,23 @@ def _label(key: str, lang: str) -> str:
 
 
 def decision_frame(decision: Decision, names: Mapping[str, str], lang: str) -> pd.DataFrame:
-    """One row per design: cost per outcome, its band, the probability, time to train or tokens/s."""
+    """One row per design: cost per outcome, its band, the probability, time to train or tokens/s.
+
+    Parameters
+    ----------
+    decision : Decision
+        The decision.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of headers (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Text cells, one row per design (money in the report currency, probability [%], time
+        [days]).
+    """
     training = any(e.kind == "training" for d in decision.designs for e in d.outcome.entries)
     rows = []
     for d in decision.designs:
@@ -135,7 +200,22 @@ def _money(value: float, lang: str) -> str:
 
 
 def decision_chart(decision: Decision, names: Mapping[str, str], lang: str) -> go.Figure:
-    """Cost per outcome per design with its P10-P90 band, and the probability above each bar."""
+    """Cost per outcome per design with its P10-P90 band, and the probability above each bar.
+
+    Parameters
+    ----------
+    decision : Decision
+        The decision.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Bar chart of cost per outcome [report currency] with P10-P90 error bars.
+    """
     fig = go.Figure()
     for i, d in enumerate(decision.designs):
         name = names.get(d.design_id, d.design_id)
@@ -197,7 +277,25 @@ def write_summary(
     proposed_id: str,
 ) -> None:
     """The executive summary's recommendation: the rule, the sentence (margin and probability),
-    and the cost of the work on each design (or on the proposed design alone)."""
+    and the cost of the work on each design (or on the proposed design alone).
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The proposal document being written (appended to).
+    decision : Decision
+        The decision.
+    catalog : Catalog
+        Catalog of design names.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of the text (``en`` or ``zh``).
+    compare_designs : bool
+        Show every design (else the proposed one alone).
+    proposed_id : str
+        Design id of the proposed design.
+    """
     doc.heading(translate(msg("Recommendation by the cost of the work"), lang))
     doc.paragraph(
         sentence(decision, catalog=catalog, lang=lang, compare_designs=compare_designs), style="lead"
@@ -223,7 +321,24 @@ def write_summary(
 def failure_frame(decision: Decision, names: Mapping[str, str], lang: str, catalog: Catalog) -> pd.DataFrame:
     """Per design: its optic kind, optic failures a day and what one takes down for how long, the
     throughput kept through repairs, and the first training job's step time with one link, leaf,
-    spine or plane down [s] (``stops`` when the element cuts a GPU off). Empty without training."""
+    spine or plane down [s] (``stops`` when the element cuts a GPU off). Empty without training.
+
+    Parameters
+    ----------
+    decision : Decision
+        The decision (each design's outcome and plan).
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of headers (``en`` or ``zh``).
+    catalog : Catalog
+        Catalog of optics (failure rates).
+
+    Returns
+    -------
+    pd.DataFrame
+        Text cells, one row per design with a training job; empty without one.
+    """
     rows = []
     for d in decision.designs:
         effects = failure_effects(d.outcome)

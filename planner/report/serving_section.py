@@ -41,7 +41,22 @@ class Serving:
 
 
 def serving_of(*, plans: Sequence[Plan], catalog: Catalog, request: ServingRequest | None) -> Serving | None:
-    """``request`` on each plan; ``None`` without a request (the rows and the section are left out)."""
+    """``request`` on each plan; ``None`` without a request (the rows and the section are left out).
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        The designs' plans.
+    catalog : Catalog
+        Catalog the plans were computed with.
+    request : ServingRequest or None
+        The scenario's serving request.
+
+    Returns
+    -------
+    Serving or None
+        Estimates of the designs that can serve, the reason for the others.
+    """
     if request is None:
         return None
     found, problems = [], []
@@ -57,7 +72,18 @@ def serving_of(*, plans: Sequence[Plan], catalog: Catalog, request: ServingReque
 
 
 def model_line(request: ServingRequest) -> Message:
-    """``671B model (37B active), FP8 weights, 2048 input → 512 output tokens``: what the rows are about."""
+    """``671B model (37B active), FP8 weights, 2048 input → 512 output tokens``: what the rows are about.
+
+    Parameters
+    ----------
+    request : ServingRequest
+        The serving request (parameters [billions], precision, tokens [count]).
+
+    Returns
+    -------
+    Message
+        The line, translatable.
+    """
     common = {
         "params": f"{request.params_b:g}",
         "precision": request.precision.upper(),
@@ -98,6 +124,20 @@ def _label(label: Message, currency: str, lang: str) -> str:
 def serving_frame(serving: Serving, names: Mapping[str, str], lang: str) -> pd.DataFrame:
     """One row per figure (formatted text), one column per design that can serve the request.
 
+    Parameters
+    ----------
+    serving : Serving
+        Serving estimates per design.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Index the figure labels with units; empty when no design can serve.
+
     >>> serving_frame(Serving(ServingRequest(params_b=7), (), ()), {}, "en").empty
     True
     """
@@ -114,12 +154,39 @@ def serving_frame(serving: Serving, names: Mapping[str, str], lang: str) -> pd.D
 
 
 def problem_lines(serving: Serving, names: Mapping[str, str], lang: str) -> list[str]:
-    """``design: why`` for each design that cannot serve the request, in the language."""
+    """``design: why`` for each design that cannot serve the request, in the language.
+
+    Parameters
+    ----------
+    serving : Serving
+        Serving estimates and problems per design.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of the reasons (``en`` or ``zh``).
+
+    Returns
+    -------
+    list[str]
+        One line per design that cannot serve.
+    """
     return [f"{names.get(d, d)}: {translate(m, lang)}" for d, m in serving.problems]
 
 
 def write_section(doc: HtmlDocument, serving: Serving | None, names: Mapping[str, str], lang: str) -> None:
-    """The section, when the scenario has a serving request (``serving`` from :func:`serving_of`)."""
+    """The section, when the scenario has a serving request (``serving`` from :func:`serving_of`).
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The proposal document being written (appended to).
+    serving : Serving or None
+        Serving estimates; ``None`` writes nothing.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of the text (``en`` or ``zh``).
+    """
     if serving is None:
         return
     doc.section(tr(SECTION_KEY, lang), ANCHOR)
@@ -167,7 +234,22 @@ def _cell(value: float | str) -> str:
 
 
 def serving_sheets(serving: Serving | None, names: Mapping[str, str], lang: str) -> list[Sheet]:
-    """The workbook's serving sheet (one row per design, numbers as numbers); none without a request."""
+    """The workbook's serving sheet (one row per design, numbers as numbers); none without a request.
+
+    Parameters
+    ----------
+    serving : Serving or None
+        Serving estimates per design.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of headers (``en`` or ``zh``).
+
+    Returns
+    -------
+    list[Sheet]
+        One sheet, or none.
+    """
     if serving is None or not serving.estimates:
         return []
     currency = tables.money_of(serving.estimates[0][0]).currency

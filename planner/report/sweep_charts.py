@@ -17,7 +17,22 @@ from planner.sweep.results import DESIGN, GPUS, SweepFile, by_design_and_size
 
 def metric_label(metric: str, lang: str, *, unit: bool = True) -> str:
     """The name of a sweep figure (``cost.capex_usd`` as the Compare page names ``capex_usd``),
-    with its unit; the dotted name itself for a figure the report does not know."""
+    with its unit; the dotted name itself for a figure the report does not know.
+
+    Parameters
+    ----------
+    metric : str
+        Dotted sweep figure name.
+    lang : str
+        Language (``en`` or ``zh``).
+    unit : bool
+        Append the unit in brackets.
+
+    Returns
+    -------
+    str
+        The label.
+    """
     leaf = metric.rsplit(".", 1)[-1]
     if leaf not in METRICS:
         return metric
@@ -31,7 +46,24 @@ def sweep_metric(
 ) -> go.Figure:
     """``metric`` over GPU count per design: the median over the sweep's other fields as a line,
     their minimum to maximum as a band (flat when nothing else varies). Money in USD, as the
-    sweep was planned."""
+    sweep was planned.
+
+    Parameters
+    ----------
+    sweep : SweepFile
+        A sweep's rows.
+    metric : str
+        Dotted figure name drawn.
+    lang : str
+        Language of labels (``en`` or ``zh``).
+    names : Mapping[str, str] or None
+        Display name per design id.
+
+    Returns
+    -------
+    go.Figure
+        Lines and bands over GPU count [count] in the figure's unit (money [USD]).
+    """
     stats = by_design_and_size(sweep, metric)
     label_of = dict(names or {})
     traces: list[go.Scatter] = []
@@ -80,5 +112,16 @@ def sweep_metric(
 
 def sweep_table(sweep: SweepFile) -> pd.DataFrame:
     """The rows shown and downloaded: the grid's fields, design, GPU count, the engine's refusal
-    (if any) and the key figures; the columns a role may not see are not in ``sweep`` at all."""
+    (if any) and the key figures; the columns a role may not see are not in ``sweep`` at all.
+
+    Parameters
+    ----------
+    sweep : SweepFile
+        A sweep's rows.
+
+    Returns
+    -------
+    pd.DataFrame
+        The sweep frame without its ``point`` column.
+    """
     return sweep.frame.drop(columns=[c for c in ("point",) if c in sweep.frame.columns])

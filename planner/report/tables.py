@@ -97,12 +97,38 @@ class Money:
 
 
 def money_of(plan: Plan) -> Money:
-    """Report currency and conversion of a plan (the engine's ``Cost.in_currency``)."""
+    """Report currency and conversion of a plan (the engine's ``Cost.in_currency``).
+
+    Parameters
+    ----------
+    plan : Plan
+        A computed plan (its cost in the scenario's report currency).
+
+    Returns
+    -------
+    Money
+        Currency code and its rate [currency/USD].
+    """
     return Money(plan.cost.currency, plan.cost.in_currency(1.0))
 
 
 def unit_label(metric: Metric, currency: str, lang: str) -> str:
-    """The unit shown with a metric, e.g. ``"USD"``, ``"美元/GPU·小时"``, ``"kW"``."""
+    """The unit shown with a metric, e.g. ``"USD"``, ``"美元/GPU·小时"``, ``"kW"``.
+
+    Parameters
+    ----------
+    metric : Metric
+        The metric (its engine unit and whether it is money).
+    currency : str
+        Report currency code (``USD``, ``CNY``, ...).
+    lang : str
+        Language of the label (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        Unit text; a money unit names the currency in ``lang``.
+    """
     if metric.is_money:
         return tr(f"unit.{metric.unit}", lang, money=tr(f"currency.{currency}", lang))
     return metric.unit
@@ -110,7 +136,24 @@ def unit_label(metric: Metric, currency: str, lang: str) -> str:
 
 def metric_label(column: str, currency: str, lang: str, units: display.DisplayUnits | None = None) -> str:
     """``"CAPEX [USD]"``, ``"交换机 [台]"``-style label of a summary column, bandwidth and
-    power in the reader's ``units``."""
+    power in the reader's ``units``.
+
+    Parameters
+    ----------
+    column : str
+        Summary column, a key of ``METRICS``.
+    currency : str
+        Report currency code.
+    lang : str
+        Language of the label (``en`` or ``zh``).
+    units : DisplayUnits or None
+        The reader's bandwidth and power units; ``None`` keeps the engine's.
+
+    Returns
+    -------
+    str
+        Metric name with its unit in brackets (name alone when unitless).
+    """
     metric = METRICS[column]
     unit = unit_label(metric, currency, lang)
     if units is not None and not metric.is_money:
@@ -122,6 +165,22 @@ def metric_label(column: str, currency: str, lang: str, units: display.DisplayUn
 def metric_value(column: str, value: float, lang: str, units: display.DisplayUnits | None = None) -> str:
     """A value of a summary column formatted for a table (money already converted), bandwidth
     and power in the reader's ``units`` (BTU/h grouped like money: ``4.14 M``).
+
+    Parameters
+    ----------
+    column : str
+        Summary column, a key of ``METRICS``.
+    value : float
+        The value in the engine's unit (money in the report currency).
+    lang : str
+        Language of the number grouping (``en`` or ``zh``).
+    units : DisplayUnits or None
+        The reader's bandwidth, power and money units; ``None`` keeps the engine's.
+
+    Returns
+    -------
+    str
+        The formatted value, without unit.
 
     >>> metric_value("it_kw", 1213.5, "en"), metric_value("it_kw", 1213.5, "zh", display.DisplayUnits(power="BTU/h"))
     ('1,213.5', '414万')
@@ -144,7 +203,22 @@ def metric_value(column: str, value: float, lang: str, units: display.DisplayUni
 def design_names(catalog: Catalog, lang: str, plans: Sequence[Plan] = ()) -> dict[str, str]:
     """Display name of every design id, in the language; a custom design (an optimizer's result,
     ``rail8-npo-custom``) is named after its preset in the language too (the engine's name,
-    "8-rail RoCE with NPO optics (custom)", in English), any other unknown id by the engine's name."""
+    "8-rail RoCE with NPO optics (custom)", in English), any other unknown id by the engine's name.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        Catalog of designs (English and Chinese names).
+    lang : str
+        Language of the names (``en`` or ``zh``).
+    plans : Sequence[Plan]
+        Plans whose design ids (custom ones included) must have a name.
+
+    Returns
+    -------
+    dict[str, str]
+        Display name per design id.
+    """
     names = {d.id: (d.name_zh if lang == "zh" else d.name) for d in catalog.designs.values()}
     for p in plans:
         base = p.design_id.removesuffix("-custom")
@@ -155,13 +229,39 @@ def design_names(catalog: Catalog, lang: str, plans: Sequence[Plan] = ()) -> dic
 
 
 def summary(plans: Sequence[Plan], money: Money) -> pd.DataFrame:
-    """Headline figures, one row per plan, money columns converted to the report currency."""
+    """Headline figures, one row per plan, money columns converted to the report currency.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs compared.
+    money : Money
+        Report currency and rate [currency/USD].
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per plan, columns of :func:`plan_summary_row` (money in the report currency).
+    """
     frame = pd.DataFrame([plan_summary_row(p) for p in plans])
     return convert_money(frame, money)
 
 
 def convert_money(frame: pd.DataFrame, money: Money) -> pd.DataFrame:
-    """A copy of a summary or sweep frame with USD columns in the report currency."""
+    """A copy of a summary or sweep frame with USD columns in the report currency.
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        Summary or sweep frame with money columns [USD].
+    money : Money
+        Report currency and rate [currency/USD].
+
+    Returns
+    -------
+    pd.DataFrame
+        A copy, money columns multiplied by the rate [report currency].
+    """
     out = frame.copy()
     for metric in COMPARE_METRICS:
         if metric.is_money and metric.column in out:
@@ -180,6 +280,18 @@ def winners(frame: pd.DataFrame, *, tolerance: float = TIE_TOLERANCE) -> dict[st
     The leading group is every design within ``tolerance`` (relative, ``|v - best| <= tolerance
     x |best|``) of the best value; its members share the mark. When the group holds every
     design the metric is a tie and nobody is marked.
+
+    Parameters
+    ----------
+    frame : pd.DataFrame
+        Summary frame, one row per design (column ``design`` and the metric columns).
+    tolerance : float
+        Relative tie tolerance [fraction].
+
+    Returns
+    -------
+    dict[str, tuple[str, ...]]
+        Design ids of the leading group per metric column; tied metrics left out.
     """
     result: dict[str, tuple[str, ...]] = {}
     for metric in COMPARE_METRICS:
@@ -204,6 +316,22 @@ def compare_table(
     """Metrics as rows, designs as columns (formatted, with units); winners marked with ★.
 
     ``units``: the reader's bandwidth, power and money grouping (the engine's units without).
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs compared (the first sets the report currency).
+    names : Mapping[str, str]
+        Display name per design id (:func:`design_names`).
+    lang : str
+        Language of labels and numbers (``en`` or ``zh``).
+    units : DisplayUnits or None
+        The reader's bandwidth, power and money units; ``None`` keeps the engine's.
+
+    Returns
+    -------
+    pd.DataFrame
+        Formatted text cells: index the metric labels, one column per design name.
     """
     money = money_of(plans[0])
     frame = summary(plans, money)
@@ -223,6 +351,16 @@ def radar_scores(plans: Sequence[Plan]) -> pd.DataFrame:
     """Each radar metric scaled to (0, 1], 1 = the best design (lower-is-better inverted).
 
     score = best / value when lower is better, value / best when higher is better.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs compared.
+
+    Returns
+    -------
+    pd.DataFrame
+        Column ``design`` and one score column per radar metric [fraction, 0 to 1].
     """
     frame = pd.DataFrame([plan_summary_row(p) for p in plans])
     out = pd.DataFrame({"design": frame["design"]})
@@ -236,7 +374,20 @@ def radar_scores(plans: Sequence[Plan]) -> pd.DataFrame:
 
 
 def infiniband_baseline(plans: Sequence[Plan], catalog: Catalog) -> Plan | None:
-    """The plan whose design is an InfiniBand fabric: what the vendor claims compare against."""
+    """The plan whose design is an InfiniBand fabric: what the vendor claims compare against.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs compared.
+    catalog : Catalog
+        Catalog of designs (their fabric family).
+
+    Returns
+    -------
+    Plan or None
+        The first InfiniBand plan; ``None`` when there is none.
+    """
     for p in plans:
         design = catalog.designs.get(p.scenario.design_id)
         fabric = p.scenario.fabric or (design.fabric if design else None)
@@ -248,7 +399,24 @@ def infiniband_baseline(plans: Sequence[Plan], catalog: Catalog) -> Plan | None:
 def claims_table(
     plans: Sequence[Plan], catalog: Catalog, names: Mapping[str, str], lang: str
 ) -> pd.DataFrame:
-    """Vendor claims of each design beside what this model computes for the same comparison."""
+    """Vendor claims of each design beside what this model computes for the same comparison.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs compared (each with its vendor claims).
+    catalog : Catalog
+        Catalog of designs (finds the InfiniBand baseline).
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of the labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per claim: design, claim text, claimed change [%], computed change, status.
+    """
     baseline = infiniband_baseline(plans, catalog)
     rows = []
     for p in plans:
@@ -320,7 +488,24 @@ def _delta(
 def kpis(
     plan: Plan, lang: str, previous: Plan | None = None, *, units: display.DisplayUnits | None = None
 ) -> list[Kpi]:
-    """The overview cards: value in the reader's ``units``, and the change since the previous scenario."""
+    """The overview cards: value in the reader's ``units``, and the change since the previous scenario.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan shown.
+    lang : str
+        Language of the values (``en`` or ``zh``).
+    previous : Plan or None
+        The previous scenario's plan; ``None`` shows no change.
+    units : DisplayUnits or None
+        The reader's bandwidth, power and money units; ``None`` keeps the engine's.
+
+    Returns
+    -------
+    list[Kpi]
+        One card per figure: label key, value text, change text and its colour rule, help key.
+    """
     shown = units or display.DisplayUnits()
     money = money_of(plan)
     cur = money.currency
@@ -401,7 +586,21 @@ def kpis(
 
 def bom_table(plan: Plan, lang: str) -> pd.DataFrame:
     """The BOM with a translated category column and the report-currency total; descriptions
-    and the engine's source notes ("assumption: ...") in ``lang``, cited sources as published."""
+    and the engine's source notes ("assumption: ...") in ``lang``, cited sources as published.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its BOM lines [USD] and report currency).
+    lang : str
+        Language of categories, descriptions and notes (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        :func:`bom_frame` with ``category_label``, ``total_report`` [report currency] and
+        ``editable`` (the unit price can be overridden).
+    """
     frame = bom_frame(plan)
     money = money_of(plan)
     frame.insert(1, "category_label", [tr_enum("bom_category", c, lang) for c in frame["category"]])
@@ -421,7 +620,18 @@ def _price_editable(plan: Plan, record_id: str, category: str) -> bool:
 
 
 def price_changes(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, float]:
-    """Unit prices [USD] edited in the BOM editor, by catalog id (non-editable rows ignored)."""
+    """Unit prices [USD] edited in the BOM editor, by catalog id (non-editable rows ignored).
+
+    Parameters
+    ----------
+    before, after : pd.DataFrame
+        The BOM table (:func:`bom_table`) before and after editing, rows in the same order.
+
+    Returns
+    -------
+    dict[str, float]
+        New unit price per catalog id [USD], at least 0.
+    """
     changes: dict[str, float] = {}
     for (_, old), (_, new) in zip(before.iterrows(), after.iterrows(), strict=True):
         price = new["unit_cost_usd"]
@@ -433,7 +643,20 @@ def price_changes(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, float]
 
 
 def tier_table(plan: Plan, lang: str) -> pd.DataFrame:
-    """Switches, ports and links per tier, and the medium of each link class."""
+    """Switches, ports and links per tier, and the medium of each link class.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its topology's tiers).
+    lang : str
+        Language of the labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per tier: switches per plane and in all, ports used and free [count], as text.
+    """
     topo = plan.topology
     rows = []
     for tier in topo.tier_counts:
@@ -452,7 +675,23 @@ def tier_table(plan: Plan, lang: str) -> pd.DataFrame:
 def media_table(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
     """One row per link class: links, length, medium, cable and optics (record names in the
     language: a descriptive name is translated, a product name kept, see
-    ``tools/extract_translations.py``)."""
+    ``tools/extract_translations.py``).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its media per link class).
+    catalog : Catalog
+        Catalog of cables and optics (their names).
+    lang : str
+        Language of the labels and names (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per link class: links [count], length [m], medium, cable, optics at each end with
+        units [count], as text.
+    """
 
     def optic_name(optic_id: str | None) -> str:
         if not optic_id or optic_id not in catalog.optics:
@@ -487,7 +726,18 @@ class RackGroup:
 
 
 def rack_groups(plan: Plan) -> tuple[RackGroup, ...]:
-    """The engine's rack layout with the servers in each rack made explicit."""
+    """The engine's rack layout with the servers in each rack made explicit.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its rack layout and server count).
+
+    Returns
+    -------
+    tuple[RackGroup, ...]
+        Per layout group: kind, racks [count], power per rack [kW], servers per rack [count].
+    """
     groups = []
     per_rack = plan.racks.nodes_per_rack
     placed = 0
@@ -502,7 +752,21 @@ def rack_groups(plan: Plan) -> tuple[RackGroup, ...]:
 
 
 def rack_table(plan: Plan, lang: str) -> pd.DataFrame:
-    """What is in each kind of rack, its power and the limit."""
+    """What is in each kind of rack, its power and the limit.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (racks, topology, auxiliary devices).
+    lang : str
+        Language of the labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per rack group: kind, racks [count], contents, power per rack and limit [kW],
+        within-limit mark, as text.
+    """
     aux = plan.auxiliary
     per_node = plan.topology.gpus_per_node
     infra = tr(
@@ -536,7 +800,25 @@ def rack_table(plan: Plan, lang: str) -> pd.DataFrame:
 def crossover_table(
     found: Sequence[Crossover], names: Mapping[str, str], currency: str, lang: str
 ) -> pd.DataFrame:
-    """Crossovers in words: from which GPU count which design becomes the better one."""
+    """Crossovers in words: from which GPU count which design becomes the better one.
+
+    Parameters
+    ----------
+    found : Sequence[Crossover]
+        Crossovers of a sweep.
+    names : Mapping[str, str]
+        Display name per design id (unknown ids shown as they are).
+    currency : str
+        Report currency code (for the metric's unit).
+    lang : str
+        Language of the labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per crossover: metric, the two designs, GPU counts before and after [count], the
+        better design after.
+    """
     rows = [
         {
             tr("col.metric", lang): metric_label(c.metric, currency, lang),
@@ -552,6 +834,20 @@ def crossover_table(
 
 
 def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
+    """The plan's cited sources and assumptions, one row each: kind, topic, text, source.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its assumptions list).
+    lang : str
+        Language of kinds, texts and sources (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per assumption; the source is ``—`` for an assumed figure.
+    """
     return pd.DataFrame(
         [
             {
@@ -566,7 +862,18 @@ def assumptions_table(plan: Plan, lang: str) -> pd.DataFrame:
 
 
 def assumption_counts(plan: Plan) -> dict[str, int]:
-    """How many figures are cited and how many are assumed."""
+    """How many figures are cited and how many are assumed.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan (its assumptions list).
+
+    Returns
+    -------
+    dict[str, int]
+        Figures per kind, ``source`` and ``assumption`` [count].
+    """
     counts = {"source": 0, "assumption": 0}
     for a in plan.assumptions:
         counts[a.kind] = counts.get(a.kind, 0) + 1
@@ -574,7 +881,20 @@ def assumption_counts(plan: Plan) -> dict[str, int]:
 
 
 def scenario_rows(plan: Plan, catalog: Catalog, lang: str) -> pd.DataFrame:
-    """The scenario behind a plan, item by item, as the engine resolved it (catalog defaults filled)."""
+    """The scenario behind a plan, item by item, as the engine resolved it (catalog defaults filled).
+
+    Parameters
+    ----------
+    plan, catalog
+        The plan (its resolved scenario) and its catalog (energy prices, cooling, servers, designs).
+    lang : str
+        Language of the labels and values (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per scenario item: label and value text (units in the value).
+    """
     facility = plan.scenario.facility
     price = facility.electricity_usd_per_kwh
     price_origin = "scenario.set"
@@ -655,6 +975,21 @@ def pools_table(plans: Sequence[Plan], names: Mapping[str, str], lang: str) -> p
     sets their number, bandwidth and capacity provided) and the front-end (north-south) network.
 
     Rows are pools, columns are designs; the figures come from :mod:`planner.fabric.pools`.
+
+    Parameters
+    ----------
+    plans : Sequence[Plan]
+        Plans of the designs compared.
+    names : Mapping[str, str]
+        Display name per design id.
+    lang : str
+        Language of the labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Text cells: GPUs and servers [count], storage units [count] and their bound, write/read
+        bandwidth [GB/s], capacity [TB], front-end kind, rate [Gb/s per node] and switches [count].
     """
     rows: dict[str, dict[str, str]] = {}
     for p in plans:

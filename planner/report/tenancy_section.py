@@ -49,7 +49,22 @@ class Tenancy:
 
 
 def tenancy_of(*, plan: Plan, catalog: Catalog, tenants: Sequence[Tenant]) -> Tenancy | None:
-    """``tenants`` placed on ``plan``; ``None`` when there are none (the section is left out)."""
+    """``tenants`` placed on ``plan``; ``None`` when there are none (the section is left out).
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan shown.
+    catalog : Catalog
+        Catalog the plan was computed with.
+    tenants : Sequence[Tenant]
+        The scenario's tenants.
+
+    Returns
+    -------
+    Tenancy or None
+        The placement, or the engine's reason it failed.
+    """
     if not tenants:
         return None
     try:
@@ -67,6 +82,16 @@ def _leaves(switches: Sequence[str]) -> int:
 
 def plane_span(planes: Sequence[str]) -> str:
     """Plane ids with consecutive runs joined: ``p1–p2, p5``.
+
+    Parameters
+    ----------
+    planes : Sequence[str]
+        Plane ids ``p<n>``.
+
+    Returns
+    -------
+    str
+        The runs, or ``–`` for none.
 
     >>> plane_span(("p3", "p4", "p5", "p8")), plane_span(()), plane_span(("p1",))
     ('p3–p5, p8', '–', 'p1')
@@ -101,7 +126,23 @@ def _headers(currency: str, lang: str) -> list[str]:
 
 
 def tenant_rows(placement: Placement, plan: Plan, lang: str) -> list[list[str]]:
-    """One formatted row per tenant, in the columns of :func:`_headers`."""
+    """One formatted row per tenant, in the columns of :func:`_headers`.
+
+    Parameters
+    ----------
+    placement : Placement
+        The tenants placed on the plan.
+    plan : Plan
+        The plan (report currency).
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    list[list[str]]
+        Text cells: GPUs [count], bandwidth [Gb/s per GPU], storage [GB/s], hops and blast radius
+        [count], cost [report currency].
+    """
     money = tables.money_of(plan)
     return [
         [
@@ -133,7 +174,22 @@ def _unmet_line(unmet: Unmet, lang: str) -> str:
 
 
 def cluster_lines(placement: Placement, plan: Plan, lang: str) -> list[tuple[str, str]]:
-    """(item, value) lines for the whole cluster: capacity, what is stranded, unmet guarantees."""
+    """(item, value) lines for the whole cluster: capacity, what is stranded, unmet guarantees.
+
+    Parameters
+    ----------
+    placement : Placement
+        The tenants placed on the plan.
+    plan : Plan
+        The plan (report currency).
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    list[tuple[str, str]]
+        Item label and value text.
+    """
     money = tables.money_of(plan)
     given = sum(t.allocated_gpus for t in placement.tenants)
     lines = [
@@ -161,7 +217,19 @@ def cluster_lines(placement: Placement, plan: Plan, lang: str) -> list[tuple[str
 
 
 def write_section(doc: HtmlDocument, tenancy: Tenancy | None, plan: Plan, lang: str) -> None:
-    """The section, when the scenario has tenants (``tenancy`` from :func:`tenancy_of`)."""
+    """The section, when the scenario has tenants (``tenancy`` from :func:`tenancy_of`).
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The proposal document being written (appended to).
+    tenancy : Tenancy or None
+        The placement; ``None`` writes nothing.
+    plan : Plan
+        The plan shown.
+    lang : str
+        Language of the text (``en`` or ``zh``).
+    """
     if tenancy is None:
         return
     doc.section(tr(SECTION_KEY, lang), ANCHOR)
@@ -285,7 +353,22 @@ def _sheet_row(t: TenantPlacement, money: tables.Money, lang: str) -> dict[str, 
 
 
 def tenancy_sheets(tenancy: Tenancy | None, plan: Plan, lang: str) -> list[Sheet]:
-    """The workbook's tenant sheet (numbers as numbers) and cluster sheet; none without tenants."""
+    """The workbook's tenant sheet (numbers as numbers) and cluster sheet; none without tenants.
+
+    Parameters
+    ----------
+    tenancy : Tenancy or None
+        The placement.
+    plan : Plan
+        The plan shown (report currency).
+    lang : str
+        Language of headers (``en`` or ``zh``).
+
+    Returns
+    -------
+    list[Sheet]
+        Tenant and cluster sheets, or none.
+    """
     if tenancy is None or tenancy.placement is None:
         return []
     placement = tenancy.placement

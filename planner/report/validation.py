@@ -54,6 +54,16 @@ WIDE_RANGE_RATIO = 100.0
 def number(value: float | None) -> str:
     """A figure with three significant digits; an em dash when there is none.
 
+    Parameters
+    ----------
+    value : float or None
+        A figure, any unit.
+
+    Returns
+    -------
+    str
+        The text.
+
     >>> number(0.00057), number(418.54), number(None)
     ('0.000570', '419', '—')
     """
@@ -65,6 +75,16 @@ def number(value: float | None) -> str:
 def signed_percent(value: float | None) -> str:
     """A signed relative error in percent with one decimal; an em dash when there is none.
 
+    Parameters
+    ----------
+    value : float or None
+        Relative error [fraction].
+
+    Returns
+    -------
+    str
+        Percentage [%].
+
     >>> signed_percent(-0.1018), signed_percent(0.0), signed_percent(None)
     ('-10.2 %', '0.0 %', '—')
     """
@@ -74,26 +94,92 @@ def signed_percent(value: float | None) -> str:
 
 
 def published_text(r: CaseResult) -> str:
-    """The published figure as the source gives it: a value, or ``low–high``."""
+    """The published figure as the source gives it: a value, or ``low–high``.
+
+    Parameters
+    ----------
+    r : CaseResult
+        A validation case result.
+
+    Returns
+    -------
+    str
+        The published figure [case unit].
+    """
     if r.published_low == r.published_high:
         return number(r.published_low)
     return f"{number(r.published_low)}–{number(r.published_high)}"
 
 
 def status_label(status: str, lang: str) -> str:
+    """A case status (``pass``, ``fail``, ...) in the reader's language.
+
+    Parameters
+    ----------
+    status : str
+        Case status, a key of ``STATUS_KEYS``.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The label.
+    """
     return tr(STATUS_KEYS[status], lang)
 
 
 def role_label(role: str, lang: str) -> str:
+    """A case role (validation or calibration) in the reader's language.
+
+    Parameters
+    ----------
+    role : str
+        Case role, a key of ``ROLE_KEYS``.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The label.
+    """
     return tr(ROLE_KEYS[role], lang)
 
 
 def area_label(area: str, lang: str) -> str:
+    """A case area (collectives, training, ...) in the reader's language.
+
+    Parameters
+    ----------
+    area : str
+        Case area, a key of ``AREA_KEYS``.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The label.
+    """
     return tr(AREA_KEYS[area], lang)
 
 
 def results_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
-    """One row per case: id, area, role, quantity, predicted, published, error, status, source."""
+    """One row per case: id, area, role, quantity, predicted, published, error, status, source.
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Validation case results.
+    lang : str
+        Language of headers and labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Text cells, one row per case.
+    """
     rows = [
         {
             tr("val.col.case", lang): r.id,
@@ -115,7 +201,20 @@ def results_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
 
 
 def summary_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
-    """Per area: validation pass / fail / not modelled and median |error|; calibration apart."""
+    """Per area: validation pass / fail / not modelled and median |error|; calibration apart.
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Validation case results.
+    lang : str
+        Language of headers and labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per area and one for all: counts [count] and median error [%].
+    """
     rows = []
     for area in (*AREAS, ""):
         v = summarize(results, role="validation", area=area)
@@ -140,7 +239,20 @@ def _median_text(s: Summary) -> str:
 
 
 def summary_text(results: Sequence[CaseResult], lang: str) -> str:
-    """The result in words: validation counts and median error, calibration counted apart."""
+    """The result in words: validation counts and median error, calibration counted apart.
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Validation case results.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        One sentence.
+    """
     v = summarize(results, role="validation")
     c = summarize(results, role="calibration")
     return tr(
@@ -163,6 +275,16 @@ def scatter_chart(results: Sequence[CaseResult], lang: str) -> go.Figure:
     on the predicted axis, so a point is green exactly when its bar crosses the diagonal.
     Calibration cases are open markers, labelled as calibration. Cases without a positive
     prediction (not modelled, or a "does not fit" 0) are left out of the chart, not the table.
+
+    Parameters
+    ----------
+    results, lang : Sequence[CaseResult], str
+        Validation case results; language of labels (``en`` or ``zh``).
+
+    Returns
+    -------
+    go.Figure
+        Log-log scatter, predicted against published [case unit].
     """
     shown = [r for r in results if r.predicted is not None and r.predicted > 0 and r.published_low > 0]
     fig = go.Figure()
@@ -248,7 +370,18 @@ def _text_row(r: CaseResult) -> tuple[str, ...]:
 
 
 def text_table(results: Sequence[CaseResult]) -> str:
-    """Aligned plain-text table of ``planner validate``: one line per case, reasons below it."""
+    """Aligned plain-text table of ``planner validate``: one line per case, reasons below it.
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Validation case results.
+
+    Returns
+    -------
+    str
+        The table text.
+    """
     rows = [TEXT_COLUMNS, *(_text_row(r) for r in results)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(TEXT_COLUMNS))]
     lines = []
@@ -263,8 +396,26 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _role_text(result: CaseResult) -> str:
+    """The role, and for weak evidence the calibration case it repeats on paper."""
+    if result.calibration_twin:
+        return f"{result.role} (same run as calibration {result.calibration_twin})"
+    return result.role
+
+
 def markdown_table(results: Sequence[CaseResult]) -> str:
-    """Every case as a Markdown table with its source link (``docs/validation.md``)."""
+    """Every case as a Markdown table with its source link (``docs/validation.md``).
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Validation case results.
+
+    Returns
+    -------
+    str
+        Markdown table.
+    """
     head = (
         "| Case | Area | Role | Predicted | Published | Unit | Error | Tolerance | Status | Note |\n"
         "|---|---|---|---:|---:|---|---:|---:|---|---|"
@@ -272,7 +423,7 @@ def markdown_table(results: Sequence[CaseResult]) -> str:
     lines = [head]
     for r in results:
         lines.append(
-            f"| [{r.id}]({r.url}) | {r.area} | {r.role} | {number(r.predicted)} | {published_text(r)} | "
+            f"| [{r.id}]({r.url}) | {r.area} | {_role_text(r)} | {number(r.predicted)} | {published_text(r)} | "
             f"{_md(r.unit)} | {signed_percent(r.error_fraction)} | ± {r.tolerance * 100:g} % | "
             f"{r.status.replace('_', ' ')} | {_md(r.reason)} |"
         )
@@ -280,7 +431,18 @@ def markdown_table(results: Sequence[CaseResult]) -> str:
 
 
 def markdown_summary(results: Sequence[CaseResult]) -> str:
-    """Per area: validation pass / fail / not modelled, median |error|; calibration counted apart."""
+    """Per area: validation pass / fail / not modelled, median |error|; calibration counted apart.
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Validation case results.
+
+    Returns
+    -------
+    str
+        Markdown table.
+    """
     lines = [
         "| Area | Validation pass | Fail | Not modelled | Median \\|error\\| | Calibration cases (not evidence) |",
         "|---|---:|---:|---:|---:|---:|",

@@ -39,6 +39,9 @@ entry points (`planner/validation/run.py`).
 - **calibration** cases: a coefficient was derived from the figure, so agreement is by
   construction; they only guard against the coefficient drifting from its source and are never
   counted as validation.
+- **same run as calibration X**: a validation figure of a training run that a calibration case
+  states on paper too (the same GPU, GPU count, model, layout and precision, from another release
+  or report). Its agreement is partly by construction, so the summary line counts these apart.
 - **not modelled**: the case needs an input the model cannot take yet (the note says which); no
   number is made up for it.
 
@@ -50,7 +53,18 @@ and are known are listed, with the reason and what would close them, in
 
 
 def render_docs(results: Sequence[CaseResult]) -> str:
-    """The whole of ``docs/validation.md``."""
+    """The whole of ``docs/validation.md``.
+
+    Parameters
+    ----------
+    results : Sequence[CaseResult]
+        Results of every validation case.
+
+    Returns
+    -------
+    str
+        Markdown text.
+    """
     return (
         f"{_INTRO}\n{summary_line(results)}\n\n## Summary by area\n\n{markdown_summary(results)}\n\n"
         f"## Every case\n\n{markdown_table(results)}\n"
@@ -58,7 +72,20 @@ def render_docs(results: Sequence[CaseResult]) -> str:
 
 
 def render_readme(readme: str, results: Sequence[CaseResult]) -> str:
-    """``readme`` with the text between the validation markers replaced by the summary table."""
+    """``readme`` with the text between the validation markers replaced by the summary table.
+
+    Parameters
+    ----------
+    readme : str
+        The README text (holding the begin and end markers).
+    results : Sequence[CaseResult]
+        Results of every validation case.
+
+    Returns
+    -------
+    str
+        The new README text.
+    """
     start, end = readme.find(BEGIN), readme.find(END)
     if start < 0 or end < start:
         raise InputError(f"README.md: markers {BEGIN} ... {END} not found in order")
@@ -70,7 +97,18 @@ def render_readme(readme: str, results: Sequence[CaseResult]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write both files; print what changed."""
+    """Write both files; print what changed.
+
+    Parameters
+    ----------
+    argv : Sequence[str] or None
+        Command-line arguments (none are read).
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     del argv
     results = run_all()
     for path, text in (

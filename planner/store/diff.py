@@ -114,6 +114,16 @@ def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:
 def flatten_scenario(scenario: Scenario) -> dict[str, Any]:
     """A scenario's inputs as ``{dotted.path: JSON value}``; unset nested models are ``None``.
 
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+
+    Returns
+    -------
+    dict of str to Any
+        Each input's dotted field path and its JSON value.
+
     Examples
     --------
     >>> flat = flatten_scenario(Scenario(gpus=256))
@@ -127,6 +137,18 @@ def flatten_scenario(scenario: Scenario) -> dict[str, Any]:
 
 def input_changes(*, before: Scenario, after: Scenario) -> tuple[InputChange, ...]:
     """The inputs that differ between two scenarios, in field order.
+
+    Parameters
+    ----------
+    before : Scenario
+        The older scenario.
+    after : Scenario
+        The newer scenario.
+
+    Returns
+    -------
+    tuple of InputChange
+        Each differing field with its value before and after (``None`` where absent).
 
     Examples
     --------
@@ -145,6 +167,21 @@ def input_changes(*, before: Scenario, after: Scenario) -> tuple[InputChange, ..
 def result_changes(*, before: Scenario, after: Scenario, catalog: Catalog) -> tuple[ResultChange, ...]:
     """The :data:`KEY_METRICS` of both scenarios, planned on ``catalog``.
 
+    Parameters
+    ----------
+    before : Scenario
+        The older scenario.
+    after : Scenario
+        The newer scenario.
+    catalog : Catalog
+        The catalog both are planned on.
+
+    Returns
+    -------
+    tuple of ResultChange
+        Each key metric with its value before and after, in the metric's own unit (GPUs, kW,
+        USD ...).
+
     Raises
     ------
     PlannerError
@@ -162,6 +199,21 @@ def diff_saved(*, before: SavedScenario, after: SavedScenario, catalog: Catalog)
 
     A side that no longer plans does not hide the input changes: ``results`` is then empty and
     ``results_error`` says why.
+
+    Parameters
+    ----------
+    before : SavedScenario
+        The older opened version.
+    after : SavedScenario
+        The newer opened version.
+    catalog : Catalog
+        The catalog both are planned on.
+
+    Returns
+    -------
+    ScenarioDiff
+        The two versions, the changed inputs, the key results side by side and, when a side does
+        not plan, the error text.
     """
     try:
         results = result_changes(before=before.scenario, after=after.scenario, catalog=catalog)

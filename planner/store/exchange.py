@@ -89,7 +89,20 @@ class _Envelope(BaseModel):
 
 
 def export_document(saved: SavedScenario, *, exported_at: datetime | None = None) -> dict[str, Any]:
-    """The export envelope of one opened version (a JSON-ready mapping)."""
+    """The export envelope of one opened version (a JSON-ready mapping).
+
+    Parameters
+    ----------
+    saved : SavedScenario
+        The opened version.
+    exported_at : datetime or None
+        Export time; ``None`` for now (UTC).
+
+    Returns
+    -------
+    dict of str to Any
+        Format, schema version, name, customer, tags, notes, export time, origin and scenario.
+    """
     stamp = exported_at or datetime.now(UTC)
     return {
         "format": EXPORT_FORMAT,
@@ -105,7 +118,20 @@ def export_document(saved: SavedScenario, *, exported_at: datetime | None = None
 
 
 def export_json(saved: SavedScenario, *, exported_at: datetime | None = None) -> str:
-    """The export envelope as indented JSON text (UTF-8, Chinese kept readable)."""
+    """The export envelope as indented JSON text (UTF-8, Chinese kept readable).
+
+    Parameters
+    ----------
+    saved : SavedScenario
+        The opened version.
+    exported_at : datetime or None
+        Export time; ``None`` for now (UTC).
+
+    Returns
+    -------
+    str
+        The JSON text, ending in a newline.
+    """
     return json.dumps(export_document(saved, exported_at=exported_at), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -126,6 +152,11 @@ def parse_document(text: str | bytes, *, source: str = "import") -> ScenarioDocu
         The file's content.
     source
         How to name the document in messages (a file name).
+
+    Returns
+    -------
+    ScenarioDocument
+        The document's name, customer, tags, notes and validated scenario.
 
     Raises
     ------

@@ -48,6 +48,21 @@ def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
 def clean_name(value: str) -> str:
     """A scenario's name: one line, 1 to 200 characters.
 
+    Parameters
+    ----------
+    value : str
+        The name as typed.
+
+    Returns
+    -------
+    str
+        The name, trimmed.
+
+    Raises
+    ------
+    InputError
+        Not text, empty, longer than 200 characters, or not plain one-line text.
+
     Examples
     --------
     >>> clean_name("  Acme 1024 GPUs ")
@@ -57,27 +72,106 @@ def clean_name(value: str) -> str:
 
 
 def clean_customer(value: str) -> str:
-    """The customer's name: one line, at most 200 characters, may be empty."""
+    """The customer's name: one line, at most 200 characters, may be empty.
+
+    Parameters
+    ----------
+    value : str
+        The customer's name as typed.
+
+    Returns
+    -------
+    str
+        The name, trimmed.
+
+    Raises
+    ------
+    InputError
+        Not text, longer than 200 characters, or not plain one-line text.
+    """
     return _one_line(value, field="customer", max_chars=CUSTOMER_MAX_CHARS, required=False)
 
 
 def clean_author(value: str) -> str:
-    """Who saved a version: one line, at most 200 characters, may be empty."""
+    """Who saved a version: one line, at most 200 characters, may be empty.
+
+    Parameters
+    ----------
+    value : str
+        The author as typed.
+
+    Returns
+    -------
+    str
+        The author, trimmed.
+
+    Raises
+    ------
+    InputError
+        Not text, longer than 200 characters, or not plain one-line text.
+    """
     return _one_line(value, field="author", max_chars=AUTHOR_MAX_CHARS, required=False)
 
 
 def clean_notes(value: str) -> str:
-    """Free notes on a scenario: at most 20 000 characters, line breaks allowed."""
+    """Free notes on a scenario: at most 20 000 characters, line breaks allowed.
+
+    Parameters
+    ----------
+    value : str
+        The notes as typed.
+
+    Returns
+    -------
+    str
+        The notes, trimmed.
+
+    Raises
+    ------
+    InputError
+        Not text, or longer than 20 000 characters.
+    """
     return _trimmed(value, field="notes", max_chars=NOTES_MAX_CHARS)
 
 
 def clean_comment(value: str) -> str:
-    """What a version changed: at most 2 000 characters, line breaks allowed."""
+    """What a version changed: at most 2 000 characters, line breaks allowed.
+
+    Parameters
+    ----------
+    value : str
+        The comment as typed.
+
+    Returns
+    -------
+    str
+        The comment, trimmed.
+
+    Raises
+    ------
+    InputError
+        Not text, or longer than 2 000 characters.
+    """
     return _trimmed(value, field="comment", max_chars=COMMENT_MAX_CHARS)
 
 
 def clean_tag(value: str) -> str:
     """One tag: lower case, inner spaces collapsed, 1 to 50 characters.
+
+    Parameters
+    ----------
+    value : str
+        The tag as typed.
+
+    Returns
+    -------
+    str
+        The tag, lower case.
+
+    Raises
+    ------
+    InputError
+        Not text, empty, longer than 50 characters, or not plain one-line text.
 
     Examples
     --------
@@ -90,6 +184,21 @@ def clean_tag(value: str) -> str:
 
 def clean_tags(values: Iterable[str]) -> tuple[str, ...]:
     """Tags of one scenario: each cleaned, duplicates dropped, sorted, at most 20.
+
+    Parameters
+    ----------
+    values : iterable of str
+        The tags as typed (a list, not one string).
+
+    Returns
+    -------
+    tuple of str
+        The cleaned tags, sorted, without duplicates.
+
+    Raises
+    ------
+    InputError
+        A single string was given, a tag is invalid, or there are more than 20.
 
     Examples
     --------
@@ -129,6 +238,25 @@ def _whole_number(value: int, *, field: str) -> int:
 def check_version_number(value: int, *, field: str = "version") -> int:
     """A version number: a whole number from 1 to :data:`MAX_ID`.
 
+    Parameters
+    ----------
+    value : int
+        The version number.
+    field : str
+        The field named in the error.
+
+    Returns
+    -------
+    int
+        ``value``.
+
+    Raises
+    ------
+    InputError
+        Not a whole number from 1 to :data:`MAX_ID`.
+
+    Examples
+    --------
     >>> check_version_number(2**31)
     Traceback (most recent call last):
     ...
@@ -138,5 +266,21 @@ def check_version_number(value: int, *, field: str = "version") -> int:
 
 
 def check_scenario_id(value: int) -> int:
-    """A scenario id: a whole number from 1 to :data:`MAX_ID`."""
+    """A scenario id: a whole number from 1 to :data:`MAX_ID`.
+
+    Parameters
+    ----------
+    value : int
+        The scenario id.
+
+    Returns
+    -------
+    int
+        ``value``.
+
+    Raises
+    ------
+    InputError
+        Not a whole number from 1 to :data:`MAX_ID`.
+    """
     return _whole_number(value, field=msg("scenario id"))

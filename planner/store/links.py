@@ -56,6 +56,18 @@ class ShareRef:
 def share_params(*, scenario_id: int, version: int | None = None) -> dict[str, str]:
     """Query parameters of a link to a saved scenario (``version=None`` follows the latest).
 
+    Parameters
+    ----------
+    scenario_id : int
+        The saved scenario's id.
+    version : int or None
+        The version; ``None`` for the latest.
+
+    Returns
+    -------
+    dict of str to str
+        ``scenario`` and, when a version is given, ``version``.
+
     Examples
     --------
     >>> share_params(scenario_id=3, version=2)
@@ -69,6 +81,18 @@ def share_params(*, scenario_id: int, version: int | None = None) -> dict[str, s
 
 def share_query(*, scenario_id: int, version: int | None = None) -> str:
     """The query string of a share link, without the leading ``?``.
+
+    Parameters
+    ----------
+    scenario_id : int
+        The saved scenario's id.
+    version : int or None
+        The version; ``None`` for the latest.
+
+    Returns
+    -------
+    str
+        The URL-encoded query.
 
     Examples
     --------
@@ -99,6 +123,16 @@ def _whole_number(raw: str | Sequence[str], *, field: str) -> int:
 def parse_share_params(params: Mapping[str, str | Sequence[str]]) -> ShareRef | None:
     """Read a share link's parameters; ``None`` when the URL has none.
 
+    Parameters
+    ----------
+    params : mapping of str to str or sequence of str
+        The URL's query parameters.
+
+    Returns
+    -------
+    ShareRef or None
+        The scenario id and version (``None``: the latest).
+
     Raises
     ------
     InputError
@@ -120,6 +154,16 @@ def parse_share_params(params: Mapping[str, str | Sequence[str]]) -> ShareRef | 
 
 def workload_param(entries: Sequence[WorkloadEntry]) -> str:
     """The ``workload`` parameter of a link that carries ``entries`` (module notes).
+
+    Parameters
+    ----------
+    entries : sequence of WorkloadEntry
+        The workload mix.
+
+    Returns
+    -------
+    str
+        ``1.`` followed by the compressed mix in base64url.
 
     Raises
     ------
@@ -178,6 +222,16 @@ def _inflate(text: str) -> Any:
 
 def parse_workload_param(raw: str | Sequence[str]) -> tuple[WorkloadEntry, ...]:
     """The workload mix a link's ``workload`` parameter carries (module notes).
+
+    Parameters
+    ----------
+    raw : str or sequence of str
+        The parameter's value (the last one when repeated).
+
+    Returns
+    -------
+    tuple of WorkloadEntry
+        The workload mix.
 
     Raises
     ------

@@ -33,6 +33,16 @@ _POSTGRES_DRIVERS = {"postgres", "postgresql", "postgresql+psycopg"}
 def default_db_path(*, env: Mapping[str, str] | None = None) -> Path:
     """The per-user SQLite file: ``$XDG_DATA_HOME/gpu-cluster-planner/scenarios.db``.
 
+    Parameters
+    ----------
+    env : mapping of str to str or None
+        The environment to read; ``None`` for ``os.environ``.
+
+    Returns
+    -------
+    Path
+        The SQLite file's path.
+
     Examples
     --------
     >>> default_db_path(env={"XDG_DATA_HOME": "/data"}).as_posix()
@@ -47,6 +57,16 @@ def default_db_path(*, env: Mapping[str, str] | None = None) -> Path:
 def sqlite_url(path: str | Path) -> str:
     """The SQLAlchemy URL of a SQLite file (``~`` expanded, made absolute).
 
+    Parameters
+    ----------
+    path : str or Path
+        The SQLite file.
+
+    Returns
+    -------
+    str
+        The URL.
+
     Examples
     --------
     >>> sqlite_url("/tmp/x.db")
@@ -57,6 +77,16 @@ def sqlite_url(path: str | Path) -> str:
 
 def normalize_url(url: str) -> str:
     """Check a database URL and pin the driver this project ships (psycopg 3 for PostgreSQL).
+
+    Parameters
+    ----------
+    url : str
+        A database URL.
+
+    Returns
+    -------
+    str
+        The URL with the driver pinned.
 
     Raises
     ------
@@ -106,6 +136,11 @@ def resolve_database_url(
     env
         The environment to read (default ``os.environ``).
 
+    Returns
+    -------
+    str
+        The database URL, driver pinned.
+
     Examples
     --------
     >>> resolve_database_url(env={"PLANNER_DB_PATH": "/srv/team.db"})
@@ -125,6 +160,16 @@ def resolve_database_url(
 
 def display_url(url: str) -> str:
     """A URL safe to show: the password replaced by ``***``.
+
+    Parameters
+    ----------
+    url : str
+        A database URL.
+
+    Returns
+    -------
+    str
+        The URL without its password; ``(malformed URL)`` when it does not parse.
 
     Examples
     --------

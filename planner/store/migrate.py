@@ -38,7 +38,18 @@ WRITE_OPTION = "planner_store_write"
 
 
 def alembic_config(*, url: str | None = None) -> Config:
-    """An Alembic configuration pointing at this package's migration scripts."""
+    """An Alembic configuration pointing at this package's migration scripts.
+
+    Parameters
+    ----------
+    url : str or None
+        The database URL; ``None`` leaves it unset.
+
+    Returns
+    -------
+    Config
+        The Alembic configuration.
+    """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     if url is not None:
@@ -47,7 +58,13 @@ def alembic_config(*, url: str | None = None) -> Config:
 
 
 def head_revision() -> str:
-    """The newest migration revision shipped with this code."""
+    """The newest migration revision shipped with this code.
+
+    Returns
+    -------
+    str
+        The revision id.
+    """
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:  # pragma: no cover - the package always ships at least one revision
         raise RuntimeError("no migration scripts found")
@@ -55,13 +72,31 @@ def head_revision() -> str:
 
 
 def current_revision(engine: Engine) -> str | None:
-    """The revision the database is at, or ``None`` for an empty (never migrated) database."""
+    """The revision the database is at, or ``None`` for an empty (never migrated) database.
+
+    Parameters
+    ----------
+    engine : Engine
+        The store's engine.
+
+    Returns
+    -------
+    str or None
+        The revision id; ``None`` when never migrated.
+    """
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
 
 def upgrade(engine: Engine, *, revision: str = "head") -> None:
     """Migrate the database to ``revision`` (default: the newest), in one locked transaction.
+
+    Parameters
+    ----------
+    engine : Engine
+        The store's engine.
+    revision : str
+        The target revision id, or ``head``.
 
     Raises
     ------
@@ -90,7 +125,15 @@ def upgrade(engine: Engine, *, revision: str = "head") -> None:
 
 
 def downgrade(engine: Engine, *, revision: str) -> None:
-    """Migrate the database down to ``revision`` (``"base"`` drops every table of the store)."""
+    """Migrate the database down to ``revision`` (``"base"`` drops every table of the store).
+
+    Parameters
+    ----------
+    engine : Engine
+        The store's engine.
+    revision : str
+        The target revision id, or ``base``.
+    """
     with engine.execution_options(**{WRITE_OPTION: True}).begin() as connection:
         config = alembic_config()
         config.attributes["connection"] = connection

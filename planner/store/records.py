@@ -13,7 +13,18 @@ from planner.inputs.scenario import Scenario
 
 
 def iso(stamp: datetime | None) -> str | None:
-    """A timestamp as ISO 8601 text (UTC), or ``None``."""
+    """A timestamp as ISO 8601 text (UTC), or ``None``.
+
+    Parameters
+    ----------
+    stamp : datetime or None
+        A timestamp.
+
+    Returns
+    -------
+    str or None
+        The ISO 8601 text.
+    """
     return None if stamp is None else stamp.isoformat()
 
 

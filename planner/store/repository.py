@@ -148,6 +148,21 @@ def create_store_engine(url: str) -> Engine:
     :data:`SQLITE_BUSY_TIMEOUT_S`. ``sqlite://`` (no file) is an in-memory database shared by the
     threads of one process, for tests and demos. PostgreSQL: connections are checked before use,
     so an app survives a database restart.
+
+    Parameters
+    ----------
+    url : str
+        The database URL, driver pinned (:func:`planner.store.location.normalize_url`).
+
+    Returns
+    -------
+    Engine
+        The engine.
+
+    Raises
+    ------
+    StoreError
+        The SQLite file's folder cannot be created.
     """
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -198,6 +213,11 @@ def open_store(
         ``os.environ``); see :mod:`planner.store.location` for the precedence.
     migrate
         Bring the schema to the newest revision (creating it in an empty database).
+
+    Returns
+    -------
+    ScenarioStore
+        The store, ready to use.
 
     Raises
     ------

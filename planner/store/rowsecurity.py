@@ -49,6 +49,17 @@ def connection_identity(connection: Connection) -> Credential | None:
     """The credential of ``connection``; ``None`` on SQLite or a schema without row-level
     security (before migration ``0003``).
 
+    Parameters
+    ----------
+    connection : Connection
+        An open connection to the store's database.
+
+    Returns
+    -------
+    Credential or None
+        The login, whether it names the acting user per transaction, and the identity it is bound
+        to.
+
     Raises
     ------
     AccessDeniedError
@@ -74,7 +85,20 @@ def connection_identity(connection: Connection) -> Credential | None:
 
 def check_within(*, identity: Identity, credential: Credential) -> None:
     """Refuse ``identity`` when it claims more than ``credential`` holds: another user, a higher
-    role, or a team the login is not in (a lower role or fewer teams narrow it, which is fine)."""
+    role, or a team the login is not in (a lower role or fewer teams narrow it, which is fine).
+
+    Parameters
+    ----------
+    identity : Identity
+        The identity the caller claims (user, role, teams).
+    credential : Credential
+        The database login's credential.
+
+    Raises
+    ------
+    AccessDeniedError
+        ``identity`` claims another user, a higher role or another team.
+    """
     held = credential.held
     if held is None:
         return
@@ -113,7 +137,15 @@ def check_within(*, identity: Identity, credential: Credential) -> None:
 
 def act_as(session: Session, *, identity: Identity) -> None:
     """Name the acting user for this transaction (read by the policies for ``planner_server``
-    logins only; any other login may set these settings and gains nothing)."""
+    logins only; any other login may set these settings and gains nothing).
+
+    Parameters
+    ----------
+    session : Session
+        The open session; the settings last for its transaction.
+    identity : Identity
+        The acting user, role and teams.
+    """
     session.execute(
         select(
             func.set_config("planner.user", identity.user, True),

@@ -14,6 +14,7 @@ from planner.validation.cases import (
     Tolerance,
     ValidationCase,
     by_role,
+    calibration_twins,
     load_cases,
 )
 
@@ -27,5 +28,6 @@ __all__ = [
     "Tolerance",
     "ValidationCase",
     "by_role",
+    "calibration_twins",
     "load_cases",
 ]

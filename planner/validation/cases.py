@@ -193,6 +193,9 @@ class CaseInputs(_Frozen):
     moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
+    optimizer_states: Literal["fp32_master", "bf16"] | None = Field(
+        default=None, description="Adam states: fp32 master weights and moments, or bf16 moments, no master."
+    )
     offload_activation_layers: int | None = Field(
         default=None, ge=0, description="Layers whose activations the recipe offloads to host memory [count]."
     )
@@ -365,6 +368,11 @@ def load_cases(*, directory: Path | None = None) -> tuple[ValidationCase, ...]:
     directory
         Folder of case files; defaults to :data:`CASES_DIR`.
 
+    Returns
+    -------
+    tuple of ValidationCase
+        The cases.
+
     Raises
     ------
     CatalogError
@@ -386,6 +394,76 @@ def load_cases(*, directory: Path | None = None) -> tuple[ValidationCase, ...]:
     return tuple(cases)
 
 
+TWIN_FIELDS = (
+    "gpu_id",
+    "gpus",
+    "params_b",
+    "layers",
+    "hidden_size",
+    "experts",
+    "top_k",
+    "seq_len",
+    "tp",
+    "pp",
+    "cp",
+    "ep",
+    "precision",
+)
+"""The inputs that make two training figures the same run on paper: the model, the GPUs and the
+layout. A validation figure with a calibration twin (the same run from another release or
+report) agrees with its twin by construction as far as the fitted coefficient goes, so it is
+weak evidence and is counted apart (:func:`calibration_twins`)."""
+
+
+def calibration_twins(cases: tuple[ValidationCase, ...]) -> dict[str, str]:
+    """Validation case id -> id of a calibration case of the same training run on paper.
+
+    Two training cases of the same quantity are twins when they state the GPU, the GPU count and
+    the model size and agree on every input of :data:`TWIN_FIELDS` (one left unstated on both
+    sides agrees: a dense model states no experts). A different software release, micro-batch or
+    fabric does not make another run: the fitted coefficient carries over.
+
+    Parameters
+    ----------
+    cases : tuple of ValidationCase
+        All cases, both roles.
+
+    Returns
+    -------
+    dict of str to str
+        For each validation case with a twin, the first calibration twin's id (file order).
+    """
+
+    def key(case: ValidationCase) -> tuple[object, ...] | None:
+        values = tuple(getattr(case.inputs, name) for name in TWIN_FIELDS)
+        if case.area != "training" or any(v is None for v in values[:3]):
+            return None
+        return (case.quantity, *values)
+
+    calibrated: dict[tuple[object, ...], str] = {}
+    for case in cases:
+        found = key(case)
+        if case.role == "calibration" and found is not None:
+            calibrated.setdefault(found, case.id)
+    twins = {}
+    for case in cases:
+        found = key(case)
+        if case.role == "validation" and found is not None and found in calibrated:
+            twins[case.id] = calibrated[found]
+    return twins
+
+
 def by_role(cases: tuple[ValidationCase, ...]) -> dict[Role, tuple[ValidationCase, ...]]:
-    """Cases split by role: calibration and validation are counted apart, never pooled."""
+    """Cases split by role: calibration and validation are counted apart, never pooled.
+
+    Parameters
+    ----------
+    cases : tuple of ValidationCase
+        The cases.
+
+    Returns
+    -------
+    dict of Role to tuple of ValidationCase
+        The cases of each role, ``calibration`` and ``validation``.
+    """
     return {role: tuple(c for c in cases if c.role == role) for role in ROLES}

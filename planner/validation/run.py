@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import Message, msg
-from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, load_cases
+from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, calibration_twins, load_cases
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -98,6 +98,9 @@ class CaseResult:
     """Why not modelled, or the stand-in and conversions used (empty when none)."""
     url: str
     citation: str
+    calibration_twin: str = ""
+    """Id of a calibration case of the same run on paper (:func:`~planner.validation.cases.
+    calibration_twins`); a validation result with one is weak evidence, counted apart."""
 
 
 class _NotModelledError(Exception):
@@ -117,6 +120,22 @@ class _Value:
 def error_fraction(*, predicted: float, low: float, high: float) -> float:
     """Signed relative distance of ``predicted`` to ``[low, high]``; 0 inside.
 
+    Parameters
+    ----------
+    predicted : float
+        The model's value, in the case's unit.
+    low : float
+        Lower end of the published range, same unit.
+    high : float
+        Upper end of the published range, same unit.
+
+    Returns
+    -------
+    float
+        ``(predicted - bound) / bound`` for the nearer bound [fraction]; 0 inside the range.
+
+    Examples
+    --------
     >>> error_fraction(predicted=110, low=100, high=100), error_fraction(predicted=47, low=46, high=48)
     (0.1, 0.0)
     """
@@ -335,6 +354,26 @@ _PRECISION = {"fp16": "bf16", "bf16": "bf16", "fp8": "fp8"}
 A100 and H100 (module notes); FP32 math has no peak in the catalog."""
 
 
+_TRAINING_INPUTS = (
+    "seq_len", "global_batch_seqs", "micro_batch_seqs", "layers", "hidden_size", "heads", "kv_heads",
+    "head_dim", "ffn_hidden", "gated_mlp", "vocab", "experts", "top_k", "tp", "cp", "pp", "dp", "ep",
+    "virtual_stages", "sequence_parallel", "attention_kernel", "dropout", "recompute", "zero_stage",
+    "dp_overlap_fraction", "pp_overlap_fraction", "cp_comm_type", "shared_experts", "dense_layers",
+    "dense_ffn_hidden", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "moe_overlap",
+    "expert_tp", "moe_node_limit", "moe_dispatch_fp8", "moe_dispatcher", "moe_graphed_dispatch",
+    "optimizer_states", "software_release", "offload_activation_layers", "distribute_saved_activations",
+)  # fmt: skip
+"""Case inputs passed to the training job when the case states them, under the job's field names
+(``active_params_b`` is not: the model derives it from the shape, experts and top_k)."""
+
+
+def _stated(case: ValidationCase, names: Sequence[str]) -> dict[str, Any]:
+    """The inputs among ``names`` that ``case`` states (left empty: the engine's default), keyed
+    by the names the engine's models give them (a name the case does not have is an error)."""
+    values = {name: getattr(case.inputs, name) for name in names}
+    return {name: value for name, value in values.items() if value is not None}
+
+
 def _training_job(case: ValidationCase) -> Any:
     """The case's training job with every input it states that the training model takes."""
     from planner.inputs.training import training_job
@@ -352,53 +391,7 @@ def _training_job(case: ValidationCase) -> Any:
     }
     if i.cluster_gpus is not None and i.gpus is not None:
         data["job_gpus"] = i.gpus  # the job runs on part of the planned cluster
-    # active_params_b is not passed: the model derives it from the shape (experts, top_k)
-    optional = {
-        "seq_len": i.seq_len,
-        "global_batch_seqs": i.global_batch_seqs,
-        "micro_batch_seqs": i.micro_batch_seqs,
-        "layers": i.layers,
-        "hidden_size": i.hidden_size,
-        "heads": i.heads,
-        "kv_heads": i.kv_heads,
-        "head_dim": i.head_dim,
-        "ffn_hidden": i.ffn_hidden,
-        "gated_mlp": i.gated_mlp,
-        "vocab": i.vocab,
-        "experts": i.experts,
-        "top_k": i.top_k,
-        "tp": i.tp,
-        "cp": i.cp,
-        "pp": i.pp,
-        "dp": i.dp,
-        "ep": i.ep,
-        "virtual_stages": i.virtual_stages,
-        "sequence_parallel": i.sequence_parallel,
-        "attention_kernel": i.attention_kernel,
-        "dropout": i.dropout,
-        "recompute": i.recompute,
-        "zero_stage": i.zero_stage,
-        "dp_overlap_fraction": i.dp_overlap_fraction,
-        "pp_overlap_fraction": i.pp_overlap_fraction,
-        "cp_comm_type": i.cp_comm_type,
-        "shared_experts": i.shared_experts,
-        "dense_layers": i.dense_layers,
-        "dense_ffn_hidden": i.dense_ffn_hidden,
-        "q_lora_rank": i.q_lora_rank,
-        "kv_lora_rank": i.kv_lora_rank,
-        "qk_rope_head_dim": i.qk_rope_head_dim,
-        "v_head_dim": i.v_head_dim,
-        "moe_overlap": i.moe_overlap,
-        "expert_tp": i.expert_tp,
-        "moe_node_limit": i.moe_node_limit,
-        "moe_dispatch_fp8": i.moe_dispatch_fp8,
-        "moe_dispatcher": i.moe_dispatcher,
-        "moe_graphed_dispatch": i.moe_graphed_dispatch,
-        "software_release": i.software_release,
-        "offload_activation_layers": i.offload_activation_layers,
-        "distribute_saved_activations": i.distribute_saved_activations,
-    }
-    data.update({k: v for k, v in optional.items() if v is not None})
+    data.update(_stated(case, _TRAINING_INPUTS))
     return training_job(data, source=case.id)
 
 
@@ -462,6 +455,7 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
     stage only, so no GPU, plan or memory fit is involved (the ZeRO paper's Figure 1 is
     arithmetic, and its 120 GB baseline fits no single GPU)."""
     from planner.performance.training.memory import Parallel, state_bytes
+    from planner.performance.training.search import optimizer_bytes_per_param
     from planner.performance.workload import job_shape
 
     i = case.inputs
@@ -472,7 +466,8 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
         tp=i.tp or 1, cp=i.cp or 1, pp=i.pp or 1, dp=i.dp or 1, ep=i.ep or 1,
         v=i.virtual_stages or 1, micro_batch_seqs=1, micro_batches=1,
     )  # fmt: skip
-    states = state_bytes(job_shape(job), lay, i.zero_stage)  # type: ignore[arg-type]
+    zero: Any = i.zero_stage
+    states = state_bytes(job_shape(job), lay, zero, optimizer_bytes=optimizer_bytes_per_param(job))
     return _Value(sum(states) / 1e9)
 
 
@@ -512,6 +507,16 @@ _SERVING_PRECISION = {"fp16": "bf16", "bf16": "bf16", "fp8": "fp8", "fp4": "fp4"
 """Case precision -> serving weight format (FP16 and BF16 weigh the same and share the peak)."""
 
 
+def _serving_precision(case: ValidationCase) -> str:
+    """The case's weight format as the serving model names it; one it does not have is not modelled."""
+    precision = _SERVING_PRECISION.get(case.inputs.precision or "bf16")
+    if precision is None:
+        raise _NotModelledError(
+            msg("{precision} weights are not in the serving model", precision=case.inputs.precision)
+        )
+    return precision
+
+
 def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     """TTFT [ms] or output tokens/s per GPU of one static batch, as serving benchmarks run it
     (:func:`planner.performance.serving.estimate.static_batch`); within one server the fabric does
@@ -522,23 +527,16 @@ def _serving(case: ValidationCase, catalog: Catalog) -> _Value:
     i = case.inputs
     if i.params_b is None or i.input_tokens is None:
         raise _NotModelledError(msg("parameter count or prompt length not stated"))
-    precision = _SERVING_PRECISION.get(i.precision or "bf16")
-    if precision is None:
-        raise _NotModelledError(
-            msg("{precision} weights are not in the serving model", precision=i.precision)
-        )
+    precision = _serving_precision(case)
     p, note = _plan(case, catalog, stand_in=True)
-    optional = {
-        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
-        "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
-        "experts": i.experts, "top_k": i.top_k, "tp": i.tp, "ep": i.ep, "kv_precision": i.kv_precision,
-        "decode_attention": i.decode_attention,
-    }  # fmt: skip
+    stated = _stated(case, (
+        "active_params_b", "layers", "hidden_size", "heads", "kv_heads", "ffn_hidden", "gated_mlp", "vocab",
+        "experts", "top_k", "tp", "ep", "kv_precision", "decode_attention",
+    ))  # fmt: skip
     data: dict[str, Any] = {
         "params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens,
-        "output_tokens": i.output_tokens or 1, "batch": i.concurrent_seqs or 1,
+        "output_tokens": i.output_tokens or 1, "batch": i.concurrent_seqs or 1, **stated,
     }  # fmt: skip
-    data.update({k: v for k, v in optional.items() if v is not None})
     try:
         run = static_batch(request=serving_request(data, source=case.id), plan=p, catalog=catalog)
     except InfeasibleError as exc:
@@ -557,21 +555,19 @@ def _serving_phase(case: ValidationCase, catalog: Catalog) -> _Value:
     i = case.inputs
     if i.params_b is None or i.input_tokens is None or i.concurrent_seqs is None:
         raise _NotModelledError(msg("parameter count, context length or load per GPU not stated"))
-    precision = _SERVING_PRECISION.get(i.precision or "bf16")
-    if precision is None:
-        raise _NotModelledError(
-            msg("{precision} weights are not in the serving model", precision=i.precision)
-        )
+    precision = _serving_precision(case)
     p, note = _plan(case, catalog)
-    optional = {
-        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
-        "kv_heads": i.kv_heads, "ffn_hidden": i.ffn_hidden, "gated_mlp": i.gated_mlp, "vocab": i.vocab,
-        "experts": i.experts, "top_k": i.top_k, "shared_experts": i.shared_experts, "tp": i.tp, "ep": i.ep,
-        "kv_precision": i.kv_precision, "kv_lora_rank": i.kv_lora_rank, "moe_node_limit": i.moe_node_limit,
-        "moe_dispatch_mode": i.moe_dispatch_mode, "moe_low_latency_path": i.moe_low_latency_path,
-    }  # fmt: skip
-    data: dict[str, Any] = {"params_b": i.params_b, "precision": precision, "input_tokens": i.input_tokens}
-    data.update({k: v for k, v in optional.items() if v is not None})
+    stated = _stated(case, (
+        "active_params_b", "layers", "hidden_size", "heads", "kv_heads", "ffn_hidden", "gated_mlp", "vocab",
+        "experts", "top_k", "shared_experts", "tp", "ep", "kv_precision", "kv_lora_rank", "moe_node_limit",
+        "moe_dispatch_mode", "moe_low_latency_path",
+    ))  # fmt: skip
+    data: dict[str, Any] = {
+        "params_b": i.params_b,
+        "precision": precision,
+        "input_tokens": i.input_tokens,
+        **stated,
+    }
     data["moe_overlap"] = i.moe_overlap not in (None, "none")
     phase: Literal["prefill", "decode"] = "prefill" if case.quantity.startswith("prefill") else "decode"
     try:
@@ -595,16 +591,16 @@ def _moe_alltoall_us(case: ValidationCase, catalog: Catalog) -> _Value:
     if i.params_b is None or i.concurrent_seqs is None or i.gpus is None:
         raise _NotModelledError(msg("parameter count, tokens per GPU or GPU count not stated"))
     p, note = _plan(case, catalog)
+    stated = _stated(case, (
+        "active_params_b", "layers", "hidden_size", "heads", "experts", "top_k", "moe_dispatch_mode",
+        "moe_low_latency_path",
+    ))  # fmt: skip
     data: dict[str, Any] = {
         "params_b": i.params_b,
         "precision": _SERVING_PRECISION.get(i.precision or "bf16"),
+        "ep": i.ep or i.gpus,
+        **stated,
     }
-    optional = {
-        "active_params_b": i.active_params_b, "layers": i.layers, "hidden_size": i.hidden_size, "heads": i.heads,
-        "experts": i.experts, "top_k": i.top_k, "ep": i.ep or i.gpus, "moe_dispatch_mode": i.moe_dispatch_mode,
-        "moe_low_latency_path": i.moe_low_latency_path,
-    }  # fmt: skip
-    data.update({k: v for k, v in optional.items() if v is not None})
     dispatch_s, combine_s = expert_alltoall_s(
         request=serving_request(data, source=case.id), plan=p, catalog=catalog, tokens_per_gpu=i.concurrent_seqs,
     )  # fmt: skip
@@ -750,14 +746,32 @@ def run_all(
     area: Area | None = None,
     role: Role | None = None,
 ) -> tuple[CaseResult, ...]:
-    """Evaluate every case (or those of one area and/or role), in case-file order."""
+    """Evaluate every case (or those of one area and/or role), in case-file order.
+
+    Parameters
+    ----------
+    catalog : Catalog or None
+        The catalog; ``None`` loads the bundled one.
+    cases : iterable of ValidationCase or None
+        The cases; ``None`` loads them all.
+    area : Area or None
+        Only the cases of this area; ``None`` for all.
+    role : Role or None
+        Only the cases of this role; ``None`` for both.
+
+    Returns
+    -------
+    tuple of CaseResult
+        One result per case: predicted and published value, error [fraction] and status.
+    """
     if catalog is None:
         from planner.catalog import load_catalog
 
         catalog = load_catalog()
     chosen = load_cases() if cases is None else tuple(cases)
+    twins = calibration_twins(chosen)
     return tuple(
-        evaluate(c, catalog=catalog)
+        dataclasses.replace(evaluate(c, catalog=catalog), calibration_twin=twins.get(c.id, ""))
         for c in chosen
         if (area is None or c.area == area) and (role is None or c.role == role)
     )
@@ -781,7 +795,22 @@ class Summary:
 
 
 def summarize(results: Sequence[CaseResult], *, role: Role, area: str = "") -> Summary:
-    """Pass / fail / not-modelled counts and median |error| of one role (never pooled)."""
+    """Pass / fail / not-modelled counts and median |error| of one role (never pooled).
+
+    Parameters
+    ----------
+    results : sequence of CaseResult
+        The results.
+    role : Role
+        ``calibration`` or ``validation``.
+    area : str
+        Only this area; ``""`` for all.
+
+    Returns
+    -------
+    Summary
+        Pass, fail and not-modelled counts [count] and the median absolute error [fraction].
+    """
     chosen = [r for r in results if r.role == role and (not area or r.area == area)]
     errors = [abs(r.error_fraction) for r in chosen if r.error_fraction is not None]
     return Summary(
@@ -795,15 +824,30 @@ def summarize(results: Sequence[CaseResult], *, role: Role, area: str = "") -> S
 
 
 def summary_line(results: Sequence[CaseResult]) -> Message:
-    """One line: validation counts first, calibration apart."""
+    """One line: validation counts first, calibration apart.
+
+    Parameters
+    ----------
+    results : sequence of CaseResult
+        The results.
+
+    Returns
+    -------
+    Message
+        The line, translatable.
+    """
     v = summarize(results, role="validation")
     c = summarize(results, role="calibration")
+    twins = [r for r in results if r.role == "validation" and r.calibration_twin]
     return msg(
-        "validation: {passed} pass / {failed} fail / {not_modelled} not modelled; "
+        "validation: {passed} pass / {failed} fail / {not_modelled} not modelled "
+        "({twins} of them the same run on paper as a calibration case, {twins_passed} of those pass); "
         "calibration (fitted, not evidence): {c_passed} pass / {c_failed} fail / {c_not_modelled} not modelled",
         passed=v.passed,
         failed=v.failed,
         not_modelled=v.not_modelled,
+        twins=len(twins),
+        twins_passed=sum(r.status == "pass" for r in twins),
         c_passed=c.passed,
         c_failed=c.failed,
         c_not_modelled=c.not_modelled,

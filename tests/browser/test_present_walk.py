@@ -43,8 +43,8 @@ def test_presentation_walk(page: Page, base_url: str, lang: str) -> None:
     gpus.fill("256")
     gpus.press("Enter")
     expect(page.locator('[data-testid="stMetricDelta"]').first).to_be_visible()
-    # the edit's run ends by writing the address; a click before that (a loaded CI machine) opened
-    # presentation mode on the address's 512 GPUs (noted in issue 29: a race to look at)
+    # the edit's run ends by writing the address; the walk clicks once it is there (a click before
+    # it, carrying the old address, is test_app_workshop's test_present_right_after_an_edit_...)
     expect(page).to_have_url(re.compile(r"gpus=256"))
     sidebar.get_by_role("button", name=tr("workshop.present", lang)).click()
     expect(page.locator("h1", has_text=tr("page.present", lang))).to_be_visible()

@@ -260,6 +260,25 @@ def layouts(*, model: ServedModel, gpus: int, domain_gpus: int, tp: int | None =
     Dense: ``tp`` = 1, 2, 4, ... up to :data:`MAX_DENSE_TP`. MoE: ``tp`` up to the scale-up domain,
     ``ep`` = ``tp`` x 1, 2, 4, ... up to the experts (an expert per GPU at least).
 
+    Parameters
+    ----------
+    model : ServedModel
+        The served model; dense or mixture of experts, and its routed experts [count].
+    gpus : int
+        GPUs available to the service [count]; no instance is larger.
+    domain_gpus : int
+        GPUs of one scale-up domain [count]; an MoE model's ``tp`` stays within it.
+    tp : int or None
+        Tensor-parallel width to use [count]; ``None`` searches the powers of two.
+    ep : int or None
+        Expert-parallel width to use [count] (MoE only); ``None`` searches ``tp`` x powers of two.
+
+    Returns
+    -------
+    tuple[InstanceLayout, ...]
+        The layouts, ``tp`` ascending then ``ep`` ascending; each uses at most ``gpus`` GPUs and,
+        for MoE, has ``ep`` a multiple of ``tp``.
+
     >>> from planner.inputs.serving import ServingRequest
     >>> m = served_model(ServingRequest(params_b=47, experts=8, top_k=2))
     >>> [(lay.tp, lay.ep) for lay in layouts(model=m, gpus=16, domain_gpus=8)][:4]
@@ -659,7 +678,30 @@ def compare_serving(
     catalog: Catalog,
     design_ids: Sequence[str] = DEFAULT_DESIGNS,
 ) -> tuple[ServingEstimate, ...]:
-    """The same request on each design, with the same GPU (see :func:`planner.compare.compare`)."""
+    """The same request on each design, with the same GPU (see :func:`planner.compare.compare`).
+
+    Parameters
+    ----------
+    request : ServingRequest
+        The model, formats, request mix and targets.
+    scenario : Scenario
+        The cluster scenario each design is planned for.
+    catalog : Catalog
+        Loaded catalog.
+    design_ids : Sequence[str]
+        Designs to compare [dimensionless].
+
+    Returns
+    -------
+    tuple[ServingEstimate, ...]
+        One estimate per design, in the order :func:`planner.compare.compare` returns the plans
+        (TTFT and TPOT [s], tokens/s, USD per million tokens: :func:`estimate_serving`).
+
+    Raises
+    ------
+    InfeasibleError
+        The request fits no layout on one of the designs (:func:`estimate_serving`).
+    """
     plans = compare(scenario=scenario, catalog=catalog, design_ids=design_ids)
     return tuple(estimate_serving(request=request, plan=p, catalog=catalog) for p in plans)
 
@@ -672,6 +714,24 @@ def batch_sweep(
     Batches 1, 2, 4, ... up to the most the KV cache holds (at most ``2^(points-1)``); the same
     step model as the estimate, so TPOT grows with the batch and tokens/s saturates where the step
     turns compute-bound.
+
+    Parameters
+    ----------
+    estimate : ServingEstimate
+        The estimate whose request and decode layout are swept (its batch is ignored).
+    plan : Plan
+        The plan the estimate was made on.
+    catalog : Catalog
+        The plan's catalog.
+    points : int
+        Most batches tried [count]: 1 up to ``2^(points-1)``.
+
+    Returns
+    -------
+    list[dict[str, float]]
+        One row per batch, ascending: ``batch`` [count], ``tpot_ms`` and ``decode_step_ms`` [ms],
+        ``ep_alltoall_ms`` (the decode step's expert all-to-all) [ms] and
+        ``tokens_per_s_per_gpu`` (output tokens) [tokens/s per GPU].
     """
     request = estimate.request.model_copy(update={"batch": None})
     ctx = _context(request, plan, catalog, None)
@@ -723,6 +783,22 @@ class StaticBatch:
 def static_batch(*, request: ServingRequest, plan: Plan, catalog: Catalog) -> StaticBatch:
     """A static batch of ``request.batch`` (default 1) prompts on the request's layout (default the
     smallest that fits): how benchmarks such as TensorRT-LLM's ``gptSessionBenchmark`` measure.
+
+    Parameters
+    ----------
+    request : ServingRequest
+        The model, input and output tokens per prompt [count], batch [count] and optional
+        ``tp``/``ep`` layout [count].
+    plan : Plan
+        The cluster whose GPU and fabric the instance runs on.
+    catalog : Catalog
+        The plan's catalog.
+
+    Returns
+    -------
+    StaticBatch
+        The first layout (``tp`` then ``ep`` ascending) whose KV cache holds the batch, with its
+        prefill of the whole batch and one decode step at the mean context ``I + O / 2`` [s each].
 
     Raises
     ------
@@ -776,6 +852,17 @@ def phase_rate(
     phase
         ``prefill``: ``sequences_per_gpu`` prompts of ``context_tokens`` each; ``decode``: one token
         for each of ``sequences_per_gpu`` sequences attending over ``context_tokens``.
+    sequences_per_gpu
+        Prompts (prefill) or sequences (decode) per GPU [count]; the instance's batch is
+        ``sequences_per_gpu x gpus / tp`` (one copy per tensor-parallel group).
+    context_tokens
+        Tokens per prompt (prefill) or attended context per sequence (decode) [count].
+
+    Returns
+    -------
+    PhaseRate
+        The instance's layout, its step time [s] and the tokens one GPU processes in the step
+        [count]: ``batch x context_tokens / gpus`` in prefill, ``batch / gpus`` in decode.
 
     Raises
     ------
@@ -807,6 +894,26 @@ def expert_alltoall_s(
     prefill); the dispatch moves ``T k h b_d`` bytes per GPU, the combine ``T k h 2``
     (:mod:`~planner.performance.serving.step`). This is what a kernel benchmark such as DeepEP's
     times (one call, no compute around it).
+
+    Parameters
+    ----------
+    request : ServingRequest
+        The model, its weight format and the expert dispatch settings (mode, node limit, load
+        imbalance); ``ep`` [count], default the plan's GPUs.
+    plan : Plan
+        The cluster whose fabric carries the all-to-all.
+    catalog : Catalog
+        The plan's catalog.
+    tokens_per_gpu : int
+        Tokens each GPU dispatches [count].
+    phase : {"prefill", "decode"}
+        Step kind; with dispatch mode ``auto`` it picks the kernels (low-latency in decode).
+
+    Returns
+    -------
+    tuple[float, float]
+        Dispatch time and combine time of one expert layer on the busiest GPU (the load imbalance
+        included) [s].
     """
     ctx = _context(request, plan, catalog, None)
     ep = request.ep or plan.gpus

@@ -22,6 +22,20 @@ SERVING_KEYS = {"head_dim": "head_dim", "kv_lora_rank": "kv_lora_rank", "qk_rope
 def serving_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """The :class:`~planner.inputs.serving.ServingRequest` fields a ``config.json`` gives.
 
+    Parameters
+    ----------
+    config : Mapping[str, Any]
+        A Hugging Face ``config.json``, parsed (keys such as ``num_hidden_layers``,
+        ``hidden_size``, ``kv_lora_rank``) [dimensionless].
+
+    Returns
+    -------
+    dict[str, Any]
+        ``ServingRequest`` field name -> value, only for fields the config sets: the training
+        reader's shape (layers, width, heads, KV heads, FFN width, vocabulary, experts, top-k)
+        [count] plus ``head_dim``, ``kv_lora_rank`` and ``rope_head_dim`` [count of elements]
+        where given.
+
     >>> f = serving_fields_from_hf_config({"num_hidden_layers": 61, "hidden_size": 7168,
     ...     "num_attention_heads": 128, "kv_lora_rank": 512, "qk_rope_head_dim": 64,
     ...     "n_routed_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048})

@@ -146,6 +146,19 @@ class ServedModel:
 def served_model(request: ServingRequest) -> ServedModel:
     """Shape, weight and KV-cache sizes of the request's model (module notes).
 
+    Parameters
+    ----------
+    request : ServingRequest
+        Validated serving request; its model fields (parameters, layers, width, heads, experts,
+        MLA ranks) and its weight and KV-cache precisions are read.
+
+    Returns
+    -------
+    ServedModel
+        The model as served: parameter counts (total, active, dense, routed-expert) [count],
+        bytes per weight [B] and KV-cache bytes per token over all layers [B], attention kind
+        (``mha``, ``gqa`` or ``mla``) [dimensionless], and notes on assumed values.
+
     >>> m = served_model(ServingRequest(params_b=70, layers=80, hidden_size=8192, heads=64, kv_heads=8))
     >>> m.attention, m.kv_bytes_per_token  # 2 x 80 layers x 8 heads x 128 x 2 B
     ('gqa', 327680.0)

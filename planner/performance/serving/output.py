@@ -63,7 +63,23 @@ def _at_load(e: ServingEstimate) -> dict[str, Any]:
 
 
 def serving_to_dict(estimate: ServingEstimate) -> dict[str, Any]:
-    """JSON-ready view of one estimate: the keys of the CLI's interface and the details."""
+    """JSON-ready view of one estimate: the keys of the CLI's interface and the details.
+
+    Parameters
+    ----------
+    estimate : ServingEstimate
+        One design's serving estimate.
+
+    Returns
+    -------
+    dict[str, Any]
+        Key -> rounded value, the unit in each key: latencies and step times [ms], throughputs
+        [tokens/s], [tokens/s per GPU], [tokens/s per MW] and [requests/s], cost
+        [USD per million tokens] and [USD per GPU-hour], facility power [kW], memory per GPU [GB];
+        plus the layout and pools [count], the decode step's breakdown [ms], the model summary
+        and the notes [dimensionless]. ``queue_wait_ms`` and ``ttft_at_load_ms`` appear only when
+        the request gives a rate (``None`` when the rate reaches the capacity).
+    """
     e = estimate
     decode = e.decode_pool
     m = e.model
@@ -128,7 +144,20 @@ def serving_to_dict(estimate: ServingEstimate) -> dict[str, Any]:
 
 
 def sizing_to_dict(result: SizingResult) -> dict[str, Any]:
-    """JSON-ready view of one design's reverse sizing: ``gpus``, ``layout`` and the estimate's keys."""
+    """JSON-ready view of one design's reverse sizing: ``gpus``, ``layout`` and the estimate's keys.
+
+    Parameters
+    ----------
+    result : SizingResult
+        One design's reverse sizing.
+
+    Returns
+    -------
+    dict[str, Any]
+        ``design`` [dimensionless], ``gpus`` [count] (``None`` when no size meets), ``feasible``
+        [bool], every key of :func:`serving_to_dict` for the chosen size when there is one, and
+        ``binds``, ``one_size_smaller`` and ``reason`` [dimensionless text].
+    """
     base: dict[str, Any] = {
         "design": result.design_id,
         "gpus": result.gpus,
@@ -141,7 +170,21 @@ def sizing_to_dict(result: SizingResult) -> dict[str, Any]:
 
 
 def serving_frame(estimates: Sequence[ServingEstimate]) -> pd.DataFrame:
-    """Designs side by side: one row per estimate, unit-suffixed columns."""
+    """Designs side by side: one row per estimate, unit-suffixed columns.
+
+    Parameters
+    ----------
+    estimates : Sequence[ServingEstimate]
+        Estimates to tabulate, one per design, in row order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`SUMMARY_COLUMNS`, unrounded: GPUs, TP, EP and batch [count],
+        ``ttft_ms``/``tpot_ms``/``ep_alltoall_ms_per_step`` [ms], throughputs [tokens/s],
+        [tokens/s per GPU], [tokens/s per MW], cost [USD per million tokens], all-to-all share
+        [fraction], ids, mode and bound [dimensionless].
+    """
     rows = [
         {
             "design": e.design_id,

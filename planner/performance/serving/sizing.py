@@ -76,6 +76,27 @@ def size_serving(
 ) -> tuple[SizingResult, ...]:
     """The smallest cluster per design that serves ``request.requests_per_s`` within the targets.
 
+    Parameters
+    ----------
+    request : ServingRequest
+        Model, targets (``ttft_ms``, ``tpot_ms`` [ms]) and the request rate to size for
+        (``requests_per_s`` [1/s], required).
+    scenario : Scenario
+        Scenario each size's plan is built from (its ``gpus`` replaced by the size tried).
+    catalog : Catalog
+        Loaded catalog.
+    design_ids : Sequence[str]
+        Designs to size, each with its own answer [dimensionless]; the first one's server sets
+        the size step.
+    max_gpus : int
+        Largest cluster tried [count].
+
+    Returns
+    -------
+    tuple[SizingResult, ...]
+        One result per design, in ``design_ids`` order: the smallest meeting size [count] with
+        its estimate, what binds one server smaller, or ``gpus=None`` with the reason.
+
     Raises
     ------
     InputError

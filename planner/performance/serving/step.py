@@ -18,6 +18,13 @@ split over all ``n = ep`` GPUs (expert parallelism). Per GPU and step of ``T`` t
 
 (``t_layer``: a fixed cost per layer, one for decode steps and one for prefill steps, whose
 kernels run outside CUDA graphs; ``data/serving.yaml``)
+
+In a decode step the routed experts' share of the FLOPs runs at the grouped GEMM's own efficiency
+``eta_g(m)`` at ``m = T k / E`` tokens per expert instead of ``eta_c``: a GEMM of a few hundred rows
+per expert fills the tensor cores less than a dense one (DeepGEMM's H800 table, 0.45 of peak at 256
+tokens per expert, 0.56 at 1,024; :meth:`ServingCoefficients.grouped_gemm_efficiency`)::
+
+    t_compute = (FLOPs - FLOPs_routed) / (F eta_c) + FLOPs_routed / (F eta_g(T k / E))
     t_ep    -> max(0, t_ep - t_math)                     (two micro-batches in flight, prefill)
 
 Decode with two micro-batches follows DeepSeek's published decode schedule (profile-data README and
@@ -282,6 +289,12 @@ class Instance:
             return self._two_batch_decode(tokens=tokens, context=context, kv_read_bytes=kv_read_bytes)
         tp_s, ep_s, level = self._collectives(tokens, decode=decode)
         compute_s = flops / (self.gpu.peak_flops * efficiency)
+        if decode and m.moe:
+            # the routed experts run as a grouped GEMM of T k / E tokens per expert (module notes)
+            routed = tokens * 2.0 * (m.params_active - m.params_dense) / lay.gpus
+            compute_s += self._routed_compute_s(routed, tokens=tokens) - routed / (
+                self.gpu.peak_flops * efficiency
+            )
         memory_s = memory_bytes / (self.gpu.hbm_byte_per_s * c.hbm_efficiency)
         if self.overlap and ep_s > 0:
             # two micro-batches: one's all-to-all runs under the other's compute and memory traffic;
@@ -300,6 +313,14 @@ class Instance:
             * 1e-6,
             ep_bound_level=level,
         )
+
+    def _routed_compute_s(self, flops: float, *, tokens: float) -> float:
+        """Compute time of the routed experts' grouped GEMM of a decode step of ``tokens`` tokens,
+        ``flops`` per GPU, at ``T k / E`` tokens per expert [s]
+        (:meth:`ServingCoefficients.grouped_gemm_efficiency`)."""
+        m = self.model
+        eta = self.coefficients.grouped_gemm_efficiency(tokens_per_expert=tokens * m.top_k / m.experts)
+        return flops / (self.gpu.peak_flops * eta)
 
     def _part(self, *, flops: float, hbm_bytes: float) -> tuple[float, float]:
         """Compute and memory time of one part of a decode step on one GPU [s]."""
@@ -324,10 +345,10 @@ class Instance:
         attention = m.attention_flops_per_token(context=context, absorbed=True) * self.attention_slowdown
         routed_params = m.params_active - m.params_dense
         dense = self._part(flops=per_gpu * 2.0 * m.params_dense, hbm_bytes=m.dense_bytes / lay.tp)
-        routed = self._part(
-            flops=per_gpu * 2.0 * routed_params,
-            hbm_bytes=m.experts_touched(tokens=half) * m.expert_bytes / lay.ep,
-        )  # fmt: skip
+        routed = (
+            self._routed_compute_s(per_gpu * 2.0 * routed_params, tokens=half),
+            self._part(flops=0.0, hbm_bytes=m.experts_touched(tokens=half) * m.expert_bytes / lay.ep)[1],
+        )
         core = self._part(flops=per_gpu * attention, hbm_bytes=kv_read_bytes / 2.0)
         dispatch_s, combine_s, level = self.ep_parts(half, decode=True)
         tp_s, _, _ = self._collectives(half, decode=True)
@@ -368,6 +389,18 @@ class Instance:
 def ceil_div(a: int, b: int) -> int:
     """``ceil(a / b)`` for positive integers.
 
+    Parameters
+    ----------
+    a : int
+        Dividend [count], positive.
+    b : int
+        Divisor [count], positive.
+
+    Returns
+    -------
+    int
+        Smallest integer not below ``a / b`` [count].
+
     >>> ceil_div(10, 4)
     3
     """
@@ -376,6 +409,17 @@ def ceil_div(a: int, b: int) -> int:
 
 def powers_of_two(limit: int) -> tuple[int, ...]:
     """1, 2, 4, ... up to ``limit``.
+
+    Parameters
+    ----------
+    limit : int
+        Largest value allowed [count]; below 1 is read as 1.
+
+    Returns
+    -------
+    tuple[int, ...]
+        The powers of two from 1 up to and including the largest not above ``limit``, ascending
+        [count].
 
     >>> powers_of_two(12)
     (1, 2, 4, 8)

@@ -201,3 +201,50 @@ def published_ceiling(catalog: Catalog, *, gpu_id: str, precision: str) -> Publi
     if rule is None:
         return None
     return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)
+
+
+KERNEL_EFFICIENCY_BOUND = "training_kernel_efficiency_bound"
+"""Catalog rule prefix of the bound on the layers' kernel efficiency:
+``training_kernel_efficiency_bound_<gpu_id>_<precision>`` (:func:`kernel_efficiency_bound`)."""
+
+
+def kernel_efficiency_bound(catalog: Catalog, *, gpu_id: str, precision: str) -> PublishedCeiling | None:
+    """The bound on the kernel efficiency for ``gpu_id`` at ``precision``, or ``None``.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (its sizing rules).
+    gpu_id : str
+        Catalog id of the GPU.
+    precision : str
+        ``bf16`` or ``fp8``.
+
+    Returns
+    -------
+    PublishedCeiling or None
+        The bound ``B`` [fraction of dense peak] in ``mfu`` and the run it reproduces in
+        ``figure``; ``None`` where the catalog states none.
+
+    Notes
+    -----
+    The kernel-efficiency curve is fitted on layouts with tensor-parallel sizes 4 and 8 (H100: one
+    FP8 row at TP 4, its value used for BF16 too); where a layout has little tensor-parallel
+    communication to pay for it, it extrapolates above every published run (the Megatron-LM
+    README's H100 BF16 rows at TP 1 and 2 are estimated 32 % and 17 % fast, and the layout search
+    goes there: a 70B model on 1,024 H100 at TP 2, 57.8 % MFU against a best published 49.4 %). No
+    single term of the model was found to explain it, so where the catalog states a bound ``B``
+    the layers' kernels never run faster than ``B`` of peak::
+
+        compute = compute_curve x max(1, eta / B)
+
+    (``eta`` the curve's kernel efficiency of the layout); communication, bubble and overlap
+    windows are counted on the slowed compute, so what a fabric adds still shows. ``B`` is fitted
+    (``bench/fit_training_efficiency.py``) so that the GPU's best published run, a calibration
+    case, is met end to end; no validation case checks its own source. A job with a fixed ``mfu``
+    is not bounded.
+    """
+    rule = catalog.sizing_rules.get(f"{KERNEL_EFFICIENCY_BOUND}_{gpu_id}_{precision}")
+    if rule is None:
+        return None
+    return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)

@@ -4,7 +4,8 @@ Notes
 -----
 States (mixed-precision Adam, Rajbhandari et al., "ZeRO", SC 2020): ``Phi`` parameters per GPU
 (``P_dense / (tp pp) + P_expert / (etp pp ep)``, :attr:`Parallel.etp`), bf16 weights ``2 Phi``, bf16 gradients ``2 Phi``,
-fp32 master weights and Adam moments ``12 Phi``; ZeRO stage 1 (Megatron's distributed optimizer)
+fp32 master weights and Adam moments ``12 Phi`` (``4 Phi``, bf16 moments and no master copy, when the
+framework runs Adam on bf16 parameters: ``TrainingJob.optimizer_states``); ZeRO stage 1 (Megatron's distributed optimizer)
 divides the 12 by the sharding group ``g = dp cp`` (``edp = tp cp dp / (ep etp)`` for expert weights), stage 2
 also the gradients, stage 3 (FSDP) also the weights, which then need two layers gathered.
 
@@ -67,6 +68,8 @@ GRADIENT_BYTES = 2.0
 """bf16 gradients [B per parameter]."""
 OPTIMIZER_BYTES = 12.0
 """fp32 master weights, Adam m and v [B per parameter]."""
+BF16_OPTIMIZER_BYTES = 4.0
+"""Adam m and v in bf16, no master copy (PyTorch Adam on bf16 parameters) [B per parameter]."""
 LOGIT_BYTES = 6.0
 """bf16 logits and their fp32 softmax [B per token per vocabulary entry]."""
 
@@ -238,8 +241,11 @@ def params_per_gpu(shape: ModelShape, lay: Parallel) -> tuple[float, float]:
     return shape.params_dense / (lay.tp * lay.pp), shape.params_expert / (lay.etp * lay.pp * lay.ep)
 
 
-def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[float, float, float]:
-    """Weights, gradients and optimizer states per GPU [B] (module notes)."""
+def state_bytes(
+    shape: ModelShape, lay: Parallel, zero: ZeroStage, *, optimizer_bytes: float = OPTIMIZER_BYTES
+) -> tuple[float, float, float]:
+    """Weights, gradients and optimizer states per GPU [B] (module notes); ``optimizer_bytes`` per
+    parameter, 12 with fp32 master weights, :data:`BF16_OPTIMIZER_BYTES` without."""
     dense, expert = params_per_gpu(shape, lay)
     group = lay.dp * lay.cp
     sharded = dense / group + expert / lay.edp
@@ -250,7 +256,7 @@ def state_bytes(shape: ModelShape, lay: Parallel, zero: ZeroStage) -> tuple[floa
     return (
         weights,
         GRADIENT_BYTES * (sharded if zero >= 2 else whole),
-        OPTIMIZER_BYTES * (sharded if zero >= 1 else whole),
+        optimizer_bytes * (sharded if zero >= 1 else whole),
     )
 
 
@@ -329,10 +335,10 @@ def _block_activation_bytes(
 def memory_breakdown(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
     dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
-    offload_layers: int = 0, distribute_saved: bool = False,
+    offload_layers: int = 0, distribute_saved: bool = False, optimizer_bytes: float = OPTIMIZER_BYTES,
 ) -> MemoryBreakdown:  # fmt: skip
     """Bytes per GPU on the first pipeline stage (module notes)."""
-    weights, gradients, optimizer = state_bytes(shape, lay, zero)
+    weights, gradients, optimizer = state_bytes(shape, lay, zero, optimizer_bytes=optimizer_bytes)
     activations, buffers = activation_and_buffer_bytes(
         shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
         materialized_scores=materialized_scores, fp8=fp8, offload_layers=offload_layers,

@@ -22,7 +22,11 @@ the expert FFN width per GPU and its token count the tokens each expert receives
 loses efficiency as the tokens per expert fall (many experts, small micro-batches, large ``ep``).
 ``c_r`` is what the framework's expert path costs per routed copy beyond the GEMMs and the counted
 bytes (token dispatcher bookkeeping, host synchronisation on the token counts, grouped-GEMM
-launches), a catalog value per accelerator (``data/moe.yaml``) fitted to calibration cases only:
+launches), a catalog value per accelerator (``data/moe.yaml``) fitted to calibration cases only;
+a fused dispatcher whose router and preprocessing run in CUDA graphs waits on no host copy and is
+charged its own, smaller ``c_g`` instead (what still launches from the host per layer), while
+Megatron-Core's all-to-all dispatcher keeps ``c_r`` under those graphs (it still copies its split
+sizes to the host and waits on them before the all-to-all):
 published H100 runs of one model at micro-batches 1 and 2 give the same time per token, so the
 cost follows the routed copies, not the micro-batches or the local experts. ``Q_e`` counts the
 HBM bytes each routed copy moves outside the GEMMs: the permutation and un-permutation (``q_h``), the expert's activation function (``q_f``,
@@ -72,6 +76,7 @@ RULES = (
     "moe_elementwise_bytes_per_hidden",
     "moe_elementwise_bytes_per_ffn",
     "moe_comm_sm_fraction",
+    "moe_graphed_copy_overhead_ns",
 )
 """Catalog sizing rules of the MoE terms, in the order of :class:`MoeCoefficients`; a rule
 ``<id>_<gpu_id>`` replaces the general one for that GPU."""
@@ -100,6 +105,10 @@ class MoeCoefficients:
     comm_sm_fraction: float = 0.0
     """Share of the GPU's streaming multiprocessors that fused dispatch kernels keep while they
     overlap compute; the compute runs on the rest [-]."""
+    graphed_copy_overhead_ns: float = 0.0
+    """``c_g``: what a fused dispatcher whose router and token preprocessing run in CUDA graphs
+    still spends per routed copy and expert layer, forward and backward, beyond the GEMMs and
+    counted bytes (no host synchronisation; replaces ``c_r``) [ns]."""
 
     def bytes_per_copy(self, *, hidden: float, ffn: float, gated: bool, fp8_cast_bytes: float) -> float:
         """Element-wise HBM bytes of one routed copy through one expert layer [B] (module notes).
@@ -235,6 +244,24 @@ class MoeModel:
     def moe_layers_on_stage(self, layers_on_stage: int) -> float:
         """Expert layers on the slowest stage (the layer average) [count]."""
         return layers_on_stage * self.shape.moe_layers / self.shape.layers
+
+
+def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float:
+    """Share of a stage's forward (and backward) chunk passes that Megatron-Core's combined 1F1B
+    schedule runs alone, their all-to-all exposed [-] (module notes).
+
+    ``w = 2 (pp - 1) + (v - 1) pp + 1`` warm-up forward chunks on the first stage (the interleaved
+    schedule's count plus the one extra forward the overlap schedules first; 1 without a pipeline:
+    the first forward, and the last backward, run alone); the share is ``min(1, w / (M v))`` over
+    ``M`` micro-batches of ``v`` chunks.
+
+    >>> unpaired_share(pp=1, virtual_stages=1, micro_batches=16)
+    0.0625
+    >>> unpaired_share(pp=8, virtual_stages=2, micro_batches=16)
+    0.71875
+    """
+    warmup = 2.0 * (pp - 1) + (virtual_stages - 1) * pp + 1.0
+    return min(1.0, warmup / (micro_batches * virtual_stages))
 
 
 def network_share(

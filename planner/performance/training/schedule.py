@@ -27,6 +27,12 @@ balanced), ``x = 1.5`` with full recomputation else 1)::
               (n layers offloaded; t_f one layer's forward; the copy out runs under the next layer's
               forward, the copy back under a backward, Transformer Engine's asynchronous offloading)
     step    = compute + TP + CP + EP + bubble + PP p2p + DP + optim. + offload
+    bound   = eta <= B: where the catalog states an MFU bound ``B`` for the GPU and precision
+              (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`), each micro-batch's
+              compute (recomputation included) is scaled by ``eta / B`` when the kernel efficiency
+              ``eta`` is above ``B``, before the communication, bubble and overlap windows are
+              counted on it: the kernels are never faster than the record run's end to end, what a
+              fabric adds still shows, and the end-to-end MFU stays below ``B``
 
 With distributed checkpoints (full recomputation, no sequence parallelism) TP also counts one
 all-gather of ``s b h 2 / cp`` B over tp GPUs per recomputed layer and micro-batch, exposed.
@@ -59,7 +65,12 @@ from planner.catalog.schema import GB_BYTES, PCIE_GEN5_X16_GBYTE_PER_S
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
 from planner.performance.training.efficiency import FP8_SPEEDUP, EfficiencyCoefficients
-from planner.performance.training.flops import Recompute, recompute_flops_per_layer_token, token_flops
+from planner.performance.training.flops import (
+    Recompute,
+    model_flops_per_token,
+    recompute_flops_per_layer_token,
+    token_flops,
+)
 from planner.performance.training.memory import (
     Parallel,
     ZeroStage,
@@ -74,6 +85,7 @@ from planner.performance.training.moe import (
     MoeCoefficients,
     MoeModel,
     network_share,
+    unpaired_share,
 )
 from planner.performance.training.pipeline import StageSplit
 from planner.performance.training.shape import ModelShape
@@ -88,6 +100,8 @@ EP_ALLTOALLS_PER_LAYER = 4
 CP_COLLECTIVES_PER_LAYER = 3
 """K,V gathered in the forward, again in the backward, and their gradients scattered."""
 FULL_RECOMPUTE_COMM_FACTOR = 1.5
+KEY_DIGITS = 9
+"""Decimals [s] the layout search compares bounded steps to (:meth:`StepModel.result_key`)."""
 """Full recomputation repeats the forward's collectives: 6 instead of 4 per layer."""
 
 
@@ -162,6 +176,9 @@ class StepResult:
     dp_comm_total_s: float
     dp_bound_level: str
     ep_bound_level: str
+    bounded_s: float = 0.0
+    """Time the kernel-efficiency bound added to compute and bubble [s] (module notes); 0 when not
+    bounded."""
 
 
 def fp8_cast_elements(shape: ModelShape, *, full_recompute: bool) -> float:
@@ -188,9 +205,12 @@ class StepModel:
         self, *, job: TrainingJob, shape: ModelShape, fabric: CollectiveFabric, peak_flops: float,
         efficiency: float | None, coefficients: EfficiencyCoefficients, hbm_byte_per_s: float,
         moe_coefficients: MoeCoefficients | None = None,
-        host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES,
+        host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES, kernel_efficiency_bound: float | None = None,
     ) -> None:  # fmt: skip
         self.job, self.shape, self.fabric, self.peak_flops = job, shape, fabric, peak_flops
+        # a job with a fixed efficiency is the user's statement: never bounded
+        self.kernel_efficiency_bound = kernel_efficiency_bound if efficiency is None else None
+        self.model_flops_per_token = model_flops_per_token(shape, seq_len=job.seq_len)
         self.host_byte_per_s = host_byte_per_s
         self.fixed_efficiency = efficiency
         self.coefficients = coefficients
@@ -208,8 +228,11 @@ class StepModel:
         moe_c = moe_coefficients or MoeCoefficients()
         if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
             moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
-        elif job.moe_graphed_dispatch:  # no host round trip per layer: the fitted cost does not apply
-            moe_c = replace(moe_c, copy_overhead_ns=0.0)
+        elif job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
+            # no host round trip per layer: the captured path's own cost replaces it. Megatron-Core's all-to-all
+            # dispatcher still copies its split sizes to the host and waits on them (before the
+            # all-to-all) when the preprocess is captured: there the cost stays (moe module notes)
+            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
         self.moe = MoeModel(
             shape=shape, seq_len=job.seq_len, coefficients=moe_c,
             load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,
@@ -391,6 +414,8 @@ class StepModel:
         """The step breakdown of one layout (module notes)."""
         eta = self.efficiency(lay, recompute)
         compute_micro, attention_s = self.compute_micro_s(lay, recompute)
+        raised_micro = compute_micro * (self.bound_factor(eta) - 1.0)
+        compute_micro += raised_micro  # the kernels no faster than the bound allows (module notes)
         tp_s = self._tp_micro_s(lay, recompute)
         cp_s = self._cp_micro_s(lay, attention_s)
         ep_all, ep_level = self._ep_micro_s(lay, recompute)
@@ -401,15 +426,20 @@ class StepModel:
             if self.job.moe_dispatcher == "fused":  # the dispatch kernels keep some SMs
                 slowdown = 1.0 / (1.0 - self.moe.c.comm_sm_fraction)
                 compute_micro, moe_s = compute_micro * slowdown, moe_s * slowdown
-            ep_s = exposed_after_overlap_s(
+            hidden_s = exposed_after_overlap_s(
                 comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
             )
+            alone = 0.0  # DualPipe pairs its warm-up chunks too (DeepSeek-V3 section 3.2.1)
+            if self.job.moe_overlap == "two_micro_batches":
+                alone = unpaired_share(pp=lay.pp, virtual_stages=lay.v, micro_batches=lay.micro_batches)
+            ep_s = alone * ep_all + (1.0 - alone) * hidden_s
         offload_s = self.offload_micro_s(lay, recompute, compute_micro)
         per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s + offload_s
         bubble_slots = (lay.pp - 1) / lay.v
         if self.job.moe_overlap == "dualpipe":
             bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
         compute_s = compute_micro * lay.micro_batches
+        bubble_s = bubble_slots * per_micro
         dp_total, dp_level = self._dp_s(lay, zero)
         window = compute_s * ((1 - 2.0 / 8.0) if recompute == "full" else BACKWARD_SHARE)
         step = StepBreakdown(
@@ -417,7 +447,7 @@ class StepModel:
             tp_comm_s=tp_s * lay.micro_batches,
             cp_comm_s=cp_s * lay.micro_batches,
             ep_comm_s=ep_s * lay.micro_batches,
-            pp_bubble_s=bubble_slots * per_micro,
+            pp_bubble_s=bubble_s,
             pp_comm_s=self._pp_s(lay),
             dp_comm_s=exposed_after_overlap_s(
                 comm_s=dp_total, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
@@ -426,7 +456,15 @@ class StepModel:
             moe_overhead_s=moe_s * lay.micro_batches,
             host_offload_s=offload_s * lay.micro_batches,
         )
-        return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level)
+        bounded_s = raised_micro * (lay.micro_batches + bubble_slots)
+        return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level, bounded_s)
+
+    def bound_factor(self, eta: float) -> float:
+        """How much the MFU bound slows the compute of a layout whose kernels run at ``eta`` of
+        peak [-]: ``max(1, eta / B)`` (module notes); 1 without a bound."""
+        if self.kernel_efficiency_bound is None:
+            return 1.0
+        return max(1.0, eta / self.kernel_efficiency_bound)
 
     def offload_micro_s(self, lay: Parallel, recompute: Recompute, compute_micro_s: float) -> float:
         """Host copies of one micro-batch left exposed [s] (module notes): for each of the ``n``
@@ -450,6 +488,19 @@ class StepModel:
         """Compute and its bubble alone: no layout's step is shorter [s]."""
         per_micro, _ = self.compute_micro_s(lay, recompute)
         return per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v)
+
+    def lower_bound_key(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
+        """Lower bounds of the search's key (:meth:`result_key`), component by component [s]: the
+        compute raised to the MFU bound, and its bubble; then the same without the bound."""
+        unbounded = self.lower_bound_s(lay, recompute)
+        bounded = unbounded * self.bound_factor(self.efficiency(lay, recompute))
+        return round(bounded, KEY_DIGITS), unbounded
+
+    def result_key(self, result: StepResult) -> tuple[float, float]:
+        """What the search minimises [s]: the step, then, among steps equal to the rounding, the
+        step without the MFU bound's raise (the layout the model itself finds fastest). The first
+        part is rounded so that steps equal but for floating point compare equal."""
+        return round(result.step.total_s, KEY_DIGITS), result.step.total_s - result.bounded_s
 
     def _activation_bytes(self, lay: Parallel) -> float:
         """One micro-batch's bf16 activations at a layer boundary, one context shard [B]."""

@@ -7,8 +7,9 @@ L``, ``ep | gcd(dp cp, E)``, ``pp v <= L`` and ``M >= pp`` for interleaving (une
 the slowest stage ``v ceil(L / (pp v))`` layers), ``cp`` only
 when ``s / cp >= 4096`` and ``s >= 16384``); then memory (:mod:`~planner.performance.training.memory`),
 taking for each recomputation the lowest ZeRO stage that fits (a higher stage is never faster);
-then a lower bound (compute and bubble alone) against the best step found so far; only the rest
-is timed. Ties go to simpler layouts (fewer stages, narrower TP, fewer expert groups). A job that
+then a lower bound (compute and bubble alone, and the MFU bound's floor) against the best step found
+so far; only the rest is timed. Among steps the MFU bound makes equal, the one the model finds
+fastest without the bound wins; other ties go to simpler layouts (fewer stages, narrower TP, fewer expert groups). A job that
 offloads activations to host memory is searched on one pipeline stage without block recomputation
 (Megatron-Bridge's CPU offloading runs with pipeline parallelism 1); the offloaded layers are the
 job's input, never searched.
@@ -26,6 +27,8 @@ from planner.i18n.message import msg
 from planner.inputs.training import TrainingJob
 from planner.performance.training.flops import Recompute
 from planner.performance.training.memory import (
+    BF16_OPTIMIZER_BYTES,
+    OPTIMIZER_BYTES,
     MemoryBreakdown,
     Parallel,
     ZeroStage,
@@ -160,6 +163,11 @@ def schedules(
             )  # fmt: skip
 
 
+def optimizer_bytes_per_param(job: TrainingJob) -> float:
+    """Optimizer-state bytes per parameter the job's framework keeps [B] (memory notes)."""
+    return BF16_OPTIMIZER_BYTES if job.optimizer_states == "bf16" else OPTIMIZER_BYTES
+
+
 def fits(
     job: TrainingJob, shape: ModelShape, lay: Parallel, usable_bytes: float, split: StageSplit | None = None,
     worth: Callable[[Parallel], bool] | None = None,
@@ -173,7 +181,8 @@ def fits(
     """
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
-    states = {zero: state_bytes(shape, lay, zero) for zero in zeros}
+    opt = optimizer_bytes_per_param(job)
+    states = {zero: state_bytes(shape, lay, zero, optimizer_bytes=opt) for zero in zeros}
     totals = {zero: sum(parts) for zero, parts in states.items()}
     found: list[Fit] = []
     least: tuple[float, float, float, float, float] | None = None
@@ -300,7 +309,7 @@ def search(
 def _search(
     job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float, exact: bool
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
-    best: tuple[tuple[float, int, int, int, int], StepResult, Fit] | None = None
+    best: tuple[tuple[float, float, int, int, int, int], StepResult, Fit] | None = None
     least: tuple[Parallel, tuple[float, float, float, float, float]] | None = None
     fitting = 0
     any_layout = False
@@ -310,12 +319,12 @@ def _search(
         for lay in schedules(job, shape, *struct, exact=exact):
             any_layout = True
             # a counted structure's schedules need no memory check when they cannot be faster
-            if counted and best is not None and model.lower_bound_s(lay, cheapest) > best[0][0]:
+            if counted and best is not None and model.lower_bound_key(lay, cheapest) > best[0][:2]:
                 continue
-            bound = best[0][0] if best is not None else math.inf
+            bound = best[0][:2] if best is not None else (math.inf, math.inf)
             found, need = fits(
                 job, shape, lay, usable_bytes, model.split(lay),
-                worth=lambda trial: model.lower_bound_s(trial, "block") <= bound,  # noqa: B023
+                worth=lambda trial: model.lower_bound_key(trial, "block") <= bound,  # noqa: B023
             )  # fmt: skip
             if least is None or sum(need) < sum(least[1]):
                 least = (lay, need)
@@ -323,10 +332,10 @@ def _search(
                 fitting += 1
                 counted = True
             for fit in found:
-                if best is not None and model.lower_bound_s(fit.lay, fit.recompute) > best[0][0]:
+                if best is not None and model.lower_bound_key(fit.lay, fit.recompute) > best[0][:2]:
                     continue
                 result = model.step(fit.lay, fit.recompute, fit.zero)
-                key = (result.step.total_s, lay.pp, lay.tp, lay.cp, lay.ep)
+                key = (*model.result_key(result), lay.pp, lay.tp, lay.cp, lay.ep)
                 if best is None or key < best[0]:
                     best = (key, result, fit)
     least_memory = None if least is None else (least[0], MemoryBreakdown(*least[1]))
@@ -355,6 +364,7 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
             fp8=job.precision == "fp8",
             offload_layers=job.offload_activation_layers,
             distribute_saved=job.distribute_saved_activations,
+            optimizer_bytes=optimizer_bytes_per_param(job),
         )
         if mem.total_bytes > usable_bytes:
             break

@@ -114,7 +114,13 @@ class PageSetup:
 
 
 def chromium_path() -> str | None:
-    """Debian's Chromium (or ``$BROWSER_PATH``); ``None`` lets choreographer search its usual places."""
+    """Debian's Chromium (or ``$BROWSER_PATH``); ``None`` lets choreographer search its usual places.
+
+    Returns
+    -------
+    str or None
+        Path of the browser executable, or ``None``.
+    """
     configured = os.environ.get("BROWSER_PATH")
     if configured:
         return configured
@@ -126,7 +132,13 @@ def chromium_path() -> str | None:
 
 
 def plotly_js() -> str:
-    """The plotly.js bundle shipped in the installed ``plotly`` package (the app's own version)."""
+    """The plotly.js bundle shipped in the installed ``plotly`` package (the app's own version).
+
+    Returns
+    -------
+    str
+        The minified plotly.js source.
+    """
     bundle = importlib.resources.files("plotly") / "package_data" / "plotly.min.js"
     try:
         return bundle.read_text(encoding="utf-8")
@@ -510,7 +522,13 @@ _SHARED_LOCK = threading.Lock()
 
 
 def shared_browser() -> Browser:
-    """The process's one browser, started on first use and closed when the process exits."""
+    """The process's one browser, started on first use and closed when the process exits.
+
+    Returns
+    -------
+    Browser
+        The running shared browser.
+    """
     global _SHARED
     with _SHARED_LOCK:
         if _SHARED is None:

@@ -17,7 +17,20 @@ _NUMERIC: dict[str, ColumnKind] = {
 
 def cabling_xlsx(handoff: Handoff, lang: str = "en") -> bytes:
     """Three sheets: cables (the CSV's columns, which stay English: they are an interface),
-    racks, and the totals against the BOM; sheet names in ``lang``."""
+    racks, and the totals against the BOM; sheet names in ``lang``.
+
+    Parameters
+    ----------
+    handoff : Handoff
+        Wiring, layout and cables of one plan (lengths [m], power [kW]).
+    lang : str
+        Language of the sheet names (``en`` or ``zh``).
+
+    Returns
+    -------
+    bytes
+        The ``.xlsx`` workbook.
+    """
     cables = Sheet(
         title=tr("cabling.sheet.cables", lang),
         columns=tuple(Column(c, c, _NUMERIC.get(c, "text")) for c in CABLING_COLUMNS),

@@ -82,7 +82,24 @@ def bom_records(
     project: str = "",
     version: str = "",
 ) -> list[Record]:
-    """One record per BOM line of a *cost* plan, with the columns of ``edition``."""
+    """One record per BOM line of a *cost* plan, with the columns of ``edition``.
+
+    Parameters
+    ----------
+    plan : Plan
+        A cost plan (BOM lines [USD], report currency).
+    pricing : Pricing
+        Margin and discount [fraction] that give the offered prices.
+    edition : Edition
+        Which columns (customer or internal edition).
+    customer, project, version : str
+        Document fields written on every record (dimensionless text).
+
+    Returns
+    -------
+    list[Record]
+        One record per BOM line, money at offered prices in the report currency.
+    """
     per_usd = plan.cost.in_currency(1.0)
     records: list[Record] = []
     for number, line in enumerate(plan.bom, start=1):
@@ -114,7 +131,20 @@ def bom_records(
 
 
 def total(records: Sequence[Mapping[str, Cell]], column: str = "total_price") -> float:
-    """Sum of a money column, rounded to the cent."""
+    """Sum of a money column, rounded to the cent.
+
+    Parameters
+    ----------
+    records : Sequence[Mapping[str, Cell]]
+        BOM records.
+    column : str
+        The money column summed.
+
+    Returns
+    -------
+    float
+        The sum [report currency], two decimals.
+    """
     return round(sum(float(r[column]) for r in records), 2)
 
 
@@ -129,14 +159,38 @@ def _text(column: str, value: Cell) -> str:
 
 
 def write_bom_csv(records: Sequence[Mapping[str, Cell]], *, edition: Edition) -> bytes:
-    """The CSV file of :func:`bom_records` (UTF-8 with BOM, CRLF, header row first)."""
+    """The CSV file of :func:`bom_records` (UTF-8 with BOM, CRLF, header row first).
+
+    Parameters
+    ----------
+    records : Sequence[Mapping[str, Cell]]
+        BOM records (:func:`bom_records`).
+    edition : Edition
+        Which columns are written.
+
+    Returns
+    -------
+    bytes
+        The CSV file (formula-safe cells).
+    """
     columns = COLUMNS[edition]
     rows = ([_text(c, record[c]) for c in columns] for record in records)
     return csv_bytes(columns, rows, line_end="\r\n", bom=True)
 
 
 def read_bom_csv(data: bytes) -> tuple[Edition, list[Record]]:
-    """Read a file written by :func:`write_bom_csv` back: its edition and typed records."""
+    """Read a file written by :func:`write_bom_csv` back: its edition and typed records.
+
+    Parameters
+    ----------
+    data : bytes
+        The CSV file.
+
+    Returns
+    -------
+    tuple[Edition, list[Record]]
+        The edition its header matches and one record per row.
+    """
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

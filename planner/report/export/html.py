@@ -109,11 +109,36 @@ class Table:
 
 
 def image_data_uri(data: bytes, mime: str) -> str:
+    """An image as a ``data:`` URI for an ``<img>`` of the proposal.
+
+    Parameters
+    ----------
+    data : bytes
+        The image file.
+    mime : str
+        Its MIME type (``image/png``, ``image/svg+xml``, ...).
+
+    Returns
+    -------
+    str
+        ``data:<mime>;base64,...``.
+    """
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
 
 def logo_data_uri(data: bytes) -> str:
-    """A PNG or JPEG logo as a data URI; :class:`InputError` for anything else."""
+    """A PNG or JPEG logo as a data URI; :class:`InputError` for anything else.
+
+    Parameters
+    ----------
+    data : bytes
+        The uploaded file, at most ``MAX_LOGO_BYTES`` [bytes].
+
+    Returns
+    -------
+    str
+        ``data:image/png;base64,...`` or the JPEG equivalent.
+    """
     from PIL import Image, UnidentifiedImageError
 
     if len(data) > MAX_LOGO_BYTES:
@@ -167,6 +192,16 @@ def cover_title_pt(title: str) -> float:
     With ``word-break: keep-all`` a line breaks only at spaces and after hyphens, so a run is the
     text between those; size = width / (run width in em), e.g. a 20-character Chinese run needs
     156 mm / 20 em = 7.8 mm = 22.1 pt.
+
+    Parameters
+    ----------
+    title : str
+        The cover title.
+
+    Returns
+    -------
+    float
+        Font size [pt], one decimal.
 
     >>> cover_title_pt("GPU cluster network proposal"), cover_title_pt("一二三四五六七八九十一二三四五六七八九十")
     (26.0, 22.1)
@@ -454,6 +489,18 @@ def footer_template(parts: Sequence[FooterPart], page_label: str) -> str:
     (with ``{page}`` and ``{pages}``) on the right, in one flex row (see :class:`FooterPart`):
     the page label and the ``fixed`` items always keep their full width.
 
+    Parameters
+    ----------
+    parts : Sequence[FooterPart]
+        Footer items (empty ones skipped).
+    page_label : str
+        Page label text with ``{page}`` and ``{pages}``.
+
+    Returns
+    -------
+    str
+        HTML for Chromium's footer template (text escaped).
+
     >>> html = footer_template([FooterPart("Proposal", "fill"), FooterPart("v1")], "Page {page} of {pages}")
     >>> "pageNumber" in html and "totalPages" in html and "Proposal" in html
     True
@@ -483,7 +530,18 @@ def footer_template(parts: Sequence[FooterPart], page_label: str) -> str:
 
 
 def header_template(text: str) -> str:
-    """A small right-aligned header line (the internal edition's confidentiality mark)."""
+    """A small right-aligned header line (the internal edition's confidentiality mark).
+
+    Parameters
+    ----------
+    text : str
+        Header text; empty for no header.
+
+    Returns
+    -------
+    str
+        HTML for Chromium's header template (text escaped).
+    """
     if not text:
         return "<span></span>"
     return (

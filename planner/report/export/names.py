@@ -26,6 +26,18 @@ _EXTENSION = re.compile(r"^[a-z0-9]{1,8}$")
 def safe_stem(text: str, *, fallback: str = "export") -> str:
     """``text`` reduced to a safe file-name stem (``fallback`` when nothing is left).
 
+    Parameters
+    ----------
+    text : str
+        Any user text.
+    fallback : str
+        Stem used when nothing safe is left.
+
+    Returns
+    -------
+    str
+        At most ``MAX_NAME_BYTES`` bytes of letters, digits, ``.``, ``-`` and ``_``.
+
     >>> safe_stem("../../etc/passwd"), safe_stem("ACME <Beijing> 2026/05"), safe_stem("北京 某公司")
     ('etc_passwd', 'ACME_Beijing_2026_05', '北京_某公司')
     >>> safe_stem("CON"), safe_stem(" .hidden"), safe_stem("-rf"), safe_stem("???")
@@ -43,6 +55,20 @@ def safe_stem(text: str, *, fallback: str = "export") -> str:
 
 def safe_filename(*parts: str, ext: str, fallback: str = "export") -> str:
     """A file name from ``parts`` (empty parts skipped) joined with ``_``, and an extension.
+
+    Parameters
+    ----------
+    *parts : str
+        Name parts (user text).
+    ext : str
+        Extension without the dot: 1 to 8 letters or digits.
+    fallback : str
+        Stem used when nothing safe is left.
+
+    Returns
+    -------
+    str
+        ``<stem>.<ext>``.
 
     >>> safe_filename("ACME", "", "proposal", "v1.0", ext="pdf")
     'ACME_proposal_v1.0.pdf'

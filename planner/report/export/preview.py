@@ -20,7 +20,18 @@ def _tool(name: str) -> str:
 
 
 def page_count(pdf: bytes) -> int:
-    """Pages in the PDF (``pdfinfo``)."""
+    """Pages in the PDF (``pdfinfo``).
+
+    Parameters
+    ----------
+    pdf : bytes
+        The PDF file.
+
+    Returns
+    -------
+    int
+        Pages [count].
+    """
     result = subprocess.run([_tool("pdfinfo"), "-"], input=pdf, capture_output=True, check=False, timeout=60)
     match = re.search(rb"^Pages:\s+(\d+)", result.stdout, re.MULTILINE)
     if result.returncode != 0 or match is None:
@@ -29,7 +40,22 @@ def page_count(pdf: bytes) -> int:
 
 
 def page_images(pdf: bytes, *, first: int = 1, last: int = 2, dpi: int = 60) -> list[bytes]:
-    """PNG images of pages ``first`` to ``last`` (1-based, inclusive) at ``dpi``."""
+    """PNG images of pages ``first`` to ``last`` (1-based, inclusive) at ``dpi``.
+
+    Parameters
+    ----------
+    pdf : bytes
+        The PDF file.
+    first, last : int
+        First and last page, 1-based, inclusive [count].
+    dpi : int
+        Resolution [dots per inch].
+
+    Returns
+    -------
+    list[bytes]
+        One PNG file per page.
+    """
     with tempfile.TemporaryDirectory(prefix="planner-preview-") as tmp:
         source = Path(tmp) / "document.pdf"
         source.write_bytes(pdf)
@@ -59,7 +85,18 @@ def page_images(pdf: bytes, *, first: int = 1, last: int = 2, dpi: int = 60) -> 
 
 
 def page_texts(pdf: bytes) -> list[str]:
-    """The text of each page, laid out as printed (``pdftotext -layout``)."""
+    """The text of each page, laid out as printed (``pdftotext -layout``).
+
+    Parameters
+    ----------
+    pdf : bytes
+        The PDF file.
+
+    Returns
+    -------
+    list[str]
+        Text of each page.
+    """
     result = subprocess.run(
         [_tool("pdftotext"), "-layout", "-enc", "UTF-8", "-", "-"],
         input=pdf,
@@ -81,6 +118,22 @@ def first_pages(pdf: bytes, titles: Sequence[str], *, after: int = 1, ignore: st
     title heads no page (the caller then prints no page numbers rather than wrong ones).
 
     Chromium's printing has no ``target-counter()``, so this reads the printed pages back.
+
+    Parameters
+    ----------
+    pdf : bytes
+        The printed PDF file.
+    titles : Sequence[str]
+        Section titles, in order.
+    after : int
+        Pages skipped at the start, 1-based [count].
+    ignore : str
+        Header line skipped at the top of a page; empty for none.
+
+    Returns
+    -------
+    list[int] or None
+        Page of each title, 1-based [count]; ``None`` when one is not found.
     """
     tops = []
     for text in page_texts(pdf):

@@ -65,12 +65,37 @@ class Pricing(BaseModel):
 
 
 def pricing_from_data(data: Mapping[str, Any], *, source: str = "pricing") -> Pricing:
-    """Validate margin and discount; :class:`InputError` names the field and its range."""
+    """Validate margin and discount; :class:`InputError` names the field and its range.
+
+    Parameters
+    ----------
+    data : Mapping[str, Any]
+        ``margin`` and ``discount`` [fraction].
+    source : str
+        Name of the input in error messages.
+
+    Returns
+    -------
+    Pricing
+        The validated pricing.
+    """
     return parse(Pricing, data, source=source)
 
 
 def offered_unit_price_usd(unit_cost_usd: float, pricing: Pricing) -> float:
     """Offered price of one unit [USD], rounded to the cent.
+
+    Parameters
+    ----------
+    unit_cost_usd : float
+        Unit cost [USD].
+    pricing : Pricing
+        Margin and discount [fraction].
+
+    Returns
+    -------
+    float
+        ``unit_cost_usd x price_factor`` [USD], two decimals.
 
     >>> offered_unit_price_usd(12_000.0, Pricing(margin=0.15)), offered_unit_price_usd(0.333, Pricing(margin=0.0))
     (13800.0, 0.33)
@@ -79,7 +104,22 @@ def offered_unit_price_usd(unit_cost_usd: float, pricing: Pricing) -> float:
 
 
 def priced_plan(plan: Plan, *, catalog: Catalog, pricing: Pricing) -> Plan:
-    """``plan`` with every BOM unit price and every money figure at the offered price."""
+    """``plan`` with every BOM unit price and every money figure at the offered price.
+
+    Parameters
+    ----------
+    plan : Plan
+        A plan at cost.
+    catalog : Catalog
+        Catalog of cost factors (maintenance [fraction/year], space [USD/rack/year]).
+    pricing : Pricing
+        Margin and discount [fraction].
+
+    Returns
+    -------
+    Plan
+        The plan with offered BOM prices and the cost summary recomputed from them [USD].
+    """
     lines = tuple(
         dataclasses.replace(line, unit_cost_usd=offered_unit_price_usd(line.unit_cost_usd, pricing))
         for line in plan.bom
@@ -145,6 +185,16 @@ def _drop_money_brackets(text: str) -> str:
 def mentions_money(text: str) -> bool:
     """True when ``text`` names a price, a cost or a currency.
 
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    bool
+        Whether a money word, currency or price field appears.
+
     >>> mentions_money("unit_cost_usd = 12,000 is assumed"), mentions_money("300 W typical"), mentions_money("单价 5 元")
     (True, False, True)
     """
@@ -156,6 +206,16 @@ def redact_prices(text: str) -> str:
 
     Catalog sources and assumptions cite the prices the costs were built from; a customer
     document keeps what they say about the hardware and drops what they say about money.
+
+    Parameters
+    ----------
+    text : str
+        A source or assumption text.
+
+    Returns
+    -------
+    str
+        The text left; empty when every sentence mentions money.
 
     >>> redact_prices("luxoptx.com (n.d.; MPO-16 trunk 50-150 USD per cable, C)")
     'luxoptx.com'

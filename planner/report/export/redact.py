@@ -26,6 +26,16 @@ _ORPHAN_COMMA = re.compile(r"([,;:，；：])\s*[,，]\s*")
 def mentions_path(text: str) -> bool:
     """True when ``text`` names a file or a path of the repository.
 
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    bool
+        Whether a repository path or file name appears.
+
     >>> mentions_path("fit (bench/fit_training_efficiency.py)"), mentions_path("statista.com/statistics/190680")
     (True, False)
     """
@@ -34,6 +44,16 @@ def mentions_path(text: str) -> bool:
 
 def redact_paths(text: str) -> str:
     """``text`` without file names and repository paths, and without the brackets they leave empty.
+
+    Parameters
+    ----------
+    text : str
+        A source or assumption text.
+
+    Returns
+    -------
+    str
+        The text, spaces collapsed.
 
     >>> redact_paths("Least-squares fit (bench/fit_training_efficiency.py) of the MFU")
     'Least-squares fit of the MFU'

@@ -12,6 +12,16 @@ import html
 def escape_html(text: str) -> str:
     """User text for HTML (and so for the PDF): markup shows as text, never as markup.
 
+    Parameters
+    ----------
+    text : str
+        User text.
+
+    Returns
+    -------
+    str
+        Text with ``&``, ``<``, ``>`` and quotes escaped.
+
     >>> escape_html('<b>ACME</b> & "Sons"')
     '&lt;b&gt;ACME&lt;/b&gt; &amp; &quot;Sons&quot;'
     """

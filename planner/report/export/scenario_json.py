@@ -15,12 +15,36 @@ MAX_SCENARIO_BYTES = 1_000_000
 
 
 def export_scenario_json(scenario: Scenario) -> bytes:
-    """UTF-8 JSON of ``scenario`` that :func:`import_scenario_json` reads back unchanged."""
+    """UTF-8 JSON of ``scenario`` that :func:`import_scenario_json` reads back unchanged.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+
+    Returns
+    -------
+    bytes
+        JSON text, UTF-8, ending with a newline.
+    """
     return (scenario_to_json(scenario) + "\n").encode("utf-8")
 
 
 def import_scenario_json(data: bytes | str, *, source: str = "scenario JSON") -> Scenario:
     """The scenario in a JSON file (strict JSON, read by :func:`planner.files.parse_scenario_export`);
-    :class:`InputError` names what is wrong."""
+    :class:`InputError` names what is wrong.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The file, at most ``MAX_SCENARIO_BYTES`` [bytes].
+    source : str
+        Name of the input in error messages.
+
+    Returns
+    -------
+    Scenario
+        The validated scenario.
+    """
     parsed = parse_scenario_export(data, source=source, limit_bytes=MAX_SCENARIO_BYTES)
     return scenario_from_data(parsed, source=source)

@@ -58,6 +58,18 @@ class Sheet:
 def sheet_title(text: str, used: set[str]) -> str:
     """A sheet name Excel accepts (no ``[]:*?/\\``, at most 31 characters), unique in ``used``.
 
+    Parameters
+    ----------
+    text : str
+        The wanted title.
+    used : set[str]
+        Titles already taken (the new one is added).
+
+    Returns
+    -------
+    str
+        The sheet title.
+
     >>> sheet_title("BOM [v1/2]", set()), sheet_title("BOM", {"BOM"})
     ('BOM (v1_2)', 'BOM 2')
     """
@@ -86,7 +98,20 @@ def _cell_value(value: Any, kind: ColumnKind) -> Any:
 
 
 def write_xlsx(sheets: Sequence[Sheet], *, title: str = "", author: str = "") -> bytes:
-    """The workbook as bytes: one sheet per :class:`Sheet`, header row styled and frozen."""
+    """The workbook as bytes: one sheet per :class:`Sheet`, header row styled and frozen.
+
+    Parameters
+    ----------
+    sheets : Sequence[Sheet]
+        Sheets with their columns and rows.
+    title, author : str
+        Workbook properties (illegal characters removed, at most 255 characters).
+
+    Returns
+    -------
+    bytes
+        The ``.xlsx`` workbook.
+    """
     book = Workbook()
     book.remove(book.worksheets[0])
     book.properties.title = ILLEGAL_CHARACTERS_RE.sub("", title)[:255]
@@ -129,7 +154,18 @@ def write_xlsx(sheets: Sequence[Sheet], *, title: str = "", author: str = "") ->
 
 
 def read_xlsx(data: bytes) -> dict[str, list[dict[str, Any]]]:
-    """Every sheet as records keyed by header (text cells restored): for tests and re-imports."""
+    """Every sheet as records keyed by header (text cells restored): for tests and re-imports.
+
+    Parameters
+    ----------
+    data : bytes
+        An ``.xlsx`` workbook.
+
+    Returns
+    -------
+    dict[str, list[dict[str, Any]]]
+        Records of each sheet, by sheet title.
+    """
     book = load_workbook(io.BytesIO(data), read_only=True)
     sheets: dict[str, list[dict[str, Any]]] = {}
     for ws in book.worksheets:

@@ -41,6 +41,18 @@ def assumption_rows(p: Proposal, *, remarks: bool | None = None) -> pd.DataFrame
     without the remarks in its brackets, each topic by its catalog family ("Servers"), and
     without the coefficients of analyses the document does not contain (:data:`ANALYSIS_TOPICS`)
     or the rows whose text the edition loses entirely.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal (plan, catalog, language, edition).
+    remarks : bool or None
+        Keep the catalog's own text; ``None`` follows the edition (internal: yes).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per assumption shown: kind, topic, text, source.
     """
     lang = p.lang
     frame = tables.assumptions_table(p.plan, lang)
@@ -92,6 +104,16 @@ REFERENCE_WIDTHS_PCT = (13.0, 16.0, 49.0, 22.0)
 
 
 def write_assumptions(doc: HtmlDocument, p: Proposal) -> None:
+    """The assumptions section: the scenario as resolved, the vendor claims beside what the model
+    computes, then the list of cited sources and assumptions of the edition.
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal (plans, catalog, language, edition).
+    """
     lang, plan = p.lang, p.plan
     doc.section(tr("export.sec.assumptions", lang), "assumptions")
     doc.paragraph(tr("export.disclaimer", lang), style="note")

@@ -26,6 +26,18 @@ from planner.report.proposal.model import (
 
 
 def write_compare(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    """The design comparison section: the metrics table (winners marked), the pools, then the
+    comparison charts.
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal (shown plans, names, options).
+    images : Mapping[str, str]
+        Chart data URIs by chart name (:func:`planner.report.proposal.figures.chart_images`).
+    """
     lang = p.lang
     doc.section(tr("export.sec.compare", lang), "compare")
     doc.paragraph(tr("compare.same_gpu", lang, gpu=p.plan.gpu_name, count=len(p.shown_plans)))
@@ -71,6 +83,18 @@ def _pools(doc: HtmlDocument, p: Proposal) -> None:
 
 
 def write_topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    """The topology section: the fabric diagram, switches per tier, media per link class and the
+    latency breakdown.
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal (its proposed plan and catalog).
+    images : Mapping[str, str]
+        Chart data URIs by chart name.
+    """
     lang, plan = p.lang, p.plan
     doc.section(tr("export.sec.topology", lang), "topology")
     doc.figure(images["topology"])
@@ -94,6 +118,13 @@ def write_topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) ->
 
 
 def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    """The BOM section: amounts per category, the cost chart and the BOM lines of the edition.
+
+    Parameters
+    ----------
+    doc, p, images
+        The document being written, the proposal, and chart data URIs by chart name.
+    """
     lang = p.lang
     doc.section(tr("export.sec.bom", lang), "bom")
     records = bom_records(p)
@@ -172,6 +203,18 @@ def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
 
 
 def write_power(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
+    """The power and cooling section: IT and facility power in the reader's unit, PUE, rack density
+    against the cooling limit, with the power and rack charts.
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal (its proposed plan, options).
+    images : Mapping[str, str]
+        Chart data URIs by chart name.
+    """
     lang, plan = p.lang, p.plan
     doc.section(tr("export.sec.power", lang), "power")
     pw, co, racks = plan.power, plan.cooling, plan.racks
@@ -233,6 +276,16 @@ def write_power(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> No
 
 
 def write_cost(doc: HtmlDocument, p: Proposal) -> None:
+    """The cost section: CAPEX, yearly OPEX by item, TCO and the cost per GPU and per GPU-hour, in
+    the report currency.
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal (its proposed plan's cost [USD] and currency).
+    """
     lang, plan = p.lang, p.plan
     doc.section(tr("export.sec.cost", lang), "cost")
     money = tables.money_of(plan)

@@ -23,7 +23,18 @@ SECTION_KEYS = tuple(key for key, _ in SECTIONS)
 
 def sections(p: Proposal) -> tuple[tuple[str, str], ...]:
     """:data:`SECTIONS` of this proposal: the tenancy and serving sections before the assumptions
-    when the scenario has tenants or a serving request, then the rack elevations."""
+    when the scenario has tenants or a serving request, then the rack elevations.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal (options, tenancy, serving).
+
+    Returns
+    -------
+    tuple[tuple[str, str], ...]
+        ``(title key, anchor)`` per section, in document order.
+    """
     extra = [
         (section.SECTION_KEY, section.ANCHOR)
         for section, shown in ((tenancy_section, p.tenancy), (serving_section, p.serving))

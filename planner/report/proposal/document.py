@@ -31,7 +31,24 @@ def proposal_html(
     alt_texts: Mapping[str, str] | None = None,
 ) -> str:
     """The whole document as print-ready HTML (``images``: chart data URIs by name; ``pages``:
-    the first page of each section for the contents, ``None`` = a contents without numbers)."""
+    the first page of each section for the contents, ``None`` = a contents without numbers).
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+    images : Mapping[str, str]
+        Chart data URIs by chart name.
+    pages : Sequence[int] or None
+        First page of each section, 1-based [count]; ``None`` for a contents without numbers.
+    alt_texts : Mapping[str, str] or None
+        Description of each chart by chart name (the images' ``alt``).
+
+    Returns
+    -------
+    str
+        HTML text.
+    """
     alt_by_uri = {images[key]: text for key, text in (alt_texts or {}).items() if key in images}
     doc = HtmlDocument(lang="zh-CN" if p.lang == "zh" else "en", title=title(p), alt_texts=alt_by_uri)
     write_cover(doc, p, pages)
@@ -52,7 +69,18 @@ def proposal_html(
 def page_setup(p: Proposal) -> PageSetup:
     """A4 with the footer (title, customer, author, date, version, edition; page x of y) on
     every page: the date, version, edition and page number are never shortened; a customer or
-    author name is capped, and the title takes the width left (see :class:`FooterPart`)."""
+    author name is capped, and the title takes the width left (see :class:`FooterPart`).
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal (options, language, edition).
+
+    Returns
+    -------
+    PageSetup
+        Footer and header HTML for Chromium's printing.
+    """
     o, lang = p.options, p.lang
     parts = [
         FooterPart(title(p), "fill"),
@@ -78,6 +106,20 @@ def render_pdf(p: Proposal, *, browser: Browser | None = None, steps: Steps | No
     ``pdftotext`` the first print is the document: a contents without page numbers.
     ``steps`` hears of each of the three stages (charts, first print, second print) and may stop
     the build before the next (:mod:`planner.progress`).
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+    browser : Browser or None
+        Browser drawing and printing; ``None`` takes the shared one.
+    steps : Steps or None
+        Progress callback told of each stage; ``None`` for none.
+
+    Returns
+    -------
+    bytes
+        The PDF file.
     """
     engine = browser or shared_browser()
     checkpoint(steps, done=0, total=3)

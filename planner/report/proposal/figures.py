@@ -25,7 +25,18 @@ PNG_SCALE = 3.0
 
 
 def chart_figures(p: Proposal) -> list[tuple[str, go.Figure]]:
-    """The app's figures for the document, in the order they appear (shown plans only)."""
+    """The app's figures for the document, in the order they appear (shown plans only).
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    list[tuple[str, go.Figure]]
+        Chart name and figure.
+    """
     lang, shown, plan, names = p.lang, p.shown_plans, p.plan, dict(p.names)
     return [
         ("compare_bars", charts.compare_bars(shown, lang, names, units=p.options.units)),
@@ -41,13 +52,39 @@ def chart_figures(p: Proposal) -> list[tuple[str, go.Figure]]:
 
 
 def chart_images(p: Proposal, browser: Browser) -> dict[str, str]:
-    """Every figure drawn once by the browser, as data URIs keyed by chart name."""
+    """Every figure drawn once by the browser, as data URIs keyed by chart name.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+    browser : Browser
+        Browser that draws the charts.
+
+    Returns
+    -------
+    dict[str, str]
+        Data URI per chart name.
+    """
     return chart_images_and_alt_texts(p, browser)[0]
 
 
 def chart_images_and_alt_texts(p: Proposal, browser: Browser) -> tuple[dict[str, str], dict[str, str]]:
     """Every figure drawn once by the browser (data URIs) and its one-sentence description (the
-    image's ``alt`` text, :func:`planner.report.charts.figure_alt_text`), keyed by chart name."""
+    image's ``alt`` text, :func:`planner.report.charts.figure_alt_text`), keyed by chart name.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+    browser : Browser
+        Browser that draws the charts.
+
+    Returns
+    -------
+    tuple[dict[str, str], dict[str, str]]
+        Data URI per chart name, and description per chart name.
+    """
     figures = chart_figures(p)
     specs = [ChartSpec(fig, CHART_WIDTH_PX, int(fig.layout.height or 400), name=key) for key, fig in figures]
     images = browser.images(specs, fmt=CHART_FORMAT, scale=PNG_SCALE)

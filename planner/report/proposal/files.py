@@ -18,12 +18,34 @@ from planner.report.proposal.model import Proposal, bom_records, currency_label,
 
 
 def bom_csv(p: Proposal) -> bytes:
-    """The proposed design's BOM as CSV (columns of :mod:`planner.report.export.csv`, by edition)."""
+    """The proposed design's BOM as CSV (columns of :mod:`planner.report.export.csv`, by edition).
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    bytes
+        The CSV file.
+    """
     return bom_csv_module.write_bom_csv(bom_records(p), edition=p.options.edition)
 
 
 def scenario_json(p: Proposal) -> bytes:
-    """The scenario as JSON that reopens it exactly."""
+    """The scenario as JSON that reopens it exactly.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    bytes
+        JSON text, UTF-8.
+    """
     return export_scenario_json(p.scenario)
 
 
@@ -34,25 +56,29 @@ _CSV_KINDS: Mapping[str, ColumnKind] = {
 }
 
 
+_BOM_HEADER_KEYS: Mapping[str, str] = {
+    "line": "export.col.line",
+    "category": "export.col.category_id",
+    "id": "export.col.item_id",
+    "description": "col.description",
+    "quantity": "col.quantity",
+    "unit_price": "export.col.unit_price",
+    "total_price": "export.col.amount",
+    "currency": "export.col.currency",
+    "customer": "export.col.customer",
+    "project": "export.col.project",
+    "version": "export.col.version",
+    "unit_cost": "export.col.unit_cost",
+    "total_cost": "export.col.cost_amount",
+    "margin_fraction": "export.col.margin",
+    "discount_fraction": "export.col.discount",
+    "source": "col.source",
+}
+"""The BOM file's column -> its header key (money headers name the ``{currency}``)."""
+
+
 def _bom_headers(lang: str, currency: str) -> dict[str, str]:
-    return {
-        "line": tr("export.col.line", lang),
-        "category": tr("export.col.category_id", lang),
-        "id": tr("export.col.item_id", lang),
-        "description": tr("col.description", lang),
-        "quantity": tr("col.quantity", lang),
-        "unit_price": tr("export.col.unit_price", lang, currency=currency),
-        "total_price": tr("export.col.amount", lang, currency=currency),
-        "currency": tr("export.col.currency", lang),
-        "customer": tr("export.col.customer", lang),
-        "project": tr("export.col.project", lang),
-        "version": tr("export.col.version", lang),
-        "unit_cost": tr("export.col.unit_cost", lang, currency=currency),
-        "total_cost": tr("export.col.cost_amount", lang, currency=currency),
-        "margin_fraction": tr("export.col.margin", lang),
-        "discount_fraction": tr("export.col.discount", lang),
-        "source": tr("col.source", lang),
-    }
+    return {column: tr(key, lang, currency=currency) for column, key in _BOM_HEADER_KEYS.items()}
 
 
 def _frame_sheet(title: str, frame: pd.DataFrame, kinds: Mapping[str, ColumnKind] | None = None) -> Sheet:
@@ -62,7 +88,18 @@ def _frame_sheet(title: str, frame: pd.DataFrame, kinds: Mapping[str, ColumnKind
 
 
 def workbook_sheets(p: Proposal) -> list[Sheet]:
-    """Sheets of the XLSX: proposal facts, BOM, design comparison, cabling, assumptions."""
+    """Sheets of the XLSX: proposal facts, BOM, design comparison, cabling, assumptions.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    list[Sheet]
+        The sheets, in workbook order (money in the report currency).
+    """
     o, lang, plan = p.options, p.lang, p.plan
     currency = currency_label(p)
     item, value = tr("col.item", lang), tr("col.value", lang)
@@ -126,7 +163,18 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
 
 
 def workbook(p: Proposal) -> bytes:
-    """The XLSX workbook (BOM, design comparison, cabling, assumptions) of the edition."""
+    """The XLSX workbook (BOM, design comparison, cabling, assumptions) of the edition.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    bytes
+        The ``.xlsx`` file.
+    """
     return write_xlsx(workbook_sheets(p), title=title(p), author=p.options.author)
 
 
@@ -134,7 +182,20 @@ FileKind = Literal["pdf", "csv", "xlsx", "json"]
 
 
 def file_name(p: Proposal, kind: FileKind) -> str:
-    """Sanitised download name, e.g. ``ACME_GPU_pod_proposal_customer_v1.0.pdf``."""
+    """Sanitised download name, e.g. ``ACME_GPU_pod_proposal_customer_v1.0.pdf``.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal (customer, project, edition, version).
+    kind : FileKind
+        ``pdf``, ``csv``, ``xlsx`` or ``json``.
+
+    Returns
+    -------
+    str
+        The file name.
+    """
     o = p.options
     what = {"pdf": "proposal", "csv": "bom", "xlsx": "workbook", "json": "scenario"}[kind]
     parts = [o.customer, o.project, what]

@@ -74,7 +74,20 @@ class ProposalOptions(BaseModel):
 
 
 def options_from_data(data: Mapping[str, Any], *, source: str = "proposal") -> ProposalOptions:
-    """Validate proposal options (and the logo image); :class:`InputError` names field and range."""
+    """Validate proposal options (and the logo image); :class:`InputError` names field and range.
+
+    Parameters
+    ----------
+    data : Mapping[str, Any]
+        Proposal options (customer, edition, pricing, designs, logo, ...).
+    source : str
+        Name of the input in error messages.
+
+    Returns
+    -------
+    ProposalOptions
+        The validated options.
+    """
     options = parse(ProposalOptions, data, source=source)
     if options.logo is not None:
         logo_data_uri(options.logo)
@@ -153,6 +166,21 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
     The proposed design is ``options.proposed`` or else the scenario's own design, so the
     cover, BOM, CSV and XLSX detail what the scenario (and its exported JSON) says; the rule's
     pick (``recommended_id``) is only a recommendation beside it.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Catalog
+        The catalog.
+    options : ProposalOptions
+        Document options (designs compared, pricing, edition, language).
+
+    Returns
+    -------
+    Proposal
+        Plans at cost and at offered prices, the proposed and recommended designs, names and the
+        decision.
     """
     base = plan_scenario(scenario=scenario, catalog=catalog)
     ids = list(dict.fromkeys(options.design_ids))
@@ -201,21 +229,69 @@ def build_proposal(*, scenario: Scenario, catalog: Catalog, options: ProposalOpt
 
 
 def date_text(day: dt.date, lang: str) -> str:
-    """``2026-05-14`` or ``2026年5月14日``."""
+    """``2026-05-14`` or ``2026年5月14日``.
+
+    Parameters
+    ----------
+    day : dt.date
+        The date.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The date text.
+    """
     return f"{day.year}年{day.month}月{day.day}日" if lang == "zh" else day.isoformat()
 
 
 def title(p: Proposal) -> str:
+    """The document title: the project's name, else the default title in the document's language.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    str
+        The title.
+    """
     return p.options.project or tr("export.doc_title", p.lang)
 
 
 def currency_label(p: Proposal) -> str:
+    """The report currency's name in the document's language.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    str
+        The currency name.
+    """
     return tr(f"currency.{p.plan.cost.currency}", p.lang)
 
 
 def bom_records(p: Proposal) -> list[bom_csv_module.Record]:
     """The proposed design's BOM lines for the edition, each description in the document's
-    language (the PDF, the CSV and the XLSX then say the same words)."""
+    language (the PDF, the CSV and the XLSX then say the same words).
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    list[Record]
+        One record per BOM line (money at offered prices in the report currency).
+    """
     o = p.options
     records = bom_csv_module.bom_records(
         p.cost_plan,
@@ -229,19 +305,54 @@ def bom_records(p: Proposal) -> list[bom_csv_module.Record]:
 
 
 def text_cell(value: bom_csv_module.Cell) -> str:
-    """A record's text as it is (a :class:`~planner.i18n.message.Message` stays one)."""
+    """A record's text as it is (a :class:`~planner.i18n.message.Message` stays one).
+
+    Parameters
+    ----------
+    value : Cell
+        A record cell.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     return value if isinstance(value, str) else str(value)
 
 
 def clean_text(text: str, p: Proposal) -> str:
     """An engine or catalog text in the document's language, as the edition may show it
-    (customer: no price references, no repository paths or file names)."""
+    (customer: no price references, no repository paths or file names).
+
+    Parameters
+    ----------
+    text : str
+        Engine or catalog text.
+    p : Proposal
+        The proposal (language, edition).
+
+    Returns
+    -------
+    str
+        The text shown.
+    """
     shown = translate_text(text, p.lang)
     return shown if p.internal else redact_paths(redact_prices(shown))
 
 
 def scope_line(p: Proposal) -> str:
-    """The cluster in one line (GPUs, servers, racks), for the cover and the workbook's facts."""
+    """The cluster in one line (GPUs, servers, racks), for the cover and the workbook's facts.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    str
+        The line (counts [count]).
+    """
     plan = p.plan
     return tr(
         "export.meta.scope_value",
@@ -253,16 +364,55 @@ def scope_line(p: Proposal) -> str:
 
 
 def per_gpu_hour(plan: Plan, lang: str) -> str:
-    """``2.41 USD/GPU-hour`` in the plan's report currency."""
+    """``2.41 USD/GPU-hour`` in the plan's report currency.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        Price per GPU-hour with its unit [report currency/GPU-hour].
+    """
     money = tables.money_of(plan)
     unit = tables.unit_label(tables.METRICS["usd_per_gpu_hour"], money.currency, lang)
     return f"{fmt.number(money(plan.cost.usd_per_gpu_hour), 2)} {unit}"
 
 
 def category_label(category: str, lang: str) -> str:
+    """A BOM category in the document's language; an unknown category as given.
+
+    Parameters
+    ----------
+    category : str
+        BOM category.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The label.
+    """
     return tr_enum("bom_category", category, lang) if category in BOM_CATEGORIES else category
 
 
 def ordered_categories(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The BOM categories present in ``records``, in :data:`BOM_CATEGORIES` order, unknown ones after.
+
+    Parameters
+    ----------
+    records : Sequence[Mapping[str, Any]]
+        BOM records.
+
+    Returns
+    -------
+    list[str]
+        The categories.
+    """
     present = list(dict.fromkeys(str(r["category"]) for r in records))
     return [c for c in BOM_CATEGORIES if c in present] + [c for c in present if c not in BOM_CATEGORIES]

@@ -57,6 +57,20 @@ def _fields(model: BaseModel, prefix: str = "") -> list[tuple[str, float]]:
 def record_figures(family: str, record: Record, lang: str) -> str:
     """A record's figures in plain words: ``"Typical power 900 W; Latency 300 ns"``.
 
+    Parameters
+    ----------
+    family : str
+        Catalog family.
+    record : Record
+        The catalog record.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        Labelled figures with units, joined.
+
     >>> from planner import load_catalog
     >>> record_figures("racks", load_catalog().racks["rack_42u_std"], "en")
     'Height 42 U; Usable height 38 U'
@@ -88,7 +102,22 @@ def _rule_figure(record: Record, lang: str) -> str:
 def assumption_text(topic: str, catalog: Catalog, lang: str) -> str | None:
     """The plain words of an assumption on ``topic`` (``servers.biren_hearten_8oam``): the record's
     name and its figures; ``None`` for a topic that is no catalog record (a model choice, whose
-    engine text is already plain)."""
+    engine text is already plain).
+
+    Parameters
+    ----------
+    topic : str
+        Assumption topic, ``family.record_id``.
+    catalog : Catalog
+        The catalog.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str or None
+        Name and figures, or ``None``.
+    """
     family, _, record_id = topic.partition(".")
     if family not in FAMILIES:
         return None
@@ -118,6 +147,16 @@ than part of the citation (a title, a section, an address, a date)."""
 
 def plain_source(text: str) -> str:
     """A citation without its bracketed remarks; titles, sections, addresses and dates stay.
+
+    Parameters
+    ----------
+    text : str
+        A citation.
+
+    Returns
+    -------
+    str
+        The citation without remarks.
 
     >>> plain_source("Vendor document (Chinese, undated, no named author), section 2.1 (a vendor claim) (2026-11)")
     'Vendor document, section 2.1 (2026-11)'

@@ -22,7 +22,17 @@ from planner.report.proposal.model import Proposal, currency_label, date_text, p
 
 
 def write_cover(doc: HtmlDocument, p: Proposal, pages: Sequence[int] | None) -> None:
-    """The cover, with the contents (``pages``: each section's first page, ``None`` = unknown)."""
+    """The cover, with the contents (``pages``: each section's first page, ``None`` = unknown).
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal.
+    pages : Sequence[int] or None
+        First page of each section, 1-based [count].
+    """
     o, lang, plan = p.options, p.lang, p.plan
     numbers: Sequence[int | None] = pages if pages is not None else [None] * len(sections(p))
     doc.cover(
@@ -58,7 +68,15 @@ def write_cover(doc: HtmlDocument, p: Proposal, pages: Sequence[int] | None) -> 
 
 
 def write_recommendation(doc: HtmlDocument, p: Proposal) -> None:
-    """The recommended design in bold, the rule that chose it, and the runner-up."""
+    """The recommended design in bold, the rule that chose it, and the runner-up.
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal (recommended, proposed and runner-up designs).
+    """
     lang, plan, names = p.lang, p.plan, p.names
     best = p.priced(p.recommended_id)
     common = {"gpus": fmt.number(plan.gpus), "gpu": plan.gpu_name}
@@ -165,6 +183,13 @@ def write_summary(doc: HtmlDocument, p: Proposal) -> None:
 
     A section that explains the recommendation in more words goes right after the recommendation
     (or the override), before the exclusions: the reader meets the decision, then its reasons.
+
+    Parameters
+    ----------
+    doc : HtmlDocument
+        The document being written (appended to).
+    p : Proposal
+        The proposal.
     """
     doc.section(tr("export.sec.summary", p.lang), "summary")
     if len(p.cost_plans) == 1:
