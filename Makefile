@@ -38,19 +38,24 @@ system-deps:
 # .ci/check-clean.sh compares git's view of the tree before and after pytest. The tiers are
 # pytest markers that tests/conftest.py gives every test (unit, app, pdf, browser, pg, slow);
 # `make test` runs them all and records the run in artifacts/pytest.xml (`make readme-tests`
-# writes its count and time into the README).
+# writes its count and wall time into the README). It runs on two pytest-xdist workers with
+# --dist loadgroup: tests/conftest.py puts the browser tests in one group (one Streamlit server and
+# one Chromium at a time) and every other module in a group of its own, and orders the groups
+# costliest tier first (--no-loadscope-reorder keeps that order). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
+TEST_DIST = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
 test: lint system-deps
 	set -e; PG_ENV="$$(bash .ci/start-postgres.sh)"; eval "$$PG_ENV"; \
 	trap 'bash .ci/start-postgres.sh stop' EXIT; \
 	TREE="$$(bash .ci/check-clean.sh snapshot)"; \
-	status=0; $(BIN)/pytest -q --junitxml=artifacts/pytest.xml || status=$$?; \
+	status=0; $(BIN)/pytest -q $(TEST_DIST) --junitxml=artifacts/pytest.xml || status=$$?; \
 	bash .ci/check-clean.sh compare "$$TREE" || status=1; \
 	exit $$status
 
 # The fast tier: engine, CLI (in-process and start-up), store on SQLite, doctests; no AppTest, no
 # browser, no PDF, no PostgreSQL, no worker processes of its own. It runs on two pytest-xdist
 # workers (each test in a temporary folder of its worker, the Hypothesis database shared: it
-# writes each example atomically); `make test` stays one process (its JUnit file feeds the README).
+# writes each example atomically), distributed test by test.
 FAST_WORKERS ?= 2
 test-fast: install-dev
 	set -e; TREE="$$(bash .ci/check-clean.sh snapshot)"; \

@@ -16,9 +16,12 @@ from what the test uses, so a new test file is classified without an edit:
 - ``unit``: none of the above (engine, CLI in-process, store on SQLite, doctests).
 
 ``make test-fast`` runs ``-m unit -n 2`` (two pytest-xdist workers); ``make test`` runs every tier
-in one process. A run with ``-m`` does not even import a module whose source tiers no test of it
-can match (:func:`pytest_ignore_collect`): the fast tier skips importing the AppTest, PDF and
-browser modules (and rewriting their asserts).
+on two workers too, with ``--dist loadgroup`` (:func:`worker_group`: the browser tests stay on
+one worker, every other module whole on one worker; :func:`order_for_workers`: the costliest tiers
+handed out first). A
+run with ``-m`` does not even import a module whose source tiers no test of it can match
+(:func:`pytest_ignore_collect`): the fast tier skips importing the AppTest, PDF and browser
+modules (and rewriting their asserts).
 """
 
 from __future__ import annotations
@@ -31,12 +34,13 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+from _pytest.junitxml import xml_key
 from _pytest.mark.expression import Expression
 
 from planner import Catalog, load_catalog
@@ -210,8 +214,62 @@ def tiers_of(item: pytest.Item) -> frozenset[str]:
     return frozenset(tiers) or frozenset({"unit"})
 
 
+WORKER_ORDER = ("browser", "pdf", "app", "slow", "pg", "unit")
+"""The order in which ``make test``'s two workers are handed the tiers' groups: the longest first
+(the browser group alone takes about half the suite's time), so the many small unit modules come
+last and fill in whatever time one worker has left when the other finishes."""
+BROWSER_GROUP = "browser"
+
+
+def worker_group(nodeid: str) -> str:
+    """The group a test runs in under ``make test`` (``--dist loadgroup``), whole on one worker.
+
+    Every browser test is in one group: one Streamlit server and one Chromium at a time, as in a
+    one-process run, so two browser modules never compete for the two cores and their waits keep
+    the margins they were written with (their session fixtures, one Chromium, are built once).
+    Every other module is a group of its own, so a module-scoped fixture (an AppTest, a set of
+    printed PDFs, a Dask cluster) is built once, not once per worker.
+
+    >>> worker_group("tests/browser/test_zh_walk.py::test_page[bom]"), worker_group("tests/test_app.py::test_a")
+    ('browser', 'tests/test_app.py')
+    """
+    path = nodeid.split("::", 1)[0]
+    return BROWSER_GROUP if BROWSER_DIR in (ROOT / path).parents else path
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup`` schedules :func:`worker_group`'s groups: pytest-xdist's scheduler by
+    scope, each group one scope. (pytest-xdist 3.8 would read ``xdist_group`` marks into the test
+    ids, which pytest 9.2's ids no longer take; the groups here come from the path, and the ids and
+    the JUnit names stay as they are.) Other ``--dist`` modes are pytest-xdist's own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SuiteGroups(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return worker_group(nodeid)
+
+    return SuiteGroups(config, log)
+
+
+def order_for_workers(items: list[pytest.Item]) -> None:
+    """Sort the tests, stably, by :data:`WORKER_ORDER` of their group's costliest tier (a group's
+    tests keep their order): with ``--no-loadscope-reorder`` the workers take the groups in the
+    order of their first test. Every worker sorts the same collection the same way."""
+    rank = {tier: place for place, tier in enumerate(WORKER_ORDER)}
+    costs: dict[str, int] = {}
+    for item in items:
+        cost = min(rank[mark.name] for mark in item.iter_markers() if mark.name in rank)
+        group = worker_group(item.nodeid)
+        costs[group] = min(cost, costs.get(group, cost))
+    items.sort(key=lambda item: costs[worker_group(item.nodeid)])
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Give every test its tier markers (see the module docstring)."""
+    """Give every test its tier markers (see the module docstring); on a pytest-xdist worker,
+    order them for the workers (:func:`order_for_workers`)."""
     counts: Counter[str] = Counter()
     for item in items:
         tiers = sorted(tiers_of(item))
@@ -219,6 +277,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for tier in tiers:
             item.add_marker(getattr(pytest.mark, tier))
     config.stash[TIER_COUNTS] = counts
+    if hasattr(config, "workerinput"):
+        order_for_workers(items)
 
 
 def _machine() -> str:
@@ -233,16 +293,44 @@ def _machine() -> str:
     return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
 
 
-@pytest.fixture(scope="session", autouse=True)
-def record_run_facts(
-    request: pytest.FixtureRequest, record_testsuite_property: Callable[[str, object], None]
-) -> Iterator[None]:
-    """When pytest writes a JUnit file (``make test``), record in it the machine, the load average
-    at the end of the run and the tests per tier: ``tools/readme_blocks.py`` writes the README's
-    test line from them (nothing is recorded in a run without ``--junitxml``)."""
-    yield
-    for tier, count in sorted(request.config.stash.get(TIER_COUNTS, Counter()).items()):
-        record_testsuite_property(f"tier_{tier}", count)
-    record_testsuite_property("machine", _machine())
-    record_testsuite_property("load_average", " ".join(f"{x:.1f}" for x in os.getloadavg()))
-    record_testsuite_property("date", datetime.date.today().isoformat())
+def run_facts(config: pytest.Config, tier_counts: Mapping[str, int]) -> dict[str, str]:
+    """What ``make test`` records in its JUnit file for the README: tests per tier, the workers,
+    the machine, the load average at the end of the run and the date."""
+    workers = config.getoption("numprocesses", None) if config.pluginmanager.has_plugin("xdist") else None
+    facts = {f"tier_{tier}": str(count) for tier, count in sorted(tier_counts.items())}
+    facts["workers"] = str(workers or 1)
+    facts["machine"] = _machine()
+    facts["load_average"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    facts["date"] = datetime.date.today().isoformat()
+    return facts
+
+
+WORKER_TIERS = "tier_counts"
+"""The key under which a pytest-xdist worker hands its collection's tier counts to the controller."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """The controller of a pytest-xdist run takes the tier counts from a finished worker (every
+    worker collects the whole suite, so each holds the same counts)."""
+    counts = getattr(node, "workeroutput", {}).get(WORKER_TIERS)
+    if counts:
+        node.config.stash[TIER_COUNTS] = Counter(counts)
+
+
+@pytest.hookimpl(tryfirst=True)  # before the JUnit file is written
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker hands its tier counts to the controller; the process that writes the
+    JUnit file (``make test``: the controller, or the one process) records :func:`run_facts` in it:
+    ``tools/readme_blocks.py`` writes the README's test line from them. The JUnit file's own time is
+    the run's wall time (from the session's start to its end), whatever the number of workers."""
+    config = session.config
+    counts = config.stash.get(TIER_COUNTS, Counter())
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[WORKER_TIERS] = dict(counts)
+        return
+    xml = config.stash.get(xml_key, None)
+    if xml is not None:
+        for name, value in run_facts(config, counts).items():
+            xml.add_global_property(name, value)

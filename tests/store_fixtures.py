@@ -44,9 +44,39 @@ def pg_server_url() -> str:
     return normalize_url(url)
 
 
+ROLES_LOCK_KEY = 0x706C616E
+"""The PostgreSQL advisory lock (a server-wide number) :func:`make_group_roles` holds."""
+
+
+def make_group_roles(engine: Engine) -> None:
+    """Migrate one throwaway schema while holding a server-wide advisory lock, then drop it.
+
+    The store's migration creates the group roles (``planner_viewer`` ... ``planner_server``) and
+    grants each to the next: roles belong to the whole server, not to a schema. ``make test``'s two
+    pytest-xdist workers each migrate schemas of their own, and on a fresh server (CI) their first
+    migrations would create and grant the same roles at once; here the first worker makes them
+    while the other waits, and every later migration finds them made.
+    """
+    schema = f"planner_roles_{uuid.uuid4().hex[:12]}"
+    with engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": ROLES_LOCK_KEY})
+        try:
+            with engine.begin() as connection:
+                connection.execute(CreateSchema(schema))
+            url = engine.url.update_query_dict({"options": f"-csearch_path={schema}"})
+            with open_store(url=url.render_as_string(hide_password=False)):
+                pass
+            with engine.begin() as connection:
+                connection.execute(DropSchema(schema, cascade=True))
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": ROLES_LOCK_KEY})
+            lock.commit()
+
+
 @pytest.fixture(scope="session")
 def pg_admin_engine(pg_server_url: str) -> Iterator[Engine]:
     engine = create_engine(pg_server_url)
+    make_group_roles(engine)
     yield engine
     engine.dispose()
 

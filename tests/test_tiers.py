@@ -25,9 +25,10 @@ def test_the_tier_doctests_pass(conftest: ModuleType) -> None:
     # found from the function itself (module=False): ``doctest.testmod`` looks functions up in
     # sys.modules["conftest"], which may be tests/browser/conftest.py
     runner = doctest.DocTestRunner()
-    for test in doctest.DocTestFinder().find(conftest.never_selected, module=False, globs=vars(conftest)):
-        runner.run(test)
-    assert runner.tries >= 2 and runner.failures == 0  # the two examples of never_selected
+    for function in (conftest.never_selected, conftest.worker_group):
+        for test in doctest.DocTestFinder().find(function, module=False, globs=vars(conftest)):
+            runner.run(test)
+    assert runner.tries >= 3 and runner.failures == 0  # never_selected's two examples, worker_group's one
 
 
 @pytest.mark.parametrize(
@@ -49,3 +50,39 @@ def test_a_module_is_left_out_only_when_no_test_of_it_can_match(
 ) -> None:
     never_selected = conftest.never_selected
     assert never_selected(frozenset(module_tiers), markexpr) is left_out
+
+
+class FakeItem:
+    """What :func:`order_for_workers` reads of a collected test: its id and its markers."""
+
+    def __init__(self, nodeid: str, *tiers: str) -> None:
+        self.nodeid = nodeid
+        self.marks = [getattr(pytest.mark, tier).mark for tier in tiers]
+
+    def iter_markers(self) -> list[pytest.Mark]:
+        return list(self.marks)
+
+
+def test_make_test_hands_out_the_costliest_groups_first(conftest: ModuleType) -> None:
+    """``make test`` (two workers, ``--dist loadgroup``): every browser test in one group, any other
+    module a group of its own, kept whole and in its order; groups sorted by their costliest tier
+    (browser, pdf, app, slow, pg, unit), collection order among equals."""
+    items = [
+        FakeItem("tests/test_a.py::test_one", "unit"),
+        FakeItem("tests/browser/test_b.py::test_walk", "browser"),
+        FakeItem("tests/test_d.py::test_save[sqlite]", "unit"),
+        FakeItem("tests/test_d.py::test_save[postgresql]", "pg"),
+        FakeItem("tests/test_c.py::test_page", "app"),
+        FakeItem("tests/browser/test_e.py::test_signin", "browser", "slow"),
+        FakeItem("tests/test_c.py::test_page_on_pg", "app", "pg"),
+    ]
+    conftest.order_for_workers(items)
+    assert [(item.nodeid.split("/")[-1], conftest.worker_group(item.nodeid)) for item in items] == [
+        ("test_b.py::test_walk", "browser"),
+        ("test_e.py::test_signin", "browser"),
+        ("test_c.py::test_page", "tests/test_c.py"),
+        ("test_c.py::test_page_on_pg", "tests/test_c.py"),
+        ("test_d.py::test_save[sqlite]", "tests/test_d.py"),  # the module's own order is kept
+        ("test_d.py::test_save[postgresql]", "tests/test_d.py"),
+        ("test_a.py::test_one", "tests/test_a.py"),
+    ]

@@ -5,9 +5,11 @@
 
 A block sits between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` in ``README.md``; only
 its inside is rewritten, so the prose around it stays as written. The test block is built from
-the JUnit XML file that ``make test`` writes (``pytest --junitxml``): the counts and pytest's own
-time, with the machine, the load average and the tests per tier that ``tests/conftest.py``
-records in it as properties. Nobody types these numbers.
+the JUnit XML file that ``make test`` writes (``pytest --junitxml``): the counts and the run's wall
+time (the file's ``time``: pytest's session from its start to its end, not the sum of the tests'
+times, which is about twice as long on two workers), with the number of workers, the machine, the
+load average and the tests per tier that ``tests/conftest.py`` records in it as properties.
+Nobody types these numbers.
 """
 
 from __future__ import annotations
@@ -89,7 +91,8 @@ def _duration(seconds: float) -> str:
 
 
 def tests_block(run: Run) -> str:
-    """The README's lines on the suite: how many tests, per tier, and how long pytest took."""
+    """The README's lines on the suite: how many tests, per tier, how long the run took (wall time)
+    and on how many workers."""
     p = run.properties
     tiers = ", ".join(f"{tier} {p[f'tier_{tier}']}" for tier in TIERS if f"tier_{tier}" in p)
     where = ", ".join(
@@ -104,9 +107,11 @@ def tests_block(run: Run) -> str:
     outcome = f"{run.tests:,} tests" + (f", {run.skipped} skipped" if run.skipped else "")
     if run.failed:
         outcome += f", {run.failed} failed"
+    workers = p.get("workers", "1")
+    on = "in one process" if workers == "1" else f"on {workers} pytest-xdist workers"
     lines = [
         f"Last full run (`make test`, written by `make readme-tests`): **{outcome}** in "
-        f"**{_duration(run.seconds)}** of pytest ({where}).",
+        f"**{_duration(run.seconds)}** of wall time, {on} ({where}).",
     ]
     if tiers:
         lines.append(f"Tests per tier (a test can be in two): {tiers}.")

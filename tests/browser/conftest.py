@@ -1,7 +1,10 @@
-"""Fixtures the browser tests share: the app's server, one Chromium per module and a fresh page.
+"""Fixtures the browser tests share: the app's server, one Chromium for the run and a fresh page.
 
 A module that needs a server with saved scenarios overrides ``base_url`` (with
 :func:`harness.served`); a module's ``TIMEOUT_MS`` (milliseconds) is the page's default timeout.
+Every test opens its own browser context (a fresh profile: no cookie, no session carried over), so
+sharing the browser process shares nothing a test can see; a module never starts Playwright or
+Chromium of its own (two sync Playwright instances cannot run at once on one thread).
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Chromium for the module (skipped, or failed in CI, without it)."""
+    """Chromium for the run (skipped, or failed in CI, without it): started once, not once per
+    module (Playwright's driver and Chromium take seconds of CPU to start)."""
     require_chromium()
     with sync_playwright() as playwright:
         chromium = launch(playwright)

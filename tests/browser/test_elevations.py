@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness import ARTIFACTS, launch, new_context, require_chromium
-from playwright.sync_api import sync_playwright
+from harness import ARTIFACTS, new_context
+from playwright.sync_api import Browser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from handoff_fixtures import preset_handoff
@@ -47,37 +47,35 @@ BOXES_JS = """() => [...document.querySelectorAll('g.device')].map(g => {
 
 
 @pytest.mark.parametrize(("design_id", "gpus"), [("rail8-npo", 1024), ("gb200-nvl72-ib-ndr", 256)])
-def test_elevations_render_without_overlaps(design_id: str, gpus: int, tmp_path: Path) -> None:
-    require_chromium()
+def test_elevations_render_without_overlaps(
+    design_id: str, gpus: int, tmp_path: Path, browser: Browser
+) -> None:
     h = preset_handoff(design_id, gpus)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        page = new_context(browser, 30_000).new_page()
-        for rack_type in rack_types(h.layout, h.wiring):
-            path = tmp_path / f"{rack_type.key}.svg"
-            path.write_text(elevation_svg(rack_type, h.wiring), encoding="utf-8")
-            page.goto(path.as_uri())
-            boxes = page.evaluate(BOXES_JS)
-            assert len(boxes) == len(rack_type.example.placements)
-            for i, a in enumerate(boxes):
-                assert _inside(a["text"], a["rect"]), f"{rack_type.key}: label of {a['id']} leaves its box"
-                for b in boxes[i + 1 :]:
-                    assert _overlap(a["rect"], b["rect"]) == 0, (
-                        f"{rack_type.key}: {a['id']} overlaps {b['id']}"
-                    )
-            svg = page.locator("svg")
-            size = svg.bounding_box()
-            assert size is not None and size["width"] > 0
-            svg.screenshot(path=str(ARTIFACTS / f"elevation_{design_id}_{rack_type.key}.png"))
-        floor = tmp_path / "floor.svg"
-        floor.write_text(floor_svg(h.layout), encoding="utf-8")
-        page.goto(floor.as_uri())
-        racks = page.evaluate(
-            "() => [...document.querySelectorAll('g.rack > rect:first-child')].map(r => {"
-            "const b = r.getBBox(); return [b.x, b.y, b.width, b.height]; })"
-        )
-        assert len(racks) == len(h.layout.racks)
-        assert all(_overlap(a, b) == 0 for i, a in enumerate(racks) for b in racks[i + 1 :])
-        page.locator("svg").screenshot(path=str(ARTIFACTS / f"floor_{design_id}.png"))
-        browser.close()
+    context = new_context(browser, 30_000)  # a fresh profile in the run's Chromium
+    page = context.new_page()
+    for rack_type in rack_types(h.layout, h.wiring):
+        path = tmp_path / f"{rack_type.key}.svg"
+        path.write_text(elevation_svg(rack_type, h.wiring), encoding="utf-8")
+        page.goto(path.as_uri())
+        boxes = page.evaluate(BOXES_JS)
+        assert len(boxes) == len(rack_type.example.placements)
+        for i, a in enumerate(boxes):
+            assert _inside(a["text"], a["rect"]), f"{rack_type.key}: label of {a['id']} leaves its box"
+            for b in boxes[i + 1 :]:
+                assert _overlap(a["rect"], b["rect"]) == 0, f"{rack_type.key}: {a['id']} overlaps {b['id']}"
+        svg = page.locator("svg")
+        size = svg.bounding_box()
+        assert size is not None and size["width"] > 0
+        svg.screenshot(path=str(ARTIFACTS / f"elevation_{design_id}_{rack_type.key}.png"))
+    floor = tmp_path / "floor.svg"
+    floor.write_text(floor_svg(h.layout), encoding="utf-8")
+    page.goto(floor.as_uri())
+    racks = page.evaluate(
+        "() => [...document.querySelectorAll('g.rack > rect:first-child')].map(r => {"
+        "const b = r.getBBox(); return [b.x, b.y, b.width, b.height]; })"
+    )
+    assert len(racks) == len(h.layout.racks)
+    assert all(_overlap(a, b) == 0 for i, a in enumerate(racks) for b in racks[i + 1 :])
+    page.locator("svg").screenshot(path=str(ARTIFACTS / f"floor_{design_id}.png"))
+    context.close()

@@ -1,9 +1,12 @@
 """The workshop workflows in a real browser, in English and 中文, on a 1280 px projector and a
 1440 px laptop: preset → size → compare → optimize → save → share → export.
 
-One run of the workflow per language and width (module fixtures: one server, one browser, each
-workflow run once and shared by the checks) records what it sees on every step; each check below
-then asserts one kind of finding over the whole run, so a failure names the step and the page:
+One walk of the workflow per language (module fixtures: one server, one browser, each walk done
+once and shared by the checks) records what it sees on every step, at both widths: the walk goes
+at 1280 px, and after each step the window is resized to each width and the page read again (the
+app's script does not depend on the window; the layout a check measures does, and is measured at
+each width). Each check below then asserts one kind of finding over the whole run of one language
+and width, so a failure names the step and the page:
 
 - a warning or error box right after a preset click;
 - a KPI value cut off by its card (``scrollWidth > clientWidth``);
@@ -90,13 +93,14 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def workflow(base_url: str, browser: Browser) -> Callable[[str, int], Run]:
-    """``workflow(lang, width)``: the run in that language and width, performed on first use."""
-    done: dict[tuple[str, int], Run] = {}
+    """``workflow(lang, width)``: the run in that language and width, from the language's walk
+    (performed on first use, read at every width)."""
+    done: dict[str, dict[int, Run]] = {}
 
     def get(lang: str, width: int) -> Run:
-        if (lang, width) not in done:
-            done[lang, width] = perform(browser, base_url, lang, width)
-        return done[lang, width]
+        if lang not in done:
+            done[lang] = perform(browser, base_url, lang)
+        return done[lang][width]
 
     return get
 
@@ -141,49 +145,62 @@ def go(page: Page, base_url: str, name: str, lang: str) -> None:
 
 
 class Recorder:
-    """Checks every step of a run against the page and notes the step's time."""
+    """Checks every step of a walk against the page, at every width, and notes the step's time."""
 
-    def __init__(self, run: Run, page: Page) -> None:
-        self.run, self.page = run, page
+    def __init__(self, runs: dict[int, Run], page: Page) -> None:
+        self.runs, self.page = runs, page
         self.started = time.perf_counter()
 
     def step(self, name: str) -> None:
-        page, run = self.page, self.run
+        """Read the page at each width (the window resized; the layout is measured afresh by the
+        checks' scripts), then give the page back the walk's width."""
+        page = self.page
+        walked = page.viewport_size or {"width": WIDTHS[0], "height": HEIGHT}
         where = f"{name} ({urlsplit(page.url).path or '/'})"
-        run.overflow += [f"{where}: {value}" for value in overflowing_kpis(page)]
-        run.exceptions += [f"{where}: {text}" for text in exceptions(page)]
-        if run.lang == "zh":
-            run.prose += [f"{where}: {phrase}" for phrase in untranslated(page)]
-        run.steps.append(name)
-        run.seconds[name] = round(time.perf_counter() - self.started, 1)
+        seconds = round(time.perf_counter() - self.started, 1)
+        for width, run in self.runs.items():
+            page.set_viewport_size({"width": width, "height": HEIGHT})
+            run.overflow += [f"{where}: {value}" for value in overflowing_kpis(page)]
+            run.exceptions += [f"{where}: {text}" for text in exceptions(page)]
+            if run.lang == "zh":
+                run.prose += [f"{where}: {phrase}" for phrase in untranslated(page)]
+            run.steps.append(name)
+            run.seconds[name] = seconds
+        page.set_viewport_size(walked)
         self.started = time.perf_counter()
 
 
-def perform(browser: Browser, base_url: str, lang: str, width: int) -> Run:
-    run = Run(lang=lang, width=width)
-    context = _context(browser, lang, width)
-    shared = _context(browser, lang, width)
+def perform(browser: Browser, base_url: str, lang: str) -> dict[int, Run]:
+    """The workflow walked once in ``lang`` at the first width, read at every width."""
+    runs = {width: Run(lang=lang, width=width) for width in WIDTHS}
+    context = _context(browser, lang, WIDTHS[0])
+    shared = _context(browser, lang, WIDTHS[0])
     with offsite_requests(context) as offsite, offsite_requests(shared) as offsite_shared:
         page = context.new_page()
         try:
-            _steps(run, page, shared, base_url)
+            _steps(runs, page, shared, base_url)
         except Exception as exc:  # the checks below report what was seen until here
-            where = run.steps[-1] if run.steps else "start"
-            run.failure = f"after {where}: {type(exc).__name__}: {exc}"[:2000]
-        run.offsite = sorted(set(offsite + offsite_shared))
+            steps = runs[WIDTHS[0]].steps
+            where = steps[-1] if steps else "start"
+            for run in runs.values():
+                run.failure = f"after {where}: {type(exc).__name__}: {exc}"[:2000]
+        for run in runs.values():
+            run.offsite = sorted(set(offsite + offsite_shared))
     context.close()
     shared.close()
     FINDINGS.mkdir(parents=True, exist_ok=True)
-    found = {k: v for k, v in asdict(run).items() if k != "downloads"}
-    (FINDINGS / f"{lang}-{width}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))
-    for kind, data in run.downloads.items():
-        (FINDINGS / f"{lang}-{width}-download.{kind}").write_bytes(data)
-    return run
+    for width, run in runs.items():
+        found = {k: v for k, v in asdict(run).items() if k != "downloads"}
+        (FINDINGS / f"{lang}-{width}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))
+        for kind, data in run.downloads.items():
+            (FINDINGS / f"{lang}-{width}-download.{kind}").write_bytes(data)
+    return runs
 
 
-def _steps(run: Run, page: Page, shared: BrowserContext, base_url: str) -> None:
+def _steps(runs: dict[int, Run], page: Page, shared: BrowserContext, base_url: str) -> None:
+    run = runs[WIDTHS[0]]
     lang = run.lang
-    record = Recorder(run, page)
+    record = Recorder(runs, page)
     page.goto(f"{base_url}/?lang={lang}")
     expect(page.locator("h1", has_text=heading_of("overview", lang))).to_be_visible()
     settle(page)
@@ -194,7 +211,9 @@ def _steps(run: Run, page: Page, shared: BrowserContext, base_url: str) -> None:
         page.get_by_role("button", name=tr(f"preset.{preset}", lang), exact=True).click()
         expect(kpi(page, "kpi.gpus", lang)).to_have_text(gpus)
         settle(page)
-        run.preset_alerts += [f"preset {preset}: {alert}" for alert in visible_alerts(page)]
+        alerts = [f"preset {preset}: {alert}" for alert in visible_alerts(page)]
+        for each in runs.values():
+            each.preset_alerts += alerts
         record.step(f"preset {preset}")
 
     # size: 512 GPUs on the preset's design
@@ -216,7 +235,7 @@ def _steps(run: Run, page: Page, shared: BrowserContext, base_url: str) -> None:
     record.step("optimize")
 
     go(page, base_url, "scenarios", lang)
-    name = f"ACME-{lang}-{run.width}"  # a name, not prose: the prose check reads it back
+    name = f"ACME-{lang}"  # a name, not prose: the prose check reads it back
     page.get_by_role("textbox", name=re.compile(f"^{re.escape(tr('sc.field.name', lang))}")).fill(name)
     page.get_by_role("button", name=tr("sc.save_new", lang), exact=True).click()
     expect(page.locator('[data-testid="stAlertContentSuccess"]').first).to_contain_text(name)
@@ -235,20 +254,23 @@ def _steps(run: Run, page: Page, shared: BrowserContext, base_url: str) -> None:
         has=other.locator('[data-testid="stMetricLabel"]', has_text=re.compile(f"^({gpus})$"))
     )
     expect(card.locator('[data-testid="stMetricValue"]').first).to_have_text("512")
-    run.seconds["share link to KPIs"] = round(time.perf_counter() - started, 1)
+    for each in runs.values():
+        each.seconds["share link to KPIs"] = round(time.perf_counter() - started, 1)
     settle(other)
     if f"lang={lang}" not in other.url:  # the link names no language: the colleague picks theirs
         other.get_by_role("radio", name=LANGUAGE_NAMES[lang], exact=True).click()
         expect(kpi(other, "kpi.gpus", lang)).to_have_text("512")
         settle(other)
-    Recorder(run, other).step("share link")
+    Recorder(runs, other).step("share link")
     other.close()
 
     go(page, base_url, "proposal", lang)
     for kind in ("csv", "json"):
         with page.expect_download() as download:
             page.get_by_role("button", name=tr(f"export.download.{kind}", lang)).click()
-        run.downloads[kind] = Path(download.value.path()).read_bytes()
+        data = Path(download.value.path()).read_bytes()
+        for each in runs.values():
+            each.downloads[kind] = data
     record.step("export")
 
 

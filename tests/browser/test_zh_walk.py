@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import fill_store, launch, run_optimizer, served
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from harness import fill_store, run_optimizer, served
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from prose import english_runs
 from walk import (
     DROPZONE,
@@ -70,21 +70,18 @@ def base_url(saved: tuple[Path, int], tmp_path_factory: pytest.TempPathFactory) 
 
 
 @pytest.fixture(scope="module")
-def context(base_url: str) -> Iterator[BrowserContext]:
-    with sync_playwright() as playwright:
-        browser: Browser = launch(playwright)
-        context = browser.new_context(
-            viewport={"width": 1440, "height": 900},
-            locale="zh-CN",
-            timezone_id="UTC",
-            reduced_motion="reduce",
-            accept_downloads=True,
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        with offsite_requests(context):
-            yield context
-        context.close()
-        browser.close()
+def context(base_url: str, browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(
+        viewport={"width": 1440, "height": 900},
+        locale="zh-CN",
+        timezone_id="UTC",
+        reduced_motion="reduce",
+        accept_downloads=True,
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    with offsite_requests(context):
+        yield context
+    context.close()
 
 
 @pytest.fixture(scope="module")
