@@ -9,8 +9,7 @@ time until the KPI cards are drawn (the shared scenario's values for the link) a
 whole page is drawn (its first chart, no element still marked stale); the CPU time of the server
 and of Chromium (their processes' own times from ``/proc``, so other work on a busy machine
 inflates them much less than the wall times); the requests the page made and their bytes.
-Chromium is the browser tests' (:mod:`harness`) without its address-bar popup page
-(:data:`NO_OMNIBOX_POPUP`). Prints the medians, the load average and each
+Chromium is the browser tests' (:mod:`harness`, its address-bar popup page off). Prints the medians, the load average and each
 budget's verdict (:mod:`budgets`; exit code 1 over budget when idle).
 
 Usage::
@@ -41,18 +40,11 @@ from playwright.sync_api import Browser, Page, Playwright, Request, expect, sync
 from planner.i18n import tr  # noqa: E402
 
 TIMEOUT_MS = 120_000
-NO_OMNIBOX_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
-"""Chromium switch: no address-bar popup page per new window. Each fresh context opens a window
-whose omnibox popup is a WebUI page with its own renderer; building it cost 0.54-1.38 s of
-Chromium CPU per opening (median 0.80 s, 6 paired openings, load average 14), work of the
-browser's own chrome, not of the app's page, which a reader's already open browser does not
-repeat per link. Puppeteer disables both features in its default launch arguments for the same
-reason (puppeteer/puppeteer pull request 15278)."""
 
 
 def launch(playwright: Playwright) -> Browser:
-    """The browser tests' Chromium (:mod:`harness`), without the omnibox popup (:data:`NO_OMNIBOX_POPUP`)."""
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, NO_OMNIBOX_POPUP])
+    """The browser tests' Chromium (:mod:`harness`)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
 def server_pid(url: str) -> int:
