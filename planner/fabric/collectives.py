@@ -858,6 +858,20 @@ def _cost(collective: Collective, algorithm: Algorithm, g: _Group, size: float) 
 def nvls_tree_cap_gbyte_per_s(fabric: CollectiveFabric, *, domains: int, gpus_per_domain: int) -> float:
     """busbw ceiling of an NVLS-tree all-reduce over ``domains`` domains [GB/s]; inf on one.
 
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The fabric (its per-head ceilings ``nvls_tree_head_gbyte_per_s``).
+    domains : int
+        Scale-up domains (nodes) the all-reduce spans [count].
+    gpus_per_domain : int
+        GPUs of the group in each domain [count].
+
+    Returns
+    -------
+    float
+        The busbw ceiling [GB/s]; ``inf`` on one domain (no network leg).
+
     Notes
     -----
     ``C = h x c(g)`` with ``h = min(m, 32)`` NVLS heads (NCCL builds one NVLS-tree channel per
@@ -975,12 +989,14 @@ def collective_time(
     Examples
     --------
     Ring all-reduce of 1 GB on 16 GPUs in two domains of 8, 300 GB/s scale-up, 50 GB/s per GPU
-    network: B = min(300, 8 x 50) = 300 GB/s; T = 2*15*5 us + 2*15/16 * 1e9 / 300e9 s.
+    network (5 us per network hop, 1 us per NVLink hop): B = min(300, 8 x 50) = 300 GB/s; each of the
+    two traversals crosses the network on g - 1 = 1 of its 15 hops, so
+    T = 2 (1 x 5 + 14 x 1) us + 2*15/16 * 1e9 / 300e9 s = 38 + 6250 us.
 
     >>> f = two_level_fabric(gpus=16, domain_gpus=8, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
     >>> t = collective_time(fabric=f, collective="all_reduce", message_bytes=1e9, algorithm="ring")
     >>> round(t.time_us, 1), t.bound_level
-    (6400.0, 'scale-up')
+    (6288.0, 'scale-up')
     """
     n = fabric.gpus if gpus is None else gpus
     m = _check_request(

@@ -101,6 +101,21 @@ def kept_msg(template: str, /, **params: Any) -> Message:
     message. A message is never changed after it is made, so one object can serve every plan.
     Parameters that cannot be hashed are filled each time.
 
+    Parameters
+    ----------
+    template : str
+        The English ``str.format`` template (the translation key).
+    **params : Any
+        The values of its fields.
+
+    Returns
+    -------
+    Message
+        The message; the same object as an earlier call's with the same template and parameters
+        (at most :data:`KEPT_MAX` are kept).
+
+    Examples
+    --------
     >>> a = kept_msg("GPU {name}", name="B200")
     >>> a is kept_msg("GPU {name}", name="B200"), a == msg("GPU {name}", name="B200")
     (True, True)
