@@ -43,6 +43,7 @@ def test_the_kernels_never_run_above_the_bound(catalog: Catalog) -> None:
     bounded = _step_model(catalog, bound=0.40).step(LAYOUT, "none", 1)
     # compute x eta / 0.40; communication is counted on top, unchanged (a fabric still shows)
     assert bounded.step.compute_s == pytest.approx(free.step.compute_s * free.efficiency / 0.40)
+    assert bounded.efficiency == 0.40, "the estimate reports the efficiency its kernels run at"
     assert bounded.step.tp_comm_s == free.step.tp_comm_s
     assert bounded.step.dp_comm_s <= free.step.dp_comm_s, "a longer backward hides more"
     # no bubble at PP 1: the added time is the compute's

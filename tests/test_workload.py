@@ -177,13 +177,13 @@ def test_full_recompute_trades_memory_for_time(catalog: Catalog) -> None:
     # hardware FLOPs per layer and token: full 4 (24 h^2 + 4 s h), selective 3 (...) + 4 s h
     h, s = selective.shape.hidden_size, 4096
     ratio = 4 * (24 * h**2 + 4 * s * h) / (3 * (24 * h**2 + 4 * s * h) + 4 * s * h)
-    # ... at an efficiency a little lower: full recomputation repeats the element-wise forward too;
-    # the kernels run at most at the H100 BF16 kernel-efficiency bound (data/training.yaml), so the
-    # ratio is that of the bounded efficiencies
-    assert full.compute_efficiency < selective.compute_efficiency
+    # ... at an efficiency no higher: full recomputation repeats the element-wise forward too (the
+    # estimates report what the kernels run at, at most the H100 BF16 kernel-efficiency bound of
+    # data/training.yaml, which both reach here)
     bound = kernel_efficiency_bound(catalog, gpu_id="h100_sxm", precision="bf16")
     assert bound is not None
-    efficiency_ratio = min(selective.compute_efficiency, bound.mfu) / min(full.compute_efficiency, bound.mfu)
+    assert full.compute_efficiency <= selective.compute_efficiency <= bound.mfu
+    efficiency_ratio = selective.compute_efficiency / full.compute_efficiency
     assert full.step.compute_s == pytest.approx(selective.step.compute_s * ratio * efficiency_ratio)
 
 

@@ -457,7 +457,8 @@ class StepModel:
             host_offload_s=offload_s * lay.micro_batches,
         )
         bounded_s = raised_micro * (lay.micro_batches + bubble_slots)
-        return StepResult(lay, recompute, zero, step, eta, dp_total, dp_level, ep_level, bounded_s)
+        bounded_eta = eta / self.bound_factor(eta)  # what the kernels run at: min(eta, B)
+        return StepResult(lay, recompute, zero, step, bounded_eta, dp_total, dp_level, ep_level, bounded_s)
 
     def bound_factor(self, eta: float) -> float:
         """How much the MFU bound slows the compute of a layout whose kernels run at ``eta`` of
