@@ -71,6 +71,7 @@ once). NVIDIA NCCL 2.17 release notes (NVLink SHARP on NVSwitch systems). NVIDIA
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -1010,6 +1011,8 @@ def collective_time(
         return CollectiveTime(
             collective, "none", 1, 1, 1, message_bytes, 0.0, 0.0, LEVEL_NONE, LEVEL_SCALE_UP
         )
+    if algorithm == "auto":
+        return _costs(fabric, collective, n, m).time(message_bytes)
     group = _group(fabric, n, m)
     candidates = _candidates(fabric=fabric, collective=collective, n=n, algorithm=algorithm)
     name, alpha, beta, level = _fastest(collective, candidates, group, message_bytes)
@@ -1046,8 +1049,8 @@ def busbw_sweep_gbyte_per_s(
 ) -> tuple[float, ...]:
     """busbw [GB/s] of ``auto`` :func:`collective_time` on the whole fabric at each size.
 
-    The same costs as :func:`collective_time`, with the group and the candidate algorithms
-    worked out once for the sweep (the plan's curve is 24 sizes x 2 collectives).
+    The same costs as :func:`collective_time`, with the group, the candidate algorithms and their
+    costs per byte worked out once for the sweep (the plan's curve is 24 sizes x 2 collectives).
 
     Parameters
     ----------
@@ -1066,15 +1069,100 @@ def busbw_sweep_gbyte_per_s(
     n = fabric.gpus
     if n == 1:
         return tuple(0.0 for _ in sizes_bytes)
-    group = _group(fabric, n, min(n, fabric.domain_gpus))
+    return _costs(fabric, collective, n, min(n, fabric.domain_gpus)).busbw_gbyte_per_s(sizes_bytes)
+
+
+def _power_of_two(size: float) -> bool:
+    """True when ``size`` [B] is ``2**k`` (a float times it is then exact, every bit)."""
+    return size > 0 and math.frexp(size)[0] == 0.5
+
+
+@functools.lru_cache(maxsize=64)
+def _powers_of_two(sizes_bytes: tuple[int, ...]) -> bool:
+    """True when every size [B] is a power of two (checked once per tuple of sizes)."""
+    return all(_power_of_two(size) for size in sizes_bytes)
+
+
+_Choice = tuple[Algorithm, float, float, str]
+"""(algorithm, alpha [s], beta [s], bound level) of one algorithm at one size (:func:`_cost`)."""
+
+
+@dataclass(frozen=True)
+class _Costs:
+    """One collective on one group, its ``auto`` candidates costed once for many sizes.
+
+    Every term of :func:`_cost` but in-network's is a size-free alpha plus a beta that is ``S``
+    times a chain of products and quotients of constants, so at ``S = 2**k`` beta is the beta of
+    1 byte times ``S``, every bit the same (scaling by a power of two rounds alike, IEEE 754;
+    no beta comes near the subnormal range). In-network, whose inner choice depends on ``S``, and
+    any size not a power of two are costed in full.
+    """
+
+    collective: Collective
+    group: _Group
+    candidates: tuple[Algorithm, ...]
+    per_byte: tuple[_Choice | None, ...]
+    """:func:`_cost` at 1 B per candidate; ``None`` for in-network."""
+    factor: float
+    """busbw / algbw [-] (:func:`busbw_factor`)."""
+
+    def fastest(self, size: float) -> _Choice:
+        """:func:`_fastest` at ``size`` [B], every bit the same."""
+        if not _power_of_two(size):
+            return _fastest(self.collective, self.candidates, self.group, size)
+        best: _Choice | None = None
+        for name, linear in zip(self.candidates, self.per_byte, strict=True):
+            if linear is None:
+                alpha, beta, level = _cost(self.collective, name, self.group, size)
+            else:
+                _, alpha, beta, level = linear
+                beta *= size
+            if best is None or alpha + beta < best[1] + best[2]:
+                best = (name, alpha, beta, level)
+        assert best is not None  # every collective has an applicable algorithm
+        return best
+
+    def busbw_gbyte_per_s(self, sizes_bytes: tuple[int, ...]) -> tuple[float, ...]:
+        """busbw [GB/s] of the fastest candidate at each size [B] (:func:`busbw_sweep_gbyte_per_s`).
+
+        The fastest time is the least ``alpha + beta`` over the candidates in their order, the
+        first of equals (what :func:`_fastest` keeps, as ``min`` does).
+        """
+        if None in self.per_byte or not _powers_of_two(sizes_bytes):
+            times = [alpha + beta for _, alpha, beta, _ in map(self.fastest, sizes_bytes)]
+        else:
+            first, *others = (c for c in self.per_byte if c is not None)  # all of them
+            times = [first[1] + first[2] * size for size in sizes_bytes]
+            for _, alpha, beta, _ in others:  # a later candidate wins only when strictly faster
+                times = [
+                    x if (x := alpha + beta * size) < t else t
+                    for t, size in zip(times, sizes_bytes, strict=True)
+                ]
+        factor = self.factor
+        return tuple(
+            [factor * size / t / 1e9 if t > 0 else 0.0 for size, t in zip(sizes_bytes, times, strict=True)]
+        )
+
+    def time(self, size: float) -> CollectiveTime:
+        """:func:`collective_time` at ``size`` [B] with ``auto``."""
+        name, alpha, beta, level = self.fastest(size)
+        g = self.group
+        return CollectiveTime(self.collective, name, g.n, g.m, g.g, size, alpha, beta, level, g.top_level)
+
+
+@functools.lru_cache(maxsize=256)
+def _costs(fabric: CollectiveFabric, collective: Collective, n: int, m: int) -> _Costs:
+    """The ``auto`` costs of ``collective`` on ``n`` GPUs, ``m`` in each domain (more than one
+    GPU), kept for the fabric's next question (a plan asks four; the workload search many).
+
+    A bounded LRU: a sweep's plans, each on its own fabric, push one another out, so the memory
+    stays small and a repeated sweep costs what the first did."""
+    group = _group(fabric, n, m)
     candidates = algorithms_for(fabric=fabric, collective=collective, gpus=n)
-    factor = busbw_factor(collective=collective, gpus=n)
-    out = []
-    for size in sizes_bytes:
-        _, alpha, beta, _ = _fastest(collective, candidates, group, size)
-        time_s = alpha + beta
-        out.append(factor * size / time_s / 1e9 if time_s > 0 else 0.0)
-    return tuple(out)
+    per_byte = tuple(
+        None if name == "in_network" else (name, *_cost(collective, name, group, 1.0)) for name in candidates
+    )
+    return _Costs(collective, group, candidates, per_byte, busbw_factor(collective=collective, gpus=n))
 
 
 def _check_request(
