@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
-from planner.catalog.schema import Pdu, Record, Switch
+from planner.catalog.schema import CostFactor, Pdu, Record, Switch
 from planner.cost import BomLine
 from planner.fabric.auxiliary import AuxiliaryFabrics
 from planner.fabric.media import LinkMedia, cable_unit_cost_usd
@@ -88,26 +88,36 @@ def _line(
         description=description,
         quantity=quantity,
         unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
-        source=record.source or kept_msg("assumption: {reason}", reason=record.reason),
+        source=record.source or _assumption(record.reason),
         link_classes=link_classes,
         quantity_unit=quantity_unit,
         length_m=length_m,
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _assumption(reason: str | None) -> Message:
+    """The source of a record that has none: its reason for being an assumption."""
+    return msg("assumption: {reason}", reason=reason)
+
+
+@functools.lru_cache(maxsize=256)
+def _compute_descriptions(gpu: str, server: str, nic: str) -> tuple[Message, Message, Message]:
+    """The GPU, server and fabric NIC lines' descriptions, from the records' names."""
+    return (
+        msg("GPU {name}", name=gpu),
+        msg("Server {name} (without GPUs and fabric NICs)", name=server),
+        msg("Fabric NIC {name}", name=nic),
+    )
+
+
 def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
     """GPUs, servers, fabric NICs and the fabric switches of each tier."""
+    gpu, server, nic = _compute_descriptions(r.gpu.name, r.server.name, r.nic.name)
     lines = [
-        _line(r, r.gpu, "gpus", kept_msg("GPU {name}", name=r.gpu.name), r.gpus, r.gpu.unit_cost_usd),
-        _line(
-            r,
-            r.server,
-            "servers",
-            kept_msg("Server {name} (without GPUs and fabric NICs)", name=r.server.name),
-            r.nodes,
-            r.server.chassis_cost_usd,
-        ),
-        _line(r, r.nic, "nics", kept_msg("Fabric NIC {name}", name=r.nic.name), nics, r.nic.unit_cost_usd),
+        _line(r, r.gpu, "gpus", gpu, r.gpus, r.gpu.unit_cost_usd),
+        _line(r, r.server, "servers", server, r.nodes, r.server.chassis_cost_usd),
+        _line(r, r.nic, "nics", nic, nics, r.nic.unit_cost_usd),
     ]
     for tier in topo.tier_counts:
         model = tier_switch(r, tier.tier)
@@ -130,14 +140,16 @@ def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
     return [_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
 
 
+@functools.lru_cache(maxsize=256)
 def _tier_switch_description(tier: str, name: str) -> Message:
+    """A fabric switch line's description, made once per tier and switch name."""
     if tier == "leaf":
-        return kept_msg("Leaf switch {name}", name=name)
+        return msg("Leaf switch {name}", name=name)
     if tier == "spine":
-        return kept_msg("Spine switch {name}", name=name)
+        return msg("Spine switch {name}", name=name)
     if tier == "top":
-        return kept_msg("Top-tier switch {name} (fourth tier)", name=name)
-    return kept_msg("Core switch {name}", name=name)
+        return msg("Top-tier switch {name} (fourth tier)", name=name)
+    return msg("Core switch {name}", name=name)
 
 
 def _media_lines(
@@ -236,24 +248,20 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     fe = aux.frontend
     if fe.nic is None or fe.switch is None:
         return []
+    nic, switch = _frontend_descriptions(fe.nic.name, fe.switch.name)
     return [
-        _line(
-            r,
-            fe.nic,
-            "management",
-            kept_msg("Front-end (north-south) NIC {name}", name=fe.nic.name),
-            fe.nics,
-            fe.nic.unit_cost_usd,
-        ),
-        _line(
-            r,
-            fe.switch,
-            "management",
-            kept_msg("Front-end (north-south) switch {name}", name=fe.switch.name),
-            fe.switches,
-            fe.switch.unit_cost_usd,
-        ),
+        _line(r, fe.nic, "management", nic, fe.nics, fe.nic.unit_cost_usd),
+        _line(r, fe.switch, "management", switch, fe.switches, fe.switch.unit_cost_usd),
     ]
+
+
+@functools.lru_cache(maxsize=256)
+def _frontend_descriptions(nic: str, switch: str) -> tuple[Message, Message]:
+    """The front-end NIC and switch lines' descriptions, from the records' names."""
+    return (
+        msg("Front-end (north-south) NIC {name}", name=nic),
+        msg("Front-end (north-south) switch {name}", name=switch),
+    )
 
 
 def _kind_and_name(text: Message) -> Message:
@@ -261,25 +269,21 @@ def _kind_and_name(text: Message) -> Message:
     begins with the kind ("In-band management switch, 32 x 100GbE"), so no line says it twice."""
     name = str(text.params["name"])
     kind = text.template.removesuffix(" {name}")
-    return kept_msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
+    return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
 
 
 def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     """Storage, its fabric, the front-end network, and the in-band and out-of-band management switches."""
+    storage, storage_switch, inband, oob = _auxiliary_descriptions(
+        aux.storage.name, aux.storage_switch.name, aux.inband_switch.name, aux.oob_switch.name
+    )
     return [
-        _line(
-            r,
-            aux.storage,
-            "storage",
-            kept_msg("Storage {name}", name=aux.storage.name),
-            aux.storage_units,
-            aux.storage.unit_cost_usd,
-        ),
+        _line(r, aux.storage, "storage", storage, aux.storage_units, aux.storage.unit_cost_usd),
         _line(
             r,
             aux.storage_switch,
             "storage",
-            kept_msg("Storage fabric switch {name}", name=aux.storage_switch.name),
+            storage_switch,
             aux.storage_fabric.switches,
             aux.storage_switch.unit_cost_usd,
         ),
@@ -287,20 +291,27 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             r,
             aux.inband_switch,
             "management",
-            _kind_and_name(kept_msg("In-band management switch {name}", name=aux.inband_switch.name)),
+            inband,
             aux.inband_fabric.switches,
             aux.inband_switch.unit_cost_usd,
         ),
-        _line(
-            r,
-            aux.oob_switch,
-            "management",
-            _kind_and_name(kept_msg("Out-of-band management switch {name}", name=aux.oob_switch.name)),
-            aux.oob_fabric.switches,
-            aux.oob_switch.unit_cost_usd,
-        ),
+        _line(r, aux.oob_switch, "management", oob, aux.oob_fabric.switches, aux.oob_switch.unit_cost_usd),
         *_frontend_lines(r, aux),
     ]
+
+
+@functools.lru_cache(maxsize=256)
+def _auxiliary_descriptions(
+    storage: str, storage_switch: str, inband: str, oob: str
+) -> tuple[Message, Message, Message, Message]:
+    """The storage, storage switch, in-band and out-of-band switch lines' descriptions, from the
+    records' names."""
+    return (
+        msg("Storage {name}", name=storage),
+        msg("Storage fabric switch {name}", name=storage_switch),
+        _kind_and_name(msg("In-band management switch {name}", name=inband)),
+        _kind_and_name(msg("Out-of-band management switch {name}", name=oob)),
+    )
 
 
 @per_catalog
@@ -313,9 +324,8 @@ def _facility_lines(
     r: Resolved, catalog: Catalog, racks: Racks, cooling: CoolingResult, it_kw: float
 ) -> list[BomLine]:
     """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
-    rack = _line(
-        r, r.rack, "racks_power", kept_msg("Rack {name}", name=r.rack.name), racks.total, r.rack.unit_cost_usd
-    )
+    rack_text, cooling_text = _facility_descriptions(r.rack.name, r.cooling.name)
+    rack = _line(r, r.rack, "racks_power", rack_text, racks.total, r.rack.unit_cost_usd)
     # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
     pdu, per_rack = _pdus_for_rack(catalog, racks.rack_power_limit_kw)
     lines = [
@@ -332,7 +342,7 @@ def _facility_lines(
             r,
             r.cooling,
             "cooling",
-            kept_msg("Cooling infrastructure, {name} (per kW of IT load)", name=r.cooling.name),
+            cooling_text,
             ceil_div(int(it_kw * 1000), 1000),
             r.cooling.capex_usd_per_kw,
             quantity_unit="kW",
@@ -352,31 +362,44 @@ def _facility_lines(
     return lines
 
 
-def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
-    """Installation and spares, each a catalog fraction of the hardware (cooling excluded)."""
-    lines = []
+@functools.lru_cache(maxsize=256)
+def _facility_descriptions(rack: str, cooling: str) -> tuple[Message, Message]:
+    """The rack and cooling lines' descriptions, from the records' names."""
+    return msg("Rack {name}", name=rack), msg(
+        "Cooling infrastructure, {name} (per kW of IT load)", name=cooling
+    )
+
+
+@per_catalog
+def _services(catalog: Catalog) -> tuple[tuple[CostFactor, Message, str], ...]:
+    """(cost factor, description, source) of installation and of spares, once per catalog."""
     installation = catalog.cost_factors["installation_fraction"]
     spares = catalog.cost_factors["spares_fraction"]
-    for factor, description in (
-        (
-            installation,
-            kept_msg(
-                "Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value
+    return tuple(
+        (factor, description, factor.source or _assumption(factor.reason))
+        for factor, description in (
+            (
+                installation,
+                msg("Installation and integration ({fraction:.0%} of hardware)", fraction=installation.value),
             ),
-        ),
-        (spares, kept_msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
-    ):
-        lines.append(
-            BomLine(
-                id=factor.id,
-                category="services",
-                description=description,
-                quantity=1,
-                unit_cost_usd=hardware_usd * factor.value,
-                source=factor.source or kept_msg("assumption: {reason}", reason=factor.reason),
-            )
+            (spares, msg("Spare parts ({fraction:.0%} of hardware)", fraction=spares.value)),
         )
-    return lines
+    )
+
+
+def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
+    """Installation and spares, each a catalog fraction of the hardware (cooling excluded)."""
+    return [
+        BomLine(
+            id=factor.id,
+            category="services",
+            description=description,
+            quantity=1,
+            unit_cost_usd=hardware_usd * factor.value,
+            source=source,
+        )
+        for factor, description, source in _services(catalog)
+    ]
 
 
 @dataclass(frozen=True, kw_only=True)

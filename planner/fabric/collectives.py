@@ -75,12 +75,12 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
 from planner.errors import InputError
-from planner.i18n.message import msg
+from planner.i18n.message import kept_msg, msg
 from planner.units import GIB, KIB, gbit_per_s_to_gbyte_per_s
 
 Collective = Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
@@ -742,8 +742,10 @@ class CollectiveTime:
         return "latency" if self.latency_s > self.bandwidth_s else "bandwidth"
 
 
-@dataclass(frozen=True)
-class _Group:
+class _Group(NamedTuple):
+    """A group of ``n`` GPUs, ``m`` in each of ``g`` domains, and the levels it crosses (a
+    tuple: made once per group and question, it costs less to build than a frozen dataclass)."""
+
     n: int
     m: int
     g: int
@@ -1087,8 +1089,7 @@ _Choice = tuple[Algorithm, float, float, str]
 """(algorithm, alpha [s], beta [s], bound level) of one algorithm at one size (:func:`_cost`)."""
 
 
-@dataclass(frozen=True)
-class _Costs:
+class _Costs(NamedTuple):
     """One collective on one group, its ``auto`` candidates costed once for many sizes.
 
     Every term of :func:`_cost` but in-network's is a size-free alpha plus a beta that is ``S``
@@ -1150,6 +1151,13 @@ class _Costs:
         return CollectiveTime(self.collective, name, g.n, g.m, g.g, size, alpha, beta, level, g.top_level)
 
 
+@functools.lru_cache(maxsize=16)
+def _shared_group(fabric: CollectiveFabric, n: int, m: int) -> _Group:
+    """:func:`_group`, kept for the next collective on the same group (a plan times all-reduce
+    and all-to-all on all its GPUs)."""
+    return _group(fabric, n, m)
+
+
 @functools.lru_cache(maxsize=256)
 def _costs(fabric: CollectiveFabric, collective: Collective, n: int, m: int) -> _Costs:
     """The ``auto`` costs of ``collective`` on ``n`` GPUs, ``m`` in each domain (more than one
@@ -1157,7 +1165,7 @@ def _costs(fabric: CollectiveFabric, collective: Collective, n: int, m: int) -> 
 
     A bounded LRU: a sweep's plans, each on its own fabric, push one another out, so the memory
     stays small and a repeated sweep costs what the first did."""
-    group = _group(fabric, n, m)
+    group = _shared_group(fabric, n, m)
     candidates = algorithms_for(fabric=fabric, collective=collective, gpus=n)
     per_byte = tuple(
         None if name == "in_network" else (name, *_cost(collective, name, group, 1.0)) for name in candidates
@@ -1323,12 +1331,12 @@ class Bandwidth:
     @property
     def explanation(self) -> str:
         if len(self.fabric.levels) == 1:
-            return msg(
+            return kept_msg(
                 "all-reduce and all-to-all stay inside the scale-up domain ({scale_up:.0f} GB/s): "
                 "the cluster has no scale-out fabric",
                 scale_up=self.scale_up_gbyte_per_s,
             )
-        return msg(
+        return kept_msg(
             "all-reduce bounded by the {allreduce} level (scale-up {scale_up:.0f} GB/s vs network "
             "{network:.0f} GB/s); all-to-all bounded by the {alltoall} level",
             allreduce=_level_name(self.allreduce_bound),
@@ -1382,21 +1390,36 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
     allreduce_curve = busbw_sweep_gbyte_per_s(fabric=fabric, collective="all_reduce", sizes_bytes=sizes)
     alltoall_curve = busbw_sweep_gbyte_per_s(fabric=fabric, collective="all_to_all", sizes_bytes=sizes)
     curve = tuple(zip(sizes, allreduce_curve, alltoall_curve, strict=True))
-    allreduce = collective_time(fabric=fabric, collective="all_reduce", message_bytes=GIB)
-    alltoall = collective_time(fabric=fabric, collective="all_to_all", message_bytes=GIB)
+    allreduce_busbw, allreduce_level, allreduce_algorithm = _busbw_at(fabric, "all_reduce", GIB)
+    alltoall_busbw, alltoall_level, _ = _busbw_at(fabric, "all_to_all", GIB)
     scale_up, network = allreduce_level_bounds_gbyte_per_s(fabric=fabric)
     if not math.isfinite(network):
         network = 0.0  # no network level: the JSON and tables carry 0, the explanation says why
     return Bandwidth(
         per_gpu_gbit_per_s=per_gpu_gbit_per_s,
         bisection_tbit_per_s=n * per_gpu_gbit_per_s / 2 / oversubscription / 1000,
-        allreduce_busbw_gbyte_per_s=allreduce.busbw_gbyte_per_s,
-        allreduce_bound=_coarse(allreduce.bound_level),
-        alltoall_busbw_gbyte_per_s=alltoall.busbw_gbyte_per_s,
-        alltoall_bound=_coarse(alltoall.bound_level),
+        allreduce_busbw_gbyte_per_s=allreduce_busbw,
+        allreduce_bound=_coarse(allreduce_level),
+        alltoall_busbw_gbyte_per_s=alltoall_busbw,
+        alltoall_bound=_coarse(alltoall_level),
         scale_up_gbyte_per_s=scale_up,
         network_gbyte_per_s=network,
         curve=curve,
-        allreduce_algorithm=allreduce.algorithm,
+        allreduce_algorithm=allreduce_algorithm,
         fabric=fabric,
     )
+
+
+def _busbw_at(fabric: CollectiveFabric, collective: Collective, size: float) -> tuple[float, str, str]:
+    """(busbw [GB/s], bound level, algorithm) of ``auto`` :func:`collective_time` on the whole
+    fabric at ``size`` [B]: the same numbers as its :class:`CollectiveTime` (algbw x factor),
+    without building one."""
+    n = fabric.gpus
+    if n == 1:
+        one = collective_time(fabric=fabric, collective=collective, message_bytes=size)
+        return one.busbw_gbyte_per_s, one.bound_level, one.algorithm
+    costs = _costs(fabric, collective, n, min(n, fabric.domain_gpus))
+    algorithm, alpha, beta, level = costs.fastest(size)
+    time_s = alpha + beta
+    algbw = size / time_s / 1e9 if time_s > 0 else 0.0
+    return algbw * costs.factor, level, algorithm
