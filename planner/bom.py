@@ -32,7 +32,20 @@ _TIER_SWITCH_FIELD = {"leaf": "switch", "spine": "spine_switch", "core": "core_s
 
 
 def tier_switch(r: Resolved, tier: str) -> Switch:
-    """The switch model of one tier (leaf, spine, core, or top: the core model one tier up)."""
+    """The switch model of one tier (leaf, spine, core, or top: the core model one tier up).
+
+    Parameters
+    ----------
+    r : Resolved
+        The resolved scenario (its leaf, spine and core switch records).
+    tier : str
+        ``leaf``, ``spine``, ``core`` or ``top``.
+
+    Returns
+    -------
+    Switch
+        The catalog record of the tier's switch.
+    """
     switch: Switch = getattr(r, _TIER_SWITCH_FIELD[tier])
     return switch
 
@@ -46,7 +59,18 @@ _LINK_CLASS_LABEL: dict[str, Message] = {
 
 
 def link_class_label(link_class: str) -> Message:
-    """The translatable name of a link class (``node-leaf``, ``storage fabric: between tiers``)."""
+    """The translatable name of a link class (``node-leaf``, ``storage fabric: between tiers``).
+
+    Parameters
+    ----------
+    link_class : str
+        A compute (``node_leaf`` ...) or auxiliary (``storage_uplink`` ...) link class.
+
+    Returns
+    -------
+    Message
+        The class's name for a reader.
+    """
     return {**_LINK_CLASS_LABEL, **_AUX_LINK_LABEL}[link_class]
 
 

@@ -58,7 +58,27 @@ def _known_design(catalog: Catalog, design_id: str) -> Design:
 def compare(
     *, scenario: Scenario, catalog: Catalog, design_ids: Sequence[str] = DEFAULT_DESIGNS
 ) -> tuple[Plan, ...]:
-    """Plan one scenario on each design, with the same GPU across designs."""
+    """Plan one scenario on each design, with the same GPU across designs.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario; its design and custom fabric are replaced by each design's.
+    catalog : Catalog
+        The catalog the designs and records come from.
+    design_ids : sequence of str
+        The designs to plan, in the order of the result.
+
+    Returns
+    -------
+    tuple of Plan
+        One plan per design, each on the scenario's GPU (else the first design's default GPU).
+
+    Raises
+    ------
+    InputError
+        No design named, or an unknown design id.
+    """
     if not design_ids:
         raise InputError(msg("designs: name at least one design"))
     gpu_id = _common_gpu(scenario, catalog, design_ids)
@@ -71,6 +91,22 @@ def compare(
 def default_sizes(*, gpus_per_node: int = 8, low: int = 8, high: int = 1024) -> tuple[int, ...]:
     """Every multiple of the node size from ``low`` to ``high``.
 
+    Parameters
+    ----------
+    gpus_per_node : int
+        GPUs per server, the step [count].
+    low : int
+        Smallest size wanted, rounded up to a whole server [GPUs].
+    high : int
+        Largest size [GPUs].
+
+    Returns
+    -------
+    tuple of int
+        The sizes [GPUs], ascending.
+
+    Examples
+    --------
     >>> default_sizes()[:3], len(default_sizes())
     ((8, 16, 24), 128)
     """
@@ -263,6 +299,27 @@ def sweep(
     remaining pairs are planned one by one; a refused size is skipped with its reason and the
     sweep goes on. Cables: the scenario's one length per link class (:func:`_sized_only`).
 
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario every size is planned on (its GPU count, design and custom fabric replaced).
+    catalog : Catalog
+        The catalog.
+    design_ids : sequence of str
+        The designs to sweep.
+    sizes : sequence of int or None
+        Cluster sizes [GPUs]; ``None`` for every server multiple from 8 to 1024
+        (:func:`default_sizes`).
+    steps : Steps or None
+        Progress listener; ``None`` for none.
+
+    Returns
+    -------
+    Sweep
+        One row of headline figures per planned design and size (GPUs [count], power [kW], cost
+        [USD], busbw [GB/s] ..., :func:`planner.outputs.plan_summary_row`) and the runs of sizes
+        skipped with their reasons.
+
     Raises
     ------
     InputError
@@ -342,7 +399,28 @@ class Crossover:
 def crossovers(
     sweep_frame: pd.DataFrame, *, metric: str = "usd_per_alltoall_gbyte_per_s", lower_is_better: bool = True
 ) -> tuple[Crossover, ...]:
-    """Sizes where the better of two designs on ``metric`` changes, for every pair of designs."""
+    """Sizes where the better of two designs on ``metric`` changes, for every pair of designs.
+
+    Parameters
+    ----------
+    sweep_frame : pandas.DataFrame
+        A sweep's rows (:attr:`Sweep.frame`): ``gpus``, ``design`` and the metric's column.
+    metric : str
+        The column compared (its unit in its name, e.g. USD per GB/s of all-to-all busbw).
+    lower_is_better : bool
+        Whether the smaller value wins (cost) or the larger (bandwidth).
+
+    Returns
+    -------
+    tuple of Crossover
+        For each pair of designs, each pair of neighbouring sizes [GPUs] between which the better
+        design changes; sizes where the two are equal are passed over.
+
+    Raises
+    ------
+    InputError
+        ``metric`` is not a column of the frame.
+    """
     if metric not in sweep_frame.columns:
         raise InputError(msg("metric: unknown column {column}", column=repr(metric)))
     table = sweep_frame.pivot_table(index="gpus", columns="design", values=metric).sort_index()

@@ -343,6 +343,19 @@ def floor_text(floor: LayoutParams | None) -> str:
     """The floor the BOM's cable lengths come from, in words: the scenario's own (``floor``) or
     the default one (``None``); row length, rows, rack footprint, aisles [m].
 
+    Parameters
+    ----------
+    floor : LayoutParams or None
+        The scenario's floor (``Scenario.floor``: row length, rows, rack footprint, aisles, tray
+        height and service loop [m]); ``None`` for the default floor.
+
+    Returns
+    -------
+    str
+        The floor in one sentence (a translatable message), its lengths in metres.
+
+    Examples
+    --------
     >>> print(floor_text(None))
     the rack layout's floor (the default floor): rows up to 12 m long, as many rows as needed; racks 0.6 x 1.2 m, cold aisle 1.2 m, hot aisle 1.2 m, cable tray 0.3 m above the racks, 1.5 m service loop per cable
     """
@@ -830,5 +843,17 @@ def _notes(
 
 
 def price_of(plan_: Plan) -> Mapping[str, float]:
-    """Unit prices used by a plan, by catalog id [USD] (for editing prices in place)."""
+    """Unit prices used by a plan, by catalog id [USD] (for editing prices in place).
+
+    Parameters
+    ----------
+    plan_ : Plan
+        The plan whose BOM lines carry the prices.
+
+    Returns
+    -------
+    Mapping of str to float
+        Unit price of each catalog record on the BOM [USD per unit; a cable line's price at its
+        ordered length], installation and spares left out (they are fractions, not prices).
+    """
     return {line.id: line.unit_cost_usd for line in plan_.bom if line.category != "services"}
