@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Storage, Switch
+from planner.fabric.frozen import maker
 from planner.fabric.media import AuxLinkClass, LinkMedia, build_aux_link_media, length_field
 from planner.fabric.pools import (
     FrontendPool,
@@ -84,9 +85,12 @@ class AuxLinkCount:
         return self.link_class.endswith("_access")
 
 
+_aux_link_count = maker(AuxLinkCount)
+
+
 def _uplinks(link_class: AuxLinkClass, clos: SmallClos, speed: int) -> AuxLinkCount:
     tiers = clos.switches_by_tier
-    return AuxLinkCount(
+    return _aux_link_count(
         link_class=link_class,
         links=sum(clos.links_by_tier),
         speed_gbit_per_s=speed,
@@ -126,40 +130,48 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
     oob_server_ports = nodes * aux.oob_ports_per_node
     oob_endpoints = aux.oob_fabric.endpoints
     counts = [
-        AuxLinkCount(
-            "storage_access",
-            aux.storage_fabric.endpoints,
-            storage_speed,
-            nodes + units,
-            aux.storage_fabric.leaves,
-            storage_server_ports,
+        _aux_link_count(
+            link_class="storage_access",
+            links=aux.storage_fabric.endpoints,
+            speed_gbit_per_s=storage_speed,
+            lower_devices=nodes + units,
+            upper_devices=aux.storage_fabric.leaves,
+            server_ports=storage_server_ports,
         ),
         _uplinks("storage_uplink", aux.storage_fabric, storage_speed),
-        AuxLinkCount(
-            "frontend_access", fe_ports, fe.port_speed_gbit_per_s, nodes, fe.fabric.leaves, fe_ports
-        ),
-        _uplinks("frontend_uplink", fe.fabric, fe.port_speed_gbit_per_s),
-        AuxLinkCount(
-            "inband_access",
-            aux.inband_fabric.endpoints,
-            aux.inband_speed_gbit_per_s,
-            nodes + units,
-            aux.inband_fabric.leaves,
-            inband_server_ports,
+    ]
+    if fe.dedicated:
+        counts += [
+            _aux_link_count(
+                link_class="frontend_access",
+                links=fe_ports,
+                speed_gbit_per_s=fe.port_speed_gbit_per_s,
+                lower_devices=nodes,
+                upper_devices=fe.fabric.leaves,
+                server_ports=fe_ports,
+            ),
+            _uplinks("frontend_uplink", fe.fabric, fe.port_speed_gbit_per_s),
+        ]
+    counts += [
+        _aux_link_count(
+            link_class="inband_access",
+            links=aux.inband_fabric.endpoints,
+            speed_gbit_per_s=aux.inband_speed_gbit_per_s,
+            lower_devices=nodes + units,
+            upper_devices=aux.inband_fabric.leaves,
+            server_ports=inband_server_ports,
         ),
         _uplinks("inband_uplink", aux.inband_fabric, aux.inband_speed_gbit_per_s),
-        AuxLinkCount(
-            "oob_access",
-            oob_endpoints,
-            aux.oob_speed_gbit_per_s,
-            oob_endpoints - oob_server_ports + nodes,
-            aux.oob_fabric.leaves,
-            oob_server_ports,
+        _aux_link_count(
+            link_class="oob_access",
+            links=oob_endpoints,
+            speed_gbit_per_s=aux.oob_speed_gbit_per_s,
+            lower_devices=oob_endpoints - oob_server_ports + nodes,
+            upper_devices=aux.oob_fabric.leaves,
+            server_ports=oob_server_ports,
         ),
         _uplinks("oob_uplink", aux.oob_fabric, aux.oob_speed_gbit_per_s),
     ]
-    if not fe.dedicated:
-        counts = [c for c in counts if not c.link_class.startswith("frontend")]
     return tuple(c for c in counts if c.links > 0)
 
 
