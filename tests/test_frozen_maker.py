@@ -11,6 +11,7 @@ from planner.cost import BomLine
 from planner.fabric.auxiliary import AuxLinkCount
 from planner.fabric.frozen import maker
 from planner.fabric.media import LinkEnd, LinkMedia
+from planner.fabric.topology import SmallClos, TierCount, Topology
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +71,7 @@ def test_only_plain_frozen_dataclasses() -> None:
             maker(cls)
 
 
-@pytest.mark.parametrize("cls", [BomLine, LinkEnd, LinkMedia, AuxLinkCount])
+@pytest.mark.parametrize("cls", [BomLine, LinkEnd, LinkMedia, AuxLinkCount, SmallClos, TierCount, Topology])
 def test_the_classes_a_plan_makes_this_way_take_it(cls: type) -> None:
     """A __post_init__ or slots added to one of them later fails here (and at import)."""
     maker(cls)
