@@ -32,6 +32,7 @@ from planner.fabric.collectives import (
     collective_time,
     with_reduction,
 )
+from planner.fabric.frozen import maker
 from planner.fabric.media import (
     FABRIC_LINK_CLASSES,
     LinkMedia,
@@ -454,6 +455,10 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
     ]
 
 
+_plan = maker(Plan)
+"""``Plan(**fields)``, built in one update of its ``__dict__`` (:func:`planner.fabric.frozen.maker`)."""
+
+
 def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = True) -> Plan:
     """Size, power, cool and cost one cluster.
 
@@ -504,7 +509,7 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
-    return Plan(
+    return _plan(
         **sized.parts(),
         design_id=r.design_id,
         design_name=r.design_name,
@@ -522,6 +527,9 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
     )
+
+
+_equipment_of = maker(Equipment)
 
 
 def _equipment(r: Resolved, catalog: Catalog) -> tuple[Equipment, ServerPorts, float]:
@@ -542,7 +550,7 @@ def _equipment(r: Resolved, catalog: Catalog) -> tuple[Equipment, ServerPorts, f
     nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
     aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
-    kit = Equipment(
+    kit = _equipment_of(
         topology=topo, media=media, nics=nics, auxiliary=aux, scale_up=scale_up, aux_media=aux_media
     )
     return kit, ports, aux_server_w

@@ -7,8 +7,11 @@ import pickle
 
 import pytest
 
+from planner.bom import Equipment
 from planner.cost import BomLine
+from planner.engine import Plan
 from planner.fabric.auxiliary import AuxLinkCount
+from planner.fabric.collectives import Bandwidth
 from planner.fabric.frozen import maker
 from planner.fabric.media import LinkEnd, LinkMedia
 from planner.fabric.topology import SmallClos, TierCount, Topology
@@ -71,7 +74,10 @@ def test_only_plain_frozen_dataclasses() -> None:
             maker(cls)
 
 
-@pytest.mark.parametrize("cls", [BomLine, LinkEnd, LinkMedia, AuxLinkCount, SmallClos, TierCount, Topology])
+@pytest.mark.parametrize(
+    "cls",
+    [BomLine, LinkEnd, LinkMedia, AuxLinkCount, SmallClos, TierCount, Topology, Plan, Bandwidth, Equipment],
+)
 def test_the_classes_a_plan_makes_this_way_take_it(cls: type) -> None:
     """A __post_init__ or slots added to one of them later fails here (and at import)."""
     maker(cls)

@@ -80,6 +80,7 @@ from typing import Literal, NamedTuple, get_args
 from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
 from planner.errors import InputError
+from planner.fabric.frozen import maker
 from planner.i18n.message import kept_msg, msg
 from planner.units import GIB, KIB, gbit_per_s_to_gbyte_per_s
 
@@ -1360,6 +1361,9 @@ def _coarse(level: str) -> str:
     return LEVEL_SCALE_UP if level in (LEVEL_SCALE_UP, LEVEL_NONE) else LEVEL_NETWORK
 
 
+_bandwidth = maker(Bandwidth)
+
+
 def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscription: float) -> Bandwidth:
     """Injection, bisection and busbw figures (1 GiB messages) plus the busbw curve.
 
@@ -1395,7 +1399,7 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
     scale_up, network = allreduce_level_bounds_gbyte_per_s(fabric=fabric)
     if not math.isfinite(network):
         network = 0.0  # no network level: the JSON and tables carry 0, the explanation says why
-    return Bandwidth(
+    return _bandwidth(
         per_gpu_gbit_per_s=per_gpu_gbit_per_s,
         bisection_tbit_per_s=n * per_gpu_gbit_per_s / 2 / oversubscription / 1000,
         allreduce_busbw_gbyte_per_s=allreduce_busbw,
