@@ -1347,8 +1347,9 @@ class Bandwidth:
         )
 
 
+@functools.lru_cache(maxsize=16)
 def _level_name(level: str) -> str:
-    """A bound level as a word in a sentence (translatable)."""
+    """A bound level as a word in a sentence (translatable), made once per level."""
     if level == LEVEL_SCALE_UP:
         return msg("scale-up")
     if level == LEVEL_NETWORK:
