@@ -1152,26 +1152,36 @@ class _Costs(NamedTuple):
         return CollectiveTime(self.collective, name, g.n, g.m, g.g, size, alpha, beta, level, g.top_level)
 
 
-@functools.lru_cache(maxsize=16)
-def _shared_group(fabric: CollectiveFabric, n: int, m: int) -> _Group:
-    """:func:`_group`, kept for the next collective on the same group (a plan times all-reduce
-    and all-to-all on all its GPUs)."""
-    return _group(fabric, n, m)
+_KEPT_COSTS: dict[tuple[int, Collective, int, int], tuple[CollectiveFabric, _Costs]] = {}
+"""``(id(fabric), collective, n, m) -> (fabric, its costs)`` (:func:`_costs`); a hit must be that
+very fabric, so no fabric is hashed and an id reused after the first is collected never matches."""
+_KEPT_GROUPS: dict[tuple[int, int, int], tuple[CollectiveFabric, _Group]] = {}
+"""``(id(fabric), n, m) -> (fabric, its group)``, the same way."""
+KEPT_MAX = 256
+"""Entries each keeps before it starts over [count]: a sweep's plans, each on its own fabric, push
+one another out, so memory stays small and a repeated sweep costs what the first did."""
 
 
-@functools.lru_cache(maxsize=256)
 def _costs(fabric: CollectiveFabric, collective: Collective, n: int, m: int) -> _Costs:
     """The ``auto`` costs of ``collective`` on ``n`` GPUs, ``m`` in each domain (more than one
-    GPU), kept for the fabric's next question (a plan asks four; the workload search many).
-
-    A bounded LRU: a sweep's plans, each on its own fabric, push one another out, so the memory
-    stays small and a repeated sweep costs what the first did."""
-    group = _shared_group(fabric, n, m)
+    GPU), kept for the fabric's next question (a plan asks five; the workload search many)."""
+    key = (id(fabric), collective, n, m)
+    hit = _KEPT_COSTS.get(key)
+    if hit is not None and hit[0] is fabric:
+        return hit[1]
+    kept = _KEPT_GROUPS.get(key_group := (id(fabric), n, m))
+    group = kept[1] if kept is not None and kept[0] is fabric else _group(fabric, n, m)
     candidates = algorithms_for(fabric=fabric, collective=collective, gpus=n)
     per_byte = tuple(
         None if name == "in_network" else (name, *_cost(collective, name, group, 1.0)) for name in candidates
     )
-    return _Costs(collective, group, candidates, per_byte, busbw_factor(collective=collective, gpus=n))
+    costs = _Costs(collective, group, candidates, per_byte, busbw_factor(collective=collective, gpus=n))
+    for cache in (_KEPT_COSTS, _KEPT_GROUPS):
+        if len(cache) >= KEPT_MAX:
+            cache.clear()
+    _KEPT_COSTS[key] = (fabric, costs)
+    _KEPT_GROUPS[key_group] = (fabric, group)
+    return costs
 
 
 def _check_request(
