@@ -328,12 +328,17 @@ def goodput_fraction(
         Goodput, ``max(0, 1 - delta/tau - tau/(2 M) - R/M)`` [fraction] (see
         :func:`wasted_fractions`).
     """
-    waste = sum(
+    return _goodput(
         wasted_fractions(
             interval_s=interval_s, checkpoint_write_s=checkpoint_write_s, mtbi_s=mtbi_s, restart_s=restart_s
         )
     )
-    return max(0.0, 1.0 - waste)
+
+
+def _goodput(wasted: tuple[float, float, float]) -> float:
+    """``1 - W`` from the three wasted shares of :func:`wasted_fractions`, never below 0 [-]."""
+    ckpt, rework, restart = wasted
+    return max(0.0, 1.0 - ckpt - rework - restart)
 
 
 @dataclass(frozen=True)
@@ -544,14 +549,20 @@ class Reliability:
     def mtbi_s(self) -> float:
         return self.mtbi_hours * 3600.0
 
-    def goodput_at(self, *, interval_s: float, failure_rate_scale: float = 1.0) -> float:
-        """Goodput [-] at another interval, or with every failure rate scaled (same sizes)."""
-        return goodput_fraction(
+    def wasted_at(self, *, interval_s: float, failure_rate_scale: float = 1.0) -> tuple[float, float, float]:
+        """Shares of wall time lost to (checkpoint stalls, rework, restarts) [-] at another
+        interval ``interval_s`` [s], or with every failure rate scaled by ``failure_rate_scale``
+        [-] (same checkpoint and restart times; :func:`wasted_fractions`)."""
+        return wasted_fractions(
             interval_s=interval_s,
             checkpoint_write_s=self.checkpoint_write_s,
             mtbi_s=self.mtbi_s / failure_rate_scale,
             restart_s=self.restart_s,
         )
+
+    def goodput_at(self, *, interval_s: float, failure_rate_scale: float = 1.0) -> float:
+        """Goodput [-] at another interval, or with every failure rate scaled (same sizes)."""
+        return _goodput(self.wasted_at(interval_s=interval_s, failure_rate_scale=failure_rate_scale))
 
     def optimal_goodput(self, *, failure_rate_scale: float = 1.0) -> float:
         """Goodput [-] at Young's optimum for failure rates scaled by ``failure_rate_scale``."""
@@ -639,7 +650,7 @@ def reliability(*, plan: Plan, params: ReliabilityParams, catalog: Catalog | Non
         restart_s=restart_s,
         optimal_interval_s=optimum_s,
         checkpoint_interval_s=interval_s,
-        goodput=max(0.0, 1.0 - ckpt - rework - restart),
+        goodput=_goodput((ckpt, rework, restart)),
         checkpoint_fraction=ckpt,
         rework_fraction=rework,
         restart_fraction=restart,
@@ -738,16 +749,12 @@ def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None 
             raise InputError(msg("intervals_min: every interval must be > 0 (allowed: 0 to inf)"))
     rows = []
     for minutes in grid:
-        ckpt, rework, restart = wasted_fractions(
-            interval_s=float(minutes) * 60.0,
-            checkpoint_write_s=result.checkpoint_write_s,
-            mtbi_s=result.mtbi_s,
-            restart_s=result.restart_s,
-        )
+        wasted = result.wasted_at(interval_s=float(minutes) * 60.0)
+        ckpt, rework, restart = wasted
         rows.append(
             {
                 "checkpoint_interval_min": float(minutes),
-                "goodput": max(0.0, 1.0 - ckpt - rework - restart),
+                "goodput": _goodput(wasted),
                 "checkpoint_fraction": ckpt,
                 "rework_fraction": rework,
                 "restart_fraction": restart,
