@@ -259,13 +259,14 @@ class TrainingJob(BaseModel):
     sequence_parallel: Annotated[bool, Input(negative_flag="--no-sequence-parallel")] = Field(
         default=True, description="Split norms and dropout over the TP GPUs (Megatron-LM since 2022)."
     )
-    usable_memory_fraction: Annotated[float, Input(flag="--usable-memory")] = Field(
-        default=0.9,
+    usable_memory_fraction: Annotated[float | None, Input(flag="--usable-memory")] = Field(
+        default=None,
         gt=0,
         le=1,
         description=(
-            "Share of the driver-reported device memory a layout may fill (the rest: CUDA context, "
-            "NCCL buffers, allocator fragmentation) [-]."
+            "Share of the driver-reported device memory a layout may fill, standing for every reserve "
+            "[-]; empty = the device less its counted reserve (CUDA context, NCCL buffers per "
+            "communicator, allocator fragmentation; data/training.yaml)."
         ),
     )
 

@@ -44,10 +44,13 @@ without sequence parallelism): the kept layer input ``2 s b h`` is split over th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from planner.catalog.load import Catalog
+from planner.catalog.rules import rule_values
+from planner.i18n.message import msg
 from planner.performance.training.flops import Recompute, token_flops
 from planner.performance.training.pipeline import (
     StageSplit,
@@ -76,16 +79,25 @@ LOGIT_BYTES = 6.0
 
 @dataclass(frozen=True)
 class MemoryBreakdown:
-    """Bytes on the fullest GPU (the first pipeline stage) [B]."""
+    """Bytes on the fullest GPU (the first pipeline stage) [B]: the tensors the job allocates and,
+    once the layout is chosen, the reserve beside them (:class:`MemoryReserve`; 0 while searching
+    and when an explicit usable fraction replaces the reserve)."""
 
     weights_bytes: float
     gradients_bytes: float
     optimizer_bytes: float
     activations_bytes: float
     buffers_bytes: float
+    context_bytes: float = 0.0
+    """CUDA context and cuBLAS workspace [B]."""
+    nccl_bytes: float = 0.0
+    """NCCL's buffers for the communicators the layout uses [B]."""
+    allocator_bytes: float = 0.0
+    """Caching-allocator memory reserved beyond the allocated peak (fragmentation) [B]."""
 
     @property
-    def total_bytes(self) -> float:
+    def allocated_bytes(self) -> float:
+        """The tensors: weights, gradients, optimizer states, activations and buffers [B]."""
         return (
             self.weights_bytes
             + self.gradients_bytes
@@ -94,14 +106,25 @@ class MemoryBreakdown:
             + self.buffers_bytes
         )
 
+    @property
+    def total_bytes(self) -> float:
+        """The tensors and the reserve beside them [B]."""
+        return self.allocated_bytes + self.context_bytes + self.nccl_bytes + self.allocator_bytes
+
     def as_gbyte(self) -> dict[str, float]:
-        return {
+        parts = {
             "weights": self.weights_bytes / 1e9,
             "gradients": self.gradients_bytes / 1e9,
             "optimizer": self.optimizer_bytes / 1e9,
             "activations": self.activations_bytes / 1e9,
             "buffers": self.buffers_bytes / 1e9,
         }
+        reserve = {
+            "cuda_context": self.context_bytes / 1e9,
+            "nccl": self.nccl_bytes / 1e9,
+            "allocator": self.allocator_bytes / 1e9,
+        }
+        return parts | {k: v for k, v in reserve.items() if v}
 
 
 @dataclass(frozen=True)
@@ -134,6 +157,125 @@ class Parallel:
     def edp(self) -> int:
         """Expert data parallelism: replicas of each expert shard per stage, ``tp cp dp / (ep etp)``."""
         return max(1, self.tp * self.cp * self.dp // (self.ep * self.etp))
+
+
+@dataclass(frozen=True)
+class MemoryReserve:
+    """Device memory a training process holds beside its tensors (module notes, reserve).
+
+    Each figure is a catalog record of ``data/training.yaml`` (:data:`RESERVE_RULES`) with its source.
+    """
+
+    context_bytes: float
+    """CUDA context with lazy module loading [B]."""
+    workspace_bytes: float
+    """cuBLAS workspace of the compute stream [B]."""
+    nccl_bytes_per_communicator: float
+    """NCCL buffers of one communicator once it has run a collective [B]."""
+    allocator_fraction: float
+    """Caching-allocator reserve beyond the allocated peak, per allocated byte [-]."""
+
+    @staticmethod
+    def communicators(lay: Parallel) -> int:
+        """Communicators the fullest rank runs collectives or sends on [count]: one per parallel
+        dimension larger than 1 (tensor, context, pipeline, data, expert).
+
+        >>> MemoryReserve.communicators(Parallel(8, 1, 16, 64, 1, 8, 1, 32))  # TP, PP, DP
+        3
+        """
+        return sum(1 for size in (lay.tp, lay.cp, lay.pp, lay.dp, lay.ep) if size > 1)
+
+    def fixed_bytes(self, lay: Parallel) -> float:
+        """Context, workspace and NCCL buffers of the layout [B]."""
+        return (
+            self.context_bytes + self.workspace_bytes + self.nccl_bytes_per_communicator * self.communicators(lay)
+        )
+
+
+NO_RESERVE = MemoryReserve(0.0, 0.0, 0.0, 0.0)
+"""No reserve: an explicit usable fraction of the device stands for all of it."""
+
+RESERVE_RULES = (
+    "training_cuda_context_gbyte",
+    "training_cublas_workspace_gbyte",
+    "training_nccl_gbyte_per_communicator",
+    "training_allocator_reserve_fraction",
+)
+"""``sizing_rules`` ids of :class:`MemoryReserve`'s fields, in order (three in GB, one a fraction)."""
+
+
+@dataclass(frozen=True)
+class MemoryBudget:
+    """What a layout may allocate on one GPU (module notes, reserve).
+
+    ``usable_bytes`` is the device memory the driver reports, or a user's fraction of it; the
+    reserve's fixed parts come off it and the allocator's share is kept beside what is allocated::
+
+        allocatable = (usable - context - workspace - n_comm x nccl) / (1 + a)
+    """
+
+    usable_bytes: float
+    reserve: MemoryReserve = NO_RESERVE
+
+    def allocatable_bytes(self, lay: Parallel) -> float:
+        """Tensor bytes the layout may allocate [B]."""
+        return (self.usable_bytes - self.reserve.fixed_bytes(lay)) / (1.0 + self.reserve.allocator_fraction)
+
+    def needed_bytes(self, allocated_bytes: float, lay: Parallel) -> float:
+        """Device bytes the layout holds when it allocates ``allocated_bytes`` [B]."""
+        r = self.reserve
+        return allocated_bytes * (1.0 + r.allocator_fraction) + r.fixed_bytes(lay)
+
+    def with_reserve(self, memory: MemoryBreakdown, lay: Parallel) -> MemoryBreakdown:
+        """``memory`` with the reserve's terms for the layout [B]."""
+        r = self.reserve
+        return replace(
+            memory,
+            context_bytes=r.context_bytes + r.workspace_bytes,
+            nccl_bytes=r.nccl_bytes_per_communicator * r.communicators(lay),
+            allocator_bytes=r.allocator_fraction * memory.allocated_bytes,
+        )
+
+
+def memory_budget(*, device_bytes: float, usable_fraction: float | None, reserve: MemoryReserve) -> MemoryBudget:
+    """The training budget of one GPU: the whole device less the sourced reserve, or, when the user
+    gives ``usable_fraction``, that share of the device with no reserve counted beside it.
+
+    Parameters
+    ----------
+    device_bytes : float
+        Device memory the driver reports [B].
+    usable_fraction : float or None
+        The user's share of the device a layout may fill (``--usable-memory``) [-]; ``None``: the
+        reserve is counted instead.
+    reserve : MemoryReserve
+        The catalog's reserve (:func:`memory_reserve`).
+
+    Returns
+    -------
+    MemoryBudget
+        The usable bytes and the reserve counted beside the tensors.
+
+    >>> r = MemoryReserve(4e8, 0.0, 1e9, 0.1)
+    >>> memory_budget(device_bytes=80e9, usable_fraction=0.9, reserve=r).allocatable_bytes(
+    ...     Parallel(8, 1, 1, 1, 1, 1, 1, 1))
+    72000000000.0
+    >>> round(memory_budget(device_bytes=80e9, usable_fraction=None, reserve=r).allocatable_bytes(
+    ...     Parallel(8, 1, 1, 1, 1, 1, 1, 1)) / 1e9, 3)  # (80 - 0.4 - 1) / 1.1
+    71.455
+    """
+    if usable_fraction is not None:
+        return MemoryBudget(device_bytes * usable_fraction)
+    return MemoryBudget(device_bytes, reserve)
+
+
+def memory_reserve(catalog: Catalog) -> MemoryReserve:
+    """The reserve's figures from the catalog's ``sizing_rules`` (:data:`RESERVE_RULES`)."""
+    context, workspace, nccl, allocator = (
+        rule_values(catalog, RESERVE_RULES, needed_by=msg("the training memory model"))[rule_id]
+        for rule_id in RESERVE_RULES
+    )
+    return MemoryReserve(context * 1e9, workspace * 1e9, nccl * 1e9, allocator)
 
 
 @lru_cache(maxsize=256)

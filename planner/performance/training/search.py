@@ -30,6 +30,7 @@ from planner.performance.training.memory import (
     BF16_OPTIMIZER_BYTES,
     OPTIMIZER_BYTES,
     MemoryBreakdown,
+    MemoryBudget,
     Parallel,
     ZeroStage,
     activation_and_buffer_bytes,
@@ -407,7 +408,7 @@ class SearchResult:
 
 
 def search(
-    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float
+    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, budget: MemoryBudget
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     """The fastest fitting layout, how many ``(tp, cp, pp, dp, ep)`` fit with some schedule; else the
     least memory-hungry layout; and whether any layout existed.
@@ -425,8 +426,8 @@ def search(
         The step-time model of the job on the plan's fabric.
     gpus : int
         GPUs of the plan [count].
-    usable_bytes : float
-        GPU memory the job may use [B].
+    budget : MemoryBudget
+        What each layout may allocate per GPU [B] (the reserve beside it depends on the layout).
 
     Returns
     -------
@@ -435,15 +436,15 @@ def search(
         when nothing fits); the layout needing the least memory with its breakdown [B] (``None``
         when no layout exists); whether any layout exists at all.
     """
-    exact = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=True)
+    exact = _search(job, shape, model, gpus=gpus, budget=budget, exact=True)
     if exact[0] is not None:
         return exact
-    rounded = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=False)
+    rounded = _search(job, shape, model, gpus=gpus, budget=budget, exact=False)
     return rounded if rounded[2] or not exact[2] else exact
 
 
 def _search(
-    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float, exact: bool
+    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, budget: MemoryBudget, exact: bool
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     best: tuple[tuple[float, float, int, int, int, int], StepResult, Fit] | None = None
     least: tuple[Parallel, tuple[float, float, float, float, float]] | None = None
@@ -459,10 +460,10 @@ def _search(
                 continue
             bound = best[0][:2] if best is not None else (math.inf, math.inf)
             found, need = fits(
-                job, shape, lay, usable_bytes, model.split(lay),
+                job, shape, lay, budget.allocatable_bytes(lay), model.split(lay),
                 worth=lambda trial: model.lower_bound_key(trial, "block") <= bound,  # noqa: B023
             )  # fmt: skip
-            if least is None or sum(need) < sum(least[1]):
+            if least is None or budget.needed_bytes(sum(need), lay) < budget.needed_bytes(sum(least[1]), least[0]):
                 least = (lay, need)
             if found and not counted:
                 fitting += 1
@@ -474,10 +475,11 @@ def _search(
                 key = (*model.result_key(result), lay.pp, lay.tp, lay.cp, lay.ep)
                 if best is None or key < best[0]:
                     best = (key, result, fit)
-    least_memory = None if least is None else (least[0], MemoryBreakdown(*least[1]))
+    least_memory = None if least is None else (least[0], budget.with_reserve(MemoryBreakdown(*least[1]), least[0]))
     if best is None:
         return None, least_memory, any_layout
-    return SearchResult(best[1], MemoryBreakdown(*best[2].parts), fitting), least_memory, any_layout
+    memory = budget.with_reserve(MemoryBreakdown(*best[2].parts), best[2].lay)
+    return SearchResult(best[1], memory, fitting), least_memory, any_layout
 
 
 def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult, usable_bytes: float) -> int:
