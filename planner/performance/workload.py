@@ -443,7 +443,9 @@ def best_layout(
         coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
         host_byte_per_s=host_byte_per_s, kernel_efficiency_bound=kernel_efficiency_bound,
     )  # fmt: skip
-    budget = memory_budget(device_bytes=memory_bytes, usable_fraction=job.usable_memory_fraction, reserve=reserve)
+    budget = memory_budget(
+        device_bytes=memory_bytes, usable_fraction=job.usable_memory_fraction, reserve=reserve
+    )
     found, least, any_layout = search(job, shape, model, gpus=gpus, budget=budget)
     if (not any_layout or least is None) and (job.tp, job.cp, job.pp, job.dp, job.ep) != (None,) * 5:
         raise InputError(

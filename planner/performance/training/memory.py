@@ -188,7 +188,9 @@ class MemoryReserve:
     def fixed_bytes(self, lay: Parallel) -> float:
         """Context, workspace and NCCL buffers of the layout [B]."""
         return (
-            self.context_bytes + self.workspace_bytes + self.nccl_bytes_per_communicator * self.communicators(lay)
+            self.context_bytes
+            + self.workspace_bytes
+            + self.nccl_bytes_per_communicator * self.communicators(lay)
         )
 
 
@@ -237,7 +239,9 @@ class MemoryBudget:
         )
 
 
-def memory_budget(*, device_bytes: float, usable_fraction: float | None, reserve: MemoryReserve) -> MemoryBudget:
+def memory_budget(
+    *, device_bytes: float, usable_fraction: float | None, reserve: MemoryReserve
+) -> MemoryBudget:
     """The training budget of one GPU: the whole device less the sourced reserve, or, when the user
     gives ``usable_fraction``, that share of the device with no reserve counted beside it.
 

@@ -448,6 +448,7 @@ def _search(
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     best: tuple[tuple[float, float, int, int, int, int], StepResult, Fit] | None = None
     least: tuple[Parallel, tuple[float, float, float, float, float]] | None = None
+    least_held = math.inf
     fitting = 0
     any_layout = False
     cheapest: Recompute = "none" if job.recompute == "auto" else job.recompute
@@ -463,8 +464,9 @@ def _search(
                 job, shape, lay, budget.allocatable_bytes(lay), model.split(lay),
                 worth=lambda trial: model.lower_bound_key(trial, "block") <= bound,  # noqa: B023
             )  # fmt: skip
-            if least is None or budget.needed_bytes(sum(need), lay) < budget.needed_bytes(sum(least[1]), least[0]):
-                least = (lay, need)
+            held = budget.needed_bytes(sum(need), lay)  # with the layout's reserve
+            if least is None or held < least_held:
+                least, least_held = (lay, need), held
             if found and not counted:
                 fitting += 1
                 counted = True
@@ -475,7 +477,9 @@ def _search(
                 key = (*model.result_key(result), lay.pp, lay.tp, lay.cp, lay.ep)
                 if best is None or key < best[0]:
                     best = (key, result, fit)
-    least_memory = None if least is None else (least[0], budget.with_reserve(MemoryBreakdown(*least[1]), least[0]))
+    least_memory = (
+        None if least is None else (least[0], budget.with_reserve(MemoryBreakdown(*least[1]), least[0]))
+    )
     if best is None:
         return None, least_memory, any_layout
     memory = budget.with_reserve(MemoryBreakdown(*best[2].parts), best[2].lay)
