@@ -43,8 +43,7 @@ from planner.measure.model import (
     baseline,
     fabric_with,
     group_of,
-    predicted_busbw_gbyte_per_s,
-    predicted_time_s,
+    predict,
 )
 from planner.measure.nccl import Run
 from planner.units import GIB, KIB, MIB
@@ -346,7 +345,7 @@ def _fit(
             p.gpus,
             p.size_bytes,
             p.busbw_gbyte_per_s,
-            predicted_busbw_gbyte_per_s(fabric, p),
+            predict(fabric, p).busbw_gbyte_per_s,
             loo.get(id(p)),
         )
         for p in points
@@ -391,7 +390,7 @@ def _residuals(
         fabric = fabric_with(
             base=base, values={**fixed, **{n: math.exp(v) for n, v in zip(names, x, strict=True)}}
         )
-        return np.array([_weight(p) * math.log(predicted_time_s(fabric, p) / p.time_s) for p in points])
+        return np.array([_weight(p) * math.log(predict(fabric, p).time_s / p.time_s) for p in points])
 
     return f
 
@@ -472,7 +471,7 @@ def _joint(
         for i, p in enumerate(points):
             rest = [q for j, q in enumerate(points) if j != i]
             trial = _solve(base, rest, names, {}, start=values)
-            loo[id(p)] = predicted_busbw_gbyte_per_s(fabric_with(base=base, values=trial), p)
+            loo[id(p)] = predict(fabric_with(base=base, values=trial), p).busbw_gbyte_per_s
     return values, loo
 
 
@@ -549,12 +548,12 @@ def _check_ceiling(base: Baseline, large: Sequence[Point], fitted: Mapping[str, 
     fabric = fabric_with(base=base, values=fitted)
     for name, value in fitted.items():
         if value >= BOUNDS[name][1] * 0.999:
-            _refuse_beyond(name, worst, predicted_busbw_gbyte_per_s(fabric, worst))
+            _refuse_beyond(name, worst, predict(fabric, worst).busbw_gbyte_per_s)
     if not any(name in fitted for name in BANDWIDTH_PARAMETERS):
         best = fabric_with(
             base=base, values={**fitted, **{name: BOUNDS[name][1] for name in BANDWIDTH_PARAMETERS}}
         )
-        _refuse_beyond(", ".join(BANDWIDTH_PARAMETERS), worst, predicted_busbw_gbyte_per_s(best, worst))
+        _refuse_beyond(", ".join(BANDWIDTH_PARAMETERS), worst, predict(best, worst).busbw_gbyte_per_s)
 
 
 def _refuse_beyond(name: str, worst: Point, model: float) -> None:

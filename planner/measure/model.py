@@ -191,8 +191,20 @@ class Probe:
     """Message size [B]."""
 
 
-def predicted_time_s(fabric: CollectiveFabric, probe: Probe) -> float:
-    """Time of one measured collective in the model [s] (``auto`` algorithm, as NCCL's tuner).
+@dataclass(frozen=True)
+class Prediction:
+    """What the model predicts for one measured call."""
+
+    time_s: float
+    """Time of the call [s]."""
+    busbw_gbyte_per_s: float
+    """busbw [GB/s] (nccl-tests convention); 0 when the time is not positive."""
+
+
+def predict(fabric: CollectiveFabric, probe: Probe) -> Prediction:
+    """Time and busbw of one measured call in the model (``auto`` algorithm, as NCCL's tuner).
+
+    busbw = size / time x the collective's busbw factor (nccl-tests' PERFORMANCE.md).
 
     Parameters
     ----------
@@ -203,38 +215,21 @@ def predicted_time_s(fabric: CollectiveFabric, probe: Probe) -> float:
 
     Returns
     -------
-    float
-        Time [s].
+    Prediction
+        Time [s] and busbw [GB/s].
     """
     if probe.collective == "sendrecv":
         apart = 1 if math.ceil(probe.gpus / probe.gpus_per_domain) > 1 else 0
-        return send_recv_time_s(fabric=fabric, message_bytes=probe.size_bytes, domains_apart=apart)
-    result = collective_time(
-        fabric=fabric,
-        collective=probe.collective,  # type: ignore[arg-type]  # checked by the reader (TOOLS)
-        message_bytes=probe.size_bytes,
-        gpus=probe.gpus,
-        gpus_per_domain=probe.gpus_per_domain,
-    )
-    return result.time_s
-
-
-def predicted_busbw_gbyte_per_s(fabric: CollectiveFabric, probe: Probe) -> float:
-    """busbw the model predicts for a measured size [GB/s] (nccl-tests convention).
-
-    Parameters
-    ----------
-    fabric : CollectiveFabric
-        The fabric.
-    probe : Probe
-        The measured call (collective, GPUs [count], GPUs per domain [count], size [B]).
-
-    Returns
-    -------
-    float
-        busbw [GB/s]; 0 when the predicted time is not positive.
-    """
-    time_s = predicted_time_s(fabric, probe)
+        time_s = send_recv_time_s(fabric=fabric, message_bytes=probe.size_bytes, domains_apart=apart)
+    else:
+        time_s = collective_time(
+            fabric=fabric,
+            collective=probe.collective,  # type: ignore[arg-type]  # checked by the reader (TOOLS)
+            message_bytes=probe.size_bytes,
+            gpus=probe.gpus,
+            gpus_per_domain=probe.gpus_per_domain,
+        ).time_s
     if time_s <= 0:
-        return 0.0
-    return probe.size_bytes / time_s / 1e9 * busbw_factor(collective=probe.collective, gpus=probe.gpus)
+        return Prediction(time_s, 0.0)
+    factor = busbw_factor(collective=probe.collective, gpus=probe.gpus)
+    return Prediction(time_s, probe.size_bytes / time_s / 1e9 * factor)
