@@ -206,7 +206,8 @@ def efficiency_coefficients(
         Catalog id of the GPU whose own rules replace the general ones; ``""``: the general
         rules only.
     precision : str
-        Matrix-multiply precision (``bf16`` or ``fp8``) whose rules are looked up first.
+        Matrix-multiply precision key (``bf16``, ``fp8`` or ``mxfp8``: :func:`efficiency_precision`)
+        whose rules are looked up first.
     release : str
         Framework release (``latest`` or e.g. ``nemo-24.07``); another than :data:`LATEST_RELEASE`
         requires the GPU's calibration for it.
