@@ -130,6 +130,19 @@ class EfficiencyCoefficients:
 def release_suffix(release: str) -> str:
     """The rule-id suffix of a framework release: ``nemo-24.07`` -> ``nemo_24_07``.
 
+    Parameters
+    ----------
+    release : str
+        Framework release name, e.g. ``nemo-24.07`` (dimensionless).
+
+    Returns
+    -------
+    str
+        The name lower-cased, each run of characters other than ``a-z`` and ``0-9`` replaced by
+        one ``_`` (dimensionless).
+
+    Examples
+    --------
     >>> release_suffix("nemo-24.07")
     'nemo_24_07'
     """
@@ -147,6 +160,25 @@ def efficiency_coefficients(
     A framework release other than the latest reads ``<id>_<gpu_id>_<release>`` first (each release
     calibrated on one row of its own benchmark table); :class:`InputError` names ``software_release``
     when the GPU has no calibration for it.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog; its ``sizing_rules`` hold the coefficients (:data:`RULES`).
+    gpu_id : str
+        Catalog id of the GPU whose own rules replace the general ones; ``""``: the general
+        rules only.
+    precision : str
+        Matrix-multiply precision (``bf16`` or ``fp8``) whose rules are looked up first.
+    release : str
+        Framework release (``latest`` or e.g. ``nemo-24.07``); another than :data:`LATEST_RELEASE`
+        requires the GPU's calibration for it.
+
+    Returns
+    -------
+    EfficiencyCoefficients
+        Peak matrix-multiply share [fraction], half-width [count], element-wise bytes [B],
+        half-tokens [count], score, cast and optimizer bytes [B], most specific rule first.
     """
     values = rule_values(catalog, RULES, needed_by=msg("the training model"))
     if release != LATEST_RELEASE:
@@ -190,6 +222,21 @@ class PublishedCeiling:
 
 def published_ceiling(catalog: Catalog, *, gpu_id: str, precision: str) -> PublishedCeiling | None:
     """The best published MFU for ``gpu_id`` at ``precision``, or ``None`` when the catalog has none.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (its sizing rules, :data:`BEST_PUBLISHED_MFU` prefix).
+    gpu_id : str
+        Catalog id of the GPU.
+    precision : str
+        ``bf16`` or ``fp8``.
+
+    Returns
+    -------
+    PublishedCeiling or None
+        The figure [fraction of dense peak] in ``mfu``, the run it comes from in ``figure`` and
+        whether it is an assumption; ``None`` when the catalog has no such rule.
 
     Notes
     -----

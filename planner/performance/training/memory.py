@@ -145,7 +145,23 @@ def logits_layers(shape: ModelShape, *, seq_len: int) -> float:
 
 
 def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSplit:
-    """The layout's split of layers over stages and chunks (:mod:`~planner.performance.training.pipeline`)."""
+    """The layout's split of layers over stages and chunks (:mod:`~planner.performance.training.pipeline`).
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (its layers; its output layer's work, :func:`logits_layers`).
+    lay : Parallel
+        The layout (its ``pp`` stages and ``v`` chunks per stage).
+    seq_len : int
+        Tokens per sequence [count].
+
+    Returns
+    -------
+    StageSplit
+        Layers of each of the ``pp v`` chunks [count]: the even split, or the balanced one when
+        its slowest rank is faster.
+    """
     return stage_split(
         layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=logits_layers(shape, seq_len=seq_len)
     )
@@ -154,6 +170,22 @@ def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSp
 def stage_layers(layers: int, pp: int, v: int = 1) -> int:
     """Layers on the fullest rank of an even split [count].
 
+    Parameters
+    ----------
+    layers : int
+        Transformer layers of the model [count].
+    pp : int
+        Pipeline stages [count].
+    v : int
+        Chunks per stage (interleaving) [count].
+
+    Returns
+    -------
+    int
+        The most layers one rank holds, its output layer not counted [count].
+
+    Examples
+    --------
     >>> stage_layers(126, 16), stage_layers(126, 16, 4)  # 14 stages of 8; chunks of 3 and 4, 8
     (8, 8)
     """
@@ -164,6 +196,24 @@ def held_layer_micro_batches(layers: int, pp: int, v: int, micro_batches: int) -
     """Layer activations of one micro-batch the fullest rank of an even split keeps at the 1F1B
     peak [count] (:meth:`~planner.performance.training.pipeline.StageSplit.held_layers`).
 
+    Parameters
+    ----------
+    layers : int
+        Transformer layers of the model [count].
+    pp : int
+        Pipeline stages [count].
+    v : int
+        Chunks per stage (interleaving) [count].
+    micro_batches : int
+        Micro-batches per step [count].
+
+    Returns
+    -------
+    float
+        Layer x micro-batch activation sets held by the rank that holds the most [count].
+
+    Examples
+    --------
     >>> held_layer_micro_batches(126, 16, 1, 32)  # 2 stages of 7 (16 x 7), 14 of 8 (14 x 8)
     112
     >>> held_layer_micro_batches(96, 8, 2, 64)  # 8 x 12 x (1 + 7 / 16)
@@ -182,6 +232,23 @@ def activation_shares(shape: ModelShape, *, dropout: bool, fp8: bool = False) ->
     instead of 2: the QKV and first FFN inputs (``6 + d``), the output projection's input and the
     last FFN matrix's (``3 + 4r + (c - 1) f/h``).
 
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (widths of Q, K/V and the FFN; gate).
+    dropout : bool
+        Dropout masks are kept (``d = 2``).
+    fp8 : bool
+        The matrix multiplies run in FP8 (1-byte input copies).
+
+    Returns
+    -------
+    tuple[float, float]
+        The part only sequence parallelism splits and the part tensor parallelism splits, each
+        [B per ``s b h``].
+
+    Examples
+    --------
     >>> from planner.performance.training.shape import model_shape
     >>> s = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
     >>> activation_shares(s, dropout=True), activation_shares(s, dropout=True, fp8=True)
@@ -207,6 +274,40 @@ def activation_bytes_per_layer(
     """One layer's stored activations for one micro-batch [B] (module notes); ``distribute_saved``
     splits a fully recomputed layer's kept input over the ``t`` GPUs without sequence parallelism.
 
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (width, heads, FFN, gate).
+    seq_len : int
+        Tokens per sequence, ``s`` [count].
+    micro_batch_seqs : int
+        Sequences per micro-batch, ``b`` [count].
+    tp : int
+        Tensor-parallel size, ``t`` [count].
+    cp : int
+        Context-parallel size (divides ``s``) [count].
+    recompute : {"none", "selective", "full"}
+        The activation recomputation; ``block`` raises :class:`ValueError` (two per-layer sizes:
+        :func:`activation_and_buffer_bytes`).
+    dropout : bool
+        Dropout masks are kept.
+    sequence_parallel : bool
+        Sequence parallelism splits the norms' inputs and masks over ``t`` too.
+    materialized_scores : bool
+        The attention scores are written to HBM (``5 a s^2 b / t``); ``False``: a flash kernel
+        keeps one fp32 statistic per query row and head.
+    fp8 : bool
+        The matrix multiplies run in FP8 (:func:`activation_shares`).
+    distribute_saved : bool
+        Under ``full``, the kept layer input is split over the ``t`` GPUs.
+
+    Returns
+    -------
+    float
+        Activations one layer keeps for one micro-batch on one GPU [B].
+
+    Examples
+    --------
     >>> from planner.performance.training.shape import model_shape
     >>> s = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
     >>> a = activation_bytes_per_layer(s, seq_len=2048, micro_batch_seqs=1, tp=8, cp=1,
@@ -237,7 +338,21 @@ def activation_bytes_per_layer(
 
 
 def params_per_gpu(shape: ModelShape, lay: Parallel) -> tuple[float, float]:
-    """Dense and expert parameters held by one GPU [count]."""
+    """Dense and expert parameters held by one GPU [count].
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (its dense and expert parameters).
+    lay : Parallel
+        The layout: ``tp pp`` divide the dense parameters, ``etp pp ep`` the expert ones.
+
+    Returns
+    -------
+    tuple[float, float]
+        Dense parameters ``P_dense / (tp pp)`` and expert parameters ``P_expert / (etp pp ep)``
+        per GPU, before ZeRO sharding [count].
+    """
     return shape.params_dense / (lay.tp * lay.pp), shape.params_expert / (lay.etp * lay.pp * lay.ep)
 
 
@@ -245,7 +360,24 @@ def state_bytes(
     shape: ModelShape, lay: Parallel, zero: ZeroStage, *, optimizer_bytes: float = OPTIMIZER_BYTES
 ) -> tuple[float, float, float]:
     """Weights, gradients and optimizer states per GPU [B] (module notes); ``optimizer_bytes`` per
-    parameter, 12 with fp32 master weights, :data:`BF16_OPTIMIZER_BYTES` without."""
+    parameter, 12 with fp32 master weights, :data:`BF16_OPTIMIZER_BYTES` without.
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (parameters, layers).
+    lay : Parallel
+        The layout (``tp pp ep etp`` split the parameters; ``dp cp``, ``edp`` shard them).
+    zero : {0, 1, 2, 3}
+        ZeRO stage: 1 shards the optimizer states, 2 also the gradients, 3 also the weights.
+    optimizer_bytes : float
+        Optimizer state per parameter [B].
+
+    Returns
+    -------
+    tuple[float, float, float]
+        Weights (with ZeRO 3 plus two gathered layers), gradients and optimizer states per GPU [B].
+    """
     dense, expert = params_per_gpu(shape, lay)
     group = lay.dp * lay.cp
     sharded = dense / group + expert / lay.edp
@@ -268,7 +400,31 @@ def activation_and_buffer_bytes(
     """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes);
     ``split`` is the layout's split when the caller has it (:func:`pipeline_split`);
     ``offload_layers`` of a single stage keep their activations in host memory
-    (:func:`offloaded_activation_bytes`)."""
+    (:func:`offloaded_activation_bytes`).
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model.
+    lay : Parallel
+        The layout and schedule (micro-batch size and count, ``recompute_layers`` under ``block``).
+    seq_len : int
+        Tokens per sequence [count].
+    recompute : {"none", "selective", "full", "block"}
+        The activation recomputation; ``full`` and ``block`` add one layer's working set.
+    dropout, sequence_parallel, materialized_scores, fp8, distribute_saved : bool
+        As in :func:`activation_bytes_per_layer`.
+    split : StageSplit or None
+        The layout's split; ``None``: :func:`pipeline_split`.
+    offload_layers : int
+        Layers whose activations go to host memory [count].
+
+    Returns
+    -------
+    tuple[float, float]
+        Layer activations on the fullest rank and its logits buffer (0 unless that rank is the
+        last), per GPU [B].
+    """
 
     def per_layer(rc: Recompute) -> float:
         return activation_bytes_per_layer(
@@ -337,7 +493,32 @@ def memory_breakdown(
     dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
     offload_layers: int = 0, distribute_saved: bool = False, optimizer_bytes: float = OPTIMIZER_BYTES,
 ) -> MemoryBreakdown:  # fmt: skip
-    """Bytes per GPU on the first pipeline stage (module notes)."""
+    """Bytes per GPU on the first pipeline stage (module notes).
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model.
+    lay : Parallel
+        The layout and schedule.
+    seq_len : int
+        Tokens per sequence [count].
+    recompute : {"none", "selective", "full", "block"}
+        The activation recomputation.
+    zero : {0, 1, 2, 3}
+        ZeRO stage (:func:`state_bytes`).
+    dropout, sequence_parallel, materialized_scores, fp8, distribute_saved : bool
+        As in :func:`activation_bytes_per_layer`.
+    offload_layers : int
+        Layers whose activations go to host memory [count].
+    optimizer_bytes : float
+        Optimizer state per parameter [B].
+
+    Returns
+    -------
+    MemoryBreakdown
+        Weights, gradients, optimizer states, activations and buffers on the fullest GPU [B].
+    """
     weights, gradients, optimizer = state_bytes(shape, lay, zero, optimizer_bytes=optimizer_bytes)
     activations, buffers = activation_and_buffer_bytes(
         shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,

@@ -142,8 +142,8 @@ def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageS
     'even'
     """
     even = split_layers(layers=layers, pp=pp, v=v, split="even")
-    if even is None:  # more chunks than layers: one layer per chunk, some chunks empty
-        even = StageSplit(pp, v, "even", tuple([1] * layers + [0] * (pp * v - layers)))
+    if even is None:  # more chunks than layers: one layer per chunk, the first ones empty (lighter first)
+        even = StageSplit(pp, v, "even", tuple(_chunks(layers, pp * v)))
     balanced = split_layers(layers=layers, pp=pp, v=v, split="balanced") if pp > 1 else None
     if balanced is None:
         return even
