@@ -71,8 +71,6 @@ class TrainingJob(BaseModel):
             label="wl.field.params_b",
             group=_MODEL,
             form_default=70.0,
-            step=1.0,
-            number_format="%.1f",
         ),
     ]
     job_gpus: Annotated[
