@@ -56,6 +56,7 @@ from planner.performance.training.efficiency import (
     FP8_SPEEDUP,
     EfficiencyCoefficients,
     efficiency_coefficients,
+    efficiency_precision,
     kernel_efficiency_bound,
     published_ceiling,
 )
@@ -256,7 +257,8 @@ def estimate_workload(
         job, fabric, peak_flops=peak_flops, gpus=gpus, memory_bytes=device_memory_bytes(r.gpu),
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
         coefficients=efficiency_coefficients(
-            catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
+            catalog, gpu_id=r.gpu.id, precision=efficiency_precision(precision=job.precision, fp8_recipe=job.fp8_recipe),
+            release=job.software_release,
         ),
         gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
         host_byte_per_s=host_link_byte_per_s(r.gpu), kernel_efficiency_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
