@@ -1130,7 +1130,9 @@ class _Costs(NamedTuple):
         The fastest time is the least ``alpha + beta`` over the candidates in their order, the
         first of equals (what :func:`_fastest` keeps, as ``min`` does).
         """
-        if None in self.per_byte or not _powers_of_two(sizes_bytes):
+        if None in self.per_byte or (
+            sizes_bytes is not MESSAGE_SIZES_BYTES and not _powers_of_two(sizes_bytes)
+        ):
             times = [alpha + beta for _, alpha, beta, _ in map(self.fastest, sizes_bytes)]
         else:
             first, *others = (c for c in self.per_byte if c is not None)  # all of them
