@@ -77,6 +77,7 @@ RULES = (
     "moe_elementwise_bytes_per_ffn",
     "moe_comm_sm_fraction",
     "moe_graphed_copy_overhead_ns",
+    "moe_host_wait_us",
 )
 """Catalog sizing rules of the MoE terms, in the order of :class:`MoeCoefficients`; a rule
 ``<id>_<gpu_id>`` replaces the general one for that GPU."""
@@ -109,6 +110,10 @@ class MoeCoefficients:
     """``c_g``: what a fused dispatcher whose router and token preprocessing run in CUDA graphs
     still spends per routed copy and expert layer, forward and backward, beyond the GEMMs and
     counted bytes (no host synchronisation; replaces ``c_r``) [ns]."""
+    host_wait_us: float = 0.0
+    """``w``: time one forward pass of one expert layer loses when its dispatcher makes the host
+    wait for the GPU's token counts (a recomputed forward waits again); none on the graph-captured
+    fused path [us]."""
 
     def bytes_per_copy(self, *, hidden: float, ffn: float, gated: bool, fp8_cast_bytes: float) -> float:
         """Element-wise HBM bytes of one routed copy through one expert layer [B] (module notes).

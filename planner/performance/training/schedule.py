@@ -226,13 +226,13 @@ class StepModel:
         self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
         self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
         moe_c = moe_coefficients or MoeCoefficients()
+        if job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
+            # no host round trip per layer: no wait, and the captured path's own cost per copy. Megatron-Core's
+            # all-to-all dispatcher still copies its split sizes to the host and waits on them (before
+            # the all-to-all) when the preprocess is captured: there both stay (moe module notes)
+            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns, host_wait_us=0.0)
         if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
             moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
-        elif job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
-            # no host round trip per layer: the captured path's own cost replaces it. Megatron-Core's all-to-all
-            # dispatcher still copies its split sizes to the host and waits on them (before the
-            # all-to-all) when the preprocess is captured: there the cost stays (moe module notes)
-            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
         self.moe = MoeModel(
             shape=shape, seq_len=job.seq_len, coefficients=moe_c,
             load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,
@@ -398,7 +398,8 @@ class StepModel:
         )  # fmt: skip
         framework_s = c.copy_overhead_ns * 1e-9
         per_copy_s = per_copy / self.hbm_byte_per_s + framework_s
-        return layers * factor * moe.routed_copies(lay) * per_copy_s
+        forwards = 2.0 if recompute == "full" else 1.0  # the recomputed forward dispatches, and waits, again
+        return layers * (factor * moe.routed_copies(lay) * per_copy_s + forwards * c.host_wait_us * 1e-6)
 
     def _collective(self, kind: str, size: float, gpus: int, per_domain: int) -> tuple[float, str]:
         key = (kind, size, gpus, per_domain)
