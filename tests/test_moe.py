@@ -23,6 +23,7 @@ from planner.performance.training.hf import DEEPSEEK_V3_CONFIG, job_fields_from_
 from planner.performance.training.memory import Parallel, params_per_gpu
 from planner.performance.training.moe import (
     effective_imbalance,
+    gpu_copies,
     moe_coefficients,
     network_share,
     remote_domain_copies,
@@ -91,6 +92,23 @@ def test_expert_alltoall_comes_from_the_collective_model(catalog: Catalog) -> No
     one = collective_time(fabric=model.fabric, collective="all_to_all", message_bytes=buffer, gpus=8,
                           gpus_per_domain=8)  # fmt: skip
     assert ep_s == pytest.approx(48 * 4 * one.time_s) and level == one.bound_level == "scale-up"
+
+
+def test_deduplicating_kernels_move_one_copy_per_destination_gpu(catalog: Catalog) -> None:
+    """Inside one scale-up domain DeepEP-style kernels send a token once to each GPU holding one of
+    its experts: 8 (1 - (7/8)^8) = 5.25 of its 8 copies at EP8, the rest copied locally."""
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay()
+    plain, _ = _model(job, catalog)._ep_micro_s(lay, "selective")
+    fused, level = _model(job.model_copy(update={"moe_dispatcher": "fused"}), catalog)._ep_micro_s(
+        lay, "selective"
+    )
+    buffer = 4096 * 8 * (1 - (7 / 8) ** 8) * 2048 * 2.0  # n = 4096 tokens, 5.25 destination GPUs, h = 2048, bf16
+    one = collective_time(fabric=_model(job, catalog).fabric, collective="all_to_all", message_bytes=buffer, gpus=8,
+                          gpus_per_domain=8)  # fmt: skip
+    assert fused == pytest.approx(48 * 4 * one.time_s) and level == "scale-up"
+    assert fused < plain
+    assert gpu_copies(top_k=8, gpus=8) == pytest.approx(8 * (1 - (7 / 8) ** 8))
 
 
 def test_node_limit_and_fp8_dispatch_shorten_the_alltoall(catalog: Catalog) -> None:
@@ -182,15 +200,15 @@ def test_the_framework_cost_per_copy_is_an_input(catalog: Catalog) -> None:
     ]
     assert run(bad) == 2
     # a graph-captured router and preprocessing with a fused dispatcher (no host round trip per layer)
-    # is charged the captured path's own cost instead: 48 x 4096 x 8 copies at 23 ns (data/moe.yaml,
+    # is charged the captured path's own cost instead: 48 x 4096 x 8 copies at 30 ns (data/moe.yaml,
     # moe_graphed_copy_overhead_ns) and no host wait (counted keeps one of 1,511 us per expert layer);
     # Megatron-Core's all-to-all dispatcher still waits on the host for its split sizes, so with it the
     # host-synchronised costs stay; a stated cost still wins
     graphed = job.model_copy(update={"moe_graphed_dispatch": True, "moe_dispatcher": "fused"})
-    assert moe_coefficients(catalog).graphed_copy_overhead_ns == 23.0
+    assert moe_coefficients(catalog).graphed_copy_overhead_ns == 30.0
     graphed_s = _model(graphed, catalog).moe_overhead_micro_s(lay, "selective")
     waits_s = 48 * 1511e-6  # one host wait per expert-layer forward (data/moe.yaml, moe_host_wait_us)
-    assert graphed_s - counted == pytest.approx(48 * 4096 * 8 * 23e-9 - waits_s)
+    assert graphed_s - counted == pytest.approx(48 * 4096 * 8 * 30e-9 - waits_s)
     graphed_alltoall = job.model_copy(update={"moe_graphed_dispatch": True})
     assert _model(graphed_alltoall, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(fitted)
     # a stated cost replaces the per-copy part only: the captured path still waits on nothing

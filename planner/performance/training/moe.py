@@ -269,6 +269,23 @@ def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float
     return min(1.0, warmup / (micro_batches * virtual_stages))
 
 
+def gpu_copies(*, top_k: int, gpus: int) -> float:
+    """Copies of one token a deduplicating dispatch moves over the scale-up links [count].
+
+    DeepEP-style kernels send a token once to each GPU that holds one or more of its ``k``
+    experts (``is_token_in_rank``; the receiving GPU copies it to its local experts in the
+    permutation, and the combine sends back one row per GPU, its local experts' outputs summed
+    first): with the experts spread evenly over ``G`` GPUs, ``G (1 - (1 - 1/G)^k)`` distinct GPUs,
+    the token's own among them.
+
+    >>> round(gpu_copies(top_k=8, gpus=8), 3)  # 8 (1 - (7/8)^8)
+    5.251
+    >>> gpu_copies(top_k=8, gpus=1)
+    1.0
+    """
+    return gpus * (1.0 - (1.0 - 1.0 / gpus) ** top_k)
+
+
 def network_share(
     *, ep: int, per_domain: int, top_k: int, node_limit: int | None, dedupe: bool = True
 ) -> float:

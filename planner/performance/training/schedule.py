@@ -84,6 +84,7 @@ from planner.performance.training.moe import (
     BF16_BYTES,
     MoeCoefficients,
     MoeModel,
+    gpu_copies,
     network_share,
     unpaired_share,
 )
@@ -559,13 +560,21 @@ class StepModel:
     def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:
         """One dispatch (or combine) over the expert group, node-limited routing applied [s]."""
         size = self.moe.dispatch_buffer_bytes(lay, element_bytes)
+        dedupe = self.job.moe_dispatcher == "fused"
         share = network_share(
             ep=lay.ep, per_domain=per_domain, top_k=self.shape.top_k, node_limit=self.job.moe_node_limit,
-            dedupe=self.job.moe_dispatcher == "fused",
+            dedupe=dedupe,
         )  # fmt: skip
+        # deduplicating kernels move one copy per destination GPU over the scale-up links (moe notes)
+        reach = (
+            lay.ep if self.job.moe_node_limit is None else min(lay.ep, self.job.moe_node_limit * per_domain)
+        )
+        up_size = size * gpu_copies(top_k=self.shape.top_k, gpus=reach) / self.shape.top_k if dedupe else size
+        if lay.ep <= per_domain:  # the whole group inside one scale-up domain
+            return self._collective("all_to_all", up_size, lay.ep, per_domain)
         t, level = self._collective("all_to_all", size * share, lay.ep, per_domain)
         if share < 1.0 and per_domain > 1:  # forwarded to the experts inside the scale-up domain
-            forward, _ = self._collective("all_to_all", size, per_domain, per_domain)
+            forward, _ = self._collective("all_to_all", up_size, per_domain, per_domain)
             if forward > t:
                 return forward, self.fabric.scale_up.name
         return t, level
