@@ -103,7 +103,8 @@ def test_deduplicating_kernels_move_one_copy_per_destination_gpu(catalog: Catalo
     fused, level = _model(job.model_copy(update={"moe_dispatcher": "fused"}), catalog)._ep_micro_s(
         lay, "selective"
     )
-    buffer = 4096 * 8 * (1 - (7 / 8) ** 8) * 2048 * 2.0  # n = 4096 tokens, 5.25 destination GPUs, h = 2048, bf16
+    # n = 4096 tokens, 8 (1 - (7/8)^8) = 5.25 destination GPUs, h = 2048, bf16
+    buffer = 4096 * 8 * (1 - (7 / 8) ** 8) * 2048 * 2.0
     one = collective_time(fabric=_model(job, catalog).fabric, collective="all_to_all", message_bytes=buffer, gpus=8,
                           gpus_per_domain=8)  # fmt: skip
     assert fused == pytest.approx(48 * 4 * one.time_s) and level == "scale-up"
@@ -538,3 +539,29 @@ def test_bf16_adam_states_are_a_third_of_fp32_master_ones() -> None:
     assert TrainingJob(**QWEN3_30B, optimizer_states="bf16").optimizer_states == "bf16"
     with pytest.raises(ValueError, match="optimizer_states"):
         TrainingJob(**QWEN3_30B, optimizer_states="fp16")
+
+
+def test_each_accumulation_round_fills_and_drains_the_pipeline(catalog: Catalog) -> None:
+    # AutoModel runs one pipeline schedule per gradient-accumulation step (train_ft.py calls
+    # schedule.step per local batch): 4 runs of 4 micro-batches pay the (pp - 1) / v fill and drain
+    # 4 times; the micro-batches' own time is the same
+    job = TrainingJob(**QWEN3_30B)
+    lay = Parallel(tp=1, cp=1, pp=8, dp=8, ep=8, v=1, micro_batch_seqs=1, micro_batches=16)
+    one = _model(job, catalog).step(lay, "selective", 1).step
+    four = _model(job.model_copy(update={"accumulation_rounds": 4}), catalog).step(lay, "selective", 1).step
+    assert four.pp_bubble_s == pytest.approx(4 * one.pp_bubble_s) and one.pp_bubble_s > 0
+    assert four.compute_s == one.compute_s
+    # more runs than micro-batches: one per micro-batch at most
+    many = _model(job.model_copy(update={"accumulation_rounds": 64}), catalog).step(lay, "selective", 1).step
+    assert many.pp_bubble_s == pytest.approx(16 * one.pp_bubble_s)
+
+
+def test_automodel_has_its_own_per_copy_cost(catalog: Catalog) -> None:
+    # data/moe.yaml: moe_copy_overhead_ns_automodel, fitted on AutoModel's GPT-OSS-20B row (0 ns, the
+    # fit's bound); the host wait per expert-layer forward is the same for both frameworks
+    megatron = moe_coefficients(catalog, gpu_id="h100_sxm")
+    automodel = moe_coefficients(catalog, gpu_id="h100_sxm", framework="automodel")
+    assert (megatron.copy_overhead_ns, automodel.copy_overhead_ns) == (339.0, 0.0)
+    assert automodel.host_wait_us == megatron.host_wait_us == 1511.0
+    # the framework's own value comes before the GPU's
+    assert moe_coefficients(catalog, gpu_id="b200_hgx", framework="automodel").copy_overhead_ns == 0.0

@@ -249,7 +249,7 @@ def estimate_workload(
         coefficients=efficiency_coefficients(
             catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
         ),
-        gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
+        gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id, framework=job.moe_framework) if job.experts > 1 else None,
         host_byte_per_s=host_link_byte_per_s(r.gpu), kernel_efficiency_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)

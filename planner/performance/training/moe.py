@@ -127,14 +127,25 @@ class MoeCoefficients:
         return self.elementwise_bytes_per_hidden * hidden + activation + casts
 
 
-def moe_coefficients(catalog: Catalog, *, gpu_id: str = "") -> MoeCoefficients:
-    """The coefficients in the catalog, the GPU's own where it has them; :class:`CatalogError`
-    names a missing one."""
+DEFAULT_FRAMEWORK = "megatron_core"
+"""The framework the general per-copy cost is fitted on; another reads ``<id>_<framework>``."""
+
+
+def moe_coefficients(
+    catalog: Catalog, *, gpu_id: str = "", framework: str = DEFAULT_FRAMEWORK
+) -> MoeCoefficients:
+    """The coefficients in the catalog, the GPU's own where it has them and, for a framework other
+    than Megatron-Core, that framework's own (``<id>_<framework>``, before the GPU's: a framework's
+    per-copy cost is its code path's); :class:`CatalogError` names a missing one."""
     values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
+    suffixes = [f"_{gpu_id}"] if gpu_id else []
+    if framework != DEFAULT_FRAMEWORK:
+        suffixes.append(f"_{framework}")
     for rule_id in RULES:
-        specific = catalog.sizing_rules.get(f"{rule_id}_{gpu_id}") if gpu_id else None
-        if specific is not None:
-            values[rule_id] = specific.value
+        for suffix in suffixes:  # the later suffix wins
+            specific = catalog.sizing_rules.get(f"{rule_id}{suffix}")
+            if specific is not None:
+                values[rule_id] = specific.value
     return MoeCoefficients(*(values[r] for r in RULES))
 
 
@@ -251,7 +262,7 @@ class MoeModel:
         return layers_on_stage * self.shape.moe_layers / self.shape.layers
 
 
-def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float:
+def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: float) -> float:
     """Share of a stage's forward (and backward) chunk passes that Megatron-Core's combined 1F1B
     schedule runs alone, their all-to-all exposed [-] (module notes).
 

@@ -415,6 +415,8 @@ class StepModel:
     def step(self, lay: Parallel, recompute: Recompute, zero: ZeroStage) -> StepResult:
         """The step breakdown of one layout (module notes)."""
         eta = self.efficiency(lay, recompute)
+        # pipeline schedule runs of the step, each filling and draining
+        rounds = min(self.job.accumulation_rounds, lay.micro_batches)
         compute_micro, attention_s = self.compute_micro_s(lay, recompute)
         raised_micro = compute_micro * (self.bound_factor(eta) - 1.0)
         compute_micro += raised_micro  # the kernels no faster than the bound allows (module notes)
@@ -432,8 +434,9 @@ class StepModel:
                 comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
             )
             alone = 0.0  # DualPipe pairs its warm-up chunks too (DeepSeek-V3 section 3.2.1)
-            if self.job.moe_overlap == "two_micro_batches":
-                alone = unpaired_share(pp=lay.pp, virtual_stages=lay.v, micro_batches=lay.micro_batches)
+            if self.job.moe_overlap == "two_micro_batches":  # each schedule run warms up and cools down
+                per_run = lay.micro_batches / rounds
+                alone = unpaired_share(pp=lay.pp, virtual_stages=lay.v, micro_batches=per_run)
             ep_s = alone * ep_all + (1.0 - alone) * hidden_s
         offload_s = self.offload_micro_s(lay, recompute, compute_micro)
         per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s + offload_s
@@ -441,7 +444,7 @@ class StepModel:
         if self.job.moe_overlap == "dualpipe":
             bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
         compute_s = compute_micro * lay.micro_batches
-        bubble_s = bubble_slots * per_micro
+        bubble_s = bubble_slots * per_micro * rounds
         dp_total, dp_level = self._dp_s(lay, zero)
         window = compute_s * ((1 - 2.0 / 8.0) if recompute == "full" else BACKWARD_SHARE)
         step = StepBreakdown(
