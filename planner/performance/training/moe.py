@@ -12,7 +12,7 @@ which repeats the forward, else 1)::
     expert GEMMs          x 3 n k 2 g h f u / (F eta_e)
                           eta_e = eta_max x w / (w + w_half) x t_e / (t_e + n_half),  w = f / etp
     element-wise          x n etp k Q_e u / B_hbm                  (every routed copy)
-    framework             x n etp k c_r u                          (every routed copy)
+    framework             x n etp k c_r u + f w                    (every routed copy; every host wait)
                           Q_e = q_h h + q_f f g / 3 + q_cast (2 h + g f)   (q_cast with FP8 only)
     all-to-all            x (A(q_d) + 3 A(2)) u                    (dispatch, combine; fwd and bwd)
 
@@ -21,14 +21,17 @@ which repeats the forward, else 1)::
 the expert FFN width per GPU and its token count the tokens each expert receives, so a grouped GEMM
 loses efficiency as the tokens per expert fall (many experts, small micro-batches, large ``ep``).
 ``c_r`` is what the framework's expert path costs per routed copy beyond the GEMMs and the counted
-bytes (token dispatcher bookkeeping, host synchronisation on the token counts, grouped-GEMM
-launches), a catalog value per accelerator (``data/moe.yaml``) fitted to calibration cases only;
-a fused dispatcher whose router and preprocessing run in CUDA graphs waits on no host copy and is
-charged its own, smaller ``c_g`` instead (what still launches from the host per layer), while
-Megatron-Core's all-to-all dispatcher keeps ``c_r`` under those graphs (it still copies its split
-sizes to the host and waits on them before the all-to-all):
-published H100 runs of one model at micro-batches 1 and 2 give the same time per token, so the
-cost follows the routed copies, not the micro-batches or the local experts. ``Q_e`` counts the
+bytes (token dispatcher bookkeeping, permutation, grouped-GEMM preparation), a catalog value per
+accelerator and framework (``data/moe.yaml``; Megatron-Core's by default, NeMo AutoModel's with
+``moe_framework`` automodel) fitted to calibration cases only. ``w`` is what one expert-layer
+forward loses while the dispatcher makes the host wait for the GPU's token counts (the GPU idles
+while the host then launches what follows: a cost per wait, not per token), ``f = 1`` wait per
+forward, 2 under full recomputation (the recomputed forward dispatches again); the two H100
+calibration rows, four-fold apart in copies per layer pass, fit ``c_r`` and ``w`` together. A
+fused dispatcher whose router and preprocessing run in CUDA graphs waits on no host copy: no
+``w``, and its own, smaller ``c_g`` instead of ``c_r`` (what still launches from the host per
+layer), while Megatron-Core's all-to-all dispatcher keeps both under those graphs (it still copies
+its split sizes to the host and waits on them before the all-to-all). ``Q_e`` counts the
 HBM bytes each routed copy moves outside the GEMMs: the permutation and un-permutation (``q_h``), the expert's activation function (``q_f``,
 ``g = 3`` gated else 2) and, with FP8 matrix multiplies, the casts of the two GEMM inputs and the
 two output gradients (``q_cast``, the dense layers' coefficient). With a width ``f`` small against
@@ -41,7 +44,9 @@ dispatch is FP8, the combine and both backward all-to-alls BF16. Fused (DeepEP-s
 kernels send a token across the network once per distinct remote domain among its ``k`` experts,
 ``(g - 1)(1 - (1 - 1/g)^k)`` copies for ``g`` domains in the expert group, ``M (g - 1) / g`` when
 node-limited routing (DeepSeek-V3 section 2.1.2) sends it to ``M`` domains, and forward it to its experts over the scale-up
-links, which overlaps the network leg: ``A = max(A_net, A_up)``. The plain all-to-all sends each
+links, which overlaps the network leg: ``A = max(A_net, A_up)``. Over the scale-up links they move
+one copy per destination GPU (:func:`gpu_copies`: the receiving GPU copies it to its local
+experts in the permutation, the combine returns one row per GPU), inside a single domain too. The plain all-to-all sends each
 of the ``k`` copies on its own (``(n - m) / n`` of them across the network), node limit or not.
 
 Overlap is an explicit option, never assumed (``TrainingJob.moe_overlap``): ``none`` puts every
