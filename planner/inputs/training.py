@@ -347,8 +347,8 @@ class TrainingJob(BaseModel):
         le=100_000,
         description=(
             "Framework time per routed token copy and expert layer, forward and backward, beyond the "
-            "expert GEMMs and counted bytes [ns]; empty = the catalog's, fitted on Megatron-Core 25.11. "
-            "State your framework's own when you have measured it."
+            "expert GEMMs, counted bytes and host waits [ns]; empty = the catalog's for --moe-framework "
+            "(Megatron-Core's or AutoModel's fit). State your framework's own when you have measured it."
         ),
     )
     moe_framework: Annotated[MoeFramework, Input(flag="--moe-framework")] = Field(
@@ -363,8 +363,9 @@ class TrainingJob(BaseModel):
         "--moe-graphed-dispatch",
         description="The router and the token preprocessing run inside CUDA graphs (Megatron-Core's "
         "cuda_graph_scope moe_router and moe_preprocess): with the fused dispatcher, which then has no "
-        "host synchronisation on the token counts, the captured path's own per-copy cost replaces the "
-        "host-synchronised one; the all-to-all dispatcher still waits on the host and keeps it.",
+        "host synchronisation on the token counts, waits on nothing and the captured path's own per-copy "
+        "cost replaces the host-synchronised one; the all-to-all dispatcher still waits on the host and "
+        "keeps both.",
     )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",
