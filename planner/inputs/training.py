@@ -26,6 +26,9 @@ from planner.inputs.serving import (
 )
 
 Precision = Literal["bf16", "fp8"]
+Fp8Recipe = Literal["tensor", "mxfp8"]
+"""Scaling of FP8 matrix multiplies: one scale per tensor (delayed or current scaling) or one per
+32-element block (MXFP8, Blackwell)."""
 SoftwareRelease = Literal["latest", "nemo-24.07", "megatron-deepspeed-2021"]
 """Framework release the kernel efficiency is calibrated on: ``latest`` = each GPU's own calibration
 (Megatron-Bridge 25.11 for H100, B200, GB200, GB300; Megatron-LM 2022 for A100)."""
@@ -70,8 +73,6 @@ class TrainingJob(BaseModel):
             label="wl.field.params_b",
             group=_MODEL,
             form_default=70.0,
-            step=1.0,
-            number_format="%.1f",
         ),
     ]
     job_gpus: Annotated[
@@ -114,6 +115,14 @@ class TrainingJob(BaseModel):
             choices={"bf16": "wl.precision.bfloat", "fp8": "wl.precision.float_eight"},
         ),
     ] = Field(default="bf16", description="Math precision of the matrix multiplies.")
+    fp8_recipe: Annotated[Fp8Recipe, Input(flag="--fp8-recipe")] = Field(
+        default="tensor",
+        description=(
+            "Scaling of FP8 matrix multiplies (with precision fp8): tensor = one scale per tensor "
+            "(Transformer Engine's delayed or current scaling); mxfp8 = one scale per 32-element block "
+            "(Blackwell's MXFP8), with its own kernel-efficiency ceiling where the catalog states one."
+        ),
+    )
     mfu: Annotated[
         float | None,
         Input(
@@ -271,13 +280,14 @@ class TrainingJob(BaseModel):
     sequence_parallel: Annotated[bool, Input(negative_flag="--no-sequence-parallel")] = Field(
         default=True, description="Split norms and dropout over the TP GPUs (Megatron-LM since 2022)."
     )
-    usable_memory_fraction: Annotated[float, Input(flag="--usable-memory")] = Field(
-        default=0.9,
+    usable_memory_fraction: Annotated[float | None, Input(flag="--usable-memory")] = Field(
+        default=None,
         gt=0,
         le=1,
         description=(
-            "Share of the driver-reported device memory a layout may fill (the rest: CUDA context, "
-            "NCCL buffers, allocator fragmentation) [-]."
+            "Share of the driver-reported device memory a layout may fill, standing for every reserve "
+            "[-]; empty = the device less its counted reserve (CUDA context, NCCL buffers per "
+            "communicator, allocator fragmentation; data/training.yaml)."
         ),
     )
 

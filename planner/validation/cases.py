@@ -180,6 +180,9 @@ class CaseInputs(_Frozen):
         default=None, ge=1, description="Node-limited routing: nodes a token is sent to at most [count]."
     )
     moe_dispatch_fp8: bool | None = Field(default=None, description="Tokens dispatched in FP8.")
+    fp8_recipe: Literal["tensor", "mxfp8"] | None = Field(
+        default=None, description="FP8 scaling: per tensor (FP8-CS, delayed) or per 32-element block (MXFP8)."
+    )
     moe_graphed_dispatch: bool | None = Field(
         default=None, description="Router and token preprocessing captured in CUDA graphs (no host sync)."
     )

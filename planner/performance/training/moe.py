@@ -140,8 +140,27 @@ def moe_coefficients(
     catalog: Catalog, *, gpu_id: str = "", framework: str = DEFAULT_FRAMEWORK
 ) -> MoeCoefficients:
     """The coefficients in the catalog, the GPU's own where it has them and, for a framework other
-    than Megatron-Core, that framework's own (``<id>_<framework>``, before the GPU's: a framework's
-    per-copy cost is its code path's); :class:`CatalogError` names a missing one."""
+    than Megatron-Core, that framework's own; :class:`CatalogError` names a missing one.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog; its ``sizing_rules`` hold the coefficients (:data:`RULES`).
+    gpu_id : str
+        Catalog id of the GPU whose ``<rule>_<gpu_id>`` records replace the general ones; ``""``:
+        the general records only.
+    framework : str
+        Training framework (``TrainingJob.moe_framework``); other than ``megatron_core``, its
+        ``<rule>_<framework>`` records replace the general and the GPU's ones (a framework's
+        per-copy cost is its code path's).
+
+    Returns
+    -------
+    MoeCoefficients
+        Per-copy overheads ``c_r``, ``c_g`` [ns], the host wait per expert-layer forward ``w`` [us],
+        element-wise bytes ``q_h``, ``q_f`` [B] and the streaming-multiprocessor share of fused
+        dispatch kernels [fraction].
+    """
     values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
     suffixes = [f"_{gpu_id}"] if gpu_id else []
     if framework != DEFAULT_FRAMEWORK:
@@ -160,6 +179,22 @@ def effective_imbalance(*, imbalance: float, experts: int, redundant: int) -> fl
     An assumption, stated in ``docs/model.md``: each of the ``R`` redundant copies takes over the
     excess of one hot expert, so the excess shrinks by ``E / (E + R)``.
 
+    Parameters
+    ----------
+    imbalance : float
+        Busiest expert's load over the mean without redundant copies, ``u_0`` [-] (>= 1).
+    experts : int
+        Routed experts, ``E`` [count].
+    redundant : int
+        Redundant expert copies, ``R`` [count].
+
+    Returns
+    -------
+    float
+        ``u = 1 + (u_0 - 1) E / (E + R)`` [-].
+
+    Examples
+    --------
     >>> effective_imbalance(imbalance=1.5, experts=256, redundant=32)  # 1 + 0.5 x 256 / 288
     1.4444444444444444
     """
@@ -176,6 +211,25 @@ def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None, de
     node-limited routing caps ``D`` at ``M``, and each of them is the token's own with probability
     ``1 / g``, so ``min(D, M) (g - 1) / g`` cross the network.
 
+    Parameters
+    ----------
+    top_k : int
+        Routed experts per token, ``k`` [count].
+    domains : int
+        Scale-up domains the expert-parallel group spans, ``g`` [count]; 1 or fewer: no copy
+        crosses the network.
+    node_limit : int or None
+        Most domains a token may be routed to, ``M`` [count]; ``None``: no limit.
+    dedupe : bool
+        The dispatch kernels send one copy per distinct remote domain.
+
+    Returns
+    -------
+    float
+        Expected copies of one token sent across the network per dispatch [count].
+
+    Examples
+    --------
     >>> remote_domain_copies(top_k=8, domains=8, node_limit=None, dedupe=False)
     7.0
     >>> round(remote_domain_copies(top_k=8, domains=8, node_limit=None), 3)  # 7 (1 - (7/8)^8)
@@ -276,6 +330,22 @@ def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: float) -> flo
     the first forward, and the last backward, run alone); the share is ``min(1, w / (M v))`` over
     ``M`` micro-batches of ``v`` chunks.
 
+    Parameters
+    ----------
+    pp : int
+        Pipeline stages [count].
+    virtual_stages : int
+        Chunks per stage, ``v`` [count].
+    micro_batches : int
+        Micro-batches per step, ``M`` [count].
+
+    Returns
+    -------
+    float
+        ``min(1, w / (M v))`` [fraction].
+
+    Examples
+    --------
     >>> unpaired_share(pp=1, virtual_stages=1, micro_batches=16)
     0.0625
     >>> unpaired_share(pp=8, virtual_stages=2, micro_batches=16)
@@ -311,6 +381,26 @@ def network_share(
     kernels send :func:`remote_domain_copies` of the ``k`` copies and forward them inside the
     scale-up domain.
 
+    Parameters
+    ----------
+    ep : int
+        Expert-parallel size, ``n`` [count].
+    per_domain : int
+        GPUs of the group per scale-up domain, ``m`` [count].
+    top_k : int
+        Routed experts per token [count].
+    node_limit : int or None
+        Most domains a token may be routed to [count]; ``None``: no limit.
+    dedupe : bool
+        The dispatch kernels deduplicate; ``False`` gives 1.
+
+    Returns
+    -------
+    float
+        Deduplicated over plain network bytes [-]; 1 when the group fits in one domain.
+
+    Examples
+    --------
     >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4)  # 3.5 / (8 x 56 / 64)
     0.5
     >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4, dedupe=False)

@@ -109,6 +109,22 @@ KEY_DIGITS = 9
 def pipeline_bubble_fraction(*, stages: int, micro_batches: int, virtual_stages: int = 1) -> float:
     """Idle share of ideal time in a 1F1B pipeline [-]: ``(p - 1) / (v m)``.
 
+    Parameters
+    ----------
+    stages : int
+        Pipeline stages, ``p`` [count].
+    micro_batches : int
+        Micro-batches per step, ``m`` [count].
+    virtual_stages : int
+        Chunks per stage (interleaving), ``v`` [count].
+
+    Returns
+    -------
+    float
+        Bubble time over the ideal (bubble-free) step time [fraction].
+
+    Examples
+    --------
     >>> pipeline_bubble_fraction(stages=8, micro_batches=64)
     0.109375
     """
@@ -120,6 +136,22 @@ def exposed_after_overlap_s(*, comm_s: float, overlap_fraction: float, window_s:
 
     Never larger than ``T`` and never decreasing in ``T``.
 
+    Parameters
+    ----------
+    comm_s : float
+        Communication time before overlap, ``T`` [s].
+    overlap_fraction : float
+        Share of it the schedule can overlap, ``f`` [fraction].
+    window_s : float
+        Compute time it can hide behind [s].
+
+    Returns
+    -------
+    float
+        Exposed communication time [s].
+
+    Examples
+    --------
     >>> exposed_after_overlap_s(comm_s=1.0, overlap_fraction=0.5, window_s=10.0)
     0.5
     >>> exposed_after_overlap_s(comm_s=1.0, overlap_fraction=0.9, window_s=0.2)
@@ -189,6 +221,20 @@ def fp8_cast_elements(shape: ModelShape, *, full_recompute: bool) -> float:
     backward: their output gradients, ``2 h + q + 2 h_kv + g' f k`` with ``g' = 2`` gated, else 1;
     the forward again under full recomputation.
 
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (widths of Q, K/V and the FFN a token passes through; gate).
+    full_recompute : bool
+        The forward runs twice (its casts counted twice).
+
+    Returns
+    -------
+    float
+        Elements cast per token and layer over one training step [count].
+
+    Examples
+    --------
     >>> from planner.performance.training.shape import model_shape
     >>> fp8_cast_elements(model_shape(params_b=1, layers=1, hidden_size=1024, heads=8), full_recompute=False)
     16384.0
