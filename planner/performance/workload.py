@@ -260,7 +260,7 @@ def estimate_workload(
             catalog, gpu_id=r.gpu.id, precision=efficiency_precision(precision=job.precision, fp8_recipe=job.fp8_recipe),
             release=job.software_release,
         ),
-        gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
+        gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id, framework=job.moe_framework) if job.experts > 1 else None,
         host_byte_per_s=host_link_byte_per_s(r.gpu), kernel_efficiency_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
         reserve=memory_reserve(catalog),
     )  # fmt: skip
