@@ -241,13 +241,16 @@ def _paths(
     return best, worst
 
 
+_latency_of = maker(Latency)
+
+
 def _latency(
     topo: Topology,
     best: tuple[tuple[str, float], ...],
     worst: tuple[tuple[str, float], ...],
     small_allreduce_us: float,
 ) -> Latency:
-    return Latency(
+    return _latency_of(
         min_switch_hops=topo.min_switch_hops,
         max_switch_hops=topo.max_switch_hops,
         components_ns=worst,

@@ -10,10 +10,13 @@ import pytest
 from planner.bom import Equipment
 from planner.cost import BomLine
 from planner.engine import Plan
-from planner.fabric.auxiliary import AuxLinkCount
+from planner.fabric.auxiliary import AuxiliaryFabrics, AuxLinkCount
 from planner.fabric.collectives import Bandwidth
 from planner.fabric.frozen import maker
 from planner.fabric.media import LinkEnd, LinkMedia
+from planner.fabric.network import Latency
+from planner.fabric.pools import FrontendPool, StoragePool
+from planner.fabric.scale_up import ScaleUpDomain
 from planner.fabric.topology import SmallClos, TierCount, Topology
 
 
@@ -76,7 +79,23 @@ def test_only_plain_frozen_dataclasses() -> None:
 
 @pytest.mark.parametrize(
     "cls",
-    [BomLine, LinkEnd, LinkMedia, AuxLinkCount, SmallClos, TierCount, Topology, Plan, Bandwidth, Equipment],
+    [
+        BomLine,
+        LinkEnd,
+        LinkMedia,
+        AuxLinkCount,
+        SmallClos,
+        TierCount,
+        Topology,
+        Plan,
+        Bandwidth,
+        Equipment,
+        Latency,
+        StoragePool,
+        FrontendPool,
+        ScaleUpDomain,
+        AuxiliaryFabrics,
+    ],
 )
 def test_the_classes_a_plan_makes_this_way_take_it(cls: type) -> None:
     """A __post_init__ or slots added to one of them later fails here (and at import)."""

@@ -66,6 +66,9 @@ class AuxiliaryFabrics:
         return min(self.oob_switch.radix_by_speed)
 
 
+_auxiliary_fabrics = maker(AuxiliaryFabrics)
+
+
 @dataclass(frozen=True)
 class AuxLinkCount:
     """The links of one auxiliary link class, before a medium is chosen."""
@@ -333,7 +336,7 @@ def size_auxiliary(
     )
     # OOB switches manage themselves through their uplinks; a flat leaf-spine suffices.
     oob_fabric = small_clos(endpoints=oob_ports, radix=oob_radix)
-    return AuxiliaryFabrics(
+    return _auxiliary_fabrics(
         storage=storage,
         storage_units=units,
         storage_switch=storage_switch,
