@@ -96,6 +96,7 @@ class SizedCluster:
 
 
 _SIZED_FIELDS = tuple(f.name for f in fields(SizedCluster))
+_sized_cluster = maker(SizedCluster)
 
 
 @dataclass(frozen=True)
@@ -505,8 +506,19 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
     models = _switch_models(r, topo)
-    sized = SizedCluster(
-        scenario, r.nodes, r.server.id, topo, media, kit.aux_media, aux, scale_up, ports, models, power, racks
+    sized = _sized_cluster(
+        scenario=scenario,
+        nodes=r.nodes,
+        server_id=r.server.id,
+        topology=topo,
+        media=media,
+        aux_media=kit.aux_media,
+        auxiliary=aux,
+        scale_up=scale_up,
+        server_ports=ports,
+        switch_models=models,
+        power=power,
+        racks=racks,
     )
     bom, cable_notes = _bom(r, catalog, sized, kit, cooling, layout_cable_lengths)
     bw, latency = _performance(

@@ -9,9 +9,9 @@ import pytest
 
 from planner.bom import Equipment
 from planner.cost import BomLine
-from planner.engine import Plan
+from planner.engine import Plan, SizedCluster
 from planner.fabric.auxiliary import AuxiliaryFabrics, AuxLinkCount
-from planner.fabric.collectives import Bandwidth
+from planner.fabric.collectives import Bandwidth, CollectiveTime
 from planner.fabric.frozen import maker
 from planner.fabric.media import LinkEnd, LinkMedia
 from planner.fabric.network import Latency
@@ -95,6 +95,8 @@ def test_only_plain_frozen_dataclasses() -> None:
         FrontendPool,
         ScaleUpDomain,
         AuxiliaryFabrics,
+        SizedCluster,
+        CollectiveTime,
     ],
 )
 def test_the_classes_a_plan_makes_this_way_take_it(cls: type) -> None:

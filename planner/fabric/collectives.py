@@ -743,6 +743,9 @@ class CollectiveTime:
         return "latency" if self.latency_s > self.bandwidth_s else "bandwidth"
 
 
+_collective_time = maker(CollectiveTime)
+
+
 class _Group(NamedTuple):
     """A group of ``n`` GPUs, ``m`` in each of ``g`` domains, and the levels it crosses (a
     tuple: made once per group and question, it costs less to build than a frozen dataclass)."""
@@ -1151,7 +1154,18 @@ class _Costs(NamedTuple):
         """:func:`collective_time` at ``size`` [B] with ``auto``."""
         name, alpha, beta, level = self.fastest(size)
         g = self.group
-        return CollectiveTime(self.collective, name, g.n, g.m, g.g, size, alpha, beta, level, g.top_level)
+        return _collective_time(
+            collective=self.collective,
+            algorithm=name,
+            gpus=g.n,
+            gpus_per_domain=g.m,
+            domains=g.g,
+            message_bytes=size,
+            latency_s=alpha,
+            bandwidth_s=beta,
+            bound_level=level,
+            top_level=g.top_level,
+        )
 
 
 _KEPT_COSTS: dict[tuple[int, Collective, int, int], tuple[CollectiveFabric, _Costs]] = {}
