@@ -11,13 +11,13 @@ from planner.bom import Equipment
 from planner.cost import BomLine
 from planner.engine import Plan, SizedCluster
 from planner.fabric.auxiliary import AuxiliaryFabrics, AuxLinkCount
-from planner.fabric.collectives import Bandwidth, CollectiveTime
+from planner.fabric.collectives import Bandwidth, CollectiveTime, FabricLevel
 from planner.fabric.frozen import maker
 from planner.fabric.media import LinkEnd, LinkMedia
 from planner.fabric.network import Latency
 from planner.fabric.pools import FrontendPool, StoragePool
 from planner.fabric.scale_up import ScaleUpDomain
-from planner.fabric.topology import SmallClos, TierCount, Topology
+from planner.fabric.topology import ServerPorts, SmallClos, TierCount, Topology
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,6 +97,8 @@ def test_only_plain_frozen_dataclasses() -> None:
         AuxiliaryFabrics,
         SizedCluster,
         CollectiveTime,
+        FabricLevel,
+        ServerPorts,
     ],
 )
 def test_the_classes_a_plan_makes_this_way_take_it(cls: type) -> None:

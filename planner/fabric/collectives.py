@@ -249,6 +249,9 @@ class FabricLevel:
     scale-up domain, SHARP in the network; 0 where the switches cannot reduce."""
 
 
+_fabric_level = maker(FabricLevel)
+
+
 @dataclass(frozen=True)
 class CollectiveFabric:
     """The levels a collective can use on one cluster; ``levels[0]`` is the scale-up domain."""
@@ -497,12 +500,12 @@ def build_fabric(
             rail_optimized=rail_optimized,
         )
     )
-    scale_up = FabricLevel(
-        LEVEL_SCALE_UP,
-        1,
-        scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
-        c.scale_up_alpha_us,
-        scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0,
+    scale_up = _fabric_level(
+        name=LEVEL_SCALE_UP,
+        reach_domains=1,
+        bandwidth_gbyte_per_s=scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
+        alpha_us=c.scale_up_alpha_us,
+        reduction_gbyte_per_s=scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0,
     )
     domains_reached = [max(1, n * domains_per_node // nodes_per_domain) for n in reach]
     network = _network_levels(
@@ -529,12 +532,12 @@ def _network_levels(
         bandwidth_gbyte_per_s = leaf_gbyte_per_s if tier == 0 else leaf_gbyte_per_s / oversubscription
         reduces = tier < len(switch_reduces) and switch_reduces[tier]
         levels.append(
-            FabricLevel(
-                name,
-                domains,
-                bandwidth_gbyte_per_s,
-                alpha_us + 2 * tier * us_per_extra_hop,
-                bandwidth_gbyte_per_s * in_network_efficiency if reduces else 0.0,
+            _fabric_level(
+                name=name,
+                reach_domains=domains,
+                bandwidth_gbyte_per_s=bandwidth_gbyte_per_s,
+                alpha_us=alpha_us + 2 * tier * us_per_extra_hop,
+                reduction_gbyte_per_s=bandwidth_gbyte_per_s * in_network_efficiency if reduces else 0.0,
             )
         )
     return levels

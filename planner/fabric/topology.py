@@ -225,6 +225,9 @@ class ServerPorts:
         return self.ports * self.port_speed_gbit_per_s / self.gpus
 
 
+_server_ports = maker(ServerPorts)
+
+
 def server_ports(*, gpus_per_node: int, fabric: FabricParams, nic_ports: int) -> ServerPorts:
     """NICs, ports and links of one server, from the design's independent ratios.
 
@@ -262,8 +265,13 @@ def server_ports(*, gpus_per_node: int, fabric: FabricParams, nic_ports: int) ->
     """
     ports = _port_count(gpus_per_node=gpus_per_node, fabric=fabric)
     nics, per_nic = _nics(ports=ports, gpus_per_node=gpus_per_node, fabric=fabric, nic_ports=nic_ports)
-    return ServerPorts(
-        gpus_per_node, ports, nics, per_nic, fabric.planes_per_port, fabric.port_speed_gbit_per_s
+    return _server_ports(
+        gpus=gpus_per_node,
+        ports=ports,
+        nics=nics,
+        ports_per_nic=per_nic,
+        planes_per_port=fabric.planes_per_port,
+        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
     )
 
 
