@@ -17,7 +17,6 @@ from planner.catalog.memo import per_catalog
 from planner.catalog.schema import CostFactor, Pdu, Record, Switch
 from planner.cost import BomLine
 from planner.fabric.auxiliary import AuxiliaryFabrics
-from planner.fabric.frozen import maker
 from planner.fabric.media import LinkMedia, cable_unit_cost_usd
 from planner.fabric.scale_up import ScaleUpDomain
 from planner.fabric.topology import Topology
@@ -94,10 +93,6 @@ _AUX_LINK_LABEL: dict[str, Message] = {
 }
 
 
-_bom_line = maker(BomLine)
-"""``BomLine(**fields)`` at a third of its cost: a plan writes some 25 lines."""
-
-
 def _line(
     r: Resolved,
     record: Record,
@@ -111,7 +106,7 @@ def _line(
     length_m: float | None = None,
 ) -> BomLine:
     """One BOM line of a catalog record, at the scenario's price override when it has one."""
-    return _bom_line(
+    return BomLine(
         id=record.id,
         category=category,
         description=description,
@@ -419,7 +414,7 @@ def _services(catalog: Catalog) -> tuple[tuple[CostFactor, Message, str], ...]:
 def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
     """Installation and spares, each a catalog fraction of the hardware (cooling excluded)."""
     return [
-        _bom_line(
+        BomLine(
             id=factor.id,
             category="services",
             description=description,

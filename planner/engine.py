@@ -32,7 +32,6 @@ from planner.fabric.collectives import (
     collective_time,
     with_reduction,
 )
-from planner.fabric.frozen import maker
 from planner.fabric.media import (
     FABRIC_LINK_CLASSES,
     LinkMedia,
@@ -96,7 +95,6 @@ class SizedCluster:
 
 
 _SIZED_FIELDS = tuple(f.name for f in fields(SizedCluster))
-_sized_cluster = maker(SizedCluster)
 
 
 @dataclass(frozen=True)
@@ -242,16 +240,13 @@ def _paths(
     return best, worst
 
 
-_latency_of = maker(Latency)
-
-
 def _latency(
     topo: Topology,
     best: tuple[tuple[str, float], ...],
     worst: tuple[tuple[str, float], ...],
     small_allreduce_us: float,
 ) -> Latency:
-    return _latency_of(
+    return Latency(
         min_switch_hops=topo.min_switch_hops,
         max_switch_hops=topo.max_switch_hops,
         components_ns=worst,
@@ -459,10 +454,6 @@ def _model_assumptions(r: Resolved) -> list[Assumption]:
     ]
 
 
-_plan = maker(Plan)
-"""``Plan(**fields)``, built in one update of its ``__dict__`` (:func:`planner.fabric.frozen.maker`)."""
-
-
 def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = True) -> Plan:
     """Size, power, cool and cost one cluster.
 
@@ -506,25 +497,14 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
     models = _switch_models(r, topo)
-    sized = _sized_cluster(
-        scenario=scenario,
-        nodes=r.nodes,
-        server_id=r.server.id,
-        topology=topo,
-        media=media,
-        aux_media=kit.aux_media,
-        auxiliary=aux,
-        scale_up=scale_up,
-        server_ports=ports,
-        switch_models=models,
-        power=power,
-        racks=racks,
+    sized = SizedCluster(
+        scenario, r.nodes, r.server.id, topo, media, kit.aux_media, aux, scale_up, ports, models, power, racks
     )
     bom, cable_notes = _bom(r, catalog, sized, kit, cooling, layout_cable_lengths)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
-    return _plan(
+    return Plan(
         **sized.parts(),
         design_id=r.design_id,
         design_name=r.design_name,
@@ -542,9 +522,6 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
         assumptions=_assumptions(r, catalog),
         claims=r.design.claims,
     )
-
-
-_equipment_of = maker(Equipment)
 
 
 def _equipment(r: Resolved, catalog: Catalog) -> tuple[Equipment, ServerPorts, float]:
@@ -565,7 +542,7 @@ def _equipment(r: Resolved, catalog: Catalog) -> tuple[Equipment, ServerPorts, f
     nics = r.nodes * ports.nics if topo.tiers else 0
     media = _fabric_media(r, topo, nics, catalog)
     aux, aux_media, aux_server_w = _auxiliary(r, catalog, topo, scale_up)
-    kit = _equipment_of(
+    kit = Equipment(
         topology=topo, media=media, nics=nics, auxiliary=aux, scale_up=scale_up, aux_media=aux_media
     )
     return kit, ports, aux_server_w

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Storage, Switch
-from planner.fabric.frozen import maker
 from planner.fabric.media import AuxLinkClass, LinkMedia, build_aux_link_media, length_field
 from planner.fabric.pools import (
     FrontendPool,
@@ -66,9 +65,6 @@ class AuxiliaryFabrics:
         return min(self.oob_switch.radix_by_speed)
 
 
-_auxiliary_fabrics = maker(AuxiliaryFabrics)
-
-
 @dataclass(frozen=True)
 class AuxLinkCount:
     """The links of one auxiliary link class, before a medium is chosen."""
@@ -88,12 +84,9 @@ class AuxLinkCount:
         return self.link_class.endswith("_access")
 
 
-_aux_link_count = maker(AuxLinkCount)
-
-
 def _uplinks(link_class: AuxLinkClass, clos: SmallClos, speed: int) -> AuxLinkCount:
     tiers = clos.switches_by_tier
-    return _aux_link_count(
+    return AuxLinkCount(
         link_class=link_class,
         links=sum(clos.links_by_tier),
         speed_gbit_per_s=speed,
@@ -133,7 +126,7 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
     oob_server_ports = nodes * aux.oob_ports_per_node
     oob_endpoints = aux.oob_fabric.endpoints
     counts = [
-        _aux_link_count(
+        AuxLinkCount(
             link_class="storage_access",
             links=aux.storage_fabric.endpoints,
             speed_gbit_per_s=storage_speed,
@@ -143,9 +136,9 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
         ),
         _uplinks("storage_uplink", aux.storage_fabric, storage_speed),
     ]
-    if fe.dedicated:
+    if fe.dedicated:  # else the in-band network carries the front end: no links of its own
         counts += [
-            _aux_link_count(
+            AuxLinkCount(
                 link_class="frontend_access",
                 links=fe_ports,
                 speed_gbit_per_s=fe.port_speed_gbit_per_s,
@@ -156,7 +149,7 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
             _uplinks("frontend_uplink", fe.fabric, fe.port_speed_gbit_per_s),
         ]
     counts += [
-        _aux_link_count(
+        AuxLinkCount(
             link_class="inband_access",
             links=aux.inband_fabric.endpoints,
             speed_gbit_per_s=aux.inband_speed_gbit_per_s,
@@ -165,7 +158,7 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
             server_ports=inband_server_ports,
         ),
         _uplinks("inband_uplink", aux.inband_fabric, aux.inband_speed_gbit_per_s),
-        _aux_link_count(
+        AuxLinkCount(
             link_class="oob_access",
             links=oob_endpoints,
             speed_gbit_per_s=aux.oob_speed_gbit_per_s,
@@ -336,7 +329,7 @@ def size_auxiliary(
     )
     # OOB switches manage themselves through their uplinks; a flat leaf-spine suffices.
     oob_fabric = small_clos(endpoints=oob_ports, radix=oob_radix)
-    return _auxiliary_fabrics(
+    return AuxiliaryFabrics(
         storage=storage,
         storage_units=units,
         storage_switch=storage_switch,

@@ -80,7 +80,6 @@ from typing import Literal, NamedTuple, get_args
 from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
 from planner.errors import InputError
-from planner.fabric.frozen import maker
 from planner.i18n.message import kept_msg, msg
 from planner.units import GIB, KIB, gbit_per_s_to_gbyte_per_s
 
@@ -247,9 +246,6 @@ class FabricLevel:
     reduction_gbyte_per_s: float = 0.0
     """Effective bandwidth per GPU of a reduction in this level's switches [GB/s]: NVLS in the
     scale-up domain, SHARP in the network; 0 where the switches cannot reduce."""
-
-
-_fabric_level = maker(FabricLevel)
 
 
 @dataclass(frozen=True)
@@ -500,12 +496,12 @@ def build_fabric(
             rail_optimized=rail_optimized,
         )
     )
-    scale_up = _fabric_level(
-        name=LEVEL_SCALE_UP,
-        reach_domains=1,
-        bandwidth_gbyte_per_s=scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
-        alpha_us=c.scale_up_alpha_us,
-        reduction_gbyte_per_s=scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0,
+    scale_up = FabricLevel(
+        LEVEL_SCALE_UP,
+        1,
+        scale_up_line_gbyte_per_s * c.scale_up_ring_efficiency,
+        c.scale_up_alpha_us,
+        scale_up_line_gbyte_per_s * c.nvls_efficiency if nvls_capable else 0.0,
     )
     domains_reached = [max(1, n * domains_per_node // nodes_per_domain) for n in reach]
     network = _network_levels(
@@ -532,12 +528,12 @@ def _network_levels(
         bandwidth_gbyte_per_s = leaf_gbyte_per_s if tier == 0 else leaf_gbyte_per_s / oversubscription
         reduces = tier < len(switch_reduces) and switch_reduces[tier]
         levels.append(
-            _fabric_level(
-                name=name,
-                reach_domains=domains,
-                bandwidth_gbyte_per_s=bandwidth_gbyte_per_s,
-                alpha_us=alpha_us + 2 * tier * us_per_extra_hop,
-                reduction_gbyte_per_s=bandwidth_gbyte_per_s * in_network_efficiency if reduces else 0.0,
+            FabricLevel(
+                name,
+                domains,
+                bandwidth_gbyte_per_s,
+                alpha_us + 2 * tier * us_per_extra_hop,
+                bandwidth_gbyte_per_s * in_network_efficiency if reduces else 0.0,
             )
         )
     return levels
@@ -744,9 +740,6 @@ class CollectiveTime:
         if self.time_s == 0:
             return "none"
         return "latency" if self.latency_s > self.bandwidth_s else "bandwidth"
-
-
-_collective_time = maker(CollectiveTime)
 
 
 class _Group(NamedTuple):
@@ -1157,18 +1150,7 @@ class _Costs(NamedTuple):
         """:func:`collective_time` at ``size`` [B] with ``auto``."""
         name, alpha, beta, level = self.fastest(size)
         g = self.group
-        return _collective_time(
-            collective=self.collective,
-            algorithm=name,
-            gpus=g.n,
-            gpus_per_domain=g.m,
-            domains=g.g,
-            message_bytes=size,
-            latency_s=alpha,
-            bandwidth_s=beta,
-            bound_level=level,
-            top_level=g.top_level,
-        )
+        return CollectiveTime(self.collective, name, g.n, g.m, g.g, size, alpha, beta, level, g.top_level)
 
 
 _KEPT_COSTS: dict[tuple[int, Collective, int, int], tuple[CollectiveFabric, _Costs]] = {}
@@ -1391,9 +1373,6 @@ def _coarse(level: str) -> str:
     return LEVEL_SCALE_UP if level in (LEVEL_SCALE_UP, LEVEL_NONE) else LEVEL_NETWORK
 
 
-_bandwidth = maker(Bandwidth)
-
-
 def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscription: float) -> Bandwidth:
     """Injection, bisection and busbw figures (1 GiB messages) plus the busbw curve.
 
@@ -1429,7 +1408,7 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
     scale_up, network = allreduce_level_bounds_gbyte_per_s(fabric=fabric)
     if not math.isfinite(network):
         network = 0.0  # no network level: the JSON and tables carry 0, the explanation says why
-    return _bandwidth(
+    return Bandwidth(
         per_gpu_gbit_per_s=per_gpu_gbit_per_s,
         bisection_tbit_per_s=n * per_gpu_gbit_per_s / 2 / oversubscription / 1000,
         allreduce_busbw_gbyte_per_s=allreduce_busbw,

@@ -20,7 +20,6 @@ from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Cable, Optic
 from planner.errors import InputError
-from planner.fabric.frozen import maker
 from planner.i18n.message import msg
 from planner.units import FIBER_PROPAGATION_NS_PER_M, ceil_div
 
@@ -108,10 +107,6 @@ class LinkMedia:
     @property
     def transceivers(self) -> int:
         return self.lower.units + self.upper.units
-
-
-_link_end = maker(LinkEnd)
-_link_media = maker(LinkMedia)
 
 
 def units_on_devices(*, ports: int, devices: int, ports_per_module: int) -> int:
@@ -314,14 +309,14 @@ def _copper_media(
     lower_ports: int,
 ) -> LinkMedia:
     """A link class on copper: one cable per link, no optics."""
-    return _link_media(
+    return LinkMedia(
         link_class=link_class,
         links=links,
         length_m=length_m,
         medium=copper.kind,
         cable_id=copper.id,
-        lower=_link_end(optic_id=None, devices=lower_devices, ports=lower_ports, units=0),
-        upper=_link_end(optic_id=None, devices=upper_devices, ports=links, units=0),
+        lower=LinkEnd(optic_id=None, devices=lower_devices, ports=lower_ports, units=0),
+        upper=LinkEnd(optic_id=None, devices=upper_devices, ports=links, units=0),
         power_w=links * copper.power_w,
         latency_ns_per_link=copper.latency_ns + FIBER_PROPAGATION_NS_PER_M * length_m,
     )
@@ -508,13 +503,13 @@ def _media(
     def end(optic: Optic, devices: int, ports: int) -> LinkEnd:
         per_module = 1 if optic.integrated else optic.ports_per_module
         units = units_on_devices(ports=ports, devices=devices, ports_per_module=per_module)
-        return _link_end(optic_id=optic.id, devices=devices, ports=ports, units=units)
+        return LinkEnd(optic_id=optic.id, devices=devices, ports=ports, units=units)
 
     lower_end = end(lower, lower_devices, links // links_per_lower_port)
     upper_end = end(upper, upper_devices, links)
     power_w = lower_end.units * lower.power_w + upper_end.units * upper.power_w + links * fiber.power_w
     propagation_ns = FIBER_PROPAGATION_NS_PER_M * length_m
-    return _link_media(
+    return LinkMedia(
         link_class=link_class,
         links=links,
         length_m=length_m,

@@ -34,7 +34,6 @@ from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Nic, Storage, Switch
 from planner.errors import CatalogError, InputError
-from planner.fabric.frozen import maker
 from planner.fabric.topology import SmallClos, small_clos
 from planner.i18n.message import msg
 from planner.inputs.scenario import Pools
@@ -79,9 +78,6 @@ class StoragePool:
         return self.units * self.storage.capacity_tbyte
 
 
-_storage_pool = maker(StoragePool)
-
-
 @dataclass(frozen=True)
 class FrontendPool:
     """The north-south network: a dedicated fabric, or the in-band network when none is asked for."""
@@ -108,9 +104,6 @@ class FrontendPool:
     @property
     def switches(self) -> int:
         return self.fabric.switches
-
-
-_frontend_pool = maker(FrontendPool)
 
 
 def _rule(catalog: Catalog, rule_id: str) -> float:
@@ -170,7 +163,7 @@ def size_storage_pool(
         int(_rule(catalog, "storage_ports_per_node")),
         ceil_div(round(per_node_gbit * 1000), storage.port_speed_gbit_per_s * 1000),
     )
-    return _storage_pool(
+    return StoragePool(
         storage=storage,
         units=units,
         write_target_gbyte_per_s=write,
@@ -254,7 +247,7 @@ def size_frontend_pool(
     if pools.frontend_gbit_per_s_per_gpu is not None:
         target = pools.frontend_gbit_per_s_per_gpu * gpus_per_node
     if target is None:
-        return _frontend_pool(
+        return FrontendPool(
             dedicated=False,
             gbit_per_s_per_node=inband_gbit_per_s_per_node,
             port_speed_gbit_per_s=0,
@@ -270,7 +263,7 @@ def size_frontend_pool(
     ports = ceil_div(round(target * 1000), speed * 1000)
     border = ceil_div(round(pools.frontend_egress_gbit_per_s * 1000), speed * 1000)
     switch, radix = cheapest_fabric_switch(catalog, speed=speed)
-    return _frontend_pool(
+    return FrontendPool(
         dedicated=True,
         gbit_per_s_per_node=target,
         port_speed_gbit_per_s=speed,

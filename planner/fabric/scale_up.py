@@ -52,7 +52,6 @@ from dataclasses import dataclass
 
 from planner.catalog.schema import Switch
 from planner.errors import InputError
-from planner.fabric.frozen import maker
 from planner.i18n.message import msg
 from planner.units import ceil_div
 
@@ -109,9 +108,6 @@ class ScaleUpDomain:
         return self.domains * self.domain_gpus * self.links_per_gpu
 
 
-_scale_up_domain = maker(ScaleUpDomain)
-
-
 def in_server_domain(*, gpus: int, gpus_per_node: int, domain_gpus: int) -> ScaleUpDomain:
     """A domain inside one server: at most the server's GPUs (the engine notes the cap).
 
@@ -130,7 +126,7 @@ def in_server_domain(*, gpus: int, gpus_per_node: int, domain_gpus: int) -> Scal
         Domain size (at most ``gpus_per_node``) and domains [count], no scale-up switch.
     """
     domain = max(1, min(domain_gpus, gpus_per_node))
-    return _scale_up_domain(
+    return ScaleUpDomain(
         domain_gpus=domain, domains=max(1, ceil_div(gpus, domain)), servers_per_domain=1, switch_id=None
     )
 
@@ -202,7 +198,7 @@ def switched_domain(
     per_half = switches_spread_evenly(units=units, links_per_unit=links_per_unit, ports=ports)
     circuit = switch.kind == "circuit"
     hops = 0 if circuit else halves + (2 if per_server else 0)
-    return _scale_up_domain(
+    return ScaleUpDomain(
         domain_gpus=domain_gpus,
         domains=ceil_div(gpus, domain_gpus),
         servers_per_domain=domain_gpus // gpus_per_node,

@@ -42,7 +42,6 @@ from typing import Literal
 
 from planner.design import FabricParams
 from planner.errors import InputError
-from planner.fabric.frozen import maker
 from planner.i18n.message import msg
 from planner.units import ceil_div
 
@@ -225,9 +224,6 @@ class ServerPorts:
         return self.ports * self.port_speed_gbit_per_s / self.gpus
 
 
-_server_ports = maker(ServerPorts)
-
-
 def server_ports(*, gpus_per_node: int, fabric: FabricParams, nic_ports: int) -> ServerPorts:
     """NICs, ports and links of one server, from the design's independent ratios.
 
@@ -265,13 +261,8 @@ def server_ports(*, gpus_per_node: int, fabric: FabricParams, nic_ports: int) ->
     """
     ports = _port_count(gpus_per_node=gpus_per_node, fabric=fabric)
     nics, per_nic = _nics(ports=ports, gpus_per_node=gpus_per_node, fabric=fabric, nic_ports=nic_ports)
-    return _server_ports(
-        gpus=gpus_per_node,
-        ports=ports,
-        nics=nics,
-        ports_per_nic=per_nic,
-        planes_per_port=fabric.planes_per_port,
-        port_speed_gbit_per_s=fabric.port_speed_gbit_per_s,
+    return ServerPorts(
+        gpus_per_node, ports, nics, per_nic, fabric.planes_per_port, fabric.port_speed_gbit_per_s
     )
 
 
@@ -449,9 +440,6 @@ def max_nodes(
     return max_leaves * (down // q)
 
 
-_topology = maker(Topology)
-
-
 def build_topology(
     *,
     nodes: int,
@@ -504,7 +492,7 @@ def build_topology(
     )
     endpoints = nodes * q if scale_out else 0
     tiers, planes = shape.tiers, fabric.planes
-    return _topology(
+    return Topology(
         tiers=tiers,
         planes=planes,
         rails=(q if fabric.rail_optimized else 1) * planes if tiers else 0,
@@ -617,9 +605,6 @@ class _Shape:
     tops_per_group: int = 0
 
 
-_new_shape = maker(_Shape)
-_tier_count = maker(TierCount)
-
 _NO_FABRIC = _Shape(tiers=0, leaves=0, spines=0, cores=0, pods=0, leaf_up_links=0)
 """The shape of a cluster that needs no scale-out fabric."""
 
@@ -711,7 +696,7 @@ def _shape(
     core_k: int,
 ) -> _Shape:
     if nodes <= limits[1]:
-        return _new_shape(tiers=1, leaves=1, spines=0, cores=0, pods=0, leaf_up_links=0)
+        return _Shape(tiers=1, leaves=1, spines=0, cores=0, pods=0, leaf_up_links=0)
     leaves = _leaves_per_plane(nodes=nodes, q=q, down=down, rail_optimized=fabric.rail_optimized)
     if nodes > limits[3]:
         return four_tier_shape(leaves=leaves, up=up, spine_k=spine_k, core_k=core_k)
@@ -754,7 +739,7 @@ def four_tier_shape(*, leaves: int, up: int, spine_k: int, core_k: int) -> _Shap
     group = spine_k // 2
     tops_per_group = cores_per_group(blocks, pod_leaves=block_pods, core_k=core_k)
     cores_per_block = up * group
-    return _new_shape(
+    return _Shape(
         tiers=4,
         leaves=leaves,
         spines=len(pods) * up,
@@ -795,7 +780,7 @@ def clos_shape(*, leaves: int, up: int, two_tier: bool, spine_k: int, core_k: in
     leaf_up_links = leaves * up
     if two_tier:
         spines = smallest_divisor_at_least(up, ceil_div(leaf_up_links, spine_k))
-        return _new_shape(
+        return _Shape(
             tiers=2,
             leaves=leaves,
             spines=spines,
@@ -808,7 +793,7 @@ def clos_shape(*, leaves: int, up: int, two_tier: bool, spine_k: int, core_k: in
     pod_leaves = spine_k // 2
     pods = split_pods(leaves, pod_leaves)
     group = cores_per_group(pods, pod_leaves=pod_leaves, core_k=core_k)
-    return _new_shape(
+    return _Shape(
         tiers=3,
         leaves=leaves,
         spines=len(pods) * up,
@@ -833,7 +818,7 @@ def _tier_counts(
         ("top", shape.tops, core_k, shape.core_top_links, 0),
     )
     return tuple(
-        _tier_count(
+        TierCount(
             tier=tier,
             switches_per_plane=switches,
             switches=switches * planes,
@@ -889,9 +874,6 @@ class SmallClos:
         return sum(self.switches_by_tier)
 
 
-_small_clos = maker(SmallClos)
-
-
 def small_clos(*, endpoints: int, radix: int) -> SmallClos:
     """Switches for ``endpoints`` ports on ``radix``-port switches, growing a tier at a time.
 
@@ -927,9 +909,9 @@ def small_clos(*, endpoints: int, radix: int) -> SmallClos:
     (1032, 1040, 1280, 640)
     """
     if endpoints <= 0:
-        return _small_clos(endpoints=endpoints, radix=radix, switches_by_tier=(), links_by_tier=())
+        return SmallClos(endpoints, radix, (), ())
     if endpoints <= radix:
-        return _small_clos(endpoints=endpoints, radix=radix, switches_by_tier=(1,), links_by_tier=())
+        return SmallClos(endpoints, radix, (1,), ())
     half = radix // 2
     leaves = ceil_div(endpoints, half)
     if leaves <= radix * half:
@@ -937,24 +919,14 @@ def small_clos(*, endpoints: int, radix: int) -> SmallClos:
             leaves=leaves, up=radix - half, two_tier=leaves <= radix, spine_k=radix, core_k=radix
         )
         if shape.tiers == 2:
-            return _small_clos(
-                endpoints=endpoints,
-                radix=radix,
-                switches_by_tier=(leaves, shape.spines),
-                links_by_tier=(shape.leaf_up_links,),
-            )
-        return _small_clos(
-            endpoints=endpoints,
-            radix=radix,
-            switches_by_tier=(leaves, shape.spines, shape.cores),
-            links_by_tier=(shape.leaf_up_links, shape.spine_core_links),
+            return SmallClos(endpoints, radix, (leaves, shape.spines), (shape.leaf_up_links,))
+        return SmallClos(
+            endpoints,
+            radix,
+            (leaves, shape.spines, shape.cores),
+            (shape.leaf_up_links, shape.spine_core_links),
         )
     tiers = next(t for t in range(4, 64) if endpoints <= 2 * half**t)
     below = [ceil_div(endpoints, half**i) * half ** (i - 1) for i in range(1, tiers)]
     links = [n * half for n in below]
-    return _small_clos(
-        endpoints=endpoints,
-        radix=radix,
-        switches_by_tier=(*below, ceil_div(links[-1], radix)),
-        links_by_tier=tuple(links),
-    )
+    return SmallClos(endpoints, radix, (*below, ceil_div(links[-1], radix)), tuple(links))
