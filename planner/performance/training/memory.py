@@ -274,7 +274,19 @@ def memory_budget(
 
 
 def memory_reserve(catalog: Catalog) -> MemoryReserve:
-    """The reserve's figures from the catalog's ``sizing_rules`` (:data:`RESERVE_RULES`)."""
+    """The reserve's figures from the catalog's ``sizing_rules`` (:data:`RESERVE_RULES`).
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (its sizing rules; each record in GB, the allocator's as a fraction).
+
+    Returns
+    -------
+    MemoryReserve
+        CUDA context, cuBLAS workspace and NCCL buffers per communicator [B], and the allocator's
+        reserve per allocated byte [-].
+    """
     context, workspace, nccl, allocator = (
         rule_values(catalog, RESERVE_RULES, needed_by=msg("the training memory model"))[rule_id]
         for rule_id in RESERVE_RULES

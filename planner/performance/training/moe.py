@@ -364,6 +364,20 @@ def gpu_copies(*, top_k: int, gpus: int) -> float:
     first): with the experts spread evenly over ``G`` GPUs, ``G (1 - (1 - 1/G)^k)`` distinct GPUs,
     the token's own among them.
 
+    Parameters
+    ----------
+    top_k : int
+        Routed experts per token, ``k`` [count].
+    gpus : int
+        GPUs the experts are spread over, ``G`` [count].
+
+    Returns
+    -------
+    float
+        Expected distinct GPUs one token is sent to [count], between 1 and ``min(k, G)``.
+
+    Examples
+    --------
     >>> round(gpu_copies(top_k=8, gpus=8), 3)  # 8 (1 - (7/8)^8)
     5.251
     >>> gpu_copies(top_k=8, gpus=1)
