@@ -224,9 +224,10 @@ _BUSY_JS = """() => {
     .some((el) => el.offsetParent !== null);
 }"""
 """Whether the app is still at work: the script's run state Streamlit's frontend writes on its root
-(``data-test-script-state``, what Streamlit's own browser tests wait on: ``running`` and
-``rerunRequested`` until the run ends, ``notRunning`` after it), its status widget ("Running…",
-which may be hidden with the toolbar) and its skeletons (where elements are still to come)."""
+(``data-test-script-state``: ``running`` and ``rerunRequested`` until the run ends, ``notRunning``
+after it; with the skeletons, what ``wait_for_app_run`` in Streamlit's own browser tests waits on,
+streamlit/streamlit ``e2e_playwright/conftest.py``), its status widget ("Running…", which may be
+hidden with the toolbar) and its skeletons (where elements are still to come)."""
 
 
 def settle(page: Page, quiet_ms: int = 300, timeout_s: float = 120.0) -> None:
