@@ -2,19 +2,24 @@
 
     .venv/bin/python bench/fit_moe_overhead.py
 
-Fits each rule of ``FITS`` (``data/moe.yaml``) by least squares on the relative error of ``planner
-validate``'s own prediction for the ``calibration`` training cases with experts that the rule
-applies to (the kernel-efficiency coefficients of the dense layers stay as
+Fits each group of rules of ``FITS`` (``data/moe.yaml``) by least squares on the relative error
+of ``planner validate``'s own prediction for the ``calibration`` training cases with experts that
+the group applies to (the kernel-efficiency coefficients of the dense layers stay as
 ``bench/fit_training_efficiency.py`` left them; the element-wise bytes of the expert layers are
 counted, not fitted):
 
-- ``moe_copy_overhead_ns``: the host-synchronised path on H100 (cases without graph-captured fused
-  dispatch, GPU without a value of its own);
-- ``moe_copy_overhead_ns_b200_hgx``: the same path on B200;
+- ``moe_copy_overhead_ns`` and ``moe_host_wait_us`` together: the host-synchronised path on H100
+  (cases without graph-captured fused dispatch, GPU without a per-copy value of its own), a cost
+  per routed copy and a wait per expert-layer forward; the two H100 rows differ in routed copies
+  per layer pass (65,536 and 16,384), which separates the two; the two H100 rows are Megatron-Core's;
+- ``moe_copy_overhead_ns_automodel``: NeMo AutoModel's path (cases with ``moe_framework``
+  automodel), the host wait kept from the fit before;
+- ``moe_copy_overhead_ns_b200_hgx``: the same path on B200, the host wait kept from H100 (a host
+  cost; the two B200 rows have the same copies per layer pass and cannot separate the two);
 - ``moe_graphed_copy_overhead_ns``: the fused dispatcher with the router and preprocessing in CUDA
-  graphs.
+  graphs (no host wait).
 
-The rules are fitted in that order, each with the ones before it fixed (their cases do not use the
+The groups are fitted in that order, each with the ones before it fixed (their cases do not use the
 later rules). Prints each fit and its residuals; copy the values into ``data/moe.yaml``. Validation
 cases are never used.
 """
@@ -42,18 +47,34 @@ def _graphed(case: ValidationCase) -> bool:
     return bool(case.inputs.moe_graphed_dispatch) and case.inputs.moe_dispatcher == "fused"
 
 
-FITS: tuple[tuple[str, Callable[[ValidationCase], bool]], ...] = (
-    ("moe_copy_overhead_ns", lambda c: not _graphed(c) and c.inputs.gpu_id not in OWN_VALUE_GPUS),
-    ("moe_copy_overhead_ns_b200_hgx", lambda c: not _graphed(c) and c.inputs.gpu_id == "b200_hgx"),
-    ("moe_graphed_copy_overhead_ns", _graphed),
-)
+def _automodel(case: ValidationCase) -> bool:
+    return case.inputs.moe_framework == "automodel"
+
+
+FITS: tuple[tuple[tuple[str, ...], tuple[float, ...], Callable[[ValidationCase], bool]], ...] = (
+    (
+        ("moe_copy_overhead_ns", "moe_host_wait_us"), (300.0, 1000.0),
+        lambda c: not _graphed(c) and not _automodel(c) and c.inputs.gpu_id not in OWN_VALUE_GPUS,
+    ),
+    (("moe_copy_overhead_ns_automodel",), (50.0,), _automodel),
+    (("moe_copy_overhead_ns_b200_hgx",), (100.0,), lambda c: not _graphed(c) and c.inputs.gpu_id == "b200_hgx"),
+    (("moe_graphed_copy_overhead_ns",), (20.0,), _graphed),
+)  # fmt: skip
+"""Rules fitted together, their starting values [ns, us], and the calibration cases they apply to."""
 
 
 def patched(catalog: Catalog, rule: str, value: float) -> Catalog:
-    """``catalog`` with the sizing rule ``rule`` set to ``value`` [ns]."""
+    """``catalog`` with the sizing rule ``rule`` set to ``value``."""
     rules = dict(catalog.sizing_rules)
     rules[rule] = rules[rule].model_copy(update={"value": value})
     return dataclasses.replace(catalog, sizing_rules=rules)
+
+
+def patched_all(catalog: Catalog, rules: Sequence[str], values: Sequence[float]) -> Catalog:
+    """``catalog`` with each of ``rules`` set to its value."""
+    for rule, value in zip(rules, values, strict=True):
+        catalog = patched(catalog, rule, float(value))
+    return catalog
 
 
 def residuals(cases: Sequence[ValidationCase], catalog: Catalog) -> list[float]:
@@ -72,15 +93,16 @@ def main() -> None:
         if c.role == "calibration" and c.area == "training" and (c.inputs.experts or 1) > 1
     ]  # fmt: skip
     catalog = load_catalog()
-    for rule, applies in FITS:
+    for rules, start, applies in FITS:
         cases = [c for c in moe_calibration if applies(c)]
         base = catalog
         result = least_squares(
-            lambda x, b=base, r=rule, cs=cases: residuals(cs, patched(b, r, float(x[0]))),
-            [100.0], bounds=([0.0], [1e5]), diff_step=1e-3,
+            lambda x, b=base, r=rules, cs=cases: residuals(cs, patched_all(b, r, x)),
+            list(start), bounds=([0.0] * len(rules), [1e5] * len(rules)), diff_step=1e-3,
         )  # fmt: skip
-        catalog = patched(catalog, rule, float(result.x[0]))
-        print(f"{rule} = {result.x[0]:.0f}")
+        catalog = patched_all(catalog, rules, result.x)
+        for rule, value in zip(rules, result.x, strict=True):
+            print(f"{rule} = {value:.0f}")
         for case, r in zip(cases, result.fun, strict=True):
             print(f"  {case.id:<50} residual {r * 100:+.2f} %")
 

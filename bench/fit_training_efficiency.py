@@ -8,7 +8,8 @@ Fits, by least squares on the relative error of ``planner validate``'s own predi
   ``calibration`` training case on the A100 (the element-wise coefficient ``k``, the attention-score
   and FP8-cast bytes are counted, not fitted);
 - for every other GPU with ``calibration`` training cases, its own ``max_fraction_<gpu_id>`` (the
-  share of peak its matrix units sustain), the curve's shape kept;
+  share of peak its matrix units sustain), the curve's shape kept; its MXFP8 rows (``fp8_recipe:
+  mxfp8``) fit ``max_fraction_<gpu_id>_mxfp8`` instead;
 - for a framework release other than the latest (a case's ``software_release``), its own
   ``max_fraction_<gpu_id>_<release>`` on that release's calibration cases;
 - each MFU bound ``training_kernel_efficiency_bound_<gpu_id>_<precision>`` the catalog states, on the calibration
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scipy.optimize import least_squares
 
 from planner import Catalog, load_catalog
-from planner.performance.training.efficiency import LATEST_RELEASE, release_suffix
+from planner.performance.training.efficiency import LATEST_RELEASE, MXFP8, release_suffix
 from planner.validation import ValidationCase, load_cases
 from planner.validation.run import evaluate
 
@@ -49,6 +50,11 @@ def bound_rule(case: ValidationCase) -> str:
     """The MFU-bound rule id a case's GPU and precision would have (FP16 shares BF16's peak)."""
     precision = "fp8" if case.inputs.precision == "fp8" else "bf16"
     return f"{BOUND}_{case.inputs.gpu_id}_{precision}"
+
+
+def recipe_key(case: ValidationCase) -> str:
+    """The rule-id suffix of a case's FP8 recipe: ``_mxfp8`` for MXFP8 block scaling, else empty."""
+    return f"_{MXFP8}" if case.inputs.precision == "fp8" and case.inputs.fp8_recipe == MXFP8 else ""
 
 
 def patched(values: dict[str, float]) -> Catalog:
@@ -99,8 +105,10 @@ def main() -> None:
     general = [c for c in latest if c.inputs.gpu_id == REFERENCE_GPU]
     fit(general, GENERAL, [0.8, 300, 100], ([0.3, 1, 1], [1.0, 1e5, 1e5]))
     for gpu_id in sorted({str(c.inputs.gpu_id) for c in latest} - {REFERENCE_GPU}):
-        own = [c for c in latest if c.inputs.gpu_id == gpu_id]
-        fit(own, [f"{GENERAL[0]}_{gpu_id}"], [0.8], ([0.3], [1.0]))
+        # per-tensor FP8 (and BF16) rows fit max_fraction_<gpu_id>, MXFP8 rows max_fraction_<gpu_id>_mxfp8
+        for key in sorted({recipe_key(c) for c in latest if c.inputs.gpu_id == gpu_id}):
+            own = [c for c in latest if c.inputs.gpu_id == gpu_id and recipe_key(c) == key]
+            fit(own, [f"{GENERAL[0]}_{gpu_id}{key}"], [0.8], ([0.3], [1.0]))
     # an older framework release: its own max_fraction per GPU, on its own calibration rows
     releases = {(str(c.inputs.gpu_id), str(c.inputs.software_release)) for c in cases if c not in latest}
     for gpu_id, release in sorted(releases):

@@ -256,24 +256,9 @@ def may_read(*, identity: Identity, owner: str, team: str) -> bool:
     return bool(team) and team in identity.teams
 
 
-def may_write(*, identity: Identity, owner: str, team: str) -> bool:
-    """Team members edit a shared scenario (new versions, labels) as its owner does.
-
-    Parameters
-    ----------
-    identity : Identity
-        Who asks.
-    owner : str
-        The scenario's owner (user id).
-    team : str
-        The team it is shared with (``""``: none).
-
-    Returns
-    -------
-    bool
-        Whether ``identity`` may save versions of it.
-    """
-    return may_read(identity=identity, owner=owner, team=team)
+may_write = may_read
+"""Team members edit a shared scenario (new versions, labels) as its owner does: whoever may read
+a saved scenario may save versions of it (:func:`may_read`)."""
 
 
 def may_delete(*, identity: Identity, owner: str) -> bool:

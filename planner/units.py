@@ -10,7 +10,9 @@ import math
 BITS_PER_BYTE = 8
 W_PER_KW = 1000.0
 HOURS_PER_YEAR = 8760.0
-BTU_PER_H_PER_KW = 3412.142  # 1 kW = 3412.142 BTU/h (NIST SP 811, Appendix B)
+BTU_PER_H_PER_KW = 3412.142
+"""1 kW = 3,412.142 BTU/h (1 BTU = 1,055.056 J, the International Table BTU; NIST SP 811,
+Appendix B.8: 1 W = 3.412 142 BTU_IT/h)."""
 KW_PER_REFRIGERATION_TON = 3.516853  # 1 ton of refrigeration = 12,000 BTU/h = 3.516853 kW
 WATER_SPECIFIC_HEAT_KJ_PER_KG_K = 4.186  # liquid water near 25 degC
 WATER_DENSITY_KG_PER_L = 0.997

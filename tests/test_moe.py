@@ -23,6 +23,7 @@ from planner.performance.training.hf import DEEPSEEK_V3_CONFIG, job_fields_from_
 from planner.performance.training.memory import Parallel, params_per_gpu
 from planner.performance.training.moe import (
     effective_imbalance,
+    gpu_copies,
     moe_coefficients,
     network_share,
     remote_domain_copies,
@@ -93,6 +94,24 @@ def test_expert_alltoall_comes_from_the_collective_model(catalog: Catalog) -> No
     assert ep_s == pytest.approx(48 * 4 * one.time_s) and level == one.bound_level == "scale-up"
 
 
+def test_deduplicating_kernels_move_one_copy_per_destination_gpu(catalog: Catalog) -> None:
+    """Inside one scale-up domain DeepEP-style kernels send a token once to each GPU holding one of
+    its experts: 8 (1 - (7/8)^8) = 5.25 of its 8 copies at EP8, the rest copied locally."""
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay()
+    plain, _ = _model(job, catalog)._ep_micro_s(lay, "selective")
+    fused, level = _model(job.model_copy(update={"moe_dispatcher": "fused"}), catalog)._ep_micro_s(
+        lay, "selective"
+    )
+    # n = 4096 tokens, 8 (1 - (7/8)^8) = 5.25 destination GPUs, h = 2048, bf16
+    buffer = 4096 * 8 * (1 - (7 / 8) ** 8) * 2048 * 2.0
+    one = collective_time(fabric=_model(job, catalog).fabric, collective="all_to_all", message_bytes=buffer, gpus=8,
+                          gpus_per_domain=8)  # fmt: skip
+    assert fused == pytest.approx(48 * 4 * one.time_s) and level == "scale-up"
+    assert fused < plain
+    assert gpu_copies(top_k=8, gpus=8) == pytest.approx(8 * (1 - (7 / 8) ** 8))
+
+
 def test_node_limit_and_fp8_dispatch_shorten_the_alltoall(catalog: Catalog) -> None:
     base = TrainingJob(**{**QWEN3_30B, "experts": 256})
     lay = _lay(dp=64, ep=64)
@@ -158,15 +177,16 @@ def test_the_framework_cost_per_copy_is_an_input(catalog: Catalog) -> None:
     counted = _model(job.model_copy(update={"moe_copy_overhead_ns": 0.0}), catalog).moe_overhead_micro_s(
         lay, "selective"
     )
-    doubled = _model(job.model_copy(update={"moe_copy_overhead_ns": 770.0}), catalog).moe_overhead_micro_s(
+    doubled = _model(job.model_copy(update={"moe_copy_overhead_ns": 678.0}), catalog).moe_overhead_micro_s(
         lay, "selective"
     )
-    # 48 expert layers x 4096 tokens x 8 copies, each at the catalog's 385 ns (data/moe.yaml, refit by
-    # bench/fit_moe_overhead.py once the combined 1F1B schedule's unpaired passes were counted)
-    framework_s = 48 * 4096 * 8 * 385e-9
-    assert moe_coefficients(catalog).copy_overhead_ns == 385.0
-    # B200 has its own host-synchronised cost (data/moe.yaml, fitted on the 26.02 B200 rows)
-    assert moe_coefficients(catalog, gpu_id="b200_hgx").copy_overhead_ns == 177.0
+    # 48 expert layers x 4096 tokens x 8 copies, each at the catalog's 339 ns (data/moe.yaml, fitted by
+    # bench/fit_moe_overhead.py together with the host wait per expert-layer forward)
+    framework_s = 48 * 4096 * 8 * 339e-9
+    assert moe_coefficients(catalog).copy_overhead_ns == 339.0
+    # B200 has its own host-synchronised cost (data/moe.yaml, fitted on the 26.02 B200 MXFP8 rows at the
+    # B200's MXFP8 kernel ceiling, with the host wait kept)
+    assert moe_coefficients(catalog, gpu_id="b200_hgx").copy_overhead_ns == 128.0
     assert fitted - counted == pytest.approx(framework_s)
     assert doubled - counted == pytest.approx(2 * framework_s)
     bad = [
@@ -182,17 +202,40 @@ def test_the_framework_cost_per_copy_is_an_input(catalog: Catalog) -> None:
     ]
     assert run(bad) == 2
     # a graph-captured router and preprocessing with a fused dispatcher (no host round trip per layer)
-    # is charged the captured path's own cost instead: 48 x 4096 x 8 copies at 23 ns (data/moe.yaml,
-    # moe_graphed_copy_overhead_ns); Megatron-Core's all-to-all dispatcher still waits on the host for
-    # its split sizes, so with it the host-synchronised cost stays; a stated cost still wins
+    # is charged the captured path's own cost instead: 48 x 4096 x 8 copies at 27 ns (data/moe.yaml,
+    # moe_graphed_copy_overhead_ns) and no host wait (counted keeps one of 1,511 us per expert layer);
+    # Megatron-Core's all-to-all dispatcher still waits on the host for its split sizes, so with it the
+    # host-synchronised costs stay; a stated cost still wins
     graphed = job.model_copy(update={"moe_graphed_dispatch": True, "moe_dispatcher": "fused"})
-    assert moe_coefficients(catalog).graphed_copy_overhead_ns == 23.0
+    assert moe_coefficients(catalog).graphed_copy_overhead_ns == 27.0
     graphed_s = _model(graphed, catalog).moe_overhead_micro_s(lay, "selective")
-    assert graphed_s - counted == pytest.approx(48 * 4096 * 8 * 23e-9)
+    waits_s = 48 * 1511e-6  # one host wait per expert-layer forward (data/moe.yaml, moe_host_wait_us)
+    assert graphed_s - counted == pytest.approx(48 * 4096 * 8 * 27e-9 - waits_s)
     graphed_alltoall = job.model_copy(update={"moe_graphed_dispatch": True})
     assert _model(graphed_alltoall, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(fitted)
-    stated = graphed.model_copy(update={"moe_copy_overhead_ns": 770.0})
-    assert _model(stated, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(doubled)
+    # a stated cost replaces the per-copy part only: the captured path still waits on nothing
+    stated = graphed.model_copy(update={"moe_copy_overhead_ns": 678.0})
+    assert _model(stated, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(doubled - waits_s)
+
+
+def test_the_host_wait_is_per_expert_layer_forward(catalog: Catalog) -> None:
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay()
+    model = _model(job, catalog)
+    waitless = _model(job, catalog)
+    waitless.moe.c = replace(waitless.moe.c, host_wait_us=0.0)
+    # 48 expert layers, one wait each per micro-batch at the catalog's 1,511 us (data/moe.yaml,
+    # moe_host_wait_us); the recomputed forward of full recomputation dispatches, and waits, again
+    assert moe_coefficients(catalog).host_wait_us == 1511.0
+    once = model.moe_overhead_micro_s(lay, "selective") - waitless.moe_overhead_micro_s(lay, "selective")
+    assert once == pytest.approx(48 * 1511e-6)
+    twice = model.moe_overhead_micro_s(lay, "full") - waitless.moe_overhead_micro_s(lay, "full")
+    assert twice == pytest.approx(2 * 48 * 1511e-6)
+    # independent of the tokens: twice the micro-batch, the same waits
+    wider = replace(lay, micro_batch_seqs=2 * lay.micro_batch_seqs)
+    assert model.moe_overhead_micro_s(wider, "selective") - waitless.moe_overhead_micro_s(
+        wider, "selective"
+    ) == pytest.approx(once)
 
 
 def test_dualpipe_halves_the_bubble(catalog: Catalog) -> None:
@@ -497,3 +540,29 @@ def test_bf16_adam_states_are_a_third_of_fp32_master_ones() -> None:
     assert TrainingJob(**QWEN3_30B, optimizer_states="bf16").optimizer_states == "bf16"
     with pytest.raises(ValueError, match="optimizer_states"):
         TrainingJob(**QWEN3_30B, optimizer_states="fp16")
+
+
+def test_each_accumulation_round_fills_and_drains_the_pipeline(catalog: Catalog) -> None:
+    # AutoModel runs one pipeline schedule per gradient-accumulation step (train_ft.py calls
+    # schedule.step per local batch): 4 runs of 4 micro-batches pay the (pp - 1) / v fill and drain
+    # 4 times; the micro-batches' own time is the same
+    job = TrainingJob(**QWEN3_30B)
+    lay = Parallel(tp=1, cp=1, pp=8, dp=8, ep=8, v=1, micro_batch_seqs=1, micro_batches=16)
+    one = _model(job, catalog).step(lay, "selective", 1).step
+    four = _model(job.model_copy(update={"accumulation_rounds": 4}), catalog).step(lay, "selective", 1).step
+    assert four.pp_bubble_s == pytest.approx(4 * one.pp_bubble_s) and one.pp_bubble_s > 0
+    assert four.compute_s == one.compute_s
+    # more runs than micro-batches: one per micro-batch at most
+    many = _model(job.model_copy(update={"accumulation_rounds": 64}), catalog).step(lay, "selective", 1).step
+    assert many.pp_bubble_s == pytest.approx(16 * one.pp_bubble_s)
+
+
+def test_automodel_has_its_own_per_copy_cost(catalog: Catalog) -> None:
+    # data/moe.yaml: moe_copy_overhead_ns_automodel, fitted on AutoModel's GPT-OSS-20B row (0 ns, the
+    # fit's bound); the host wait per expert-layer forward is the same for both frameworks
+    megatron = moe_coefficients(catalog, gpu_id="h100_sxm")
+    automodel = moe_coefficients(catalog, gpu_id="h100_sxm", framework="automodel")
+    assert (megatron.copy_overhead_ns, automodel.copy_overhead_ns) == (339.0, 0.0)
+    assert automodel.host_wait_us == megatron.host_wait_us == 1511.0
+    # the framework's own value comes before the GPU's
+    assert moe_coefficients(catalog, gpu_id="b200_hgx", framework="automodel").copy_overhead_ns == 0.0

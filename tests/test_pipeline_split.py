@@ -111,3 +111,18 @@ def test_auto_recomputation_is_never_slower_than_a_fixed_choice_that_fits(fields
         except PlannerError:
             continue  # no layout fits with this choice
         assert auto.step_time_s <= fixed.step_time_s * (1 + 1e-9), recompute
+
+
+def test_more_chunks_than_layers_gives_the_embedding_and_the_output_layer_their_chunks() -> None:
+    # 126 layers over 16 x 8 = 128 chunks: Llama 3's layout (arXiv 2407.21783, section 3.3.2), the
+    # first chunk holds only the embedding and the last only the output layer, so chunks 0 (rank 0)
+    # and 127 (rank 15) carry no transformer layer. Rank r runs w_r + 1 = 2 (15 - r) + 7 x 16 + 1
+    # chunk passes at its peak (32 micro-batches), 31 - 2 r of them of its first chunk: rank 0 holds
+    # 143 - 31 = 112, rank 1 all its 141 (the fullest), rank 2 139. Both empty chunks on one end
+    # would leave the last rank 8 layers plus the output layer, slower; on the other end rank 0
+    # would hold all 143.
+    split = stage_split(layers=126, pp=16, v=8, logits_layers=0.6)
+    assert split.split == "balanced"
+    assert (split.chunk_layers[0], split.chunk_layers[1], split.chunk_layers[-1]) == (0, 1, 0)
+    assert sum(split.chunk_layers) == 126
+    assert [split.held_layers(r, 32) for r in range(3)] == [112, 141, 139]

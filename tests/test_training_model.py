@@ -172,6 +172,29 @@ def test_flash_kernel_keeps_no_scores_in_memory() -> None:
     assert none.activations_bytes - selective.activations_bytes == pytest.approx(48 * 4 * 64 * 2048 / 8)
 
 
+def test_memory_reserve_is_counted_and_an_explicit_fraction_replaces_it(catalog: Catalog) -> None:
+    """The default budget is the device less the sourced reserve (data/training.yaml), reported in
+    the breakdown; ``--usable-memory`` replaces the whole reserve with a share of the device."""
+    job = training_job({**LLAMA3_405B, "tokens_b": 15000, "seq_len": 8192, "global_batch_seqs": 2048,
+                        "tp": 8, "pp": 16, "recompute": "selective"})  # fmt: skip
+    mem = estimate_workload(job=job, plan=_plan("ib-ndr"), catalog=catalog).memory
+    parts = mem.as_gbyte()
+    # context 0.4 GB + cuBLAS workspace 32 MiB; NCCL 0.688 GB x 3 communicators (TP 8, PP 16, DP 8)
+    assert parts["cuda_context"] == pytest.approx(0.4 + 0.0336)
+    assert parts["nccl"] == pytest.approx(3 * 0.688)
+    assert parts["allocator"] == pytest.approx(0.04 * mem.allocated_bytes / 1e9)  # 4 % of the tensors
+    explicit = estimate_workload(
+        job=job.model_copy(update={"usable_memory_fraction": 0.9}), plan=_plan("ib-ndr"), catalog=catalog
+    ).memory
+    assert {"cuda_context", "nccl", "allocator"}.isdisjoint(explicit.as_gbyte())
+    assert explicit.total_bytes == explicit.allocated_bytes <= 0.9 * 81_559 * 2**20
+    # a share too small for any layout is refused with the share's bytes, not silently ignored
+    with pytest.raises(InfeasibleError, match="memory: no layout fits in 17 GB"):
+        estimate_workload(
+            job=job.model_copy(update={"usable_memory_fraction": 0.2}), plan=_plan("ib-ndr"), catalog=catalog
+        )
+
+
 def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> None:
     # 126 layers on 16 stages: 2 of 7 first, then 14 of 8 (the balanced 7, 8 x 14, 7 would be faster
     # but its second stage holds 15 x 8 = 120 against 112); the fullest holds 16 x 7 = 14 x 8 = 112
@@ -181,7 +204,10 @@ def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> N
     e = estimate_workload(job=job, plan=_plan("ib-ndr"), catalog=catalog)
     assert (e.layout.tp, e.layout.pp, e.layout.recompute) == (8, 16, "selective")
     assert e.memory.activations_bytes == pytest.approx(112 * 31.75 * 8192 * 16384 / 8)
-    assert e.layout.memory_gbyte_per_gpu <= 80 * 0.9
+    # with the counted reserve beside the tensors (data/training.yaml): CUDA context and cuBLAS
+    # workspace 0.4 + 0.0336 GB, NCCL 0.688 GB for each of TP, PP and DP, allocator 4 % of the tensors
+    assert e.memory.total_bytes == pytest.approx(e.memory.allocated_bytes * 1.04 + 0.4336e9 + 3 * 0.688e9)
+    assert e.layout.memory_gbyte_per_gpu <= 81_559 * 2**20 / 1e9  # the H100's 81,559 MiB
     # without recomputation a kernel that writes the 5 a s^2 b / t scores to HBM does not fit ...
     materialized = job.model_copy(update={"recompute": "none", "attention_kernel": "materialized"})
     with pytest.raises(InfeasibleError, match="memory: no layout fits"):

@@ -13,7 +13,7 @@ from planner.errors import InputError
 from planner.fabric.media import AUX_LINK_CLASSES, FABRIC_LINK_CLASSES, length_field
 from planner.handoff import naming
 from planner.handoff.layout import Layout, build_layout
-from planner.handoff.runs import link_lengths_m, reach_m
+from planner.handoff.runs import link_lengths_m, medium_reach_m
 from planner.handoff.sized import Planned
 from planner.handoff.wiring import Link, Wiring, build_wiring
 from planner.i18n.message import msg
@@ -167,7 +167,7 @@ def cabling(*, wiring: Wiring, layout: Layout, catalog: Catalog) -> tuple[Cable,
 
 
 def _check_reach(link: Link, cable_id: str, length_m: float, catalog: Catalog) -> None:
-    limit, part = reach_m(link, catalog)
+    limit, part = medium_reach_m(link.cable_part, (link.optic_a, link.optic_b), catalog)
     if length_m > limit:
         raise InputError(
             msg(

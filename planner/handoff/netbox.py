@@ -21,6 +21,7 @@ import yaml
 
 from planner.catalog import Catalog
 from planner.handoff.cabling import Handoff
+from planner.handoff.naming import row_name
 from planner.handoff.wiring import Device
 from planner.sheets import csv_bytes
 
@@ -297,19 +298,3 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
         ],
     )
     return files
-
-
-def row_name(row: int) -> str:
-    """The NetBox location name of a row: ``Row 01``.
-
-    Parameters
-    ----------
-    row : int
-        Row, 0-based [count].
-
-    Returns
-    -------
-    str
-        Location name (dimensionless).
-    """
-    return f"Row {row + 1:02d}"

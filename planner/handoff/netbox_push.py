@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from planner.catalog import Catalog
 from planner.errors import InputError, extra_needed
 from planner.handoff.cabling import Handoff
+from planner.handoff.naming import row_name
 from planner.handoff.netbox import (
     CABLE_TYPE,
     ROLE_COLORS,
@@ -35,7 +36,6 @@ from planner.handoff.netbox import (
     fabric_family,
     interface_type,
     manufacturer,
-    row_name,
     slug,
 )
 

@@ -162,25 +162,6 @@ class CableRun:
         return sum(length * n for length, n in self.ordered_m)
 
 
-def reach_m(link: Link, catalog: Catalog) -> tuple[float, str]:
-    """Longest cable the link's medium carries [m] (the shortest of the cable's and each optic's
-    reach), and the part that sets it.
-
-    Parameters
-    ----------
-    link : Link
-        One link (cable part and the optic at each end).
-    catalog : Catalog
-        Catalog of cables and optics (their reach [m]).
-
-    Returns
-    -------
-    tuple[float, str]
-        Reach [m] and the id of the part that limits it.
-    """
-    return medium_reach_m(link.cable_part, (link.optic_a, link.optic_b), catalog)
-
-
 def medium_reach_m(cable_part: str, optics: Iterable[str | None], catalog: Catalog) -> tuple[float, str]:
     """Longest cable a medium carries [m]: the shortest of the cable's and each optic's reach, and
     the part that sets it.
@@ -259,7 +240,8 @@ def runs_of(wiring: Wiring, lengths_m: list[float], catalog: Catalog) -> tuple[C
         first.setdefault(key, link)
     runs = []
     for key, lengths in groups.items():
-        reach, part = reach_m(first[key], catalog)
+        sample = first[key]
+        reach, part = medium_reach_m(sample.cable_part, (sample.optic_a, sample.optic_b), catalog)
         runs.append(
             CableRun(
                 link_class=key[0],

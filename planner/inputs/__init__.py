@@ -19,14 +19,28 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, get_args, get_origin
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, ValidationError
 from pydantic.fields import FieldInfo
 
 from planner.errors import InputError, PlannerError, describe_validation_error, field_bounds, with_source
 
-__all__ = ["Declared", "Input", "count_option", "declared", "input_of", "offered", "parse", "switch_option"]
+if TYPE_CHECKING:
+    from planner.i18n.message import Message
+
+__all__ = [
+    "Declared",
+    "Input",
+    "count_option",
+    "declared",
+    "input_of",
+    "offered",
+    "parse",
+    "read_input_file",
+    "switch_option",
+]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -341,3 +355,48 @@ def given(values: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     {'tp': 8}
     """
     return {n: values[n] for n in names if values.get(n) is not None}
+
+
+def read_input_file(
+    source: str | Path | bytes, *, name: str | None = None, what: Message, mapping: bool = True
+) -> tuple[Any, str]:
+    """The parsed content of an input file (a path, or an upload's bytes named by ``name``) and the
+    name messages give it; :class:`~planner.errors.InputError` when it cannot be read or is empty.
+
+    The loaders of scenarios, workloads and calibrations read their files through this one path
+    and validate what it returns with their own model.
+
+    Parameters
+    ----------
+    source : str, Path or bytes
+        The file, or an upload's bytes.
+    name : str or None
+        The upload's file name (used in messages, its suffix picks YAML or JSON); ``None``: the path.
+    what : Message
+        What the file is, for messages (``msg("scenario file")``).
+    mapping : bool
+        The file must hold a mapping (``False``: any YAML or JSON value, such as a list).
+
+    Returns
+    -------
+    tuple of (Any, str)
+        The parsed content (never ``None``) and the file's name for messages.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read or parsed, holds no mapping where one is required, or is empty.
+    """
+    from planner.files import empty_file_error, parse_text, read_bytes, read_mapping  # yaml: when read
+
+    name = name or str(source)
+    raw = source if isinstance(source, bytes) else Path(source)
+    if mapping:
+        data = read_mapping(raw, name=name, what=what, error=InputError)
+    else:
+        data = parse_text(
+            read_bytes(raw, name=name, what=what, error=InputError), name=name, error=InputError
+        )
+    if data is None:
+        raise empty_file_error(name=name, what=what, error=InputError)
+    return data, name

@@ -21,9 +21,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from planner.errors import InputError
-from planner.files import empty_file_error, read_mapping
 from planner.i18n.message import msg
-from planner.inputs import parse
+from planner.inputs import parse, read_input_file
 
 CALIBRATED_FAMILIES = ("sizing_rules", "nics")
 """Catalog families a calibration overrides: the collective model's rules (scale-up and NVLS
@@ -183,15 +182,7 @@ def load_calibration(source: str | Path | bytes, *, name: str | None = None) -> 
     InputError
         The file cannot be read, is empty, or is no calibration.
     """
-    name = name or str(source)
-    data = read_mapping(
-        source if isinstance(source, bytes) else Path(source),
-        name=name,
-        what=CALIBRATION_FILE,
-        error=InputError,
-    )
-    if data is None:
-        raise empty_file_error(name=name, what=CALIBRATION_FILE, error=InputError)
+    data, name = read_input_file(source, name=name, what=CALIBRATION_FILE)
     return calibration_from_override(data, source=name)
 
 

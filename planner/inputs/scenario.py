@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from planner.design import SLUG_PATTERN, FabricParams
 from planner.errors import InputError, shorten
-from planner.files import SCENARIO_FILE, empty_file_error, parse_text, read_bytes, read_mapping
+from planner.files import SCENARIO_FILE
 from planner.i18n.message import msg
-from planner.inputs import Input, parse, switch_option
+from planner.inputs import Input, parse, read_input_file, switch_option
 from planner.inputs.calibration import CalibrationOverride
 from planner.inputs.layout import LayoutParams
 from planner.inputs.serving import ServingRequest
@@ -401,11 +401,8 @@ def load_scenario(path: str | Path) -> Scenario:
     InputError
         The file cannot be read, is empty, or a field is out of range.
     """
-    file = Path(path)
-    data = read_mapping(file, what=SCENARIO_FILE, error=InputError)
-    if data is None:
-        raise empty_file_error(name=str(file), what=SCENARIO_FILE, error=InputError)
-    return scenario_from_data(data, source=str(file))
+    data, name = read_input_file(Path(path), what=SCENARIO_FILE)
+    return scenario_from_data(data, source=name)
 
 
 WORKLOAD_FILE = msg("workload file")
@@ -465,12 +462,7 @@ def load_workload(source: str | Path | bytes, *, name: str | None = None) -> tup
     tuple of WorkloadEntry
         The workload mix.
     """
-    name = name or str(source)
-    content = read_bytes(source if isinstance(source, bytes) else Path(source), name=name,
-                         what=WORKLOAD_FILE, error=InputError)  # fmt: skip
-    data = parse_text(content, name=name, error=InputError)
-    if data is None:
-        raise empty_file_error(name=name, what=WORKLOAD_FILE, error=InputError)
+    data, name = read_input_file(source, name=name, what=WORKLOAD_FILE, mapping=False)
     return workload_from_data(data, source=name)
 
 

@@ -35,7 +35,9 @@ DEFAULT_MOE_TOP_K = 8
 # (planner.inputs.training) both take them: one definition, so that the two forms, the CLI and the
 # store accept the same ranges.
 ParamsB = Annotated[
-    float, Field(gt=0, le=100_000, description="Total parameters [billions]."), Input(flag="--params-b")
+    float,
+    Field(gt=0, le=100_000, description="Total parameters [billions]."),
+    Input(flag="--params-b", step=1.0, number_format="%.1f"),
 ]
 Layers = Annotated[
     int | None,
@@ -103,8 +105,6 @@ class ServingRequest(BaseModel):
             label="sv.field.params_b",
             group=_MODEL,
             form_default=671.0,
-            step=1.0,
-            number_format="%.1f",
         ),
     ]
     active_params_b: Annotated[

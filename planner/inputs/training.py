@@ -26,6 +26,9 @@ from planner.inputs.serving import (
 )
 
 Precision = Literal["bf16", "fp8"]
+Fp8Recipe = Literal["tensor", "mxfp8"]
+"""Scaling of FP8 matrix multiplies: one scale per tensor (delayed or current scaling) or one per
+32-element block (MXFP8, Blackwell)."""
 SoftwareRelease = Literal["latest", "nemo-24.07", "megatron-deepspeed-2021"]
 """Framework release the kernel efficiency is calibrated on: ``latest`` = each GPU's own calibration
 (Megatron-Bridge 25.11 for H100, B200, GB200, GB300; Megatron-LM 2022 for A100)."""
@@ -33,6 +36,8 @@ RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
 AttentionKernel = Literal["flash", "materialized"]
 MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
 MoeDispatcher = Literal["alltoall", "fused"]
+MoeFramework = Literal["megatron_core", "automodel"]
+"""Framework whose expert path's cost per routed copy the catalog applies (``data/moe.yaml``)."""
 OptimizerStates = Literal["fp32_master", "bf16"]
 
 _MODEL = "wl.group.model"
@@ -68,8 +73,6 @@ class TrainingJob(BaseModel):
             label="wl.field.params_b",
             group=_MODEL,
             form_default=70.0,
-            step=1.0,
-            number_format="%.1f",
         ),
     ]
     job_gpus: Annotated[
@@ -112,6 +115,14 @@ class TrainingJob(BaseModel):
             choices={"bf16": "wl.precision.bfloat", "fp8": "wl.precision.float_eight"},
         ),
     ] = Field(default="bf16", description="Math precision of the matrix multiplies.")
+    fp8_recipe: Annotated[Fp8Recipe, Input(flag="--fp8-recipe")] = Field(
+        default="tensor",
+        description=(
+            "Scaling of FP8 matrix multiplies (with precision fp8): tensor = one scale per tensor "
+            "(Transformer Engine's delayed or current scaling); mxfp8 = one scale per 32-element block "
+            "(Blackwell's MXFP8), with its own kernel-efficiency ceiling where the catalog states one."
+        ),
+    )
     mfu: Annotated[
         float | None,
         Input(
@@ -190,6 +201,16 @@ class TrainingJob(BaseModel):
         "Share of the steady-state pipeline sends hidden behind compute [-]: 1 = overlapped "
         "(Megatron-Core's overlap_p2p_comm), 0 = blocking (Megatron-LM and DeepSpeed before 2023).",
     )
+    accumulation_rounds: Annotated[int, Input(flag="--accumulation-rounds")] = Field(
+        default=1,
+        ge=1,
+        le=4096,
+        description=(
+            "Pipeline schedules run per optimizer step, each over its share of the micro-batches and "
+            "each with its own fill and drain: 1 = one schedule over all of them (Megatron-Core); "
+            "NeMo AutoModel runs one per gradient-accumulation step (its GA)."
+        ),
+    )
     cp_comm_type: Annotated[Literal["p2p", "all_gather"], Input(flag="--cp-comm-type")] = Field(
         default="p2p",
         description=(
@@ -259,13 +280,14 @@ class TrainingJob(BaseModel):
     sequence_parallel: Annotated[bool, Input(negative_flag="--no-sequence-parallel")] = Field(
         default=True, description="Split norms and dropout over the TP GPUs (Megatron-LM since 2022)."
     )
-    usable_memory_fraction: Annotated[float, Input(flag="--usable-memory")] = Field(
-        default=0.9,
+    usable_memory_fraction: Annotated[float | None, Input(flag="--usable-memory")] = Field(
+        default=None,
         gt=0,
         le=1,
         description=(
-            "Share of the driver-reported device memory a layout may fill (the rest: CUDA context, "
-            "NCCL buffers, allocator fragmentation) [-]."
+            "Share of the driver-reported device memory a layout may fill, standing for every reserve "
+            "[-]; empty = the device less its counted reserve (CUDA context, NCCL buffers per "
+            "communicator, allocator fragmentation; data/training.yaml)."
         ),
     )
 
@@ -335,16 +357,25 @@ class TrainingJob(BaseModel):
         le=100_000,
         description=(
             "Framework time per routed token copy and expert layer, forward and backward, beyond the "
-            "expert GEMMs and counted bytes [ns]; empty = the catalog's, fitted on Megatron-Core 25.11. "
-            "State your framework's own when you have measured it."
+            "expert GEMMs, counted bytes and host waits [ns]; empty = the catalog's for --moe-framework "
+            "(Megatron-Core's or AutoModel's fit). State your framework's own when you have measured it."
+        ),
+    )
+    moe_framework: Annotated[MoeFramework, Input(flag="--moe-framework")] = Field(
+        default="megatron_core",
+        description=(
+            "Framework whose per-copy expert-path cost applies: megatron_core (fitted on Megatron-Bridge "
+            "rows) or automodel (NeMo AutoModel's PyTorch path, fitted on its own row); the host wait "
+            "per expert-layer forward is the same."
         ),
     )
     moe_graphed_dispatch: bool = switch_option(
         "--moe-graphed-dispatch",
         description="The router and the token preprocessing run inside CUDA graphs (Megatron-Core's "
         "cuda_graph_scope moe_router and moe_preprocess): with the fused dispatcher, which then has no "
-        "host synchronisation on the token counts, the captured path's own per-copy cost replaces the "
-        "host-synchronised one; the all-to-all dispatcher still waits on the host and keeps it.",
+        "host synchronisation on the token counts, waits on nothing and the captured path's own per-copy "
+        "cost replaces the host-synchronised one; the all-to-all dispatcher still waits on the host and "
+        "keeps both.",
     )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",

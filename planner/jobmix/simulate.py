@@ -26,7 +26,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from planner.errors import InputError
@@ -87,17 +87,7 @@ class SimResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``planner tenants simulate`` (no time series)."""
-        return {
-            "jobs": self.jobs,
-            "policy": self.policy,
-            "preempt": self.preempt,
-            "utilization": self.utilization,
-            "queue_delay_s": self.queue_delay_s,
-            "mean_queue_delay_s": self.mean_queue_delay_s,
-            "fragmentation": self.fragmentation,
-            "spanning_jobs": self.spanning_jobs,
-            "preemptions": self.preemptions,
-        }
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "series"}
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -24,7 +24,7 @@ from typing import Literal
 from planner.catalog import Catalog
 from planner.engine import Plan
 from planner.i18n.message import msg
-from planner.measure.model import baseline, group_of, predicted_busbw_gbyte_per_s
+from planner.measure.model import Probe, baseline, group_of, predict
 from planner.measure.nccl import Run
 from planner.measure.perftest import PerftestResult
 from planner.units import MIB
@@ -185,13 +185,7 @@ def accept(
         if gpus < 2:
             continue
         for row in run.rows:
-            planned = predicted_busbw_gbyte_per_s(
-                base.fabric,
-                collective=run.collective,
-                gpus=gpus,
-                gpus_per_domain=m,
-                size_bytes=row.size_bytes,
-            )
+            planned = predict(base.fabric, Probe(run.collective, gpus, m, row.size_bytes)).busbw_gbyte_per_s
             band = band_of(row.size_bytes)
             short = max(0.0, 1 - row.busbw_gbyte_per_s / planned) if planned > 0 else 0.0
             status: Status = "pass"

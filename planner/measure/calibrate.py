@@ -39,11 +39,11 @@ from planner.measure.model import (
     LATENCY_PARAMETERS,
     PARAMETERS,
     Baseline,
+    Probe,
     baseline,
     fabric_with,
     group_of,
-    predicted_busbw_gbyte_per_s,
-    predicted_time_s,
+    predict,
 )
 from planner.measure.nccl import Run
 from planner.units import GIB, KIB, MIB
@@ -81,15 +81,11 @@ CEILING_TOLERANCE = 0.05
 it the runs need an efficiency above the line rate, which the model cannot reproduce."""
 
 
-@dataclass(frozen=True)
-class Point:
-    """One measured size of one run, with the group it ran on."""
+@dataclass(frozen=True, kw_only=True)
+class Point(Probe):
+    """One measured size of one run, with the group it ran on (the call, then what it measured)."""
 
     run: Run
-    collective: str
-    gpus: int
-    gpus_per_domain: int
-    size_bytes: int
     time_s: float
     busbw_gbyte_per_s: float
 
@@ -193,13 +189,13 @@ def points_of(runs: Sequence[Run], base: Baseline) -> tuple[Point, ...]:
             if row.busbw_gbyte_per_s > 0 and row.size_bytes > 0 and gpus > 1:
                 out.append(
                     Point(
-                        run,
                         run.collective,
                         gpus,
                         m,
                         row.size_bytes,
-                        row.time_us * 1e-6,
-                        row.busbw_gbyte_per_s,
+                        run=run,
+                        time_s=row.time_us * 1e-6,
+                        busbw_gbyte_per_s=row.busbw_gbyte_per_s,
                     )
                 )
     return tuple(out)
@@ -349,7 +345,7 @@ def _fit(
             p.gpus,
             p.size_bytes,
             p.busbw_gbyte_per_s,
-            _busbw(fabric, p),
+            predict(fabric, p).busbw_gbyte_per_s,
             loo.get(id(p)),
         )
         for p in points
@@ -384,16 +380,6 @@ def _calibration(
     )
 
 
-def _busbw(fabric: Any, p: Point) -> float:
-    return predicted_busbw_gbyte_per_s(
-        fabric,
-        collective=p.collective,
-        gpus=p.gpus,
-        gpus_per_domain=p.gpus_per_domain,
-        size_bytes=p.size_bytes,
-    )
-
-
 def _residuals(
     base: Baseline, points: Sequence[Point], names: Sequence[str], fixed: Mapping[str, float]
 ) -> Any:
@@ -404,22 +390,7 @@ def _residuals(
         fabric = fabric_with(
             base=base, values={**fixed, **{n: math.exp(v) for n, v in zip(names, x, strict=True)}}
         )
-        return np.array(
-            [
-                _weight(p)
-                * math.log(
-                    predicted_time_s(
-                        fabric,
-                        collective=p.collective,
-                        gpus=p.gpus,
-                        gpus_per_domain=p.gpus_per_domain,
-                        size_bytes=p.size_bytes,
-                    )
-                    / p.time_s
-                )
-                for p in points
-            ]
-        )
+        return np.array([_weight(p) * math.log(predict(fabric, p).time_s / p.time_s) for p in points])
 
     return f
 
@@ -500,7 +471,7 @@ def _joint(
         for i, p in enumerate(points):
             rest = [q for j, q in enumerate(points) if j != i]
             trial = _solve(base, rest, names, {}, start=values)
-            loo[id(p)] = _busbw(fabric_with(base=base, values=trial), p)
+            loo[id(p)] = predict(fabric_with(base=base, values=trial), p).busbw_gbyte_per_s
     return values, loo
 
 
@@ -577,12 +548,12 @@ def _check_ceiling(base: Baseline, large: Sequence[Point], fitted: Mapping[str, 
     fabric = fabric_with(base=base, values=fitted)
     for name, value in fitted.items():
         if value >= BOUNDS[name][1] * 0.999:
-            _refuse_beyond(name, worst, _busbw(fabric, worst))
+            _refuse_beyond(name, worst, predict(fabric, worst).busbw_gbyte_per_s)
     if not any(name in fitted for name in BANDWIDTH_PARAMETERS):
         best = fabric_with(
             base=base, values={**fitted, **{name: BOUNDS[name][1] for name in BANDWIDTH_PARAMETERS}}
         )
-        _refuse_beyond(", ".join(BANDWIDTH_PARAMETERS), worst, _busbw(best, worst))
+        _refuse_beyond(", ".join(BANDWIDTH_PARAMETERS), worst, predict(best, worst).busbw_gbyte_per_s)
 
 
 def _refuse_beyond(name: str, worst: Point, model: float) -> None:

@@ -177,102 +177,59 @@ def group_of(*, run: Run, base: Baseline) -> tuple[int, int]:
     return run.gpus, max(1, m)
 
 
-def predicted_time_s(
-    fabric: CollectiveFabric, *, collective: str, gpus: int, gpus_per_domain: int, size_bytes: float
-) -> float:
-    """Time of one measured collective in the model [s] (``auto`` algorithm, as NCCL's tuner).
+@dataclass(frozen=True)
+class Probe:
+    """One measured call: a collective on a group of GPUs at one message size."""
+
+    collective: str
+    """The collective, or ``sendrecv``."""
+    gpus: int
+    """GPUs of the run [count]."""
+    gpus_per_domain: int
+    """GPUs of the run per scale-up domain [count]."""
+    size_bytes: int
+    """Message size [B]."""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What the model predicts for one measured call."""
+
+    time_s: float
+    """Time of the call [s]."""
+    busbw_gbyte_per_s: float
+    """busbw [GB/s] (nccl-tests convention); 0 when the time is not positive."""
+
+
+def predict(fabric: CollectiveFabric, probe: Probe) -> Prediction:
+    """Time and busbw of one measured call in the model (``auto`` algorithm, as NCCL's tuner).
+
+    busbw = size / time x the collective's busbw factor (nccl-tests' PERFORMANCE.md).
 
     Parameters
     ----------
     fabric : CollectiveFabric
         The fabric.
-    collective : str
-        The collective, or ``sendrecv``.
-    gpus : int
-        GPUs of the run [count].
-    gpus_per_domain : int
-        GPUs of the run per scale-up domain [count].
-    size_bytes : float
-        Message size [B].
+    probe : Probe
+        The measured call (collective, GPUs [count], GPUs per domain [count], size [B]).
 
     Returns
     -------
-    float
-        Time [s].
+    Prediction
+        Time [s] and busbw [GB/s].
     """
-    if collective == "sendrecv":
-        apart = 1 if math.ceil(gpus / gpus_per_domain) > 1 else 0
-        return send_recv_time_s(fabric=fabric, message_bytes=size_bytes, domains_apart=apart)
-    result = collective_time(
-        fabric=fabric,
-        collective=collective,  # type: ignore[arg-type]  # checked by the reader (TOOLS)
-        message_bytes=size_bytes,
-        gpus=gpus,
-        gpus_per_domain=gpus_per_domain,
-    )
-    return result.time_s
-
-
-def predicted_busbw_gbyte_per_s(
-    fabric: CollectiveFabric, *, collective: str, gpus: int, gpus_per_domain: int, size_bytes: float
-) -> float:
-    """busbw the model predicts for a measured size [GB/s] (nccl-tests convention).
-
-    Parameters
-    ----------
-    fabric : CollectiveFabric
-        The fabric.
-    collective : str
-        The collective, or ``sendrecv``.
-    gpus : int
-        GPUs of the run [count].
-    gpus_per_domain : int
-        GPUs of the run per scale-up domain [count].
-    size_bytes : float
-        Message size [B].
-
-    Returns
-    -------
-    float
-        busbw [GB/s]; 0 when the predicted time is not positive.
-    """
-    time_s = predicted_time_s(
-        fabric, collective=collective, gpus=gpus, gpus_per_domain=gpus_per_domain, size_bytes=size_bytes
-    )
+    if probe.collective == "sendrecv":
+        apart = 1 if math.ceil(probe.gpus / probe.gpus_per_domain) > 1 else 0
+        time_s = send_recv_time_s(fabric=fabric, message_bytes=probe.size_bytes, domains_apart=apart)
+    else:
+        time_s = collective_time(
+            fabric=fabric,
+            collective=probe.collective,  # type: ignore[arg-type]  # checked by the reader (TOOLS)
+            message_bytes=probe.size_bytes,
+            gpus=probe.gpus,
+            gpus_per_domain=probe.gpus_per_domain,
+        ).time_s
     if time_s <= 0:
-        return 0.0
-    return size_bytes / time_s / 1e9 * busbw_factor(collective=collective, gpus=gpus)
-
-
-def algorithm_of(
-    fabric: CollectiveFabric, *, collective: str, gpus: int, gpus_per_domain: int, size_bytes: float
-) -> str:
-    """The algorithm the model picks (``send/recv`` for point-to-point).
-
-    Parameters
-    ----------
-    fabric : CollectiveFabric
-        The fabric.
-    collective : str
-        The collective, or ``sendrecv``.
-    gpus : int
-        GPUs of the run [count].
-    gpus_per_domain : int
-        GPUs of the run per scale-up domain [count].
-    size_bytes : float
-        Message size [B].
-
-    Returns
-    -------
-    str
-        The algorithm name (``ring``, ``tree``, ``nvls`` ...; ``p2p`` for send/receive).
-    """
-    if collective == "sendrecv":
-        return "p2p"
-    return collective_time(
-        fabric=fabric,
-        collective=collective,  # type: ignore[arg-type]
-        message_bytes=size_bytes,
-        gpus=gpus,
-        gpus_per_domain=gpus_per_domain,
-    ).algorithm
+        return Prediction(time_s, 0.0)
+    factor = busbw_factor(collective=probe.collective, gpus=probe.gpus)
+    return Prediction(time_s, probe.size_bytes / time_s / 1e9 * factor)

@@ -24,11 +24,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
 from planner.fabric import collectives
 from planner.i18n.message import Message, msg
-from planner.measure.text import Source, read_lines, refuse, split_row
+from planner.measure.text import Reader, Source, refuse, split_row
 
 TOOLS: dict[str, str] = {
     "all_reduce_perf": "all_reduce",
@@ -188,29 +188,6 @@ def busbw_factor(*, collective: str, gpus: int) -> float:
     if collective == "sendrecv":
         return 1.0
     return collectives.busbw_factor(collective=collective, gpus=gpus)  # type: ignore[arg-type]  # TOOLS
-
-
-def read_nccl_tests(source: Path | bytes, *, name: str | None = None) -> tuple[Run, ...]:
-    """Every run in an nccl-tests output file (a path, or an upload's bytes with its ``name``).
-
-    Parameters
-    ----------
-    source : Path or bytes
-        The file, or an upload's bytes.
-    name : str or None
-        The upload's file name (used in messages); ``None`` for a path.
-
-    Returns
-    -------
-    tuple of Run
-        The runs, in file order.
-
-    Raises
-    ------
-    MeasurementError
-        One line naming the file, the line and why it is refused.
-    """
-    return parse_nccl_tests(read_lines(source, name=name))
 
 
 @dataclass
@@ -522,3 +499,8 @@ def _check_factor(name: str, collective: str, gpus: int, rows: Sequence[Row], *,
                 gpus=gpus,
             )
             raise refuse(name, row.line, problem)
+
+
+read_nccl_tests = Reader(parse_nccl_tests)
+"""Every run in an nccl-tests output file (a path, or an upload's bytes with its ``name``), in file
+order."""

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
 from planner.i18n.message import msg
-from planner.measure.text import Source, read_lines, refuse, split_row
+from planner.measure.text import Reader, Source, refuse, split_row
 
 TOOLS = {
     ("RDMA_Write", "BW"): "ib_write_bw",
@@ -78,24 +78,6 @@ class _Test:
     columns: tuple[tuple[str, str], ...] | None = None
     rows: list[tuple[int, float]] | None = None
     closed: bool = False
-
-
-def read_perftest(source: Path | bytes, *, name: str | None = None) -> tuple[PerftestResult, ...]:
-    """Every test in a perftest output file (a path, or an upload's bytes with its ``name``).
-
-    Parameters
-    ----------
-    source : Path or bytes
-        The file, or an upload's bytes.
-    name : str or None
-        The upload's file name (used in messages); ``None`` for a path.
-
-    Returns
-    -------
-    tuple of PerftestResult
-        The tests, in file order.
-    """
-    return parse_perftest(read_lines(source, name=name))
 
 
 def parse_perftest(src: Source) -> tuple[PerftestResult, ...]:
@@ -235,3 +217,8 @@ def _result(name: str, test: _Test, last_line: int) -> PerftestResult:
         sizes_bytes=tuple(s for s, _ in test.rows),
         values=tuple(v for _, v in test.rows),
     )
+
+
+read_perftest = Reader(parse_perftest)
+"""Every test in a perftest output file (a path, or an upload's bytes with its ``name``), in file
+order."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from planner.measure.model import Baseline, fabric_with, predicted_time_s
+from planner.measure.model import Baseline, Probe, fabric_with, predict
 from planner.measure.nccl import busbw_factor
 
 SIZES_BYTES = tuple(8 * 2**i for i in range(31))
@@ -94,10 +94,7 @@ def synthetic_run(
     ]
     factor = busbw_factor(collective=collective, gpus=gpus)
     for size in sizes_bytes:
-        t_us = (
-            predicted_time_s(fabric, collective=collective, gpus=gpus, gpus_per_domain=m, size_bytes=size)
-            * 1e6
-        )
+        t_us = predict(fabric, Probe(collective, gpus, m, size)).time_s * 1e6
         t_us *= slowdown * (1 + rng.uniform(-noise_fraction, noise_fraction))
         algbw = size / (t_us * 1e3)
         cols = f"{t_us:8.1f} {algbw:7.2f} {algbw * factor:7.2f}      0"

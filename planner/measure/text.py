@@ -7,9 +7,10 @@ A measurement file is text that a tool printed. It is read through :func:`planne
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from planner.errors import InputError, shorten
 from planner.files import MAX_FILE_BYTES, read_bytes
@@ -140,6 +141,45 @@ def read_lines(source: Path | bytes, *, name: str | None = None) -> Source:
     if not any(line.strip() for line in lines):
         raise refuse(label, 1, msg("the file is empty"))
     return Source(name=label, lines=tuple(lines), sha256=hashlib.sha256(data).hexdigest())
+
+
+_T = TypeVar("_T")
+
+
+class Reader(Generic[_T]):
+    """A measurement format's reader: the file's lines (:func:`read_lines`), then the format's
+    parser (``parse_nccl_tests``, ``parse_perftest``, ``parse_training_log``).
+
+    Parameters
+    ----------
+    parse : callable
+        The parser of an already-read file.
+    """
+
+    def __init__(self, parse: Callable[[Source], _T]) -> None:
+        self.parse = parse
+
+    def __call__(self, source: Path | bytes, *, name: str | None = None) -> _T:
+        """What the parser reads in a file (a path, or an upload's bytes with its ``name``).
+
+        Parameters
+        ----------
+        source : Path or bytes
+            The file, or an upload's bytes.
+        name : str or None
+            The upload's file name (used in messages); ``None`` for a path.
+
+        Returns
+        -------
+        object
+            The parser's result (runs, tests or a training log).
+
+        Raises
+        ------
+        MeasurementError
+            One line naming the file, the line and why it is refused.
+        """
+        return self.parse(read_lines(source, name=name))
 
 
 def _too_many() -> Message:

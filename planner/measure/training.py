@@ -23,10 +23,9 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import dataclass
-from pathlib import Path
 
 from planner.i18n.message import msg
-from planner.measure.text import Source, read_lines, refuse
+from planner.measure.text import Reader, Source, refuse
 
 _MEGATRON = re.compile(r"\biteration\s+(\d+)\s*/\s*\d+\s*\|")
 _ELAPSED = re.compile(r"elapsed time per iteration \((ms|s)\):\s*([^\s|]+)")
@@ -68,24 +67,6 @@ class TrainingLog:
             (s.tokens if s.tokens is not None else (s.sequences or 0.0) * seq_len) / s.seconds for s in steps
         ]
         return statistics.median(rates)
-
-
-def read_training_log(source: Path | bytes, *, name: str | None = None) -> TrainingLog:
-    """The steps of a training log (a path, or an upload's bytes with its ``name``).
-
-    Parameters
-    ----------
-    source : Path or bytes
-        The file, or an upload's bytes.
-    name : str or None
-        The upload's file name (used in messages); ``None`` for a path.
-
-    Returns
-    -------
-    TrainingLog
-        The file name, the log's kind (``megatron``, ``nemo`` or ``csv``) and its steps.
-    """
-    return parse_training_log(read_lines(source, name=name))
 
 
 def parse_training_log(src: Source) -> TrainingLog:
@@ -207,3 +188,8 @@ def _csv(src: Source, header: int) -> tuple[Step, ...]:
     if not steps:
         raise refuse(src.name, header + 1, msg("the CSV has a header and no steps"))
     return tuple(steps)
+
+
+read_training_log = Reader(parse_training_log)
+"""The steps of a training log (a path, or an upload's bytes with its ``name``): the file name, the
+log's kind (``megatron``, ``nemo`` or ``csv``) and its steps."""

@@ -95,23 +95,33 @@ def build_model(
     goal: ModelObjective = objective or p.request.objective
     sense = pulp.LpMaximize if goal == "max-gpus" and not elastic else pulp.LpMinimize
     lp = pulp.LpProblem("cluster_bom", sense)
-    nodes = define_nodes(lp, p)
-    choice = define_choices(lp, p)
-    leaf = define_leaves(lp, p, nodes, choice)
-    upper = define_spines_and_cores(lp, p, choice, leaf)
-    media = define_media(lp, p, nodes, leaf, upper)
-    power = define_power(lp, p, nodes, leaf, upper, media)
-    cool = define_cooling(lp, p, nodes, power, media)
-    money = define_money(lp, p, nodes, power, media, cool)
-    slack = add_limits(lp, p, money.capex, cool.facility_kw, elastic=elastic)
-    add_objective(
-        lp, p, goal, nodes=nodes, money=money, facility_kw=cool.facility_kw, slack=slack, elastic=elastic
-    )
-    return lp, ModelVars(nodes, choice, leaf, upper, media, power, cool, money, slack)
+    m = _Build(lp=lp, p=p, nodes=define_nodes(lp, p))
+    choice = define_choices(m)
+    leaf = define_leaves(m, choice)
+    upper = define_spines_and_cores(m, choice, leaf)
+    media = define_media(m, leaf, upper)
+    power = define_power(m, leaf, upper, media)
+    cool = define_cooling(m, power, media)
+    money = define_money(m, power, media, cool)
+    slack = add_limits(m, money.capex, cool.facility_kw, elastic=elastic)
+    add_objective(m, goal, money=money, facility_kw=cool.facility_kw, slack=slack, elastic=elastic)
+    return lp, ModelVars(m.nodes, choice, leaf, upper, media, power, cool, money, slack)
 
 
 Nodes: TypeAlias = pulp.LpVariable | int
 """The node count: a fixed number, or the decision variable when maximising GPUs."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Build:
+    """The model under construction, as every step after :func:`define_nodes` takes it."""
+
+    lp: pulp.LpProblem
+    """The MILP the step adds its variables and constraints to."""
+    p: Problem
+    """The prepared problem: options, prices, limits."""
+    nodes: Nodes
+    """The node count [count] (:func:`define_nodes`)."""
 
 
 def _big_nodes(p: Problem) -> int:
@@ -154,21 +164,20 @@ class _Choices:
     core: dict[str, pulp.LpVariable]
 
 
-def define_choices(lp: pulp.LpProblem, p: Problem) -> _Choices:
+def define_choices(m: _Build) -> _Choices:
     """Step 2: one tier structure, one leaf model, a spine model with spines, a core model with cores.
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the binaries and their constraints are added to.
-    p : Problem
-        The prepared problem with its leaf, spine and core options.
+    m : _Build
+        The model under construction (MILP, prepared problem, node count).
 
     Returns
     -------
     _Choices
         Binaries for the tier count (1 to 3) and for each leaf, spine and core model.
     """
+    lp, p = m.lp, m.p
     tiers = {t: lp.add_variable(f"tiers__{t}", cat=pulp.LpBinary) for t in (1, 2, 3)}
     lp += pulp.lpSum(tiers.values()) == 1, "one_tier_structure"
     y_leaf = _binaries(lp, "leaf_model", [o.id for o in p.leaf_options])
@@ -187,17 +196,13 @@ class _Leaves:
     uplinks: pulp.LpVariable
 
 
-def define_leaves(lp: pulp.LpProblem, p: Problem, nodes: Nodes, choice: _Choices) -> _Leaves:
+def define_leaves(m: _Build, choice: _Choices) -> _Leaves:
     """Step 3: leaves of the chosen model, enough down ports for every node, and their uplinks.
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the variables and constraints are added to.
-    p : Problem
-        The prepared problem.
-    nodes : Nodes
-        The node count [count] (:func:`define_nodes`).
+    m : _Build
+        The model under construction (MILP, prepared problem, node count).
     choice : _Choices
         The tier and model binaries (:func:`define_choices`).
 
@@ -206,6 +211,7 @@ def define_leaves(lp: pulp.LpProblem, p: Problem, nodes: Nodes, choice: _Choices
     _Leaves
         Leaves per model [count], their sum, and the leaf uplinks [count].
     """
+    lp, p, nodes = m.lp, m.p, m.nodes
     q = p.ports_per_node_per_plane
     big_nodes, big_leaves, big_links = _big_nodes(p), _big_leaves(p), _big_links(p)
     tiers, y_leaf = choice.tiers, choice.leaf
@@ -245,15 +251,13 @@ class _Upper:
     """Two tiers: 1 when leaf model, spine model and spine count ``d`` are the design's."""
 
 
-def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, leaf: _Leaves) -> _Upper:
+def define_spines_and_cores(m: _Build, choice: _Choices, leaf: _Leaves) -> _Upper:
     """Step 4: spines (two tiers: all uplinks spread evenly; three tiers: per pod) and cores.
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the variables and constraints are added to.
-    p : Problem
-        The prepared problem.
+    m : _Build
+        The model under construction (MILP, prepared problem, node count).
     choice : _Choices
         The tier and model binaries.
     leaf : _Leaves
@@ -265,6 +269,7 @@ def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, le
         Spines and cores per model [count], spine-core links [count] and the two-tier split
         variables.
     """
+    lp, p = m.lp, m.p
     big_leaves, big_links = _big_leaves(p), _big_links(p)
     tiers, y_spine, y_core = choice.tiers, choice.spine, choice.core
     uplinks, all_leaves = leaf.uplinks, leaf.all_leaves
@@ -276,7 +281,7 @@ def define_spines_and_cores(lp: pulp.LpProblem, p: Problem, choice: _Choices, le
         <= pulp.lpSum(o.radix * y_spine[o.id] for o in p.spine_options) + big_leaves * (1 - tiers[2]),
         "two_tier_spine_reaches_every_leaf",
     )
-    split = _add_two_tier_spines(lp, p, choice, leaf, spines)
+    split = _add_two_tier_spines(m, choice, leaf, spines)
     for o in p.spine_options:
         lp += spines[o.id] <= big_links * y_spine[o.id], f"spine_only_if_chosen__{o.id}"
         lp += (
@@ -307,7 +312,7 @@ def _divisors(n: int) -> list[int]:
 
 
 def _add_two_tier_spines(
-    lp: pulp.LpProblem, p: Problem, choice: _Choices, leaf: _Leaves, spines: dict[str, pulp.LpVariable]
+    m: _Build, choice: _Choices, leaf: _Leaves, spines: dict[str, pulp.LpVariable]
 ) -> dict[tuple[str, str, int], pulp.LpVariable]:
     """Two tiers: the engine's even spread, ``spines = d`` for a divisor ``d`` of the leaf's ``u``.
 
@@ -315,6 +320,7 @@ def _add_two_tier_spines(
     spine ports must hold all uplinks, ``k_S d >= leaves u``. Cost drives ``d`` to the smallest
     such divisor, the engine's count. One binary per (leaf model, spine model, divisor).
     """
+    lp, p = m.lp, m.p
     big_links, tiers = _big_links(p), choice.tiers
     split = {
         (lo.id, so.id, d): lp.add_variable(f"spine_split__{lo.id}__{so.id}__{d}", cat=pulp.LpBinary)
@@ -354,17 +360,13 @@ class _Media:
     """Per plane, the optics plugged into the servers."""
 
 
-def define_media(lp: pulp.LpProblem, p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper) -> _Media:
+def define_media(m: _Build, leaf: _Leaves, upper: _Upper) -> _Media:
     """Step 5: one medium per link class; its cost and power follow the links it carries (big-M).
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the variables and constraints are added to.
-    p : Problem
-        The prepared problem with the media options per link class.
-    nodes : Nodes
-        The node count [count].
+    m : _Build
+        The model under construction (MILP, prepared problem, node count).
     leaf : _Leaves
         The leaf uplinks [count].
     upper : _Upper
@@ -376,6 +378,7 @@ def define_media(lp: pulp.LpProblem, p: Problem, nodes: Nodes, leaf: _Leaves, up
         The medium binaries per link class, media cost [USD], power [W] and node-end power [W]
         per plane.
     """
+    lp, p, nodes = m.lp, m.p, m.nodes
     q = p.ports_per_node_per_plane
     big_links = _big_links(p)
     links: dict[LinkClass, pulp.LpAffineExpression] = {
@@ -417,19 +420,13 @@ class _Power:
     big_kw: float
 
 
-def define_power(
-    lp: pulp.LpProblem, p: Problem, nodes: Nodes, leaf: _Leaves, upper: _Upper, media: _Media
-) -> _Power:
+def define_power(m: _Build, leaf: _Leaves, upper: _Upper, media: _Media) -> _Power:
     """Step 6: IT power of servers and network racks, with the switch and auxiliary totals.
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the auxiliary step variables are added to.
-    p : Problem
-        The prepared problem.
-    nodes : Nodes
-        The node count [count].
+    m : _Build
+        The model under construction (MILP, prepared problem, node count).
     leaf : _Leaves
         Leaves per model [count].
     upper : _Upper
@@ -443,6 +440,7 @@ def define_power(
         Switch and auxiliary cost [USD] and rack units [U], server power [W], IT and network-rack
         power [kW] and the big-M bound on IT power [kW].
     """
+    lp, p, nodes = m.lp, m.p, m.nodes
     planes = p.planes
     switch_counts = [
         (leaf.leaves, p.leaf_options),
@@ -504,17 +502,13 @@ class _Cooling:
     network_racks: pulp.LpVariable
 
 
-def define_cooling(lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, media: _Media) -> _Cooling:
+def define_cooling(m: _Build, power: _Power, media: _Media) -> _Cooling:
     """Step 7: one cooling method, facility power through its PUE, racks and CDUs within its limits.
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the variables and constraints are added to.
-    p : Problem
-        The prepared problem with its cooling options.
-    nodes : Nodes
-        The node count [count].
+    m : _Build
+        The model under construction (MILP, prepared problem, node count).
     power : _Power
         IT, server and network-rack power (:func:`define_power`).
     media : _Media
@@ -526,6 +520,7 @@ def define_cooling(lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, 
         The cooling binaries, facility power [kW], cooling cost [USD], CDUs per method and
         compute and network racks [count].
     """
+    lp, p = m.lp, m.p
     big_kw, it_kw = power.big_kw, power.it_kw
     w = _binaries(lp, "cooling", [c.id for c in p.cooling])
     lp += pulp.lpSum(w.values()) == 1, "one_cooling_method"
@@ -554,20 +549,19 @@ def define_cooling(lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, 
                 f"cdus__{c.id}",
             )
             cooling_cost.append(c.cdu_unit_cost_usd * cdus[c.id])
-        _add_compute_racks(lp, p, nodes, c, w[c.id], media, compute_racks)
+        _add_compute_racks(m, c, w[c.id], media, compute_racks)
     return _Cooling(w, facility_kw, pulp.lpSum(cooling_cost), cdus, compute_racks, network_racks)
 
 
 def _add_compute_racks(
-    lp: pulp.LpProblem,
-    p: Problem,
-    nodes: Nodes,
+    m: _Build,
     c: CoolingOption,
     chosen: pulp.LpVariable,
     media: _Media,
     compute_racks: pulp.LpVariable,
 ) -> None:
     """Compute racks for cooling ``c``: nodes per rack depend on the node-end optic's power."""
+    lp, p = m.lp, m.p
     for index, option in enumerate(p.media["node_leaf"]):
         node_kw = (p.node_power_w + p.ports_per_node * option.node_end_power_w_per_link) / 1000.0
         per_rack = min(int(c.rack_limit_kw // node_kw), p.usable_rack_units // p.node_rack_units)
@@ -576,7 +570,7 @@ def _add_compute_racks(
             lp += chosen + medium <= 1, f"node_does_not_fit_rack__{c.id}__{index}"
             continue
         lp += (
-            per_rack * compute_racks >= nodes - _big_nodes(p) * (2 - chosen - medium),
+            per_rack * compute_racks >= m.nodes - _big_nodes(p) * (2 - chosen - medium),
             (f"compute_racks__{c.id}__{index}"),
         )
 
@@ -589,19 +583,13 @@ class _Money:
     tco: pulp.LpAffineExpression
 
 
-def define_money(
-    lp: pulp.LpProblem, p: Problem, nodes: Nodes, power: _Power, media: _Media, cool: _Cooling
-) -> _Money:
+def define_money(m: _Build, power: _Power, media: _Media, cool: _Cooling) -> _Money:
     """Step 8: hardware, CAPEX (services on hardware, cooling on top), OPEX and TCO.
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the rack cost variables are added to.
-    p : Problem
-        The prepared problem with its prices and cost factors.
-    nodes : Nodes
-        The node count [count].
+    m : _Build
+        The model under construction (MILP, prepared problem, node count).
     power : _Power
         Switch and auxiliary cost [USD].
     media : _Media
@@ -614,6 +602,7 @@ def define_money(
     _Money
         Hardware [USD], CAPEX [USD], OPEX [USD/year] and TCO [USD] expressions.
     """
+    lp, p = m.lp, m.p
     racks = cool.compute_racks + cool.network_racks
     big_racks = p.nodes_max + _big_leaves(p) + 10
     rack_cost = []
@@ -622,7 +611,7 @@ def define_money(
         lp += racks_here >= racks - big_racks * (1 - cool.choice[c.id]), f"racks__{c.id}"
         rack_cost.append(p.rack_cost_by_cooling[c.id] * racks_here)
     hardware = (
-        p.node_cost_usd * nodes
+        p.node_cost_usd * m.nodes
         + power.switch_cost_usd
         + p.planes * media.cost_usd
         + pulp.lpSum(rack_cost)
@@ -638,8 +627,7 @@ def define_money(
 
 
 def add_limits(
-    lp: pulp.LpProblem,
-    p: Problem,
+    m: _Build,
     capex: pulp.LpAffineExpression,
     facility_kw: pulp.LpVariable,
     *,
@@ -649,10 +637,9 @@ def add_limits(
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the limits are added to.
-    p : Problem
-        The prepared problem; its request holds the budget [USD] and power cap [kW].
+    m : _Build
+        The model under construction (MILP, prepared problem, node count); the
+        request holds the budget [USD] and power cap [kW].
     capex : pulp.LpAffineExpression
         CAPEX [USD].
     facility_kw : pulp.LpVariable
@@ -665,6 +652,7 @@ def add_limits(
     dict of str to pulp.LpVariable
         The slack of each limit set (``budget`` [USD], ``power_cap`` [kW]).
     """
+    lp, p = m.lp, m.p
     slack: dict[str, pulp.LpVariable] = {}
     if p.request.budget_usd is not None:
         slack["budget"] = lp.add_variable("slack__budget", lowBound=0)
@@ -676,11 +664,9 @@ def add_limits(
 
 
 def add_objective(
-    lp: pulp.LpProblem,
-    p: Problem,
+    m: _Build,
     goal: ModelObjective,
     *,
-    nodes: Nodes,
     money: _Money,
     facility_kw: pulp.LpVariable,
     slack: dict[str, pulp.LpVariable],
@@ -690,14 +676,11 @@ def add_objective(
 
     Parameters
     ----------
-    lp : pulp.LpProblem
-        The model the objective is set on.
-    p : Problem
-        The prepared problem (the limits that normalise the slacks).
+    m : _Build
+        The model under construction (MILP, prepared problem, node count; the
+        limits normalise the slacks).
     goal : ModelObjective
         ``capex``, ``tco``, ``power`` or ``max-gpus``.
-    nodes : Nodes
-        The node count [count].
     money : _Money
         CAPEX and TCO [USD].
     facility_kw : pulp.LpVariable
@@ -707,7 +690,7 @@ def add_objective(
     elastic : bool
         Minimise the normalised slacks instead of ``goal``.
     """
-    capex = money.capex
+    lp, p, capex = m.lp, m.p, money.capex
     if elastic:
         lp += (
             pulp.lpSum(
@@ -724,4 +707,4 @@ def add_objective(
         lp += facility_kw + 1e-9 * capex
     else:
         # GPUs first; CAPEX only breaks ties (its weight keeps it below one node's worth).
-        lp += nodes - capex / (10.0 * max(1.0, p.node_cost_usd * p.nodes_max * 4))
+        lp += m.nodes - capex / (10.0 * max(1.0, p.node_cost_usd * p.nodes_max * 4))

@@ -151,6 +151,19 @@ class ReliabilityCoefficients:
 def reliability_coefficients(catalog: Catalog | None = None) -> ReliabilityCoefficients:
     """The model's coefficients from ``catalog`` (the bundled catalog when ``None``).
 
+    Parameters
+    ----------
+    catalog : Catalog or None
+        The catalog whose ``sizing_rules`` records (:data:`COEFFICIENT_IDS`) hold the
+        coefficients; the bundled catalog when ``None``.
+
+    Returns
+    -------
+    ReliabilityCoefficients
+        Interruption rate of each failure class [1 per 10^6 unit-hours], Alibaba HPN's monthly
+        link and ToR failure shares [fraction per month], default checkpoint size [B per
+        parameter] and default restart time [min].
+
     Raises
     ------
     CatalogError
@@ -207,12 +220,18 @@ def interruptions_per_hour(
 
     Parameters
     ----------
-    counts
-        Units of each failure class.
-    failure_rate_scale
+    counts : ComponentCounts
+        Units of each failure class [count].
+    failure_rate_scale : float
         Multiplier on every calibrated rate [-].
-    catalog
+    catalog : Catalog or None
         Where the rates are read (``sizing_rules``); the bundled catalog when ``None``.
+
+    Returns
+    -------
+    dict[str, float]
+        Failure class (``gpu``, ``software``, ``host``, ``nic``, ``link``, ``switch``) ->
+        expected interruptions per hour it causes [1/h].
 
     Notes
     -----
@@ -234,6 +253,21 @@ def _per_hour(
 def young_interval_s(*, checkpoint_write_s: float, mtbi_s: float) -> float:
     """Young's optimum checkpoint interval [s]: ``sqrt(2 delta M)``.
 
+    Parameters
+    ----------
+    checkpoint_write_s : float
+        Time the job stalls to write one checkpoint, ``delta`` [s].
+    mtbi_s : float
+        Mean time between interruptions of the job, ``M`` [s].
+
+    Returns
+    -------
+    float
+        The interval between checkpoints that minimises the wasted fraction, ``tau*`` [s]
+        (Young 1974; first order, valid while ``delta << M``).
+
+    Examples
+    --------
     >>> round(young_interval_s(checkpoint_write_s=60, mtbi_s=86400), 1)  # sqrt(2*60*86400)
     3219.9
     """
@@ -244,6 +278,23 @@ def wasted_fractions(
     *, interval_s: float, checkpoint_write_s: float, mtbi_s: float, restart_s: float
 ) -> tuple[float, float, float]:
     """Shares of wall time lost to (checkpoint stalls, rework, restarts) [-].
+
+    Parameters
+    ----------
+    interval_s : float
+        Time between the starts of two checkpoints, ``tau`` [s].
+    checkpoint_write_s : float
+        Stall to write one checkpoint, ``delta`` [s].
+    mtbi_s : float
+        Mean time between interruptions, ``M`` [s].
+    restart_s : float
+        Time from an interruption to training again (restart and checkpoint read), ``R`` [s].
+
+    Returns
+    -------
+    tuple[float, float, float]
+        Checkpoint-stall, rework and restart shares of wall time [fraction]; not clipped, so
+        their sum can exceed 1 when ``tau`` or ``R`` is long against ``M``.
 
     Notes
     -----
@@ -258,13 +309,36 @@ def wasted_fractions(
 def goodput_fraction(
     *, interval_s: float, checkpoint_write_s: float, mtbi_s: float, restart_s: float
 ) -> float:
-    """Useful share of wall time [-]: ``1 - W(tau)``, never below 0."""
-    waste = sum(
+    """Useful share of wall time [-]: ``1 - W(tau)``, never below 0.
+
+    Parameters
+    ----------
+    interval_s : float
+        Checkpoint interval ``tau`` [s].
+    checkpoint_write_s : float
+        Stall to write one checkpoint, ``delta`` [s].
+    mtbi_s : float
+        Mean time between interruptions, ``M`` [s].
+    restart_s : float
+        Restart time including the checkpoint read, ``R`` [s].
+
+    Returns
+    -------
+    float
+        Goodput, ``max(0, 1 - delta/tau - tau/(2 M) - R/M)`` [fraction] (see
+        :func:`wasted_fractions`).
+    """
+    return _goodput(
         wasted_fractions(
             interval_s=interval_s, checkpoint_write_s=checkpoint_write_s, mtbi_s=mtbi_s, restart_s=restart_s
         )
     )
-    return max(0.0, 1.0 - waste)
+
+
+def _goodput(wasted: tuple[float, float, float]) -> float:
+    """``1 - W`` from the three wasted shares of :func:`wasted_fractions`, never below 0 [-]."""
+    ckpt, rework, restart = wasted
+    return max(0.0, 1.0 - ckpt - rework - restart)
 
 
 @dataclass(frozen=True)
@@ -292,6 +366,21 @@ class FailureImpact:
 
 def failure_impacts(*, plan: Plan) -> tuple[FailureImpact, ...]:
     """Bandwidth lost when one link, one switch of each tier, or one plane fails.
+
+    Parameters
+    ----------
+    plan : Plan
+        The cluster; its scale-out fabric (``plan.topology``: tiers, planes, ports per GPU,
+        switch and link counts) is examined, the job taken to span every GPU.
+
+    Returns
+    -------
+    tuple[FailureImpact, ...]
+        One impact per element kind, in this order: node-leaf link, leaf switch, then with two
+        or more tiers leaf-spine link and spine switch, with three tiers spine-core link and core
+        switch, and last the plane; each with its element count [count], GPUs affected [count],
+        bandwidth lost per affected GPU and capacity lost [fraction], and whether the job
+        survives it. Empty when the plan has no scale-out fabric (one scale-up domain).
 
     Notes
     -----
@@ -391,7 +480,19 @@ def _core_impacts(topo: Topology, gpus: int, share: float) -> list[FailureImpact
 
 
 def component_counts(*, plan: Plan) -> ComponentCounts:
-    """Units of each failure class in a plan (NIC ports = node-leaf links)."""
+    """Units of each failure class in a plan (NIC ports = node-leaf links).
+
+    Parameters
+    ----------
+    plan : Plan
+        The cluster: its GPUs, servers (``plan.nodes``) and scale-out fabric.
+
+    Returns
+    -------
+    ComponentCounts
+        GPUs, servers, NIC ports (the node-leaf links), every link and every switch of the
+        fabric (all tiers and planes) [count].
+    """
     topo = plan.topology
     return ComponentCounts(
         gpus=plan.gpus,
@@ -448,14 +549,20 @@ class Reliability:
     def mtbi_s(self) -> float:
         return self.mtbi_hours * 3600.0
 
-    def goodput_at(self, *, interval_s: float, failure_rate_scale: float = 1.0) -> float:
-        """Goodput [-] at another interval, or with every failure rate scaled (same sizes)."""
-        return goodput_fraction(
+    def wasted_at(self, *, interval_s: float, failure_rate_scale: float = 1.0) -> tuple[float, float, float]:
+        """Shares of wall time lost to (checkpoint stalls, rework, restarts) [-] at another
+        interval ``interval_s`` [s], or with every failure rate scaled by ``failure_rate_scale``
+        [-] (same checkpoint and restart times; :func:`wasted_fractions`)."""
+        return wasted_fractions(
             interval_s=interval_s,
             checkpoint_write_s=self.checkpoint_write_s,
             mtbi_s=self.mtbi_s / failure_rate_scale,
             restart_s=self.restart_s,
         )
+
+    def goodput_at(self, *, interval_s: float, failure_rate_scale: float = 1.0) -> float:
+        """Goodput [-] at another interval, or with every failure rate scaled (same sizes)."""
+        return _goodput(self.wasted_at(interval_s=interval_s, failure_rate_scale=failure_rate_scale))
 
     def optimal_goodput(self, *, failure_rate_scale: float = 1.0) -> float:
         """Goodput [-] at Young's optimum for failure rates scaled by ``failure_rate_scale``."""
@@ -543,7 +650,7 @@ def reliability(*, plan: Plan, params: ReliabilityParams, catalog: Catalog | Non
         restart_s=restart_s,
         optimal_interval_s=optimum_s,
         checkpoint_interval_s=interval_s,
-        goodput=max(0.0, 1.0 - ckpt - rework - restart),
+        goodput=_goodput((ckpt, rework, restart)),
         checkpoint_fraction=ckpt,
         rework_fraction=rework,
         restart_fraction=restart,
@@ -609,8 +716,26 @@ def _checkpoint_storage(
 def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None = None) -> pd.DataFrame:
     """Goodput and its losses against the checkpoint interval (default optimum / 10 ... x 10).
 
-    Columns: ``checkpoint_interval_min``, ``goodput``, ``checkpoint_fraction``,
-    ``rework_fraction``, ``restart_fraction``, ``optimal`` (the row of Young's optimum).
+    Parameters
+    ----------
+    result : Reliability
+        A result of :func:`reliability`; its checkpoint write time [s], MTBI [s] and restart
+        time [s] are held while the interval varies.
+    intervals_min : sequence of float or None
+        Checkpoint intervals to evaluate [min], each > 0; ``None``: 41 intervals spaced
+        evenly in log from a tenth of Young's optimum to ten times it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per interval. Columns: ``checkpoint_interval_min`` [min], ``goodput``,
+        ``checkpoint_fraction``, ``rework_fraction``, ``restart_fraction`` [fraction of wall
+        time], ``optimal`` (bool: the row of Young's optimum).
+
+    Raises
+    ------
+    InputError
+        ``intervals_min`` is empty or holds an interval <= 0.
     """
     import numpy as np
     import pandas as pd
@@ -624,16 +749,12 @@ def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None 
             raise InputError(msg("intervals_min: every interval must be > 0 (allowed: 0 to inf)"))
     rows = []
     for minutes in grid:
-        ckpt, rework, restart = wasted_fractions(
-            interval_s=float(minutes) * 60.0,
-            checkpoint_write_s=result.checkpoint_write_s,
-            mtbi_s=result.mtbi_s,
-            restart_s=result.restart_s,
-        )
+        wasted = result.wasted_at(interval_s=float(minutes) * 60.0)
+        ckpt, rework, restart = wasted
         rows.append(
             {
                 "checkpoint_interval_min": float(minutes),
-                "goodput": max(0.0, 1.0 - ckpt - rework - restart),
+                "goodput": _goodput(wasted),
                 "checkpoint_fraction": ckpt,
                 "rework_fraction": rework,
                 "restart_fraction": restart,
@@ -644,7 +765,22 @@ def goodput_curve(*, result: Reliability, intervals_min: Sequence[float] | None 
 
 
 def reliability_to_dict(result: Reliability) -> dict[str, object]:
-    """JSON-ready view (units in the keys)."""
+    """JSON-ready view (units in the keys).
+
+    Parameters
+    ----------
+    result : Reliability
+        A result of :func:`reliability`.
+
+    Returns
+    -------
+    dict[str, object]
+        Design id, GPUs [count], interruptions and degradations [1/day], MTBI [h], checkpoint
+        size [GB], write bandwidth [GB/s], write and restart times [s], optimal and evaluated
+        intervals [min], goodput and the three wasted shares [fraction], the per-class rates
+        (``by_class``), the failure impacts, the notes and the calibration's source; floats
+        rounded to 1-6 decimals.
+    """
     return {
         "design": result.design_id,
         "gpus": result.gpus,

@@ -56,6 +56,7 @@ from planner.performance.training.efficiency import (
     FP8_SPEEDUP,
     EfficiencyCoefficients,
     efficiency_coefficients,
+    efficiency_precision,
     kernel_efficiency_bound,
     published_ceiling,
 )
@@ -66,7 +67,16 @@ from planner.performance.training.flops import (
     token_flops,
     training_flops,
 )
-from planner.performance.training.memory import MemoryBreakdown, Parallel, ZeroStage, pipeline_split
+from planner.performance.training.memory import (
+    NO_RESERVE,
+    MemoryBreakdown,
+    MemoryReserve,
+    Parallel,
+    ZeroStage,
+    memory_budget,
+    memory_reserve,
+    pipeline_split,
+)
 from planner.performance.training.moe import MoeCoefficients, moe_coefficients
 from planner.performance.training.schedule import (
     StepBreakdown,
@@ -247,10 +257,12 @@ def estimate_workload(
         job, fabric, peak_flops=peak_flops, gpus=gpus, memory_bytes=device_memory_bytes(r.gpu),
         hbm_gbyte_per_s=r.gpu.hbm_bandwidth_gbyte_per_s,
         coefficients=efficiency_coefficients(
-            catalog, gpu_id=r.gpu.id, precision=job.precision, release=job.software_release
+            catalog, gpu_id=r.gpu.id, precision=efficiency_precision(precision=job.precision, fp8_recipe=job.fp8_recipe),
+            release=job.software_release,
         ),
-        gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id) if job.experts > 1 else None,
+        gpu_id=r.gpu.id, moe=moe_coefficients(catalog, gpu_id=r.gpu.id, framework=job.moe_framework) if job.experts > 1 else None,
         host_byte_per_s=host_link_byte_per_s(r.gpu), kernel_efficiency_bound=_bound(catalog, gpu_id=r.gpu.id, precision=job.precision),
+        reserve=memory_reserve(catalog),
     )  # fmt: skip
     rel = _job_reliability(plan, job, reliability_params, catalog)
     shape = job_shape(job)
@@ -414,15 +426,17 @@ def best_layout(
     job: TrainingJob, fabric: CollectiveFabric, *, peak_flops: float, gpus: int, memory_bytes: float,
     hbm_gbyte_per_s: float, coefficients: EfficiencyCoefficients, gpu_id: str = "",
     moe: MoeCoefficients | None = None, host_byte_per_s: float = PCIE_GEN5_X16_GBYTE_PER_S * GB_BYTES,
-    kernel_efficiency_bound: float | None = None,
+    kernel_efficiency_bound: float | None = None, reserve: MemoryReserve = NO_RESERVE,
 ) -> tuple[StepResult, MemoryBreakdown, int, int]:  # fmt: skip
     """The fastest layout that fits, its memory, how many fit, and the largest micro-batch that fits.
 
     Takes the GPU as numbers (peak FLOP/s at the job's precision; ``memory_bytes``, the device
     memory the driver reports [B], :func:`planner.catalog.schema.device_memory_bytes` for a catalog
     GPU) so that GPUs without a catalog record can be studied. A layout may fill
-    ``memory_bytes × job.usable_memory_fraction``; ``kernel_efficiency_bound`` is the catalog's bound on the
-    layers' kernel efficiency (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`).
+    ``memory_bytes`` less ``reserve`` (:func:`~planner.performance.training.memory.memory_budget`), or
+    ``memory_bytes × job.usable_memory_fraction`` when the job gives that share; ``kernel_efficiency_bound``
+    is the catalog's bound on the layers' kernel efficiency
+    (:func:`~planner.performance.training.efficiency.kernel_efficiency_bound`).
     """
     shape = job_shape(job)
     check_layout(job, shape, gpus)
@@ -431,8 +445,10 @@ def best_layout(
         coefficients=coefficients, hbm_byte_per_s=hbm_gbyte_per_s * 1e9, moe_coefficients=moe,
         host_byte_per_s=host_byte_per_s, kernel_efficiency_bound=kernel_efficiency_bound,
     )  # fmt: skip
-    usable_bytes = memory_bytes * job.usable_memory_fraction
-    found, least, any_layout = search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes)
+    budget = memory_budget(
+        device_bytes=memory_bytes, usable_fraction=job.usable_memory_fraction, reserve=reserve
+    )
+    found, least, any_layout = search(job, shape, model, gpus=gpus, budget=budget)
     if (not any_layout or least is None) and (job.tp, job.cp, job.pp, job.dp, job.ep) != (None,) * 5:
         raise InputError(
             msg(
@@ -463,7 +479,7 @@ def best_layout(
                 "memory: no layout fits in {usable_gb:.0f} GB per GPU ({gpu}); the smallest, "
                 "tp={tp} pp={pp} dp={dp} ep={ep}, needs {need_gb:.0f} GB; "
                 "use more GPUs, a shorter seq_len or a smaller micro_batch_seqs",
-                usable_gb=usable_bytes / 1e9,
+                usable_gb=budget.usable_bytes / 1e9,
                 gpu=gpu_id,
                 tp=lay.tp,
                 pp=lay.pp,
@@ -472,7 +488,7 @@ def best_layout(
                 need_gb=need.total_bytes / 1e9,
             )
         )
-    max_mb = largest_micro_batch(job, shape, found.best, usable_bytes)
+    max_mb = largest_micro_batch(job, shape, found.best, budget.allocatable_bytes(found.best.lay))
     return found.best, found.memory, found.fitting, max_mb
 
 

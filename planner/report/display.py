@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from planner.report import fmt
+from planner.units import BITS_PER_BYTE, BTU_PER_H_PER_KW
 
 BandwidthUnit = Literal["native", "GB/s", "Gb/s"]
 """``native``: line rates in Gb/s and bus bandwidths in GB/s, as vendors and NCCL write them."""
@@ -20,11 +21,6 @@ MoneyGrouping = Literal["myriad", "million"]
 BANDWIDTH_UNITS: tuple[BandwidthUnit, ...] = ("native", "GB/s", "Gb/s")
 POWER_UNITS: tuple[PowerUnit, ...] = ("kW", "BTU/h")
 MONEY_GROUPINGS: tuple[MoneyGrouping, ...] = ("myriad", "million")
-
-BITS_PER_BYTE = 8
-BTU_PER_HOUR_PER_KW = 3412.142
-"""1 kW = 3,412.142 BTU/h (1 BTU = 1,055.056 J, the International Table BTU; NIST SP 811,
-Appendix B.8: 1 W = 3.412 142 BTU_IT/h)."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +87,7 @@ def power(value_kw: float, unit: PowerUnit, lang: str = "en") -> str:
     """A power given in kW, written in ``unit``; BTU/h (a heat load, for cooling plant sized in
     it) is grouped like money (``4.14 M BTU/h`` / ``414万 BTU/h``) so it fits a KPI card.
 
-    Equation: ``BTU/h = 3,412.142 · kW`` (see :data:`BTU_PER_HOUR_PER_KW`).
+    Equation: ``BTU/h = 3,412.142 · kW`` (see :data:`planner.units.BTU_PER_H_PER_KW`).
 
     Parameters
     ----------
@@ -111,7 +107,7 @@ def power(value_kw: float, unit: PowerUnit, lang: str = "en") -> str:
     ('1,213.5 kW', '4.14 M BTU/h', '414万 BTU/h')
     """
     if unit == "BTU/h":
-        return f"{fmt.compact(value_kw * BTU_PER_HOUR_PER_KW, lang)} BTU/h"
+        return f"{fmt.compact(value_kw * BTU_PER_H_PER_KW, lang)} BTU/h"
     return f"{fmt.number(value_kw, 1)} kW"
 
 
@@ -148,7 +144,7 @@ def scale(unit: str, units: DisplayUnits) -> tuple[float, str]:
     """Factor and symbol that show a quantity the engine gives in ``unit`` in the reader's units
     (tables and charts multiply by the factor; anything else is shown as computed).
 
-    Equations: ``Gb/s = 8 · GB/s``; ``BTU/h = 3,412.142 · kW`` (:data:`BTU_PER_HOUR_PER_KW`).
+    Equations: ``Gb/s = 8 · GB/s``; ``BTU/h = 3,412.142 · kW`` (:data:`planner.units.BTU_PER_H_PER_KW`).
 
     Parameters
     ----------
@@ -172,7 +168,7 @@ def scale(unit: str, units: DisplayUnits) -> tuple[float, str]:
     if unit == "Gb/s" and units.bandwidth == "GB/s":
         return 1 / BITS_PER_BYTE, "GB/s"
     if unit == "kW" and units.power == "BTU/h":
-        return BTU_PER_HOUR_PER_KW, "BTU/h"
+        return BTU_PER_H_PER_KW, "BTU/h"
     return 1.0, unit
 
 

@@ -111,13 +111,19 @@ def published_text(r: CaseResult) -> str:
     return f"{number(r.published_low)}–{number(r.published_high)}"
 
 
-def status_label(status: str, lang: str) -> str:
-    """A case status (``pass``, ``fail``, ...) in the reader's language.
+LABEL_KEYS = {"area": AREA_KEYS, "role": ROLE_KEYS, "status": STATUS_KEYS}
+"""The label keys of each case attribute that has labels."""
+
+
+def case_label(attribute: str, value: str, lang: str) -> str:
+    """A case's area, role or status in the reader's language.
 
     Parameters
     ----------
-    status : str
-        Case status, a key of ``STATUS_KEYS``.
+    attribute : str
+        ``area``, ``role`` or ``status`` (a key of ``LABEL_KEYS``).
+    value : str
+        The attribute's value (``collectives``, ``calibration``, ``pass`` ...).
     lang : str
         Language (``en`` or ``zh``).
 
@@ -126,43 +132,7 @@ def status_label(status: str, lang: str) -> str:
     str
         The label.
     """
-    return tr(STATUS_KEYS[status], lang)
-
-
-def role_label(role: str, lang: str) -> str:
-    """A case role (validation or calibration) in the reader's language.
-
-    Parameters
-    ----------
-    role : str
-        Case role, a key of ``ROLE_KEYS``.
-    lang : str
-        Language (``en`` or ``zh``).
-
-    Returns
-    -------
-    str
-        The label.
-    """
-    return tr(ROLE_KEYS[role], lang)
-
-
-def area_label(area: str, lang: str) -> str:
-    """A case area (collectives, training, ...) in the reader's language.
-
-    Parameters
-    ----------
-    area : str
-        Case area, a key of ``AREA_KEYS``.
-    lang : str
-        Language (``en`` or ``zh``).
-
-    Returns
-    -------
-    str
-        The label.
-    """
-    return tr(AREA_KEYS[area], lang)
+    return tr(LABEL_KEYS[attribute][value], lang)
 
 
 def results_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
@@ -183,15 +153,15 @@ def results_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
     rows = [
         {
             tr("val.col.case", lang): r.id,
-            tr("val.col.area", lang): area_label(r.area, lang),
-            tr("val.col.role", lang): role_label(r.role, lang),
+            tr("val.col.area", lang): case_label("area", r.area, lang),
+            tr("val.col.role", lang): case_label("role", r.role, lang),
             tr("val.col.quantity", lang): r.quantity,
             tr("val.col.predicted", lang): number(r.predicted),
             tr("val.col.published", lang): published_text(r),
             tr("val.col.unit", lang): r.unit,
             tr("val.col.error", lang): signed_percent(r.error_fraction),
             tr("val.col.tolerance", lang): f"± {r.tolerance * 100:g} %",
-            tr("val.col.status", lang): status_label(r.status, lang),
+            tr("val.col.status", lang): case_label("status", r.status, lang),
             tr("val.col.reason", lang): translate(r.reason, lang),
             tr("val.col.source", lang): r.url,
         }
@@ -223,7 +193,9 @@ def summary_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
             continue
         rows.append(
             {
-                tr("val.col.area", lang): area_label(area, lang) if area else tr("val.all_areas", lang),
+                tr("val.col.area", lang): case_label("area", area, lang)
+                if area
+                else tr("val.all_areas", lang),
                 tr("val.col.pass", lang): v.passed,
                 tr("val.col.fail", lang): v.failed,
                 tr("val.col.not_modelled", lang): v.not_modelled,
@@ -294,7 +266,7 @@ def scatter_chart(results: Sequence[CaseResult], lang: str) -> go.Figure:
             if not points:
                 continue
             symbol = AREA_SYMBOLS[area] + ("-open" if role == "calibration" else "")
-            name = area_label(area, lang)
+            name = case_label("area", area, lang)
             if role == "calibration":
                 name = tr("val.chart.calibration_series", lang, area=name)
             fig.add_trace(
@@ -325,7 +297,7 @@ def scatter_chart(results: Sequence[CaseResult], lang: str) -> go.Figure:
                         "color": "#B0B7BF",
                     },
                     text=[
-                        f"{r.id}<br>{status_label(r.status, lang)} {signed_percent(r.error_fraction)}"
+                        f"{r.id}<br>{case_label('status', r.status, lang)} {signed_percent(r.error_fraction)}"
                         for r in points
                     ],
                     hovertemplate="%{text}<br>%{x:.3g} → %{y:.3g}<extra></extra>",

@@ -88,37 +88,9 @@ class _Envelope(BaseModel):
     scenario: dict[str, Any]
 
 
-def export_document(saved: SavedScenario, *, exported_at: datetime | None = None) -> dict[str, Any]:
-    """The export envelope of one opened version (a JSON-ready mapping).
-
-    Parameters
-    ----------
-    saved : SavedScenario
-        The opened version.
-    exported_at : datetime or None
-        Export time; ``None`` for now (UTC).
-
-    Returns
-    -------
-    dict of str to Any
-        Format, schema version, name, customer, tags, notes, export time, origin and scenario.
-    """
-    stamp = exported_at or datetime.now(UTC)
-    return {
-        "format": EXPORT_FORMAT,
-        "schema_version": EXPORT_SCHEMA_VERSION,
-        "name": saved.record.name,
-        "customer": saved.record.customer,
-        "tags": list(saved.record.tags),
-        "notes": saved.record.notes,
-        "exported_at": stamp.isoformat(),
-        "exported_from": {"scenario_id": saved.record.id, "version": saved.version.version},
-        "scenario": saved.scenario.model_dump(mode="json"),
-    }
-
-
 def export_json(saved: SavedScenario, *, exported_at: datetime | None = None) -> str:
-    """The export envelope as indented JSON text (UTF-8, Chinese kept readable).
+    """The export envelope of one opened version as indented JSON text (UTF-8, Chinese kept
+    readable).
 
     Parameters
     ----------
@@ -130,9 +102,22 @@ def export_json(saved: SavedScenario, *, exported_at: datetime | None = None) ->
     Returns
     -------
     str
-        The JSON text, ending in a newline.
+        The JSON text, ending in a newline: format, schema version, name, customer, tags, notes,
+        export time, origin and scenario.
     """
-    return json.dumps(export_document(saved, exported_at=exported_at), indent=2, ensure_ascii=False) + "\n"
+    stamp = exported_at or datetime.now(UTC)
+    document = {
+        "format": EXPORT_FORMAT,
+        "schema_version": EXPORT_SCHEMA_VERSION,
+        "name": saved.record.name,
+        "customer": saved.record.customer,
+        "tags": list(saved.record.tags),
+        "notes": saved.record.notes,
+        "exported_at": stamp.isoformat(),
+        "exported_from": {"scenario_id": saved.record.id, "version": saved.version.version},
+        "scenario": saved.scenario.model_dump(mode="json"),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def _labelled(source: str, build: Callable[[], _T]) -> _T:

@@ -10,6 +10,7 @@ job of whoever renders it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from planner.errors import InputError, shorten
 from planner.files import check_plain_text
@@ -40,119 +41,66 @@ def _trimmed(value: str, *, field: str, max_chars: int, required: bool = False) 
     return text
 
 
-def _one_line(value: str, *, field: str, max_chars: int, required: bool) -> str:
-    text = _trimmed(value, field=field, max_chars=max_chars, required=required)
-    return check_plain_text(text, field=field)
-
-
-def clean_name(value: str) -> str:
-    """A scenario's name: one line, 1 to 200 characters.
-
-    Parameters
-    ----------
-    value : str
-        The name as typed.
-
-    Returns
-    -------
-    str
-        The name, trimmed.
-
-    Raises
-    ------
-    InputError
-        Not text, empty, longer than 200 characters, or not plain one-line text.
+@dataclass(frozen=True)
+class TextField:
+    """A text field a person types into the store, and its rule: trimmed, at most ``max_chars``
+    characters; a one-line field refuses control, bidirectional-override and zero-width characters.
 
     Examples
     --------
     >>> clean_name("  Acme 1024 GPUs ")
     'Acme 1024 GPUs'
     """
-    return _one_line(value, field="name", max_chars=NAME_MAX_CHARS, required=True)
+
+    field: str
+    """The field's name, as errors name it."""
+    max_chars: int
+    """Longest text allowed [characters]."""
+    one_line: bool
+    """Plain one-line text (:func:`planner.files.check_plain_text`); else line breaks are allowed."""
+    required: bool = False
+    """Empty text is refused."""
+
+    def clean(self, value: str) -> str:
+        """``value`` trimmed and checked against the field's rule.
+
+        Parameters
+        ----------
+        value : str
+            The text as typed.
+
+        Returns
+        -------
+        str
+            The text, trimmed.
+
+        Raises
+        ------
+        InputError
+            Not text, empty (when required), too long, or (one-line fields) not plain one-line text.
+        """
+        text = _trimmed(value, field=self.field, max_chars=self.max_chars, required=self.required)
+        return check_plain_text(text, field=self.field) if self.one_line else text
 
 
-def clean_customer(value: str) -> str:
-    """The customer's name: one line, at most 200 characters, may be empty.
+NAME = TextField("name", NAME_MAX_CHARS, one_line=True, required=True)
+"""A scenario's name: one line, 1 to 200 characters."""
+CUSTOMER = TextField("customer", CUSTOMER_MAX_CHARS, one_line=True)
+"""The customer's name: one line, at most 200 characters, may be empty."""
+AUTHOR = TextField("author", AUTHOR_MAX_CHARS, one_line=True)
+"""Who saved a version: one line, at most 200 characters, may be empty."""
+NOTES = TextField("notes", NOTES_MAX_CHARS, one_line=False)
+"""Free notes on a scenario: at most 20 000 characters, line breaks allowed."""
+COMMENT = TextField("comment", COMMENT_MAX_CHARS, one_line=False)
+"""What a version changed: at most 2 000 characters, line breaks allowed."""
+TAG = TextField("tag", TAG_MAX_CHARS, one_line=True, required=True)
+"""One tag as typed: one line, 1 to 50 characters (:func:`clean_tag` then folds case and spaces)."""
 
-    Parameters
-    ----------
-    value : str
-        The customer's name as typed.
-
-    Returns
-    -------
-    str
-        The name, trimmed.
-
-    Raises
-    ------
-    InputError
-        Not text, longer than 200 characters, or not plain one-line text.
-    """
-    return _one_line(value, field="customer", max_chars=CUSTOMER_MAX_CHARS, required=False)
-
-
-def clean_author(value: str) -> str:
-    """Who saved a version: one line, at most 200 characters, may be empty.
-
-    Parameters
-    ----------
-    value : str
-        The author as typed.
-
-    Returns
-    -------
-    str
-        The author, trimmed.
-
-    Raises
-    ------
-    InputError
-        Not text, longer than 200 characters, or not plain one-line text.
-    """
-    return _one_line(value, field="author", max_chars=AUTHOR_MAX_CHARS, required=False)
-
-
-def clean_notes(value: str) -> str:
-    """Free notes on a scenario: at most 20 000 characters, line breaks allowed.
-
-    Parameters
-    ----------
-    value : str
-        The notes as typed.
-
-    Returns
-    -------
-    str
-        The notes, trimmed.
-
-    Raises
-    ------
-    InputError
-        Not text, or longer than 20 000 characters.
-    """
-    return _trimmed(value, field="notes", max_chars=NOTES_MAX_CHARS)
-
-
-def clean_comment(value: str) -> str:
-    """What a version changed: at most 2 000 characters, line breaks allowed.
-
-    Parameters
-    ----------
-    value : str
-        The comment as typed.
-
-    Returns
-    -------
-    str
-        The comment, trimmed.
-
-    Raises
-    ------
-    InputError
-        Not text, or longer than 2 000 characters.
-    """
-    return _trimmed(value, field="comment", max_chars=COMMENT_MAX_CHARS)
+clean_name = NAME.clean
+clean_customer = CUSTOMER.clean
+clean_author = AUTHOR.clean
+clean_notes = NOTES.clean
+clean_comment = COMMENT.clean
 
 
 def clean_tag(value: str) -> str:
@@ -178,7 +126,7 @@ def clean_tag(value: str) -> str:
     >>> clean_tag("  Workshop   Q3 ")
     'workshop q3'
     """
-    text = _one_line(value, field="tag", max_chars=TAG_MAX_CHARS, required=True)
+    text = TAG.clean(value)
     return " ".join(text.split()).lower()
 
 

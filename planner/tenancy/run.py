@@ -227,6 +227,17 @@ def summary_rows(placement: Placement) -> list[dict[str, Any]]:
     ]
 
 
+_COMPARED = (
+    "tenant",
+    "isolation",
+    "allocated_gpus",
+    "guaranteed_gbit_per_s_per_gpu",
+    "worst_hops",
+    "usd_per_gpu_hour",
+)
+"""The columns of :func:`summary_rows` each design's tenants are compared on."""
+
+
 def comparison_rows(placements: Sequence[Placement]) -> list[dict[str, Any]]:
     """One row per design and tenant, plus the cluster figures of each design.
 
@@ -245,18 +256,13 @@ def comparison_rows(placements: Sequence[Placement]) -> list[dict[str, Any]]:
     return [
         {
             "design": p.design_id,
-            "tenant": t.name,
-            "isolation": t.isolation,
-            "allocated_gpus": t.allocated_gpus,
-            "guaranteed_gbit_per_s_per_gpu": round(t.guaranteed_gbit_per_s_per_gpu, 1),
-            "worst_hops": t.worst_hops,
-            "usd_per_gpu_hour": round(t.usd_per_gpu_hour, 3),
+            **{key: row[key] for key in _COMPARED},
             "stranded_gpus": p.stranded_gpus,
             "stranded_ports": p.stranded_ports,
             "unmet": len(p.unmet),
         }
         for p in placements
-        for t in p.tenants
+        for row in summary_rows(p)
     ]
 
 

@@ -180,8 +180,14 @@ class CaseInputs(_Frozen):
         default=None, ge=1, description="Node-limited routing: nodes a token is sent to at most [count]."
     )
     moe_dispatch_fp8: bool | None = Field(default=None, description="Tokens dispatched in FP8.")
+    fp8_recipe: Literal["tensor", "mxfp8"] | None = Field(
+        default=None, description="FP8 scaling: per tensor (FP8-CS, delayed) or per 32-element block (MXFP8)."
+    )
     moe_graphed_dispatch: bool | None = Field(
         default=None, description="Router and token preprocessing captured in CUDA graphs (no host sync)."
+    )
+    moe_framework: Literal["megatron_core", "automodel"] | None = Field(
+        default=None, description="Framework whose per-copy expert-path cost applies."
     )
     moe_dispatch_mode: Literal["auto", "normal", "low_latency"] | None = Field(
         default=None, description="Serving expert dispatch kernels: normal (throughput) or low_latency."
@@ -238,6 +244,9 @@ class CaseInputs(_Frozen):
         ge=0,
         le=1,
         description="Share of the steady-state pipeline sends the framework hides (0 = blocking) [-].",
+    )
+    accumulation_rounds: int | None = Field(
+        default=None, ge=1, description="Pipeline schedules run per optimizer step (AutoModel's GA) [count]."
     )
     cp_comm_type: Literal["p2p", "all_gather"] | None = Field(
         default=None,

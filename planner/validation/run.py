@@ -358,10 +358,11 @@ _TRAINING_INPUTS = (
     "seq_len", "global_batch_seqs", "micro_batch_seqs", "layers", "hidden_size", "heads", "kv_heads",
     "head_dim", "ffn_hidden", "gated_mlp", "vocab", "experts", "top_k", "tp", "cp", "pp", "dp", "ep",
     "virtual_stages", "sequence_parallel", "attention_kernel", "dropout", "recompute", "zero_stage",
-    "dp_overlap_fraction", "pp_overlap_fraction", "cp_comm_type", "shared_experts", "dense_layers",
+    "dp_overlap_fraction", "pp_overlap_fraction", "accumulation_rounds", "cp_comm_type", "shared_experts", "dense_layers",
     "dense_ffn_hidden", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "moe_overlap",
     "expert_tp", "moe_node_limit", "moe_dispatch_fp8", "moe_dispatcher", "moe_graphed_dispatch",
-    "optimizer_states", "software_release", "offload_activation_layers", "distribute_saved_activations",
+    "moe_framework", "fp8_recipe", "optimizer_states", "software_release", "offload_activation_layers",
+    "distribute_saved_activations",
 )  # fmt: skip
 """Case inputs passed to the training job when the case states them, under the job's field names
 (``active_params_b`` is not: the model derives it from the shape, experts and top_k)."""

@@ -130,10 +130,59 @@ class EfficiencyCoefficients:
 def release_suffix(release: str) -> str:
     """The rule-id suffix of a framework release: ``nemo-24.07`` -> ``nemo_24_07``.
 
+    Parameters
+    ----------
+    release : str
+        Framework release name, e.g. ``nemo-24.07`` (dimensionless).
+
+    Returns
+    -------
+    str
+        The name lower-cased, each run of characters other than ``a-z`` and ``0-9`` replaced by
+        one ``_`` (dimensionless).
+
+    Examples
+    --------
     >>> release_suffix("nemo-24.07")
     'nemo_24_07'
     """
     return re.sub(r"[^a-z0-9]+", "_", release.lower())
+
+
+MXFP8 = "mxfp8"
+"""Rule-id precision key of FP8 matrix multiplies with MXFP8 block scaling (:func:`efficiency_precision`)."""
+
+
+def efficiency_precision(*, precision: str, fp8_recipe: str = "tensor") -> str:
+    """The precision key of a job's kernel-efficiency rules: ``mxfp8`` for FP8 with block scaling.
+
+    Parameters
+    ----------
+    precision : str
+        ``bf16`` or ``fp8``: the math precision of the matrix multiplies.
+    fp8_recipe : str
+        ``tensor`` (one scale per tensor: Transformer Engine's delayed or current scaling) or
+        ``mxfp8`` (one E8M0 scale per 32 elements, Blackwell's block-scaled matrix units).
+
+    Returns
+    -------
+    str
+        ``precision``, or ``mxfp8`` for an FP8 job with the MXFP8 recipe.
+
+    Notes
+    -----
+    The same dense Llama 3 8B run on one DGX node runs 3.6 to 5.5 % fewer tokens/s with MXFP8
+    than with per-tensor current scaling (Megatron-Bridge 25.11 performance summary: 29,521 against
+    30,624 on B200, 29,789 against 31,508 on GB200, 36,108 against 37,556 on GB300), so each GPU
+    has its own MXFP8 ceiling ``training_efficiency_max_fraction_<gpu_id>_mxfp8``, calibrated on
+    those MXFP8 figures; a GPU without one keeps its per-tensor value.
+
+    >>> efficiency_precision(precision="fp8", fp8_recipe="mxfp8")
+    'mxfp8'
+    >>> efficiency_precision(precision="bf16", fp8_recipe="mxfp8")
+    'bf16'
+    """
+    return MXFP8 if precision == "fp8" and fp8_recipe == MXFP8 else precision
 
 
 def efficiency_coefficients(
@@ -142,11 +191,32 @@ def efficiency_coefficients(
     """The coefficients in the catalog; :class:`CatalogError` names a missing one.
 
     A rule ``<id>_<gpu_id>_<precision>`` (e.g. ``training_efficiency_max_fraction_h100_sxm_fp8``),
-    else ``<id>_<gpu_id>``, where the catalog has one, replaces the general ``<id>`` for that GPU:
-    the matrix units of each GPU generation, and each precision, reach their own share of peak.
+    else ``<id>_<gpu_id>``, else ``<id>_<precision>``, where the catalog has one, replaces the
+    general ``<id>`` for that GPU: the matrix units of each GPU generation, and each precision,
+    reach their own share of peak (``precision`` may be ``mxfp8``: :func:`efficiency_precision`).
     A framework release other than the latest reads ``<id>_<gpu_id>_<release>`` first (each release
     calibrated on one row of its own benchmark table); :class:`InputError` names ``software_release``
     when the GPU has no calibration for it.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog; its ``sizing_rules`` hold the coefficients (:data:`RULES`).
+    gpu_id : str
+        Catalog id of the GPU whose own rules replace the general ones; ``""``: the general
+        rules only.
+    precision : str
+        Matrix-multiply precision key (``bf16``, ``fp8`` or ``mxfp8``: :func:`efficiency_precision`)
+        whose rules are looked up first.
+    release : str
+        Framework release (``latest`` or e.g. ``nemo-24.07``); another than :data:`LATEST_RELEASE`
+        requires the GPU's calibration for it.
+
+    Returns
+    -------
+    EfficiencyCoefficients
+        Peak matrix-multiply share [fraction], half-width [count], element-wise bytes [B],
+        half-tokens [count], score, cast and optimizer bytes [B], most specific rule first.
     """
     values = rule_values(catalog, RULES, needed_by=msg("the training model"))
     if release != LATEST_RELEASE:
@@ -161,6 +231,8 @@ def efficiency_coefficients(
             )
     for rule_id in RULES:
         suffixes = (f"_{gpu_id}_{precision}", f"_{gpu_id}") if gpu_id else ()
+        if precision:  # a precision's own counted value, e.g. MXFP8's cast bytes with their scales
+            suffixes = (*suffixes, f"_{precision}")
         if release != LATEST_RELEASE:
             suffixes = (f"_{gpu_id}_{release_suffix(release)}", *suffixes)
         for suffix in suffixes:
@@ -190,6 +262,21 @@ class PublishedCeiling:
 
 def published_ceiling(catalog: Catalog, *, gpu_id: str, precision: str) -> PublishedCeiling | None:
     """The best published MFU for ``gpu_id`` at ``precision``, or ``None`` when the catalog has none.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (its sizing rules, :data:`BEST_PUBLISHED_MFU` prefix).
+    gpu_id : str
+        Catalog id of the GPU.
+    precision : str
+        ``bf16`` or ``fp8``.
+
+    Returns
+    -------
+    PublishedCeiling or None
+        The figure [fraction of dense peak] in ``mfu``, the run it comes from in ``figure`` and
+        whether it is an assumption; ``None`` when the catalog has no such rule.
 
     Notes
     -----

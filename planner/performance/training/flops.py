@@ -55,6 +55,22 @@ class TokenFlops:
 def token_flops(shape: ModelShape, *, seq_len: int) -> TokenFlops:
     """Forward FLOPs of one token of a ``seq_len`` sequence (see the module notes).
 
+    Parameters
+    ----------
+    shape : ModelShape
+        The model's widths, heads, FFN, experts and vocabulary.
+    seq_len : int
+        Tokens per sequence, ``s`` [count] (the attention core grows with it).
+
+    Returns
+    -------
+    TokenFlops
+        Forward FLOPs of one token [FLOP]: the projections, FFN and router of one layer
+        (averaged over the layers for a mixture of experts), the attention core of one layer
+        (``4 s q``) and the logits (``2 h V``, once per token).
+
+    Examples
+    --------
     >>> from planner.performance.training.shape import model_shape
     >>> f = token_flops(model_shape(params_b=1.7, layers=24, hidden_size=2304), seq_len=2048)
     >>> f.layer_matmul == 24 * 2304**2, f.layer_attention == 4 * 2048 * 2304
@@ -70,14 +86,41 @@ def token_flops(shape: ModelShape, *, seq_len: int) -> TokenFlops:
 
 
 def model_flops_per_token(shape: ModelShape, *, seq_len: int) -> float:
-    """Training model FLOPs per token [FLOP]: 3 x forward, recomputation not counted."""
+    """Training model FLOPs per token [FLOP]: 3 x forward, recomputation not counted.
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (see :func:`token_flops`).
+    seq_len : int
+        Tokens per sequence [count].
+
+    Returns
+    -------
+    float
+        ``3 (L x layer + logits)`` [FLOP per token], ``L`` the layers.
+    """
     f = token_flops(shape, seq_len=seq_len)
     return 3.0 * (shape.layers * f.layer + f.logits)
 
 
 def recompute_flops_per_layer_token(flops: TokenFlops, recompute: Recompute) -> float:
     """Forward FLOPs done again per layer and token by recomputation [FLOP]; under ``block`` those
-    of a layer that keeps its activations (0), a recomputed one counts as ``full``."""
+    of a layer that keeps its activations (0), a recomputed one counts as ``full``.
+
+    Parameters
+    ----------
+    flops : TokenFlops
+        Forward FLOPs of one token (:func:`token_flops`).
+    recompute : {"none", "selective", "full", "block"}
+        The activation recomputation (:data:`Recompute`).
+
+    Returns
+    -------
+    float
+        The whole layer under ``full``, the attention core under ``selective``, else 0 [FLOP per
+        layer and token].
+    """
     if recompute == "full":
         return flops.layer
     if recompute == "selective":
@@ -90,6 +133,20 @@ def training_flops(*, params_active: float, tokens: float) -> float:
 
     The estimate itself counts attention and logits (:func:`model_flops_per_token`).
 
+    Parameters
+    ----------
+    params_active : float
+        Parameters active per token, ``P`` [count].
+    tokens : float
+        Training tokens, ``D`` [count].
+
+    Returns
+    -------
+    float
+        ``6 P D`` [FLOP].
+
+    Examples
+    --------
     >>> training_flops(params_active=70e9, tokens=1.4e12)  # 6 x 70e9 x 1.4e12
     5.88e+23
     """

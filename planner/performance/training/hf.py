@@ -67,6 +67,27 @@ def _first(config: Mapping[str, Any], *keys: str) -> Any:
 def job_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """The :class:`~planner.inputs.training.TrainingJob` fields a ``config.json`` gives.
 
+    Parameters
+    ----------
+    config : Mapping[str, Any]
+        A Hugging Face ``config.json``, parsed (the keys of the module notes are read; the others
+        are ignored).
+
+    Returns
+    -------
+    dict[str, Any]
+        Job field -> value: the counts found (``layers``, ``hidden_size``, ``heads``, ``kv_heads``,
+        ``head_dim``, ``ffn_hidden``, ``vocab``, ``experts``, ``top_k``, ``shared_experts`` and the
+        MoE and MLA fields) [count], ``gated_mlp`` (bool), and ``params_b`` [10^9 parameters]
+        when layers and width are given; a field the config lacks is left out.
+
+    Raises
+    ------
+    InputError
+        A key read is not a whole number >= 0; the message names it.
+
+    Examples
+    --------
     >>> f = job_fields_from_hf_config({"num_hidden_layers": 32, "hidden_size": 4096,
     ...     "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
     ...     "vocab_size": 128256, "hidden_act": "silu"})

@@ -44,10 +44,13 @@ without sequence parallelism): the kept layer input ``2 s b h`` is split over th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from planner.catalog.load import Catalog
+from planner.catalog.rules import rule_values
+from planner.i18n.message import msg
 from planner.performance.training.flops import Recompute, token_flops
 from planner.performance.training.pipeline import (
     StageSplit,
@@ -76,16 +79,25 @@ LOGIT_BYTES = 6.0
 
 @dataclass(frozen=True)
 class MemoryBreakdown:
-    """Bytes on the fullest GPU (the first pipeline stage) [B]."""
+    """Bytes on the fullest GPU (the first pipeline stage) [B]: the tensors the job allocates and,
+    once the layout is chosen, the reserve beside them (:class:`MemoryReserve`; 0 while searching
+    and when an explicit usable fraction replaces the reserve)."""
 
     weights_bytes: float
     gradients_bytes: float
     optimizer_bytes: float
     activations_bytes: float
     buffers_bytes: float
+    context_bytes: float = 0.0
+    """CUDA context and cuBLAS workspace [B]."""
+    nccl_bytes: float = 0.0
+    """NCCL's buffers for the communicators the layout uses [B]."""
+    allocator_bytes: float = 0.0
+    """Caching-allocator memory reserved beyond the allocated peak (fragmentation) [B]."""
 
     @property
-    def total_bytes(self) -> float:
+    def allocated_bytes(self) -> float:
+        """The tensors: weights, gradients, optimizer states, activations and buffers [B]."""
         return (
             self.weights_bytes
             + self.gradients_bytes
@@ -94,14 +106,25 @@ class MemoryBreakdown:
             + self.buffers_bytes
         )
 
+    @property
+    def total_bytes(self) -> float:
+        """The tensors and the reserve beside them [B]."""
+        return self.allocated_bytes + self.context_bytes + self.nccl_bytes + self.allocator_bytes
+
     def as_gbyte(self) -> dict[str, float]:
-        return {
+        parts = {
             "weights": self.weights_bytes / 1e9,
             "gradients": self.gradients_bytes / 1e9,
             "optimizer": self.optimizer_bytes / 1e9,
             "activations": self.activations_bytes / 1e9,
             "buffers": self.buffers_bytes / 1e9,
         }
+        reserve = {
+            "cuda_context": self.context_bytes / 1e9,
+            "nccl": self.nccl_bytes / 1e9,
+            "allocator": self.allocator_bytes / 1e9,
+        }
+        return parts | {k: v for k, v in reserve.items() if v}
 
 
 @dataclass(frozen=True)
@@ -136,6 +159,129 @@ class Parallel:
         return max(1, self.tp * self.cp * self.dp // (self.ep * self.etp))
 
 
+@dataclass(frozen=True)
+class MemoryReserve:
+    """Device memory a training process holds beside its tensors (module notes, reserve).
+
+    Each figure is a catalog record of ``data/training.yaml`` (:data:`RESERVE_RULES`) with its source.
+    """
+
+    context_bytes: float
+    """CUDA context with lazy module loading [B]."""
+    workspace_bytes: float
+    """cuBLAS workspace of the compute stream [B]."""
+    nccl_bytes_per_communicator: float
+    """NCCL buffers of one communicator once it has run a collective [B]."""
+    allocator_fraction: float
+    """Caching-allocator reserve beyond the allocated peak, per allocated byte [-]."""
+
+    @staticmethod
+    def communicators(lay: Parallel) -> int:
+        """Communicators the fullest rank runs collectives or sends on [count]: one per parallel
+        dimension larger than 1 (tensor, context, pipeline, data, expert).
+
+        >>> MemoryReserve.communicators(Parallel(8, 1, 16, 64, 1, 8, 1, 32))  # TP, PP, DP
+        3
+        """
+        return sum(1 for size in (lay.tp, lay.cp, lay.pp, lay.dp, lay.ep) if size > 1)
+
+    def fixed_bytes(self, lay: Parallel) -> float:
+        """Context, workspace and NCCL buffers of the layout [B]."""
+        return (
+            self.context_bytes
+            + self.workspace_bytes
+            + self.nccl_bytes_per_communicator * self.communicators(lay)
+        )
+
+
+NO_RESERVE = MemoryReserve(0.0, 0.0, 0.0, 0.0)
+"""No reserve: an explicit usable fraction of the device stands for all of it."""
+
+RESERVE_RULES = (
+    "training_cuda_context_gbyte",
+    "training_cublas_workspace_gbyte",
+    "training_nccl_gbyte_per_communicator",
+    "training_allocator_reserve_fraction",
+)
+"""``sizing_rules`` ids of :class:`MemoryReserve`'s fields, in order (three in GB, one a fraction)."""
+
+
+@dataclass(frozen=True)
+class MemoryBudget:
+    """What a layout may allocate on one GPU (module notes, reserve).
+
+    ``usable_bytes`` is the device memory the driver reports, or a user's fraction of it; the
+    reserve's fixed parts come off it and the allocator's share is kept beside what is allocated::
+
+        allocatable = (usable - context - workspace - n_comm x nccl) / (1 + a)
+    """
+
+    usable_bytes: float
+    reserve: MemoryReserve = NO_RESERVE
+
+    def allocatable_bytes(self, lay: Parallel) -> float:
+        """Tensor bytes the layout may allocate [B]."""
+        return (self.usable_bytes - self.reserve.fixed_bytes(lay)) / (1.0 + self.reserve.allocator_fraction)
+
+    def needed_bytes(self, allocated_bytes: float, lay: Parallel) -> float:
+        """Device bytes the layout holds when it allocates ``allocated_bytes`` [B]."""
+        r = self.reserve
+        return allocated_bytes * (1.0 + r.allocator_fraction) + r.fixed_bytes(lay)
+
+    def with_reserve(self, memory: MemoryBreakdown, lay: Parallel) -> MemoryBreakdown:
+        """``memory`` with the reserve's terms for the layout [B]."""
+        r = self.reserve
+        return replace(
+            memory,
+            context_bytes=r.context_bytes + r.workspace_bytes,
+            nccl_bytes=r.nccl_bytes_per_communicator * r.communicators(lay),
+            allocator_bytes=r.allocator_fraction * memory.allocated_bytes,
+        )
+
+
+def memory_budget(
+    *, device_bytes: float, usable_fraction: float | None, reserve: MemoryReserve
+) -> MemoryBudget:
+    """The training budget of one GPU: the whole device less the sourced reserve, or, when the user
+    gives ``usable_fraction``, that share of the device with no reserve counted beside it.
+
+    Parameters
+    ----------
+    device_bytes : float
+        Device memory the driver reports [B].
+    usable_fraction : float or None
+        The user's share of the device a layout may fill (``--usable-memory``) [-]; ``None``: the
+        reserve is counted instead.
+    reserve : MemoryReserve
+        The catalog's reserve (:func:`memory_reserve`).
+
+    Returns
+    -------
+    MemoryBudget
+        The usable bytes and the reserve counted beside the tensors.
+
+    >>> r = MemoryReserve(4e8, 0.0, 1e9, 0.1)
+    >>> memory_budget(device_bytes=80e9, usable_fraction=0.9, reserve=r).allocatable_bytes(
+    ...     Parallel(8, 1, 1, 1, 1, 1, 1, 1))
+    72000000000.0
+    >>> round(memory_budget(device_bytes=80e9, usable_fraction=None, reserve=r).allocatable_bytes(
+    ...     Parallel(8, 1, 1, 1, 1, 1, 1, 1)) / 1e9, 3)  # (80 - 0.4 - 1) / 1.1
+    71.455
+    """
+    if usable_fraction is not None:
+        return MemoryBudget(device_bytes * usable_fraction)
+    return MemoryBudget(device_bytes, reserve)
+
+
+def memory_reserve(catalog: Catalog) -> MemoryReserve:
+    """The reserve's figures from the catalog's ``sizing_rules`` (:data:`RESERVE_RULES`)."""
+    context, workspace, nccl, allocator = (
+        rule_values(catalog, RESERVE_RULES, needed_by=msg("the training memory model"))[rule_id]
+        for rule_id in RESERVE_RULES
+    )
+    return MemoryReserve(context * 1e9, workspace * 1e9, nccl * 1e9, allocator)
+
+
 @lru_cache(maxsize=256)
 def logits_layers(shape: ModelShape, *, seq_len: int) -> float:
     """The output layer's work in layer equivalents [-]: ``2 h V / layer`` forward FLOPs per token,
@@ -145,7 +291,23 @@ def logits_layers(shape: ModelShape, *, seq_len: int) -> float:
 
 
 def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSplit:
-    """The layout's split of layers over stages and chunks (:mod:`~planner.performance.training.pipeline`)."""
+    """The layout's split of layers over stages and chunks (:mod:`~planner.performance.training.pipeline`).
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (its layers; its output layer's work, :func:`logits_layers`).
+    lay : Parallel
+        The layout (its ``pp`` stages and ``v`` chunks per stage).
+    seq_len : int
+        Tokens per sequence [count].
+
+    Returns
+    -------
+    StageSplit
+        Layers of each of the ``pp v`` chunks [count]: the even split, or the balanced one when
+        its slowest rank is faster.
+    """
     return stage_split(
         layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=logits_layers(shape, seq_len=seq_len)
     )
@@ -154,6 +316,22 @@ def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSp
 def stage_layers(layers: int, pp: int, v: int = 1) -> int:
     """Layers on the fullest rank of an even split [count].
 
+    Parameters
+    ----------
+    layers : int
+        Transformer layers of the model [count].
+    pp : int
+        Pipeline stages [count].
+    v : int
+        Chunks per stage (interleaving) [count].
+
+    Returns
+    -------
+    int
+        The most layers one rank holds, its output layer not counted [count].
+
+    Examples
+    --------
     >>> stage_layers(126, 16), stage_layers(126, 16, 4)  # 14 stages of 8; chunks of 3 and 4, 8
     (8, 8)
     """
@@ -164,6 +342,24 @@ def held_layer_micro_batches(layers: int, pp: int, v: int, micro_batches: int) -
     """Layer activations of one micro-batch the fullest rank of an even split keeps at the 1F1B
     peak [count] (:meth:`~planner.performance.training.pipeline.StageSplit.held_layers`).
 
+    Parameters
+    ----------
+    layers : int
+        Transformer layers of the model [count].
+    pp : int
+        Pipeline stages [count].
+    v : int
+        Chunks per stage (interleaving) [count].
+    micro_batches : int
+        Micro-batches per step [count].
+
+    Returns
+    -------
+    float
+        Layer x micro-batch activation sets held by the rank that holds the most [count].
+
+    Examples
+    --------
     >>> held_layer_micro_batches(126, 16, 1, 32)  # 2 stages of 7 (16 x 7), 14 of 8 (14 x 8)
     112
     >>> held_layer_micro_batches(96, 8, 2, 64)  # 8 x 12 x (1 + 7 / 16)
@@ -182,6 +378,23 @@ def activation_shares(shape: ModelShape, *, dropout: bool, fp8: bool = False) ->
     instead of 2: the QKV and first FFN inputs (``6 + d``), the output projection's input and the
     last FFN matrix's (``3 + 4r + (c - 1) f/h``).
 
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (widths of Q, K/V and the FFN; gate).
+    dropout : bool
+        Dropout masks are kept (``d = 2``).
+    fp8 : bool
+        The matrix multiplies run in FP8 (1-byte input copies).
+
+    Returns
+    -------
+    tuple[float, float]
+        The part only sequence parallelism splits and the part tensor parallelism splits, each
+        [B per ``s b h``].
+
+    Examples
+    --------
     >>> from planner.performance.training.shape import model_shape
     >>> s = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
     >>> activation_shares(s, dropout=True), activation_shares(s, dropout=True, fp8=True)
@@ -207,6 +420,40 @@ def activation_bytes_per_layer(
     """One layer's stored activations for one micro-batch [B] (module notes); ``distribute_saved``
     splits a fully recomputed layer's kept input over the ``t`` GPUs without sequence parallelism.
 
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (width, heads, FFN, gate).
+    seq_len : int
+        Tokens per sequence, ``s`` [count].
+    micro_batch_seqs : int
+        Sequences per micro-batch, ``b`` [count].
+    tp : int
+        Tensor-parallel size, ``t`` [count].
+    cp : int
+        Context-parallel size (divides ``s``) [count].
+    recompute : {"none", "selective", "full"}
+        The activation recomputation; ``block`` raises :class:`ValueError` (two per-layer sizes:
+        :func:`activation_and_buffer_bytes`).
+    dropout : bool
+        Dropout masks are kept.
+    sequence_parallel : bool
+        Sequence parallelism splits the norms' inputs and masks over ``t`` too.
+    materialized_scores : bool
+        The attention scores are written to HBM (``5 a s^2 b / t``); ``False``: a flash kernel
+        keeps one fp32 statistic per query row and head.
+    fp8 : bool
+        The matrix multiplies run in FP8 (:func:`activation_shares`).
+    distribute_saved : bool
+        Under ``full``, the kept layer input is split over the ``t`` GPUs.
+
+    Returns
+    -------
+    float
+        Activations one layer keeps for one micro-batch on one GPU [B].
+
+    Examples
+    --------
     >>> from planner.performance.training.shape import model_shape
     >>> s = model_shape(params_b=22, layers=48, hidden_size=6144, heads=64)
     >>> a = activation_bytes_per_layer(s, seq_len=2048, micro_batch_seqs=1, tp=8, cp=1,
@@ -237,7 +484,21 @@ def activation_bytes_per_layer(
 
 
 def params_per_gpu(shape: ModelShape, lay: Parallel) -> tuple[float, float]:
-    """Dense and expert parameters held by one GPU [count]."""
+    """Dense and expert parameters held by one GPU [count].
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (its dense and expert parameters).
+    lay : Parallel
+        The layout: ``tp pp`` divide the dense parameters, ``etp pp ep`` the expert ones.
+
+    Returns
+    -------
+    tuple[float, float]
+        Dense parameters ``P_dense / (tp pp)`` and expert parameters ``P_expert / (etp pp ep)``
+        per GPU, before ZeRO sharding [count].
+    """
     return shape.params_dense / (lay.tp * lay.pp), shape.params_expert / (lay.etp * lay.pp * lay.ep)
 
 
@@ -245,7 +506,24 @@ def state_bytes(
     shape: ModelShape, lay: Parallel, zero: ZeroStage, *, optimizer_bytes: float = OPTIMIZER_BYTES
 ) -> tuple[float, float, float]:
     """Weights, gradients and optimizer states per GPU [B] (module notes); ``optimizer_bytes`` per
-    parameter, 12 with fp32 master weights, :data:`BF16_OPTIMIZER_BYTES` without."""
+    parameter, 12 with fp32 master weights, :data:`BF16_OPTIMIZER_BYTES` without.
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (parameters, layers).
+    lay : Parallel
+        The layout (``tp pp ep etp`` split the parameters; ``dp cp``, ``edp`` shard them).
+    zero : {0, 1, 2, 3}
+        ZeRO stage: 1 shards the optimizer states, 2 also the gradients, 3 also the weights.
+    optimizer_bytes : float
+        Optimizer state per parameter [B].
+
+    Returns
+    -------
+    tuple[float, float, float]
+        Weights (with ZeRO 3 plus two gathered layers), gradients and optimizer states per GPU [B].
+    """
     dense, expert = params_per_gpu(shape, lay)
     group = lay.dp * lay.cp
     sharded = dense / group + expert / lay.edp
@@ -268,7 +546,31 @@ def activation_and_buffer_bytes(
     """Activations held on the fullest stage and the logits buffer, per GPU [B] (module notes);
     ``split`` is the layout's split when the caller has it (:func:`pipeline_split`);
     ``offload_layers`` of a single stage keep their activations in host memory
-    (:func:`offloaded_activation_bytes`)."""
+    (:func:`offloaded_activation_bytes`).
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model.
+    lay : Parallel
+        The layout and schedule (micro-batch size and count, ``recompute_layers`` under ``block``).
+    seq_len : int
+        Tokens per sequence [count].
+    recompute : {"none", "selective", "full", "block"}
+        The activation recomputation; ``full`` and ``block`` add one layer's working set.
+    dropout, sequence_parallel, materialized_scores, fp8, distribute_saved : bool
+        As in :func:`activation_bytes_per_layer`.
+    split : StageSplit or None
+        The layout's split; ``None``: :func:`pipeline_split`.
+    offload_layers : int
+        Layers whose activations go to host memory [count].
+
+    Returns
+    -------
+    tuple[float, float]
+        Layer activations on the fullest rank and its logits buffer (0 unless that rank is the
+        last), per GPU [B].
+    """
 
     def per_layer(rc: Recompute) -> float:
         return activation_bytes_per_layer(
@@ -337,7 +639,32 @@ def memory_breakdown(
     dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
     offload_layers: int = 0, distribute_saved: bool = False, optimizer_bytes: float = OPTIMIZER_BYTES,
 ) -> MemoryBreakdown:  # fmt: skip
-    """Bytes per GPU on the first pipeline stage (module notes)."""
+    """Bytes per GPU on the first pipeline stage (module notes).
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model.
+    lay : Parallel
+        The layout and schedule.
+    seq_len : int
+        Tokens per sequence [count].
+    recompute : {"none", "selective", "full", "block"}
+        The activation recomputation.
+    zero : {0, 1, 2, 3}
+        ZeRO stage (:func:`state_bytes`).
+    dropout, sequence_parallel, materialized_scores, fp8, distribute_saved : bool
+        As in :func:`activation_bytes_per_layer`.
+    offload_layers : int
+        Layers whose activations go to host memory [count].
+    optimizer_bytes : float
+        Optimizer state per parameter [B].
+
+    Returns
+    -------
+    MemoryBreakdown
+        Weights, gradients, optimizer states, activations and buffers on the fullest GPU [B].
+    """
     weights, gradients, optimizer = state_bytes(shape, lay, zero, optimizer_bytes=optimizer_bytes)
     activations, buffers = activation_and_buffer_bytes(
         shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,

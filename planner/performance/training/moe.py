@@ -12,7 +12,7 @@ which repeats the forward, else 1)::
     expert GEMMs          x 3 n k 2 g h f u / (F eta_e)
                           eta_e = eta_max x w / (w + w_half) x t_e / (t_e + n_half),  w = f / etp
     element-wise          x n etp k Q_e u / B_hbm                  (every routed copy)
-    framework             x n etp k c_r u                          (every routed copy)
+    framework             x n etp k c_r u + f w                    (every routed copy; every host wait)
                           Q_e = q_h h + q_f f g / 3 + q_cast (2 h + g f)   (q_cast with FP8 only)
     all-to-all            x (A(q_d) + 3 A(2)) u                    (dispatch, combine; fwd and bwd)
 
@@ -21,14 +21,17 @@ which repeats the forward, else 1)::
 the expert FFN width per GPU and its token count the tokens each expert receives, so a grouped GEMM
 loses efficiency as the tokens per expert fall (many experts, small micro-batches, large ``ep``).
 ``c_r`` is what the framework's expert path costs per routed copy beyond the GEMMs and the counted
-bytes (token dispatcher bookkeeping, host synchronisation on the token counts, grouped-GEMM
-launches), a catalog value per accelerator (``data/moe.yaml``) fitted to calibration cases only;
-a fused dispatcher whose router and preprocessing run in CUDA graphs waits on no host copy and is
-charged its own, smaller ``c_g`` instead (what still launches from the host per layer), while
-Megatron-Core's all-to-all dispatcher keeps ``c_r`` under those graphs (it still copies its split
-sizes to the host and waits on them before the all-to-all):
-published H100 runs of one model at micro-batches 1 and 2 give the same time per token, so the
-cost follows the routed copies, not the micro-batches or the local experts. ``Q_e`` counts the
+bytes (token dispatcher bookkeeping, permutation, grouped-GEMM preparation), a catalog value per
+accelerator and framework (``data/moe.yaml``; Megatron-Core's by default, NeMo AutoModel's with
+``moe_framework`` automodel) fitted to calibration cases only. ``w`` is what one expert-layer
+forward loses while the dispatcher makes the host wait for the GPU's token counts (the GPU idles
+while the host then launches what follows: a cost per wait, not per token), ``f = 1`` wait per
+forward, 2 under full recomputation (the recomputed forward dispatches again); the two H100
+calibration rows, four-fold apart in copies per layer pass, fit ``c_r`` and ``w`` together. A
+fused dispatcher whose router and preprocessing run in CUDA graphs waits on no host copy: no
+``w``, and its own, smaller ``c_g`` instead of ``c_r`` (what still launches from the host per
+layer), while Megatron-Core's all-to-all dispatcher keeps both under those graphs (it still copies
+its split sizes to the host and waits on them before the all-to-all). ``Q_e`` counts the
 HBM bytes each routed copy moves outside the GEMMs: the permutation and un-permutation (``q_h``), the expert's activation function (``q_f``,
 ``g = 3`` gated else 2) and, with FP8 matrix multiplies, the casts of the two GEMM inputs and the
 two output gradients (``q_cast``, the dense layers' coefficient). With a width ``f`` small against
@@ -41,7 +44,9 @@ dispatch is FP8, the combine and both backward all-to-alls BF16. Fused (DeepEP-s
 kernels send a token across the network once per distinct remote domain among its ``k`` experts,
 ``(g - 1)(1 - (1 - 1/g)^k)`` copies for ``g`` domains in the expert group, ``M (g - 1) / g`` when
 node-limited routing (DeepSeek-V3 section 2.1.2) sends it to ``M`` domains, and forward it to its experts over the scale-up
-links, which overlaps the network leg: ``A = max(A_net, A_up)``. The plain all-to-all sends each
+links, which overlaps the network leg: ``A = max(A_net, A_up)``. Over the scale-up links they move
+one copy per destination GPU (:func:`gpu_copies`: the receiving GPU copies it to its local
+experts in the permutation, the combine returns one row per GPU), inside a single domain too. The plain all-to-all sends each
 of the ``k`` copies on its own (``(n - m) / n`` of them across the network), node limit or not.
 
 Overlap is an explicit option, never assumed (``TrainingJob.moe_overlap``): ``none`` puts every
@@ -77,6 +82,7 @@ RULES = (
     "moe_elementwise_bytes_per_ffn",
     "moe_comm_sm_fraction",
     "moe_graphed_copy_overhead_ns",
+    "moe_host_wait_us",
 )
 """Catalog sizing rules of the MoE terms, in the order of :class:`MoeCoefficients`; a rule
 ``<id>_<gpu_id>`` replaces the general one for that GPU."""
@@ -109,6 +115,10 @@ class MoeCoefficients:
     """``c_g``: what a fused dispatcher whose router and token preprocessing run in CUDA graphs
     still spends per routed copy and expert layer, forward and backward, beyond the GEMMs and
     counted bytes (no host synchronisation; replaces ``c_r``) [ns]."""
+    host_wait_us: float = 0.0
+    """``w``: time one forward pass of one expert layer loses when its dispatcher makes the host
+    wait for the GPU's token counts (a recomputed forward waits again); none on the graph-captured
+    fused path [us]."""
 
     def bytes_per_copy(self, *, hidden: float, ffn: float, gated: bool, fp8_cast_bytes: float) -> float:
         """Element-wise HBM bytes of one routed copy through one expert layer [B] (module notes).
@@ -122,14 +132,44 @@ class MoeCoefficients:
         return self.elementwise_bytes_per_hidden * hidden + activation + casts
 
 
-def moe_coefficients(catalog: Catalog, *, gpu_id: str = "") -> MoeCoefficients:
-    """The coefficients in the catalog, the GPU's own where it has them; :class:`CatalogError`
-    names a missing one."""
+DEFAULT_FRAMEWORK = "megatron_core"
+"""The framework the general per-copy cost is fitted on; another reads ``<id>_<framework>``."""
+
+
+def moe_coefficients(
+    catalog: Catalog, *, gpu_id: str = "", framework: str = DEFAULT_FRAMEWORK
+) -> MoeCoefficients:
+    """The coefficients in the catalog, the GPU's own where it has them and, for a framework other
+    than Megatron-Core, that framework's own; :class:`CatalogError` names a missing one.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog; its ``sizing_rules`` hold the coefficients (:data:`RULES`).
+    gpu_id : str
+        Catalog id of the GPU whose ``<rule>_<gpu_id>`` records replace the general ones; ``""``:
+        the general records only.
+    framework : str
+        Training framework (``TrainingJob.moe_framework``); other than ``megatron_core``, its
+        ``<rule>_<framework>`` records replace the general and the GPU's ones (a framework's
+        per-copy cost is its code path's).
+
+    Returns
+    -------
+    MoeCoefficients
+        Per-copy overheads ``c_r``, ``c_g`` [ns], the host wait per expert-layer forward ``w`` [us],
+        element-wise bytes ``q_h``, ``q_f`` [B] and the streaming-multiprocessor share of fused
+        dispatch kernels [fraction].
+    """
     values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
+    suffixes = [f"_{gpu_id}"] if gpu_id else []
+    if framework != DEFAULT_FRAMEWORK:
+        suffixes.append(f"_{framework}")
     for rule_id in RULES:
-        specific = catalog.sizing_rules.get(f"{rule_id}_{gpu_id}") if gpu_id else None
-        if specific is not None:
-            values[rule_id] = specific.value
+        for suffix in suffixes:  # the later suffix wins
+            specific = catalog.sizing_rules.get(f"{rule_id}{suffix}")
+            if specific is not None:
+                values[rule_id] = specific.value
     return MoeCoefficients(*(values[r] for r in RULES))
 
 
@@ -139,6 +179,22 @@ def effective_imbalance(*, imbalance: float, experts: int, redundant: int) -> fl
     An assumption, stated in ``docs/model.md``: each of the ``R`` redundant copies takes over the
     excess of one hot expert, so the excess shrinks by ``E / (E + R)``.
 
+    Parameters
+    ----------
+    imbalance : float
+        Busiest expert's load over the mean without redundant copies, ``u_0`` [-] (>= 1).
+    experts : int
+        Routed experts, ``E`` [count].
+    redundant : int
+        Redundant expert copies, ``R`` [count].
+
+    Returns
+    -------
+    float
+        ``u = 1 + (u_0 - 1) E / (E + R)`` [-].
+
+    Examples
+    --------
     >>> effective_imbalance(imbalance=1.5, experts=256, redundant=32)  # 1 + 0.5 x 256 / 288
     1.4444444444444444
     """
@@ -155,6 +211,25 @@ def remote_domain_copies(*, top_k: int, domains: int, node_limit: int | None, de
     node-limited routing caps ``D`` at ``M``, and each of them is the token's own with probability
     ``1 / g``, so ``min(D, M) (g - 1) / g`` cross the network.
 
+    Parameters
+    ----------
+    top_k : int
+        Routed experts per token, ``k`` [count].
+    domains : int
+        Scale-up domains the expert-parallel group spans, ``g`` [count]; 1 or fewer: no copy
+        crosses the network.
+    node_limit : int or None
+        Most domains a token may be routed to, ``M`` [count]; ``None``: no limit.
+    dedupe : bool
+        The dispatch kernels send one copy per distinct remote domain.
+
+    Returns
+    -------
+    float
+        Expected copies of one token sent across the network per dispatch [count].
+
+    Examples
+    --------
     >>> remote_domain_copies(top_k=8, domains=8, node_limit=None, dedupe=False)
     7.0
     >>> round(remote_domain_copies(top_k=8, domains=8, node_limit=None), 3)  # 7 (1 - (7/8)^8)
@@ -246,7 +321,7 @@ class MoeModel:
         return layers_on_stage * self.shape.moe_layers / self.shape.layers
 
 
-def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float:
+def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: float) -> float:
     """Share of a stage's forward (and backward) chunk passes that Megatron-Core's combined 1F1B
     schedule runs alone, their all-to-all exposed [-] (module notes).
 
@@ -255,6 +330,22 @@ def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float
     the first forward, and the last backward, run alone); the share is ``min(1, w / (M v))`` over
     ``M`` micro-batches of ``v`` chunks.
 
+    Parameters
+    ----------
+    pp : int
+        Pipeline stages [count].
+    virtual_stages : int
+        Chunks per stage, ``v`` [count].
+    micro_batches : int
+        Micro-batches per step, ``M`` [count].
+
+    Returns
+    -------
+    float
+        ``min(1, w / (M v))`` [fraction].
+
+    Examples
+    --------
     >>> unpaired_share(pp=1, virtual_stages=1, micro_batches=16)
     0.0625
     >>> unpaired_share(pp=8, virtual_stages=2, micro_batches=16)
@@ -262,6 +353,23 @@ def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: int) -> float
     """
     warmup = 2.0 * (pp - 1) + (virtual_stages - 1) * pp + 1.0
     return min(1.0, warmup / (micro_batches * virtual_stages))
+
+
+def gpu_copies(*, top_k: int, gpus: int) -> float:
+    """Copies of one token a deduplicating dispatch moves over the scale-up links [count].
+
+    DeepEP-style kernels send a token once to each GPU that holds one or more of its ``k``
+    experts (``is_token_in_rank``; the receiving GPU copies it to its local experts in the
+    permutation, and the combine sends back one row per GPU, its local experts' outputs summed
+    first): with the experts spread evenly over ``G`` GPUs, ``G (1 - (1 - 1/G)^k)`` distinct GPUs,
+    the token's own among them.
+
+    >>> round(gpu_copies(top_k=8, gpus=8), 3)  # 8 (1 - (7/8)^8)
+    5.251
+    >>> gpu_copies(top_k=8, gpus=1)
+    1.0
+    """
+    return gpus * (1.0 - (1.0 - 1.0 / gpus) ** top_k)
 
 
 def network_share(
@@ -273,6 +381,26 @@ def network_share(
     kernels send :func:`remote_domain_copies` of the ``k`` copies and forward them inside the
     scale-up domain.
 
+    Parameters
+    ----------
+    ep : int
+        Expert-parallel size, ``n`` [count].
+    per_domain : int
+        GPUs of the group per scale-up domain, ``m`` [count].
+    top_k : int
+        Routed experts per token [count].
+    node_limit : int or None
+        Most domains a token may be routed to [count]; ``None``: no limit.
+    dedupe : bool
+        The dispatch kernels deduplicate; ``False`` gives 1.
+
+    Returns
+    -------
+    float
+        Deduplicated over plain network bytes [-]; 1 when the group fits in one domain.
+
+    Examples
+    --------
     >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4)  # 3.5 / (8 x 56 / 64)
     0.5
     >>> network_share(ep=64, per_domain=8, top_k=8, node_limit=4, dedupe=False)

@@ -14,7 +14,11 @@ rank ``c mod pp``. Two splits of ``L`` layers:
 
 The estimate takes ``balanced`` when its slowest rank is faster (rank time = its layers + on the last
 rank the output layer, ``2 h V`` forward FLOPs per token in layer equivalents) and no rank holds more
-activations at the 1F1B peak than with ``even``; else ``even``.
+activations at the 1F1B peak than with ``even``; else ``even``. With more chunks than layers
+(``L < pp v``) there is no ``even`` split, and ``balanced`` is taken when ``L + 2 >= pp v``: Llama 3
+405B with 8 chunks on 16 stages leaves the first chunk to the embedding and the last to the output
+layer (section 3.3.2: "the first model chunk on the first stage has only the embedding"). Beyond
+that, one layer per chunk with the empty chunks first.
 
 Activations held in flight (1F1B; Narayanan et al., SC 2021, arXiv 2104.04473, section 2.2;
 Megatron-LM's warm-up counts): rank ``r`` runs ``w_r`` forward passes before its first backward and
@@ -142,9 +146,11 @@ def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageS
     'even'
     """
     even = split_layers(layers=layers, pp=pp, v=v, split="even")
-    if even is None:  # more chunks than layers: one layer per chunk, some chunks empty
-        even = StageSplit(pp, v, "even", tuple([1] * layers + [0] * (pp * v - layers)))
     balanced = split_layers(layers=layers, pp=pp, v=v, split="balanced") if pp > 1 else None
+    if even is None:  # more chunks than layers: one layer per chunk, some chunks empty
+        if balanced is not None:  # the embedding's slot first, the loss's last (module notes)
+            return balanced
+        even = StageSplit(pp, v, "even", tuple(_chunks(layers, pp * v)))  # the lighter first
     if balanced is None:
         return even
     faster = balanced.max_cost(logits_layers=logits_layers) < even.max_cost(logits_layers=logits_layers)

@@ -84,6 +84,7 @@ from planner.performance.training.moe import (
     BF16_BYTES,
     MoeCoefficients,
     MoeModel,
+    gpu_copies,
     network_share,
     unpaired_share,
 )
@@ -108,6 +109,22 @@ KEY_DIGITS = 9
 def pipeline_bubble_fraction(*, stages: int, micro_batches: int, virtual_stages: int = 1) -> float:
     """Idle share of ideal time in a 1F1B pipeline [-]: ``(p - 1) / (v m)``.
 
+    Parameters
+    ----------
+    stages : int
+        Pipeline stages, ``p`` [count].
+    micro_batches : int
+        Micro-batches per step, ``m`` [count].
+    virtual_stages : int
+        Chunks per stage (interleaving), ``v`` [count].
+
+    Returns
+    -------
+    float
+        Bubble time over the ideal (bubble-free) step time [fraction].
+
+    Examples
+    --------
     >>> pipeline_bubble_fraction(stages=8, micro_batches=64)
     0.109375
     """
@@ -119,6 +136,22 @@ def exposed_after_overlap_s(*, comm_s: float, overlap_fraction: float, window_s:
 
     Never larger than ``T`` and never decreasing in ``T``.
 
+    Parameters
+    ----------
+    comm_s : float
+        Communication time before overlap, ``T`` [s].
+    overlap_fraction : float
+        Share of it the schedule can overlap, ``f`` [fraction].
+    window_s : float
+        Compute time it can hide behind [s].
+
+    Returns
+    -------
+    float
+        Exposed communication time [s].
+
+    Examples
+    --------
     >>> exposed_after_overlap_s(comm_s=1.0, overlap_fraction=0.5, window_s=10.0)
     0.5
     >>> exposed_after_overlap_s(comm_s=1.0, overlap_fraction=0.9, window_s=0.2)
@@ -188,6 +221,20 @@ def fp8_cast_elements(shape: ModelShape, *, full_recompute: bool) -> float:
     backward: their output gradients, ``2 h + q + 2 h_kv + g' f k`` with ``g' = 2`` gated, else 1;
     the forward again under full recomputation.
 
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (widths of Q, K/V and the FFN a token passes through; gate).
+    full_recompute : bool
+        The forward runs twice (its casts counted twice).
+
+    Returns
+    -------
+    float
+        Elements cast per token and layer over one training step [count].
+
+    Examples
+    --------
     >>> from planner.performance.training.shape import model_shape
     >>> fp8_cast_elements(model_shape(params_b=1, layers=1, hidden_size=1024, heads=8), full_recompute=False)
     16384.0
@@ -226,13 +273,13 @@ class StepModel:
         self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
         self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
         moe_c = moe_coefficients or MoeCoefficients()
+        if job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
+            # no host round trip per layer: no wait, and the captured path's own cost per copy. Megatron-Core's
+            # all-to-all dispatcher still copies its split sizes to the host and waits on them (before
+            # the all-to-all) when the preprocess is captured: there both stay (moe module notes)
+            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns, host_wait_us=0.0)
         if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
             moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
-        elif job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
-            # no host round trip per layer: the captured path's own cost replaces it. Megatron-Core's all-to-all
-            # dispatcher still copies its split sizes to the host and waits on them (before the
-            # all-to-all) when the preprocess is captured: there the cost stays (moe module notes)
-            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
         self.moe = MoeModel(
             shape=shape, seq_len=job.seq_len, coefficients=moe_c,
             load_imbalance=job.moe_load_imbalance, redundant_experts=job.moe_redundant_experts,
@@ -398,7 +445,8 @@ class StepModel:
         )  # fmt: skip
         framework_s = c.copy_overhead_ns * 1e-9
         per_copy_s = per_copy / self.hbm_byte_per_s + framework_s
-        return layers * factor * moe.routed_copies(lay) * per_copy_s
+        forwards = 2.0 if recompute == "full" else 1.0  # the recomputed forward dispatches, and waits, again
+        return layers * (factor * moe.routed_copies(lay) * per_copy_s + forwards * c.host_wait_us * 1e-6)
 
     def _collective(self, kind: str, size: float, gpus: int, per_domain: int) -> tuple[float, str]:
         key = (kind, size, gpus, per_domain)
@@ -413,6 +461,8 @@ class StepModel:
     def step(self, lay: Parallel, recompute: Recompute, zero: ZeroStage) -> StepResult:
         """The step breakdown of one layout (module notes)."""
         eta = self.efficiency(lay, recompute)
+        # pipeline schedule runs of the step, each filling and draining
+        rounds = min(self.job.accumulation_rounds, lay.micro_batches)
         compute_micro, attention_s = self.compute_micro_s(lay, recompute)
         raised_micro = compute_micro * (self.bound_factor(eta) - 1.0)
         compute_micro += raised_micro  # the kernels no faster than the bound allows (module notes)
@@ -430,8 +480,9 @@ class StepModel:
                 comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
             )
             alone = 0.0  # DualPipe pairs its warm-up chunks too (DeepSeek-V3 section 3.2.1)
-            if self.job.moe_overlap == "two_micro_batches":
-                alone = unpaired_share(pp=lay.pp, virtual_stages=lay.v, micro_batches=lay.micro_batches)
+            if self.job.moe_overlap == "two_micro_batches":  # each schedule run warms up and cools down
+                per_run = lay.micro_batches / rounds
+                alone = unpaired_share(pp=lay.pp, virtual_stages=lay.v, micro_batches=per_run)
             ep_s = alone * ep_all + (1.0 - alone) * hidden_s
         offload_s = self.offload_micro_s(lay, recompute, compute_micro)
         per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s + offload_s
@@ -439,7 +490,7 @@ class StepModel:
         if self.job.moe_overlap == "dualpipe":
             bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
         compute_s = compute_micro * lay.micro_batches
-        bubble_s = bubble_slots * per_micro
+        bubble_s = bubble_slots * per_micro * rounds
         dp_total, dp_level = self._dp_s(lay, zero)
         window = compute_s * ((1 - 2.0 / 8.0) if recompute == "full" else BACKWARD_SHARE)
         step = StepBreakdown(
@@ -558,13 +609,21 @@ class StepModel:
     def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:
         """One dispatch (or combine) over the expert group, node-limited routing applied [s]."""
         size = self.moe.dispatch_buffer_bytes(lay, element_bytes)
+        dedupe = self.job.moe_dispatcher == "fused"
         share = network_share(
             ep=lay.ep, per_domain=per_domain, top_k=self.shape.top_k, node_limit=self.job.moe_node_limit,
-            dedupe=self.job.moe_dispatcher == "fused",
+            dedupe=dedupe,
         )  # fmt: skip
+        # deduplicating kernels move one copy per destination GPU over the scale-up links (moe notes)
+        reach = (
+            lay.ep if self.job.moe_node_limit is None else min(lay.ep, self.job.moe_node_limit * per_domain)
+        )
+        up_size = size * gpu_copies(top_k=self.shape.top_k, gpus=reach) / self.shape.top_k if dedupe else size
+        if lay.ep <= per_domain:  # the whole group inside one scale-up domain
+            return self._collective("all_to_all", up_size, lay.ep, per_domain)
         t, level = self._collective("all_to_all", size * share, lay.ep, per_domain)
         if share < 1.0 and per_domain > 1:  # forwarded to the experts inside the scale-up domain
-            forward, _ = self._collective("all_to_all", size, per_domain, per_domain)
+            forward, _ = self._collective("all_to_all", up_size, per_domain, per_domain)
             if forward > t:
                 return forward, self.fabric.scale_up.name
         return t, level

@@ -30,6 +30,7 @@ from planner.performance.training.memory import (
     BF16_OPTIMIZER_BYTES,
     OPTIMIZER_BYTES,
     MemoryBreakdown,
+    MemoryBudget,
     Parallel,
     ZeroStage,
     activation_and_buffer_bytes,
@@ -54,6 +55,23 @@ grow with v) and would double the search."""
 
 
 def divisors(n: int) -> list[int]:
+    """The divisors of ``n``, ascending.
+
+    Parameters
+    ----------
+    n : int
+        A whole number >= 1 (GPUs, layers) [count].
+
+    Returns
+    -------
+    list[int]
+        Every ``d`` with ``n % d == 0``, 1 and ``n`` included [count].
+
+    Examples
+    --------
+    >>> divisors(12)
+    [1, 2, 3, 4, 6, 12]
+    """
     small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
     return sorted({*small, *(n // d for d in small)})
 
@@ -70,7 +88,24 @@ class Fit:
 
 
 def check_layout(job: TrainingJob, shape: ModelShape, gpus: int) -> None:
-    """Raise :class:`InputError` when the given parts of the layout cannot be."""
+    """Raise :class:`InputError` when the given parts of the layout cannot be.
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job; its fixed ``tp``, ``pp``, ``dp``, ``cp``, ``ep`` and recomputation are checked.
+    shape : ModelShape
+        The model (its layers bound ``pp``).
+    gpus : int
+        GPUs of the plan the job runs on [count].
+
+    Raises
+    ------
+    InputError
+        A given size does not divide the GPUs (or ``ep`` the experts), ``tp x pp x dp`` is not
+        the GPUs, ``pp`` exceeds the layers, or block recomputation is asked of a mixture of
+        experts; the message names the field.
+    """
     for name, value in (("tp", job.tp), ("pp", job.pp), ("dp", job.dp), ("cp", job.cp)):
         if value is not None and gpus % value:
             raise InputError(
@@ -114,7 +149,25 @@ def _cps(job: TrainingJob, gpus: int) -> list[int]:
 def structures(
     job: TrainingJob, shape: ModelShape, gpus: int, domain_gpus: int
 ) -> Iterator[tuple[int, int, int, int, int]]:
-    """Every ``(tp, cp, pp, dp, ep)`` the job allows on ``gpus`` GPUs."""
+    """Every ``(tp, cp, pp, dp, ep)`` the job allows on ``gpus`` GPUs.
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job: its fixed sizes, global batch, experts and sequence length (module notes).
+    shape : ModelShape
+        The model (its layers bound ``pp``).
+    gpus : int
+        GPUs of the plan [count].
+    domain_gpus : int
+        GPUs per scale-up domain, the most ``tp`` searched [count].
+
+    Yields
+    ------
+    tuple[int, int, int, int, int]
+        Tensor-, context-, pipeline-, data- and expert-parallel sizes with ``tp cp pp dp =
+        gpus`` [count].
+    """
     tps = [job.tp] if job.tp is not None else [t for t in divisors(gpus) if t <= domain_gpus]
     for tp in tps:
         for cp in _cps(job, gpus // tp):
@@ -144,7 +197,25 @@ def schedules(
     job: TrainingJob, shape: ModelShape, tp: int, cp: int, pp: int, dp: int, ep: int, *, exact: bool = False
 ) -> Iterator[Parallel]:
     """Micro-batch sizes and interleaving depths of one structure; with ``exact`` only those whose
-    ``dp x micro-batch`` divides the global batch (no rounding up)."""
+    ``dp x micro-batch`` divides the global batch (no rounding up).
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job: its micro-batch size, interleaving depth, global batch [sequences].
+    shape : ModelShape
+        The model (``pp v`` at most its layers).
+    tp, cp, pp, dp, ep : int
+        The structure's parallel sizes (:func:`structures`) [count].
+    exact : bool
+        Only micro-batch sizes that run the global batch exactly.
+
+    Yields
+    ------
+    Parallel
+        One layout per micro-batch size [sequences] and interleaving depth ``v`` [count], with
+        ``ceil(global batch / (dp x micro-batch))`` micro-batches per step.
+    """
     mbs = [job.micro_batch_seqs] if job.micro_batch_seqs is not None else list(MICRO_BATCHES)
     for mb in mbs:
         if dp * mb > job.global_batch_seqs or (exact and job.global_batch_seqs % (dp * mb)):
@@ -164,7 +235,18 @@ def schedules(
 
 
 def optimizer_bytes_per_param(job: TrainingJob) -> float:
-    """Optimizer-state bytes per parameter the job's framework keeps [B] (memory notes)."""
+    """Optimizer-state bytes per parameter the job's framework keeps [B] (memory notes).
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job (its ``optimizer_states``).
+
+    Returns
+    -------
+    float
+        4 with bf16 Adam moments and no master copy, else 12 (fp32 master and moments) [B].
+    """
     return BF16_OPTIMIZER_BYTES if job.optimizer_states == "bf16" else OPTIMIZER_BYTES
 
 
@@ -178,6 +260,27 @@ def fits(
     ``worth`` (the search's lower bound against its best so far) does not rule out its fewest
     recomputed layers: for each lower ZeRO stage, the fewest recomputed layers per chunk that fit
     (:func:`block_counts`).
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job (its recomputation, ZeRO stage and memory options).
+    shape : ModelShape
+        The model.
+    lay : Parallel
+        The layout and schedule to fit.
+    usable_bytes : float
+        GPU memory the job may use [B].
+    split : StageSplit or None
+        The layout's split of layers; ``None``: :func:`~planner.performance.training.memory.pipeline_split`.
+    worth : callable or None
+        Whether a block-recomputation trial could still beat the best step found; ``None``: always.
+
+    Returns
+    -------
+    tuple[list[Fit], tuple[float, float, float, float, float]]
+        The fits (layout, recomputation, ZeRO stage and their memory parts), and the weights,
+        gradients, optimizer, activations and buffers of the least memory-hungry choice [B].
     """
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
@@ -238,7 +341,21 @@ def fits(
 def block_counts(job: TrainingJob, split: StageSplit) -> list[int]:
     """Recomputed layers per chunk to try under block recomputation, fewest first: the given
     ``recompute_layers``, else 1 up to one fewer than the largest chunk when searched (all of them is
-    full recomputation), up to all of them when block is asked for."""
+    full recomputation), up to all of them when block is asked for.
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job (its ``recompute_layers`` and ``recompute``).
+    split : StageSplit
+        The layout's split of layers over chunks.
+
+    Returns
+    -------
+    list[int]
+        Recomputed layers per chunk, ascending [count]; empty when every chunk holds one layer and
+        block is searched.
+    """
     if job.recompute_layers is not None:
         return [job.recompute_layers]
     largest = max(split.chunk_layers)
@@ -291,26 +408,47 @@ class SearchResult:
 
 
 def search(
-    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float
+    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, budget: MemoryBudget
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     """The fastest fitting layout, how many ``(tp, cp, pp, dp, ep)`` fit with some schedule; else the
     least memory-hungry layout; and whether any layout existed.
 
     Layouts that run the global batch exactly come first; only when none fits are layouts that
     round it up to whole micro-batches searched (the estimate then says so in a note).
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job: its fixed sizes and the options searched (module notes).
+    shape : ModelShape
+        The model.
+    model : StepModel
+        The step-time model of the job on the plan's fabric.
+    gpus : int
+        GPUs of the plan [count].
+    budget : MemoryBudget
+        What each layout may allocate per GPU [B] (the reserve beside it depends on the layout).
+
+    Returns
+    -------
+    tuple[SearchResult or None, tuple[Parallel, MemoryBreakdown] or None, bool]
+        The fastest fitting step with its memory [B] and the count of fitting structures (``None``
+        when nothing fits); the layout needing the least memory with its breakdown [B] (``None``
+        when no layout exists); whether any layout exists at all.
     """
-    exact = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=True)
+    exact = _search(job, shape, model, gpus=gpus, budget=budget, exact=True)
     if exact[0] is not None:
         return exact
-    rounded = _search(job, shape, model, gpus=gpus, usable_bytes=usable_bytes, exact=False)
+    rounded = _search(job, shape, model, gpus=gpus, budget=budget, exact=False)
     return rounded if rounded[2] or not exact[2] else exact
 
 
 def _search(
-    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, usable_bytes: float, exact: bool
+    job: TrainingJob, shape: ModelShape, model: StepModel, *, gpus: int, budget: MemoryBudget, exact: bool
 ) -> tuple[SearchResult | None, tuple[Parallel, MemoryBreakdown] | None, bool]:
     best: tuple[tuple[float, float, int, int, int, int], StepResult, Fit] | None = None
     least: tuple[Parallel, tuple[float, float, float, float, float]] | None = None
+    least_held = math.inf
     fitting = 0
     any_layout = False
     cheapest: Recompute = "none" if job.recompute == "auto" else job.recompute
@@ -323,11 +461,12 @@ def _search(
                 continue
             bound = best[0][:2] if best is not None else (math.inf, math.inf)
             found, need = fits(
-                job, shape, lay, usable_bytes, model.split(lay),
+                job, shape, lay, budget.allocatable_bytes(lay), model.split(lay),
                 worth=lambda trial: model.lower_bound_key(trial, "block") <= bound,  # noqa: B023
             )  # fmt: skip
-            if least is None or sum(need) < sum(least[1]):
-                least = (lay, need)
+            held = budget.needed_bytes(sum(need), lay)  # with the layout's reserve
+            if least is None or held < least_held:
+                least, least_held = (lay, need), held
             if found and not counted:
                 fitting += 1
                 counted = True
@@ -338,14 +477,35 @@ def _search(
                 key = (*model.result_key(result), lay.pp, lay.tp, lay.cp, lay.ep)
                 if best is None or key < best[0]:
                     best = (key, result, fit)
-    least_memory = None if least is None else (least[0], MemoryBreakdown(*least[1]))
+    least_memory = (
+        None if least is None else (least[0], budget.with_reserve(MemoryBreakdown(*least[1]), least[0]))
+    )
     if best is None:
         return None, least_memory, any_layout
-    return SearchResult(best[1], MemoryBreakdown(*best[2].parts), fitting), least_memory, any_layout
+    memory = budget.with_reserve(MemoryBreakdown(*best[2].parts), best[2].lay)
+    return SearchResult(best[1], memory, fitting), least_memory, any_layout
 
 
 def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult, usable_bytes: float) -> int:
-    """The largest micro-batch [sequences] that fits with the chosen layout, recomputation and ZeRO stage."""
+    """The largest micro-batch [sequences] that fits with the chosen layout, recomputation and ZeRO stage.
+
+    Parameters
+    ----------
+    job : TrainingJob
+        The job (global batch and memory options).
+    shape : ModelShape
+        The model.
+    result : StepResult
+        The chosen step: its layout, recomputation and ZeRO stage are kept.
+    usable_bytes : float
+        GPU memory the job may use [B].
+
+    Returns
+    -------
+    int
+        The chosen micro-batch doubled while ``dp x micro-batch`` stays within the global batch and
+        the memory fits [sequences].
+    """
     lay = result.lay
     largest = mb = lay.micro_batch_seqs
     while lay.dp * mb * 2 <= job.global_batch_seqs:

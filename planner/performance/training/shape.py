@@ -141,6 +141,34 @@ def attention_params(
 
         h r_q + r_q a (d + d_r) + h (r_kv + d_r) + r_kv a (d + d_v) + a d_v h
 
+    Parameters
+    ----------
+    hidden_size : int
+        Model width, ``h`` [count].
+    heads : int
+        Attention heads, ``a`` [count].
+    q_width : int
+        Width of Q and of the attention output, ``q`` [count] (unused with MLA).
+    kv_width : int
+        Width of K and of V, ``kv`` [count] (unused with MLA).
+    head_dim : int
+        Width of one head, ``d`` [count] (MLA only).
+    q_lora_rank : int
+        Query compression rank, ``r_q`` [count]; 0 = none.
+    kv_lora_rank : int
+        Key/value compression rank, ``r_kv`` [count]; 0 = not MLA.
+    qk_rope_head_dim : int
+        Rotary part of each query/key head, ``d_r`` [count].
+    v_head_dim : int
+        Width of each value head, ``d_v`` [count]; 0 = ``d``.
+
+    Returns
+    -------
+    float
+        Parameters of the Q, K, V and output projections of one layer [count].
+
+    Examples
+    --------
     >>> attention_params(hidden_size=7168, heads=128, q_width=0, kv_width=0, head_dim=128,
     ...     q_lora_rank=1536, kv_lora_rank=512, qk_rope_head_dim=64, v_head_dim=128)  # DeepSeek-V3
     187105280.0
@@ -170,6 +198,33 @@ def layer_params(
     ``dense = h (q + 2 kv) + q h + S g h f``, ``routed = E g h f`` (``E = 0`` for a dense model,
     whose FFN counts as dense), ``g = 3`` gated else 2.
 
+    Parameters
+    ----------
+    hidden_size : int
+        Model width, ``h`` [count].
+    q_width : int
+        Width of Q and of the attention output, ``q`` [count].
+    kv_width : int
+        Width of K and of V, ``kv`` [count].
+    ffn_hidden : int
+        FFN inner width of the layer (of one expert), ``f`` [count].
+    gated_mlp : bool
+        Three FFN matrices (gate) instead of two.
+    experts : int
+        Routed experts of the layer, ``E`` [count]; 1 = dense.
+    shared_experts : int
+        Shared experts, ``S`` [count] (expert layers only).
+    attention : float or None
+        Attention projection parameters [count] when the caller has them
+        (:func:`attention_params`); ``None``: ``h (q + 2 kv) + q h``.
+
+    Returns
+    -------
+    tuple[float, float]
+        Parameters outside the routed experts and in the routed experts [count].
+
+    Examples
+    --------
     >>> layer_params(hidden_size=4096, q_width=8192, kv_width=512, ffn_hidden=1536, gated_mlp=True,
     ...              experts=128, shared_experts=0)  # Qwen3-235B-A22B: 71.3M dense, 2.42G routed
     (71303168.0, 2415919104.0)
@@ -210,6 +265,34 @@ def model_shape(
     -----
     ``P = L h^2 (4 + 8E)``; with ``h = 128 L``, ``L = (P / (128^2 (4 + 8E)))^(1/3)``.
 
+    Parameters
+    ----------
+    params_b : float
+        Total parameters [10^9].
+    experts, top_k, shared_experts : int
+        Routed experts per layer, those each token passes through, and shared experts [count];
+        ``experts = 1``: a dense model.
+    layers, hidden_size, heads, kv_heads, ffn_hidden, vocab, head_dim : int or None
+        The shape where known [count]; ``None``: derived (layers and width from ``params_b``,
+        ``h / 128`` heads, KV heads = heads, FFN ``4 h``, no logits, head ``h / heads``).
+    gated_mlp : bool
+        Three FFN matrices (gate) instead of two.
+    dense_layers : int
+        First layers with a dense FFN in a mixture of experts [count].
+    dense_ffn_hidden : int or None
+        FFN width of those layers [count]; ``None``: ``ffn_hidden``.
+    q_lora_rank, kv_lora_rank, qk_rope_head_dim, v_head_dim : int or None
+        Multi-head latent attention ranks and head widths [count] (:func:`attention_params`).
+
+    Returns
+    -------
+    ModelShape
+        Layers, width, heads, FFN, vocabulary and experts, with the total, active, dense and
+        expert parameters [count]; the dense share from the shape when a mixture of experts
+        gives ``ffn_hidden``, else from ``4 h^2`` against ``8 h^2`` per expert.
+
+    Examples
+    --------
     >>> s = model_shape(params_b=70)
     >>> (s.layers, s.hidden_size)  # L = (70e9 / (16384 x 12))^(1/3) = 70.9; h = (70e9 / (71 x 12))^0.5
     (71, 9064)

@@ -19,6 +19,23 @@ def _tool(name: str) -> str:
     return found
 
 
+def _run(
+    name: str, *args: str, pdf: bytes | None = None, timeout_s: int = 120
+) -> subprocess.CompletedProcess[bytes]:
+    """Run poppler's ``name`` with ``args`` (``pdf`` on its standard input); a failure is a
+    :class:`RenderError` naming the tool and what it said."""
+    result = subprocess.run(
+        [_tool(name), *args], input=pdf, capture_output=True, check=False, timeout=timeout_s
+    )
+    if result.returncode != 0:
+        raise _failed(name, result)
+    return result
+
+
+def _failed(name: str, result: subprocess.CompletedProcess[bytes]) -> RenderError:
+    return RenderError(f"PDF preview: {name} failed ({result.stderr.decode(errors='replace').strip()})")
+
+
 def page_count(pdf: bytes) -> int:
     """Pages in the PDF (``pdfinfo``).
 
@@ -32,10 +49,10 @@ def page_count(pdf: bytes) -> int:
     int
         Pages [count].
     """
-    result = subprocess.run([_tool("pdfinfo"), "-"], input=pdf, capture_output=True, check=False, timeout=60)
+    result = _run("pdfinfo", "-", pdf=pdf, timeout_s=60)
     match = re.search(rb"^Pages:\s+(\d+)", result.stdout, re.MULTILINE)
-    if result.returncode != 0 or match is None:
-        raise RenderError(f"PDF preview: pdfinfo failed ({result.stderr.decode(errors='replace').strip()})")
+    if match is None:
+        raise _failed("pdfinfo", result)
     return int(match.group(1))
 
 
@@ -59,27 +76,18 @@ def page_images(pdf: bytes, *, first: int = 1, last: int = 2, dpi: int = 60) -> 
     with tempfile.TemporaryDirectory(prefix="planner-preview-") as tmp:
         source = Path(tmp) / "document.pdf"
         source.write_bytes(pdf)
-        result = subprocess.run(
-            [
-                _tool("pdftoppm"),
-                "-png",
-                "-r",
-                str(dpi),
-                "-f",
-                str(first),
-                "-l",
-                str(last),
-                str(source),
-                str(Path(tmp) / "page"),
-            ],
-            capture_output=True,
-            check=False,
-            timeout=120,
+        _run(
+            "pdftoppm",
+            "-png",
+            "-r",
+            str(dpi),
+            "-f",
+            str(first),
+            "-l",
+            str(last),
+            str(source),
+            str(Path(tmp) / "page"),
         )
-        if result.returncode != 0:
-            raise RenderError(
-                f"PDF preview: pdftoppm failed ({result.stderr.decode(errors='replace').strip()})"
-            )
         pages = sorted(Path(tmp).glob("page-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
         return [p.read_bytes() for p in pages]
 
@@ -97,15 +105,7 @@ def page_texts(pdf: bytes) -> list[str]:
     list[str]
         Text of each page.
     """
-    result = subprocess.run(
-        [_tool("pdftotext"), "-layout", "-enc", "UTF-8", "-", "-"],
-        input=pdf,
-        capture_output=True,
-        check=False,
-        timeout=120,
-    )
-    if result.returncode != 0:
-        raise RenderError(f"PDF preview: pdftotext failed ({result.stderr.decode(errors='replace').strip()})")
+    result = _run("pdftotext", "-layout", "-enc", "UTF-8", "-", "-", pdf=pdf)
     pages = result.stdout.decode("utf-8", errors="replace").split("\f")
     return pages[:-1] if pages and not pages[-1].strip() else pages
 
