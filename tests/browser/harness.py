@@ -217,6 +217,36 @@ def fill_store(path: Path) -> int:
         return acme.id
 
 
+_BUSY_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return true;
+  return [...document.querySelectorAll('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]')]
+    .some((el) => el.offsetParent !== null);
+}"""
+"""Whether the app is still at work: the script's run state Streamlit's frontend writes on its root
+(``data-test-script-state``: ``running`` and ``rerunRequested`` until the run ends, ``notRunning``
+after it; with the skeletons, what ``wait_for_app_run`` in Streamlit's own browser tests waits on,
+streamlit/streamlit ``e2e_playwright/conftest.py``), its status widget ("Running…", which may be
+hidden with the toolbar) and its skeletons (where elements are still to come)."""
+
+
+def settle(page: Page, quiet_ms: int = 300, timeout_s: float = 120.0) -> None:
+    """Wait until the app has finished its run: the page title is in the document, and the app
+    has not been at work (:data:`_BUSY_JS`) for ``quiet_ms``, so a rerun the run itself asks for
+    (a query-parameter write, ``st.rerun``) starts before the wait ends."""
+    # attached, not visible: presentation mode hides the page title for the large figures
+    page.locator("h1").first.wait_for(state="attached", timeout=timeout_s * 1000)
+    deadline = time.monotonic() + timeout_s
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        if page.evaluate(_BUSY_JS):
+            quiet_since = time.monotonic()
+        elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
+            return
+        page.wait_for_timeout(100)
+    raise TimeoutError(f"the app was still running after {timeout_s:g} s")
+
+
 def path_of(name: str) -> str:
     """URL path of a page: the default page (overview) lives at the root."""
     return "" if name == "overview" else name
@@ -242,8 +272,14 @@ def open_page(page: Page, base_url: str, name: str, lang: str, scenario_id: int 
         expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
     elif name not in ("catalog", "assumptions"):
         expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
-    page.wait_for_timeout(800)  # the last charts and tables settle
+    settle(page)  # the run's last charts and tables
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+_NEXT_FRAMES_JS = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 150))))"""
+"""Resolves once the page has painted twice more and 150 ms have passed: a resize's observers
+(Plotly's re-layout) run before the next frame and draw by the one after."""
 
 
 def full_page_screenshot(page: Page, path: Path, width: int = VIEWPORT["width"]) -> Path:
@@ -254,7 +290,7 @@ def full_page_screenshot(page: Page, path: Path, width: int = VIEWPORT["width"])
         " return m ? m.scrollHeight : document.body.scrollHeight }"
     )
     page.set_viewport_size({"width": width, "height": min(max(900, int(height) + 40), 7000)})
-    page.wait_for_timeout(800)  # let Plotly re-layout at the new size
+    page.evaluate(_NEXT_FRAMES_JS)  # Plotly re-lays out its charts at the new size, then paints
     page.screenshot(path=str(path), animations="disabled", caret="hide")
     page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
     return path

@@ -10,9 +10,10 @@ a missing Chromium fails the run.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
-from harness import ARTIFACTS, full_page_screenshot, open_page
+from harness import ARTIFACTS, full_page_screenshot, open_page, served
 from playwright.sync_api import Locator, Page, expect
 
 from planner.i18n import tr
@@ -36,8 +37,17 @@ def heading(page: Page, text: str) -> None:
     expect(page.locator("h1", has_text=text)).to_be_visible()
 
 
-def test_shared_link_opens_the_same_view(base_url: str, page: Page) -> None:
+@pytest.fixture
+def fresh_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this test's own, whose first request the test makes (the run's shared
+    ``base_url`` has served other pages before)."""
+    with served(tmp_path_factory) as url:
+        yield url
+
+
+def test_shared_link_opens_the_same_view(fresh_url: str, page: Page) -> None:
     """The first request of a fresh server is a page URL: the frame must still run around it."""
+    base_url = fresh_url
     page.goto(f"{base_url}/compare?lang=zh&gpus=256&design=rail4-npo")
     heading(page, tr("page.compare", "zh"))
     expect(page.locator('[data-testid="stPlotlyChart"]').first).to_be_visible()

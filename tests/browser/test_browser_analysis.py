@@ -3,23 +3,21 @@
 The optimizer's Pareto chart is drawn and a click on a point loads that design into the app; a
 share link opens a saved scenario; every new page is screenshotted in both languages to
 ``artifacts/screenshots/`` (ignored by git; ``make screenshots`` refreshes the README's images).
-The server uses its own scenario store, a temporary SQLite file with a few saved scenarios.
+The server's scenario store is a temporary SQLite file with a few saved scenarios (the run's
+shared ``saved_url`` server).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from harness import (
     ARTIFACTS,
-    fill_store,
     full_page_screenshot,
     open_page,
     run_optimizer,
-    served,
 )
 from playwright.sync_api import Page, expect
 
@@ -33,17 +31,16 @@ expect.set_options(timeout=TIMEOUT_MS)
 
 
 @pytest.fixture(scope="module")
-def saved_id(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int]:
+def saved_id(saved_store: tuple[Path, int]) -> tuple[str, int]:
     """The server's store (path) and the id of its first saved scenario."""
-    db = tmp_path_factory.mktemp("store") / "scenarios.db"
-    return str(db), fill_store(db)
+    return str(saved_store[0]), saved_store[1]
 
 
 @pytest.fixture(scope="module")
-def base_url(saved_id: tuple[str, int], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app over the saved scenarios (the conftest's serves an empty store)."""
-    with served(tmp_path_factory, Path(saved_id[0])) as url:
-        yield url
+def base_url(saved_url: str) -> str:
+    """The app over the saved scenarios (the run's shared server; the conftest's ``base_url``
+    serves an empty store)."""
+    return saved_url
 
 
 def heading(page: Page, text: str) -> None:

@@ -16,12 +16,12 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import harness
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from planner import Scenario, load_catalog, plan
 from planner.access import Identity, priced_catalog
@@ -120,15 +120,45 @@ def capex_text(*, priced: bool) -> str:
     return fmt.money(money(p.cost.capex_usd), money.currency, "en")
 
 
+def signed_in_as(page: Page, role: str) -> None:
+    """Wait until the app names the signed-in user's role (the sidebar's "(Viewer)")."""
+    expect(page.get_by_text(f"({tr(f'auth.role.{role}', 'en')})")).to_be_visible(timeout=TIMEOUT_MS)
+
+
 def sign_in(browser: Browser, base_url: str, role: str) -> Page:
+    """A fresh browser profile signed in as ``role`` through the provider's form, on the overview."""
     page = harness.new_context(browser, TIMEOUT_MS).new_page()
     page.goto(base_url)
     expect(page.get_by_text(tr("auth.sign_in_needed", "en"))).to_be_visible(timeout=TIMEOUT_MS)
     page.get_by_role("button", name=tr("auth.sign_in", "en")).click()
     # the provider's form: one button per predefined user
     page.get_by_role("button", name=str(USERS[role]["sub"]), exact=True).click()
-    expect(page.get_by_text(f"({tr(f'auth.role.{role}', 'en')})")).to_be_visible(timeout=TIMEOUT_MS)
+    signed_in_as(page, role)
     return page
+
+
+@pytest.fixture(scope="module")
+def open_as(browser: Browser, app_url: str) -> Iterator[Callable[[str], Page]]:
+    """``open_as(role)``: a new page (a new Streamlit session) on the overview, in a browser
+    profile signed in as ``role``. Each role signs in through the provider's form once for the
+    module (:func:`sign_in`; the first page is that sign-in's), and its later pages carry the
+    sign-in's cookie as a user's next tab does: a sign-in is a round trip through the provider
+    and the app's first page, seconds of CPU each."""
+    profiles: dict[str, BrowserContext] = {}
+
+    def open_page(role: str) -> Page:
+        if role not in profiles:
+            page = sign_in(browser, app_url, role)
+            profiles[role] = page.context
+            return page
+        page = profiles[role].new_page()
+        page.goto(app_url)
+        signed_in_as(page, role)
+        return page
+
+    yield open_page
+    for context in profiles.values():
+        context.close()
 
 
 def capex_on(page: Page) -> str:
@@ -137,9 +167,9 @@ def capex_on(page: Page) -> str:
     return str(card.locator('[data-testid="stMetricValue"]').inner_text()).strip()
 
 
-def test_only_commercial_sees_internal_cost(browser: Browser, app_url: str) -> None:
+def test_only_commercial_sees_internal_cost(open_as: Callable[[str], Page], app_url: str) -> None:
     for role, priced in (("viewer", True), ("architect", True), ("commercial", False)):
-        page = sign_in(browser, app_url, role)
+        page = open_as(role)
         assert capex_on(page) == capex_text(priced=priced), role
         page.goto(f"{app_url}/proposal?edition=internal")
         refusal = page.get_by_text("edition=internal: internal costs")
@@ -154,11 +184,11 @@ def test_only_commercial_sees_internal_cost(browser: Browser, app_url: str) -> N
             header = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()[0]
             assert "unit_cost" in header, header  # the internal edition's cost columns
             expect(refusal).to_have_count(0)
-        page.context.close()
+        page.close()
 
 
-def test_a_viewers_forged_urls_are_refused(browser: Browser, app_url: str) -> None:
-    page = sign_in(browser, app_url, "viewer")
+def test_a_viewers_forged_urls_are_refused(open_as: Callable[[str], Page], app_url: str) -> None:
+    page = open_as("viewer")
     for path in ("bom", "scenarios", "catalog"):
         page.goto(f"{app_url}/{path}")
         expect(
@@ -171,7 +201,7 @@ def test_a_viewers_forged_urls_are_refused(browser: Browser, app_url: str) -> No
         button.click()
     header = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()[0]
     assert "unit_cost" not in header and "margin" not in header, header  # the customer edition
-    page.context.close()
+    page.close()
 
 
 def scenario_json(page: Page, base_url: str) -> dict[str, object]:
@@ -185,23 +215,25 @@ def scenario_json(page: Page, base_url: str) -> dict[str, object]:
     return loaded
 
 
-def test_scenario_json_carries_internal_prices_only_for_commercial(browser: Browser, app_url: str) -> None:
+def test_scenario_json_carries_internal_prices_only_for_commercial(
+    open_as: Callable[[str], Page], app_url: str
+) -> None:
     for role, overrides in (("architect", {}), ("commercial", {"br100": 9000.0})):
-        page = sign_in(browser, app_url, role)
+        page = open_as(role)
         document = scenario_json(page, app_url)
         assert document["name"] == "Acme priced"
         assert document["scenario"]["price_overrides_usd"] == overrides, role  # type: ignore[index]
-        page.context.close()
+        page.close()
 
 
 VIEWER_WALK = ("overview", "compare", "scaling", "topology", "proposal")
 """The pages a viewer opens in a workshop (planner.access.VIEWER_PAGES without presentation)."""
 
 
-def test_a_viewers_walk(browser: Browser, app_url: str) -> None:
+def test_a_viewers_walk(open_as: Callable[[str], Page], app_url: str) -> None:
     """A viewer's walk (issue 29): the start-here steps name only pages the viewer may open, the
     navigation bar lists exactly those, and each opens with its title and no exception or refusal."""
-    page = sign_in(browser, app_url, "viewer")
+    page = open_as("viewer")
     expect(page.get_by_text(tr("page.compare", "en"), exact=True).first).to_be_visible(timeout=TIMEOUT_MS)
     welcome = page.locator(".st-key-welcome_box")
     expect(welcome).to_be_visible(timeout=TIMEOUT_MS)
@@ -215,13 +247,13 @@ def test_a_viewers_walk(browser: Browser, app_url: str) -> None:
     for name in VIEWER_WALK:
         page.goto(f"{app_url}/{'' if name == 'overview' else name}")
         expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
-        page.wait_for_timeout(500)
+        harness.settle(page)
         expect(page.get_by_text(refused)).to_have_count(0)
         expect(page.locator('[data-testid="stException"]')).to_have_count(0)
 
 
 def test_a_viewers_pages_and_downloads_show_no_cost_margin_or_discount(
-    browser: Browser, app_url: str
+    open_as: Callable[[str], Page], app_url: str
 ) -> None:
     """Every page a viewer may open, as the browser draws it, and the files it offers: no margin or
     discount field or figure, and no figure at internal cost (the hostile-input issue, item 5)."""
@@ -234,11 +266,11 @@ def test_a_viewers_pages_and_downloads_show_no_cost_margin_or_discount(
         "unit_cost",
         "margin_fraction",
     ]
-    page = sign_in(browser, app_url, "viewer")
+    page = open_as("viewer")
     for name in sorted(VIEWER_PAGES - {"present"}):  # the presentation page shows the overview's
         page.goto(f"{app_url}/{'' if name == 'overview' else name}")
         expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
-        page.wait_for_timeout(1500)  # the last charts and tables settle
+        harness.settle(page)  # the run's last charts and tables
         text = page.locator('[data-testid="stMain"]').inner_text()
         assert cost not in text, name
         for word in hidden:
@@ -248,4 +280,4 @@ def test_a_viewers_pages_and_downloads_show_no_cost_margin_or_discount(
                 button.click()
             content = Path(download.value.path()).read_text(encoding="utf-8-sig")
             assert all(word not in content for word in ("unit_cost", "margin", "discount")), name
-    page.context.close()
+    page.close()

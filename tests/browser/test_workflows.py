@@ -23,20 +23,19 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from harness import ARTIFACTS, fill_store, run_optimizer, served
+from harness import ARTIFACTS, run_optimizer, settle
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from walk import (
     exceptions,
     heading_of,
     offsite_requests,
     overflowing_kpis,
-    settle,
     untranslated,
     visible_alerts,
 )
@@ -84,11 +83,9 @@ class Run:
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("store") / "scenarios.db"
-    fill_store(db)
-    with served(tmp_path_factory, db) as url:
-        yield url
+def base_url(saved_url: str) -> str:
+    """The run's shared server over a few saved scenarios (the walk saves one more)."""
+    return saved_url
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import fill_store, run_optimizer, served
+from harness import run_optimizer, settle
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from prose import english_runs
 from walk import (
@@ -28,7 +28,6 @@ from walk import (
     page_names,
     page_text,
     pdf_text,
-    settle,
     streamlit_chrome,
     untranslated,
     user_texts,
@@ -57,16 +56,16 @@ def _page_params() -> list[object]:
 
 
 @pytest.fixture(scope="module")
-def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+def saved(saved_store: tuple[Path, int]) -> tuple[Path, int]:
     """The server's store and the id of its first saved scenario (two versions)."""
-    db = tmp_path_factory.mktemp("store") / "scenarios.db"
-    return db, fill_store(db)
+    return saved_store
 
 
 @pytest.fixture(scope="module")
-def base_url(saved: tuple[Path, int], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory, saved[0]) as url:
-        yield url
+def base_url(saved_url: str) -> str:
+    """The run's shared server over the saved scenarios (a scenario another module saved there
+    is walked too: :func:`walk.user_texts` reads the store when the page is read)."""
+    return saved_url
 
 
 @pytest.fixture(scope="module")

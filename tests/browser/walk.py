@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -141,26 +140,6 @@ def offsite_requests(context: BrowserContext) -> Iterator[list[str]]:
 
     context.route(lambda url: not is_local(url), refuse)
     yield found
-
-
-def settle(page: Page, quiet_ms: int = 600, timeout_s: float = 120.0) -> None:
-    """Wait until the app has finished its run: Streamlit's status widget ("Running…") and its
-    skeletons (elements still to come) have been gone for ``quiet_ms`` and the page title is in
-    the document."""
-    # attached, not visible: presentation mode hides the page title for the large figures
-    page.locator("h1").first.wait_for(state="attached", timeout=timeout_s * 1000)
-    # the status widget may be hidden with the toolbar; skeletons stand where elements are to come
-    busy = """() => [...document.querySelectorAll('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]')]
-      .some((el) => el.offsetParent !== null)"""
-    deadline = time.monotonic() + timeout_s
-    quiet_since = time.monotonic()
-    while time.monotonic() < deadline:
-        if page.evaluate(busy):
-            quiet_since = time.monotonic()
-        elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
-            return
-        page.wait_for_timeout(100)
-    raise TimeoutError(f"the app was still running after {timeout_s:g} s")
 
 
 def page_names() -> list[str]:
