@@ -2,6 +2,11 @@
 
 Pure functions (no Streamlit) so the PDF export can draw the same figures. Text comes from
 :mod:`planner.i18n` in the language passed; money arrives converted to the report currency.
+
+Importing this module makes the house template (:data:`HOUSE_TEMPLATE`, ``plotly_white``) plotly's
+default, so a figure takes it when it is built, where plotly sets it without validating a copy;
+setting it afterwards (``update_layout(template=...)``) validated and copied the whole template,
+about 9 ms of the 15.6 ms a styled figure took (0.8 ms now, same JSON).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 from plotly.subplots import make_subplots
 
 from planner import Plan
@@ -33,6 +39,10 @@ from planner.report.tables import (
     unit_label,
 )
 
+HOUSE_TEMPLATE = "plotly_white"
+"""The charts' plotly template (module notes: plotly's default once this module is imported)."""
+pio.templates.default = HOUSE_TEMPLATE
+_HOUSE_PLOT_BGCOLOR = pio.templates[HOUSE_TEMPLATE].layout.plot_bgcolor
 FONT = "Noto Sans CJK SC, Noto Sans SC, PingFang SC, Microsoft YaHei, Source Sans Pro, sans-serif"
 DESIGN_COLORS = {"rail4-npo": "#0E9F8E", "rail8-npo": "#2F5FD0", "ib-ndr": "#E3821B"}
 _FALLBACK_COLORS = ("#8E44AD", "#C0392B", "#16A085", "#7F8C8D", "#D35400", "#2C3E50")
@@ -187,9 +197,10 @@ def _style(fig: go.Figure, title: str, *, height: int = 380, legend: str | None 
     """House style: title top left (broken over lines at :data:`TITLE_WIDTH`, never cut), legend
     below the plot (never over the title), white theme."""
     text = _wrap(title, TITLE_WIDTH) if title else title
+    if fig.layout.template.layout.plot_bgcolor != _HOUSE_PLOT_BGCOLOR:  # built under another default
+        fig.update_layout(template=HOUSE_TEMPLATE)
     fig.update_layout(
         title={"text": text, "x": 0.0, "xanchor": "left", "pad": {"l": 4}, "font": {"size": 16}},
-        template="plotly_white",
         font={"family": FONT, "size": 12},
         height=height,
         margin={"l": 10, "r": 10, "t": 50 + TITLE_LINE_PX * text.count("<br>"), "b": 10},
