@@ -342,6 +342,27 @@ def pytest_testnodedown(node: Any, error: object) -> None:
         node.config.stash[TIER_COUNTS] = Counter(counts)
 
 
+_SETUP_STARTS: dict[tuple[str, str], float] = {}
+"""When each test's set-up began [s since the epoch], by worker and test id (the controller's)."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before the JUnit writer takes the teardown's properties
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """On the controller of a pytest-xdist run, each test's line in the JUnit file records the
+    worker that ran it and when its set-up began (``worker``, ``started`` [s since the epoch]):
+    with the test's time, the run's timeline per worker (which group each worker held, whether
+    one sat idle at the end) is read from ``make test``'s own record."""
+    worker = getattr(report, "worker_id", None)
+    if worker is None:
+        return
+    key = (str(worker), report.nodeid)
+    if report.when == "setup":
+        _SETUP_STARTS[key] = report.start
+    elif report.when == "teardown":
+        started = _SETUP_STARTS.pop(key, report.start)
+        report.user_properties += [("worker", str(worker)), ("started", f"{started:.3f}")]
+
+
 @pytest.hookimpl(tryfirst=True)  # before the JUnit file is written
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """A pytest-xdist worker hands its tier counts to the controller; the process that writes the

@@ -94,6 +94,14 @@ def test_a_run_on_two_workers_keeps_its_groups_and_records_its_facts(tmp_path: P
     names = [case.get("name", "") for case in cases]
     assert run.tests == len(names) > 10 and run.failed == 0
     assert not [name for name in names if "@" in name], "a group name leaked into the test names"
+    # each test's line names the worker that ran it (the same as -v printed) and when it started
+    recorded = [{p.get("name"): p.get("value", "") for p in case.iter("property")} for case in cases]
+    assert all(props.keys() == {"worker", "started"} for props in recorded), recorded
+    assert all(float(props["started"]) > 1.7e9 for props in recorded)  # seconds since the epoch
+    by_file: dict[str, set[str]] = {}
+    for case, props in zip(cases, recorded, strict=True):
+        by_file.setdefault(case.get("classname", "").replace(".", "/") + ".py", set()).add(props["worker"])
+    assert by_file == workers, (by_file, workers)
     facts = run.properties
     assert facts["workers"] == "2" and int(facts["tier_browser"]) == sum(
         case.get("classname", "").startswith("tests.browser.") for case in cases

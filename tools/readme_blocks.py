@@ -70,7 +70,9 @@ def read_junit(path: Path) -> Run:
     suite = root if root.tag == "testsuite" else root.find("testsuite")
     if suite is None:
         raise SystemExit(f"readme: {path} holds no <testsuite>")
-    properties = {p.get("name", ""): p.get("value", "") for p in suite.iter("property")}
+    # the run's own properties (a test's line may hold its own: the worker that ran it)
+    recorded = suite.find("properties")
+    properties = {p.get("name", ""): p.get("value", "") for p in (recorded if recorded is not None else ())}
     return Run(
         tests=int(suite.get("tests", 0)),
         skipped=int(suite.get("skipped", 0)),
