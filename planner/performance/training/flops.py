@@ -131,7 +131,9 @@ def mtp_flops(shape: ModelShape, *, seq_len: int) -> float:
     gates = 3 if shape.gated_mlp else 2
     experts = shape.experts > 1
     ffn = shape.ffn_hidden * (shape.top_k + shape.shared_experts if experts else 1)
-    block = 2.0 * shape.attention_params + 2.0 * gates * h * ffn + (2.0 * h * shape.experts if experts else 0.0)
+    block = (
+        2.0 * shape.attention_params + 2.0 * gates * h * ffn + (2.0 * h * shape.experts if experts else 0.0)
+    )
     per_module = 4.0 * h * h + block + 4.0 * seq_len * shape.attention_core_width + 2.0 * h * shape.vocab
     return shape.mtp_layers * per_module
 

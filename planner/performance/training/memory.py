@@ -326,7 +326,10 @@ def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSp
         its slowest rank is faster.
     """
     return stage_split(
-        layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=logits_layers(shape, seq_len=seq_len),
+        layers=shape.layers,
+        pp=lay.pp,
+        v=lay.v,
+        logits_layers=logits_layers(shape, seq_len=seq_len),
         mtp=shape.mtp_layers > 0,
     )
 
