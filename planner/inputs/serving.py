@@ -268,6 +268,36 @@ class ServingRequest(BaseModel):
     moe_load_imbalance: MoeLoadImbalance = Field(
         default=1.0, description="Tokens on the busiest expert GPU over the mean [-]."
     )
+    mtp_draft_tokens: Annotated[
+        int, Input(flag="--mtp-draft-tokens", label="sv.field.mtp_draft_tokens", group=_FORMAT, step=1)
+    ] = Field(
+        default=0,
+        ge=0,
+        le=16,
+        description=(
+            "Speculative decoding with the model's multi-token prediction module as the draft: tokens "
+            "it drafts per sequence and decode step, all verified in the next step; 0 = none."
+        ),
+    )
+    mtp_acceptance: Annotated[
+        float | None,
+        Input(
+            flag="--mtp-acceptance",
+            cli_note="with --mtp-draft-tokens",
+            label="sv.field.mtp_acceptance",
+            group=_FORMAT,
+            step=0.05,
+            number_format="%.2f",
+        ),
+    ] = Field(
+        default=None,
+        gt=0,
+        le=1,
+        description=(
+            "Share of draft tokens accepted, each given the ones before it were [-]; needed with "
+            "--mtp-draft-tokens (DeepSeek-V3 reports 0.85-0.9 for its second token)."
+        ),
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> ServingRequest:
@@ -287,6 +317,8 @@ class ServingRequest(BaseModel):
                     experts=self.routed_experts,
                 )
             )
+        if self.mtp_draft_tokens > 0 and self.mtp_acceptance is None:
+            raise ValueError(msg("mtp_acceptance (0 < a <= 1) is needed with mtp_draft_tokens > 0"))
         if self.routed_experts == 1 and self.ep not in (None, 1):
             raise ValueError(msg("ep > 1 needs a mixture-of-experts model (experts > 1)"))
         return self
