@@ -146,6 +146,25 @@ def split_layers(*, layers: int, pp: int, v: int, split: Split) -> StageSplit | 
 def tail_split(*, layers: int, pp: int, v: int, tail_layers: float) -> StageSplit:
     """The ``tail`` split (module notes): the last chunk makes room for ``tail_layers`` of work.
 
+    Every chunk holds ``c`` layers, the last ``floor(c - T)``, ``c`` the least that places them all.
+
+    Parameters
+    ----------
+    layers : int
+        Transformer layers to place [count].
+    pp : int
+        Pipeline stages [count].
+    v : int
+        Virtual stages (interleaved chunks) per stage [count].
+    tail_layers : float
+        Work after the last layer (output layer, multi-token prediction modules) ``T`` [layer
+        equivalents].
+
+    Returns
+    -------
+    StageSplit
+        The split, its chunks' layer counts in pipeline order [count].
+
     >>> tail_split(layers=61, pp=16, v=1, tail_layers=2.9).chunk_layers[-3:]  # 4 x 15 + 1
     (4, 4, 1)
     >>> tail_split(layers=61, pp=2, v=8, tail_layers=2.9).rank_layers  # 4 x 8 and 4 x 7 + 1
