@@ -288,6 +288,7 @@ class ServingRequest(BaseModel):
             group=_FORMAT,
             step=0.05,
             number_format="%.2f",
+            placeholder="sv.placeholder.mtp_acceptance",
         ),
     ] = Field(
         default=None,
