@@ -19,6 +19,7 @@ Notes
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
@@ -302,22 +303,12 @@ def size_auxiliary(
         Storage units [count], the storage and front-end pools, and each fabric's switches.
     """
     pools = pools or Pools()
-    pool = size_storage_pool(catalog=catalog, storage=storage, gpus=gpus, nodes=nodes, pools=pools)
-    units = pool.units
-    storage_switch, storage_radix = cheapest_fabric_switch(catalog, speed=storage.port_speed_gbit_per_s)
-    storage_ports = nodes * pool.ports_per_node + units * storage.network_ports
-    storage_fabric = small_clos(endpoints=storage_ports, radix=storage_radix)
-    inband_switch, inband_radix = _management_switch(catalog, True)
-    inband_per_node = int(_rule(catalog, "inband_ports_per_node"))
-    inband_ports = nodes * inband_per_node + units
-    inband_fabric = small_clos(endpoints=inband_ports, radix=inband_radix)
-    frontend = size_frontend_pool(
-        catalog=catalog,
-        gpus_per_node=gpus_per_node,
-        nodes=nodes,
-        pools=pools,
-        inband_gbit_per_s_per_node=inband_per_node * max(inband_switch.radix_by_speed),
-    )
+    if catalog.storage.get(storage.id) is storage:  # the catalog's own record: its id names it
+        shared = _kept_shared(catalog, storage.id, gpus, nodes, pools, gpus_per_node)
+    else:
+        shared = _shared(catalog, storage, gpus, nodes, pools, gpus_per_node)
+    pool, units = shared.pool, shared.pool.units
+    storage_fabric, inband_fabric, frontend = shared.storage_fabric, shared.inband_fabric, shared.frontend
     oob_switch, oob_radix = _management_switch(catalog, False)
     oob_ports = (
         nodes * int(_rule(catalog, "oob_ports_per_node"))
@@ -332,14 +323,64 @@ def size_auxiliary(
     return AuxiliaryFabrics(
         storage=storage,
         storage_units=units,
-        storage_switch=storage_switch,
+        storage_switch=shared.storage_switch,
         storage_fabric=storage_fabric,
-        inband_switch=inband_switch,
+        inband_switch=shared.inband_switch,
         inband_fabric=inband_fabric,
         oob_switch=oob_switch,
         oob_fabric=oob_fabric,
         storage_pool=pool,
         frontend=frontend,
-        inband_ports_per_node=inband_per_node,
+        inband_ports_per_node=shared.inband_ports_per_node,
         oob_ports_per_node=int(_rule(catalog, "oob_ports_per_node")),
     )
+
+
+class _Shared(NamedTuple):
+    """The part of the auxiliary fabrics the compute fabric does not change: the storage pool and
+    fabric, the in-band network and the front end (the out-of-band network counts every fabric
+    switch's management port, so it is sized per plan)."""
+
+    pool: StoragePool
+    storage_switch: Switch
+    storage_fabric: SmallClos
+    inband_switch: Switch
+    inband_fabric: SmallClos
+    inband_ports_per_node: int
+    frontend: FrontendPool
+
+
+def _shared(
+    catalog: Catalog, storage: Storage, gpus: int, nodes: int, pools: Pools, gpus_per_node: int, /
+) -> _Shared:
+    """Storage, in-band and front-end fabrics of :func:`size_auxiliary` (module notes)."""
+    pool = size_storage_pool(catalog=catalog, storage=storage, gpus=gpus, nodes=nodes, pools=pools)
+    storage_switch, storage_radix = cheapest_fabric_switch(catalog, speed=storage.port_speed_gbit_per_s)
+    storage_ports = nodes * pool.ports_per_node + pool.units * storage.network_ports
+    inband_switch, inband_radix = _management_switch(catalog, True)
+    inband_per_node = int(_rule(catalog, "inband_ports_per_node"))
+    frontend = size_frontend_pool(
+        catalog=catalog,
+        gpus_per_node=gpus_per_node,
+        nodes=nodes,
+        pools=pools,
+        inband_gbit_per_s_per_node=inband_per_node * max(inband_switch.radix_by_speed),
+    )
+    return _Shared(
+        pool=pool,
+        storage_switch=storage_switch,
+        storage_fabric=small_clos(endpoints=storage_ports, radix=storage_radix),
+        inband_switch=inband_switch,
+        inband_fabric=small_clos(endpoints=nodes * inband_per_node + pool.units, radix=inband_radix),
+        inband_ports_per_node=inband_per_node,
+        frontend=frontend,
+    )
+
+
+@per_catalog
+def _kept_shared(
+    catalog: Catalog, storage_id: str, gpus: int, nodes: int, pools: Pools, gpus_per_node: int, /
+) -> _Shared:
+    """:func:`_shared` on the catalog's storage record ``storage_id``, remembered per catalog and
+    arguments: a sweep's designs ask for the same storage and management fabrics at each size."""
+    return _shared(catalog, catalog.storage[storage_id], gpus, nodes, pools, gpus_per_node)
