@@ -255,7 +255,7 @@ def _aux_media_lines(
 ) -> list[BomLine]:
     """Cable lines (one per ordered length) and one transceiver line per auxiliary link class (both ends take the
     class's one single-port optic, so a class has one optic model)."""
-    lines = []
+    lines: list[BomLine] = []
     overrides = r.scenario.price_overrides_usd
     for m in media:
         if m.link_class in runs:
