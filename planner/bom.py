@@ -106,16 +106,18 @@ def _line(
     length_m: float | None = None,
 ) -> BomLine:
     """One BOM line of a catalog record, at the scenario's price override when it has one."""
+    # positional, in the order of BomLine's fields: id, category, description, quantity, unit price,
+    # source, link classes, quantity unit, length (the most made object of a plan: ~20 a plan)
     return BomLine(
-        id=record.id,
-        category=category,
-        description=description,
-        quantity=quantity,
-        unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
-        source=record.source or _assumption(record.reason),
-        link_classes=link_classes,
-        quantity_unit=quantity_unit,
-        length_m=length_m,
+        record.id,
+        category,
+        description,
+        quantity,
+        r.scenario.price_overrides_usd.get(record.id, unit_cost),
+        record.source or _assumption(record.reason),
+        link_classes,
+        quantity_unit,
+        length_m,
     )
 
 
