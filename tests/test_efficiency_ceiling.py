@@ -51,6 +51,8 @@ def test_an_estimate_above_the_best_published_mfu_says_so() -> None:
     assert any("above the best published 42%" in n and "NeMo 24.07" in n for n in e.notes)
     # a slow flat efficiency stays below it: no note
     slow = estimate_workload(
-        job=training_job({"params_b": 70, "tokens_b": 1000, "precision": "fp8", "mfu": 0.3}), plan=p, catalog=CATALOG
+        job=training_job({"params_b": 70, "tokens_b": 1000, "precision": "fp8", "mfu": 0.3}),
+        plan=p,
+        catalog=CATALOG,
     )
     assert not any("best published" in n for n in slow.notes)
