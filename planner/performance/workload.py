@@ -446,8 +446,9 @@ def best_layout(
         host_byte_per_s=host_byte_per_s, kernel_efficiency_bound=kernel_efficiency_bound,
     )  # fmt: skip
     budget = memory_budget(
-        device_bytes=memory_bytes, usable_fraction=job.usable_memory_fraction, reserve=reserve
-    )
+        device_bytes=memory_bytes, usable_fraction=job.usable_memory_fraction, reserve=reserve,
+        domain_gpus=fabric.domain_gpus, nccl_all_to_all=job.moe_dispatcher == "alltoall",
+    )  # fmt: skip
     found, least, any_layout = search(job, shape, model, gpus=gpus, budget=budget)
     if (not any_layout or least is None) and (job.tp, job.cp, job.pp, job.dp, job.ep) != (None,) * 5:
         raise InputError(

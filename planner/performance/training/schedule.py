@@ -20,7 +20,9 @@ balanced), ``x = 1.5`` with full recomputation else 1)::
               (fill and drain, plus the steady-state sends a blocking schedule waits for; without
               sequence parallelism each receive also all-gathers the s b h 2 / cp B over tp GPUs)
     DP      = T - min(f T, backward)   T = all-reduce of 2 Phi over dp cp GPUs
-              (+ ZeRO-3: 2 M all-gathers of 2 Phi per step)
+              (+ ZeRO-3: 2 M all-gathers of 2 Phi per step; NeMo AutoModel's FSDP2 under
+              pipelining instead: per schedule run one gather per chunk and a reduce-scatter
+              chain the backward waits for, :meth:`StepModel.pipelined_fsdp_s`)
     optim.  = q_opt x Phi_gpu / B_hbm  (the optimizer's passes over its states; Phi_gpu sharded by
               ZeRO >= 1)
     offload = M n (max(0, c - t_f) + max(0, c - 2 t_f))   c = one layer's stored activations / B_host
@@ -101,6 +103,8 @@ EP_ALLTOALLS_PER_LAYER = 4
 CP_COLLECTIVES_PER_LAYER = 3
 """K,V gathered in the forward, again in the backward, and their gradients scattered."""
 FULL_RECOMPUTE_COMM_FACTOR = 1.5
+FP32_BYTES = 4.0
+"""Bytes of an fp32 gradient element (FSDP2's ``reduce_dtype`` in NeMo AutoModel)."""
 KEY_DIGITS = 9
 """Decimals [s] the layout search compares bounded steps to (:meth:`StepModel.result_key`)."""
 """Full recomputation repeats the forward's collectives: 6 instead of 4 per layer."""
@@ -491,7 +495,7 @@ class StepModel:
             bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
         compute_s = compute_micro * lay.micro_batches
         bubble_s = bubble_slots * per_micro * rounds
-        dp_total, dp_level = self._dp_s(lay, zero)
+        dp_total, dp_chain, dp_level = self._dp_s(lay, zero)
         window = compute_s * ((1 - 2.0 / 8.0) if recompute == "full" else BACKWARD_SHARE)
         step = StepBreakdown(
             compute_s=compute_s,
@@ -500,8 +504,9 @@ class StepModel:
             ep_comm_s=ep_s * lay.micro_batches,
             pp_bubble_s=bubble_s,
             pp_comm_s=self._pp_s(lay),
-            dp_comm_s=exposed_after_overlap_s(
-                comm_s=dp_total, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
+            dp_comm_s=dp_chain  # on the pipeline's critical path, nothing hides it
+            + exposed_after_overlap_s(
+                comm_s=dp_total - dp_chain, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
             ),
             optimizer_s=self.optimizer_s(lay, zero),
             moe_overhead_s=moe_s * lay.micro_batches,
@@ -669,15 +674,19 @@ class StepModel:
         domain = self.fabric.domain_gpus
         return max(1, min(lay.dp, domain // inner)) if inner < domain else 1
 
-    def _dp_s(self, lay: Parallel, zero: ZeroStage) -> tuple[float, str]:
-        """Gradient reduction of one step (dense, then expert) [s], and the level bounding the dense one."""
+    def _dp_s(self, lay: Parallel, zero: ZeroStage) -> tuple[float, float, str]:
+        """Gradient reduction of one step (dense, then expert) [s], the part of it on the pipeline's
+        critical path that nothing hides [s] (:meth:`pipelined_fsdp_s`), and the level bounding the
+        dense one."""
         group = lay.dp * lay.cp
         if group == 1:
-            return 0.0, "none"
+            return 0.0, 0.0, "none"
         dense, expert = params_per_gpu(self.shape, lay)
         per_domain = (
             max(1, min(group, self.fabric.domain_gpus // lay.tp)) if lay.tp < self.fabric.domain_gpus else 1
         )
+        if zero == 3 and lay.pp > 1 and self.job.moe_framework == "automodel":
+            return self.pipelined_fsdp_s(lay, per_domain=per_domain)
         total, level = self._collective("all_reduce", 2.0 * dense, group, per_domain)
         if zero == 3:
             gather, _ = self._collective("all_gather", 2.0 * dense, group, per_domain)
@@ -687,4 +696,46 @@ class StepModel:
             expert_per_domain = max(1, min(expert_group, per_domain // lay.ep))
             t, _ = self._collective("all_reduce", 2.0 * expert, expert_group, expert_per_domain)
             total += t
-        return total, level
+        return total, 0.0, level
+
+    def pipelined_fsdp_s(self, lay: Parallel, *, per_domain: int) -> tuple[float, float, str]:
+        """Weight gathers and gradient reduce-scatters of one step of PyTorch FSDP2 under
+        ``torch.distributed.pipelining`` (NeMo AutoModel with pipeline parallelism) [s]: their
+        total, the reduce-scatters' share on the critical path, and the level bounding the dense ones.
+
+        Per pipeline schedule run (``r = min(accumulation_rounds, M)`` per step) each of the ``v``
+        chunks of a GPU gathers its weights once (bf16) and reduce-scatters its gradients once
+        (fp32), dense ones over ``dp cp`` GPUs and expert ones over ``edp``::
+
+            gathers = r v (AG(2 P_d / v, dp cp) + AG(2 P_e / v, edp))      (overlappable)
+            chain   = r pp v (RS(4 P_d / v, dp cp) + RS(4 P_e / v, edp))   (exposed)
+
+        ``P_d``, ``P_e`` the dense and expert parameters of the GPU before sharding. The chain: the
+        compute stream waits for a stage's reduce-scatter after its last backward, before the input
+        gradient goes to the stage before, so the last micro-batch's backward waits for the
+        reduce-scatter of every one of the ``pp v`` stages in turn.
+
+        Sources: NeMo AutoModel ``components/moe/parallelizer.py:apply_fsdp`` (commit 89e3a9f:
+        ``reshard_after_forward=not pp_enabled``, ``reduce_dtype=torch.float32``, experts sharded
+        over the ``ep_shard`` mesh) and ``recipes/llm/train_ft.py`` (``schedule.step`` per
+        gradient-accumulation batch, no sync context under pipelining); PyTorch 2.8 (AutoModel
+        pins ``torch<=2.8.0``) ``torch/distributed/pipelining/stage.py:backward_maybe_with_nosync``
+        (gradient sync and resharding off until a stage's last backward, then ``post_backward`` and
+        ``_root_post_backward_final_callback``, added by pytorch/pytorch#144535, which makes the
+        compute stream wait for the reduce-scatter); pytorch/pytorch#165106 (October 2025, after
+        2.8: that wait holds up the other stages' backwards and leaves bubbles, so the
+        reduce-scatters moved to the end of the schedule step).
+        """
+        dense, expert = params_per_gpu(self.shape, lay)
+        group, v = lay.dp * lay.cp, lay.v
+        gather, level = self._collective("all_gather", BF16_BYTES * dense / v, group, per_domain)
+        scatter, _ = self._collective("reduce_scatter", FP32_BYTES * dense / v, group, per_domain)
+        if lay.edp > 1 and expert > 0:
+            expert_per_domain = max(1, min(lay.edp, per_domain // lay.ep))
+            gather += self._collective("all_gather", BF16_BYTES * expert / v, lay.edp, expert_per_domain)[0]
+            scatter += self._collective(
+                "reduce_scatter", FP32_BYTES * expert / v, lay.edp, expert_per_domain
+            )[0]
+        runs = min(self.job.accumulation_rounds, lay.micro_batches)
+        chain = runs * lay.pp * v * scatter
+        return runs * v * gather + chain, chain, level
