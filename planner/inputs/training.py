@@ -165,6 +165,17 @@ class TrainingJob(BaseModel):
         default=1, ge=1, le=64, description="Experts each token is routed to."
     )
     shared_experts: SharedExperts = 0
+    mtp_layers: Annotated[
+        int, Input(flag="--mtp-layers", label="wl.field.mtp_layers", group=_COMPUTE, step=1)
+    ] = Field(
+        default=0,
+        ge=0,
+        le=16,
+        description=(
+            "Multi-token prediction modules trained after the last layer (DeepSeek-V3: 1): each a "
+            "projection, one transformer layer and the shared output layer, on the last pipeline stage; 0 = none."
+        ),
+    )
     tp: Annotated[
         TensorParallel, Input(label="wl.field.tp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
     ] = None

@@ -394,6 +394,7 @@ def job_shape(job: TrainingJob) -> ModelShape:
         gated_mlp=job.gated_mlp, vocab=job.vocab, shared_experts=job.shared_experts, head_dim=job.head_dim,
         dense_layers=job.dense_layers, dense_ffn_hidden=job.dense_ffn_hidden, q_lora_rank=job.q_lora_rank,
         kv_lora_rank=job.kv_lora_rank, qk_rope_head_dim=job.qk_rope_head_dim, v_head_dim=job.v_head_dim,
+        mtp_layers=job.mtp_layers,
     )  # fmt: skip
 
 

@@ -28,7 +28,10 @@ parallelism). Rank ``r`` of a 1F1B pipeline holds its warm-up's chunk passes plu
 chunk of the layout's split (:mod:`~planner.performance.training.pipeline`: uneven and balanced
 stages; interleaving gives the first stage of an even split Korthikanti et al.'s ``1 + (pp - 1) /
 (pp v)``, their section 4.2.3). Buffers: the last stage's logits of one micro-batch (bf16 and fp32,
-``6 s b V / (t cp)``). The breakdown is that of the fullest GPU: the rank holding the most layer
+``6 s b V / (t cp)``); with ``D`` multi-token prediction modules (on the last stage, after the
+last layer) ``(1 + D)`` of them and the ``D`` modules' block activations of one micro-batch (the last
+chunk's one pass in flight at the 1F1B peak); their parameters are spread over the stages with the
+model's (:func:`params_per_gpu`). The breakdown is that of the fullest GPU: the rank holding the most layer
 activations, or the last rank with its logits when that holds more.
 
 Offloading (Transformer Engine's and Megatron-Core's CPU offloading, ``cpu_offloading_num_layers
@@ -379,9 +382,11 @@ def memory_reserve(catalog: Catalog) -> MemoryReserve:
 @lru_cache(maxsize=256)
 def logits_layers(shape: ModelShape, *, seq_len: int) -> float:
     """The output layer's work in layer equivalents [-]: ``2 h V / layer`` forward FLOPs per token,
-    to three decimals (the split's choice needs no more)."""
+    and the multi-token prediction modules' on the same last stage
+    (:func:`~planner.performance.training.flops.mtp_flops`), to three decimals (the split's choice
+    needs no more)."""
     f = token_flops(shape, seq_len=seq_len)
-    return round(f.logits / f.layer, 3)
+    return round((f.logits + f.mtp) / f.layer, 3)
 
 
 def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSplit:
@@ -403,7 +408,11 @@ def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSp
         its slowest rank is faster.
     """
     return stage_split(
-        layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=logits_layers(shape, seq_len=seq_len)
+        layers=shape.layers,
+        pp=lay.pp,
+        v=lay.v,
+        logits_layers=logits_layers(shape, seq_len=seq_len),
+        mtp=shape.mtp_layers > 0,
     )
 
 
@@ -675,6 +684,10 @@ def activation_and_buffer_bytes(
 
     split = split or pipeline_split(shape, lay, seq_len=seq_len)
     logits = LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
+    if shape.mtp_layers:  # each module's logits, and its block's activations of one micro-batch
+        logits = logits * (1 + shape.mtp_layers) + shape.mtp_layers * per_layer(
+            "none" if recompute == "block" else recompute
+        )
     if recompute == "block":
         activations, logits = _block_activation_bytes(
             split, lay, kept_bytes=per_layer("none"), redone_bytes=per_layer("full"), logits=logits

@@ -8,7 +8,9 @@ the layers on rank ``r`` of the layout's split and ``L_s`` their maximum
 (:mod:`~planner.performance.training.pipeline`: even or with the embedding and output layer
 balanced), ``x = 1.5`` with full recomputation else 1)::
 
-    compute = M b s max_r (L_r (3 layer + recomputed) + [r = pp - 1] 3 logits) / (tp cp) / (F eta)
+    compute = M b s max_r (L_r (3 layer + recomputed) + [r = pp - 1] 3 (logits + mtp)) / (tp cp) / (F eta)
+              (mtp: the multi-token prediction modules, :func:`~planner.performance.training.flops.mtp_flops`;
+              their blocks count with the last rank's layers in TP, CP and EP below)
               (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak)
     TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
@@ -332,6 +334,14 @@ class StepModel:
             self._splits[key] = pipeline_split(self.shape, lay, seq_len=self.job.seq_len)
         return self._splits[key]
 
+    def stage_blocks(self, lay: Parallel) -> int:
+        """Transformer blocks on the slowest stage [count]: the most layers of a rank, or the last
+        rank's with its multi-token prediction modules' blocks (one each, after the last layer)."""
+        split = self.split(lay)
+        if not self.shape.mtp_layers:
+            return split.max_layers
+        return max(split.max_layers, split.rank_layers[-1] + self.shape.mtp_layers)
+
     def micro_flops(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
         """Hardware FLOPs of one micro-batch on one GPU of the slowest stage, and of its attention
         cores (forward, backward and a recomputed forward) [FLOP]."""
@@ -339,7 +349,7 @@ class StepModel:
         per_layer = 3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)
         split = self.split(lay)
         # the slowest rank: the most layers, or the last one's with the output layer
-        per_token = split.max_cost(logits_layers=3.0 * f.logits / per_layer) * per_layer
+        per_token = split.max_cost(logits_layers=3.0 * (f.logits + f.mtp) / per_layer) * per_layer
         layers = split.max_layers
         attention_per_token = layers * f.layer_attention * (3.0 if recompute == "none" else 4.0)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
@@ -386,7 +396,7 @@ class StepModel:
             attention_redone = (
                 n_redone * 4.0 * f.layer_attention * tokens * self.attention_slowdown / rate_redone
             )
-            logits = 3.0 * f.logits if rank == lay.pp - 1 else 0.0
+            logits = 3.0 * (f.logits + f.mtp) if rank == lay.pp - 1 else 0.0
             other = (n_kept * 3.0 * f.layer_matmul + logits) * tokens / rate_kept
             other += n_redone * 4.0 * f.layer_matmul * tokens / rate_redone
             total = other + attention_kept + attention_redone
@@ -400,7 +410,7 @@ class StepModel:
         split = self.split(lay)
         if recompute != "block":
             factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
-            return split.max_layers * factor
+            return self.stage_blocks(lay) * factor
         kept, redone = split.block_parts(lay.recompute_layers)
         return max(
             k + FULL_RECOMPUTE_COMM_FACTOR * r
@@ -425,7 +435,7 @@ class StepModel:
         if not self.moe.active:
             return 0.0
         passes = 4.0 if recompute == "full" else 3.0
-        layers = self.split(lay).max_layers
+        layers = self.stage_blocks(lay)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
         return layers * passes * self.moe.routed_flops_per_token() * tokens
 
@@ -442,7 +452,7 @@ class StepModel:
     def _moe_overhead_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
         moe, c = self.moe, self.moe.c
         factor = 4.0 / 3.0 if recompute == "full" else 1.0
-        layers = moe.moe_layers_on_stage(self.split(lay).max_layers)
+        layers = moe.moe_layers_on_stage(self.stage_blocks(lay))
         per_copy = c.bytes_per_copy(
             hidden=self.shape.hidden_size, ffn=self.shape.ffn_hidden / lay.etp, gated=self.shape.gated_mlp,
             fp8_cast_bytes=self.coefficients.fp8_cast_bytes if self.job.precision == "fp8" else 0.0,
@@ -583,7 +593,7 @@ class StepModel:
         kv = 2.0 * self.job.seq_len * lay.micro_batch_seqs * self.shape.kv_width * 2.0 / lay.tp
         per_domain = max(1, min(lay.cp, self.fabric.domain_gpus // lay.tp))
         gather, _ = self._collective("all_gather", kv, lay.cp, per_domain)
-        layers = self.split(lay).max_layers
+        layers = self.stage_blocks(lay)
         comm = layers * CP_COLLECTIVES_PER_LAYER * gather
         if self.job.cp_comm_type == "all_gather":  # gathered whole before attention: nothing hides it
             return comm
@@ -608,7 +618,7 @@ class StepModel:
         per_layer = dispatch + (ALLTOALLS_PER_LAYER - 1) * other
         if recompute == "full":  # the recomputed forward dispatches and combines again
             per_layer += dispatch + other
-        layers = self.moe.moe_layers_on_stage(self.split(lay).max_layers)
+        layers = self.moe.moe_layers_on_stage(self.stage_blocks(lay))
         return layers * per_layer * self.moe.imbalance, level
 
     def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:
