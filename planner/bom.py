@@ -106,16 +106,18 @@ def _line(
     length_m: float | None = None,
 ) -> BomLine:
     """One BOM line of a catalog record, at the scenario's price override when it has one."""
+    # positional, in the order of BomLine's fields: id, category, description, quantity, unit price,
+    # source, link classes, quantity unit, length (the most made object of a plan: ~20 a plan)
     return BomLine(
-        id=record.id,
-        category=category,
-        description=description,
-        quantity=quantity,
-        unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
-        source=record.source or _assumption(record.reason),
-        link_classes=link_classes,
-        quantity_unit=quantity_unit,
-        length_m=length_m,
+        record.id,
+        category,
+        description,
+        quantity,
+        r.scenario.price_overrides_usd.get(record.id, unit_cost),
+        record.source or _assumption(record.reason),
+        link_classes,
+        quantity_unit,
+        length_m,
     )
 
 
@@ -255,16 +257,49 @@ def _aux_media_lines(
 ) -> list[BomLine]:
     """Cable lines (one per ordered length) and one transceiver line per auxiliary link class (both ends take the
     class's one single-port optic, so a class has one optic model)."""
-    lines = []
+    lines: list[BomLine] = []
+    overrides = r.scenario.price_overrides_usd
     for m in media:
-        lines += _cable_lines(r, catalog, m, runs)
-        if m.upper.optic_id:
-            optic = catalog.optics[m.upper.optic_id]
-            description = _modules_description(optic.name, m.link_class)
-            lines.append(
-                _line(r, optic, "optics", description, m.transceivers, optic.unit_cost_usd, (m.link_class,))
-            )
+        if m.link_class in runs:
+            lines += _aux_class_lines(r, catalog, m, runs)
+            continue
+        # without a layout a class's lines follow from its media, the catalog and the two prices
+        cable_usd, optic_usd = overrides.get(m.cable_id), overrides.get(m.upper.optic_id or "")
+        key = (id(m), id(catalog), cable_usd, type(cable_usd), optic_usd, type(optic_usd))
+        hit = _KEPT_AUX_LINES.get(key)
+        if hit is not None and hit[0] is m and hit[1] is catalog:
+            lines += hit[2]
+            continue
+        made = _aux_class_lines(r, catalog, m, runs)
+        if len(_KEPT_AUX_LINES) >= _KEPT_AUX_LINES_MAX:
+            _KEPT_AUX_LINES.clear()
+        _KEPT_AUX_LINES[key] = (m, catalog, made)
+        lines += made
     return lines
+
+
+_KEPT_AUX_LINES: dict[tuple[object, ...], tuple[LinkMedia, Catalog, tuple[BomLine, ...]]] = {}
+"""An auxiliary link class's lines by ``(id(media), id(catalog), cable price override, its type,
+optic price override, its type)``: a sweep's designs share these classes' media at each size
+(:func:`planner.fabric.media.build_aux_link_media` keeps them), so their lines are made once. A hit
+must be that very media and catalog (kept with the lines), as in :data:`planner.engine._RECORD_ASSUMPTIONS`;
+the type keeps an int price apart from the equal float, so a line carries the price as given."""
+_KEPT_AUX_LINES_MAX = 1024
+"""Entries kept before the cache starts over [count]."""
+
+
+def _aux_class_lines(
+    r: Resolved, catalog: Catalog, m: LinkMedia, runs: Mapping[str, CableRun]
+) -> tuple[BomLine, ...]:
+    """The cable lines of one auxiliary link class and its transceiver line."""
+    lines = _cable_lines(r, catalog, m, runs)
+    if m.upper.optic_id:
+        optic = catalog.optics[m.upper.optic_id]
+        description = _modules_description(optic.name, m.link_class)
+        lines.append(
+            _line(r, optic, "optics", description, m.transceivers, optic.unit_cost_usd, (m.link_class,))
+        )
+    return tuple(lines)
 
 
 def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
@@ -498,6 +533,7 @@ def bom_lines(
         *_aux_media_lines(r, catalog, kit.aux_media, by_class),
         *_facility_lines(r, catalog, racks, cooling, it_kw),
     ]
-    hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")
+    # x.total_usd spelled out (quantity x unit price, the same product): a list sums faster
+    hardware_usd = sum([x.quantity * x.unit_cost_usd for x in lines if x.category != "cooling"])
     lines += _service_lines(catalog, hardware_usd)
-    return tuple(x for x in lines if x.quantity > 0)
+    return tuple([x for x in lines if x.quantity > 0])

@@ -7,6 +7,7 @@ BOM, cost, bandwidth, latency); this module only wires them. The BOM lines are w
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -295,8 +296,9 @@ def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], 
 
 
 _ASSUMPTION_LISTS: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[Assumption, ...]]] = {}
-"""A plan's assumptions by what they are made of (:func:`_assumptions`), with the catalog and records
-they were made from: a hit must be those very objects, as in :data:`_RECORD_ASSUMPTIONS`."""
+"""A plan's assumptions by what they are made of (:func:`_assumptions`), with the catalog, floor, link
+lengths and records they were made from: a hit must be those very objects, as in
+:data:`_RECORD_ASSUMPTIONS`."""
 _ASSUMPTION_LISTS_MAX = 256
 """Lists kept before the cache starts over [count]: each keeps its catalog alive, and a sweep needs
 one per design."""
@@ -308,16 +310,11 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     if r.scenario.calibration is not None:
         return _listed_assumptions(r, catalog)
     facility = r.scenario.facility
-    made_of = (catalog, *(record for _, record in r.used))
-    key = (
-        *map(id, made_of),
-        *(family for family, _ in r.used),
-        r.scenario.floor,
-        facility.link_lengths,
-        facility.load_factor,
-    )
+    # the floor and the link lengths by identity too (a sweep's sizes share them): no model hashed
+    made_of = (catalog, r.scenario.floor, facility.link_lengths, *[record for _, record in r.used])
+    key = (*map(id, made_of), *[family for family, _ in r.used], facility.load_factor)
     hit = _ASSUMPTION_LISTS.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], made_of, strict=True)):
+    if hit is not None and len(hit[0]) == len(made_of) and all(map(operator.is_, hit[0], made_of)):
         return hit[1]
     listed = _listed_assumptions(r, catalog)
     if len(_ASSUMPTION_LISTS) >= _ASSUMPTION_LISTS_MAX:

@@ -31,12 +31,12 @@ from planner.report import recommendation_section
 DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 MOE = {"kind": "training", "name": "MoE 400B", "params_b": 400, "tokens_b": 2000, "experts": 8, "top_k": 2}
 CHAT = {"kind": "serving", "name": "chat 70B", "params_b": 70}
-# 609,000 trained tokens/s of the MoE job: between ib-ndr's throughput on 1,024 cards (about
-# 606,900/s, so it needs 100.4 % of the cluster) and the rail designs' (about 618,700/s and
-# 629,900/s: 98.4 % and 96.7 %; the model of 2026-12-01 with the MoE framework cost as a host wait
-# per expert-layer forward of 1,511 us and 339 ns per routed copy reports it); the test below
-# checks that ordering before it relies on it
-MOE_RATE = 609_000.0
+# 541,000 trained tokens/s of the MoE job: between ib-ndr's throughput on 1,024 cards (about
+# 539,700/s, so it needs 100.2 % of the cluster) and the rail designs' (about 548,900/s and
+# 559,000/s: 98.6 % and 96.8 %; the model of 2026-12-02 with the BR100 BF16 kernel-efficiency bound,
+# 0.566, and the MoE framework cost as a host wait per expert-layer forward of 1,511 us and 339 ns
+# per routed copy reports it); the test below checks that ordering before it relies on it
+MOE_RATE = 541_000.0
 NO_ERROR = DecisionSpec(samples=400, model_error_scale=0.0, failure_rate_sigma=0.0)
 """Price draws only: a design's feasibility is then the same in every draw."""
 

@@ -107,9 +107,11 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
 def test_sections_start_pages_in_order(docs: dict[str, Built], lang: str) -> None:
     doc = docs[lang]
     # the internal edition adds its appendix of the catalog's field names and remarks (about 6 pages);
-    # the zh internal edition is 46 pages today (the catalog's sizing rules grew with the training
-    # and MoE model: the memory reserve, MXFP8 ceilings and MoE host wait added 4), the English one fewer
-    assert 10 <= doc.pages <= (48 if doc.proposal.internal else 30)
+    # the zh internal edition is 50 pages today (the catalog's sizing rules grew with the training
+    # and MoE model: the memory reserve, MXFP8 ceilings and MoE host wait added 4 in one round, the
+    # kernel-efficiency bounds of 16 accelerator/precision pairs and NCCL's send/receive buffers 4
+    # in the next), the English one fewer
+    assert 10 <= doc.pages <= (52 if doc.proposal.internal else 30)
     titles = [tr(key, lang) for key in proposal.SECTION_KEYS]
     header = tr("export.confidential", lang)  # the internal edition's mark above every page
     tops = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -566,3 +567,40 @@ def test_automodel_has_its_own_per_copy_cost(catalog: Catalog) -> None:
     assert automodel.host_wait_us == megatron.host_wait_us == 1511.0
     # the framework's own value comes before the GPU's
     assert moe_coefficients(catalog, gpu_id="b200_hgx", framework="automodel").copy_overhead_ns == 0.0
+
+
+def test_automodel_pipelined_fsdp_reduce_scatters_wait_stage_by_stage(catalog: Catalog) -> None:
+    # NeMo AutoModel under pipelining (PyTorch 2.8 FSDP2 + torch.distributed.pipelining): each of the
+    # v chunks gathers its bf16 weights once per schedule run and reduce-scatters its fp32 gradients
+    # once, after its last backward, with the compute stream waiting for it before the input
+    # gradient goes on: the last micro-batch's backward waits pp v times per run (schedule notes)
+    job = TrainingJob(**QWEN3_30B, zero_stage=3, accumulation_rounds=2, moe_framework="automodel")
+    lay = Parallel(tp=1, cp=1, pp=4, dp=16, ep=8, v=2, micro_batch_seqs=1, micro_batches=4)
+    assert lay.edp == 2  # 16 data-parallel GPUs hold 2 copies of each EP8 expert shard
+    model = _model(job, catalog)
+    dense, expert = params_per_gpu(job_shape(job), lay)
+
+    def time(kind: Literal["all_gather", "reduce_scatter"], size: float, gpus: int, per_domain: int) -> float:
+        return collective_time(
+            fabric=model.fabric, collective=kind, message_bytes=size, gpus=gpus, gpus_per_domain=per_domain
+        ).time_s
+
+    # dp neighbours share a domain 8 at a time; the 2 expert copies sit 8 GPUs apart, one per domain
+    scatter = time("reduce_scatter", 4 * dense / 2, 16, 8) + time("reduce_scatter", 4 * expert / 2, 2, 1)
+    gather = time("all_gather", 2 * dense / 2, 16, 8) + time("all_gather", 2 * expert / 2, 2, 1)
+    total, chain, _ = model.pipelined_fsdp_s(lay, per_domain=8)
+    assert chain == pytest.approx(2 * 4 * 2 * scatter)  # 2 runs x 4 stages x 2 chunks
+    assert total == pytest.approx(chain + 2 * 2 * gather)
+    step = model.step(lay, "full", 3)
+    assert step.dp_comm_total_s == pytest.approx(total)
+    assert step.step.dp_comm_s >= chain  # the chain is never hidden
+    # Megatron-Core (the default framework) keeps its ZeRO-3 term: no chain
+    megatron = _model(job.model_copy(update={"moe_framework": "megatron_core"}), catalog).step(lay, "full", 3)
+    assert megatron.dp_comm_total_s != pytest.approx(total)
+    # without a pipeline AutoModel reduces once per step behind the backward (the ZeRO-3 term)
+    flat = replace(lay, pp=1, v=1)
+    assert model.step(flat, "full", 3).dp_comm_total_s == pytest.approx(
+        _model(job.model_copy(update={"moe_framework": "megatron_core"}), catalog)
+        .step(flat, "full", 3)
+        .dp_comm_total_s
+    )

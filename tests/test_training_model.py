@@ -30,11 +30,13 @@ from planner.performance.training.flops import (
 )
 from planner.performance.training.hf import job_fields_from_hf_config
 from planner.performance.training.memory import (
+    MemoryReserve,
     Parallel,
     activation_and_buffer_bytes,
     activation_bytes_per_layer,
     held_layer_micro_batches,
     memory_breakdown,
+    memory_reserve,
 )
 from planner.performance.training.schedule import StepModel
 from planner.performance.training.shape import model_shape
@@ -179,9 +181,11 @@ def test_memory_reserve_is_counted_and_an_explicit_fraction_replaces_it(catalog:
                         "tp": 8, "pp": 16, "recompute": "selective"})  # fmt: skip
     mem = estimate_workload(job=job, plan=_plan("ib-ndr"), catalog=catalog).memory
     parts = mem.as_gbyte()
-    # context 0.4 GB + cuBLAS workspace 32 MiB; NCCL 0.688 GB x 3 communicators (TP 8, PP 16, DP 8)
+    # context 0.4 GB + cuBLAS workspace 32 MiB; NCCL 0.688 GB for each collective communicator (TP 8,
+    # DP 8) and the pipeline's send/receive buffers across the network (tp dp = 64 >= 8 GPUs per
+    # node): 2 x 32 channels x 16 steps x 128 KiB = 0.1342 GB
     assert parts["cuda_context"] == pytest.approx(0.4 + 0.0336)
-    assert parts["nccl"] == pytest.approx(3 * 0.688)
+    assert parts["nccl"] == pytest.approx(2 * 0.688 + 0.1342)
     assert parts["allocator"] == pytest.approx(0.04 * mem.allocated_bytes / 1e9)  # 4 % of the tensors
     explicit = estimate_workload(
         job=job.model_copy(update={"usable_memory_fraction": 0.9}), plan=_plan("ib-ndr"), catalog=catalog
@@ -195,6 +199,44 @@ def test_memory_reserve_is_counted_and_an_explicit_fraction_replaces_it(catalog:
         )
 
 
+def test_nccl_point_to_point_records_are_their_derivation(catalog: Catalog) -> None:
+    """The two NCCL point-to-point records (data/training.yaml) are the products their sources give."""
+    reserve = memory_reserve(catalog)
+    # over the network: a shared send and a shared receive buffer, each 32 channels x
+    # NCCL_SHARED_STEPS 16 x NCCL_P2P_NET_CHUNKSIZE 128 KiB (nccl src/transport/net.cc, src/init.cc)
+    assert reserve.nccl_p2p_net_bytes == pytest.approx(2 * 32 * 16 * 131_072, rel=1e-3)
+    # over NVLink, per peer: 32 channels x (10,485,760 B receive + 2,097,152 B send), nccl issue 1685
+    assert reserve.nccl_p2p_bytes_per_scale_up_peer == pytest.approx(32 * (10_485_760 + 2_097_152), rel=1e-3)
+
+
+def test_nccl_buffers_are_counted_by_what_each_communicator_does() -> None:
+    """Collective communicators hold the measured figure; the pipeline's and NCCL's expert
+    all-to-all hold point-to-point buffers: shared ones across the network, one connection set per
+    peer inside the scale-up domain."""
+    r = MemoryReserve(0.0, 0.0, nccl_bytes_per_communicator=0.688e9, allocator_fraction=0.0,
+                      nccl_p2p_net_bytes=0.1342e9, nccl_p2p_bytes_per_scale_up_peer=0.4027e9)  # fmt: skip
+    # Llama 3 405B's layout: TP 8 and DP 64 collective; the next stage is 8 x 64 ranks away, across
+    # the network: 2 x 0.688 + 0.1342 GB
+    meta = Parallel(tp=8, cp=1, pp=16, dp=64, ep=1, v=8, micro_batch_seqs=1, micro_batches=32)
+    assert r.nccl_bytes(meta, domain_gpus=8) == pytest.approx(2 * 0.688e9 + 0.1342e9)
+    # TP 2 x PP 4 in one 8-GPU node: the middle stages send to two peers over NVLink, 2 x 0.4027 GB;
+    # with PP 2 both directions go to the one other stage, 1 x 0.4027 GB
+    node = Parallel(tp=2, cp=1, pp=4, dp=1, ep=1, v=1, micro_batch_seqs=1, micro_batches=8)
+    assert r.nccl_bytes(node, domain_gpus=8) == pytest.approx(0.688e9 + 2 * 0.4027e9)
+    two = dataclasses.replace(node, pp=2, dp=2)
+    assert r.nccl_bytes(two, domain_gpus=8) == pytest.approx(2 * 0.688e9 + 0.4027e9)
+    # expert parallelism 16 over 8-GPU domains with NCCL's all-to-all: 7 NVLink peers and the shared
+    # network buffers, 7 x 0.4027 + 0.1342 GB, in place of one collective communicator's 0.688 GB;
+    # another library's dispatch (DeepEP) keeps the collective figure
+    moe = Parallel(tp=1, cp=1, pp=1, dp=32, ep=16, v=1, micro_batch_seqs=1, micro_batches=4)
+    assert r.nccl_bytes(moe, domain_gpus=8, nccl_all_to_all=True) == pytest.approx(
+        0.688e9 + 7 * 0.4027e9 + 0.1342e9
+    )
+    assert r.nccl_bytes(moe, domain_gpus=8, nccl_all_to_all=False) == pytest.approx(2 * 0.688e9)
+    # a 72-GPU NVLink domain keeps an EP 16 all-to-all inside it: 15 peers, no network buffers
+    assert r.nccl_bytes(moe, domain_gpus=72, nccl_all_to_all=True) == pytest.approx(0.688e9 + 15 * 0.4027e9)
+
+
 def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> None:
     # 126 layers on 16 stages: 2 of 7 first, then 14 of 8 (the balanced 7, 8 x 14, 7 would be faster
     # but its second stage holds 15 x 8 = 120 against 112); the fullest holds 16 x 7 = 14 x 8 = 112
@@ -205,8 +247,11 @@ def test_llama3_405b_fits_tp8_pp16_without_full_recompute(catalog: Catalog) -> N
     assert (e.layout.tp, e.layout.pp, e.layout.recompute) == (8, 16, "selective")
     assert e.memory.activations_bytes == pytest.approx(112 * 31.75 * 8192 * 16384 / 8)
     # with the counted reserve beside the tensors (data/training.yaml): CUDA context and cuBLAS
-    # workspace 0.4 + 0.0336 GB, NCCL 0.688 GB for each of TP, PP and DP, allocator 4 % of the tensors
-    assert e.memory.total_bytes == pytest.approx(e.memory.allocated_bytes * 1.04 + 0.4336e9 + 3 * 0.688e9)
+    # workspace 0.4 + 0.0336 GB, NCCL 0.688 GB for each of TP and DP and 0.1342 GB for the pipeline's
+    # sends across the network, allocator 4 % of the tensors
+    assert e.memory.total_bytes == pytest.approx(
+        e.memory.allocated_bytes * 1.04 + 0.4336e9 + 2 * 0.688e9 + 0.1342e9
+    )
     assert e.layout.memory_gbyte_per_gpu <= 81_559 * 2**20 / 1e9  # the H100's 81,559 MiB
     # without recomputation a kernel that writes the 5 a s^2 b / t scores to HBM does not fit ...
     materialized = job.model_copy(update={"recompute": "none", "attention_kernel": "materialized"})

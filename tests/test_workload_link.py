@@ -26,11 +26,12 @@ from planner.store.links import (
     workload_param,
 )
 
-# 625,000 tokens/s: within 8-rail NPO's reach on 1,024 cards (about 629,900/s), beyond 4-rail's
-# (618,700/s) and ib-ndr's (606,900/s) (the MoE job's throughputs in tests/test_decision_rates.py)
+# 554,000 tokens/s: within 8-rail NPO's reach on 1,024 cards (559,000/s), beyond 4-rail's (548,900/s)
+# and ib-ndr's (539,700/s): the MoE job's throughput with goodput in the decision (BR100 at its BF16
+# kernel bound; EntryOutcome.tokens_per_s of decide() on this mix)
 MIX = [
     {"kind": "training", "name": "MoE <b>400B</b> **bold** 训练", "params_b": 400, "tokens_b": 2000,
-     "experts": 8, "top_k": 2, "required_tokens_per_s": 625000},
+     "experts": 8, "top_k": 2, "required_tokens_per_s": 554000},
     {"kind": "serving", "name": "chat 70B", "params_b": 70, "weight": 2},
 ]  # fmt: skip
 
@@ -102,7 +103,7 @@ def test_a_share_link_opens_the_same_recommendation(tmp_path: Path, monkeypatch:
         captions = " ".join(c.value for c in at.caption)
         # the entry's name is shown as text: its Markdown and HTML are escaped, not rendered
         assert r"MoE \<b\>400B\</b\> \*\*bold\*\* 训练" in captions
-        assert "needs 625,000 tokens/s" in rendered(captions) and "chat 70B (share 2)" in rendered(captions)
+        assert "needs 554,000 tokens/s" in rendered(captions) and "chat 70B (share 2)" in rendered(captions)
         # and the address the page writes carries the same mix on
         written = at.query_params[WORKLOAD_PARAM]
         assert parse_workload_param(written) == mix

@@ -193,6 +193,15 @@ def active_preset() -> str | None:
     return None
 
 
+SCENARIO_PARTS = {
+    "tenants": keys.TENANTS,
+    "serving": keys.SERVING,
+    "workload": keys.WORKLOAD,
+    "calibration": keys.CALIBRATION,
+}
+"""Scenario field -> session key of the JSON a page gave it (absent: the loaded scenario's own)."""
+
+
 def scenario() -> Scenario:
     """The scenario of the current inputs; :class:`planner.InputError` names a bad field.
 
@@ -203,18 +212,8 @@ def scenario() -> Scenario:
     base = base_scenario()
     if base is not None:
         data = over_base(base, data)
-    chosen = st.session_state.get(keys.TENANTS)
-    if chosen is not None:
-        data = {**data, "tenants": json.loads(chosen)}
-    serving = st.session_state.get(keys.SERVING)
-    if serving is not None:
-        data = {**data, "serving": json.loads(serving)}
-    workload = st.session_state.get(keys.WORKLOAD)
-    if workload is not None:
-        data = {**data, "workload": json.loads(workload)}
-    calibration = st.session_state.get(keys.CALIBRATION)
-    if calibration is not None:
-        data = {**data, "calibration": json.loads(calibration)}
+    given = {field: st.session_state.get(key) for field, key in SCENARIO_PARTS.items()}
+    data = {**data, **{field: json.loads(text) for field, text in given.items() if text is not None}}
     return scenario_from_data(data)
 
 
@@ -235,19 +234,24 @@ def set_calibration(new: CalibrationOverride | None) -> None:
     st.session_state[keys.CALIBRATION] = "null" if new is None else new.model_dump_json()
 
 
+def _set_part(field: str, value: Any) -> None:
+    """What the scenario's ``field`` holds from now on (see :data:`SCENARIO_PARTS`)."""
+    st.session_state[SCENARIO_PARTS[field]] = json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
 def set_tenants(items: list[dict[str, Any]]) -> None:
     """The tenant set the scenario carries from now on (the Tenants page's table; [] = none)."""
-    st.session_state[keys.TENANTS] = json.dumps(items, sort_keys=True, ensure_ascii=False)
+    _set_part("tenants", items)
 
 
 def set_serving(request: dict[str, Any] | None) -> None:
     """The serving request the scenario carries from now on (the Serving page's form; None = none)."""
-    st.session_state[keys.SERVING] = json.dumps(request, sort_keys=True, ensure_ascii=False)
+    _set_part("serving", request)
 
 
 def set_workload(entries: list[dict[str, Any]]) -> None:
     """The workload mix the scenario carries from now on (the Compare page's file; [] = none)."""
-    st.session_state[keys.WORKLOAD] = json.dumps(entries, sort_keys=True, ensure_ascii=False)
+    _set_part("workload", entries)
 
 
 def write_url() -> None:
@@ -353,10 +357,8 @@ def load_scenario(scenario: Scenario, *, origin: Mapping[str, Any]) -> None:
     set_prices(new_prices)
     st.session_state[keys.BASE_SCENARIO] = scenario.model_dump_json()
     st.session_state[keys.BASE_ORIGIN] = dict(origin)
-    st.session_state.pop(keys.TENANTS, None)  # the loaded scenario's own tenants apply
-    st.session_state.pop(keys.SERVING, None)  # and its own serving request
-    st.session_state.pop(keys.WORKLOAD, None)  # and its own workload mix
-    st.session_state.pop(keys.CALIBRATION, None)  # and its own calibration
+    for key in SCENARIO_PARTS.values():  # the loaded scenario's own tenants, serving request,
+        st.session_state.pop(key, None)  # workload mix and calibration apply
 
 
 def base_scenario() -> dict[str, Any] | None:

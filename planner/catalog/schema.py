@@ -29,6 +29,9 @@ AsOf = Annotated[
 ]
 """Date of a source: YYYY, YYYY-MM or YYYY-MM-DD, or n.d. if undated (YAML's year and date read as text)."""
 
+DeviceHeightU = Annotated[int, Field(ge=1, le=48, description="Height [U].")]
+"""Height of a rack-mounted device (server, switch, storage unit) [U]."""
+
 
 def _require_trace(*, source: str | None, as_of: str | None, assumption: bool, reason: str | None) -> None:
     """A figure names where it comes from (source and date) or why it is assumed."""
@@ -226,7 +229,7 @@ class Server(Record):
     form_factors: tuple[Literal["oam", "sxm", "pcie", "other"], ...] = Field(
         min_length=1, description="GPU form factors the platform takes."
     )
-    rack_units: int = Field(ge=1, le=48, description="Height [U].")
+    rack_units: DeviceHeightU
     base_power_w: float = Field(
         ge=0, le=20000, description="Power of everything but GPUs and fabric NICs at full load [W]."
     )
@@ -259,7 +262,7 @@ class Switch(Record):
     radix_by_speed: dict[int, int] = Field(
         min_length=1, description="Port count at each supported port speed {Gb/s: ports}."
     )
-    rack_units: int = Field(ge=1, le=48, description="Height [U].")
+    rack_units: DeviceHeightU
     power_typical_w: float = Field(ge=0, le=50000, description="Typical power without optics [W].")
     power_max_w: float = Field(ge=0, le=50000, description="Maximum power without optics [W].")
     latency_ns: float = Field(ge=0, le=10000, description="Port-to-port latency [ns].")
@@ -417,7 +420,7 @@ class Storage(Record):
     network_ports: int = Field(ge=1, le=64, description="Network ports per unit [count].")
     port_speed_gbit_per_s: int = Field(ge=10, le=1600, description="Speed of one port [Gb/s].")
     power_w: float = Field(ge=0, le=50000, description="Power per unit [W].")
-    rack_units: int = Field(ge=1, le=48, description="Height [U].")
+    rack_units: DeviceHeightU
     unit_cost_usd: float = Field(ge=0, le=1e7, description="Indicative price of one unit [USD].")
 
 

@@ -19,8 +19,7 @@ from planner.cli.options import (
     catalog_from_args,
     scenario_from_args,
     strict_number,
-    write,
-    write_json,
+    write_result,
 )
 
 if TYPE_CHECKING:
@@ -170,10 +169,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.training:
         cal = _with_compute(args, cal, the_plan, catalog)
     write_text(args.out, override_yaml(cal))
-    if args.format == "json":
-        write_json(calibration_to_dict(cal))
-    else:
-        write(_calibration_table(cal))
+    write_result(cal, fmt=args.format, to_dict=calibration_to_dict, render=_calibration_table)
     return 0
 
 
@@ -310,10 +306,7 @@ def run_accept(args: argparse.Namespace) -> int:
             outputs[Path(args.pdf)] = acceptance_pdf(result, lang=args.lang)
     if outputs:
         write_all(outputs)
-    if args.format == "json":
-        write_json(acceptance_to_dict(result))
-    else:
-        write(_acceptance_table(result))
+    write_result(result, fmt=args.format, to_dict=acceptance_to_dict, render=_acceptance_table)
     return 0
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 M = TypeVar("M", bound="BaseModel")
 R = TypeVar("R")
+T = TypeVar("T")
 
 CATALOG_DEFAULT = "%(catalog_default)s"
 """Stands in a generated help text for a default the catalog holds: :class:`HelpFormatter` reads
@@ -767,10 +768,32 @@ def write_results(
     render : Callable[[Sequence[R]], str]
         Text form of the results.
     """
+    write_result(
+        results,
+        fmt=fmt,
+        to_dict=(lambda rs: [to_dict(r) for r in rs]) if as_list else (lambda rs: to_dict(rs[0])),
+        render=render,
+    )
+
+
+def write_result(result: T, *, fmt: str, to_dict: Callable[[T], Any], render: Callable[[T], str]) -> None:
+    """A command's result as JSON (``--format json``) or as the text ``render`` makes of it.
+
+    Parameters
+    ----------
+    result : T
+        What the command found.
+    fmt : str
+        ``json`` or a text format.
+    to_dict : Callable[[T], Any]
+        JSON form of the result.
+    render : Callable[[T], str]
+        Text form of the result.
+    """
     if fmt == "json":
-        write_json([to_dict(r) for r in results] if as_list else to_dict(results[0]))
+        write_json(to_dict(result))
     else:
-        write(render(results))
+        write(render(result))
 
 
 def notes_block(notes: Iterable[str]) -> list[str]:

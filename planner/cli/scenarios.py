@@ -34,6 +34,7 @@ from planner.cli.options import (
     scenario_from_args,
     write,
     write_json,
+    write_result,
 )
 
 if TYPE_CHECKING:
@@ -573,10 +574,7 @@ def _diff(args: argparse.Namespace, store: ScenarioStore) -> int:
     diff = store.compare(
         left_id=left_id, left_version=left_version, right_id=right_id, right_version=right_version
     )
-    if args.format == "json":
-        write_json(diff.to_dict())
-    else:
-        write(_render_diff(diff))
+    write_result(diff, fmt=args.format, to_dict=lambda d: d.to_dict(), render=_render_diff)
     return 0
 
 

@@ -147,10 +147,7 @@ def run_place(args: argparse.Namespace) -> int:
         tenants=tenants,
         source=args.tenants,
     )
-    if args.format == "json":
-        options.write_json(placement_to_dict(placement))
-    else:
-        options.write(_place_table(placement))
+    options.write_result(placement, fmt=args.format, to_dict=placement_to_dict, render=_place_table)
     return 0
 
 

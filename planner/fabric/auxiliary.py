@@ -18,12 +18,20 @@ Notes
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.catalog import Catalog
 from planner.catalog.memo import per_catalog
 from planner.catalog.schema import Storage, Switch
-from planner.fabric.media import AuxLinkClass, LinkMedia, build_aux_link_media, length_field
+from planner.fabric.media import (
+    AUX_LINK_CLASSES,
+    AuxLinkClass,
+    LinkMedia,
+    build_aux_link_media,
+    length_field,
+)
 from planner.fabric.pools import (
     FrontendPool,
     StoragePool,
@@ -118,13 +126,56 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
         then uplink each): links [count], speed [Gbit/s], devices at each end [count] and the
         GPU servers' ports among the access links [count].
     """
-    units, fe = aux.storage_units, aux.frontend
-    storage_speed = aux.storage.port_speed_gbit_per_s
-    storage_server_ports = nodes * aux.storage_pool.ports_per_node
-    fe_ports = nodes * fe.ports_per_node
-    inband_server_ports = nodes * aux.inband_ports_per_node
     oob_server_ports = nodes * aux.oob_ports_per_node
     oob_endpoints = aux.oob_fabric.endpoints
+    counts = [
+        *_shared_counts(aux, nodes),
+        AuxLinkCount(
+            link_class="oob_access",
+            links=oob_endpoints,
+            speed_gbit_per_s=aux.oob_speed_gbit_per_s,
+            lower_devices=oob_endpoints - oob_server_ports + nodes,
+            upper_devices=aux.oob_fabric.leaves,
+            server_ports=oob_server_ports,
+        ),
+        _uplinks("oob_uplink", aux.oob_fabric, aux.oob_speed_gbit_per_s),
+    ]
+    return tuple(c for c in counts if c.links > 0)
+
+
+_KEPT_COUNTS: dict[tuple[int, ...], tuple[tuple[object, ...], tuple[AuxLinkCount, ...]]] = {}
+"""The storage, front-end and in-band classes of :func:`aux_link_counts` by the identity of the parts
+they are counted from and the counts they read; a hit must be those very parts (kept with the
+answer): a sweep's designs share them at each size (:func:`size_auxiliary` keeps them)."""
+_KEPT_COUNTS_MAX = 1024
+"""Entries kept before the cache starts over [count]."""
+
+
+def _shared_counts(aux: AuxiliaryFabrics, nodes: int) -> tuple[AuxLinkCount, ...]:
+    """The storage, front-end and in-band link classes (access then uplink each), kept."""
+    parts = (
+        aux.storage,
+        aux.storage_pool,
+        aux.storage_fabric,
+        aux.frontend,
+        aux.inband_switch,
+        aux.inband_fabric,
+    )
+    key = (*map(id, parts), nodes, aux.storage_units, aux.inband_ports_per_node)
+    hit = _KEPT_COUNTS.get(key)
+    if hit is not None and all(map(operator.is_, hit[0], parts)):
+        return hit[1]
+    counts = _counted_shared(aux, nodes)
+    if len(_KEPT_COUNTS) >= _KEPT_COUNTS_MAX:
+        _KEPT_COUNTS.clear()
+    _KEPT_COUNTS[key] = (parts, counts)
+    return counts
+
+
+def _counted_shared(aux: AuxiliaryFabrics, nodes: int) -> tuple[AuxLinkCount, ...]:
+    """:func:`_shared_counts`, every time."""
+    units, fe = aux.storage_units, aux.frontend
+    storage_speed = aux.storage.port_speed_gbit_per_s
     counts = [
         AuxLinkCount(
             link_class="storage_access",
@@ -132,11 +183,12 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
             speed_gbit_per_s=storage_speed,
             lower_devices=nodes + units,
             upper_devices=aux.storage_fabric.leaves,
-            server_ports=storage_server_ports,
+            server_ports=nodes * aux.storage_pool.ports_per_node,
         ),
         _uplinks("storage_uplink", aux.storage_fabric, storage_speed),
     ]
     if fe.dedicated:  # else the in-band network carries the front end: no links of its own
+        fe_ports = nodes * fe.ports_per_node
         counts += [
             AuxLinkCount(
                 link_class="frontend_access",
@@ -155,20 +207,11 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
             speed_gbit_per_s=aux.inband_speed_gbit_per_s,
             lower_devices=nodes + units,
             upper_devices=aux.inband_fabric.leaves,
-            server_ports=inband_server_ports,
+            server_ports=nodes * aux.inband_ports_per_node,
         ),
         _uplinks("inband_uplink", aux.inband_fabric, aux.inband_speed_gbit_per_s),
-        AuxLinkCount(
-            link_class="oob_access",
-            links=oob_endpoints,
-            speed_gbit_per_s=aux.oob_speed_gbit_per_s,
-            lower_devices=oob_endpoints - oob_server_ports + nodes,
-            upper_devices=aux.oob_fabric.leaves,
-            server_ports=oob_server_ports,
-        ),
-        _uplinks("oob_uplink", aux.oob_fabric, aux.oob_speed_gbit_per_s),
     ]
-    return tuple(c for c in counts if c.links > 0)
+    return tuple(counts)
 
 
 def aux_link_media(
@@ -199,7 +242,7 @@ def aux_link_media(
     """
     media = []
     for c in counts:
-        field = length_field(c.link_class)
+        field, named = _LENGTH_FIELDS[c.link_class]
         media.append(
             build_aux_link_media(
                 catalog=catalog,
@@ -209,10 +252,17 @@ def aux_link_media(
                 speed_gbit_per_s=c.speed_gbit_per_s,
                 lower_devices=c.lower_devices,
                 upper_devices=c.upper_devices,
-                length_field=f"facility.link_lengths.{field}",
+                length_field=named,
             )
         )
     return tuple(media)
+
+
+_LENGTH_FIELDS: dict[str, tuple[str, str]] = {
+    link_class: (length_field(link_class), f"facility.link_lengths.{length_field(link_class)}")
+    for link_class in AUX_LINK_CLASSES
+}
+"""Each auxiliary class's ``facility.link_lengths`` field, bare and as the input names it."""
 
 
 def aux_server_optics_w(
@@ -302,22 +352,12 @@ def size_auxiliary(
         Storage units [count], the storage and front-end pools, and each fabric's switches.
     """
     pools = pools or Pools()
-    pool = size_storage_pool(catalog=catalog, storage=storage, gpus=gpus, nodes=nodes, pools=pools)
-    units = pool.units
-    storage_switch, storage_radix = cheapest_fabric_switch(catalog, speed=storage.port_speed_gbit_per_s)
-    storage_ports = nodes * pool.ports_per_node + units * storage.network_ports
-    storage_fabric = small_clos(endpoints=storage_ports, radix=storage_radix)
-    inband_switch, inband_radix = _management_switch(catalog, True)
-    inband_per_node = int(_rule(catalog, "inband_ports_per_node"))
-    inband_ports = nodes * inband_per_node + units
-    inband_fabric = small_clos(endpoints=inband_ports, radix=inband_radix)
-    frontend = size_frontend_pool(
-        catalog=catalog,
-        gpus_per_node=gpus_per_node,
-        nodes=nodes,
-        pools=pools,
-        inband_gbit_per_s_per_node=inband_per_node * max(inband_switch.radix_by_speed),
-    )
+    if catalog.storage.get(storage.id) is storage:  # the catalog's own record: its id names it
+        shared = _kept_shared(catalog, storage.id, gpus, nodes, pools, gpus_per_node)
+    else:
+        shared = _shared(catalog, storage, gpus, nodes, pools, gpus_per_node)
+    pool, units = shared.pool, shared.pool.units
+    storage_fabric, inband_fabric, frontend = shared.storage_fabric, shared.inband_fabric, shared.frontend
     oob_switch, oob_radix = _management_switch(catalog, False)
     oob_ports = (
         nodes * int(_rule(catalog, "oob_ports_per_node"))
@@ -332,14 +372,64 @@ def size_auxiliary(
     return AuxiliaryFabrics(
         storage=storage,
         storage_units=units,
-        storage_switch=storage_switch,
+        storage_switch=shared.storage_switch,
         storage_fabric=storage_fabric,
-        inband_switch=inband_switch,
+        inband_switch=shared.inband_switch,
         inband_fabric=inband_fabric,
         oob_switch=oob_switch,
         oob_fabric=oob_fabric,
         storage_pool=pool,
         frontend=frontend,
-        inband_ports_per_node=inband_per_node,
+        inband_ports_per_node=shared.inband_ports_per_node,
         oob_ports_per_node=int(_rule(catalog, "oob_ports_per_node")),
     )
+
+
+class _Shared(NamedTuple):
+    """The part of the auxiliary fabrics the compute fabric does not change: the storage pool and
+    fabric, the in-band network and the front end (the out-of-band network counts every fabric
+    switch's management port, so it is sized per plan)."""
+
+    pool: StoragePool
+    storage_switch: Switch
+    storage_fabric: SmallClos
+    inband_switch: Switch
+    inband_fabric: SmallClos
+    inband_ports_per_node: int
+    frontend: FrontendPool
+
+
+def _shared(
+    catalog: Catalog, storage: Storage, gpus: int, nodes: int, pools: Pools, gpus_per_node: int, /
+) -> _Shared:
+    """Storage, in-band and front-end fabrics of :func:`size_auxiliary` (module notes)."""
+    pool = size_storage_pool(catalog=catalog, storage=storage, gpus=gpus, nodes=nodes, pools=pools)
+    storage_switch, storage_radix = cheapest_fabric_switch(catalog, speed=storage.port_speed_gbit_per_s)
+    storage_ports = nodes * pool.ports_per_node + pool.units * storage.network_ports
+    inband_switch, inband_radix = _management_switch(catalog, True)
+    inband_per_node = int(_rule(catalog, "inband_ports_per_node"))
+    frontend = size_frontend_pool(
+        catalog=catalog,
+        gpus_per_node=gpus_per_node,
+        nodes=nodes,
+        pools=pools,
+        inband_gbit_per_s_per_node=inband_per_node * max(inband_switch.radix_by_speed),
+    )
+    return _Shared(
+        pool=pool,
+        storage_switch=storage_switch,
+        storage_fabric=small_clos(endpoints=storage_ports, radix=storage_radix),
+        inband_switch=inband_switch,
+        inband_fabric=small_clos(endpoints=nodes * inband_per_node + pool.units, radix=inband_radix),
+        inband_ports_per_node=inband_per_node,
+        frontend=frontend,
+    )
+
+
+@per_catalog
+def _kept_shared(
+    catalog: Catalog, storage_id: str, gpus: int, nodes: int, pools: Pools, gpus_per_node: int, /
+) -> _Shared:
+    """:func:`_shared` on the catalog's storage record ``storage_id``, remembered per catalog and
+    arguments: a sweep's designs ask for the same storage and management fabrics at each size."""
+    return _shared(catalog, catalog.storage[storage_id], gpus, nodes, pools, gpus_per_node)

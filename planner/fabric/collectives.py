@@ -945,12 +945,19 @@ def algorithms_for(
     """
     n = fabric.gpus if gpus is None else gpus
     spans_network = math.ceil(n / min(n, fabric.domain_gpus)) > 1
+    return _applicable(collective, fabric.in_network_reduction and spans_network, fabric.nvls)
+
+
+@functools.lru_cache(maxsize=64)
+def _applicable(collective: Collective, in_network: bool, nvls: bool) -> tuple[Algorithm, ...]:
+    """:func:`algorithms_for` once the fabric is read: in-network where it reduces and the group
+    crosses the network, NVLS where the scale-up switches reduce (made once per answer)."""
 
     def applies(a: Algorithm) -> bool:
         if a == "in_network":
-            return fabric.in_network_reduction and spans_network
+            return in_network
         if a == "nvls":
-            return fabric.nvls
+            return nvls
         return True
 
     return tuple(a for a in _APPLICABLE[collective] if applies(a))

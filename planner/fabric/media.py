@@ -372,6 +372,35 @@ def build_aux_link_media(
         Neither copper nor an optic of the catalog carries ``speed_gbit_per_s`` over
         ``length_m``; the message names ``length_field``.
     """
+    return _kept_aux_media(
+        catalog,
+        link_class,
+        links,
+        length_m,
+        type(length_m),
+        speed_gbit_per_s,
+        lower_devices,
+        upper_devices,
+        length_field,
+    )
+
+
+@per_catalog
+def _kept_aux_media(
+    catalog: Catalog,
+    link_class: AuxLinkClass,
+    links: int,
+    length_m: float,
+    _length_type: type,
+    speed_gbit_per_s: int,
+    lower_devices: int,
+    upper_devices: int,
+    length_field: str,
+) -> LinkMedia:
+    """:func:`build_aux_link_media`, remembered per catalog and arguments: a sweep's designs
+    share the storage, front-end and in-band fabrics at each size (about 3 in 4 of a default
+    sweep's auxiliary link classes are asked again). ``_length_type`` keeps an int length apart
+    from the equal float, so the result carries the length as it was given."""
     medium: Cable | tuple[Optic, Optic] | None = _copper_for(catalog, speed_gbit_per_s, length_m)
     if medium is None:
         optic = _cheapest_optic(catalog, "pluggable", speed_gbit_per_s, 1, length_m)
@@ -449,6 +478,67 @@ def build_link_media(
     LinkMedia
         The medium, cable and optic counts at each end, power [W] and latency per link [ns].
     """
+    args = (link_class, links, length_m, type(length_m), speed_gbit_per_s, lower_devices, upper_devices)
+    if (
+        catalog.optics.get(lower_optic.id) is lower_optic
+        and catalog.optics.get(upper_optic.id) is upper_optic
+    ):
+        # the catalog's own records: their ids name them, so the answer can be kept per catalog
+        return _kept_link_media(
+            catalog, *args, lower_optic.id, upper_optic.id, forced_id, links_per_lower_port
+        )
+    return _link_media(catalog, *args, lower_optic, upper_optic, forced_id, links_per_lower_port)
+
+
+@per_catalog
+def _kept_link_media(
+    catalog: Catalog,
+    link_class: LinkClass | AuxLinkClass,
+    links: int,
+    length_m: float,
+    length_type: type,
+    speed_gbit_per_s: int,
+    lower_devices: int,
+    upper_devices: int,
+    lower_optic_id: str,
+    upper_optic_id: str,
+    forced_id: str | None,
+    links_per_lower_port: int,
+) -> LinkMedia:
+    """:func:`build_link_media` on the catalog's own optics, remembered per catalog and arguments
+    (a sweep asks for the same leaf-spine class at many sizes)."""
+    optics = catalog.optics
+    return _link_media(
+        catalog,
+        link_class,
+        links,
+        length_m,
+        length_type,
+        speed_gbit_per_s,
+        lower_devices,
+        upper_devices,
+        optics[lower_optic_id],
+        optics[upper_optic_id],
+        forced_id,
+        links_per_lower_port,
+    )
+
+
+def _link_media(
+    catalog: Catalog,
+    link_class: LinkClass | AuxLinkClass,
+    links: int,
+    length_m: float,
+    _length_type: type,
+    speed_gbit_per_s: int,
+    lower_devices: int,
+    upper_devices: int,
+    lower_optic: Optic,
+    upper_optic: Optic,
+    forced_id: str | None,
+    links_per_lower_port: int,
+) -> LinkMedia:
+    """:func:`build_link_media`, every time (``_length_type``: see :func:`_kept_aux_media`)."""
     integrated = lower_optic.integrated or upper_optic.integrated
     copper = None if integrated else _copper_for(catalog, speed_gbit_per_s, length_m)
     if forced_id is not None:

@@ -37,6 +37,7 @@ universal networks for hardware-efficient supercomputing", IEEE Trans. Computers
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -874,6 +875,7 @@ class SmallClos:
         return sum(self.switches_by_tier)
 
 
+@functools.lru_cache(maxsize=1024, typed=True)
 def small_clos(*, endpoints: int, radix: int) -> SmallClos:
     """Switches for ``endpoints`` ports on ``radix``-port switches, growing a tier at a time.
 
@@ -895,7 +897,9 @@ def small_clos(*, endpoints: int, radix: int) -> SmallClos:
     Returns
     -------
     SmallClos
-        Switches per tier and links between tiers [count].
+        Switches per tier and links between tiers [count]; the same frozen object for the same
+        arguments (kept for 1,024 of them: a sweep's designs share their storage and management
+        fabrics at each size).
 
     Examples
     --------

@@ -73,6 +73,18 @@ ExpertParallel = Annotated[
     Field(ge=1, le=4096, description="Expert-parallel GPUs; empty = searched."),
     Input(flag="--ep"),
 ]
+# Inputs both models take with the same range and option; each model says in its own words what
+# the field means there (and what empty means).
+KvHeads = Annotated[int | None, Field(ge=1, le=4096), Input(flag="--kv-heads", step=1)]
+"""Key/value heads (GQA when fewer than the heads)."""
+KvLoraRank = Annotated[int | None, Field(ge=1, le=65_536), Input(flag="--kv-lora-rank")]
+"""Multi-head latent attention: the compressed key/value width."""
+Vocab = Annotated[int | None, Field(ge=1, le=10_000_000), Input(flag="--vocab")]
+"""Vocabulary [tokens]."""
+MoeNodeLimit = Annotated[int | None, Field(ge=1, le=1024), Input(flag="--moe-node-limit")]
+"""Node-limited routing: the most scale-up domains (nodes) a token is sent to."""
+MoeLoadImbalance = Annotated[float, Field(ge=1, le=64), Input(flag="--moe-imbalance")]
+"""Tokens on the busiest expert-parallel GPU over the mean [-]."""
 
 _MODEL = "sv.group.model"
 _FORMAT = "sv.group.format"
@@ -128,24 +140,16 @@ class ServingRequest(BaseModel):
         HiddenSize, Input(label="sv.field.hidden_size", group=_MODEL, step=256, placeholder=_DERIVED)
     ] = None
     heads: Heads = None
-    kv_heads: Annotated[
-        int | None,
-        Input(flag="--kv-heads", label="sv.field.kv_heads", group=_MODEL, step=1, placeholder=_DERIVED),
-    ] = Field(
-        default=None, ge=1, le=4096, description="Key/value heads (GQA < heads, MHA = heads); empty = heads."
+    kv_heads: Annotated[KvHeads, Input(label="sv.field.kv_heads", group=_MODEL, placeholder=_DERIVED)] = (
+        Field(default=None, description="Key/value heads (GQA < heads, MHA = heads); empty = heads.")
     )
     head_dim: int | None = count_option(
         "--head-dim", ge=8, le=1024, description="Width of one attention head; empty = h / heads."
     )
     kv_lora_rank: Annotated[
-        int | None,
-        Input(
-            flag="--kv-lora-rank", label="sv.field.kv_lora_rank", group=_MODEL, step=64, placeholder=_DERIVED
-        ),
+        KvLoraRank, Input(label="sv.field.kv_lora_rank", group=_MODEL, step=64, placeholder=_DERIVED)
     ] = Field(
         default=None,
-        ge=1,
-        le=65_536,
         description="Multi-head latent attention (MLA): compressed KV width per token and layer "
         "(DeepSeek: 512); empty = no MLA.",
     )
@@ -154,7 +158,7 @@ class ServingRequest(BaseModel):
     )
     ffn_hidden: FfnHidden = None
     gated_mlp: GatedMlp = False
-    vocab: int | None = count_option("--vocab", le=10_000_000, description="Vocabulary; empty = not counted.")
+    vocab: Vocab = Field(default=None, description="Vocabulary; empty = not counted.")
     experts: Annotated[
         int | None,
         Input(flag="--experts", label="sv.field.experts", group=_MODEL, step=1, placeholder=_DERIVED),
@@ -245,8 +249,8 @@ class ServingRequest(BaseModel):
             "low_latency for decode steps, as disaggregated pools run them."
         ),
     )
-    moe_node_limit: int | None = count_option(
-        "--moe-node-limit", le=1024, description="Node-limited routing: nodes a token is sent to at most."
+    moe_node_limit: MoeNodeLimit = Field(
+        default=None, description="Node-limited routing: nodes a token is sent to at most."
     )
     moe_overlap: bool = switch_option(
         "--moe-overlap",
@@ -261,8 +265,39 @@ class ServingRequest(BaseModel):
             "NIC like every other copy (DeepEP's first, pure-RDMA release, 2025-02)."
         ),
     )
-    moe_load_imbalance: Annotated[float, Input(flag="--moe-imbalance")] = Field(
-        default=1.0, ge=1, le=64, description="Tokens on the busiest expert GPU over the mean [-]."
+    moe_load_imbalance: MoeLoadImbalance = Field(
+        default=1.0, description="Tokens on the busiest expert GPU over the mean [-]."
+    )
+    mtp_draft_tokens: Annotated[
+        int, Input(flag="--mtp-draft-tokens", label="sv.field.mtp_draft_tokens", group=_FORMAT, step=1)
+    ] = Field(
+        default=0,
+        ge=0,
+        le=16,
+        description=(
+            "Speculative decoding with the model's multi-token prediction module as the draft: tokens "
+            "it drafts per sequence and decode step, all verified in the next step; 0 = none."
+        ),
+    )
+    mtp_acceptance: Annotated[
+        float | None,
+        Input(
+            flag="--mtp-acceptance",
+            cli_note="with --mtp-draft-tokens",
+            label="sv.field.mtp_acceptance",
+            group=_FORMAT,
+            step=0.05,
+            number_format="%.2f",
+            placeholder="sv.placeholder.mtp_acceptance",
+        ),
+    ] = Field(
+        default=None,
+        gt=0,
+        le=1,
+        description=(
+            "Share of draft tokens accepted, each given the ones before it were [-]; needed with "
+            "--mtp-draft-tokens (DeepSeek-V3 reports 0.85-0.9 for its second token)."
+        ),
     )
 
     @model_validator(mode="after")
@@ -283,6 +318,8 @@ class ServingRequest(BaseModel):
                     experts=self.routed_experts,
                 )
             )
+        if self.mtp_draft_tokens > 0 and self.mtp_acceptance is None:
+            raise ValueError(msg("mtp_acceptance (0 < a <= 1) is needed with mtp_draft_tokens > 0"))
         if self.routed_experts == 1 and self.ep not in (None, 1):
             raise ValueError(msg("ep > 1 needs a mixture-of-experts model (experts > 1)"))
         return self

@@ -19,10 +19,15 @@ from planner.inputs.serving import (
     GatedMlp,
     Heads,
     HiddenSize,
+    KvHeads,
+    KvLoraRank,
     Layers,
+    MoeLoadImbalance,
+    MoeNodeLimit,
     ParamsB,
     SharedExperts,
     TensorParallel,
+    Vocab,
 )
 
 Precision = Literal["bf16", "fp8"]
@@ -142,19 +147,17 @@ class TrainingJob(BaseModel):
     layers: Layers = None
     hidden_size: HiddenSize = None
     heads: Heads = None
-    kv_heads: Annotated[
-        int | None,
-        Input(flag="--kv-heads", label="wl.field.kv_heads", group=_MODEL, step=1, placeholder=_DERIVED),
-    ] = Field(default=None, ge=1, le=4096, description="KV heads (GQA/MQA); empty = heads.")
+    kv_heads: Annotated[KvHeads, Input(label="wl.field.kv_heads", group=_MODEL, placeholder=_DERIVED)] = (
+        Field(default=None, description="KV heads (GQA/MQA); empty = heads.")
+    )
     head_dim: int | None = count_option(
         "--head-dim", ge=8, le=4096, description="Width of one attention head; empty = h / heads."
     )
     ffn_hidden: FfnHidden = None
     gated_mlp: GatedMlp = False
-    vocab: Annotated[
-        int | None,
-        Input(flag="--vocab", label="wl.field.vocab", group=_MODEL, step=1024, placeholder=_DERIVED),
-    ] = Field(default=None, ge=1, le=10_000_000, description="Vocabulary; empty = no logits.")
+    vocab: Annotated[Vocab, Input(label="wl.field.vocab", group=_MODEL, step=1024, placeholder=_DERIVED)] = (
+        Field(default=None, description="Vocabulary; empty = no logits.")
+    )
     experts: Annotated[int, Input(flag="--experts", label="wl.field.experts", group=_COMPUTE, step=1)] = (
         Field(default=1, ge=1, le=4096, description="Experts per MoE layer; 1 = dense.")
     )
@@ -162,6 +165,17 @@ class TrainingJob(BaseModel):
         default=1, ge=1, le=64, description="Experts each token is routed to."
     )
     shared_experts: SharedExperts = 0
+    mtp_layers: Annotated[
+        int, Input(flag="--mtp-layers", label="wl.field.mtp_layers", group=_COMPUTE, step=1)
+    ] = Field(
+        default=0,
+        ge=0,
+        le=16,
+        description=(
+            "Multi-token prediction modules trained after the last layer (DeepSeek-V3: 1): each a "
+            "projection, one transformer layer and the shared output layer, on the last pipeline stage; 0 = none."
+        ),
+    )
     tp: Annotated[
         TensorParallel, Input(label="wl.field.tp", group=_LAYOUT, step=1, placeholder=_SEARCHED)
     ] = None
@@ -315,8 +329,8 @@ class TrainingJob(BaseModel):
     q_lora_rank: int | None = count_option(
         "--q-lora-rank", le=65536, description="Multi-head latent attention: query compression rank."
     )
-    kv_lora_rank: int | None = count_option(
-        "--kv-lora-rank", le=65536, description="Multi-head latent attention: key/value compression rank."
+    kv_lora_rank: KvLoraRank = Field(
+        default=None, description="Multi-head latent attention: key/value compression rank."
     )
     qk_rope_head_dim: Annotated[int, Input(flag="--qk-rope-head-dim")] = Field(
         default=0, ge=0, le=4096, description="Multi-head latent attention: rotary part of a query/key head."
@@ -329,18 +343,15 @@ class TrainingJob(BaseModel):
         le=1024,
         description="Tensor-parallel GPUs of each expert; empty = tp when ep divides dp x cp, else 1.",
     )
-    moe_load_imbalance: Annotated[float, Input(flag="--moe-imbalance")] = Field(
+    moe_load_imbalance: MoeLoadImbalance = Field(
         default=1.0,
-        ge=1,
-        le=64,
         description="Tokens on the busiest expert-parallel GPU over the mean [-] (1 = force-balanced).",
     )
     moe_redundant_experts: Annotated[int, Input(flag="--moe-redundant-experts")] = Field(
         default=0, ge=0, le=4096, description="Redundant expert copies per layer (EPLB) over the expert GPUs."
     )
-    moe_node_limit: int | None = count_option(
-        "--moe-node-limit",
-        le=1024,
+    moe_node_limit: MoeNodeLimit = Field(
+        default=None,
         description="Node-limited routing: scale-up domains a token is sent to at most, then forwarded inside.",
     )
     moe_dispatcher: Annotated[MoeDispatcher, Input(flag="--moe-dispatcher")] = Field(

@@ -394,6 +394,7 @@ def job_shape(job: TrainingJob) -> ModelShape:
         gated_mlp=job.gated_mlp, vocab=job.vocab, shared_experts=job.shared_experts, head_dim=job.head_dim,
         dense_layers=job.dense_layers, dense_ffn_hidden=job.dense_ffn_hidden, q_lora_rank=job.q_lora_rank,
         kv_lora_rank=job.kv_lora_rank, qk_rope_head_dim=job.qk_rope_head_dim, v_head_dim=job.v_head_dim,
+        mtp_layers=job.mtp_layers,
     )  # fmt: skip
 
 
@@ -446,8 +447,9 @@ def best_layout(
         host_byte_per_s=host_byte_per_s, kernel_efficiency_bound=kernel_efficiency_bound,
     )  # fmt: skip
     budget = memory_budget(
-        device_bytes=memory_bytes, usable_fraction=job.usable_memory_fraction, reserve=reserve
-    )
+        device_bytes=memory_bytes, usable_fraction=job.usable_memory_fraction, reserve=reserve,
+        domain_gpus=fabric.domain_gpus, nccl_all_to_all=job.moe_dispatcher == "alltoall",
+    )  # fmt: skip
     found, least, any_layout = search(job, shape, model, gpus=gpus, budget=budget)
     if (not any_layout or least is None) and (job.tp, job.cp, job.pp, job.dp, job.ep) != (None,) * 5:
         raise InputError(

@@ -168,6 +168,9 @@ class CaseInputs(_Frozen):
         default=None, ge=0, description="First layers with a dense FFN (first-k dense) [count]."
     )
     dense_ffn_hidden: int | None = Field(default=None, ge=1, description="FFN width of those layers [-].")
+    mtp_layers: int | None = Field(
+        default=None, ge=0, description="Multi-token prediction modules after the last layer [count]."
+    )
     q_lora_rank: int | None = Field(default=None, ge=1, description="MLA query compression rank [-].")
     kv_lora_rank: int | None = Field(default=None, ge=1, description="MLA key/value compression rank [-].")
     qk_rope_head_dim: int | None = Field(default=None, ge=0, description="MLA rotary head part [-].")

@@ -237,6 +237,8 @@ def _context(
             coefficients=coefficients,
             dispatch_bytes=dispatch,
             dispatch_mode=request.moe_dispatch_mode,
+            draft_tokens=request.mtp_draft_tokens,
+            acceptance=request.mtp_acceptance or 1.0,
             low_latency_path=request.moe_low_latency_path,
             node_limit=request.moe_node_limit,
             overlap=request.moe_overlap,
@@ -310,10 +312,11 @@ def _pool(ctx: _Context, inst: Instance, role: Role, instances: int, batch: int,
 
 def _aggregated_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Candidate:
     r = ctx.request
-    arrivals = batch / r.output_tokens
     decode = inst.decode_step(batch=batch, context=r.input_tokens + r.output_tokens / 2.0)
+    # a step emits E tokens per sequence (1 without drafts), so E / O of the sequences end per step
+    arrivals = batch * decode.emitted_tokens / r.output_tokens
     prefill = inst.prefill(prompts=max(1.0, arrivals), prompt_tokens=r.input_tokens)
-    tpot = decode.total_s + prefill.total_s * min(1.0, arrivals)
+    tpot = (decode.total_s + prefill.total_s * min(1.0, arrivals)) / decode.emitted_tokens
     instances = ctx.gpus // inst.layout.gpus
     rate = instances * batch / tpot / r.output_tokens
     pool = _pool(ctx, inst, "aggregated", instances, batch, decode, rate)
@@ -323,9 +326,9 @@ def _aggregated_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Ca
 def _decode_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Candidate:
     r = ctx.request
     decode = inst.decode_step(batch=batch, context=r.input_tokens + r.output_tokens / 2.0)
-    rate = batch / decode.total_s / r.output_tokens  # one instance; the pools are sized later
+    rate = batch / decode.per_token_s / r.output_tokens  # one instance; the pools are sized later
     pool = _pool(ctx, inst, "decode", 1, batch, decode, rate)
-    return _Candidate(pool, decode, decode, 0.0, decode.total_s, limit)
+    return _Candidate(pool, decode, decode, 0.0, decode.per_token_s, limit)
 
 
 def _best_batch(ctx: _Context, inst: Instance, evaluate: Callable[[_Context, Instance, int, str], _Candidate]
@@ -771,8 +774,8 @@ class StaticBatch:
 
     @property
     def total_s(self) -> float:
-        """Prefill plus ``O`` decode steps [s]."""
-        return self.prefill.total_s + self.output_tokens * self.decode.total_s
+        """Prefill plus ``O / E`` decode steps (``E`` tokens emitted per step) [s]."""
+        return self.prefill.total_s + self.output_tokens * self.decode.per_token_s
 
     @property
     def tokens_per_s_per_gpu(self) -> float:
@@ -880,7 +883,7 @@ def phase_rate(
         step = inst.prefill(prompts=sequences, prompt_tokens=context_tokens)
         return PhaseRate(inst.layout, step, sequences * context_tokens / inst.layout.gpus)
     step = inst.decode_step(batch=sequences, context=context_tokens)
-    return PhaseRate(inst.layout, step, sequences / inst.layout.gpus)
+    return PhaseRate(inst.layout, step, sequences * step.emitted_tokens / inst.layout.gpus)
 
 
 def expert_alltoall_s(

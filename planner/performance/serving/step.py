@@ -55,6 +55,20 @@ time is :func:`planner.fabric.collectives.collective_time` on the plan's fabric,
 spans scale-up domains pays the network's bandwidth and latency: this is where 4-rail, 8-rail and
 InfiniBand designs differ.
 
+Speculative decoding with the multi-token prediction module as the draft (``mtp_draft_tokens d``,
+``mtp_acceptance a``; DeepSeek-V3, arXiv 2412.19437 section 5.4.3): per decode step the model
+verifies ``1 + d`` tokens per sequence (a step of ``T (1 + d)`` tokens: GEMM rows, expert tokens and
+all-to-all bytes ``x (1 + d)``, attention FLOPs for ``1 + d`` query tokens, the KV cache read once)
+and the module runs ``d`` times on ``T`` tokens, each run one layer's share of a ``T``-token decode
+step plus the shared output head::
+
+    t_step = t(T (1 + d)) + d [t(T) / L + roofline(2 h V T / n, h V b_w / tp)]
+    E      = 1 + sum_{i=1..d} a^i                     (tokens emitted per sequence and step)
+    TPOT   = t_step / E
+
+(:func:`emitted_tokens`; the parts of the two add before the roofline's max; the module's own KV
+cache, one layer's, not counted).
+
 Memory per GPU: weights ``W_d / tp + W_e / ep``, the workspace, and the KV cache of its sequences
 ``B tp / n x (I + O) x kv / min(tp, kv_split)``; the KV capacity is the usable HBM left after
 weights and workspace.
@@ -108,6 +122,14 @@ class StepTime:
     overhead_s: float
     ep_bound_level: str
     """Fabric level bounding the all-to-all (``none`` without expert parallelism)."""
+    emitted_tokens: float = 1.0
+    """Expected tokens each sequence emits per step [count]: 1, or ``1 + sum a^i`` when
+    speculative decoding with multi-token prediction drafts (module notes)."""
+
+    @property
+    def per_token_s(self) -> float:
+        """Step time per emitted token of a sequence [s]: ``total_s / emitted_tokens``."""
+        return self.total_s / self.emitted_tokens
 
     @property
     def math_s(self) -> float:
@@ -158,6 +180,10 @@ class Instance:
     comm_sm_fraction: float = 0.0
     """Share of the SMs normal (throughput) dispatch kernels keep while they overlap compute [-]
     (``moe_comm_sm_fraction``, 20 of 132 on H800, DeepSeek-V3 section 3.2.2)."""
+    draft_tokens: int = 0
+    """Tokens the multi-token prediction module drafts per sequence and decode step [count]."""
+    acceptance: float = 1.0
+    """Probability that a draft token is accepted, given the ones before it were [-]."""
 
     # --- memory -----------------------------------------------------------------------------
 
@@ -364,16 +390,60 @@ class Instance:
             ep_bound_level=level,
         )
 
+    @property
+    def emitted_per_step(self) -> float:
+        """Expected tokens a sequence emits per decode step [count] (:func:`emitted_tokens`)."""
+        return emitted_tokens(draft_tokens=self.draft_tokens, acceptance=self.acceptance)
+
     def decode_step(self, *, batch: float, context: float) -> StepTime:
         """One decode step of ``batch`` sequences attending over ``context`` tokens each (the
-        cached K,V read ``decode_kv_reads`` times, :class:`ServedModel`)."""
+        cached K,V read ``decode_kv_reads`` times, :class:`ServedModel`); with ``draft_tokens d``
+        the model verifies ``1 + d`` tokens per sequence and the multi-token prediction module
+        drafts ``d`` times (module notes)."""
         kv = self.kv_bytes_per_gpu(sequences=batch, tokens_each=context) * self.model.decode_kv_reads
-        return self._step(
-            tokens=batch,
+        d = self.draft_tokens
+        verify = self._step(
+            tokens=batch * (1 + d),
             context=context,
             kv_read_bytes=kv,
             efficiency=self.coefficients.decode_compute_efficiency,
             decode=True,
+        )
+        if d == 0:
+            return verify
+        draft = self._draft_run(batch=batch, context=context, kv_read_bytes=kv)
+        return StepTime(
+            compute_s=verify.compute_s + d * draft.compute_s,
+            memory_s=verify.memory_s + d * draft.memory_s,
+            tp_s=verify.tp_s + d * draft.tp_s,
+            ep_s=verify.ep_s + d * draft.ep_s,
+            overhead_s=verify.overhead_s + d * draft.overhead_s,
+            ep_bound_level=verify.ep_bound_level,
+            emitted_tokens=self.emitted_per_step,
+        )
+
+    def _draft_run(self, *, batch: float, context: float, kv_read_bytes: float) -> StepTime:
+        """One run of the multi-token prediction module on ``batch`` tokens (module notes): one
+        layer's share ``1 / L`` of a decode step of ``batch`` tokens, plus the shared output head
+        (``2 h V`` FLOPs per token, ``h V`` weights read by every tensor-parallel group)."""
+        m, lay = self.model, self.layout
+        layers = m.shape.layers
+        one = self._step(
+            tokens=batch, context=context, kv_read_bytes=kv_read_bytes,
+            efficiency=self.coefficients.decode_compute_efficiency, decode=True,
+        )  # fmt: skip
+        head_params = float(m.shape.hidden_size * m.shape.vocab)
+        head = self._part(
+            flops=batch * 2.0 * head_params / lay.gpus,
+            hbm_bytes=head_params * m.weight_bytes_per_param / lay.tp,
+        )
+        return StepTime(
+            compute_s=one.compute_s / layers + head[0],
+            memory_s=one.memory_s / layers + head[1],
+            tp_s=one.tp_s / layers,
+            ep_s=one.ep_s / layers,
+            overhead_s=one.overhead_s / layers,
+            ep_bound_level=one.ep_bound_level,
         )
 
     def prefill(self, *, prompts: float, prompt_tokens: int) -> StepTime:
@@ -384,6 +454,38 @@ class Instance:
             tokens=tokens, context=prompt_tokens / 2.0, kv_read_bytes=kv,
             efficiency=self.coefficients.prefill_compute_efficiency,
         )  # fmt: skip
+
+
+def emitted_tokens(*, draft_tokens: int, acceptance: float) -> float:
+    """Expected tokens a sequence emits per decode step of speculative decoding.
+
+    The step verifies the ``d`` draft tokens in order; draft ``i`` is kept only when drafts
+    ``1 ... i - 1`` were, each accepted with probability ``a`` (independently), and the verifying
+    model adds one token of its own, so::
+
+        E = 1 + sum_{i=1..d} a^i = (1 - a^(d+1)) / (1 - a)
+
+    (Leviathan, Kalman and Matias, 'Fast Inference from Transformers via Speculative Decoding',
+    ICML 2023, equation 1; DeepSeek-V3 with one MTP module, arXiv 2412.19437 section 5.4.3).
+
+    Parameters
+    ----------
+    draft_tokens : int
+        Draft tokens ``d`` per sequence and step [count], >= 0.
+    acceptance : float
+        Acceptance probability ``a`` of each draft token [-], in (0, 1].
+
+    Returns
+    -------
+    float
+        Expected tokens emitted per sequence and step ``E`` [count], between 1 and ``1 + d``.
+
+    >>> emitted_tokens(draft_tokens=2, acceptance=0.5)  # 1 + 0.5 + 0.25
+    1.75
+    >>> emitted_tokens(draft_tokens=0, acceptance=0.9)
+    1.0
+    """
+    return 1.0 + sum(acceptance**i for i in range(1, draft_tokens + 1))
 
 
 def ceil_div(a: int, b: int) -> int:

@@ -326,10 +326,14 @@ def kernel_efficiency_bound(catalog: Catalog, *, gpu_id: str, precision: str) ->
         compute = compute_curve x max(1, eta / B)
 
     (``eta`` the curve's kernel efficiency of the layout); communication, bubble and overlap
-    windows are counted on the slowed compute, so what a fabric adds still shows. ``B`` is fitted
-    (``bench/fit_training_efficiency.py``) so that the GPU's best published run, a calibration
-    case, is met end to end; no validation case checks its own source. A job with a fixed ``mfu``
-    is not bounded.
+    windows are counted on the slowed compute, so what a fabric adds still shows. ``B`` is set
+    (``bench/fit_training_efficiency.py``) on the GPU's best published run, a calibration case:
+    fitted so the run is met end to end where the curve overshoots it (H100 BF16), else that run's
+    own kernel efficiency under the fitted curve (H100 and B200 FP8); no validation case checks its
+    own source. Where no run exists the catalog states ``B`` as an assumption, the best published
+    MFU (:func:`published_ceiling`) times the H100 BF16 bound's margin over its run,
+    ``0.566 / 0.494 = 1.146`` (``tests/test_plausibility.py`` sweeps the defaults against the
+    figures). A job with a fixed ``mfu`` is not bounded.
     """
     rule = catalog.sizing_rules.get(f"{KERNEL_EFFICIENCY_BOUND}_{gpu_id}_{precision}")
     if rule is None:

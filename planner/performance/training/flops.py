@@ -14,6 +14,7 @@ dense width on its first-k dense layers, averaged over the layers; multi-head la
 counts its own projections, :func:`~planner.performance.training.shape.attention_params`, and
 ``q = heads x (qk head + v head) / 2`` in the core)
     logits = 2 h V
+    mtp    = D (4 h^2 + layer of an expert layer + 4 s q + 2 h V)   (D multi-token prediction modules)
 
 Model FLOPs = 3 x forward (backward is twice the forward). Hardware FLOPs add what is computed
 again: full recomputation one more forward of every layer (not the logits), selective
@@ -46,6 +47,8 @@ class TokenFlops:
     """Attention core (``4 s h``) of one layer."""
     logits: float
     """Output layer, once per token."""
+    mtp: float = 0.0
+    """Multi-token prediction modules, once per token (:func:`mtp_flops`); 0 without."""
 
     @property
     def layer(self) -> float:
@@ -82,7 +85,57 @@ def token_flops(shape: ModelShape, *, seq_len: int) -> TokenFlops:
     # the router's h x E scores on the expert layers (arXiv 2412.19437: a linear gate)
     matmul += 2.0 * h * shape.experts * shape.moe_layers / shape.layers
     attention = 4.0 * seq_len * shape.attention_core_width
-    return TokenFlops(layer_matmul=matmul, layer_attention=attention, logits=2.0 * h * shape.vocab)
+    logits = 2.0 * h * shape.vocab
+    mtp = mtp_flops(shape, seq_len=seq_len) if shape.mtp_layers else 0.0
+    return TokenFlops(layer_matmul=matmul, layer_attention=attention, logits=logits, mtp=mtp)
+
+
+def mtp_flops(shape: ModelShape, *, seq_len: int) -> float:
+    """Forward FLOPs per token of the multi-token prediction modules [FLOP].
+
+    Each of the ``D`` modules (DeepSeek-AI, arXiv 2412.19437, section 2.2, eq. 21-23) projects the
+    concatenation of the normalised hidden state and the next token's embedding (``2h -> h``), runs
+    one transformer block of the model's kind (an expert layer when the model has experts:
+    Megatron-Core's ``get_gpt_mtp_block_spec`` reuses the decoder's layer spec) and computes the
+    shared output head's logits again::
+
+        mtp = D (2 (2h) h + 2 A + 2 g h f (k + S) + 2 h E + 4 s q + 2 h V)
+
+    (``A`` the attention projections, :func:`~planner.performance.training.shape.attention_params`;
+    a dense model's block ``2 g h f``). The embedding lookup and the norms are not counted.
+    Megatron-Bridge's reported model TFLOP/s count them (r0.3.0,
+    ``src/megatron/bridge/training/utils/flop_utils.py``: the modules as extra expert layers, their
+    projection and the logits ``mtp_num_layers + 1`` times): its 26.02 DeepSeek-V3 rows give
+    1,199 / 4,612 = 260.0 GFLOP per token, its 25.11 rows without MTP 961 / 3,848 = 249.7.
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model with its ``mtp_layers`` modules.
+    seq_len : int
+        Tokens per sequence, ``s`` [count].
+
+    Returns
+    -------
+    float
+        Forward FLOPs of all modules per token [FLOP]; 0 without multi-token prediction.
+
+    Examples
+    --------
+    >>> from planner.performance.training.shape import model_shape
+    >>> s = model_shape(params_b=1, layers=2, hidden_size=1024, heads=8, ffn_hidden=4096, vocab=1000, mtp_layers=1)
+    >>> mtp_flops(s, seq_len=512)  # 4 h^2 + 8 h^2 + 16 h^2 (FFN 2 x 2 h 4h) + 4 x 512 x 1024 + 2 h 1000
+    33505280.0
+    """
+    h = shape.hidden_size
+    gates = 3 if shape.gated_mlp else 2
+    experts = shape.experts > 1
+    ffn = shape.ffn_hidden * (shape.top_k + shape.shared_experts if experts else 1)
+    block = (
+        2.0 * shape.attention_params + 2.0 * gates * h * ffn + (2.0 * h * shape.experts if experts else 0.0)
+    )
+    per_module = 4.0 * h * h + block + 4.0 * seq_len * shape.attention_core_width + 2.0 * h * shape.vocab
+    return shape.mtp_layers * per_module
 
 
 def model_flops_per_token(shape: ModelShape, *, seq_len: int) -> float:
@@ -98,10 +151,12 @@ def model_flops_per_token(shape: ModelShape, *, seq_len: int) -> float:
     Returns
     -------
     float
-        ``3 (L x layer + logits)`` [FLOP per token], ``L`` the layers.
+        ``3 (L x layer + logits + mtp)`` [FLOP per token], ``L`` the layers (:func:`mtp_flops`:
+        the multi-token prediction modules count, as Megatron-Bridge's model TFLOP/s count them;
+        the tokens are the sequence's, not the extra predictions).
     """
     f = token_flops(shape, seq_len=seq_len)
-    return 3.0 * (shape.layers * f.layer + f.logits)
+    return 3.0 * (shape.layers * f.layer + f.logits + f.mtp)
 
 
 def recompute_flops_per_layer_token(flops: TokenFlops, recompute: Recompute) -> float:

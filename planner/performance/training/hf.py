@@ -14,6 +14,8 @@ Mistral, Qwen, DeepSeek). Mixtures of experts as their configs state them:
   ``qk_rope_head_dim``, ``v_head_dim``, with ``qk_nope_head_dim`` as the head width; group-limited
   routing ``topk_group`` (of ``n_group`` groups) -> moe_node_limit, the groups being the nodes an
   expert-parallel group spans when ``ep`` covers ``n_group`` nodes (DeepSeek-V3 section 2.1.2);
+  ``num_nextn_predict_layers`` -> mtp_layers (the multi-token prediction modules, DeepSeek-V3
+  section 2.2; their parameters are not in ``num_hidden_layers`` and come on top of params_b);
 - Qwen3-MoE: ``mlp_only_layers`` -> dense_layers (its count; the layers are taken to be the first),
   dense width ``intermediate_size``;
 - Mixtral: ``num_local_experts``, expert width ``intermediate_size``.
@@ -38,7 +40,7 @@ DEEPSEEK_V3_CONFIG = {
     "intermediate_size": 18432, "moe_intermediate_size": 2048, "n_routed_experts": 256, "n_shared_experts": 1,
     "num_experts_per_tok": 8, "first_k_dense_replace": 3, "q_lora_rank": 1536, "kv_lora_rank": 512,
     "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128, "n_group": 8, "topk_group": 4,
-    "vocab_size": 129280, "hidden_act": "silu", "tie_word_embeddings": False,
+    "vocab_size": 129280, "hidden_act": "silu", "tie_word_embeddings": False, "num_nextn_predict_layers": 1,
 }  # fmt: skip
 """The keys of DeepSeek-V3's ``config.json`` the reader takes (deepseek-ai/DeepSeek-V3 on Hugging Face)."""
 
@@ -96,6 +98,8 @@ def job_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
     >>> f = job_fields_from_hf_config(DEEPSEEK_V3_CONFIG)
     >>> f["dense_layers"], f["dense_ffn_hidden"], f["moe_node_limit"], f["head_dim"], round(f["params_b"])
     (3, 18432, 4, 128, 671)
+    >>> f["mtp_layers"]
+    1
     """
     experts = _first(config, "num_local_experts", "n_routed_experts", "num_experts")
     fields: dict[str, Any] = {
@@ -110,6 +114,7 @@ def job_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
         "top_k": _first(config, "num_experts_per_tok") if experts else None,
         "shared_experts": _first(config, "n_shared_experts") if experts else None,
         "gated_mlp": str(config.get("hidden_act", "")).lower() in GATED_ACTIVATIONS,
+        "mtp_layers": _first(config, "num_nextn_predict_layers"),
     }
     if fields["ffn_hidden"] is None:
         fields["ffn_hidden"] = _first(config, "intermediate_size", "n_inner", "ffn_dim")

@@ -28,7 +28,10 @@ parallelism). Rank ``r`` of a 1F1B pipeline holds its warm-up's chunk passes plu
 chunk of the layout's split (:mod:`~planner.performance.training.pipeline`: uneven and balanced
 stages; interleaving gives the first stage of an even split Korthikanti et al.'s ``1 + (pp - 1) /
 (pp v)``, their section 4.2.3). Buffers: the last stage's logits of one micro-batch (bf16 and fp32,
-``6 s b V / (t cp)``). The breakdown is that of the fullest GPU: the rank holding the most layer
+``6 s b V / (t cp)``); with ``D`` multi-token prediction modules (on the last stage, after the
+last layer) ``(1 + D)`` of them and the ``D`` modules' block activations of one micro-batch (the last
+chunk's one pass in flight at the 1F1B peak); their parameters are spread over the stages with the
+model's (:func:`params_per_gpu`). The breakdown is that of the fullest GPU: the rank holding the most layer
 activations, or the last rank with its logits when that holds more.
 
 Offloading (Transformer Engine's and Megatron-Core's CPU offloading, ``cpu_offloading_num_layers
@@ -164,6 +167,12 @@ class MemoryReserve:
     """Device memory a training process holds beside its tensors (module notes, reserve).
 
     Each figure is a catalog record of ``data/training.yaml`` (:data:`RESERVE_RULES`) with its source.
+    NCCL's buffers are counted by what a communicator is used for: a collective one (tensor,
+    context, data parallelism; expert parallelism when another library moves its tokens) holds the
+    measured ``nccl_bytes_per_communicator``; the pipeline's and an NCCL all-to-all's, which only
+    send and receive, hold NCCL's point-to-point buffers: one shared send and one receive buffer
+    for all peers across the network, and the connections to each peer over the scale-up links
+    (:meth:`pipeline_nccl_bytes`, :meth:`expert_nccl_bytes`).
     """
 
     context_bytes: float
@@ -171,27 +180,79 @@ class MemoryReserve:
     workspace_bytes: float
     """cuBLAS workspace of the compute stream [B]."""
     nccl_bytes_per_communicator: float
-    """NCCL buffers of one communicator once it has run a collective [B]."""
+    """NCCL buffers of one collective communicator once it has run a collective [B]."""
     allocator_fraction: float
     """Caching-allocator reserve beyond the allocated peak, per allocated byte [-]."""
+    nccl_p2p_net_bytes: float = 0.0
+    """NCCL's shared send and receive buffers of a point-to-point communicator over the network [B]."""
+    nccl_p2p_bytes_per_scale_up_peer: float = 0.0
+    """NCCL's buffers for sending to and receiving from one peer over the scale-up links [B]."""
 
     @staticmethod
-    def communicators(lay: Parallel) -> int:
-        """Communicators the fullest rank runs collectives or sends on [count]: one per parallel
-        dimension larger than 1 (tensor, context, pipeline, data, expert).
+    def communicators(lay: Parallel, *, nccl_all_to_all: bool = False) -> int:
+        """Collective communicators the fullest rank runs [count]: one per parallel dimension
+        larger than 1 among tensor, context and data, and expert unless NCCL's all-to-all moves the
+        tokens (the pipeline's and the all-to-all's only send and receive:
+        :meth:`pipeline_nccl_bytes`, :meth:`expert_nccl_bytes`).
 
-        >>> MemoryReserve.communicators(Parallel(8, 1, 16, 64, 1, 8, 1, 32))  # TP, PP, DP
-        3
+        >>> MemoryReserve.communicators(Parallel(8, 1, 16, 64, 1, 8, 1, 32))  # TP, DP
+        2
         """
-        return sum(1 for size in (lay.tp, lay.cp, lay.pp, lay.dp, lay.ep) if size > 1)
+        ep = 0 if nccl_all_to_all else lay.ep
+        return sum(1 for size in (lay.tp, lay.cp, lay.dp, ep) if size > 1)
 
-    def fixed_bytes(self, lay: Parallel) -> float:
-        """Context, workspace and NCCL buffers of the layout [B]."""
-        return (
-            self.context_bytes
-            + self.workspace_bytes
-            + self.nccl_bytes_per_communicator * self.communicators(lay)
+    def pipeline_nccl_bytes(self, lay: Parallel, *, domain_gpus: int) -> float:
+        """NCCL's buffers of the pipeline communicator [B] (module notes, reserve).
+
+        A stage's neighbours are ``tp cp dp`` ranks away (the step model's placement): across the
+        network when that fills a scale-up domain of ``domain_gpus``, else on the same links, with
+        ``min(2, pp - 1)`` peers (the previous and the next stage)::
+
+            tp cp dp >= domain:  B_p2p,net
+            otherwise:           min(2, pp - 1) x B_p2p,peer
+
+        >>> r = MemoryReserve(0.0, 0.0, 0.0, 0.0, 1e8, 4e8)
+        >>> r.pipeline_nccl_bytes(Parallel(8, 1, 16, 64, 1, 8, 1, 32), domain_gpus=8)
+        100000000.0
+        >>> r.pipeline_nccl_bytes(Parallel(2, 1, 4, 1, 1, 1, 1, 8), domain_gpus=8)
+        800000000.0
+        """
+        if lay.pp == 1:
+            return 0.0
+        if lay.tp * lay.cp * lay.dp >= domain_gpus:
+            return self.nccl_p2p_net_bytes
+        return min(2, lay.pp - 1) * self.nccl_p2p_bytes_per_scale_up_peer
+
+    def expert_nccl_bytes(self, lay: Parallel, *, domain_gpus: int) -> float:
+        """NCCL's buffers of an expert-parallel all-to-all [B] (module notes, reserve): a
+        connection to each of the other ``min(ep, domain) - 1`` ranks of the group inside the
+        scale-up domain, and the shared network buffers when the group spans domains::
+
+            (min(ep, domain) - 1) x B_p2p,peer + [ep > domain] x B_p2p,net
+
+        >>> r = MemoryReserve(0.0, 0.0, 0.0, 0.0, 1e8, 4e8)
+        >>> r.expert_nccl_bytes(Parallel(1, 1, 1, 64, 32, 1, 1, 8), domain_gpus=8)  # 7 peers + network
+        2900000000.0
+        """
+        if lay.ep == 1:
+            return 0.0
+        inside = (min(lay.ep, domain_gpus) - 1) * self.nccl_p2p_bytes_per_scale_up_peer
+        return inside + (self.nccl_p2p_net_bytes if lay.ep > domain_gpus else 0.0)
+
+    def nccl_bytes(self, lay: Parallel, *, domain_gpus: int, nccl_all_to_all: bool = False) -> float:
+        """NCCL's buffers for the communicators the layout uses [B]; ``nccl_all_to_all``: the
+        expert tokens move by NCCL's all-to-all (else by another library, counted as a collective
+        communicator)."""
+        collective = self.nccl_bytes_per_communicator * self.communicators(
+            lay, nccl_all_to_all=nccl_all_to_all
         )
+        experts = self.expert_nccl_bytes(lay, domain_gpus=domain_gpus) if nccl_all_to_all else 0.0
+        return collective + experts + self.pipeline_nccl_bytes(lay, domain_gpus=domain_gpus)
+
+    def fixed_bytes(self, lay: Parallel, *, domain_gpus: int, nccl_all_to_all: bool = False) -> float:
+        """Context, workspace and NCCL buffers of the layout [B]."""
+        nccl = self.nccl_bytes(lay, domain_gpus=domain_gpus, nccl_all_to_all=nccl_all_to_all)
+        return self.context_bytes + self.workspace_bytes + nccl
 
 
 NO_RESERVE = MemoryReserve(0.0, 0.0, 0.0, 0.0)
@@ -202,8 +263,14 @@ RESERVE_RULES = (
     "training_cublas_workspace_gbyte",
     "training_nccl_gbyte_per_communicator",
     "training_allocator_reserve_fraction",
+    "training_nccl_p2p_net_gbyte_per_communicator",
+    "training_nccl_p2p_gbyte_per_scale_up_peer",
 )
-"""``sizing_rules`` ids of :class:`MemoryReserve`'s fields, in order (three in GB, one a fraction)."""
+"""``sizing_rules`` ids of :class:`MemoryReserve`'s fields, in order (all in GB but the allocator's
+fraction)."""
+
+DEFAULT_DOMAIN_GPUS = 8
+"""GPUs per scale-up domain when the budget is not told (an HGX H100 node) [count]."""
 
 
 @dataclass(frozen=True)
@@ -213,20 +280,28 @@ class MemoryBudget:
     ``usable_bytes`` is the device memory the driver reports, or a user's fraction of it; the
     reserve's fixed parts come off it and the allocator's share is kept beside what is allocated::
 
-        allocatable = (usable - context - workspace - n_comm x nccl) / (1 + a)
+        allocatable = (usable - context - workspace - NCCL(layout)) / (1 + a)
     """
 
     usable_bytes: float
     reserve: MemoryReserve = NO_RESERVE
+    domain_gpus: int = DEFAULT_DOMAIN_GPUS
+    """GPUs per scale-up domain: which peers are across the network [count]."""
+    nccl_all_to_all: bool = True
+    """The expert tokens move by NCCL's all-to-all (Megatron-Core's ``alltoall`` dispatcher)."""
+
+    def _fixed_bytes(self, lay: Parallel) -> float:
+        return self.reserve.fixed_bytes(
+            lay, domain_gpus=self.domain_gpus, nccl_all_to_all=self.nccl_all_to_all
+        )
 
     def allocatable_bytes(self, lay: Parallel) -> float:
         """Tensor bytes the layout may allocate [B]."""
-        return (self.usable_bytes - self.reserve.fixed_bytes(lay)) / (1.0 + self.reserve.allocator_fraction)
+        return (self.usable_bytes - self._fixed_bytes(lay)) / (1.0 + self.reserve.allocator_fraction)
 
     def needed_bytes(self, allocated_bytes: float, lay: Parallel) -> float:
         """Device bytes the layout holds when it allocates ``allocated_bytes`` [B]."""
-        r = self.reserve
-        return allocated_bytes * (1.0 + r.allocator_fraction) + r.fixed_bytes(lay)
+        return allocated_bytes * (1.0 + self.reserve.allocator_fraction) + self._fixed_bytes(lay)
 
     def with_reserve(self, memory: MemoryBreakdown, lay: Parallel) -> MemoryBreakdown:
         """``memory`` with the reserve's terms for the layout [B]."""
@@ -234,13 +309,18 @@ class MemoryBudget:
         return replace(
             memory,
             context_bytes=r.context_bytes + r.workspace_bytes,
-            nccl_bytes=r.nccl_bytes_per_communicator * r.communicators(lay),
+            nccl_bytes=r.nccl_bytes(lay, domain_gpus=self.domain_gpus, nccl_all_to_all=self.nccl_all_to_all),
             allocator_bytes=r.allocator_fraction * memory.allocated_bytes,
         )
 
 
 def memory_budget(
-    *, device_bytes: float, usable_fraction: float | None, reserve: MemoryReserve
+    *,
+    device_bytes: float,
+    usable_fraction: float | None,
+    reserve: MemoryReserve,
+    domain_gpus: int = DEFAULT_DOMAIN_GPUS,
+    nccl_all_to_all: bool = True,
 ) -> MemoryBudget:
     """The training budget of one GPU: the whole device less the sourced reserve, or, when the user
     gives ``usable_fraction``, that share of the device with no reserve counted beside it.
@@ -254,6 +334,10 @@ def memory_budget(
         reserve is counted instead.
     reserve : MemoryReserve
         The catalog's reserve (:func:`memory_reserve`).
+    domain_gpus : int
+        GPUs per scale-up domain of the fabric [count].
+    nccl_all_to_all : bool
+        The expert tokens move by NCCL's all-to-all (not DeepEP-style fused kernels).
 
     Returns
     -------
@@ -269,8 +353,8 @@ def memory_budget(
     71.455
     """
     if usable_fraction is not None:
-        return MemoryBudget(device_bytes * usable_fraction)
-    return MemoryBudget(device_bytes, reserve)
+        return MemoryBudget(device_bytes * usable_fraction, domain_gpus=domain_gpus)
+    return MemoryBudget(device_bytes, reserve, domain_gpus, nccl_all_to_all)
 
 
 def memory_reserve(catalog: Catalog) -> MemoryReserve:
@@ -284,22 +368,25 @@ def memory_reserve(catalog: Catalog) -> MemoryReserve:
     Returns
     -------
     MemoryReserve
-        CUDA context, cuBLAS workspace and NCCL buffers per communicator [B], and the allocator's
-        reserve per allocated byte [-].
+        CUDA context, cuBLAS workspace and NCCL buffers per collective communicator [B], the
+        allocator's reserve per allocated byte [-], NCCL's point-to-point buffers over the network
+        per communicator and over the scale-up links per peer [B].
     """
-    context, workspace, nccl, allocator = (
+    context, workspace, nccl, allocator, p2p_net, p2p_peer = (
         rule_values(catalog, RESERVE_RULES, needed_by=msg("the training memory model"))[rule_id]
         for rule_id in RESERVE_RULES
     )
-    return MemoryReserve(context * 1e9, workspace * 1e9, nccl * 1e9, allocator)
+    return MemoryReserve(context * 1e9, workspace * 1e9, nccl * 1e9, allocator, p2p_net * 1e9, p2p_peer * 1e9)
 
 
 @lru_cache(maxsize=256)
 def logits_layers(shape: ModelShape, *, seq_len: int) -> float:
     """The output layer's work in layer equivalents [-]: ``2 h V / layer`` forward FLOPs per token,
-    to three decimals (the split's choice needs no more)."""
+    and the multi-token prediction modules' on the same last stage
+    (:func:`~planner.performance.training.flops.mtp_flops`), to three decimals (the split's choice
+    needs no more)."""
     f = token_flops(shape, seq_len=seq_len)
-    return round(f.logits / f.layer, 3)
+    return round((f.logits + f.mtp) / f.layer, 3)
 
 
 def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSplit:
@@ -321,7 +408,11 @@ def pipeline_split(shape: ModelShape, lay: Parallel, *, seq_len: int) -> StageSp
         its slowest rank is faster.
     """
     return stage_split(
-        layers=shape.layers, pp=lay.pp, v=lay.v, logits_layers=logits_layers(shape, seq_len=seq_len)
+        layers=shape.layers,
+        pp=lay.pp,
+        v=lay.v,
+        logits_layers=logits_layers(shape, seq_len=seq_len),
+        mtp=shape.mtp_layers > 0,
     )
 
 
@@ -593,6 +684,10 @@ def activation_and_buffer_bytes(
 
     split = split or pipeline_split(shape, lay, seq_len=seq_len)
     logits = LOGIT_BYTES * seq_len * lay.micro_batch_seqs * shape.vocab / (lay.tp * lay.cp)
+    if shape.mtp_layers:  # each module's logits, and its block's activations of one micro-batch
+        logits = logits * (1 + shape.mtp_layers) + shape.mtp_layers * per_layer(
+            "none" if recompute == "block" else recompute
+        )
     if recompute == "block":
         activations, logits = _block_activation_bytes(
             split, lay, kept_bytes=per_layer("none"), redone_bytes=per_layer("full"), logits=logits

@@ -12,6 +12,15 @@ rank ``c mod pp``. Two splits of ``L`` layers:
   16 stages run 7, 8, ..., 8, 7 (Grattafiori et al., arXiv 2407.21783, section 3.3.2); Megatron-Core
   calls it ``account_for_embedding_in_pipeline_split`` and ``account_for_loss_in_pipeline_split``.
 
+- ``tail`` (a model with multi-token prediction modules, which Megatron-Core places after the last
+  layer on the last stage, ``mtp_on_this_rank``): ``c`` layers on every chunk but the last, which
+  holds ``floor(c - T)`` with ``T`` the output layer's and the modules' work in layer equivalents,
+  ``c`` the least that places all ``L`` layers. DeepSeek-V3 (61 layers, ``T`` about 2.9) on 16
+  chunks runs 4, ..., 4, 1 and the modules: the layout Megatron-Bridge's DeepSeek-V3 recipes state
+  for every pipeline they run (r0.3.0, ``set_deepseek_v3_pipeline_model_parallel_layout``:
+  ``embedding + 4 | 4 x 14 | 1 + mtp + loss`` for PP16, PP4 VP4 and PP8 VP2; the GB300 preset's
+  ``Et*4|(t*4|)*14tmL`` for PP2 VP8). With modules this split is taken, not chosen.
+
 The estimate takes ``balanced`` when its slowest rank is faster (rank time = its layers + on the last
 rank the output layer, ``2 h V`` forward FLOPs per token in layer equivalents) and no rank holds more
 activations at the 1F1B peak than with ``even``; else ``even``. With more chunks than layers
@@ -34,11 +43,12 @@ the first rank of an even split, Korthikanti et al.'s interleaved first-stage me
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Literal
 
-Split = Literal["even", "balanced"]
+Split = Literal["even", "balanced", "tail"]
 
 
 @dataclass(frozen=True)
@@ -133,8 +143,46 @@ def split_layers(*, layers: int, pp: int, v: int, split: Split) -> StageSplit | 
     return StageSplit(pp, v, split, tuple(slots))
 
 
+def tail_split(*, layers: int, pp: int, v: int, tail_layers: float) -> StageSplit:
+    """The ``tail`` split (module notes): the last chunk makes room for ``tail_layers`` of work.
+
+    Every chunk holds ``c`` layers, the last ``floor(c - T)``, ``c`` the least that places them all.
+
+    Parameters
+    ----------
+    layers : int
+        Transformer layers to place [count].
+    pp : int
+        Pipeline stages [count].
+    v : int
+        Virtual stages (interleaved chunks) per stage [count].
+    tail_layers : float
+        Work after the last layer (output layer, multi-token prediction modules) ``T`` [layer
+        equivalents].
+
+    Returns
+    -------
+    StageSplit
+        The split, its chunks' layer counts in pipeline order [count].
+
+    >>> tail_split(layers=61, pp=16, v=1, tail_layers=2.9).chunk_layers[-3:]  # 4 x 15 + 1
+    (4, 4, 1)
+    >>> tail_split(layers=61, pp=2, v=8, tail_layers=2.9).rank_layers  # 4 x 8 and 4 x 7 + 1
+    (32, 29)
+    """
+    n = pp * v
+    if n == 1:
+        return StageSplit(pp, v, "tail", (layers,))
+    per_chunk = max(1, math.ceil(layers / n))
+    while (n - 1) * per_chunk + max(0, math.floor(per_chunk - tail_layers)) < layers:
+        per_chunk += 1
+    # the last chunk as full as its room allows; the others share the rest, the lighter first
+    last = min(max(0, math.floor(per_chunk - tail_layers)), max(0, layers - (n - 1)))
+    return StageSplit(pp, v, "tail", (*_chunks(layers - last, n - 1), last))
+
+
 @lru_cache(maxsize=4096)
-def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageSplit:
+def stage_split(*, layers: int, pp: int, v: int, logits_layers: float, mtp: bool = False) -> StageSplit:
     """The split whose slowest rank is faster (module notes); ``logits_layers`` is the output layer's
     work in layer equivalents.
 
@@ -144,7 +192,12 @@ def stage_split(*, layers: int, pp: int, v: int, logits_layers: float) -> StageS
     'even'
     >>> stage_split(layers=96, pp=8, v=1, logits_layers=0.3).split  # 12.3 against 13
     'even'
+
+    With ``mtp`` (the model has multi-token prediction modules) the ``tail`` split, its ``T`` the
+    ``logits_layers`` (:func:`tail_split`).
     """
+    if mtp and pp > 1:
+        return tail_split(layers=layers, pp=pp, v=v, tail_layers=logits_layers)
     even = split_layers(layers=layers, pp=pp, v=v, split="even")
     balanced = split_layers(layers=layers, pp=pp, v=v, split="balanced") if pp > 1 else None
     if even is None:  # more chunks than layers: one layer per chunk, some chunks empty

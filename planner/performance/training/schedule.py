@@ -8,7 +8,9 @@ the layers on rank ``r`` of the layout's split and ``L_s`` their maximum
 (:mod:`~planner.performance.training.pipeline`: even or with the embedding and output layer
 balanced), ``x = 1.5`` with full recomputation else 1)::
 
-    compute = M b s max_r (L_r (3 layer + recomputed) + [r = pp - 1] 3 logits) / (tp cp) / (F eta)
+    compute = M b s max_r (L_r (3 layer + recomputed) + [r = pp - 1] 3 (logits + mtp)) / (tp cp) / (F eta)
+              (mtp: the multi-token prediction modules, :func:`~planner.performance.training.flops.mtp_flops`;
+              their blocks count with the last rank's layers in TP, CP and EP below)
               (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak)
     TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
@@ -20,7 +22,9 @@ balanced), ``x = 1.5`` with full recomputation else 1)::
               (fill and drain, plus the steady-state sends a blocking schedule waits for; without
               sequence parallelism each receive also all-gathers the s b h 2 / cp B over tp GPUs)
     DP      = T - min(f T, backward)   T = all-reduce of 2 Phi over dp cp GPUs
-              (+ ZeRO-3: 2 M all-gathers of 2 Phi per step)
+              (+ ZeRO-3: 2 M all-gathers of 2 Phi per step; NeMo AutoModel's FSDP2 under
+              pipelining instead: per schedule run one gather per chunk and a reduce-scatter
+              chain the backward waits for, :meth:`StepModel.pipelined_fsdp_s`)
     optim.  = q_opt x Phi_gpu / B_hbm  (the optimizer's passes over its states; Phi_gpu sharded by
               ZeRO >= 1)
     offload = M n (max(0, c - t_f) + max(0, c - 2 t_f))   c = one layer's stored activations / B_host
@@ -101,6 +105,8 @@ EP_ALLTOALLS_PER_LAYER = 4
 CP_COLLECTIVES_PER_LAYER = 3
 """K,V gathered in the forward, again in the backward, and their gradients scattered."""
 FULL_RECOMPUTE_COMM_FACTOR = 1.5
+FP32_BYTES = 4.0
+"""Bytes of an fp32 gradient element (FSDP2's ``reduce_dtype`` in NeMo AutoModel)."""
 KEY_DIGITS = 9
 """Decimals [s] the layout search compares bounded steps to (:meth:`StepModel.result_key`)."""
 """Full recomputation repeats the forward's collectives: 6 instead of 4 per layer."""
@@ -328,6 +334,14 @@ class StepModel:
             self._splits[key] = pipeline_split(self.shape, lay, seq_len=self.job.seq_len)
         return self._splits[key]
 
+    def stage_blocks(self, lay: Parallel) -> int:
+        """Transformer blocks on the slowest stage [count]: the most layers of a rank, or the last
+        rank's with its multi-token prediction modules' blocks (one each, after the last layer)."""
+        split = self.split(lay)
+        if not self.shape.mtp_layers:
+            return split.max_layers
+        return max(split.max_layers, split.rank_layers[-1] + self.shape.mtp_layers)
+
     def micro_flops(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
         """Hardware FLOPs of one micro-batch on one GPU of the slowest stage, and of its attention
         cores (forward, backward and a recomputed forward) [FLOP]."""
@@ -335,7 +349,7 @@ class StepModel:
         per_layer = 3.0 * f.layer + recompute_flops_per_layer_token(f, recompute)
         split = self.split(lay)
         # the slowest rank: the most layers, or the last one's with the output layer
-        per_token = split.max_cost(logits_layers=3.0 * f.logits / per_layer) * per_layer
+        per_token = split.max_cost(logits_layers=3.0 * (f.logits + f.mtp) / per_layer) * per_layer
         layers = split.max_layers
         attention_per_token = layers * f.layer_attention * (3.0 if recompute == "none" else 4.0)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
@@ -382,7 +396,7 @@ class StepModel:
             attention_redone = (
                 n_redone * 4.0 * f.layer_attention * tokens * self.attention_slowdown / rate_redone
             )
-            logits = 3.0 * f.logits if rank == lay.pp - 1 else 0.0
+            logits = 3.0 * (f.logits + f.mtp) if rank == lay.pp - 1 else 0.0
             other = (n_kept * 3.0 * f.layer_matmul + logits) * tokens / rate_kept
             other += n_redone * 4.0 * f.layer_matmul * tokens / rate_redone
             total = other + attention_kept + attention_redone
@@ -396,7 +410,7 @@ class StepModel:
         split = self.split(lay)
         if recompute != "block":
             factor = FULL_RECOMPUTE_COMM_FACTOR if recompute == "full" else 1.0
-            return split.max_layers * factor
+            return self.stage_blocks(lay) * factor
         kept, redone = split.block_parts(lay.recompute_layers)
         return max(
             k + FULL_RECOMPUTE_COMM_FACTOR * r
@@ -421,7 +435,7 @@ class StepModel:
         if not self.moe.active:
             return 0.0
         passes = 4.0 if recompute == "full" else 3.0
-        layers = self.split(lay).max_layers
+        layers = self.stage_blocks(lay)
         tokens = self.job.seq_len * lay.micro_batch_seqs / (lay.tp * lay.cp)
         return layers * passes * self.moe.routed_flops_per_token() * tokens
 
@@ -438,7 +452,7 @@ class StepModel:
     def _moe_overhead_micro_s(self, lay: Parallel, recompute: Recompute) -> float:
         moe, c = self.moe, self.moe.c
         factor = 4.0 / 3.0 if recompute == "full" else 1.0
-        layers = moe.moe_layers_on_stage(self.split(lay).max_layers)
+        layers = moe.moe_layers_on_stage(self.stage_blocks(lay))
         per_copy = c.bytes_per_copy(
             hidden=self.shape.hidden_size, ffn=self.shape.ffn_hidden / lay.etp, gated=self.shape.gated_mlp,
             fp8_cast_bytes=self.coefficients.fp8_cast_bytes if self.job.precision == "fp8" else 0.0,
@@ -491,7 +505,7 @@ class StepModel:
             bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
         compute_s = compute_micro * lay.micro_batches
         bubble_s = bubble_slots * per_micro * rounds
-        dp_total, dp_level = self._dp_s(lay, zero)
+        dp_total, dp_chain, dp_level = self._dp_s(lay, zero)
         window = compute_s * ((1 - 2.0 / 8.0) if recompute == "full" else BACKWARD_SHARE)
         step = StepBreakdown(
             compute_s=compute_s,
@@ -500,8 +514,9 @@ class StepModel:
             ep_comm_s=ep_s * lay.micro_batches,
             pp_bubble_s=bubble_s,
             pp_comm_s=self._pp_s(lay),
-            dp_comm_s=exposed_after_overlap_s(
-                comm_s=dp_total, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
+            dp_comm_s=dp_chain  # on the pipeline's critical path, nothing hides it
+            + exposed_after_overlap_s(
+                comm_s=dp_total - dp_chain, overlap_fraction=self.job.dp_overlap_fraction, window_s=window
             ),
             optimizer_s=self.optimizer_s(lay, zero),
             moe_overhead_s=moe_s * lay.micro_batches,
@@ -578,7 +593,7 @@ class StepModel:
         kv = 2.0 * self.job.seq_len * lay.micro_batch_seqs * self.shape.kv_width * 2.0 / lay.tp
         per_domain = max(1, min(lay.cp, self.fabric.domain_gpus // lay.tp))
         gather, _ = self._collective("all_gather", kv, lay.cp, per_domain)
-        layers = self.split(lay).max_layers
+        layers = self.stage_blocks(lay)
         comm = layers * CP_COLLECTIVES_PER_LAYER * gather
         if self.job.cp_comm_type == "all_gather":  # gathered whole before attention: nothing hides it
             return comm
@@ -603,7 +618,7 @@ class StepModel:
         per_layer = dispatch + (ALLTOALLS_PER_LAYER - 1) * other
         if recompute == "full":  # the recomputed forward dispatches and combines again
             per_layer += dispatch + other
-        layers = self.moe.moe_layers_on_stage(self.split(lay).max_layers)
+        layers = self.moe.moe_layers_on_stage(self.stage_blocks(lay))
         return layers * per_layer * self.moe.imbalance, level
 
     def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:
@@ -669,15 +684,19 @@ class StepModel:
         domain = self.fabric.domain_gpus
         return max(1, min(lay.dp, domain // inner)) if inner < domain else 1
 
-    def _dp_s(self, lay: Parallel, zero: ZeroStage) -> tuple[float, str]:
-        """Gradient reduction of one step (dense, then expert) [s], and the level bounding the dense one."""
+    def _dp_s(self, lay: Parallel, zero: ZeroStage) -> tuple[float, float, str]:
+        """Gradient reduction of one step (dense, then expert) [s], the part of it on the pipeline's
+        critical path that nothing hides [s] (:meth:`pipelined_fsdp_s`), and the level bounding the
+        dense one."""
         group = lay.dp * lay.cp
         if group == 1:
-            return 0.0, "none"
+            return 0.0, 0.0, "none"
         dense, expert = params_per_gpu(self.shape, lay)
         per_domain = (
             max(1, min(group, self.fabric.domain_gpus // lay.tp)) if lay.tp < self.fabric.domain_gpus else 1
         )
+        if zero == 3 and lay.pp > 1 and self.job.moe_framework == "automodel":
+            return self.pipelined_fsdp_s(lay, per_domain=per_domain)
         total, level = self._collective("all_reduce", 2.0 * dense, group, per_domain)
         if zero == 3:
             gather, _ = self._collective("all_gather", 2.0 * dense, group, per_domain)
@@ -687,4 +706,46 @@ class StepModel:
             expert_per_domain = max(1, min(expert_group, per_domain // lay.ep))
             t, _ = self._collective("all_reduce", 2.0 * expert, expert_group, expert_per_domain)
             total += t
-        return total, level
+        return total, 0.0, level
+
+    def pipelined_fsdp_s(self, lay: Parallel, *, per_domain: int) -> tuple[float, float, str]:
+        """Weight gathers and gradient reduce-scatters of one step of PyTorch FSDP2 under
+        ``torch.distributed.pipelining`` (NeMo AutoModel with pipeline parallelism) [s]: their
+        total, the reduce-scatters' share on the critical path, and the level bounding the dense ones.
+
+        Per pipeline schedule run (``r = min(accumulation_rounds, M)`` per step) each of the ``v``
+        chunks of a GPU gathers its weights once (bf16) and reduce-scatters its gradients once
+        (fp32), dense ones over ``dp cp`` GPUs and expert ones over ``edp``::
+
+            gathers = r v (AG(2 P_d / v, dp cp) + AG(2 P_e / v, edp))      (overlappable)
+            chain   = r pp v (RS(4 P_d / v, dp cp) + RS(4 P_e / v, edp))   (exposed)
+
+        ``P_d``, ``P_e`` the dense and expert parameters of the GPU before sharding. The chain: the
+        compute stream waits for a stage's reduce-scatter after its last backward, before the input
+        gradient goes to the stage before, so the last micro-batch's backward waits for the
+        reduce-scatter of every one of the ``pp v`` stages in turn.
+
+        Sources: NeMo AutoModel ``components/moe/parallelizer.py:apply_fsdp`` (commit 89e3a9f:
+        ``reshard_after_forward=not pp_enabled``, ``reduce_dtype=torch.float32``, experts sharded
+        over the ``ep_shard`` mesh) and ``recipes/llm/train_ft.py`` (``schedule.step`` per
+        gradient-accumulation batch, no sync context under pipelining); PyTorch 2.8 (AutoModel
+        pins ``torch<=2.8.0``) ``torch/distributed/pipelining/stage.py:backward_maybe_with_nosync``
+        (gradient sync and resharding off until a stage's last backward, then ``post_backward`` and
+        ``_root_post_backward_final_callback``, added by pytorch/pytorch#144535, which makes the
+        compute stream wait for the reduce-scatter); pytorch/pytorch#165106 (October 2025, after
+        2.8: that wait holds up the other stages' backwards and leaves bubbles, so the
+        reduce-scatters moved to the end of the schedule step).
+        """
+        dense, expert = params_per_gpu(self.shape, lay)
+        group, v = lay.dp * lay.cp, lay.v
+        gather, level = self._collective("all_gather", BF16_BYTES * dense / v, group, per_domain)
+        scatter, _ = self._collective("reduce_scatter", FP32_BYTES * dense / v, group, per_domain)
+        if lay.edp > 1 and expert > 0:
+            expert_per_domain = max(1, min(lay.edp, per_domain // lay.ep))
+            gather += self._collective("all_gather", BF16_BYTES * expert / v, lay.edp, expert_per_domain)[0]
+            scatter += self._collective(
+                "reduce_scatter", FP32_BYTES * expert / v, lay.edp, expert_per_domain
+            )[0]
+        runs = min(self.job.accumulation_rounds, lay.micro_batches)
+        chain = runs * lay.pp * v * scatter
+        return runs * v * gather + chain, chain, level

@@ -68,6 +68,9 @@ class ModelShape:
     """Multi-head latent attention: rotary part of each query/key head [count]."""
     v_head_dim: int = 0
     """Multi-head latent attention: width of each value head; 0 = ``head_dim`` [count]."""
+    mtp_layers: int = 0
+    """Multi-token prediction modules after the last layer (DeepSeek-V3: 1); 0 = none [count]
+    (:func:`mtp_params`)."""
 
     @property
     def moe_layers(self) -> int:
@@ -182,6 +185,50 @@ def attention_params(
     return float(query + h * (kv_lora_rank + d_r) + kv_lora_rank * a * (d + d_v) + a * d_v * h)
 
 
+def mtp_params(shape: ModelShape) -> tuple[float, float]:
+    """Parameters of the multi-token prediction modules, outside and in the routed experts [count].
+
+    Each module (DeepSeek-AI, arXiv 2412.19437, section 2.2) shares the embedding and the output
+    head with the main model (no parameters of its own there) and adds a projection ``M`` of
+    ``2h x h`` and one transformer block of the model's own kind, a mixture of experts when the
+    model has experts (Megatron-Core's ``get_gpt_mtp_block_spec`` takes the decoder's layer spec;
+    the DeepSeek-V3 checkpoint's layer 61 holds 256 routed experts); its two RMSNorms of ``h`` and
+    the block's norms are not counted::
+
+        dense  = D (2 h^2 + attention + S g h f + h E)      routed = D E g h f
+
+    (``D`` modules; the router's ``h E`` with the dense part, as the model's layers keep it.)
+
+    Parameters
+    ----------
+    shape : ModelShape
+        The model (its ``mtp_layers``, width, attention, experts and FFN).
+
+    Returns
+    -------
+    tuple[float, float]
+        Parameters outside the routed experts and in the routed experts of all modules [count];
+        ``(0, 0)`` without multi-token prediction.
+
+    Examples
+    --------
+    >>> s = ModelShape(layers=2, hidden_size=1024, params=0, params_active=0, params_dense=0,
+    ...                params_expert=0, heads=8, kv_heads=8, ffn_hidden=4096, mtp_layers=1)
+    >>> mtp_params(s)  # 2 x 1024^2 + 4 x 1024^2 (attention) + 2 x 1024 x 4096 (FFN): a dense block
+    (14680064.0, 0.0)
+    """
+    if not shape.mtp_layers:
+        return 0.0, 0.0
+    h = shape.hidden_size
+    dense, routed = layer_params(
+        hidden_size=h, q_width=shape.q_width, kv_width=shape.kv_width, ffn_hidden=shape.ffn_hidden,
+        gated_mlp=shape.gated_mlp, experts=shape.experts, shared_experts=shape.shared_experts,
+        attention=shape.attention_params,
+    )  # fmt: skip
+    router = h * shape.experts if shape.experts > 1 else 0.0
+    return shape.mtp_layers * (2.0 * h * h + dense + router), shape.mtp_layers * routed
+
+
 def layer_params(
     *,
     hidden_size: int,
@@ -258,6 +305,7 @@ def model_shape(
     kv_lora_rank: int | None = None,
     qk_rope_head_dim: int = 0,
     v_head_dim: int | None = None,
+    mtp_layers: int = 0,
 ) -> ModelShape:
     """Layers, width and attention/FFN shape of a transformer of ``params_b`` billion parameters.
 
@@ -283,6 +331,10 @@ def model_shape(
         FFN width of those layers [count]; ``None``: ``ffn_hidden``.
     q_lora_rank, kv_lora_rank, qk_rope_head_dim, v_head_dim : int or None
         Multi-head latent attention ranks and head widths [count] (:func:`attention_params`).
+    mtp_layers : int
+        Multi-token prediction modules [count]: their parameters (:func:`mtp_params`) come on top
+        of ``params_b``, the main model's (a Hugging Face config's ``num_hidden_layers`` leaves
+        them out: DeepSeek-V3's 671B, the checkpoint's 685B with them).
 
     Returns
     -------
@@ -345,7 +397,24 @@ def model_shape(
             params_dense=params * dense_share,
             params_expert=params * (1.0 - dense_share),
         )
-    return shape
+    return _with_mtp(shape, mtp_layers)
+
+
+def _with_mtp(shape: ModelShape, mtp_layers: int) -> ModelShape:
+    """The shape with its multi-token prediction modules and their parameters added
+    (:func:`mtp_params`; a routed expert's share of the active ones as in the layers)."""
+    if not mtp_layers:
+        return shape
+    shape = replace(shape, mtp_layers=mtp_layers)
+    dense, routed = mtp_params(shape)
+    active = dense + (routed * shape.top_k / shape.experts if shape.experts > 1 else 0.0)
+    return replace(
+        shape,
+        params=shape.params + dense + routed,
+        params_active=shape.params_active + active,
+        params_dense=shape.params_dense + dense,
+        params_expert=shape.params_expert + routed,
+    )
 
 
 def _dense_share(shape: ModelShape) -> float:
