@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from planner.catalog import Catalog
-from planner.catalog.memo import per_catalog
+from planner.catalog.memo import IdentityCache, per_catalog
 from planner.catalog.schema import CostFactor, Pdu, Record, Switch
 from planner.cost import BomLine
 from planner.fabric.auxiliary import AuxiliaryFabrics
@@ -106,18 +106,16 @@ def _line(
     length_m: float | None = None,
 ) -> BomLine:
     """One BOM line of a catalog record, at the scenario's price override when it has one."""
-    # positional, in the order of BomLine's fields: id, category, description, quantity, unit price,
-    # source, link classes, quantity unit, length (the most made object of a plan: ~20 a plan)
     return BomLine(
-        record.id,
-        category,
-        description,
-        quantity,
-        r.scenario.price_overrides_usd.get(record.id, unit_cost),
-        record.source or _assumption(record.reason),
-        link_classes,
-        quantity_unit,
-        length_m,
+        id=record.id,
+        category=category,
+        description=description,
+        quantity=quantity,
+        unit_cost_usd=r.scenario.price_overrides_usd.get(record.id, unit_cost),
+        source=record.source or _assumption(record.reason),
+        link_classes=link_classes,
+        quantity_unit=quantity_unit,
+        length_m=length_m,
     )
 
 
@@ -264,28 +262,20 @@ def _aux_media_lines(
             lines += _aux_class_lines(r, catalog, m, runs)
             continue
         # without a layout a class's lines follow from its media, the catalog and the two prices
+        # (each price's type too: an int price stays apart from the equal float, as given)
         cable_usd, optic_usd = overrides.get(m.cable_id), overrides.get(m.upper.optic_id or "")
-        key = (id(m), id(catalog), cable_usd, type(cable_usd), optic_usd, type(optic_usd))
-        hit = _KEPT_AUX_LINES.get(key)
-        if hit is not None and hit[0] is m and hit[1] is catalog:
-            lines += hit[2]
-            continue
-        made = _aux_class_lines(r, catalog, m, runs)
-        if len(_KEPT_AUX_LINES) >= _KEPT_AUX_LINES_MAX:
-            _KEPT_AUX_LINES.clear()
-        _KEPT_AUX_LINES[key] = (m, catalog, made)
-        lines += made
+        values = (cable_usd, type(cable_usd), optic_usd, type(optic_usd))
+        kept = _KEPT_AUX_LINES.get((m, catalog), values)
+        if kept is None:
+            kept = _KEPT_AUX_LINES.put((m, catalog), values, _aux_class_lines(r, catalog, m, runs))
+        lines += kept
     return lines
 
 
-_KEPT_AUX_LINES: dict[tuple[object, ...], tuple[LinkMedia, Catalog, tuple[BomLine, ...]]] = {}
-"""An auxiliary link class's lines by ``(id(media), id(catalog), cable price override, its type,
-optic price override, its type)``: a sweep's designs share these classes' media at each size
-(:func:`planner.fabric.media.build_aux_link_media` keeps them), so their lines are made once. A hit
-must be that very media and catalog (kept with the lines), as in :data:`planner.engine._RECORD_ASSUMPTIONS`;
-the type keeps an int price apart from the equal float, so a line carries the price as given."""
-_KEPT_AUX_LINES_MAX = 1024
-"""Entries kept before the cache starts over [count]."""
+_KEPT_AUX_LINES: IdentityCache[tuple[BomLine, ...]] = IdentityCache(max_entries=1024)
+"""An auxiliary link class's lines by its media, the catalog and the class's two price overrides: a
+sweep's designs share these classes' media at each size
+(:func:`planner.fabric.media.build_aux_link_media` keeps them), so their lines are made once."""
 
 
 def _aux_class_lines(
@@ -533,7 +523,6 @@ def bom_lines(
         *_aux_media_lines(r, catalog, kit.aux_media, by_class),
         *_facility_lines(r, catalog, racks, cooling, it_kw),
     ]
-    # x.total_usd spelled out (quantity x unit price, the same product): a list sums faster
-    hardware_usd = sum([x.quantity * x.unit_cost_usd for x in lines if x.category != "cooling"])
+    hardware_usd = sum(x.total_usd for x in lines if x.category != "cooling")
     lines += _service_lines(catalog, hardware_usd)
-    return tuple([x for x in lines if x.quantity > 0])
+    return tuple(x for x in lines if x.quantity > 0)

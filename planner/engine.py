@@ -7,14 +7,13 @@ BOM, cost, bandwidth, latency); this module only wires them. The BOM lines are w
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from planner.bom import Equipment, bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog, with_calibration
-from planner.catalog.memo import per_catalog
+from planner.catalog.memo import IdentityCache, per_catalog
 from planner.catalog.schema import Record, Switch
 from planner.cost import BomLine, Cost, cost_summary
 from planner.design import VendorClaim
@@ -257,20 +256,16 @@ def _latency(
     )
 
 
-_RECORD_ASSUMPTIONS: dict[tuple[str, int], tuple[Record, Assumption]] = {}
-"""``(family, id(record)) -> (record, its Assumption)``: a record's entry is the same in every plan
-that uses it, so a sweep builds it once. The record is kept with its entry, and a hit must be
-that very object, so an id reused by another object after the first is collected never matches."""
-_RECORD_ASSUMPTIONS_MAX = 8192
-"""Entries kept before the cache starts over [count] (a catalog has a few hundred records)."""
+_RECORD_ASSUMPTIONS: IdentityCache[Assumption] = IdentityCache(max_entries=8192)
+"""A record's entry by the record (and its family): the same in every plan that uses it, so a sweep
+builds it once (a catalog has a few hundred records)."""
 
 
 def _record_assumption(family: str, record: Record) -> Assumption:
     """The plan's entry for one catalog record: its reason, or its source (cached per record)."""
-    key = (family, id(record))
-    hit = _RECORD_ASSUMPTIONS.get(key)
-    if hit is not None and hit[0] is record:
-        return hit[1]
+    hit = _RECORD_ASSUMPTIONS.get((record,), (family,))
+    if hit is not None:
+        return hit
     topic = f"{family}.{record.id}"
     if record.assumption:
         reason = msg("{name}: {reason}", name=record.name, reason=record.reason)
@@ -281,10 +276,7 @@ def _record_assumption(family: str, record: Record) -> Assumption:
         # a message: the app and the PDF show the cited source in the reader's language
         cited = msg("{source} ({as_of})", source=record.source, as_of=record.as_of)
         entry = Assumption("source", topic, text, cited)
-    if len(_RECORD_ASSUMPTIONS) >= _RECORD_ASSUMPTIONS_MAX:
-        _RECORD_ASSUMPTIONS.clear()
-    _RECORD_ASSUMPTIONS[key] = (record, entry)
-    return entry
+    return _RECORD_ASSUMPTIONS.put((record,), (family,), entry)
 
 
 @per_catalog
@@ -295,13 +287,9 @@ def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], 
     return tuple(((family, record.id), _record_assumption(family, record)) for family, record in records)
 
 
-_ASSUMPTION_LISTS: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[Assumption, ...]]] = {}
-"""A plan's assumptions by what they are made of (:func:`_assumptions`), with the catalog, floor, link
-lengths and records they were made from: a hit must be those very objects, as in
-:data:`_RECORD_ASSUMPTIONS`."""
-_ASSUMPTION_LISTS_MAX = 256
-"""Lists kept before the cache starts over [count]: each keeps its catalog alive, and a sweep needs
-one per design."""
+_ASSUMPTION_LISTS: IdentityCache[tuple[Assumption, ...]] = IdentityCache(max_entries=256)
+"""A plan's assumptions by the catalog, floor, link lengths and records they are made from
+(:func:`_assumptions`); each entry keeps its catalog alive, and a sweep needs one per design."""
 
 
 def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
@@ -312,15 +300,11 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     facility = r.scenario.facility
     # the floor and the link lengths by identity too (a sweep's sizes share them): no model hashed
     made_of = (catalog, r.scenario.floor, facility.link_lengths, *[record for _, record in r.used])
-    key = (*map(id, made_of), *[family for family, _ in r.used], facility.load_factor)
-    hit = _ASSUMPTION_LISTS.get(key)
-    if hit is not None and len(hit[0]) == len(made_of) and all(map(operator.is_, hit[0], made_of)):
-        return hit[1]
-    listed = _listed_assumptions(r, catalog)
-    if len(_ASSUMPTION_LISTS) >= _ASSUMPTION_LISTS_MAX:
-        _ASSUMPTION_LISTS.clear()
-    _ASSUMPTION_LISTS[key] = (made_of, listed)
-    return listed
+    values = (*[family for family, _ in r.used], facility.load_factor)
+    hit = _ASSUMPTION_LISTS.get(made_of, values)
+    if hit is not None:
+        return hit
+    return _ASSUMPTION_LISTS.put(made_of, values, _listed_assumptions(r, catalog))
 
 
 def _listed_assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:

@@ -3,19 +3,23 @@
 A plan looks up the same things in the catalog at every size of a sweep (the cheapest copper
 cable that reaches a length, the optic a design uses at a speed); :func:`per_catalog` keeps each
 answer per catalog object, so a sweep of 384 plans searches the catalog once per question.
+:class:`IdentityCache` keeps an answer by the identity of the (immutable) objects it was made from,
+for what a sweep's sizes and designs share beyond the catalog (records, media, fabrics).
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
     from planner.catalog.load import Catalog
 
 P = ParamSpec("P")
 R = TypeVar("R")
+V = TypeVar("V")
 
 MAX_ENTRIES = 4096
 """Answers kept per function before its cache starts over [count]."""
@@ -65,3 +69,71 @@ def per_catalog(fn: Callable[Concatenate[Catalog, P], R]) -> Callable[Concatenat
         return value
 
     return remembered
+
+
+class IdentityCache(Generic[V]):
+    """Answers kept by the identity of the objects they were made from, and by plain values.
+
+    The objects are kept with the answer, and a hit must be those very objects, so an id reused by
+    another object after the first is collected never matches; the objects must not change (frozen
+    models, catalog records). At ``max_entries`` answers the cache starts over, so memory stays
+    bounded. An answer is never ``None`` (``get``'s miss).
+
+    Parameters
+    ----------
+    max_entries : int
+        Answers kept before the cache starts over [count].
+
+    >>> cache: IdentityCache[str] = IdentityCache(max_entries=2)
+    >>> a, b = [1], [1]
+    >>> cache.put((a,), ("x",), "made from a")
+    'made from a'
+    >>> cache.get((a,), ("x",)), cache.get((b,), ("x",)), cache.get((a,), ("y",))
+    ('made from a', None, None)
+    """
+
+    def __init__(self, *, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: dict[tuple[tuple[int, ...], tuple[object, ...]], tuple[tuple[object, ...], V]] = {}
+
+    def get(self, objects: tuple[object, ...], values: tuple[object, ...] = ()) -> V | None:
+        """The answer made from ``objects`` and ``values``, or ``None``.
+
+        Parameters
+        ----------
+        objects : tuple of object
+            What the answer was made from, matched by identity.
+        values : tuple of hashable objects
+            Plain values it was made from, matched by equality.
+
+        Returns
+        -------
+        V or None
+            The kept answer; ``None`` when there is none for these very objects.
+        """
+        hit = self._entries.get((tuple(map(id, objects)), values))
+        if hit is not None and len(hit[0]) == len(objects) and all(map(operator.is_, hit[0], objects)):
+            return hit[1]
+        return None
+
+    def put(self, objects: tuple[object, ...], values: tuple[object, ...], answer: V) -> V:
+        """Keep ``answer`` for ``objects`` and ``values`` and return it.
+
+        Parameters
+        ----------
+        objects : tuple of object
+            What the answer was made from (kept with it).
+        values : tuple of hashable objects
+            Plain values it was made from.
+        answer : V
+            The answer (not ``None``).
+
+        Returns
+        -------
+        V
+            ``answer``.
+        """
+        if len(self._entries) >= self.max_entries:
+            self._entries.clear()
+        self._entries[(tuple(map(id, objects)), values)] = (objects, answer)
+        return answer

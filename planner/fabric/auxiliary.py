@@ -18,12 +18,11 @@ Notes
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from planner.catalog import Catalog
-from planner.catalog.memo import per_catalog
+from planner.catalog.memo import IdentityCache, per_catalog
 from planner.catalog.schema import Storage, Switch
 from planner.fabric.media import (
     AUX_LINK_CLASSES,
@@ -143,12 +142,10 @@ def aux_link_counts(aux: AuxiliaryFabrics, *, nodes: int) -> tuple[AuxLinkCount,
     return tuple(c for c in counts if c.links > 0)
 
 
-_KEPT_COUNTS: dict[tuple[int, ...], tuple[tuple[object, ...], tuple[AuxLinkCount, ...]]] = {}
-"""The storage, front-end and in-band classes of :func:`aux_link_counts` by the identity of the parts
-they are counted from and the counts they read; a hit must be those very parts (kept with the
-answer): a sweep's designs share them at each size (:func:`size_auxiliary` keeps them)."""
-_KEPT_COUNTS_MAX = 1024
-"""Entries kept before the cache starts over [count]."""
+_KEPT_COUNTS: IdentityCache[tuple[AuxLinkCount, ...]] = IdentityCache(max_entries=1024)
+"""The storage, front-end and in-band classes of :func:`aux_link_counts` by the parts they are
+counted from and the counts they read: a sweep's designs share them at each size
+(:func:`size_auxiliary` keeps them)."""
 
 
 def _shared_counts(aux: AuxiliaryFabrics, nodes: int) -> tuple[AuxLinkCount, ...]:
@@ -161,15 +158,9 @@ def _shared_counts(aux: AuxiliaryFabrics, nodes: int) -> tuple[AuxLinkCount, ...
         aux.inband_switch,
         aux.inband_fabric,
     )
-    key = (*map(id, parts), nodes, aux.storage_units, aux.inband_ports_per_node)
-    hit = _KEPT_COUNTS.get(key)
-    if hit is not None and all(map(operator.is_, hit[0], parts)):
-        return hit[1]
-    counts = _counted_shared(aux, nodes)
-    if len(_KEPT_COUNTS) >= _KEPT_COUNTS_MAX:
-        _KEPT_COUNTS.clear()
-    _KEPT_COUNTS[key] = (parts, counts)
-    return counts
+    values = (nodes, aux.storage_units, aux.inband_ports_per_node)
+    kept = _KEPT_COUNTS.get(parts, values)
+    return kept if kept is not None else _KEPT_COUNTS.put(parts, values, _counted_shared(aux, nodes))
 
 
 def _counted_shared(aux: AuxiliaryFabrics, nodes: int) -> tuple[AuxLinkCount, ...]:
