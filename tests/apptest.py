@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +14,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from planner import i18n
+from ui import keys
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 AUTH = {
@@ -70,3 +72,69 @@ def comparison_table(at: AppTest) -> pd.DataFrame:
         if any("CAPEX" in str(label) for label in frame.index):
             return frame
     raise AssertionError(f"no comparison table among {len(at.table)} tables")
+
+
+@dataclass(frozen=True)
+class PageVisit:
+    """What one page showed when a session switched to it after a preset click."""
+
+    exceptions: tuple[str, ...]
+    """Exception boxes of the session's runs up to and including the page's (message and trace)."""
+    errors: tuple[str, ...]
+    """The page's error boxes (their Markdown source)."""
+    title: str | None
+    """The page's first title, ``None`` when it drew none."""
+    inputs: Mapping[str, object]
+    """The scenario inputs in the session after the page's run (``session_state[keys.INPUTS]``)."""
+    missing: frozenset[str]
+    """UI keys looked up without a translation in the session's runs up to the page's."""
+
+
+def _exception_texts(at: AppTest) -> tuple[str, ...]:
+    return tuple(f"{e.value}\n{''.join(e.stack_trace)}" for e in at.exception)
+
+
+class PresetWalks:
+    """``walks(preset, lang)``: every page of ``pages`` as one session saw it after clicking the
+    preset, the session opened by ``begin(lang)`` (the app's first run in that language).
+
+    A page test asserts on its own :class:`PageVisit` (each can fail alone), and the walk for a
+    preset and language is made once for the module: the first run, the language and the preset
+    click are the same for every page, so each page costs its own run only. The pages are visited
+    in one session, one after the other, as a user switches pages (each page's run starts from the
+    scenario the preset set; the store handle and caches the earlier runs warmed are kept). The
+    untranslated keys the walk met are in the visits, not in ``i18n.MISSING`` (cleared after it),
+    so they are reported by the page tests, not by whichever test happened to start the walk.
+    """
+
+    def __init__(self, begin: Callable[[str], AppTest], pages: Sequence[str]) -> None:
+        self.begin, self.pages = begin, tuple(pages)
+        self.done: dict[tuple[str, str], dict[str, PageVisit]] = {}
+
+    def __call__(self, preset: str, lang: str) -> dict[str, PageVisit]:
+        if (preset, lang) not in self.done:
+            self.done[(preset, lang)] = self._walk(preset, lang)
+        return self.done[(preset, lang)]
+
+    def _walk(self, preset: str, lang: str) -> dict[str, PageVisit]:
+        i18n.MISSING.clear()
+        try:
+            at = self.begin(lang)
+            earlier = _exception_texts(at)
+            at.button(key=keys.preset_button(preset)).click().run()
+            earlier += _exception_texts(at)
+            common = frozenset(i18n.MISSING)
+            visits: dict[str, PageVisit] = {}
+            for page in self.pages:
+                i18n.MISSING.clear()
+                at.switch_page(f"pages/{page}.py").run()
+                visits[page] = PageVisit(
+                    exceptions=earlier + _exception_texts(at),
+                    errors=tuple(str(e.value) for e in at.error),
+                    title=str(at.title[0].value) if at.title else None,
+                    inputs=dict(at.session_state[keys.INPUTS]),
+                    missing=common | frozenset(i18n.MISSING),
+                )
+            return visits
+        finally:
+            i18n.MISSING.clear()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
-from apptest import rendered
+from apptest import PresetWalks, rendered
 from streamlit.testing.v1 import AppTest
 
 from planner import Plan, Scenario, compare, i18n, load_catalog, plan
@@ -56,20 +56,33 @@ def choose_language(at: AppTest, lang: str) -> None:
     at.segmented_control(key=keys.widget("lang")).set_value(lang).run()
 
 
+def _begin(lang: str) -> AppTest:
+    """The app's first run, then the language chosen in the sidebar."""
+    at = start()
+    choose_language(at, lang)
+    return at
+
+
+@pytest.fixture(scope="module")
+def preset_pages() -> PresetWalks:
+    """Every page after each preset click in each language, one session per preset and language."""
+    return PresetWalks(_begin, PAGES)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("preset", [p.id for p in PRESETS])
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_renders_for_every_preset_and_language(page: str, preset: str, lang: str) -> None:
-    at = start()
-    choose_language(at, lang)
-    at.button(key=keys.preset_button(preset)).click().run()
-    at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-    assert at.title[0].value == tr(f"page.{page}", lang)
+def test_every_page_renders_for_every_preset_and_language(
+    preset_pages: PresetWalks, page: str, preset: str, lang: str
+) -> None:
+    visit = preset_pages(preset, lang)[page]
+    assert not visit.exceptions, "\n".join(visit.exceptions)
+    assert not visit.errors, visit.errors
+    assert visit.title == tr(f"page.{page}", lang)
     expected = {**inputs.defaults(), **dict(PRESETS[[p.id for p in PRESETS].index(preset)].values)}
-    assert at.session_state[keys.INPUTS]["design"] == expected["design"]
-    assert at.session_state[keys.INPUTS]["gpus"] == expected["gpus"]
+    assert visit.inputs["design"] == expected["design"]
+    assert visit.inputs["gpus"] == expected["gpus"]
+    assert not visit.missing, f"UI strings looked up without a translation: {sorted(visit.missing)}"
 
 
 def test_every_shared_input_has_a_sidebar_widget() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import streamlit as st
-from apptest import comparison_table, rendered, start
+from apptest import PresetWalks, comparison_table, rendered, start
 from streamlit.testing.v1 import AppTest
 
 import planner.report.performance_tables
@@ -105,18 +105,26 @@ def field(form: str, name: str) -> str:
 # --- every page ---------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def preset_pages() -> PresetWalks:
+    """Every page after each preset click in each language (the language from the URL), one
+    session per preset and language."""
+    return PresetWalks(lambda lang: start(lang=lang), PAGES)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("preset", [p.id for p in PRESETS])
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_renders_for_every_preset_and_language(page: str, preset: str, lang: str) -> None:
-    at = start(lang=lang)
-    at.button(key=keys.preset_button(preset)).click().run()
-    at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception, at.exception
-    assert not at.error, rendered_texts(at.error)
-    assert at.title[0].value == tr(f"page.{page}", lang)
+def test_every_page_renders_for_every_preset_and_language(
+    preset_pages: PresetWalks, page: str, preset: str, lang: str
+) -> None:
+    visit = preset_pages(preset, lang)[page]
+    assert not visit.exceptions, "\n".join(visit.exceptions)
+    assert not visit.errors, [rendered(text) for text in visit.errors]
+    assert visit.title == tr(f"page.{page}", lang)
     expected = dict(next(p for p in PRESETS if p.id == preset).values)
-    assert at.session_state[keys.INPUTS]["gpus"] == expected["gpus"]
+    assert visit.inputs["gpus"] == expected["gpus"]
+    assert not visit.missing, f"UI strings looked up without a translation: {sorted(visit.missing)}"
 
 
 @pytest.mark.parametrize("page", PAGES)
