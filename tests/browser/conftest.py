@@ -9,6 +9,9 @@ never depend on what another left in it: the pages they open are addressed by th
 scenario they save goes in beside the saved ones, and the checks that read the store's list
 (the 中文 walk) read it as it is when they run.
 
+The 中文 pages are read once for the run (:func:`zh_pages`): the page walk's check of a page and
+the screenshot tests' 中文 screenshot of it are made from one visit.
+
 A module's ``TIMEOUT_MS`` (milliseconds) is the page's default timeout. Every test opens its own
 browser context (a fresh profile: no cookie, no session carried over), so sharing the browser
 process shares nothing a test can see; a module never starts Playwright or Chromium of its own
@@ -17,12 +20,13 @@ process shares nothing a test can see; a module never starts Playwright or Chrom
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from harness import fill_store, launch, new_context, require_chromium, served
 from playwright.sync_api import Browser, Page, sync_playwright
+from walk import Visit, offsite_requests, visit
 
 
 @pytest.fixture(scope="session")
@@ -62,4 +66,40 @@ def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     """A page in a fresh browser profile, its default timeout the module's ``TIMEOUT_MS``."""
     context = new_context(browser, request.module.TIMEOUT_MS)
     yield context.new_page()
+    context.close()
+
+
+ZH_TIMEOUT_MS = 60_000
+"""The default timeout [ms] of :func:`zh_pages`'s browser profile."""
+
+
+@pytest.fixture(scope="session")
+def zh_pages(
+    browser: Browser, saved_url: str, saved_store: tuple[Path, int]
+) -> Iterator[Callable[[str], Visit]]:
+    """``zh_pages(name)``: the page ``name`` in 中文 on :func:`saved_url`, opened and read once for
+    the run (:func:`walk.visit`: its text, exception boxes and, for the screenshot tests' pages,
+    its full-page screenshot), in one 中文 browser profile (locale zh-CN) whose requests leaving
+    localhost are refused. The 中文 walk checks each page's text from it and the screenshot tests
+    their 中文 screenshots, so a page is loaded once for both, and each test still fails on its
+    own. A visit that fails is not kept: the next test asking for the page opens it again."""
+    context = browser.new_context(
+        viewport={"width": 1440, "height": 900},
+        device_scale_factor=1,
+        locale="zh-CN",
+        timezone_id="UTC",
+        color_scheme="light",
+        reduced_motion="reduce",
+    )
+    context.set_default_timeout(ZH_TIMEOUT_MS)
+    with offsite_requests(context):
+        page = context.new_page()
+        done: dict[str, Visit] = {}
+
+        def read(name: str) -> Visit:
+            if name not in done:
+                done[name] = visit(page, saved_url, name, "zh", saved_store[1])
+            return done[name]
+
+        yield read
     context.close()

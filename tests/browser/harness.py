@@ -45,6 +45,10 @@ CHROMIUM_ARGS = [
     # Puppeteer leaves both features off by default (puppeteer/puppeteer pull request 15278)
     "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ]
+CORE_PAGES = ("overview", "compare", "scaling", "topology", "bom", "catalog", "assumptions")
+"""The pages ``test_browser.py`` screenshots in both languages."""
+ANALYSIS_PAGES = ("optimize", "workload", "reliability", "scenarios")
+"""The pages ``test_browser_analysis.py`` screenshots in both languages."""
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
 """Where the tests' screenshots go: ignored by git, so a test run leaves the checkout as it was."""
 VIEWPORT = {"width": 1440, "height": 900}

@@ -1,7 +1,8 @@
 """Every page of the app in 中文, and the proposal PDF it builds, hold no English prose.
 
 The walk opens each page of ``pages/*.py`` (a page added later is walked too) with ``?lang=zh``
-in Chromium, reads every text node (collapsed expanders included) and fails on English phrases:
+in Chromium (once for the run: the ``zh_pages`` fixture, whose visits the 中文 screenshots
+share), reads every text node (collapsed expanders included) and fails on English phrases:
 runs of two or more English words that are not names, units, identifiers or product names
 (``tests/prose.py``; catalog product names are listed in ``locales/product_names.txt`` and kept as
 they are). The Optimize page is walked after a run of the optimizer (its notes and Pareto
@@ -13,23 +14,23 @@ the Proposal page's PDF is built, downloaded and read with ``pdftotext``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from harness import run_optimizer, settle
+from harness import settle
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from prose import english_runs
 from walk import (
     DROPZONE,
-    exceptions,
-    heading_of,
+    Visit,
     offsite_requests,
+    open_walked,
     page_names,
     page_text,
     pdf_text,
     streamlit_chrome,
-    untranslated,
+    untranslated_text,
     user_texts,
     without_citations,
 )
@@ -89,22 +90,18 @@ def page(context: BrowserContext) -> Page:
 
 
 def open_zh(page: Page, base_url: str, name: str, saved_id: int) -> None:
-    query = "lang=zh" + {"scenarios": f"&scenario={saved_id}", "present": "&present=1"}.get(name, "")
-    page.goto(f"{base_url}/{'' if name == 'overview' else name}?{query}")
-    expect(page.locator("h1", has_text=heading_of(name, "zh"))).to_be_attached()
-    settle(page)
-    if name == "optimize":
-        run_optimizer(page, "zh")
-        settle(page)
+    open_walked(page, base_url, name, "zh", saved_id)
 
 
 @pytest.mark.parametrize("name", _page_params())
 def test_page_in_chinese_has_no_english_prose(
-    page: Page, base_url: str, saved: tuple[Path, int], name: str
+    zh_pages: Callable[[str], Visit], saved: tuple[Path, int], name: str
 ) -> None:
-    open_zh(page, base_url, name, saved[1])
-    assert not exceptions(page), exceptions(page)
-    found = untranslated(page, user_texts(saved[0]))
+    """The page from the run's one 中文 visit of it (``zh_pages``, shared with the 中文 screenshots);
+    what users typed is read from the store now."""
+    seen = zh_pages(name)
+    assert not seen.exceptions, seen.exceptions
+    found = untranslated_text(seen.text, user_texts(saved[0]))
     assert not found, "\n".join(found)
 
 

@@ -11,11 +11,21 @@ import re
 import subprocess
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from harness import ROOT
-from playwright.sync_api import BrowserContext, Page, Route
+from harness import (
+    ANALYSIS_PAGES,
+    ARTIFACTS,
+    CORE_PAGES,
+    ROOT,
+    full_page_screenshot,
+    open_page,
+    run_optimizer,
+    settle,
+)
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from prose import english_runs
 
 from planner.i18n import catalogs, tr
@@ -87,7 +97,11 @@ def untranslated(page: Page, user_texts: Iterable[str] = ()) -> list[str]:
     ``user_texts`` are what users typed (a saved scenario's name, notes, version comments): shown
     as written, in whatever language they were written, so they are left out.
     """
-    text = page_text(page)
+    return untranslated_text(page_text(page), user_texts)
+
+
+def untranslated_text(text: str, user_texts: Iterable[str] = ()) -> list[str]:
+    """:func:`untranslated` of a page's text already read (:func:`page_text`)."""
     for typed in sorted(user_texts, key=len, reverse=True):
         text = text.replace(typed, "") if typed.strip() else text
     return sorted(set(english_runs(text)))
@@ -183,3 +197,55 @@ def without_citations(text: str) -> str:
             kept.append(line[:column].rstrip() if column is not None else line)
         kept.append("\f")
     return "\n".join(kept[:-1])
+
+
+SHOT_PAGES = CORE_PAGES + ANALYSIS_PAGES
+"""The pages the screenshot tests save in each language: a :func:`visit` saves them too."""
+
+
+def open_walked(page: Page, base_url: str, name: str, lang: str, saved_id: int) -> None:
+    """Open a page as the language walk reads it: the Scenarios page with the saved scenario
+    ``saved_id`` open, the presentation page in presentation mode, the Optimize page after a
+    run of the optimizer; wait until the app's run is over."""
+    query = f"lang={lang}" + {"scenarios": f"&scenario={saved_id}", "present": "&present=1"}.get(name, "")
+    page.goto(f"{base_url}/{'' if name == 'overview' else name}?{query}")
+    expect(page.locator("h1", has_text=heading_of(name, lang))).to_be_attached()
+    settle(page)
+    if name == "optimize":
+        run_optimizer(page, lang)
+        settle(page)
+
+
+@dataclass(frozen=True)
+class Visit:
+    """One page of the run's shared walk in one language, read once for every test that checks
+    that page in that language (its text, its exception boxes, its screenshot)."""
+
+    name: str
+    text: str
+    """:func:`page_text` of the page once drawn."""
+    exceptions: tuple[str, ...]
+    """:func:`exceptions` of the page once drawn."""
+    screenshot: Path | None
+    """The full-page screenshot, for the pages of :data:`SHOT_PAGES`."""
+
+
+def visit(page: Page, base_url: str, name: str, lang: str, saved_id: int) -> Visit:
+    """Open the page once for the checks of several tests, and read it.
+
+    A page of :data:`SHOT_PAGES` is opened as the screenshot tests open it
+    (:func:`harness.open_page`: its first chart, table or optimizer front drawn, then the run
+    over, and no exception box), with the saved scenario ``saved_id`` open on the Scenarios page
+    as the walk opens it; every other page as the walk opens it (:func:`open_walked`). Its
+    text and exception boxes are read at the window's size, then a page of :data:`SHOT_PAGES` is
+    screenshotted to ``artifacts/screenshots/<lang>_<name>.png``.
+    """
+    if name in SHOT_PAGES:
+        open_page(page, base_url, name, lang, scenario_id=saved_id if name == "scenarios" else None)
+    else:
+        open_walked(page, base_url, name, lang, saved_id)
+    found = Visit(name=name, text=page_text(page), exceptions=tuple(exceptions(page)), screenshot=None)
+    if name not in SHOT_PAGES:
+        return found
+    shot = full_page_screenshot(page, ARTIFACTS / f"{lang}_{name}.png")
+    return Visit(name=name, text=found.text, exceptions=found.exceptions, screenshot=shot)
