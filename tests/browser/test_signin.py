@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import harness
@@ -230,9 +231,56 @@ VIEWER_WALK = ("overview", "compare", "scaling", "topology", "proposal")
 """The pages a viewer opens in a workshop (planner.access.VIEWER_PAGES without presentation)."""
 
 
-def test_a_viewers_walk(open_as: Callable[[str], Page], app_url: str) -> None:
+@dataclass(frozen=True)
+class ViewerPage:
+    """One page as the signed-in viewer's walk saw it (:func:`viewer_pages`)."""
+
+    refusals: int
+    """How many times the page said the viewer's role may not open it."""
+    exceptions: int
+    """Exception boxes on the page."""
+    text: str
+    """The main block's text as drawn (``innerText``)."""
+    csv_downloads: tuple[str, ...]
+    """The content of each file the page's CSV download buttons gave."""
+
+
+@pytest.fixture(scope="module")
+def viewer_pages(open_as: Callable[[str], Page], app_url: str) -> dict[str, ViewerPage]:
+    """Every page a viewer may open (but the presentation page, which shows the overview's), opened
+    once in one signed-in viewer's session and read for both viewer tests below: each page's title
+    awaited and the app's run over, then its refusals, exception boxes and text read, then every
+    CSV download button pressed and its file kept (a page load costs seconds of CPU)."""
+    from planner.access import VIEWER_PAGES
+
+    refused = tr("auth.page_refused", "en", role=tr("auth.role.viewer", "en"))
+    page = open_as("viewer")
+    seen: dict[str, ViewerPage] = {}
+    for name in dict.fromkeys([*VIEWER_WALK, *sorted(VIEWER_PAGES - {"present"})]):
+        page.goto(f"{app_url}/{'' if name == 'overview' else name}")
+        expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
+        harness.settle(page)  # the run's last charts and tables
+        refusals = page.get_by_text(refused).count()
+        exceptions = page.locator('[data-testid="stException"]').count()
+        text = page.locator('[data-testid="stMain"]').inner_text()
+        files = []
+        for button in page.get_by_role("button", name=tr("export.download.csv", "en")).all():
+            with page.expect_download() as download:
+                button.click()
+            files.append(Path(download.value.path()).read_text(encoding="utf-8-sig"))
+        seen[name] = ViewerPage(
+            refusals=refusals, exceptions=exceptions, text=text, csv_downloads=tuple(files)
+        )
+    page.close()
+    return seen
+
+
+def test_a_viewers_walk(
+    open_as: Callable[[str], Page], viewer_pages: dict[str, ViewerPage], app_url: str
+) -> None:
     """A viewer's walk (issue 29): the start-here steps name only pages the viewer may open, the
-    navigation bar lists exactly those, and each opens with its title and no exception or refusal."""
+    navigation bar lists exactly those, and each opens with its title and no exception or refusal
+    (the pages as :func:`viewer_pages` read them)."""
     page = open_as("viewer")
     expect(page.get_by_text(tr("page.compare", "en"), exact=True).first).to_be_visible(timeout=TIMEOUT_MS)
     welcome = page.locator(".st-key-welcome_box")
@@ -243,20 +291,18 @@ def test_a_viewers_walk(open_as: Callable[[str], Page], app_url: str) -> None:
     expect(links).to_have_count(len(VIEWER_WALK), timeout=TIMEOUT_MS)
     listed = {a.inner_text().strip().splitlines()[-1] for a in links.all()}  # after the icon
     assert listed == {tr(f"page.{p}", "en") for p in VIEWER_WALK}
-    refused = tr("auth.page_refused", "en", role=tr("auth.role.viewer", "en"))
+    page.close()
     for name in VIEWER_WALK:
-        page.goto(f"{app_url}/{'' if name == 'overview' else name}")
-        expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
-        harness.settle(page)
-        expect(page.get_by_text(refused)).to_have_count(0)
-        expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+        assert viewer_pages[name].refusals == 0, name
+        assert viewer_pages[name].exceptions == 0, name
 
 
 def test_a_viewers_pages_and_downloads_show_no_cost_margin_or_discount(
-    open_as: Callable[[str], Page], app_url: str
+    viewer_pages: dict[str, ViewerPage],
 ) -> None:
     """Every page a viewer may open, as the browser draws it, and the files it offers: no margin or
-    discount field or figure, and no figure at internal cost (the hostile-input issue, item 5)."""
+    discount field or figure, and no figure at internal cost (the hostile-input issue, item 5); the
+    pages as :func:`viewer_pages` read them."""
     from planner.access import VIEWER_PAGES
 
     cost = capex_text(priced=False)
@@ -266,18 +312,10 @@ def test_a_viewers_pages_and_downloads_show_no_cost_margin_or_discount(
         "unit_cost",
         "margin_fraction",
     ]
-    page = open_as("viewer")
     for name in sorted(VIEWER_PAGES - {"present"}):  # the presentation page shows the overview's
-        page.goto(f"{app_url}/{'' if name == 'overview' else name}")
-        expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
-        harness.settle(page)  # the run's last charts and tables
-        text = page.locator('[data-testid="stMain"]').inner_text()
+        text = viewer_pages[name].text
         assert cost not in text, name
         for word in hidden:
             assert word.lower() not in text.lower(), (name, word)
-        for button in page.get_by_role("button", name=tr("export.download.csv", "en")).all():
-            with page.expect_download() as download:
-                button.click()
-            content = Path(download.value.path()).read_text(encoding="utf-8-sig")
+        for content in viewer_pages[name].csv_downloads:
             assert all(word not in content for word in ("unit_cost", "margin", "discount")), name
-    page.close()
