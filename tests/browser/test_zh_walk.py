@@ -22,14 +22,12 @@ from harness import settle
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from prose import english_runs
 from walk import (
-    DROPZONE,
     Visit,
     offsite_requests,
     open_walked,
     page_names,
     page_text,
     pdf_text,
-    streamlit_chrome,
     untranslated_text,
     user_texts,
     without_citations,
@@ -120,24 +118,21 @@ def test_html_lang_follows_the_language(page: Page, base_url: str, saved: tuple[
     expect(page.locator("html")).to_have_attribute("lang", re.compile("^en"), timeout=10_000)
 
 
-_DRAWN_TEXTS_JS = """(zones) => zones.map((zone) => [
-  getComputedStyle(zone.querySelector('button [data-testid="stIconMaterial"]'), '::after').content,
-  getComputedStyle(zone.querySelector('[data-testid="stFileUploaderDropzoneInstructions"] > div'), '::after').content,
-].join(' '))"""
-"""What the app draws in place of Streamlit's uploader texts (CSS ``content``, per drop zone)."""
-
-
-def test_streamlit_own_texts_are_not_english(page: Page, base_url: str, saved: tuple[Path, int]) -> None:
+def test_streamlit_own_texts_are_not_english(zh_pages: Callable[[str], Visit]) -> None:
     """The file uploader's drop zone (Catalog, Proposal, Scenarios) is drawn by Streamlit: its
     English button and size limit are hidden and the reader's text is drawn in their place; the
-    proposal's date is a text field (Streamlit's date input speaks en-US only)."""
+    proposal's date is a text field (Streamlit's date input speaks en-US only). The pages as the
+    run's one 中文 visit of each read them (``zh_pages``)."""
     found: list[str] = []
     for name in ("catalog", "proposal", "scenarios"):
-        open_zh(page, base_url, name, saved[1])
-        found += [f"{name}: {text}" for text in streamlit_chrome(page)]
-        drawn = page.locator(DROPZONE).evaluate_all(_DRAWN_TEXTS_JS)
-        assert drawn, f"{name}: no uploader"
-        found += [f"{name}: drawn {text!r}" for text in drawn if tr("upload.button", "zh") not in text]
+        seen = zh_pages(name)
+        found += [f"{name}: {text}" for text in seen.chrome]
+        assert seen.drawn_uploaders, f"{name}: no uploader"
+        found += [
+            f"{name}: drawn {text!r}"
+            for text in seen.drawn_uploaders
+            if tr("upload.button", "zh") not in text
+        ]
     assert not found, "\n".join(found)
 
 

@@ -72,22 +72,31 @@ _ALERTS_JS = """(kinds) => kinds.flatMap((kind) =>
     .map((el) => `${kind}: ${el.textContent.trim()}`))"""
 
 
-def page_text(page: Page) -> str:
-    """The page's text, one text node per line, without Streamlit's own untranslatable texts."""
-    return _DATE_DESCRIPTION.sub("", str(page.evaluate(_TEXT_JS)).replace(SKIP_LINK, ""))
+def page_text(page: Page, raw: str | None = None) -> str:
+    """The page's text, one text node per line, without Streamlit's own untranslatable texts
+    (``raw``: the page's text nodes as :data:`_TEXT_JS` read them, when already read)."""
+    raw = str(page.evaluate(_TEXT_JS)) if raw is None else raw
+    return _DATE_DESCRIPTION.sub("", raw.replace(SKIP_LINK, ""))
 
 
-def streamlit_chrome(page: Page) -> list[str]:
+def streamlit_chrome(page: Page, raw: str | None = None) -> list[str]:
     """English texts Streamlit draws itself: the file uploaders' drop zones and the date
-    inputs' screen-reader descriptions."""
+    inputs' screen-reader descriptions (``raw`` as in :func:`page_text`)."""
     texts = page.locator(DROPZONE).evaluate_all(
         # the button's Material icon is a ligature name ("upload"), not prose: left out
         """(zones) => zones.map((zone) => [...zone.querySelectorAll('[data-testid="stIconMaterial"]')]
           .reduce((text, icon) => text.replace(icon.innerText, ''), zone.innerText)
           .replace(/\\s+/g, ' ').trim())"""
     )
-    texts += _DATE_DESCRIPTION.findall(str(page.evaluate(_TEXT_JS)))
+    texts += _DATE_DESCRIPTION.findall(str(page.evaluate(_TEXT_JS)) if raw is None else raw)
     return [text for text in texts if re.search("[A-Za-z]{2,}", re.sub(r"[\u4e00-\u9fff]", "", text))]
+
+
+UPLOADER_DRAWN_JS = """(zones) => zones.map((zone) => [
+  getComputedStyle(zone.querySelector('button [data-testid="stIconMaterial"]'), '::after').content,
+  getComputedStyle(zone.querySelector('[data-testid="stFileUploaderDropzoneInstructions"] > div'), '::after').content,
+].join(' '))"""
+"""What the app draws in place of Streamlit's uploader texts (CSS ``content``, per drop zone)."""
 
 
 def untranslated(page: Page, user_texts: Iterable[str] = ()) -> list[str]:
@@ -226,6 +235,11 @@ class Visit:
     """:func:`page_text` of the page once drawn."""
     exceptions: tuple[str, ...]
     """:func:`exceptions` of the page once drawn."""
+    chrome: tuple[str, ...]
+    """:func:`streamlit_chrome` of the page once drawn (English texts Streamlit draws itself)."""
+    drawn_uploaders: tuple[str, ...]
+    """What the app draws in each file uploader in place of Streamlit's texts
+    (:data:`UPLOADER_DRAWN_JS`; empty on a page without an uploader)."""
     screenshot: Path | None
     """The full-page screenshot, for the pages of :data:`SHOT_PAGES`."""
 
@@ -238,14 +252,21 @@ def visit(page: Page, base_url: str, name: str, lang: str, saved_id: int) -> Vis
     over, and no exception box), with the saved scenario ``saved_id`` open on the Scenarios page
     as the walk opens it; every other page as the walk opens it (:func:`open_walked`). Its
     text and exception boxes are read at the window's size, then a page of :data:`SHOT_PAGES` is
-    screenshotted to ``artifacts/screenshots/<lang>_<name>.png``.
+    screenshotted to ``artifacts/screenshots/<lang>_<name>.png``. Streamlit's own texts and what
+    the app draws over its uploaders' are read as well.
     """
     if name in SHOT_PAGES:
         open_page(page, base_url, name, lang, scenario_id=saved_id if name == "scenarios" else None)
     else:
         open_walked(page, base_url, name, lang, saved_id)
-    found = Visit(name=name, text=page_text(page), exceptions=tuple(exceptions(page)), screenshot=None)
-    if name not in SHOT_PAGES:
-        return found
-    shot = full_page_screenshot(page, ARTIFACTS / f"{lang}_{name}.png")
-    return Visit(name=name, text=found.text, exceptions=found.exceptions, screenshot=shot)
+    raw = str(page.evaluate(_TEXT_JS))
+    return Visit(
+        name=name,
+        text=page_text(page, raw),
+        exceptions=tuple(exceptions(page)),
+        chrome=tuple(streamlit_chrome(page, raw)),
+        drawn_uploaders=tuple(page.locator(DROPZONE).evaluate_all(UPLOADER_DRAWN_JS)),
+        screenshot=full_page_screenshot(page, ARTIFACTS / f"{lang}_{name}.png")
+        if name in SHOT_PAGES
+        else None,
+    )
