@@ -139,21 +139,25 @@ def sign_in(browser: Browser, base_url: str, role: str) -> Page:
 
 
 @pytest.fixture(scope="module")
-def open_as(browser: Browser, app_url: str) -> Iterator[Callable[[str], Page]]:
-    """``open_as(role)``: a new page (a new Streamlit session) on the overview, in a browser
-    profile signed in as ``role``. Each role signs in through the provider's form once for the
-    module (:func:`sign_in`; the first page is that sign-in's), and its later pages carry the
-    sign-in's cookie as a user's next tab does: a sign-in is a round trip through the provider
-    and the app's first page, seconds of CPU each."""
+def open_as(browser: Browser, app_url: str) -> Iterator[Callable[..., Page]]:
+    """``open_as(role, path="")``: a new page (a new Streamlit session) on the page at url path
+    ``path`` (the overview by default), in a browser profile signed in as ``role``. Each role signs
+    in through the provider's form once for the module (:func:`sign_in`; the first page is that
+    sign-in's, on the overview), and its later pages carry the sign-in's cookie as a user's next
+    tab does: a sign-in is a round trip through the provider and the app's first page, seconds of
+    CPU each. A later page opens ``path`` directly (not the overview first)."""
     profiles: dict[str, BrowserContext] = {}
 
-    def open_page(role: str) -> Page:
+    def open_page(role: str, path: str = "") -> Page:
         if role not in profiles:
             page = sign_in(browser, app_url, role)
             profiles[role] = page.context
+            if path:
+                page.goto(f"{app_url}/{path}")
+                signed_in_as(page, role)
             return page
         page = profiles[role].new_page()
-        page.goto(app_url)
+        page.goto(f"{app_url}/{path}")
         signed_in_as(page, role)
         return page
 
@@ -168,7 +172,7 @@ def capex_on(page: Page) -> str:
     return str(card.locator('[data-testid="stMetricValue"]').inner_text()).strip()
 
 
-def test_only_commercial_sees_internal_cost(open_as: Callable[[str], Page], app_url: str) -> None:
+def test_only_commercial_sees_internal_cost(open_as: Callable[..., Page], app_url: str) -> None:
     for role, priced in (("viewer", True), ("architect", True), ("commercial", False)):
         page = open_as(role)
         assert capex_on(page) == capex_text(priced=priced), role
@@ -188,7 +192,7 @@ def test_only_commercial_sees_internal_cost(open_as: Callable[[str], Page], app_
         page.close()
 
 
-def test_a_viewers_forged_urls_are_refused(open_as: Callable[[str], Page], app_url: str) -> None:
+def test_a_viewers_forged_urls_are_refused(open_as: Callable[..., Page], app_url: str) -> None:
     page = open_as("viewer")
     for path in ("bom", "scenarios", "catalog"):
         page.goto(f"{app_url}/{path}")
@@ -205,9 +209,9 @@ def test_a_viewers_forged_urls_are_refused(open_as: Callable[[str], Page], app_u
     page.close()
 
 
-def scenario_json(page: Page, base_url: str) -> dict[str, object]:
-    """The Scenarios page's export of the first saved scenario, as downloaded."""
-    page.goto(f"{base_url}/scenarios")
+def scenario_json(page: Page) -> dict[str, object]:
+    """The Scenarios page's export of the first saved scenario, as downloaded (``page``: the
+    Scenarios page)."""
     button = page.get_by_role("button", name=tr("sc.export", "en"))
     expect(button).to_be_visible(timeout=TIMEOUT_MS)
     with page.expect_download() as download:
@@ -217,11 +221,11 @@ def scenario_json(page: Page, base_url: str) -> dict[str, object]:
 
 
 def test_scenario_json_carries_internal_prices_only_for_commercial(
-    open_as: Callable[[str], Page], app_url: str
+    open_as: Callable[..., Page], app_url: str
 ) -> None:
     for role, overrides in (("architect", {}), ("commercial", {"br100": 9000.0})):
-        page = open_as(role)
-        document = scenario_json(page, app_url)
+        page = open_as(role, "scenarios")
+        document = scenario_json(page)
         assert document["name"] == "Acme priced"
         assert document["scenario"]["price_overrides_usd"] == overrides, role  # type: ignore[index]
         page.close()
@@ -246,7 +250,7 @@ class ViewerPage:
 
 
 @pytest.fixture(scope="module")
-def viewer_pages(open_as: Callable[[str], Page], app_url: str) -> dict[str, ViewerPage]:
+def viewer_pages(open_as: Callable[..., Page], app_url: str) -> dict[str, ViewerPage]:
     """Every page a viewer may open (but the presentation page, which shows the overview's), opened
     once in one signed-in viewer's session and read for both viewer tests below: each page's title
     awaited and the app's run over, then its refusals, exception boxes and text read, then every
@@ -276,7 +280,7 @@ def viewer_pages(open_as: Callable[[str], Page], app_url: str) -> dict[str, View
 
 
 def test_a_viewers_walk(
-    open_as: Callable[[str], Page], viewer_pages: dict[str, ViewerPage], app_url: str
+    open_as: Callable[..., Page], viewer_pages: dict[str, ViewerPage], app_url: str
 ) -> None:
     """A viewer's walk (issue 29): the start-here steps name only pages the viewer may open, the
     navigation bar lists exactly those, and each opens with its title and no exception or refusal
