@@ -897,18 +897,7 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
             )
         )
     totals = [money(p.cost.capex_usd) for p in plans]
-    fig.add_trace(
-        go.Scatter(
-            x=labels,
-            y=totals,
-            mode="text",
-            text=[fmt.money(v, money.currency, lang) for v in totals],
-            textposition="top center",
-            showlegend=False,
-            hoverinfo="skip",
-        )
-    )
-    fig.update_layout(barmode="stack")
+    _stack_totals(fig, labels, totals, [fmt.money(v, money.currency, lang) for v in totals])
     fig.update_yaxes(
         title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)),
         range=[0, max(totals) * 1.12],
@@ -916,6 +905,26 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
     fig.update_xaxes(tickangle=0, title=tr_enum("metric", "design", lang))
     _money_axis(fig, max(totals), lang)
     return _style(fig, tr("chart.cost_stack", lang), height=480, legend="right")
+
+
+def _stack_totals(
+    fig: go.Figure,
+    bars: Sequence[str],
+    totals: Sequence[float],
+    text: Sequence[str],
+    *,
+    horizontal: bool = False,
+) -> None:
+    """Stack ``fig``'s bars and write each bar's total (``text``) at its end: above a vertical bar,
+    right of a horizontal one (``horizontal``: ``bars`` on the y axis)."""
+    x, y = (totals, bars) if horizontal else (bars, totals)
+    position = "middle right" if horizontal else "top center"
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=y, mode="text", text=text, textposition=position, showlegend=False, hoverinfo="skip"
+        )
+    )
+    fig.update_layout(barmode="stack")
 
 
 RADAR_LABEL_KEYS = {

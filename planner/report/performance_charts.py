@@ -24,6 +24,7 @@ from planner.report.charts import (
     _FALLBACK_COLORS,
     _bytes,
     _nice_step,
+    _stack_totals,
     _style,
     _with_notes,
     _wrap,
@@ -248,18 +249,7 @@ def _stacked_bars(
                 hovertemplate=f"%{{y}}<br>%{{fullData.name}}: %{{customdata}}{unit}<extra></extra>",
             )
         )
-    fig.add_trace(
-        go.Scatter(
-            x=totals,
-            y=y,
-            mode="text",
-            text=total_text,
-            textposition="middle right",
-            showlegend=False,
-            hoverinfo="skip",
-        )
-    )
-    fig.update_layout(barmode="stack")
+    _stack_totals(fig, y, totals, total_text, horizontal=True)
     fig.update_yaxes(autorange="reversed")
     return fig
 
