@@ -27,7 +27,7 @@ from planner.i18n import tr
 from planner.inputs import Declared, declared
 from planner.report.performance_tables import escape_markdown
 from ui import engine, keys, state
-from ui.inputs import plain_number, range_text
+from ui.inputs import out_of_range, plain_number, range_text
 from ui.state import t
 
 Kind = Literal["float", "int", "choice", "radio", "bool", "text", "textarea"]
@@ -124,19 +124,6 @@ def values(form: str, fields: Sequence[FormField], seed: Mapping[str, Any] | Non
     for f in fields:
         current.setdefault(f.name, f.default)
     return current
-
-
-def out_of_range(spec: FormField, value: Any) -> bool:
-    """True for a typed number outside the field's range (an empty optional field is fine).
-
-    >>> out_of_range(FormField("tp", "l", "h", "int", lo=1, hi=64), 128)
-    True
-    >>> out_of_range(FormField("tp", "l", "h", "int", lo=1, hi=64, optional=True), None)
-    False
-    """
-    if value is None or spec.kind not in ("int", "float"):
-        return False
-    return (spec.lo is not None and value < spec.lo) or (spec.hi is not None and value > spec.hi)
 
 
 def _accept(form: str, spec: FormField, value: Any) -> None:
