@@ -28,6 +28,7 @@ from planner.fabric.media import LinkMedia
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import tr, tr_enum
 from planner.report import display, fmt
+from planner.report.fmt import display_width as _width
 from planner.report.tables import (
     METRICS,
     RADAR_METRICS,
@@ -250,11 +251,6 @@ def wrapped(label: str, width: int = 18) -> str:
         The label with ``<br>`` line breaks.
     """
     return _wrap(label, width)
-
-
-def _width(text: str) -> int:
-    """Display width: a CJK character is as wide as two Latin ones."""
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
 
 
 def _wrap(label: str, width: int = 18) -> str:
