@@ -122,8 +122,11 @@ def design_labels(plans: tuple[Plan, ...]) -> dict[str, str]:
 
 
 def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
-    lang = state.lang()
-    frame = tables.compare_table(plans, names, lang, units=workshop.units())
+    starred_table(tables.compare_table(plans, names, state.lang(), units=workshop.units()))
+
+
+def starred_table(frame: pd.DataFrame) -> None:
+    """A side-by-side table with the best cell of each row (marked ★) highlighted, and its caption."""
 
     def highlight(cell: object) -> str:
         return "background-color: #DCF2E4; font-weight: 600" if str(cell).endswith("★") else ""

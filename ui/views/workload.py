@@ -112,7 +112,7 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
     frame = performance_tables.workload_table(
         found.estimates, _labels(found, plans), tables.money_of(current), lang
     )
-    starred_table(frame)
+    widgets.starred_table(frame)
     first = found.estimates[0]
     st.caption(
         t(
@@ -132,16 +132,6 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
     )
     st.caption(tx(headline_note(training_band(experts=first.job.experts))))
     widgets.model_notes(n for e in found.estimates for n in (*e.notes, *e.reliability.notes))
-
-
-def starred_table(frame: object) -> None:
-    """A side-by-side table with the best cell of each row highlighted (as on Compare)."""
-
-    def highlight(cell: object) -> str:
-        return "background-color: #DCF2E4; font-weight: 600" if str(cell).endswith("★") else ""
-
-    st.table(frame.style.map(highlight))  # type: ignore[attr-defined]
-    st.caption(t("compare.table_caption"))
 
 
 def charts(run: Run, plans: tuple[Plan, ...]) -> None:
