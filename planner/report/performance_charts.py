@@ -37,6 +37,7 @@ from planner.report.performance_tables import (
     LEVEL_KEYS,
     OUTPUT_KEYS,
     TORNADO_INPUT_KEYS,
+    keyed_text,
     output_label,
     output_value,
 )
@@ -318,7 +319,7 @@ def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) ->
             if part.empty:
                 continue
             sizes = part["message_bytes"].tolist()
-            bound = [tr(LEVEL_KEYS[b], lang) if b in LEVEL_KEYS else str(b) for b in part["bound_level"]]
+            bound = [keyed_text(LEVEL_KEYS, str(b), lang) for b in part["bound_level"]]
             traces.append(
                 go.Scatter(
                     x=sizes,
