@@ -692,17 +692,21 @@ def busbw_curve(
                     hovertemplate=f"%{{customdata}}: %{{y:,.1f}} {symbol}<extra>%{{fullData.name}}</extra>",
                 )
             )
+    y_title = display.retitle(tr("axis.busbw", lang), "GB/s", units or display.DisplayUnits())
+    return _busbw_figure(traces, lang, y_title=y_title, title=tr("chart.busbw_curve", lang))
+
+
+def _busbw_figure(traces: list[go.Scatter], lang: str, *, y_title: str, title: str) -> go.Figure:
+    """busbw curves over a log message-size axis (ticks every 8x from 1 KiB), busbw from zero;
+    overlapping curves separated and said so under the chart."""
     notes = separate_overlapping(traces, lang)
     fig = go.Figure(data=traces)
     ticks = [2**k for k in range(10, 34, 3)]
     fig.update_xaxes(
         type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
     )
-    fig.update_yaxes(
-        title=display.retitle(tr("axis.busbw", lang), "GB/s", units or display.DisplayUnits()),
-        rangemode="tozero",
-    )
-    return _with_notes(_style(fig, tr("chart.busbw_curve", lang), height=460), notes)
+    fig.update_yaxes(title=y_title, rangemode="tozero")
+    return _with_notes(_style(fig, title, height=460), notes)
 
 
 def _bytes(size: float) -> str:

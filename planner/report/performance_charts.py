@@ -22,6 +22,7 @@ from planner.performance.workload import WorkloadEstimate, step_breakdown_frame
 from planner.report import fmt
 from planner.report.charts import (
     _FALLBACK_COLORS,
+    _busbw_figure,
     _bytes,
     _nice_step,
     _stack_totals,
@@ -335,14 +336,7 @@ def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) ->
                     ),
                 )
             )
-    notes = separate_overlapping(traces, lang)
-    fig = go.Figure(data=traces)
-    ticks = [2**k for k in range(10, 34, 3)]
-    fig.update_xaxes(
-        type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
-    )
-    fig.update_yaxes(title=tr("axis.busbw", lang), rangemode="tozero")
-    return _with_notes(_style(fig, tr("wl.chart.collectives", lang), height=460), notes)
+    return _busbw_figure(traces, lang, y_title=tr("axis.busbw", lang), title=tr("wl.chart.collectives", lang))
 
 
 def _side_note(fig: go.Figure, text: str, *, above: bool, yshift: int) -> None:
