@@ -17,7 +17,8 @@ from planner import Plan, PlannerError
 from planner.i18n import error_text
 from planner.report import charts, fmt, performance_tables, tables
 from planner.report.performance_tables import escape_markdown
-from ui import engine, keys, state, workshop
+from planner.sheets import frame_csv
+from ui import engine, keys, state, store, workshop
 from ui.state import t, tx
 
 T = TypeVar("T")
@@ -133,6 +134,23 @@ def starred_table(frame: pd.DataFrame) -> None:
 
     st.table(frame.style.map(highlight))
     st.caption(t("compare.table_caption"))
+
+
+def csv_download(
+    where: Any, label: str, frame: pd.DataFrame, *, file_name: str, audit: str | None = None
+) -> None:
+    """A download button for ``frame`` as CSV: formula-safe cells (:func:`planner.sheets.frame_csv`),
+    UTF-8 with a byte-order mark so Excel reads Chinese text, written when clicked; ``audit`` names
+    the export in the audit log (who exported what, when)."""
+    where.download_button(
+        label,
+        data=lambda: frame_csv(frame).encode("utf-8-sig"),
+        file_name=file_name,
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="rerun" if audit is None else store.record_export,
+        args=None if audit is None else (audit,),
+    )
 
 
 def table(frame: pd.DataFrame, *, wide: str | None = None, narrow: tuple[str, ...] = ()) -> None:

@@ -13,7 +13,6 @@ from planner.inputs.training import TrainingJob, training_job
 from planner.performance.workload import workload_frame
 from planner.report import performance_charts, performance_tables, tables
 from planner.report.performance_tables import escape_markdown
-from planner.sheets import frame_csv
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField
 from ui.state import t, tx
@@ -123,12 +122,8 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
             tokens=f"{first.tokens_per_step / 1e6:,.2f}",
         )
     )
-    st.download_button(
-        t("wl.download_csv"),
-        data=frame_csv(workload_frame(found.estimates)).encode("utf-8-sig"),
-        file_name=f"workload_{first.gpus}gpu.csv",
-        mime="text/csv",
-        icon=":material/download:",
+    widgets.csv_download(
+        st, t("wl.download_csv"), workload_frame(found.estimates), file_name=f"workload_{first.gpus}gpu.csv"
     )
     st.caption(tx(headline_note(training_band(experts=first.job.experts))))
     widgets.model_notes(n for e in found.estimates for n in (*e.notes, *e.reliability.notes))
