@@ -27,7 +27,7 @@ from planner.i18n import tr
 from planner.inputs import Declared, declared
 from planner.report.performance_tables import escape_markdown
 from ui import engine, keys, state
-from ui.inputs import out_of_range, plain_number, range_text
+from ui.inputs import plain_number, range_text
 from ui.state import t
 
 Kind = Literal["float", "int", "choice", "radio", "bool", "text", "textarea"]
@@ -129,13 +129,8 @@ def values(form: str, fields: Sequence[FormField], seed: Mapping[str, Any] | Non
 def _accept(form: str, spec: FormField, value: Any) -> None:
     """Take a widget's value, or keep the last good one and remember what was typed (the form
     says why under the field, as the sidebar does)."""
-    typed = dict(st.session_state.get(keys.FORM_RANGE_ERRORS) or {})
-    typed.pop((form, spec.name), None)
-    if out_of_range(spec, value):
-        typed[(form, spec.name)] = value
-    else:
+    if state.in_range(keys.FORM_RANGE_ERRORS, (form, spec.name), spec, value):
         st.session_state[form][spec.name] = value
-    st.session_state[keys.FORM_RANGE_ERRORS] = typed
 
 
 def _sync(form: str, spec: FormField) -> None:
@@ -157,13 +152,7 @@ def range_error(form: str, spec: FormField) -> str | None:
     if typed is None:
         return None
     kept = st.session_state[form].get(spec.name)
-    return t(
-        "error.range",
-        field=t(spec.label_key),
-        value=plain_number(typed),
-        range=range_text(spec.lo, spec.hi),
-        kept="—" if kept is None else plain_number(kept),
-    )
+    return state.range_error_text(label=t(spec.label_key), spec=spec, typed=typed, kept=kept)
 
 
 def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaGenerator:
