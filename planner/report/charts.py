@@ -28,7 +28,6 @@ from planner.fabric.media import LinkMedia
 from planner.facility.power import POWER_CATEGORIES
 from planner.i18n import tr, tr_enum
 from planner.report import display, fmt
-from planner.report.fmt import display_width as _width
 from planner.report.tables import (
     METRICS,
     RADAR_METRICS,
@@ -251,6 +250,9 @@ def wrapped(label: str, width: int = 18) -> str:
         The label with ``<br>`` line breaks.
     """
     return _wrap(label, width)
+
+
+_width = fmt.display_width
 
 
 def _wrap(label: str, width: int = 18) -> str:
