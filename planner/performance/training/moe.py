@@ -188,6 +188,16 @@ def copy_overhead_fits(catalog: Catalog) -> dict[str, float]:
     The general record belongs to :data:`GENERAL_FIT_GPU`; a record ``moe_copy_overhead_ns_<gpu_id>``
     to its GPU (records of other suffixes, a framework's, are not GPU fits). Only GPUs the catalog
     holds are returned.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (``sizing_rules`` and ``gpus``).
+
+    Returns
+    -------
+    dict of str to float
+        ``c_r`` [ns] by the catalog id of the GPU it was fitted on.
     """
     rules, gpus = catalog.sizing_rules, catalog.gpus
     fits: dict[str, float] = {}
