@@ -557,8 +557,10 @@ def _cable_notes(
 ) -> tuple[str, ...]:
     """What the plan says of its cable lengths: a plan too large to lay out keeps the scenario's
     one length per link class; a layout run beyond its medium's reach names the field to raise."""
+    if not laid_out:  # a sweep's size: priced at the scenario's lengths, as the sweep says
+        return ()
     cables = sum(m.links for m in (*sized.media, *sized.aux_media))
-    if laid_out and not runs and cables:
+    if not runs and cables:
         return (
             msg(
                 "the BOM prices cables at the scenario's one length per link class: the plan's "
@@ -723,7 +725,8 @@ def _racks(
         infra_rack_units=infra_u,
         network_fill_fraction=catalog.sizing_rules["network_rack_fill_fraction"].value,
     )
-    return replace(racks, nodes_per_rack=racks.nodes_per_rack * per_unit)
+    # a unit of several servers (a domain across servers) was laid out as one node
+    return replace(racks, nodes_per_rack=racks.nodes_per_rack * per_unit) if per_unit > 1 else racks
 
 
 def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power, racks: Racks) -> Cost:
