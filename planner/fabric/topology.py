@@ -128,7 +128,10 @@ class Topology:
 
     def tier(self, name: TierName) -> TierCount | None:
         """The counts of one tier, or ``None`` when the fabric has no such tier."""
-        return next((t for t in self.tier_counts if t.tier == name), None)
+        for t in self.tier_counts:
+            if t.tier == name:
+                return t
+        return None
 
     def _switches(self, name: TierName) -> int:
         tier = self.tier(name)
