@@ -309,6 +309,38 @@ def test_llama3_405b_table4_layout_searches_the_fewest_recomputed_layers(catalog
     assert auto.achieved_tflops_per_gpu < auto.achieved_hardware_tflops_per_gpu
 
 
+def test_llama3_405b_meta_8k_schedule_is_short_of_memory_on_8192_gpus_only(catalog: Catalog) -> None:
+    """The arithmetic of known gap ``llama3-405b-8192gpu-seq8k``: Meta's schedule (arXiv 2407.21783
+    section 3.3.2: the embedding and the output layer take a chunk each, V = (126 + 2) / 16 = 8, no
+    recomputation; FSDP that does not reshard after the forward keeps the weights whole, ZeRO-2's
+    memory) needs more than an H100 holds beside the counted reserve with 32 micro-batches in
+    flight (8,192 GPUs), and fits with 16 (16,384 GPUs)."""
+    fields = {**LLAMA3_405B, "tokens_b": 15000, "seq_len": 8192, "global_batch_seqs": 2048,
+              "tp": 8, "pp": 16, "virtual_stages": 8, "recompute": "none", "zero_stage": 2}  # fmt: skip
+    # the whole device as the budget, to read the need: rank 1 holds 2 x 14 + 7 x 16 + 1 = 141
+    # one-layer passes (rank 0 fewer: 31 of its 143 are the embedding's chunk), each 31.75 s h / 8 B
+    # plus 4 a s / 8 B of flash statistics = 533 MB: 75.2 GB
+    whole = training_job({**fields, "dp": 64, "usable_memory_fraction": 1.0})
+    need = estimate_workload(job=whole, plan=_plan("ib-ndr", gpus=8192), catalog=catalog).memory
+    per_pass = (31.75 * 8192 * 16384 + 4 * 128 * 8192) / 8
+    assert need.activations_bytes == pytest.approx(141 * per_pass)
+    # ZeRO-2 states: 405e9 / 128 parameters x (2 B weights + (4 + 12) B / 64 sharded) = 6.33 + 0.69 GB
+    assert need.allocated_bytes == pytest.approx(141 * per_pass + 405e9 / 128 * (2 + 16 / 64), rel=2e-3)
+    # beside it the counted reserve: 0.4336 + 2 x 0.688 + 0.1342 GB and 4 % of the tensors, 87.4 GB
+    # against the driver's 81,559 MiB (85.5 GB): refused at default settings
+    assert need.allocated_bytes * 1.04 + 1.944e9 > 81_559 * 2**20 + 1.5e9
+    with pytest.raises(InfeasibleError, match="memory: no layout fits"):
+        estimate_workload(
+            job=training_job({**fields, "dp": 64}), plan=_plan("ib-ndr", gpus=8192), catalog=catalog
+        )
+    # 16 micro-batches cap every rank's passes at 16 per chunk: rank 1 holds 8 x 16 = 128 (68.2 GB)
+    fits = estimate_workload(
+        job=training_job({**fields, "dp": 128}), plan=_plan("ib-ndr", gpus=16384), catalog=catalog
+    )
+    assert fits.memory.activations_bytes == pytest.approx(128 * per_pass)
+    assert fits.memory.total_bytes <= 81_559 * 2**20
+
+
 def test_an_older_release_reads_its_own_efficiency_and_refuses_a_gpu_without_one(catalog: Catalog) -> None:
     from planner.errors import InputError
     from planner.performance.training.efficiency import efficiency_coefficients
