@@ -9,7 +9,8 @@ the group applies to (the kernel-efficiency coefficients of the dense layers sta
 counted, not fitted):
 
 - ``moe_copy_overhead_ns`` and ``moe_host_wait_us`` together: the host-synchronised path on H100
-  (cases without graph-captured fused dispatch, GPU without a per-copy value of its own), a cost
+  (cases without graph-captured fused dispatch on the GPU the general record belongs to,
+  ``GENERAL_FIT_GPU``; other GPUs without a value of their own take a fit scaled by HBM bandwidth), a cost
   per routed copy and a wait per expert-layer forward; the two H100 rows differ in routed copies
   per layer pass (65,536 and 16,384), which separates the two; the two H100 rows are Megatron-Core's;
 - ``moe_copy_overhead_ns_automodel``: NeMo AutoModel's path (cases with ``moe_framework``
@@ -36,11 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scipy.optimize import least_squares
 
 from planner import Catalog, load_catalog
+from planner.performance.training.moe import GENERAL_FIT_GPU
 from planner.validation import ValidationCase, load_cases
 from planner.validation.run import evaluate
-
-OWN_VALUE_GPUS = ("b200_hgx",)
-"""GPUs with a host-synchronised per-copy cost of their own."""
 
 
 def _graphed(case: ValidationCase) -> bool:
@@ -54,7 +53,7 @@ def _automodel(case: ValidationCase) -> bool:
 FITS: tuple[tuple[tuple[str, ...], tuple[float, ...], Callable[[ValidationCase], bool]], ...] = (
     (
         ("moe_copy_overhead_ns", "moe_host_wait_us"), (300.0, 1000.0),
-        lambda c: not _graphed(c) and not _automodel(c) and c.inputs.gpu_id not in OWN_VALUE_GPUS,
+        lambda c: not _graphed(c) and not _automodel(c) and c.inputs.gpu_id == GENERAL_FIT_GPU,
     ),
     (("moe_copy_overhead_ns_automodel",), (50.0,), _automodel),
     (("moe_copy_overhead_ns_b200_hgx",), (100.0,), lambda c: not _graphed(c) and c.inputs.gpu_id == "b200_hgx"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 from collections.abc import Mapping
@@ -48,6 +49,13 @@ RACK_SCALE = ("gb200-nvl72-ib-ndr", "gb200-nvl36x2-ib-ndr")
 """Designs whose scale-up domain spans servers, swept on their own GPU."""
 
 
+def _written(cls: type) -> list[str]:
+    """A dataclass's fields and the values it works out when first read (``cached_property``:
+    the busbw curve), so a value made lazily is compared like a field."""
+    lazy = [name for name, attr in vars(cls).items() if isinstance(attr, functools.cached_property)]
+    return [f.name for f in dataclasses.fields(cls)] + lazy
+
+
 def canonical(value: Any) -> Any:
     """``value`` as plain JSON: messages with their template and parameters, floats by repr."""
     if isinstance(value, Message):
@@ -55,7 +63,7 @@ def canonical(value: Any) -> Any:
     if isinstance(value, BaseModel):
         return canonical(value.model_dump())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: canonical(getattr(value, name)) for name in _written(type(value))}
     if isinstance(value, Mapping):
         return {str(k): canonical(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -160,36 +160,27 @@ def _switch_models(r: Resolved, topo: Topology) -> SwitchModels:
 
 def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> tuple[LinkMedia, ...]:
     lengths = r.scenario.facility.link_lengths
-    devices = {
-        "node_leaf": (nics, topo.switches_leaf),
-        "leaf_spine": (topo.switches_leaf, topo.switches_spine),
-        "spine_core": (topo.switches_spine, topo.switches_core),
-        "core_top": (topo.switches_core, topo.switches_top),
-    }
-    links = {
-        "node_leaf": topo.links_node_leaf,
-        "leaf_spine": topo.links_leaf_spine,
-        "spine_core": topo.links_spine_core,
-        "core_top": topo.links_core_top,
-    }
-    # core-top links run between network rows like spine-core links: the same length
-    length_m = {
-        "node_leaf": lengths.node_leaf_m,
-        "leaf_spine": lengths.leaf_spine_m,
-        "spine_core": lengths.spine_core_m,
-        "core_top": lengths.spine_core_m,
+    switches = {t.tier: t.switches for t in topo.tier_counts}
+    leaf, spine, core = switches.get("leaf", 0), switches.get("spine", 0), switches.get("core", 0)
+    # (links, devices at the lower and the upper end, length [m]) of each class; core-top links
+    # run between network rows like spine-core links: the same length
+    classes = {
+        "node_leaf": (topo.links_node_leaf, nics, leaf, lengths.node_leaf_m),
+        "leaf_spine": (topo.links_leaf_spine, leaf, spine, lengths.leaf_spine_m),
+        "spine_core": (topo.links_spine_core, spine, core, lengths.spine_core_m),
+        "core_top": (topo.links_core_top, core, switches.get("top", 0), lengths.spine_core_m),
     }
     media = []
     for link_class in FABRIC_LINK_CLASSES:
-        if links[link_class] == 0:
+        links, lower_devices, upper_devices, length_m = classes[link_class]
+        if links == 0:
             continue
-        lower_devices, upper_devices = devices[link_class]
         media.append(
             build_link_media(
                 catalog=catalog,
                 link_class=link_class,
-                links=links[link_class],
-                length_m=length_m[link_class],
+                links=links,
+                length_m=length_m,
                 speed_gbit_per_s=link_gbit_per_s(r.fabric),
                 lower_devices=lower_devices,
                 upper_devices=upper_devices,
@@ -557,8 +548,10 @@ def _cable_notes(
 ) -> tuple[str, ...]:
     """What the plan says of its cable lengths: a plan too large to lay out keeps the scenario's
     one length per link class; a layout run beyond its medium's reach names the field to raise."""
+    if not laid_out:  # a sweep's size: priced at the scenario's lengths, as the sweep says
+        return ()
     cables = sum(m.links for m in (*sized.media, *sized.aux_media))
-    if laid_out and not runs and cables:
+    if not runs and cables:
         return (
             msg(
                 "the BOM prices cables at the scenario's one length per link class: the plan's "
@@ -723,7 +716,8 @@ def _racks(
         infra_rack_units=infra_u,
         network_fill_fraction=catalog.sizing_rules["network_rack_fill_fraction"].value,
     )
-    return replace(racks, nodes_per_rack=racks.nodes_per_rack * per_unit)
+    # a unit of several servers (a domain across servers) was laid out as one node
+    return replace(racks, nodes_per_rack=racks.nodes_per_rack * per_unit) if per_unit > 1 else racks
 
 
 def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power, racks: Racks) -> Cost:

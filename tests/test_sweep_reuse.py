@@ -16,6 +16,8 @@ import pytest
 
 from planner import Catalog, InputError, Scenario, sweep
 from planner.engine import plan
+from planner.fabric.collectives import MESSAGE_SIZES_BYTES, busbw_sweep_gbyte_per_s
+from planner.fabric.topology import build_topology, server_ports
 from planner.i18n.message import Message, kept_msg, msg
 from planner.outputs import plan_summary_row
 
@@ -98,3 +100,46 @@ def test_plans_on_different_floors_keep_their_own_assumptions(catalog: Catalog) 
     assert [dataclasses.astuple(a) for a in default.assumptions if a.topic != "model.energy"] == [
         dataclasses.astuple(a) for a in other.assumptions if a.topic != "model.energy"
     ]
+
+
+def test_a_plans_busbw_curve_is_worked_out_when_first_read(catalog: Catalog) -> None:
+    # a sweep never reads the curve, so it is not made with the plan; read, it is the sweep of
+    # busbw over every message size on the plan's fabric, kept on the plan
+    p = plan(scenario=Scenario(design_id="ib-ndr", gpus=512), catalog=catalog, layout_cable_lengths=False)
+    assert "curve" not in vars(p.bandwidth)
+    fabric = p.bandwidth.fabric
+    allreduce = busbw_sweep_gbyte_per_s(
+        fabric=fabric, collective="all_reduce", sizes_bytes=MESSAGE_SIZES_BYTES
+    )
+    alltoall = busbw_sweep_gbyte_per_s(
+        fabric=fabric, collective="all_to_all", sizes_bytes=MESSAGE_SIZES_BYTES
+    )
+    curve = p.bandwidth.curve
+    assert curve == tuple(zip(MESSAGE_SIZES_BYTES, allreduce, alltoall, strict=True))
+    assert p.bandwidth.curve is curve
+
+
+@pytest.mark.parametrize(
+    ("radix", "spine_radix", "gpus_per_node", "nic_ports"),
+    [(64, None, 8, 1), (32, None, 8, 1), (64, 128, 8, 2), (64, None, 4, 1)],
+)
+def test_a_fabrics_kept_ports_follow_its_switches_and_server(
+    catalog: Catalog, radix: int, spine_radix: int | None, gpus_per_node: int, nic_ports: int
+) -> None:
+    # one fabric object with other radices, servers and NICs (the order kept, then asked) gives
+    # what a fresh count of the same inputs gives
+    fabric = catalog.designs["ib-ndr"].fabric
+    for nodes in (4, 200):
+        kept = build_topology(
+            nodes=nodes, gpus_per_node=gpus_per_node, fabric=fabric, radix=radix, spine_radix=spine_radix
+        )
+        ports = server_ports(gpus_per_node=gpus_per_node, fabric=fabric, nic_ports=nic_ports)
+        fresh_fabric = fabric.model_copy()  # another object: nothing kept for it
+        assert kept == build_topology(
+            nodes=nodes,
+            gpus_per_node=gpus_per_node,
+            fabric=fresh_fabric,
+            radix=radix,
+            spine_radix=spine_radix,
+        )
+        assert ports == server_ports(gpus_per_node=gpus_per_node, fabric=fresh_fabric, nic_ports=nic_ports)

@@ -64,6 +64,12 @@ from planner.tenancy.tenants import TenantSet, tenants_from_data
 from ui import inputs, keys, progress, state
 
 
+def scenario_of(scenario_json: str) -> Scenario:
+    """The scenario a JSON text holds (a cache key of :func:`canonical_json`, a saved version, a
+    run in the session), read and checked as a scenario file is."""
+    return scenario_from_data(json.loads(scenario_json))
+
+
 def canonical_json(model: BaseModel) -> str:
     """The cache key of an input model: its JSON with sorted keys and no spaces, so equal inputs
     are one key (one computation shared by every session) whatever order their mappings were
@@ -90,19 +96,19 @@ def _catalog(view_key: str) -> Catalog:
 
 @st.cache_data(show_spinner=False, max_entries=512)
 def _plan(scenario_json: str, override_json: str) -> Plan:
-    return plan(scenario=scenario_from_data(json.loads(scenario_json)), catalog=_catalog(override_json))
+    return plan(scenario=scenario_of(scenario_json), catalog=_catalog(override_json))
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
 def _compare(scenario_json: str, override_json: str, design_ids: tuple[str, ...]) -> tuple[Plan, ...]:
-    scenario = scenario_from_data(json.loads(scenario_json))
+    scenario = scenario_of(scenario_json)
     return compare(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids)
 
 
 def _compute_sweep(
     scenario_json: str, override_json: str, design_ids: tuple[str, ...], steps: Steps | None = None
 ) -> Sweep:
-    scenario = scenario_from_data(json.loads(scenario_json))
+    scenario = scenario_of(scenario_json)
     return sweep(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids, steps=steps)
 
 
@@ -157,7 +163,7 @@ def compare_plans(scenario: Scenario, current: Plan) -> tuple[Plan, ...]:
 def _decision(
     scenario_json: str, override_json: str, design_ids: tuple[str, ...], steps: Steps | None = None
 ) -> Decision:
-    scenario = scenario_from_data(json.loads(scenario_json))
+    scenario = scenario_of(scenario_json)
     return decide(scenario=scenario, catalog=_catalog(override_json), design_ids=design_ids, steps=steps)
 
 
@@ -253,7 +259,7 @@ def current() -> Current:
         plan_ = scenario_ = None
         if fallback:
             try:
-                scenario_ = scenario_from_data(json.loads(fallback))
+                scenario_ = scenario_of(fallback)
                 plan_ = plan_for(scenario_)
             except PlannerError:
                 plan_ = scenario_ = None
@@ -265,7 +271,7 @@ def current() -> Current:
     previous = None
     if ss.get(keys.KPI_PREVIOUS):
         try:
-            previous = plan_for(scenario_from_data(json.loads(ss[keys.KPI_PREVIOUS])))
+            previous = plan_for(scenario_of(ss[keys.KPI_PREVIOUS]))
         except PlannerError:
             previous = None
     return Current(plan=result, scenario=scenario, previous=previous)
@@ -304,7 +310,7 @@ class Front:
 @st.cache_data(show_spinner=False, max_entries=64)
 def _solve(scenario_json: str, override_json: str, request_json: str, _catalog: Catalog) -> Solved:
     try:
-        scenario = scenario_from_data(json.loads(scenario_json))
+        scenario = scenario_of(scenario_json)
         request = request_from_data(json.loads(request_json))
         return Solved(optimize(scenario=scenario, catalog=_catalog, request=request))
     except InfeasibleError as exc:
@@ -320,7 +326,7 @@ def solve(scenario_json: str, request_json: str) -> Solved:
 
 def _front(kind: str, scenario_json: str, request_json: str, catalog: Catalog, steps: Steps | None) -> Front:
     try:
-        scenario = scenario_from_data(json.loads(scenario_json))
+        scenario = scenario_of(scenario_json)
         request = request_from_data(json.loads(request_json))
         build = power_front if kind == "power" else bandwidth_front
         return Front(build(scenario=scenario, catalog=catalog, request=request, steps=steps))
@@ -350,7 +356,7 @@ def _placements(
     scenario_json: str, override_json: str, tenants_json: str, design_ids: tuple[str, ...]
 ) -> tuple[Placement, ...]:
     tenants = tenants_from_data(json.loads(tenants_json))
-    base = scenario_from_data(json.loads(scenario_json))
+    base = scenario_of(scenario_json)
     out = []
     for design in design_ids:
         scenario = base if design == base.design_id else base.with_updates(design_id=design, fabric=None)
@@ -479,7 +485,7 @@ def _tornado(
     try:
         frame = tornado(
             job=TrainingJob.model_validate_json(job_json),
-            scenario=scenario_from_data(json.loads(scenario_json)),
+            scenario=scenario_of(scenario_json),
             catalog=_catalog,
             reliability_params=ReliabilityParams.model_validate_json(params_json),
         )
@@ -618,7 +624,7 @@ def _size_serving(
 ) -> tuple[SizingResult, ...]:
     return size_serving(
         request=ServingRequest.model_validate_json(request_json),
-        scenario=scenario_from_data(json.loads(scenario_json)),
+        scenario=scenario_of(scenario_json),
         catalog=_catalog,
         design_ids=design_ids,
     )

@@ -126,29 +126,11 @@ def values(form: str, fields: Sequence[FormField], seed: Mapping[str, Any] | Non
     return current
 
 
-def out_of_range(spec: FormField, value: Any) -> bool:
-    """True for a typed number outside the field's range (an empty optional field is fine).
-
-    >>> out_of_range(FormField("tp", "l", "h", "int", lo=1, hi=64), 128)
-    True
-    >>> out_of_range(FormField("tp", "l", "h", "int", lo=1, hi=64, optional=True), None)
-    False
-    """
-    if value is None or spec.kind not in ("int", "float"):
-        return False
-    return (spec.lo is not None and value < spec.lo) or (spec.hi is not None and value > spec.hi)
-
-
 def _accept(form: str, spec: FormField, value: Any) -> None:
     """Take a widget's value, or keep the last good one and remember what was typed (the form
     says why under the field, as the sidebar does)."""
-    typed = dict(st.session_state.get(keys.FORM_RANGE_ERRORS) or {})
-    typed.pop((form, spec.name), None)
-    if out_of_range(spec, value):
-        typed[(form, spec.name)] = value
-    else:
+    if state.in_range(keys.FORM_RANGE_ERRORS, (form, spec.name), spec, value):
         st.session_state[form][spec.name] = value
-    st.session_state[keys.FORM_RANGE_ERRORS] = typed
 
 
 def _sync(form: str, spec: FormField) -> None:
@@ -170,13 +152,7 @@ def range_error(form: str, spec: FormField) -> str | None:
     if typed is None:
         return None
     kept = st.session_state[form].get(spec.name)
-    return t(
-        "error.range",
-        field=t(spec.label_key),
-        value=plain_number(typed),
-        range=range_text(spec.lo, spec.hi),
-        kept="—" if kept is None else plain_number(kept),
-    )
+    return state.range_error_text(label=t(spec.label_key), spec=spec, typed=typed, kept=kept)
 
 
 def draw(form: str, spec: FormField, where: Any, *, live: bool = True) -> DeltaGenerator:

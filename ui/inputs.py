@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -174,7 +174,19 @@ def range_text(lo: float | None, hi: float | None) -> str:
     return f"≤ {plain_number(hi)}" if hi is not None else ""
 
 
-def out_of_range(spec: Input, value: Any) -> bool:
+class Ranged(Protocol):
+    """A numeric input's kind and range: a sidebar :class:`Input` or a page form's field
+    (:class:`ui.forms.FormField`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def lo(self) -> float | None: ...
+    @property
+    def hi(self) -> float | None: ...
+
+
+def out_of_range(spec: Ranged, value: Any) -> bool:
     """True for a typed number outside the input's range (an empty optional input is fine).
 
     >>> out_of_range(BY_NAME["rack_kw"], 500.0), out_of_range(BY_NAME["pue"], None)

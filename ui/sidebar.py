@@ -280,21 +280,9 @@ def show_range_errors(slots: Slots) -> None:
 
 def range_error_text(name: str, typed: Any) -> str:
     """The field a number out of range was typed into, its range, and the value still in use."""
-    spec = inputs.BY_NAME[name]
-    return t(
-        "error.range",
-        field=t(f"input.{name}"),
-        value=inputs.plain_number(typed),
-        range=inputs.range_text(spec.lo, spec.hi),
-        kept=_kept_text(state.value(name)),
+    return state.range_error_text(
+        label=t(f"input.{name}"), spec=inputs.BY_NAME[name], typed=typed, kept=state.value(name)
     )
-
-
-def _kept_text(value: Any) -> str:
-    """The value still in use, written as the range and the typed number are (no ``1e+06``)."""
-    if value is None:
-        return "—"
-    return inputs.plain_number(value) if isinstance(value, int | float) else str(value)
 
 
 def show_error(slots: Slots, current: engine.Current) -> None:

@@ -9,7 +9,7 @@ read once when a session starts.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import streamlit as st
@@ -136,16 +136,42 @@ def sync_from_widget(name: str) -> None:
     new = st.session_state[keys.widget(name)]
     if name == "lang" and new is None:  # a segmented control can be cleared; keep the language
         return
-    typed = dict(st.session_state.get(keys.RANGE_ERRORS) or {})
-    typed.pop(name, None)
-    if inputs.out_of_range(inputs.BY_NAME[name], new):
-        # keep the last good value; the sidebar names the field and its range under the input
-        st.session_state[keys.RANGE_ERRORS] = {**typed, name: new}
-        return
-    st.session_state[keys.RANGE_ERRORS] = typed
+    if not in_range(keys.RANGE_ERRORS, name, inputs.BY_NAME[name], new):
+        return  # the last good value stays; the sidebar names the field and its range under the input
     if name == "design" and new != value(name):
         drop_base()  # a loaded fabric belongs to its design
     set_value(name, new)
+
+
+def in_range(errors_key: str, entry: Hashable, spec: inputs.Ranged, typed: Any) -> bool:
+    """Whether a number typed into a field is in its range; one that is not is remembered under
+    ``entry`` in ``st.session_state[errors_key]`` (the field says so under it, and the caller keeps
+    the last good value), and an earlier one for the field is forgotten."""
+    errors = dict(st.session_state.get(errors_key) or {})
+    errors.pop(entry, None)
+    accepted = not inputs.out_of_range(spec, typed)
+    if not accepted:
+        errors[entry] = typed
+    st.session_state[errors_key] = errors
+    return accepted
+
+
+def range_error_text(*, label: str, spec: inputs.Ranged, typed: Any, kept: Any) -> str:
+    """The field a number out of range was typed into, its range, and the value still in use
+    (written as the range and the typed number are: no ``1e+06``; ``—`` for none)."""
+    return t(
+        "error.range",
+        field=label,
+        value=inputs.plain_number(typed),
+        range=inputs.range_text(spec.lo, spec.hi),
+        kept=_kept_text(kept),
+    )
+
+
+def _kept_text(value: Any) -> str:
+    if value is None:
+        return "—"
+    return inputs.plain_number(value) if isinstance(value, int | float) else str(value)
 
 
 def prepare_widget(name: str) -> str:

@@ -17,7 +17,8 @@ from planner import Plan, PlannerError
 from planner.i18n import error_text
 from planner.report import charts, fmt, performance_tables, tables
 from planner.report.performance_tables import escape_markdown
-from ui import engine, keys, state, workshop
+from planner.sheets import frame_csv
+from ui import engine, keys, state, store, workshop
 from ui.state import t, tx
 
 T = TypeVar("T")
@@ -122,14 +123,34 @@ def design_labels(plans: tuple[Plan, ...]) -> dict[str, str]:
 
 
 def compare_table(plans: tuple[Plan, ...], names: dict[str, str]) -> None:
-    lang = state.lang()
-    frame = tables.compare_table(plans, names, lang, units=workshop.units())
+    starred_table(tables.compare_table(plans, names, state.lang(), units=workshop.units()))
+
+
+def starred_table(frame: pd.DataFrame) -> None:
+    """A side-by-side table with the best cell of each row (marked ★) highlighted, and its caption."""
 
     def highlight(cell: object) -> str:
         return "background-color: #DCF2E4; font-weight: 600" if str(cell).endswith("★") else ""
 
     st.table(frame.style.map(highlight))
     st.caption(t("compare.table_caption"))
+
+
+def csv_download(
+    where: Any, label: str, frame: pd.DataFrame, *, file_name: str, audit: str | None = None
+) -> None:
+    """A download button for ``frame`` as CSV: formula-safe cells (:func:`planner.sheets.frame_csv`),
+    UTF-8 with a byte-order mark so Excel reads Chinese text, written when clicked; ``audit`` names
+    the export in the audit log (who exported what, when)."""
+    where.download_button(
+        label,
+        data=lambda: frame_csv(frame).encode("utf-8-sig"),
+        file_name=file_name,
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="rerun" if audit is None else store.record_export,
+        args=None if audit is None else (audit,),
+    )
 
 
 def table(frame: pd.DataFrame, *, wide: str | None = None, narrow: tuple[str, ...] = ()) -> None:

@@ -1340,12 +1340,21 @@ class Bandwidth:
     """All-reduce busbw the scale-up level allows (ring, or NVLS where available) [GB/s]."""
     network_gbyte_per_s: float
     """All-reduce busbw the network allows: a domain's egress [GB/s]."""
-    curve: tuple[tuple[int, float, float], ...]
-    """(message size [B], all-reduce busbw [GB/s], all-to-all busbw [GB/s]) per size."""
     allreduce_algorithm: str
     """Algorithm the model picks for the 1 GiB all-reduce (``ring``, ``nvls``, ...)."""
     fabric: CollectiveFabric
     """The levels every figure above comes from (Workload and Reliability use it too)."""
+
+    @functools.cached_property
+    def curve(self) -> tuple[tuple[int, float, float], ...]:
+        """(message size [B], all-reduce busbw [GB/s], all-to-all busbw [GB/s]) per size of
+        :data:`MESSAGE_SIZES_BYTES`: ``auto`` :func:`collective_time` on the whole fabric
+        (:func:`busbw_sweep_gbyte_per_s`), worked out when first read (a sweep's plans never
+        read it, a plan's chart does) and kept."""
+        sizes = MESSAGE_SIZES_BYTES
+        allreduce = busbw_sweep_gbyte_per_s(fabric=self.fabric, collective="all_reduce", sizes_bytes=sizes)
+        alltoall = busbw_sweep_gbyte_per_s(fabric=self.fabric, collective="all_to_all", sizes_bytes=sizes)
+        return tuple(zip(sizes, allreduce, alltoall, strict=True))
 
     @property
     def explanation(self) -> str:
@@ -1381,7 +1390,7 @@ def _coarse(level: str) -> str:
 
 
 def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscription: float) -> Bandwidth:
-    """Injection, bisection and busbw figures (1 GiB messages) plus the busbw curve.
+    """Injection, bisection and busbw figures (1 GiB messages); the busbw curve on first reading.
 
     Parameters
     ----------
@@ -1396,8 +1405,8 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
     -------
     Bandwidth
         Line rate [Gbit/s], bisection [Tbit/s], all-reduce and all-to-all busbw at 1 GiB [GB/s]
-        with their bound levels and algorithm, the level bounds [GB/s] and the busbw curve per
-        message size.
+        with their bound levels and algorithm, the level bounds [GB/s]; its ``curve`` (busbw per
+        message size) is worked out from the fabric when first read.
 
     Notes
     -----
@@ -1406,10 +1415,6 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
     it, SHARP off: NCCL's defaults).
     """
     n = fabric.gpus
-    sizes = MESSAGE_SIZES_BYTES
-    allreduce_curve = busbw_sweep_gbyte_per_s(fabric=fabric, collective="all_reduce", sizes_bytes=sizes)
-    alltoall_curve = busbw_sweep_gbyte_per_s(fabric=fabric, collective="all_to_all", sizes_bytes=sizes)
-    curve = tuple(zip(sizes, allreduce_curve, alltoall_curve, strict=True))
     allreduce_busbw, allreduce_level, allreduce_algorithm = _busbw_at(fabric, "all_reduce", GIB)
     alltoall_busbw, alltoall_level, _ = _busbw_at(fabric, "all_to_all", GIB)
     scale_up, network = allreduce_level_bounds_gbyte_per_s(fabric=fabric)
@@ -1424,7 +1429,6 @@ def bandwidth(*, fabric: CollectiveFabric, per_gpu_gbit_per_s: float, oversubscr
         alltoall_bound=_coarse(alltoall_level),
         scale_up_gbyte_per_s=scale_up,
         network_gbyte_per_s=network,
-        curve=curve,
         allreduce_algorithm=allreduce_algorithm,
         fabric=fabric,
     )

@@ -38,9 +38,12 @@ universal networks for hardware-efficient supercomputing", IEEE Trans. Computers
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from types import MappingProxyType
+from typing import Literal, NamedTuple
 
+from planner.catalog.memo import IdentityCache
 from planner.design import FabricParams
 from planner.errors import InputError
 from planner.i18n.message import msg
@@ -125,7 +128,10 @@ class Topology:
 
     def tier(self, name: TierName) -> TierCount | None:
         """The counts of one tier, or ``None`` when the fabric has no such tier."""
-        return next((t for t in self.tier_counts if t.tier == name), None)
+        for t in self.tier_counts:
+            if t.tier == name:
+                return t
+        return None
 
     def _switches(self, name: TierName) -> int:
         tier = self.tier(name)
@@ -260,11 +266,20 @@ def server_ports(*, gpus_per_node: int, fabric: FabricParams, nic_ports: int) ->
     InputError
         Naming the field whose ratio does not divide.
     """
+    kept = _KEPT_SERVER_PORTS.get((fabric,), (gpus_per_node, nic_ports))
+    if kept is not None:
+        return kept
     ports = _port_count(gpus_per_node=gpus_per_node, fabric=fabric)
     nics, per_nic = _nics(ports=ports, gpus_per_node=gpus_per_node, fabric=fabric, nic_ports=nic_ports)
-    return ServerPorts(
+    server = ServerPorts(
         gpus_per_node, ports, nics, per_nic, fabric.planes_per_port, fabric.port_speed_gbit_per_s
     )
+    return _KEPT_SERVER_PORTS.put((fabric,), (gpus_per_node, nic_ports), server)
+
+
+_KEPT_SERVER_PORTS: IdentityCache[ServerPorts] = IdentityCache(max_entries=1024)
+""":func:`server_ports` by the fabric, the server's GPUs and the NIC's ports: a sweep's sizes of
+one design share one server."""
 
 
 def _port_count(*, gpus_per_node: int, fabric: FabricParams) -> int:
@@ -478,11 +493,8 @@ def build_topology(
         When a node's ports on one plane do not fit a leaf, or the fabric would need more than
         four tiers (the message gives the largest GPU count the switch supports).
     """
-    q = ports_per_node_per_plane(gpus_per_node=gpus_per_node, fabric=fabric)
-    down, up = leaf_port_split(radix=radix, oversubscription=fabric.oversubscription)
-    _check_node_fits(q=q, down=down, radix=radix, fabric=fabric)
     spine_k, core_k = spine_radix or radix, core_radix or spine_radix or radix
-    limits = _node_limits(q=q, radix=radix, down=down, fabric=fabric, spine_k=spine_k, core_k=core_k)
+    q, down, up, limits, ports_per_server = _fabric_ports(fabric, gpus_per_node, radix, spine_k, core_k)
     _check_four_tier_limit(nodes, gpus_per_node, limits=limits, radix=radix, fabric=fabric)
     shape = (
         _shape(
@@ -518,7 +530,7 @@ def build_topology(
         max_gpus_three_tier=limits[3] * gpus_per_node,
         leaves_per_pod=shape.leaves_per_pod,
         cores_per_group=shape.cores_per_group,
-        ports_per_server=_port_count(gpus_per_node=gpus_per_node, fabric=fabric),
+        ports_per_server=ports_per_server,
         gpus_per_port=fabric.gpus_per_port,
         planes_per_port=fabric.planes_per_port,
         links_core_top=shape.core_top_links * planes,
@@ -528,8 +540,46 @@ def build_topology(
     )
 
 
+class _FabricPorts(NamedTuple):
+    """What :func:`build_topology` reads off the fabric and its switches alone: the same at every
+    size of a design."""
+
+    q: int
+    """Ports a node puts on one plane [count]."""
+    down: int
+    """Leaf down ports [count]."""
+    up: int
+    """Leaf up ports [count]."""
+    limits: Mapping[int, int]
+    """The most nodes per plane of one to four tiers [count]."""
+    ports_per_server: int
+    """Physical fabric ports of a server [count]."""
+
+
+_KEPT_PORTS: IdentityCache[_FabricPorts] = IdentityCache(max_entries=1024)
+""":func:`_fabric_ports` by the fabric and the counts it is read with: a sweep's sizes of one
+design share them."""
+
+
+def _fabric_ports(
+    fabric: FabricParams, gpus_per_node: int, radix: int, spine_k: int, core_k: int
+) -> _FabricPorts:
+    """A node's ports per plane, the leaf's port split and the node limits of each tier count,
+    checked that a node fits a leaf; kept per fabric and switch radices (:data:`_KEPT_PORTS`)."""
+    values = (gpus_per_node, radix, spine_k, core_k)
+    kept = _KEPT_PORTS.get((fabric,), values)
+    if kept is not None:
+        return kept
+    q = ports_per_node_per_plane(gpus_per_node=gpus_per_node, fabric=fabric)
+    down, up = leaf_port_split(radix=radix, oversubscription=fabric.oversubscription)
+    _check_node_fits(q=q, down=down, radix=radix, fabric=fabric)
+    limits = _node_limits(q=q, radix=radix, down=down, fabric=fabric, spine_k=spine_k, core_k=core_k)
+    ports = _port_count(gpus_per_node=gpus_per_node, fabric=fabric)
+    return _KEPT_PORTS.put((fabric,), values, _FabricPorts(q, down, up, MappingProxyType(limits), ports))
+
+
 def _check_four_tier_limit(
-    nodes: int, gpus_per_node: int, *, limits: dict[int, int], radix: int, fabric: FabricParams
+    nodes: int, gpus_per_node: int, *, limits: Mapping[int, int], radix: int, fabric: FabricParams
 ) -> None:
     """The largest fabric is four tiers: more nodes are refused, naming the design's GPU limit."""
     gpus, max_gpus = nodes * gpus_per_node, limits[4] * gpus_per_node
@@ -691,7 +741,7 @@ def _shape(
     q: int,
     down: int,
     up: int,
-    limits: dict[int, int],
+    limits: Mapping[int, int],
     fabric: FabricParams,
     spine_k: int,
     core_k: int,

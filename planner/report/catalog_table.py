@@ -603,10 +603,6 @@ below also has the fields of every record (an id, a name and where its figures c
 """
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def _markdown_rows(fields: Iterator[tuple[str, FieldInfo]]) -> list[str]:
     rows = [
         "| Field | Label | Type | Unit | Range | Required / default | Meaning |",
@@ -624,7 +620,7 @@ def _markdown_rows(fields: Iterator[tuple[str, FieldInfo]]) -> list[str]:
             "required" if info.is_required() else f"default: {_default(info, 'en')}",
             info.description or "",
         )
-        rows.append("| " + " | ".join(_md(c) for c in cells) + " |")
+        rows.append("| " + " | ".join(fmt.markdown_cell(c) for c in cells) + " |")
     return rows
 
 

@@ -252,9 +252,7 @@ def wrapped(label: str, width: int = 18) -> str:
     return _wrap(label, width)
 
 
-def _width(text: str) -> int:
-    """Display width: a CJK character is as wide as two Latin ones."""
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
+_width = fmt.display_width
 
 
 def _wrap(label: str, width: int = 18) -> str:
@@ -696,17 +694,21 @@ def busbw_curve(
                     hovertemplate=f"%{{customdata}}: %{{y:,.1f}} {symbol}<extra>%{{fullData.name}}</extra>",
                 )
             )
+    y_title = display.retitle(tr("axis.busbw", lang), "GB/s", units or display.DisplayUnits())
+    return _busbw_figure(traces, lang, y_title=y_title, title=tr("chart.busbw_curve", lang))
+
+
+def _busbw_figure(traces: list[go.Scatter], lang: str, *, y_title: str, title: str) -> go.Figure:
+    """busbw curves over a log message-size axis (ticks every 8x from 1 KiB), busbw from zero;
+    overlapping curves separated and said so under the chart."""
     notes = separate_overlapping(traces, lang)
     fig = go.Figure(data=traces)
     ticks = [2**k for k in range(10, 34, 3)]
     fig.update_xaxes(
         type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
     )
-    fig.update_yaxes(
-        title=display.retitle(tr("axis.busbw", lang), "GB/s", units or display.DisplayUnits()),
-        rangemode="tozero",
-    )
-    return _with_notes(_style(fig, tr("chart.busbw_curve", lang), height=460), notes)
+    fig.update_yaxes(title=y_title, rangemode="tozero")
+    return _with_notes(_style(fig, title, height=460), notes)
 
 
 def _bytes(size: float) -> str:
@@ -897,18 +899,7 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
             )
         )
     totals = [money(p.cost.capex_usd) for p in plans]
-    fig.add_trace(
-        go.Scatter(
-            x=labels,
-            y=totals,
-            mode="text",
-            text=[fmt.money(v, money.currency, lang) for v in totals],
-            textposition="top center",
-            showlegend=False,
-            hoverinfo="skip",
-        )
-    )
-    fig.update_layout(barmode="stack")
+    _stack_totals(fig, labels, totals, [fmt.money(v, money.currency, lang) for v in totals])
     fig.update_yaxes(
         title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)),
         range=[0, max(totals) * 1.12],
@@ -916,6 +907,26 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
     fig.update_xaxes(tickangle=0, title=tr_enum("metric", "design", lang))
     _money_axis(fig, max(totals), lang)
     return _style(fig, tr("chart.cost_stack", lang), height=480, legend="right")
+
+
+def _stack_totals(
+    fig: go.Figure,
+    bars: Sequence[str],
+    totals: Sequence[float],
+    text: Sequence[str],
+    *,
+    horizontal: bool = False,
+) -> None:
+    """Stack ``fig``'s bars and write each bar's total (``text``) at its end: above a vertical bar,
+    right of a horizontal one (``horizontal``: ``bars`` on the y axis)."""
+    x, y = (totals, bars) if horizontal else (bars, totals)
+    position = "middle right" if horizontal else "top center"
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=y, mode="text", text=text, textposition=position, showlegend=False, hoverinfo="skip"
+        )
+    )
+    fig.update_layout(barmode="stack")
 
 
 RADAR_LABEL_KEYS = {

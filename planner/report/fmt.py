@@ -1,4 +1,5 @@
-"""Number formatting per language (pure: no Streamlit, reused by exports).
+"""Number formatting per language, and the text measures tables and labels share (pure: no
+Streamlit, reused by exports).
 
 English groups large figures in thousands (k, M, B); Chinese in myriads (万 = 10^4,
 亿 = 10^8) written without a space, the way Chinese proposals and price lists write them.
@@ -165,3 +166,41 @@ def percent(fraction: float, digits: int = 0, *, signed: bool = False) -> str:
         return "—"
     sign = "+" if signed and fraction > 0 else ""
     return f"{sign}{number(fraction * 100, digits)} %"
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes: a CJK character (from U+2E80 on) as wide as two Latin ones.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+
+    Returns
+    -------
+    int
+        Display width [columns].
+
+    >>> display_width("GPU"), display_width("轨道优化")
+    (3, 8)
+    """
+    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
+
+
+def markdown_cell(text: str) -> str:
+    r"""``text`` as one Markdown table cell: ``|`` escaped, line breaks as spaces.
+
+    Parameters
+    ----------
+    text : str
+        The cell's text.
+
+    Returns
+    -------
+    str
+        The cell.
+
+    >>> markdown_cell("a|b\nc")
+    'a\\|b c'
+    """
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -22,8 +22,10 @@ from planner.performance.workload import WorkloadEstimate, step_breakdown_frame
 from planner.report import fmt
 from planner.report.charts import (
     _FALLBACK_COLORS,
+    _busbw_figure,
     _bytes,
     _nice_step,
+    _stack_totals,
     _style,
     _with_notes,
     _wrap,
@@ -36,6 +38,7 @@ from planner.report.performance_tables import (
     LEVEL_KEYS,
     OUTPUT_KEYS,
     TORNADO_INPUT_KEYS,
+    keyed_text,
     output_label,
     output_value,
 )
@@ -248,18 +251,7 @@ def _stacked_bars(
                 hovertemplate=f"%{{y}}<br>%{{fullData.name}}: %{{customdata}}{unit}<extra></extra>",
             )
         )
-    fig.add_trace(
-        go.Scatter(
-            x=totals,
-            y=y,
-            mode="text",
-            text=total_text,
-            textposition="middle right",
-            showlegend=False,
-            hoverinfo="skip",
-        )
-    )
-    fig.update_layout(barmode="stack")
+    _stack_totals(fig, y, totals, total_text, horizontal=True)
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -328,7 +320,7 @@ def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) ->
             if part.empty:
                 continue
             sizes = part["message_bytes"].tolist()
-            bound = [tr(LEVEL_KEYS[b], lang) if b in LEVEL_KEYS else str(b) for b in part["bound_level"]]
+            bound = [keyed_text(LEVEL_KEYS, str(b), lang) for b in part["bound_level"]]
             traces.append(
                 go.Scatter(
                     x=sizes,
@@ -344,14 +336,7 @@ def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) ->
                     ),
                 )
             )
-    notes = separate_overlapping(traces, lang)
-    fig = go.Figure(data=traces)
-    ticks = [2**k for k in range(10, 34, 3)]
-    fig.update_xaxes(
-        type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
-    )
-    fig.update_yaxes(title=tr("axis.busbw", lang), rangemode="tozero")
-    return _with_notes(_style(fig, tr("wl.chart.collectives", lang), height=460), notes)
+    return _busbw_figure(traces, lang, y_title=tr("axis.busbw", lang), title=tr("wl.chart.collectives", lang))
 
 
 def _side_note(fig: go.Figure, text: str, *, above: bool, yshift: int) -> None:

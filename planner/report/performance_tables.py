@@ -183,8 +183,28 @@ def status_text(status: str, lang: str) -> str:
     str
         The status text.
     """
-    key = STATUS_KEYS.get(status)
-    return tr(key, lang) if key else status
+    return keyed_text(STATUS_KEYS, status, lang)
+
+
+def keyed_text(keys: Mapping[str, str], value: str, lang: str) -> str:
+    """``value``'s label from a table of UI keys, in the reader's language; a value the table does
+    not know as given.
+
+    Parameters
+    ----------
+    keys : Mapping[str, str]
+        UI key per value (``STATUS_KEYS``, ``LEVEL_KEYS``, ``ELEMENT_KEYS`` ...).
+    value : str
+        The value shown.
+    lang : str
+        Language (``en`` or ``zh``).
+
+    Returns
+    -------
+    str
+        The label, or ``value``.
+    """
+    return tr(keys[value], lang) if value in keys else value
 
 
 def gap_text(gap: float | None) -> str:
@@ -518,7 +538,10 @@ def workload_table(
     """
     frame = side_by_side(WORKLOAD_ROWS, estimates, labels, money, lang)
     layout = pd.DataFrame(
-        [[layout_text(e) for e in estimates], [_level(e.dp_bound_level, lang) for e in estimates]],
+        [
+            [layout_text(e) for e in estimates],
+            [keyed_text(LEVEL_KEYS, e.dp_bound_level, lang) for e in estimates],
+        ],
         columns=list(labels),
         index=[tr("wl.row.layout", lang), tr("wl.row.dp_bound", lang)],
     )
@@ -533,11 +556,6 @@ LEVEL_KEYS = {
     "core": "wl.level.core",
     "none": "wl.level.none",
 }
-
-
-def _level(level: str, lang: str) -> str:
-    key = LEVEL_KEYS.get(level)
-    return tr(key, lang) if key else level
 
 
 OUTPUT_KEYS = {
@@ -710,7 +728,7 @@ def impacts_table(results: Sequence[Reliability], labels: Sequence[str], lang: s
     frame = pd.DataFrame(
         [[cells[e].get(label, "—") for label in labels] for e in elements],
         columns=list(labels),
-        index=[tr(ELEMENT_KEYS[e], lang) if e in ELEMENT_KEYS else e for e in elements],
+        index=[keyed_text(ELEMENT_KEYS, e, lang) for e in elements],
     )
     frame.index.name = tr("rel.col.element", lang)
     return frame

@@ -364,10 +364,6 @@ def text_table(results: Sequence[CaseResult]) -> str:
     return "\n".join(lines)
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def _role_text(result: CaseResult) -> str:
     """The role, and for weak evidence the calibration case it repeats on paper."""
     if result.calibration_twin:
@@ -396,8 +392,8 @@ def markdown_table(results: Sequence[CaseResult]) -> str:
     for r in results:
         lines.append(
             f"| [{r.id}]({r.url}) | {r.area} | {_role_text(r)} | {number(r.predicted)} | {published_text(r)} | "
-            f"{_md(r.unit)} | {signed_percent(r.error_fraction)} | ± {r.tolerance * 100:g} % | "
-            f"{r.status.replace('_', ' ')} | {_md(r.reason)} |"
+            f"{fmt.markdown_cell(r.unit)} | {signed_percent(r.error_fraction)} | ± {r.tolerance * 100:g} % | "
+            f"{r.status.replace('_', ' ')} | {fmt.markdown_cell(r.reason)} |"
         )
     return "\n".join(lines)
 

@@ -9,8 +9,7 @@ from planner import Plan
 from planner.access import Permission
 from planner.outputs import bom_frame
 from planner.report import tables
-from planner.sheets import frame_csv
-from ui import auth, keys, state, store
+from ui import auth, keys, state, widgets
 from ui.state import t
 
 
@@ -84,14 +83,12 @@ def _usd_changes(before: pd.DataFrame, after: pd.DataFrame, money: tables.Money)
 def actions(plan: Plan) -> None:
     """CSV download and the reset of edited prices."""
     left, right = st.columns([1, 1])
-    left.download_button(
+    widgets.csv_download(
+        left,
         t("bom.download_csv"),
-        data=frame_csv(bom_frame(plan)).encode("utf-8-sig"),
+        bom_frame(plan),
         file_name=f"bom_{plan.design_id}_{plan.gpus}gpu.csv",
-        mime="text/csv",
-        icon=":material/download:",
-        on_click=store.record_export,  # the audit log: who exported what, when
-        args=(f"BOM CSV {plan.design_id} {plan.gpus} GPUs",),
+        audit=f"BOM CSV {plan.design_id} {plan.gpus} GPUs",
     )
     overrides = state.prices()
     if overrides:

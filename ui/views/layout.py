@@ -4,7 +4,6 @@ downloads (cabling plan CSV/XLSX, elevations, NetBox import files, draw.io)."""
 from __future__ import annotations
 
 import io
-import json
 import zipfile
 from collections.abc import Callable
 
@@ -64,10 +63,8 @@ COLUMN_KEYS = {
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _handoff(scenario_json: str, override_json: str) -> Handoff:
-    from planner.inputs.scenario import scenario_from_data
-
     del override_json  # part of the key: the plan below was made with it
-    scenario = scenario_from_data(json.loads(scenario_json))
+    scenario = engine.scenario_of(scenario_json)
     return build_handoff(
         plan=engine.plan_for(scenario), catalog=engine.catalog(), params=scenario.layout_floor
     )

@@ -91,7 +91,7 @@ def solved(run: Mapping[str, str]) -> engine.Solved:
 
 
 def _run_scenario(run: Mapping[str, str]) -> Scenario:
-    return scenario_from_data(json.loads(run["scenario"]))
+    return engine.scenario_of(run["scenario"])
 
 
 def result(run: Mapping[str, str], outcome: engine.Solved, slots: forms.Slots, plan: Plan) -> None:
@@ -240,9 +240,7 @@ def _preset_value(found: OptimizeResult) -> float:
 
 def load_design(scenario_json: str, label: str) -> None:
     """Button/selection callback: make a design the app's current scenario."""
-    state.load_scenario(
-        scenario_from_data(json.loads(scenario_json)), origin={"kind": "optimizer", "label": label}
-    )
+    state.load_scenario(engine.scenario_of(scenario_json), origin={"kind": "optimizer", "label": label})
     st.session_state[keys.OPT_LOADED] = label
 
 

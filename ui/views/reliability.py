@@ -10,7 +10,6 @@ from planner.report import performance_charts, performance_tables
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField
 from ui.state import t
-from ui.views.workload import starred_table
 
 FORM = keys.RELIABILITY_FORM
 
@@ -46,7 +45,7 @@ def results(plans: tuple[Plan, ...], params: ReliabilityParams) -> None:
     curves = [c for _, c in computed]
     labels = performance_tables.design_labels(plans, engine.catalog(), lang)
     st.subheader(t("rel.per_design"))
-    starred_table(performance_tables.reliability_table(found, labels, lang))
+    widgets.starred_table(performance_tables.reliability_table(found, labels, lang))
     st.caption(t("rel.table_caption", gpus=f"{plans[0].gpus:,}"))
     left, right = st.columns([3, 2])
     with left:

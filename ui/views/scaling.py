@@ -15,11 +15,10 @@ from planner.errors import InputError
 from planner.i18n import error_text
 from planner.report import charts, sweep_charts, tables
 from planner.report.performance_tables import escape_markdown
-from planner.sheets import frame_csv
 from planner.sweep import results
-from ui import auth, engine, state, store, workshop
+from ui import auth, engine, state, workshop
 from ui.state import t, tx
-from ui.widgets import chart, table
+from ui.widgets import chart, csv_download, table
 
 SWEEP_PICK = "sweep_file_pick"
 SWEEP_UPLOAD = "sweep_file_upload"
@@ -144,12 +143,10 @@ def sweep_file() -> None:
     if len(rows) > SHOWN_ROWS:
         st.caption(t("sweep_file.first_rows", shown=SHOWN_ROWS, rows=len(rows)))
     st.dataframe(rows.head(SHOWN_ROWS), hide_index=True)
-    st.download_button(
+    csv_download(
+        st,
         t("sweep_file.download"),
-        data=lambda: frame_csv(rows).encode("utf-8-sig"),
+        rows,
         file_name=f"{Path(sweep.name).stem}.csv",
-        mime="text/csv",
-        icon=":material/download:",
-        on_click=store.record_export,  # the audit log: who exported what, when
-        args=(f"sweep CSV {sweep.name}",),
+        audit=f"sweep CSV {sweep.name}",
     )

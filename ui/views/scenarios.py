@@ -8,7 +8,6 @@ table cells, or escaped for Markdown and Plotly; nothing is rendered as HTML.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from planner import Plan, PlannerError, scenario_from_data
+from planner import Plan, PlannerError
 from planner.access import Permission
 from planner.report import charts, performance_tables, tables
 from planner.report.performance_tables import escape_lines, escape_markdown
@@ -177,7 +176,7 @@ def _save_new(scenario_json: str) -> None:
     def create(s: ScenarioStore) -> str:
         saved = s.create(
             name=values["name"],
-            scenario=scenario_from_data(json.loads(scenario_json)),
+            scenario=engine.scenario_of(scenario_json),
             customer=values["customer"],
             tags=tag_list(values["tags"]),
             notes=values["notes"],
@@ -201,7 +200,7 @@ def _save_version(scenario_json: str, scenario_id: int, expected_version: int) -
     forms.commit(FORM, SAVE_FIELDS)
     values = dict(st.session_state[FORM])
     values["name"] = values["name"] or str((state.opened() or {}).get("name", ""))  # a reset form
-    scenario = scenario_from_data(json.loads(scenario_json))
+    scenario = engine.scenario_of(scenario_json)
 
     def save(s: ScenarioStore) -> str:
         saved = s.save(
@@ -388,7 +387,7 @@ def _conflict_save_new() -> None:
     def create(s: ScenarioStore) -> str:
         saved = s.create(
             name=t("sc.conflict_name", name=conflict["name"])[:200],
-            scenario=scenario_from_data(json.loads(conflict["scenario"])),
+            scenario=engine.scenario_of(conflict["scenario"]),
             customer=conflict["customer"],
             tags=tag_list(conflict["tags"]),
             notes=conflict["notes"],

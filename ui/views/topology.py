@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from planner import Plan
@@ -33,10 +31,8 @@ def topology_tables(plan: Plan) -> None:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _wiring(scenario_json: str, override_json: str) -> Wiring:
-    from planner.inputs.scenario import scenario_from_data
-
     del override_json  # part of the key: the plan below was made with it
-    scenario = scenario_from_data(json.loads(scenario_json))
+    scenario = engine.scenario_of(scenario_json)
     return build_wiring(plan=engine.plan_for(scenario), catalog=engine.catalog())
 
 

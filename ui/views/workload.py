@@ -13,7 +13,6 @@ from planner.inputs.training import TrainingJob, training_job
 from planner.performance.workload import workload_frame
 from planner.report import performance_charts, performance_tables, tables
 from planner.report.performance_tables import escape_markdown
-from planner.sheets import frame_csv
 from ui import engine, forms, keys, state, widgets
 from ui.forms import FormField
 from ui.state import t, tx
@@ -112,7 +111,7 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
     frame = performance_tables.workload_table(
         found.estimates, _labels(found, plans), tables.money_of(current), lang
     )
-    starred_table(frame)
+    widgets.starred_table(frame)
     first = found.estimates[0]
     st.caption(
         t(
@@ -123,25 +122,11 @@ def results_table(run: Run, plans: tuple[Plan, ...], current: Plan) -> None:
             tokens=f"{first.tokens_per_step / 1e6:,.2f}",
         )
     )
-    st.download_button(
-        t("wl.download_csv"),
-        data=frame_csv(workload_frame(found.estimates)).encode("utf-8-sig"),
-        file_name=f"workload_{first.gpus}gpu.csv",
-        mime="text/csv",
-        icon=":material/download:",
+    widgets.csv_download(
+        st, t("wl.download_csv"), workload_frame(found.estimates), file_name=f"workload_{first.gpus}gpu.csv"
     )
     st.caption(tx(headline_note(training_band(experts=first.job.experts))))
     widgets.model_notes(n for e in found.estimates for n in (*e.notes, *e.reliability.notes))
-
-
-def starred_table(frame: object) -> None:
-    """A side-by-side table with the best cell of each row highlighted (as on Compare)."""
-
-    def highlight(cell: object) -> str:
-        return "background-color: #DCF2E4; font-weight: 600" if str(cell).endswith("★") else ""
-
-    st.table(frame.style.map(highlight))  # type: ignore[attr-defined]
-    st.caption(t("compare.table_caption"))
 
 
 def charts(run: Run, plans: tuple[Plan, ...]) -> None:

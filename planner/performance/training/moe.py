@@ -23,7 +23,9 @@ loses efficiency as the tokens per expert fall (many experts, small micro-batche
 ``c_r`` is what the framework's expert path costs per routed copy beyond the GEMMs and the counted
 bytes (token dispatcher bookkeeping, permutation, grouped-GEMM preparation), a catalog value per
 accelerator and framework (``data/moe.yaml``; Megatron-Core's by default, NeMo AutoModel's with
-``moe_framework`` automodel) fitted to calibration cases only. ``w`` is what one expert-layer
+``moe_framework`` automodel) fitted to calibration cases only; a GPU without a fit of its own
+takes the fitted GPU nearest in HBM bandwidth, scaled by the bandwidth ratio within the span
+of the fits (:func:`scaled_copy_overhead_ns`: the per-copy work runs as GPU kernels). ``w`` is what one expert-layer
 forward loses while the dispatcher makes the host wait for the GPU's token counts (the GPU idles
 while the host then launches what follows: a cost per wait, not per token), ``f = 1`` wait per
 forward, 2 under full recomputation (the recomputed forward dispatches again); the two H100
@@ -162,6 +164,8 @@ def moe_coefficients(
         dispatch kernels [fraction].
     """
     values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
+    if gpu_id:  # the GPU's own fit below replaces this; without one, the nearest fit scaled by HBM bandwidth
+        values[COPY_OVERHEAD_RULE] = scaled_copy_overhead_ns(catalog, gpu_id=gpu_id)
     suffixes = [f"_{gpu_id}"] if gpu_id else []
     if framework != DEFAULT_FRAMEWORK:
         suffixes.append(f"_{framework}")
@@ -171,6 +175,90 @@ def moe_coefficients(
             if specific is not None:
                 values[rule_id] = specific.value
     return MoeCoefficients(*(values[r] for r in RULES))
+
+
+COPY_OVERHEAD_RULE = "moe_copy_overhead_ns"
+GENERAL_FIT_GPU = "h100_sxm"
+"""The GPU the general ``moe_copy_overhead_ns`` record is fitted on (Megatron-Bridge's DGX-H100 rows)."""
+
+
+def copy_overhead_fits(catalog: Catalog) -> dict[str, float]:
+    """Every fitted Megatron-Core per-copy cost ``c_r`` in the catalog, keyed by the GPU it was fitted on [ns].
+
+    The general record belongs to :data:`GENERAL_FIT_GPU`; a record ``moe_copy_overhead_ns_<gpu_id>``
+    to its GPU (records of other suffixes, a framework's, are not GPU fits). Only GPUs the catalog
+    holds are returned.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (``sizing_rules`` and ``gpus``).
+
+    Returns
+    -------
+    dict of str to float
+        ``c_r`` [ns] by the catalog id of the GPU it was fitted on.
+    """
+    rules, gpus = catalog.sizing_rules, catalog.gpus
+    fits: dict[str, float] = {}
+    if GENERAL_FIT_GPU in gpus and COPY_OVERHEAD_RULE in rules:
+        fits[GENERAL_FIT_GPU] = rules[COPY_OVERHEAD_RULE].value
+    prefix = f"{COPY_OVERHEAD_RULE}_"
+    for rule_id, rule in rules.items():
+        gpu = rule_id.removeprefix(prefix)
+        if rule_id.startswith(prefix) and gpu in gpus:
+            fits[gpu] = rule.value
+    return fits
+
+
+def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str) -> float:
+    """Megatron-Core's per-copy cost ``c_r`` for a GPU [ns]: its own fit, else the fit of the GPU
+    nearest in HBM bandwidth scaled by the bandwidth ratio within the fitted span
+    (docs/model.md, "framework cost per copy on other GPUs").
+
+    ``c_r(G) = c_r(F) B_F / clamp(B_G, B_min, B_max)`` with ``F`` the fitted GPU minimising
+    ``|ln(B_F / B_G)|`` (ties: the first id in alphabetical order) and ``[B_min, B_max]`` the span of
+    the fitted GPUs' bandwidths: the law is checked between the fits only, so a GPU outside the span
+    takes the nearest fit unscaled. The per-copy work is device work (permutation index sorts and
+    gathers, grouped-GEMM preparation run as GPU kernels; the host sees per-layer counts only), and
+    the two independent fits agree with a cost that scales with the device: 339 ns on H100 (3,350
+    GB/s) scaled to B200's 8,000 GB/s is 142 ns, B200's own fit 128 ns. A GPU missing from the
+    catalog, or no fit at all, keeps the general record.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (``sizing_rules`` and ``gpus``).
+    gpu_id : str
+        Catalog id of the GPU.
+
+    Returns
+    -------
+    float
+        ``c_r`` [ns].
+
+    Examples
+    --------
+    >>> from planner.catalog import load_catalog
+    >>> round(scaled_copy_overhead_ns(load_catalog(), gpu_id="h200_sxm"), 1)  # 339 x 3,350 / 4,800
+    236.6
+    >>> scaled_copy_overhead_ns(load_catalog(), gpu_id="a100_sxm_80gb")  # below the span: the H100's
+    339.0
+    """
+    fits = copy_overhead_fits(catalog)
+    own = fits.get(gpu_id)
+    if own is not None:
+        return own
+    general = catalog.sizing_rules[COPY_OVERHEAD_RULE].value
+    gpu = catalog.gpus.get(gpu_id)
+    if gpu is None or not fits:
+        return general
+    spans = [catalog.gpus[g].hbm_bandwidth_gbyte_per_s for g in fits]
+    bandwidth = min(max(gpu.hbm_bandwidth_gbyte_per_s, min(spans)), max(spans))
+    nearest = min(
+        sorted(fits), key=lambda g: abs(math.log(catalog.gpus[g].hbm_bandwidth_gbyte_per_s / bandwidth))
+    )
+    return fits[nearest] * catalog.gpus[nearest].hbm_bandwidth_gbyte_per_s / bandwidth
 
 
 def effective_imbalance(*, imbalance: float, experts: int, redundant: int) -> float:

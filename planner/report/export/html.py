@@ -167,6 +167,10 @@ def logo_data_uri(data: bytes) -> str:
 KEEP_ROWS = 16
 """A table of at most this many rows moves whole to the next page rather than split (about a
 third of a page); a longer one splits between rows and repeats its header row."""
+TALL_ROW_CHARS = 600
+"""A row with a cell longer than this [characters] may split across pages: in the narrowest
+column (about 30 characters a line) it is a third of a page or more, and kept whole it would leave
+the page before it mostly empty (a long catalog source in the assumptions appendix)."""
 COVER_TITLE_WIDTH_MM = 156.0
 """Width of the cover title [mm]: A4 (210) less the page margins (2 x 15) and the band's padding (2 x 12)."""
 COVER_TITLE_PT = (16.0, 26.0)
@@ -294,6 +298,7 @@ table.data td {{ padding: 1.3mm 2mm; border-bottom: 0.25mm solid #E4E7EB; vertic
   overflow-wrap: break-word; }}
 table.data.fixed {{ table-layout: fixed; }}
 table.data tr {{ break-inside: avoid; }}
+table.data tr.tall {{ break-inside: auto; }}
 table.data.keep {{ break-inside: avoid; }}
 table.data tbody tr:nth-child(even) td {{ background: #F8FAFC; }}
 table.data .num {{ text-align: right; }}
@@ -434,7 +439,10 @@ class HtmlDocument:
                     attr += ' data-lang-exempt="citation"'
                 text = f"<strong>{esc(item.text)}</strong>" if item.strong else esc(item.text)
                 cells.append(f"<td{attr}>{text}</td>")
-            kind = f' class="{row.kind}"' if row.kind != "body" else ""
+            row_classes = [row.kind] if row.kind != "body" else []
+            if any(len(c.text if isinstance(c, Cell) else str(c)) > TALL_ROW_CHARS for c in row.cells):
+                row_classes.append("tall")
+            kind = f' class="{" ".join(row_classes)}"' if row_classes else ""
             body.append(f"<tr{kind}>{''.join(cells)}</tr>")
         caption = f"<caption>{esc(table.caption)}</caption>" if table.caption else ""
         self.blocks.append(

@@ -19,6 +19,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from planner.report.fmt import display_width
 from planner.sheets import neutralize_cell, restore_cell
 
 ColumnKind = Literal["text", "integer", "money", "number", "fraction"]
@@ -83,10 +84,6 @@ def sheet_title(text: str, used: set[str]) -> str:
     return title
 
 
-def _display_width(text: str) -> int:
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
-
-
 def _cell_value(value: Any, kind: ColumnKind) -> Any:
     if value is None:
         return None
@@ -121,7 +118,7 @@ def write_xlsx(sheets: Sequence[Sheet], *, title: str = "", author: str = "") ->
     header_fill = PatternFill("solid", fgColor=HEADER_FILL)
     for spec in sheets:
         ws = book.create_sheet(sheet_title(spec.title, used))
-        widths = [_display_width(c.header) for c in spec.columns]
+        widths = [display_width(c.header) for c in spec.columns]
         for col, column in enumerate(spec.columns, start=1):
             cell = ws.cell(
                 row=1, column=col, value=ILLEGAL_CHARACTERS_RE.sub("", neutralize_cell(column.header))
@@ -136,7 +133,7 @@ def write_xlsx(sheets: Sequence[Sheet], *, title: str = "", author: str = "") ->
                 if isinstance(value, str):
                     cell.data_type = "s"
                     cell.alignment = Alignment(vertical="top", wrap_text=len(value) > 60)
-                    widths[col - 1] = max(widths[col - 1], min(_display_width(value), 60))
+                    widths[col - 1] = max(widths[col - 1], min(display_width(value), 60))
                 elif value is not None:
                     cell.number_format = column.number_format or NUMBER_FORMATS[column.kind]
                     widths[col - 1] = max(widths[col - 1], len(f"{value:,.2f}"))
