@@ -439,7 +439,7 @@ class HtmlDocument:
                     attr += ' data-lang-exempt="citation"'
                 text = f"<strong>{esc(item.text)}</strong>" if item.strong else esc(item.text)
                 cells.append(f"<td{attr}>{text}</td>")
-            row_classes = [row.kind] if row.kind != "body" else []
+            row_classes: list[str] = [row.kind] if row.kind != "body" else []
             if any(len(c.text if isinstance(c, Cell) else str(c)) > TALL_ROW_CHARS for c in row.cells):
                 row_classes.append("tall")
             kind = f' class="{" ".join(row_classes)}"' if row_classes else ""
