@@ -56,7 +56,8 @@ TIERS = ("browser", "app", "pdf", "pg", "slow")
 SOURCE_SIGNALS: dict[str, re.Pattern[str]] = {
     "app": re.compile(r"^\s*(from|import) (apptest|streamlit\.testing)\b", re.MULTILINE),
     "pdf": re.compile(
-        r"\b(shared_browser|render_pdf|print_pdf|pdftotext|pdftoppm|pdffonts|chart_images)\b|\"--pdf\"|%PDF"
+        r"\b(shared_browser|render_pdf|print_pdf|pdftotext|pdftoppm|pdffonts|chart_images|pdf_fixtures)\b"
+        r"|\"--pdf\"|%PDF"
     ),
     "slow": re.compile(r"\b(LocalCluster|lint-imports|lint_imports|\"mypy\"|mypy\.api)\b"),
 }
@@ -243,6 +244,15 @@ WORKER_ORDER = ("browser", "pdf", "app", "slow", "pg", "unit")
 (the browser group alone takes about half the suite's time), so the many small unit modules come
 last and fill in whatever time one worker has left when the other finishes."""
 BROWSER_GROUP = "browser"
+PRINTED_GROUP = "printed-pdfs"
+"""The group of the modules that read the run's shared printed proposals (tests/pdf_fixtures.py)."""
+LOADS_PRINTED = re.compile(r"^pytest_plugins = \[[^\]]*[\"']pdf_fixtures[\"']", re.MULTILINE)
+
+
+@functools.cache
+def _loads_printed(path: Path) -> bool:
+    """Whether the test module at ``path`` loads the shared printed proposals' plugin."""
+    return path.suffix == ".py" and path.is_file() and bool(LOADS_PRINTED.search(path.read_text("utf-8")))
 
 
 def worker_group(nodeid: str) -> str:
@@ -251,14 +261,20 @@ def worker_group(nodeid: str) -> str:
     Every browser test is in one group: one Streamlit server and one Chromium at a time, as in a
     one-process run, so two browser modules never compete for the two cores and their waits keep
     the margins they were written with (their session fixtures, one Chromium, are built once).
-    Every other module is a group of its own, so a module-scoped fixture (an AppTest, a set of
-    printed PDFs, a Dask cluster) is built once, not once per worker.
+    The modules that load tests/pdf_fixtures.py are one group, so a proposal they share is
+    printed once per run, not once per worker. Every other module is a group of its own, so a
+    module-scoped fixture (an AppTest, a set of printed PDFs, a Dask cluster) is built once, not
+    once per worker.
 
     >>> worker_group("tests/browser/test_zh_walk.py::test_page[bom]"), worker_group("tests/test_app.py::test_a")
     ('browser', 'tests/test_app.py')
+    >>> worker_group("tests/test_pdf_layout.py::test_a"), worker_group("tests/test_proposal_elevations.py::test_b")
+    ('printed-pdfs', 'printed-pdfs')
     """
     path = nodeid.split("::", 1)[0]
-    return BROWSER_GROUP if BROWSER_DIR in (ROOT / path).parents else path
+    if BROWSER_DIR in (ROOT / path).parents:
+        return BROWSER_GROUP
+    return PRINTED_GROUP if _loads_printed(ROOT / path) else path
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)

@@ -1,41 +1,39 @@
 """The proposal PDF as a customer reads it: page layout, footer, cover, contents and what the
 customer edition must not show.
 
-Four documents are printed once per module by the real browser, English and 中文 in the customer
-and the internal edition, and read back with poppler: ``pdftotext -layout`` per page for the
-words, ``pdftotext -bbox-layout`` for where the lowest line of text sits on each page, and
-``pdftoppm`` for the page images. Needs Debian's Chromium, the Noto CJK fonts and poppler-utils
+Four documents are printed once per run by the real browser, English and 中文 in the customer
+and the internal edition (tests/pdf_fixtures.py: ``EDITIONS``, shared with the rack elevations'
+tests), and read back with poppler: ``pdftotext -layout`` per page for the words,
+``pdftotext -bbox-layout`` for where the lowest line of text sits on each page, and ``pdftoppm``
+for the page images. Needs Debian's Chromium, the Noto CJK fonts and poppler-utils
 (``make system-deps``).
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
 
 import pytest
+from pdf_fixtures import EDITIONS, LONG_WORD, Printed, Printer, poppler
 from PIL import Image
 
-from planner import Scenario, load_catalog
 from planner.catalog import FAMILIES
 from planner.i18n import tr
 from planner.report import proposal
-from planner.report.export.browser import shared_browser
 from planner.report.export.html import FooterPart, cover_title_pt, footer_template
 from planner.report.export.preview import first_pages
 from planner.report.export.redact import mentions_path, redact_paths
+
+pytest_plugins = ["pdf_fixtures"]
 
 MM_TO_PT = 72 / 25.4
 TOP_MM, BOTTOM_MM = 16.0, 18.0
 """Page margins of :class:`planner.report.export.browser.PageSetup` [mm]: the header and footer
 are drawn inside them, the document's own text between them."""
-LONG_WORD = "Supercalifragilisticexpialidocious"
-PROJECTS = {"en": f"Pod-1 training cluster {LONG_WORD}", "zh": f"Pod-1 训练集群二期 {LONG_WORD}"}
-CUSTOMERS = {"en": "ACME Corp", "zh": "北京某某科技有限公司"}
 INTERNAL_PATH = re.compile(
     r"\b(?:data|planner|bench|validation|tests)/[\w./-]+|[\w-]+\.(?:ya?ml|py|po|toml)\b"
     r"|\b(?:sizing_rules|cost_factors|model)\.[a-z_]+"
@@ -65,10 +63,6 @@ class Doc:
     page_height_pt: float
 
 
-def _run(*args: str) -> str:
-    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=300).stdout
-
-
 def _bbox_lines(path: Path) -> tuple[tuple[tuple[Line, ...], ...], float]:
     """Text lines of each page with their vertical extent [pt from the top], from ``pdftotext -bbox-layout``.
 
@@ -76,7 +70,7 @@ def _bbox_lines(path: Path) -> tuple[tuple[tuple[Line, ...], ...], float]:
     boxes of Chromium's Type 3 fonts are taller than the glyphs, so the middle is the robust
     measure.
     """
-    xml = re.sub(r"<!DOCTYPE[^>]*>", "", _run("pdftotext", "-bbox-layout", str(path), "-"))
+    xml = re.sub(r"<!DOCTYPE[^>]*>", "", poppler("pdftotext", "-bbox-layout", str(path), "-"))
     ns = "{http://www.w3.org/1999/xhtml}"
     pages, height = [], 0.0
     for page in ET.fromstring(xml).iter(f"{ns}page"):
@@ -92,44 +86,19 @@ def _bbox_lines(path: Path) -> tuple[tuple[tuple[Line, ...], ...], float]:
     return tuple(pages), height
 
 
-def _build(tmp: Path, lang: str, edition: str, scenario: Scenario) -> Doc:
-    options = proposal.options_from_data(
-        {
-            "lang": lang,
-            "edition": edition,
-            "customer": CUSTOMERS[lang],
-            "project": PROJECTS[lang],
-            "author": "Jane Doe",
-            "version": "3.0",
-            "pricing": {"margin": 0.17, "discount": 0.05},
-        }
-    )
-    p = proposal.build_proposal(scenario=scenario, catalog=load_catalog(), options=options)
-    browser = shared_browser()
-    path = tmp / f"{lang}_{edition}.pdf"
-    path.write_bytes(proposal.render_pdf(p, browser=browser))
-    text = _run("pdftotext", "-layout", str(path), "-")
-    lines, height = _bbox_lines(path)
+def _read(printed: Printed) -> Doc:
+    lines, height = _bbox_lines(printed.path)
+    p = printed.proposal
     html = proposal.proposal_html(p, {key: "data:," for key, _ in proposal.chart_figures(p)})
-    return Doc(p, path, html, tuple(text.split("\f")[: len(lines)]), lines, height)
+    return Doc(p, printed.path, html, tuple(printed.text.split("\f")[: len(lines)]), lines, height)
 
 
-EDITIONS = {
-    ("en", "customer"): Scenario(gpus=1024, design_id="rail8-npo"),
-    ("en", "internal"): Scenario(gpus=512, design_id="ib-ndr"),
-    ("zh", "customer"): Scenario(gpus=1024, design_id="rail8-npo"),
-    ("zh", "internal"): Scenario(gpus=256, design_id="rail4-npo"),
-}
 KEYS = [f"{lang}-{edition}" for lang, edition in EDITIONS]
 
 
 @pytest.fixture(scope="module")
-def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Doc]:
-    tmp = tmp_path_factory.mktemp("layout")
-    return {
-        f"{lang}-{edition}": _build(tmp, lang, edition, scenario)
-        for (lang, edition), scenario in EDITIONS.items()
-    }
+def docs(printer: Printer) -> dict[str, Doc]:
+    return {f"{lang}-{edition}": _read(printer.edition(lang, edition)) for lang, edition in EDITIONS}
 
 
 def _section_starts(doc: Doc) -> list[int]:
@@ -173,13 +142,11 @@ def test_footer_is_whole_on_every_page(docs: dict[str, Doc], key: str) -> None:
 
 
 @pytest.mark.parametrize("key", ["en-customer", "zh-internal"])
-def test_footer_ink_stays_inside_the_right_margin(docs: dict[str, Doc], key: str, tmp_path: Path) -> None:
+def test_footer_ink_stays_inside_the_right_margin(printer: Printer, key: str) -> None:
     """On the page image the footer's last dark pixel lies left of the right margin's outer half:
     the page label is not pushed past the paper edge (a footer of width 100 % plus margins was)."""
-    doc = docs[key]
     dpi = 50
-    _run("pdftoppm", "-r", str(dpi), "-png", "-f", "2", "-l", "2", str(doc.path), str(tmp_path / "p"))
-    with Image.open(next(tmp_path.glob("p-*.png"))) as image:
+    with Image.open(printer.page_image(printer.edition(*key.split("-")), page=2, dpi=dpi)) as image:
         page = image.convert("L")
         width, height = page.size
         px_per_mm = dpi / 25.4

@@ -1,51 +1,37 @@
 """The proposal PDF's rack elevations: one page per rack type of the proposed plan's layout, read
-back with poppler (pdftotext for the titles and the units/kW header, pdftoppm for the drawing)."""
+back with poppler (pdftotext for the titles and the units/kW header, pdftoppm for the drawing).
+
+The documents are the customer editions of the page-layout tests (tests/pdf_fixtures.py:
+``EDITIONS``, a 1024-GPU rail8-npo cluster in English and in 中文), printed once per run: the
+elevation pages are drawn from the proposed plan's layout alone (the same in either edition,
+whatever the customer, project or pricing), and the rack types are read from the very plan printed.
+"""
 
 from __future__ import annotations
 
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
+from pdf_fixtures import Printed, Printer
 from PIL import Image
 
-from planner import Scenario, load_catalog
+from planner import Plan, load_catalog
 from planner.handoff.cabling import build_handoff
 from planner.handoff.elevation import FILL, rack_types
 from planner.i18n import tr
-from planner.report import elevations_section, proposal
+from planner.report import elevations_section
 
-
-def _poppler(*args: str) -> str:
-    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout
+pytest_plugins = ["pdf_fixtures"]
 
 
 @pytest.fixture(scope="module")
-def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, list[str]]]:
-    tmp = tmp_path_factory.mktemp("elevations")
-    built = {}
-    for lang in ("en", "zh"):
-        p = proposal.build_proposal(
-            scenario=Scenario(gpus=256, design_id="rail8-npo"),
-            catalog=load_catalog(),
-            options=proposal.options_from_data({"lang": lang}),
-        )
-        path = tmp / f"{lang}.pdf"
-        path.write_bytes(proposal.render_pdf(p))
-        pages = _poppler("pdftotext", "-layout", str(path), "-").split("\f")
-        built[lang] = (path, pages)
-    return built
+def pdfs(printer: Printer) -> dict[str, Printed]:
+    return {lang: printer.edition(lang, "customer") for lang in ("en", "zh")}
 
 
-def _types() -> list[tuple[str, int, int, float, float]]:
-    catalog = load_catalog()
-    plan = proposal.build_proposal(
-        scenario=Scenario(gpus=256, design_id="rail8-npo"),
-        catalog=catalog,
-        options=proposal.options_from_data({}),
-    ).plan
-    h = build_handoff(plan=plan, catalog=catalog)
+def _types(plan: Plan) -> list[tuple[str, int, int, float, float]]:
+    """Each rack type of ``plan``'s layout: kind, racks, used units, power and its limit [kW]."""
+    h = build_handoff(plan=plan, catalog=load_catalog())
     return [
         (t.kind, len(t.racks), t.example.used_u, t.example.power_kw, t.example.power_limit_kw)
         for t in rack_types(h.layout, h.wiring)
@@ -53,9 +39,9 @@ def _types() -> list[tuple[str, int, int, float, float]]:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_one_page_per_rack_type_with_units_and_kw(pdfs: dict[str, tuple[Path, list[str]]], lang: str) -> None:
-    _, pages = pdfs[lang]
-    types = _types()
+def test_one_page_per_rack_type_with_units_and_kw(pdfs: dict[str, Printed], lang: str) -> None:
+    pages = pdfs[lang].page_texts
+    types = _types(pdfs[lang].proposal.plan)
     assert len(types) >= 2  # compute and network racks at least
     found = []
     for kind, count, used_u, kw, limit_kw in types:
@@ -71,21 +57,17 @@ def test_one_page_per_rack_type_with_units_and_kw(pdfs: dict[str, tuple[Path, li
     assert section and section[-1] == min(found)  # the first type sits under the section title
 
 
-def test_the_chinese_pages_say_racks_in_chinese(pdfs: dict[str, tuple[Path, list[str]]]) -> None:
-    _, pages = pdfs["zh"]
+def test_the_chinese_pages_say_racks_in_chinese(pdfs: dict[str, Printed]) -> None:
+    pages = pdfs["zh"].page_texts
     body = [p for p in pages if " kW, " in p]
     assert body and all(re.search(r"\d+ 个机柜", p) for p in body)
     assert not any(re.search(r"\d+ racks", p) for p in body)
 
 
-def test_the_elevation_pages_render_with_the_drawing(
-    pdfs: dict[str, tuple[Path, list[str]]], tmp_path: Path
-) -> None:
-    path, pages = pdfs["en"]
-    page = next(i for i, p in enumerate(pages) if "Compute rack type" in p) + 1
-    _poppler("pdftoppm", "-r", "40", "-f", str(page), "-l", str(page), "-png", str(path), str(tmp_path / "p"))
-    (image,) = tmp_path.glob("p*.png")
-    with Image.open(image) as im:
+def test_the_elevation_pages_render_with_the_drawing(pdfs: dict[str, Printed], printer: Printer) -> None:
+    doc = pdfs["en"]
+    page = next(i for i, p in enumerate(doc.page_texts) if "Compute rack type" in p) + 1
+    with Image.open(printer.page_image(doc, page=page, dpi=40)) as im:
         rgb = im.convert("RGB")
         server_fill = tuple(bytes.fromhex(FILL["gpu-server"].removeprefix("#")))
         pixels: list[tuple[int, int, int]] = list(rgb.get_flattened_data())  # type: ignore[arg-type]
