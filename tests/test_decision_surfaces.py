@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 from apptest import fresh_session, start
+from pdf_fixtures import Printer
 
 from planner import Scenario, load_catalog
 from planner.decision.draws import decide
 from planner.decision.sentence import money, percent_of_draws
 from planner.inputs.scenario import workload_from_data
-from planner.report import proposal
 from ui import keys
+
+pytest_plugins = ["pdf_fixtures"]
 
 DESIGNS = ("rail4-npo", "rail8-npo", "ib-ndr")
 DENSE_70B = [{"kind": "training", "name": "70B dense", "weight": 1, "params_b": 70, "tokens_b": 1000}]
@@ -45,22 +46,12 @@ def test_compare_page_shows_the_clis_decision(tmp_path: Path, monkeypatch: pytes
         assert any("of draws" in i.value for i in at.info), [i.value for i in at.info]
 
 
-def _pdf_text(tmp_path: Path, lang: str) -> str:
-    scenario = Scenario(gpus=1024, workload=workload_from_data(DENSE_70B))
-    options = proposal.options_from_data({"lang": lang, "edition": "internal"})
-    p = proposal.build_proposal(scenario=scenario, catalog=load_catalog(), options=options)
-    path = tmp_path / f"{lang}.pdf"
-    path.write_bytes(proposal.render_pdf(p))
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    return re.sub(r"\s+", " ", text)
-
-
-def test_the_printed_proposal_states_the_clis_figures_in_both_languages(tmp_path: Path) -> None:
+def test_the_printed_proposal_states_the_clis_figures_in_both_languages(printer: Printer) -> None:
     figures = _cli_figures()
     for lang, lowest in (("en", "of draws"), ("zh", "的抽样中最低")):
-        text = _pdf_text(tmp_path, lang)
+        scenario = Scenario(gpus=1024, workload=workload_from_data(DENSE_70B))
+        printed = printer.document(scenario=scenario, options={"lang": lang, "edition": "internal"})
+        text = re.sub(r"\s+", " ", printed.text)
         assert lowest in text
         for cost, p in figures:
             # each design's row: its cost per outcome, then (after the band) its probability

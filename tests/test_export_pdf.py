@@ -1,8 +1,8 @@
 """The PDF proposal, opened the way a reader's tools open it (poppler: pdfinfo, pdftotext, pdffonts, pdftoppm).
 
-Three documents are built once per module with the real browser: an English customer edition
-with hostile and multi-script user text, a Chinese internal edition, and a Chinese customer
-edition of a 1024-GPU rail8-npo cluster (checked for English prose). Needs Debian's Chromium,
+Three documents are printed once per run with the real browser (tests/pdf_fixtures.py): an
+English customer edition with hostile and multi-script user text, a Chinese internal edition,
+and a Chinese customer edition of a 1024-GPU rail8-npo cluster (checked for English prose). Needs Debian's Chromium,
 the Noto CJK fonts and poppler-utils (``make system-deps``).
 """
 
@@ -12,15 +12,15 @@ import html
 import re
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import plotly.graph_objects as go
 import pytest
+from pdf_fixtures import Printed, Printer, poppler
 from PIL import Image
 from prose import EXEMPT_ATTRIBUTE, english_runs, hide_exempt
 
-from planner import Scenario, load_catalog
+from planner import Scenario
 from planner.i18n import tr
 from planner.report import fmt, proposal, tables
 from planner.report.export import read_bom_csv
@@ -31,80 +31,55 @@ NOTES = "Line one <img src=x onerror=alert(1)>\nشركة مصر · 株式会社�
 SCRIPTS = ("شركة مصر", "株式会社テスト", "ООО Ромашка", "Ελλάδα")
 PROJECT = "Pod-1 训练集群"
 
-
-@dataclass(frozen=True)
-class Built:
-    proposal: proposal.Proposal
-    path: Path
-    pages: int
-    text: str
-    """``pdftotext -layout`` of the whole document."""
-    page_texts: tuple[str, ...]
-
-
-def _poppler(*args: str) -> str:
-    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout
-
-
-def _build(tmp: Path, name: str, scenario: Scenario | None = None, **data: object) -> Built:
-    options = proposal.options_from_data(data)
-    scenario = scenario or Scenario(gpus=512)
-    p = proposal.build_proposal(scenario=scenario, catalog=load_catalog(), options=options)
-    path = tmp / f"{name}.pdf"
-    path.write_bytes(proposal.render_pdf(p))
-    pages = int(re.search(r"^Pages:\s+(\d+)", _poppler("pdfinfo", str(path)), re.MULTILINE).group(1))  # type: ignore[union-attr]
-    text = _poppler("pdftotext", "-layout", str(path), "-")
-    page_texts = tuple(text.split("\f")[:pages])
-    return Built(p, path, pages, text, page_texts)
+pytest_plugins = ["pdf_fixtures"]
 
 
 @pytest.fixture(scope="module")
-def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
-    tmp = tmp_path_factory.mktemp("pdf")
-    built = {
-        "en": _build(
-            tmp,
-            "en",
+def docs(printer: Printer) -> dict[str, Printed]:
+    return {
+        "en": printer.document(
             # the scenario's design is the rule's pick at 512 GPUs, so the summary recommends it
-            Scenario(gpus=512, design_id="ib-ndr"),
-            lang="en",
-            edition="customer",
-            customer=CUSTOMER,
-            project=PROJECT,
-            author="Jane Doe",
-            version="2.1",
-            notes=NOTES,
-            pricing={"margin": 0.17, "discount": 0.05},
+            scenario=Scenario(gpus=512, design_id="ib-ndr"),
+            options={
+                "lang": "en",
+                "edition": "customer",
+                "customer": CUSTOMER,
+                "project": PROJECT,
+                "author": "Jane Doe",
+                "version": "2.1",
+                "notes": NOTES,
+                "pricing": {"margin": 0.17, "discount": 0.05},
+            },
         ),
-        "zh": _build(
-            tmp,
-            "zh",
-            lang="zh",
-            edition="internal",
-            customer="北京某某科技有限公司",
-            project=PROJECT,
-            author="张三",
-            version="1.0",
-            pricing={"margin": 0.17, "discount": 0.05},
+        "zh": printer.document(
+            scenario=Scenario(gpus=512),
+            options={
+                "lang": "zh",
+                "edition": "internal",
+                "customer": "北京某某科技有限公司",
+                "project": PROJECT,
+                "author": "张三",
+                "version": "1.0",
+                "pricing": {"margin": 0.17, "discount": 0.05},
+            },
         ),
-        "zh_customer": _build(
-            tmp,
-            "zh_customer",
-            Scenario(gpus=1024, design_id="rail8-npo"),
-            lang="zh",
-            edition="customer",
-            customer="北京某某科技有限公司",
-            project="训练集群",
-            author="张三",
-            version="1.0",
-            proposed="rail8-npo",
+        "zh_customer": printer.document(
+            scenario=Scenario(gpus=1024, design_id="rail8-npo"),
+            options={
+                "lang": "zh",
+                "edition": "customer",
+                "customer": "北京某某科技有限公司",
+                "project": "训练集群",
+                "author": "张三",
+                "version": "1.0",
+                "proposed": "rail8-npo",
+            },
         ),
     }
-    return built
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_sections_start_pages_in_order(docs: dict[str, Built], lang: str) -> None:
+def test_sections_start_pages_in_order(docs: dict[str, Printed], lang: str) -> None:
     doc = docs[lang]
     # the internal edition adds its appendix of the catalog's field names and remarks (about 6 pages);
     # the zh internal edition is 50 pages today (the catalog's sizing rules grew with the training
@@ -129,7 +104,7 @@ def test_sections_start_pages_in_order(docs: dict[str, Built], lang: str) -> Non
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_page_has_the_footer(docs: dict[str, Built], lang: str) -> None:
+def test_every_page_has_the_footer(docs: dict[str, Printed], lang: str) -> None:
     doc = docs[lang]
     o = doc.proposal.options
     for number, page in enumerate(doc.page_texts, start=1):
@@ -142,7 +117,7 @@ def test_every_page_has_the_footer(docs: dict[str, Built], lang: str) -> None:
         )
 
 
-def test_text_holds_the_expected_chinese_and_english(docs: dict[str, Built]) -> None:
+def test_text_holds_the_expected_chinese_and_english(docs: dict[str, Printed]) -> None:
     zh, en = docs["zh"].text, docs["en"].text
     for expected in (
         "执行摘要",
@@ -167,7 +142,7 @@ def test_text_holds_the_expected_chinese_and_english(docs: dict[str, Built]) -> 
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_bom_total_in_the_pdf_equals_the_csv(docs: dict[str, Built], lang: str) -> None:
+def test_bom_total_in_the_pdf_equals_the_csv(docs: dict[str, Printed], lang: str) -> None:
     doc = docs[lang]
     _, records = read_bom_csv(proposal.bom_csv(doc.proposal))
     total = round(sum(float(r["total_price"]) for r in records), 2)
@@ -182,8 +157,8 @@ def test_bom_total_in_the_pdf_equals_the_csv(docs: dict[str, Built], lang: str) 
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_fonts_are_embedded(docs: dict[str, Built], lang: str) -> None:
-    rows = _poppler("pdffonts", str(docs[lang].path)).splitlines()[2:]
+def test_fonts_are_embedded(docs: dict[str, Printed], lang: str) -> None:
+    rows = poppler("pdffonts", str(docs[lang].path)).splitlines()[2:]
     assert rows, "no fonts"
     for row in rows:
         emb = re.findall(r"\s(yes|no)\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$", row)
@@ -193,14 +168,14 @@ def test_fonts_are_embedded(docs: dict[str, Built], lang: str) -> None:
     assert any("Type 3" in row for row in rows)
 
 
-def test_cjk_glyphs_come_from_an_embedded_font(docs: dict[str, Built]) -> None:
+def test_cjk_glyphs_come_from_an_embedded_font(docs: dict[str, Printed]) -> None:
     """Every font is embedded (above) and the Chinese text extracts, so its glyphs are in the file."""
     assert "供电与散热" in docs["zh"].text
     assert "□" not in docs["zh"].text
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_page_renders_to_an_image(docs: dict[str, Built], lang: str, tmp_path: Path) -> None:
+def test_every_page_renders_to_an_image(docs: dict[str, Printed], lang: str, tmp_path: Path) -> None:
     doc = docs[lang]
     subprocess.run(
         ["pdftoppm", "-r", "30", "-png", str(doc.path), str(tmp_path / "p")], check=True, timeout=300
@@ -214,7 +189,7 @@ def test_every_page_renders_to_an_image(docs: dict[str, Built], lang: str, tmp_p
             assert dark > 0 and light > 0, f"{image.name} is blank"
 
 
-def test_customer_edition_shows_no_internal_cost(docs: dict[str, Built]) -> None:
+def test_customer_edition_shows_no_internal_cost(docs: dict[str, Printed]) -> None:
     customer, internal = docs["en"], docs["zh"]
     text = customer.text
     forbidden_words = ("unit cost", "margin", "gross profit", "internal", "at cost", "commercial terms")
@@ -232,13 +207,13 @@ def test_customer_edition_shows_no_internal_cost(docs: dict[str, Built]) -> None
     assert tr("export.commercial.profit", "zh") in internal.text
 
 
-def test_user_markup_shows_as_typed(docs: dict[str, Built]) -> None:
+def test_user_markup_shows_as_typed(docs: dict[str, Printed]) -> None:
     text = docs["en"].text
     assert CUSTOMER in text
     assert "<img src=x onerror=alert(1)>" in text
 
 
-def test_user_text_in_any_script_renders(docs: dict[str, Built], tmp_path: Path) -> None:
+def test_user_text_in_any_script_renders(docs: dict[str, Printed], tmp_path: Path) -> None:
     text = docs["en"].text
     for sample in SCRIPTS:
         assert sample in text, sample
@@ -249,7 +224,7 @@ def test_user_text_in_any_script_renders(docs: dict[str, Built], tmp_path: Path)
     assert next(tmp_path.glob("cover*.png")).stat().st_size > 10_000
 
 
-def test_recommendation_and_its_rule_are_stated(docs: dict[str, Built]) -> None:
+def test_recommendation_and_its_rule_are_stated(docs: dict[str, Printed]) -> None:
     doc = docs["en"]
     summary = doc.page_texts[1]
     assert "We recommend" in summary and doc.proposal.names[doc.proposal.recommended_id] in summary.replace(
@@ -262,7 +237,7 @@ def test_recommendation_and_its_rule_are_stated(docs: dict[str, Built]) -> None:
 
 
 @pytest.fixture(scope="module")
-def zh_customer_html(docs: dict[str, Built]) -> str:
+def zh_customer_html(docs: dict[str, Printed]) -> str:
     """The zh customer edition as the HTML that is printed (charts drawn by the same browser)."""
     p = docs["zh_customer"].proposal
     return proposal.proposal_html(p, proposal.chart_images(p, shared_browser()))
@@ -270,7 +245,7 @@ def zh_customer_html(docs: dict[str, Built]) -> str:
 
 @pytest.fixture(scope="module")
 def zh_customer_prose(
-    docs: dict[str, Built], zh_customer_html: str, tmp_path_factory: pytest.TempPathFactory
+    docs: dict[str, Printed], zh_customer_html: str, tmp_path_factory: pytest.TempPathFactory
 ) -> str:
     """``pdftotext -layout`` of the zh customer edition printed with its citations hidden: the
     sources of the references table are titles of published English documents, kept as
@@ -279,7 +254,7 @@ def zh_customer_prose(
     pdf = shared_browser().print_pdf(hide_exempt(zh_customer_html), setup=proposal.page_setup(p))
     path = tmp_path_factory.mktemp("prose") / "zh_customer_prose.pdf"
     path.write_bytes(pdf)
-    return _poppler("pdftotext", "-layout", str(path), "-")
+    return poppler("pdftotext", "-layout", str(path), "-")
 
 
 def test_the_english_prose_detector_can_fail() -> None:
@@ -297,7 +272,7 @@ def test_chinese_customer_edition_has_no_english_prose(zh_customer_prose: str) -
 
 
 def test_only_the_sources_are_exempt_and_they_are_printed(
-    docs: dict[str, Built], zh_customer_html: str
+    docs: dict[str, Printed], zh_customer_html: str
 ) -> None:
     """The citation marker sits on the source cells of the references table and nowhere else,
     and the full PDF still prints those sources (set apart, not dropped)."""
@@ -313,7 +288,7 @@ def test_only_the_sources_are_exempt_and_they_are_printed(
     assert "The Llama 3 Herd" in printed and "Foreign Exchange Rates G.5" in printed
 
 
-def test_one_browser_serves_concurrent_callers(docs: dict[str, Built]) -> None:
+def test_one_browser_serves_concurrent_callers(docs: dict[str, Printed]) -> None:
     """Two threads drawing at once through the shared browser each get their own chart back,
     and the browser stays the same running one (it is started once per process)."""
     browser = shared_browser()
@@ -330,7 +305,7 @@ SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 """A catalog field name or record id (``base_power_w``, ``nccl_efficiency``, ``nic_200g_roce``)."""
 
 
-def _assumption_pages(doc: Built) -> str:
+def _assumption_pages(doc: Printed) -> str:
     """``pdftotext`` of the assumptions section: from the page it starts on to the end (it is
     the document's last section)."""
     title = tr("export.sec.assumptions", doc.proposal.lang)
@@ -344,7 +319,7 @@ def _assumption_pages(doc: Built) -> str:
 
 
 @pytest.mark.parametrize("name", ["en", "zh_customer"])
-def test_customer_assumption_pages_hold_no_field_names(docs: dict[str, Built], name: str) -> None:
+def test_customer_assumption_pages_hold_no_field_names(docs: dict[str, Printed], name: str) -> None:
     """The customer edition's assumptions are plain words with units (issue 29): no snake_case
     identifier on their pages, in English (``en``) and in Chinese (``zh_customer``)."""
     pages = _assumption_pages(docs[name])
@@ -353,14 +328,14 @@ def test_customer_assumption_pages_hold_no_field_names(docs: dict[str, Built], n
     assert "NOT used" not in pages and "no named author" not in pages
 
 
-def test_the_internal_appendix_keeps_the_field_names(docs: dict[str, Built]) -> None:
+def test_the_internal_appendix_keeps_the_field_names(docs: dict[str, Printed]) -> None:
     """The check above can fail: the internal edition's appendix prints the catalog's own text."""
     pages = _assumption_pages(docs["zh"])
     assert tr("export.assumptions.appendix", "zh") in pages
     assert "base_power_w" in SNAKE_CASE.findall(pages)
 
 
-def test_presentation_mode_shows_the_customer_pdfs_capex(docs: dict[str, Built]) -> None:
+def test_presentation_mode_shows_the_customer_pdfs_capex(docs: dict[str, Printed]) -> None:
     """Presentation mode is the customer's view (issue 29): with the Proposal page's terms (margin
     17 %, discount 5 %), its CAPEX card is the customer PDF's, character for character; no card
     carries a change badge; the customer and the project are its title."""

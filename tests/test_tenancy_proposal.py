@@ -1,21 +1,19 @@
 """The proposal's tenancy section: only with tenants, figures equal to the placement's, both
 languages, the workbook's tenant sheets, and the printed PDF read back with poppler's pdftotext
-(needs Debian's Chromium and poppler-utils, like tests/test_export_pdf.py)."""
+(tests/pdf_fixtures.py; needs Debian's Chromium and poppler-utils, like tests/test_export_pdf.py)."""
 
 from __future__ import annotations
 
 import io
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
+from pdf_fixtures import Printer
 
 from planner import Scenario, load_catalog
 from planner.i18n import tr
 from planner.report import proposal, tenancy_section
-from planner.report.export.browser import shared_browser
 from planner.tenancy.run import place_on_plan
 from planner.tenancy.tenants import TenantSet
 
@@ -27,12 +25,18 @@ TENANTS = [
     {"name": "research", "gpus": 128, "isolation": "shared"},
 ]
 CATALOG = load_catalog()
+SHARED = Scenario(gpus=1024, design_id="rail8-npo", tenants=TENANTS)
+"""The README's worked example on a 1024-GPU rail8-npo cluster: the proposal of most tests here."""
+
+pytest_plugins = ["pdf_fixtures"]
+
+
+def _options(scenario: Scenario, lang: str, edition: str = "internal") -> dict[str, object]:
+    return {"lang": lang, "edition": edition, "design_ids": [scenario.design_id]}
 
 
 def _proposal(scenario: Scenario, lang: str, edition: str = "internal") -> proposal.Proposal:
-    options = proposal.options_from_data(
-        {"lang": lang, "edition": edition, "design_ids": [scenario.design_id]}
-    )
+    options = proposal.options_from_data(_options(scenario, lang, edition))
     return proposal.build_proposal(scenario=scenario, catalog=CATALOG, options=options)
 
 
@@ -46,8 +50,7 @@ def _text(html: str) -> str:
 
 @pytest.fixture(scope="module")
 def shared() -> dict[str, proposal.Proposal]:
-    scenario = Scenario(gpus=1024, design_id="rail8-npo", tenants=TENANTS)
-    return {lang: _proposal(scenario, lang) for lang in ("en", "zh")}
+    return {lang: _proposal(SHARED, lang) for lang in ("en", "zh")}
 
 
 def test_no_tenants_no_section_and_no_sheets() -> None:
@@ -154,16 +157,9 @@ def test_customer_edition_charges_the_offered_price() -> None:
         assert o.usd_per_gpu_hour > c.usd_per_gpu_hour
 
 
-def test_pdf_lists_the_section_in_the_contents_and_prints_it(
-    shared: dict[str, proposal.Proposal], tmp_path: Path
-) -> None:
-    for lang, p in shared.items():
-        path = tmp_path / f"{lang}.pdf"
-        path.write_bytes(proposal.render_pdf(p, browser=shared_browser()))
-        text = subprocess.run(
-            ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True, timeout=120
-        ).stdout
-        pages = text.split("\f")
+def test_pdf_lists_the_section_in_the_contents_and_prints_it(printer: Printer) -> None:
+    for lang in ("en", "zh"):
+        pages = printer.document(scenario=SHARED, options=_options(SHARED, lang)).text.split("\f")
         title = tr(tenancy_section.SECTION_KEY, lang)
         starts = [
             i
