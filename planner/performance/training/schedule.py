@@ -76,6 +76,7 @@ from planner.performance.training.flops import (
     token_flops,
 )
 from planner.performance.training.memory import (
+    GRADIENT_BYTES_OF,
     Parallel,
     ZeroStage,
     activation_bytes_per_layer,
@@ -697,16 +698,33 @@ class StepModel:
         )
         if zero == 3 and lay.pp > 1 and self.job.moe_framework == "automodel":
             return self.pipelined_fsdp_s(lay, per_domain=per_domain)
-        total, level = self._collective("all_reduce", 2.0 * dense, group, per_domain)
+        total, level = self._grad_reduce_s(dense, group, per_domain, zero)
         if zero == 3:
             gather, _ = self._collective("all_gather", 2.0 * dense, group, per_domain)
             total += 2 * lay.micro_batches * gather
         expert_group = lay.edp
         if expert_group > 1 and expert > 0:
             expert_per_domain = max(1, min(expert_group, per_domain // lay.ep))
-            t, _ = self._collective("all_reduce", 2.0 * expert, expert_group, expert_per_domain)
-            total += t
+            total += self._grad_reduce_s(expert, expert_group, expert_per_domain, zero)[0]
         return total, 0.0, level
+
+    def _grad_reduce_s(self, params: float, gpus: int, per_domain: int, zero: ZeroStage) -> tuple[float, str]:
+        """Gradient reduction of ``params`` parameters over ``gpus`` GPUs [s] and its bounding level.
+
+        ``t = AR(2 P) + X((g - 2) P)``: the bf16 all-reduce, plus, with fp32 gradients
+        (``g = 4`` B, :data:`GRADIENT_BYTES_OF`), the reduce-scatter's extra bytes (``X = RS``:
+        under the distributed optimizer, ZeRO >= 1, the gradients are reduce-scattered in fp32 and
+        the parameters all-gathered in bf16, ``RS(4 P) + AG(2 P)``, which on a ring is
+        ``AR(2 P) + RS(2 P)``) or the all-reduce's (``X = AR``, ZeRO 0: ``AR(4 P)``). Source:
+        Megatron-LM ``megatron/training/arguments.py`` (bf16 runs reduce in fp32 unless
+        ``--grad-reduce-in-bf16``); Megatron-Core ``param_and_grad_buffer.py`` (``grad_dtype``).
+        """
+        total, level = self._collective("all_reduce", BF16_BYTES * params, gpus, per_domain)
+        extra_bytes = GRADIENT_BYTES_OF[self.job.grad_reduce_precision] - BF16_BYTES
+        if extra_bytes > 0:
+            kind = "reduce_scatter" if zero >= 1 else "all_reduce"
+            total += self._collective(kind, extra_bytes * params, gpus, per_domain)[0]
+        return total, level
 
     def pipelined_fsdp_s(self, lay: Parallel, *, per_domain: int) -> tuple[float, float, str]:
         """Weight gathers and gradient reduce-scatters of one step of PyTorch FSDP2 under
