@@ -711,19 +711,26 @@ class StepModel:
     def _grad_reduce_s(self, params: float, gpus: int, per_domain: int, zero: ZeroStage) -> tuple[float, str]:
         """Gradient reduction of ``params`` parameters over ``gpus`` GPUs [s] and its bounding level.
 
-        ``t = AR(2 P) + X((g - 2) P)``: the bf16 all-reduce, plus, with fp32 gradients
-        (``g = 4`` B, :data:`GRADIENT_BYTES_OF`), the reduce-scatter's extra bytes (``X = RS``:
-        under the distributed optimizer, ZeRO >= 1, the gradients are reduce-scattered in fp32 and
-        the parameters all-gathered in bf16, ``RS(4 P) + AG(2 P)``, which on a ring is
-        ``AR(2 P) + RS(2 P)``) or the all-reduce's (``X = AR``, ZeRO 0: ``AR(4 P)``). Source:
-        Megatron-LM ``megatron/training/arguments.py`` (bf16 runs reduce in fp32 unless
-        ``--grad-reduce-in-bf16``); Megatron-Core ``param_and_grad_buffer.py`` (``grad_dtype``).
+        With ``g`` bytes per gradient (:data:`GRADIENT_BYTES_OF`: 2 bf16, 4 fp32)::
+
+            ZeRO 0     t = AR(g P)                      (one all-reduce of the gradient buffer)
+            ZeRO >= 1  t = AR(2 P) + RS((g - 2) P)      (RS(g P) + AG(2 P) on a ring)
+
+        Under the distributed optimizer (ZeRO >= 1) the gradients are reduce-scattered at ``g`` bytes
+        and the updated parameters all-gathered in bf16; on a ring ``RS(4 P) + AG(2 P)`` moves as
+        much as ``AR(2 P) + RS(2 P)``, so bf16 keeps the all-reduce the model always charged.
+        Sources: Megatron-LM ``megatron/training/arguments.py`` (bf16 runs accumulate and reduce
+        gradients in fp32 unless ``--grad-reduce-in-bf16``); Megatron-Core
+        ``megatron/core/distributed/param_and_grad_buffer.py`` (``grad_dtype``).
         """
+        grad_bytes = GRADIENT_BYTES_OF[self.job.grad_reduce_precision]
+        if zero == 0:
+            return self._collective("all_reduce", grad_bytes * params, gpus, per_domain)
         total, level = self._collective("all_reduce", BF16_BYTES * params, gpus, per_domain)
-        extra_bytes = GRADIENT_BYTES_OF[self.job.grad_reduce_precision] - BF16_BYTES
-        if extra_bytes > 0:
-            kind = "reduce_scatter" if zero >= 1 else "all_reduce"
-            total += self._collective(kind, extra_bytes * params, gpus, per_domain)[0]
+        if grad_bytes > BF16_BYTES:
+            total += self._collective("reduce_scatter", (grad_bytes - BF16_BYTES) * params, gpus, per_domain)[
+                0
+            ]
         return total, level
 
     def pipelined_fsdp_s(self, lay: Parallel, *, per_domain: int) -> tuple[float, float, str]:
