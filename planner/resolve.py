@@ -154,8 +154,11 @@ class _Lookups:
     storage: Storage
     energy_price: EnergyPrice
     exchange_rate: ExchangeRate
+    scale_up_switch: Switch | None
+    gpus_per_unit: int
+    """GPUs bought at a time (:func:`_gpus_per_unit`) [count]."""
     used: tuple[tuple[str, Record], ...]
-    """(family, record) of every record used, but the scale-up switch (checked against the size)."""
+    """(family, record) of every record used."""
 
 
 _KEPT_LOOKUPS: IdentityCache[_Lookups] = IdentityCache(max_entries=256)
@@ -200,6 +203,7 @@ def _look_up(scenario: Scenario, catalog: Catalog) -> _Lookups:
         field="facility.energy_price_id",
     )
     rate = _pick(catalog.exchange_rates, "cny", family="exchange_rates", field="exchange rate")
+    scale_up_switch = _scale_up_switch(catalog, fabric)
     used: list[tuple[str, Record]] = [
         ("designs", design),
         ("gpus", gpu),
@@ -216,6 +220,8 @@ def _look_up(scenario: Scenario, catalog: Catalog) -> _Lookups:
     ]
     if f.node_optic.id != f.optic.id:
         used.append(("optics", f.node_optic))
+    if scale_up_switch is not None:
+        used.append(("switches", scale_up_switch))
     custom = scenario.fabric is not None
     return _Lookups(
         design=design,
@@ -231,6 +237,8 @@ def _look_up(scenario: Scenario, catalog: Catalog) -> _Lookups:
         storage=storage,
         energy_price=energy,
         exchange_rate=rate,
+        scale_up_switch=scale_up_switch,
+        gpus_per_unit=_gpus_per_unit(fabric, server, scale_up_switch),
         used=tuple(used),
     )
 
@@ -258,13 +266,11 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         Naming the scenario field whose id is unknown or whose combination is impossible.
     """
     k = _lookups(scenario, catalog)
-    fabric, server, f = k.fabric, k.server, k.fabric_records
+    fabric, server, f, scale_up_switch = k.fabric, k.server, k.fabric_records, k.scale_up_switch
     _check_price_overrides(scenario, catalog)
-    scale_up_switch = _scale_up_switch(scenario, catalog, fabric)
-    nodes = ceil_div(scenario.gpus, _gpus_per_unit(fabric, server, scale_up_switch)) * (
-        _gpus_per_unit(fabric, server, scale_up_switch) // server.gpus_per_node
-    )
-    used = k.used if scale_up_switch is None else (*k.used, ("switches", scale_up_switch))
+    if scale_up_switch is not None:
+        _check_domain_fits(scenario, fabric)
+    nodes = ceil_div(scenario.gpus, k.gpus_per_unit) * (k.gpus_per_unit // server.gpus_per_node)
     return Resolved(
         scenario=scenario,
         design=k.design,
@@ -292,17 +298,21 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         gpus=nodes * server.gpus_per_node,
         notes=k.cooling_notes
         + _sizing_notes(scenario, fabric, server, nodes, spans_servers=scale_up_switch is not None),
-        used=used,
+        used=k.used,
     )
 
 
-def _scale_up_switch(scenario: Scenario, catalog: Catalog, fabric: FabricParams) -> Switch | None:
-    """The scale-up switch of a domain across servers; a cluster smaller than it is refused."""
+def _scale_up_switch(catalog: Catalog, fabric: FabricParams) -> Switch | None:
+    """The scale-up switch of a domain across servers; ``None`` inside a server."""
     if fabric.scale_up_switch_id is None:
         return None
-    switch = _pick(
+    return _pick(
         catalog.switches, fabric.scale_up_switch_id, family="switches", field="fabric.scale_up_switch_id"
     )
+
+
+def _check_domain_fits(scenario: Scenario, fabric: FabricParams) -> None:
+    """A cluster smaller than one scale-up domain across servers is refused."""
     if scenario.gpus < fabric.scale_up_domain_gpus:
         raise InputError(
             msg(
@@ -312,7 +322,6 @@ def _scale_up_switch(scenario: Scenario, catalog: Catalog, fabric: FabricParams)
                 gpus=scenario.gpus,
             )
         )
-    return switch
 
 
 def _gpus_per_unit(fabric: FabricParams, server: Server, scale_up_switch: Switch | None) -> int:

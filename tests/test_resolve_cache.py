@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from planner import engine
 from planner import resolve as resolve_module
 from planner.catalog import Catalog
 from planner.catalog.memo import IdentityCache
+from planner.engine import plan
 from planner.errors import InputError
 from planner.inputs.scenario import Facility, Scenario
 from planner.resolve import Resolved, resolve
@@ -78,3 +80,21 @@ def test_sizes_share_the_very_records_and_only_that_catalog_hits(catalog: Catalo
     assert large.used is small.used and large.switch is small.switch
     other = copy.copy(catalog)  # equal records, another catalog: looked up afresh
     assert resolve(scenario=BASE, catalog=other).used is not small.used
+
+
+def test_a_kept_scale_up_design_still_checks_the_size(catalog: Catalog) -> None:
+    nvl72 = Scenario(design_id="gb200-nvl72-ib-ndr", gpus=144)
+    kept = resolve(scenario=nvl72, catalog=catalog)  # its lookups kept, the tray among its records
+    assert kept.scale_up_switch is not None and ("switches", kept.scale_up_switch) in kept.used
+    with pytest.raises(InputError, match=r"fabric\.scale_up_domain_gpus"):
+        resolve(scenario=nvl72.model_copy(update={"gpus": 36}), catalog=catalog)  # under one domain of 72
+
+
+def test_sizes_of_a_design_share_one_assumption_list(catalog: Catalog) -> None:
+    small = plan(scenario=BASE, catalog=catalog, layout_cable_lengths=False)
+    large = plan(scenario=BASE.model_copy(update={"gpus": 1024}), catalog=catalog, layout_cable_lengths=False)
+    assert large.assumptions is small.assumptions
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(engine, "_ASSUMPTION_LISTS", IdentityCache(max_entries=8))
+        fresh = plan(scenario=BASE, catalog=catalog, layout_cable_lengths=False)
+    assert fresh.assumptions == small.assumptions and fresh.assumptions is not small.assumptions
