@@ -279,7 +279,7 @@ def _catalog_wide_assumptions(catalog: Catalog) -> tuple[tuple[tuple[str, str], 
 
 
 _ASSUMPTION_LISTS: IdentityCache[tuple[Assumption, ...]] = IdentityCache(max_entries=256)
-"""A plan's assumptions by the catalog, floor, link lengths and records they are made from
+"""A plan's assumptions by the catalog, floor, link lengths and tuple of records they are made from
 (:func:`_assumptions`); each entry keeps its catalog alive, and a sweep needs one per design."""
 
 
@@ -289,9 +289,10 @@ def _assumptions(r: Resolved, catalog: Catalog) -> tuple[Assumption, ...]:
     if r.scenario.calibration is not None:
         return _listed_assumptions(r, catalog)
     facility = r.scenario.facility
-    # the floor and the link lengths by identity too (a sweep's sizes share them): no model hashed
-    made_of = (catalog, r.scenario.floor, facility.link_lengths, *[record for _, record in r.used])
-    values = (*[family for family, _ in r.used], facility.load_factor)
+    # the floor, the link lengths and the records by identity (a sweep's sizes share them, and
+    # resolve hands every size of a design the same tuple of records): no model hashed
+    made_of = (catalog, r.scenario.floor, facility.link_lengths, r.used)
+    values = (facility.load_factor,)
     hit = _ASSUMPTION_LISTS.get(made_of, values)
     if hit is not None:
         return hit

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from planner.catalog import Catalog
+from planner.catalog.memo import IdentityCache
 from planner.catalog.schema import (
     Cooling,
     Design,
@@ -136,6 +137,112 @@ def _cooling(catalog: Catalog, cooling_id: str, server: Server) -> tuple[Cooling
     return substitute, (note,)
 
 
+@dataclass(frozen=True)
+class _Lookups:
+    """What :func:`resolve` looks up that the number of GPUs does not change."""
+
+    design: Design
+    design_id: str
+    design_name: str
+    fabric: FabricParams
+    fabric_records: _FabricRecords
+    gpu: Gpu
+    server: Server
+    rack: Rack
+    cooling: Cooling
+    cooling_notes: tuple[str, ...]
+    storage: Storage
+    energy_price: EnergyPrice
+    exchange_rate: ExchangeRate
+    scale_up_switch: Switch | None
+    gpus_per_unit: int
+    """GPUs bought at a time (:func:`_gpus_per_unit`) [count]."""
+    used: tuple[tuple[str, Record], ...]
+    """(family, record) of every record used."""
+
+
+_KEPT_LOOKUPS: IdentityCache[_Lookups] = IdentityCache(max_entries=256)
+""":func:`_look_up`'s answers by the catalog, the scenario's own fabric and the ids it names: the
+same at every size of a sweep, so a sweep looks its records up once per design."""
+
+
+def _lookups(scenario: Scenario, catalog: Catalog) -> _Lookups:
+    """:func:`_look_up`, made once per catalog, custom fabric and ids (every size of a sweep)."""
+    facility = scenario.facility
+    made_of = (catalog, scenario.fabric)
+    ids = (
+        scenario.design_id,
+        scenario.gpu_id,
+        scenario.server_id,
+        scenario.storage_id,
+        facility.rack_id,
+        facility.cooling_id,
+        facility.energy_price_id,
+    )
+    hit = _KEPT_LOOKUPS.get(made_of, ids)
+    if hit is not None:
+        return hit
+    return _KEPT_LOOKUPS.put(made_of, ids, _look_up(scenario, catalog))
+
+
+def _look_up(scenario: Scenario, catalog: Catalog) -> _Lookups:
+    """The records the scenario's ids name, checked to fit together; errors name the field."""
+    design = _pick(catalog.designs, scenario.design_id, family="designs", field="design_id")
+    fabric = scenario.fabric or design.fabric
+    gpu, server = _compute_records(scenario, catalog, design)
+    f = _fabric_records(catalog, fabric)
+    facility = scenario.facility
+    rack = _pick(catalog.racks, facility.rack_id, family="racks", field="facility.rack_id")
+    cooling, cooling_notes = _cooling(catalog, facility.cooling_id, server)
+    storage_id = scenario.storage_id or sorted(catalog.storage)[0]
+    storage = _pick(catalog.storage, storage_id, family="storage", field="storage_id")
+    energy = _pick(
+        catalog.energy_prices,
+        facility.energy_price_id,
+        family="energy_prices",
+        field="facility.energy_price_id",
+    )
+    rate = _pick(catalog.exchange_rates, "cny", family="exchange_rates", field="exchange rate")
+    scale_up_switch = _scale_up_switch(catalog, fabric)
+    used: list[tuple[str, Record]] = [
+        ("designs", design),
+        ("gpus", gpu),
+        ("servers", server),
+        ("nics", f.nic),
+        ("switches", f.switch),
+        *[("switches", x) for x in (f.spine_switch, f.core_switch) if x.id != f.switch.id],
+        ("optics", f.optic),
+        ("racks", rack),
+        ("cooling", cooling),
+        ("storage", storage),
+        ("energy_prices", energy),
+        ("exchange_rates", rate),
+    ]
+    if f.node_optic.id != f.optic.id:
+        used.append(("optics", f.node_optic))
+    if scale_up_switch is not None:
+        used.append(("switches", scale_up_switch))
+    custom = scenario.fabric is not None
+    return _Lookups(
+        design=design,
+        design_id=f"{design.id}-custom" if custom else design.id,
+        design_name=msg("{name} (custom)", name=design.name) if custom else design.name,
+        fabric=fabric,
+        fabric_records=f,
+        gpu=gpu,
+        server=server,
+        rack=rack,
+        cooling=cooling,
+        cooling_notes=cooling_notes,
+        storage=storage,
+        energy_price=energy,
+        exchange_rate=rate,
+        scale_up_switch=scale_up_switch,
+        gpus_per_unit=_gpus_per_unit(fabric, server, scale_up_switch),
+        used=tuple(used),
+    )
+
+
 def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     """Look up every record the scenario names and derive node and GPU counts.
 
@@ -158,53 +265,19 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
     InputError
         Naming the scenario field whose id is unknown or whose combination is impossible.
     """
-    design = _pick(catalog.designs, scenario.design_id, family="designs", field="design_id")
-    fabric = scenario.fabric or design.fabric
-    gpu, server = _compute_records(scenario, catalog, design)
-    f = _fabric_records(catalog, fabric)
-    facility = scenario.facility
-    rack = _pick(catalog.racks, facility.rack_id, family="racks", field="facility.rack_id")
-    cooling, cooling_notes = _cooling(catalog, facility.cooling_id, server)
-    storage_id = scenario.storage_id or sorted(catalog.storage)[0]
-    storage = _pick(catalog.storage, storage_id, family="storage", field="storage_id")
-    energy = _pick(
-        catalog.energy_prices,
-        facility.energy_price_id,
-        family="energy_prices",
-        field="facility.energy_price_id",
-    )
-    rate = _pick(catalog.exchange_rates, "cny", family="exchange_rates", field="exchange rate")
+    k = _lookups(scenario, catalog)
+    fabric, server, f, scale_up_switch = k.fabric, k.server, k.fabric_records, k.scale_up_switch
     _check_price_overrides(scenario, catalog)
-    scale_up_switch = _scale_up_switch(scenario, catalog, fabric)
-    nodes = ceil_div(scenario.gpus, _gpus_per_unit(fabric, server, scale_up_switch)) * (
-        _gpus_per_unit(fabric, server, scale_up_switch) // server.gpus_per_node
-    )
-    used: list[tuple[str, Record]] = [
-        ("designs", design),
-        ("gpus", gpu),
-        ("servers", server),
-        ("nics", f.nic),
-        ("switches", f.switch),
-        *[("switches", x) for x in (f.spine_switch, f.core_switch) if x.id != f.switch.id],
-        ("optics", f.optic),
-        ("racks", rack),
-        ("cooling", cooling),
-        ("storage", storage),
-        ("energy_prices", energy),
-        ("exchange_rates", rate),
-    ]
-    if f.node_optic.id != f.optic.id:
-        used.append(("optics", f.node_optic))
     if scale_up_switch is not None:
-        used.append(("switches", scale_up_switch))
-    custom = scenario.fabric is not None
+        _check_domain_fits(scenario, fabric)
+    nodes = ceil_div(scenario.gpus, k.gpus_per_unit) * (k.gpus_per_unit // server.gpus_per_node)
     return Resolved(
         scenario=scenario,
-        design=design,
-        design_id=f"{design.id}-custom" if custom else design.id,
-        design_name=msg("{name} (custom)", name=design.name) if custom else design.name,
+        design=k.design,
+        design_id=k.design_id,
+        design_name=k.design_name,
         fabric=fabric,
-        gpu=gpu,
+        gpu=k.gpu,
         server=server,
         nic=f.nic,
         switch=f.switch,
@@ -213,29 +286,33 @@ def resolve(*, scenario: Scenario, catalog: Catalog) -> Resolved:
         scale_up_switch=scale_up_switch,
         optic=f.optic,
         node_optic=f.node_optic,
-        rack=rack,
-        cooling=cooling,
-        storage=storage,
-        energy_price=energy,
-        exchange_rate=rate,
+        rack=k.rack,
+        cooling=k.cooling,
+        storage=k.storage,
+        energy_price=k.energy_price,
+        exchange_rate=k.exchange_rate,
         radix=f.radices[0],
         spine_radix=f.radices[1],
         core_radix=f.radices[2],
         nodes=nodes,
         gpus=nodes * server.gpus_per_node,
-        notes=cooling_notes
+        notes=k.cooling_notes
         + _sizing_notes(scenario, fabric, server, nodes, spans_servers=scale_up_switch is not None),
-        used=tuple(used),
+        used=k.used,
     )
 
 
-def _scale_up_switch(scenario: Scenario, catalog: Catalog, fabric: FabricParams) -> Switch | None:
-    """The scale-up switch of a domain across servers; a cluster smaller than it is refused."""
+def _scale_up_switch(catalog: Catalog, fabric: FabricParams) -> Switch | None:
+    """The scale-up switch of a domain across servers; ``None`` inside a server."""
     if fabric.scale_up_switch_id is None:
         return None
-    switch = _pick(
+    return _pick(
         catalog.switches, fabric.scale_up_switch_id, family="switches", field="fabric.scale_up_switch_id"
     )
+
+
+def _check_domain_fits(scenario: Scenario, fabric: FabricParams) -> None:
+    """A cluster smaller than one scale-up domain across servers is refused."""
     if scenario.gpus < fabric.scale_up_domain_gpus:
         raise InputError(
             msg(
@@ -245,7 +322,6 @@ def _scale_up_switch(scenario: Scenario, catalog: Catalog, fabric: FabricParams)
                 gpus=scenario.gpus,
             )
         )
-    return switch
 
 
 def _gpus_per_unit(fabric: FabricParams, server: Server, scale_up_switch: Switch | None) -> int:

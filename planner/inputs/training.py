@@ -44,6 +44,7 @@ MoeDispatcher = Literal["alltoall", "fused"]
 MoeFramework = Literal["megatron_core", "automodel"]
 """Framework whose expert path's cost per routed copy the catalog applies (``data/moe.yaml``)."""
 OptimizerStates = Literal["fp32_master", "bf16"]
+GradReducePrecision = Literal["bf16", "fp32"]
 
 _MODEL = "wl.group.model"
 _COMPUTE = "wl.group.compute"
@@ -202,6 +203,12 @@ class TrainingJob(BaseModel):
         description="fp32_master: fp32 master weights and Adam moments, 12 B per parameter "
         "(Megatron, DeepSpeed mixed precision); bf16: Adam moments in the bf16 weights' dtype and no "
         "master copy, 4 B per parameter (PyTorch Adam on bf16 parameters).",
+    )
+    grad_reduce_precision: Annotated[GradReducePrecision, Input(flag="--grad-reduce-precision")] = Field(
+        default="bf16",
+        description="Precision of the data-parallel gradient buffers and their reduction: bf16, 2 B per "
+        "gradient (Megatron-Bridge's performance recipes, grad_reduce_in_fp32 False); fp32, 4 B per "
+        "gradient (Megatron-LM's default for bf16 runs, accumulate_allreduce_grads_in_fp32).",
     )
     dp_overlap_fraction: float = _hidden_share(
         "--dp-overlap", 0.5, "Share of the gradient reduction hidden behind backward [-]."

@@ -205,6 +205,10 @@ class CaseInputs(_Frozen):
     optimizer_states: Literal["fp32_master", "bf16"] | None = Field(
         default=None, description="Adam states: fp32 master weights and moments, or bf16 moments, no master."
     )
+    grad_reduce_precision: Literal["bf16", "fp32"] | None = Field(
+        default=None,
+        description="Data-parallel gradient buffers and reduction: bf16 or fp32 (the recipe's setting).",
+    )
     offload_activation_layers: int | None = Field(
         default=None, ge=0, description="Layers whose activations the recipe offloads to host memory [count]."
     )

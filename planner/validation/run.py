@@ -361,7 +361,7 @@ _TRAINING_INPUTS = (
     "dp_overlap_fraction", "pp_overlap_fraction", "accumulation_rounds", "cp_comm_type", "shared_experts", "dense_layers",
     "dense_ffn_hidden", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "moe_overlap",
     "expert_tp", "moe_node_limit", "moe_dispatch_fp8", "moe_dispatcher", "moe_graphed_dispatch",
-    "moe_framework", "fp8_recipe", "optimizer_states", "software_release", "offload_activation_layers",
+    "moe_framework", "fp8_recipe", "optimizer_states", "grad_reduce_precision", "software_release", "offload_activation_layers",
     "distribute_saved_activations", "mtp_layers",
 )  # fmt: skip
 """Case inputs passed to the training job when the case states them, under the job's field names
@@ -455,7 +455,7 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
     without activations and buffers. They depend on the parameters, the layout and the ZeRO
     stage only, so no GPU, plan or memory fit is involved (the ZeRO paper's Figure 1 is
     arithmetic, and its 120 GB baseline fits no single GPU)."""
-    from planner.performance.training.memory import Parallel, state_bytes
+    from planner.performance.training.memory import GRADIENT_BYTES_OF, Parallel, state_bytes
     from planner.performance.training.search import optimizer_bytes_per_param
     from planner.performance.workload import job_shape
 
@@ -468,7 +468,10 @@ def _model_state_memory(case: ValidationCase, catalog: Catalog) -> _Value:
         v=i.virtual_stages or 1, micro_batch_seqs=1, micro_batches=1,
     )  # fmt: skip
     zero: Any = i.zero_stage
-    states = state_bytes(job_shape(job), lay, zero, optimizer_bytes=optimizer_bytes_per_param(job))
+    states = state_bytes(
+        job_shape(job), lay, zero, optimizer_bytes=optimizer_bytes_per_param(job),
+        gradient_bytes=GRADIENT_BYTES_OF[job.grad_reduce_precision],
+    )  # fmt: skip
     return _Value(sum(states) / 1e9)
 
 

@@ -72,6 +72,10 @@ WEIGHT_BYTES = 2.0
 """bf16 weights [B per parameter]."""
 GRADIENT_BYTES = 2.0
 """bf16 gradients [B per parameter]."""
+GRADIENT_BYTES_OF = {"bf16": GRADIENT_BYTES, "fp32": 4.0}
+"""Gradient buffer and reduction bytes per parameter by ``TrainingJob.grad_reduce_precision`` [B]:
+Megatron-Core allocates its gradient buffer in fp32 when ``grad_reduce_in_fp32``, else in the
+parameters' dtype (``megatron/core/distributed/param_and_grad_buffer.py``, ``grad_dtype``)."""
 OPTIMIZER_BYTES = 12.0
 """fp32 master weights, Adam m and v [B per parameter]."""
 BF16_OPTIMIZER_BYTES = 4.0
@@ -606,10 +610,12 @@ def params_per_gpu(shape: ModelShape, lay: Parallel) -> tuple[float, float]:
 
 
 def state_bytes(
-    shape: ModelShape, lay: Parallel, zero: ZeroStage, *, optimizer_bytes: float = OPTIMIZER_BYTES
-) -> tuple[float, float, float]:
+    shape: ModelShape, lay: Parallel, zero: ZeroStage, *, optimizer_bytes: float = OPTIMIZER_BYTES,
+    gradient_bytes: float = GRADIENT_BYTES,
+) -> tuple[float, float, float]:  # fmt: skip
     """Weights, gradients and optimizer states per GPU [B] (module notes); ``optimizer_bytes`` per
-    parameter, 12 with fp32 master weights, :data:`BF16_OPTIMIZER_BYTES` without.
+    parameter, 12 with fp32 master weights, :data:`BF16_OPTIMIZER_BYTES` without; ``gradient_bytes``
+    per parameter, 2 (bf16) or 4 (fp32 gradient buffers, :data:`GRADIENT_BYTES_OF`).
 
     Parameters
     ----------
@@ -621,6 +627,8 @@ def state_bytes(
         ZeRO stage: 1 shards the optimizer states, 2 also the gradients, 3 also the weights.
     optimizer_bytes : float
         Optimizer state per parameter [B].
+    gradient_bytes : float
+        Gradient buffer per parameter [B].
 
     Returns
     -------
@@ -636,7 +644,7 @@ def state_bytes(
         weights += 2 * WEIGHT_BYTES * whole / max(1, stage_layers(shape.layers, lay.pp, lay.v))
     return (
         weights,
-        GRADIENT_BYTES * (sharded if zero >= 2 else whole),
+        gradient_bytes * (sharded if zero >= 2 else whole),
         optimizer_bytes * (sharded if zero >= 1 else whole),
     )
 
@@ -745,6 +753,7 @@ def memory_breakdown(
     shape: ModelShape, lay: Parallel, *, seq_len: int, recompute: Recompute, zero: ZeroStage,
     dropout: bool = False, sequence_parallel: bool = True, materialized_scores: bool = True, fp8: bool = False,
     offload_layers: int = 0, distribute_saved: bool = False, optimizer_bytes: float = OPTIMIZER_BYTES,
+    gradient_bytes: float = GRADIENT_BYTES,
 ) -> MemoryBreakdown:  # fmt: skip
     """Bytes per GPU on the first pipeline stage (module notes).
 
@@ -766,13 +775,17 @@ def memory_breakdown(
         Layers whose activations go to host memory [count].
     optimizer_bytes : float
         Optimizer state per parameter [B].
+    gradient_bytes : float
+        Gradient buffer per parameter [B] (:data:`GRADIENT_BYTES_OF`).
 
     Returns
     -------
     MemoryBreakdown
         Weights, gradients, optimizer states, activations and buffers on the fullest GPU [B].
     """
-    weights, gradients, optimizer = state_bytes(shape, lay, zero, optimizer_bytes=optimizer_bytes)
+    weights, gradients, optimizer = state_bytes(
+        shape, lay, zero, optimizer_bytes=optimizer_bytes, gradient_bytes=gradient_bytes
+    )
     activations, buffers = activation_and_buffer_bytes(
         shape, lay, seq_len=seq_len, recompute=recompute, dropout=dropout, sequence_parallel=sequence_parallel,
         materialized_scores=materialized_scores, fp8=fp8, offload_layers=offload_layers,

@@ -76,6 +76,7 @@ from planner.performance.training.flops import (
     token_flops,
 )
 from planner.performance.training.memory import (
+    GRADIENT_BYTES_OF,
     Parallel,
     ZeroStage,
     activation_bytes_per_layer,
@@ -697,16 +698,40 @@ class StepModel:
         )
         if zero == 3 and lay.pp > 1 and self.job.moe_framework == "automodel":
             return self.pipelined_fsdp_s(lay, per_domain=per_domain)
-        total, level = self._collective("all_reduce", 2.0 * dense, group, per_domain)
+        total, level = self._grad_reduce_s(dense, group, per_domain, zero)
         if zero == 3:
             gather, _ = self._collective("all_gather", 2.0 * dense, group, per_domain)
             total += 2 * lay.micro_batches * gather
         expert_group = lay.edp
         if expert_group > 1 and expert > 0:
             expert_per_domain = max(1, min(expert_group, per_domain // lay.ep))
-            t, _ = self._collective("all_reduce", 2.0 * expert, expert_group, expert_per_domain)
-            total += t
+            total += self._grad_reduce_s(expert, expert_group, expert_per_domain, zero)[0]
         return total, 0.0, level
+
+    def _grad_reduce_s(self, params: float, gpus: int, per_domain: int, zero: ZeroStage) -> tuple[float, str]:
+        """Gradient reduction of ``params`` parameters over ``gpus`` GPUs [s] and its bounding level.
+
+        With ``g`` bytes per gradient (:data:`GRADIENT_BYTES_OF`: 2 bf16, 4 fp32)::
+
+            ZeRO 0     t = AR(g P)                      (one all-reduce of the gradient buffer)
+            ZeRO >= 1  t = AR(2 P) + RS((g - 2) P)      (RS(g P) + AG(2 P) on a ring)
+
+        Under the distributed optimizer (ZeRO >= 1) the gradients are reduce-scattered at ``g`` bytes
+        and the updated parameters all-gathered in bf16; on a ring ``RS(4 P) + AG(2 P)`` moves as
+        much as ``AR(2 P) + RS(2 P)``, so bf16 keeps the all-reduce the model always charged.
+        Sources: Megatron-LM ``megatron/training/arguments.py`` (bf16 runs accumulate and reduce
+        gradients in fp32 unless ``--grad-reduce-in-bf16``); Megatron-Core
+        ``megatron/core/distributed/param_and_grad_buffer.py`` (``grad_dtype``).
+        """
+        grad_bytes = GRADIENT_BYTES_OF[self.job.grad_reduce_precision]
+        if zero == 0:
+            return self._collective("all_reduce", grad_bytes * params, gpus, per_domain)
+        total, level = self._collective("all_reduce", BF16_BYTES * params, gpus, per_domain)
+        if grad_bytes > BF16_BYTES:
+            total += self._collective("reduce_scatter", (grad_bytes - BF16_BYTES) * params, gpus, per_domain)[
+                0
+            ]
+        return total, level
 
     def pipelined_fsdp_s(self, lay: Parallel, *, per_domain: int) -> tuple[float, float, str]:
         """Weight gathers and gradient reduce-scatters of one step of PyTorch FSDP2 under

@@ -28,6 +28,7 @@ from planner.inputs.training import TrainingJob
 from planner.performance.training.flops import Recompute
 from planner.performance.training.memory import (
     BF16_OPTIMIZER_BYTES,
+    GRADIENT_BYTES_OF,
     OPTIMIZER_BYTES,
     MemoryBreakdown,
     MemoryBudget,
@@ -285,7 +286,8 @@ def fits(
     recomputes: tuple[Recompute, ...] = get_args(Recompute) if job.recompute == "auto" else (job.recompute,)
     zeros: tuple[ZeroStage, ...] = (1, 2, 3) if job.zero_stage is None else (job.zero_stage,)
     opt = optimizer_bytes_per_param(job)
-    states = {zero: state_bytes(shape, lay, zero, optimizer_bytes=opt) for zero in zeros}
+    grad = GRADIENT_BYTES_OF[job.grad_reduce_precision]
+    states = {zero: state_bytes(shape, lay, zero, optimizer_bytes=opt, gradient_bytes=grad) for zero in zeros}
     totals = {zero: sum(parts) for zero, parts in states.items()}
     found: list[Fit] = []
     least: tuple[float, float, float, float, float] | None = None
@@ -525,6 +527,7 @@ def largest_micro_batch(job: TrainingJob, shape: ModelShape, result: StepResult,
             offload_layers=job.offload_activation_layers,
             distribute_saved=job.distribute_saved_activations,
             optimizer_bytes=optimizer_bytes_per_param(job),
+            gradient_bytes=GRADIENT_BYTES_OF[job.grad_reduce_precision],
         )
         if mem.total_bytes > usable_bytes:
             break
