@@ -244,15 +244,16 @@ WORKER_ORDER = ("browser", "pdf", "app", "slow", "pg", "unit")
 (the browser group alone takes about half the suite's time), so the many small unit modules come
 last and fill in whatever time one worker has left when the other finishes."""
 BROWSER_GROUP = "browser"
-PRINTED_GROUP = "printed-pdfs"
-"""The group of the modules that read the run's shared printed proposals (tests/pdf_fixtures.py)."""
-LOADS_PRINTED = re.compile(r"^pytest_plugins = \[[^\]]*[\"']pdf_fixtures[\"']", re.MULTILINE)
+PRINTED_GROUP = "printed-editions"
+"""The group of the modules that read the printed proposals more than one module reads
+(tests/pdf_fixtures.py: ``EDITIONS``, asked for with ``printer.edition(...)``)."""
+READS_EDITIONS = re.compile(r"\bprinter\.edition\(")
 
 
 @functools.cache
-def _loads_printed(path: Path) -> bool:
-    """Whether the test module at ``path`` loads the shared printed proposals' plugin."""
-    return path.suffix == ".py" and path.is_file() and bool(LOADS_PRINTED.search(path.read_text("utf-8")))
+def _reads_editions(path: Path) -> bool:
+    """Whether the test module at ``path`` reads the shared printed editions (:data:`READS_EDITIONS`)."""
+    return path.suffix == ".py" and path.is_file() and bool(READS_EDITIONS.search(path.read_text("utf-8")))
 
 
 def worker_group(nodeid: str) -> str:
@@ -261,20 +262,20 @@ def worker_group(nodeid: str) -> str:
     Every browser test is in one group: one Streamlit server and one Chromium at a time, as in a
     one-process run, so two browser modules never compete for the two cores and their waits keep
     the margins they were written with (their session fixtures, one Chromium, are built once).
-    The modules that load tests/pdf_fixtures.py are one group, so a proposal they share is
-    printed once per run, not once per worker. Every other module is a group of its own, so a
-    module-scoped fixture (an AppTest, a set of printed PDFs, a Dask cluster) is built once, not
-    once per worker.
+    The modules that read the printed editions of tests/pdf_fixtures.py are one group, so a
+    proposal they share is printed once per run, not once per worker. Every other module is a
+    group of its own, so a module-scoped fixture (an AppTest, a set of printed PDFs, a Dask
+    cluster) is built once, not once per worker.
 
     >>> worker_group("tests/browser/test_zh_walk.py::test_page[bom]"), worker_group("tests/test_app.py::test_a")
     ('browser', 'tests/test_app.py')
     >>> worker_group("tests/test_pdf_layout.py::test_a"), worker_group("tests/test_proposal_elevations.py::test_b")
-    ('printed-pdfs', 'printed-pdfs')
+    ('printed-editions', 'printed-editions')
     """
     path = nodeid.split("::", 1)[0]
     if BROWSER_DIR in (ROOT / path).parents:
         return BROWSER_GROUP
-    return PRINTED_GROUP if _loads_printed(ROOT / path) else path
+    return PRINTED_GROUP if _reads_editions(ROOT / path) else path
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)

@@ -8,12 +8,13 @@ the same inputs, in the same module or another, gets the same document, and a pa
 given resolution is drawn once (``pdftoppm``). Printing is the cost (a few seconds of Chromium a
 document: its charts and two prints), reading back is cheap.
 
-tests/conftest.py's ``worker_group`` runs every module that loads this plugin in one
-pytest-xdist group, so under ``make test`` a document is printed once per run, not once per worker.
-
 The four documents of :data:`EDITIONS` (English and 中文, customer and internal edition) are
 printed with :func:`edition_options` and read by more than one module (the page layout, the rack
-elevations): :meth:`Printer.edition` names them.
+elevations): :meth:`Printer.edition` names them, and tests/conftest.py's ``worker_group`` runs
+every module that calls ``printer.edition(...)`` in one pytest-xdist group, so under ``make test``
+they are printed once per run, not once per worker. A document only one module reads is asked for
+with :meth:`Printer.document`; that module stays a group of its own. A document a second module
+comes to read belongs in :data:`EDITIONS`.
 
 Needs Debian's Chromium, the Noto CJK fonts and poppler-utils (``make system-deps``).
 
