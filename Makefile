@@ -40,7 +40,8 @@ system-deps:
 # `make test` runs them all and records the run in artifacts/pytest.xml (`make readme-tests`
 # writes its count and wall time into the README). It runs on two pytest-xdist workers with
 # --dist loadgroup: tests/conftest.py puts the browser tests in one group (one Streamlit server and
-# one Chromium at a time) and every other module in a group of its own, and orders the groups
+# one Chromium at a time), the modules that read the shared printed editions (tests/pdf_fixtures.py)
+# in another, and every other module in a group of its own, and orders the groups
 # costliest tier first (--no-loadscope-reorder keeps that order). TEST_WORKERS=0: one process.
 # Python writes its bytecode (__pycache__/, ignored by git) even where the environment says
 # PYTHONDONTWRITEBYTECODE: the run starts many Python processes (workers, app servers, whole
