@@ -83,15 +83,7 @@ def zh_pages(
     localhost are refused. The 中文 walk checks each page's text from it and the screenshot tests
     their 中文 screenshots, so a page is loaded once for both, and each test still fails on its
     own. A visit that fails is not kept: the next test asking for the page opens it again."""
-    context = browser.new_context(
-        viewport={"width": 1440, "height": 900},
-        device_scale_factor=1,
-        locale="zh-CN",
-        timezone_id="UTC",
-        color_scheme="light",
-        reduced_motion="reduce",
-    )
-    context.set_default_timeout(ZH_TIMEOUT_MS)
+    context = new_context(browser, ZH_TIMEOUT_MS, locale="zh-CN")
     with offsite_requests(context):
         page = context.new_page()
         done: dict[str, Visit] = {}

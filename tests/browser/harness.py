@@ -172,13 +172,13 @@ def launch(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-def new_context(browser: Browser, timeout_ms: float) -> BrowserContext:
-    """A fresh browser profile with fixed size, locale, time zone and no animations, so the same
-    page looks the same from run to run."""
+def new_context(browser: Browser, timeout_ms: float, *, locale: str = "en-US") -> BrowserContext:
+    """A fresh browser profile with fixed size, locale (``en-US`` unless given), time zone and no
+    animations, so the same page looks the same from run to run."""
     context = browser.new_context(
         viewport={"width": VIEWPORT["width"], "height": VIEWPORT["height"]},
         device_scale_factor=1,
-        locale="en-US",
+        locale=locale,
         timezone_id="UTC",
         color_scheme="light",
         reduced_motion="reduce",
