@@ -728,9 +728,8 @@ class StepModel:
             return self._collective("all_reduce", grad_bytes * params, gpus, per_domain)
         total, level = self._collective("all_reduce", BF16_BYTES * params, gpus, per_domain)
         if grad_bytes > BF16_BYTES:
-            total += self._collective("reduce_scatter", (grad_bytes - BF16_BYTES) * params, gpus, per_domain)[
-                0
-            ]
+            rest, _ = self._collective("reduce_scatter", (grad_bytes - BF16_BYTES) * params, gpus, per_domain)
+            total += rest
         return total, level
 
     def pipelined_fsdp_s(self, lay: Parallel, *, per_domain: int) -> tuple[float, float, str]:
