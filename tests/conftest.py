@@ -137,6 +137,16 @@ def one_component_scan() -> Iterator[None]:
         yield
 
 
+@pytest.fixture
+def cold_caches() -> None:
+    """Empty Streamlit caches for an AppTest test whose checks are about the caches themselves
+    (what a first visit computes, what a second one reuses): tests/apptest.py keeps a module's
+    cached results from test to test (``reset_caches``)."""
+    from apptest import clear_caches
+
+    clear_caches()
+
+
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()

@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import streamlit as st
-from apptest import PresetWalks, rendered
+from apptest import PresetWalks, rendered, reset_caches
 from streamlit.testing.v1 import AppTest
 
 from planner import Plan, Scenario, compare, i18n, load_catalog, plan
@@ -31,9 +30,9 @@ PAGES = ("overview", "compare", "scaling", "topology", "bom", "catalog", "assump
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    """``st.cache_data`` outlives an AppTest; start every test from cold caches."""
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    """``st.cache_data`` outlives an AppTest: each module starts from empty caches
+    (:func:`apptest.reset_caches`)."""
+    reset_caches()
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import streamlit as st
-from apptest import PresetWalks, comparison_table, rendered, start
+from apptest import PresetWalks, comparison_table, rendered, reset_caches, start
 from streamlit.testing.v1 import AppTest
 
 import planner.report.performance_tables
@@ -50,9 +49,9 @@ PURE_MODULES = (
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    """``st.cache_data`` and ``st.cache_resource`` (the store handle) outlive an AppTest."""
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    """``st.cache_data`` and ``st.cache_resource`` (the store handle) outlive an AppTest: each
+    module starts from empty caches, each test with its own store (:func:`apptest.reset_caches`)."""
+    reset_caches()
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import streamlit as st
+from apptest import reset_caches
 from streamlit.testing.v1 import AppTest
 
 from planner import i18n
@@ -18,7 +18,9 @@ APP = Path(__file__).resolve().parents[1] / "app.py"
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    st.cache_data.clear()
+    """Each module starts from empty caches (:func:`apptest.reset_caches`): the page's two
+    languages evaluate the cases once, as a server does for its second visitor."""
+    reset_caches()
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"

@@ -505,7 +505,9 @@ def test_bom_prices_are_edited_in_the_display_currency() -> None:
 # --- share links ---------------------------------------------------------------------------------------
 
 
-def test_a_new_session_reuses_the_overview_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_session_reuses_the_overview_figures(
+    monkeypatch: pytest.MonkeyPatch, cold_caches: None
+) -> None:
     """A share link opens a new session: on a warm server its Overview charts come from the
     shared cache, not rebuilt (building them was most of the server's work, bench/share_link.py)."""
     from planner.report import charts
