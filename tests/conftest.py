@@ -147,6 +147,37 @@ def cold_caches() -> None:
     clear_caches()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def apptest_waits_on_the_script() -> Iterator[None]:
+    """An AppTest run waits for its script thread to end instead of polling for it every 1 ms.
+
+    ``AppTest.run`` starts the script in a thread and then, in Streamlit's
+    ``require_widgets_deltas``, sleeps 1 ms and checks whether the run has ended, in a loop: the
+    waiting test thread takes the interpreter's lock about a thousand times a second away from
+    the script it waits for. Joining the thread (with the same timeout) waits for the same end
+    (Streamlit's runner emits its shutdown event, then the thread returns; ``run`` joins it next
+    anyway). A run that times out goes on to Streamlit's own function, which stops the script
+    and raises its error. A run without AppTests never imports Streamlit here."""
+    if "streamlit.testing.v1" not in sys.modules:
+        yield
+        return
+    from streamlit.testing.v1 import local_script_runner
+
+    polling = local_script_runner.require_widgets_deltas
+
+    def join(runner: Any, timeout: float = 3) -> None:
+        thread = runner._script_thread
+        if thread is not None:
+            thread.join(timeout)
+        if runner.script_stopped():
+            return
+        polling(runner, 0)  # still running: stop it and raise the timeout
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(local_script_runner, "require_widgets_deltas", join)
+        yield
+
+
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()

@@ -21,7 +21,9 @@ from planner.i18n import tr
 
 
 @pytest.fixture(autouse=True)
-def _fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold_caches: None) -> Iterator[None]:
+    """Empty caches for every test (``cold_caches``): a cancel acts on a computation that runs,
+    not on a result an earlier test left in the progress memo."""
     with fresh_session(tmp_path, monkeypatch):
         yield
 
