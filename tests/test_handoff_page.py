@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import streamlit as st
-from apptest import rendered
+from apptest import rendered, reset_caches
 from streamlit.testing.v1 import AppTest
 
 from planner import i18n, load_catalog, plan
@@ -23,8 +22,7 @@ APP = Path(__file__).resolve().parents[1] / "app.py"
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    reset_caches()  # each module from empty caches (tests/apptest.py)
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"

@@ -9,7 +9,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 import pytest
-import streamlit as st
+from apptest import reset_caches
 from handoff_fixtures import preset_handoff
 from streamlit.testing.v1 import AppTest
 
@@ -103,8 +103,7 @@ def test_a_large_cluster_bundles_runs_of_servers_and_says_how() -> None:
 
 @pytest.fixture
 def _fresh_caches() -> Iterator[None]:
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    reset_caches()  # each module from empty caches (tests/apptest.py)
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-import streamlit as st
-from apptest import rendered, start
+from apptest import rendered, reset_caches, start
 
 from planner import i18n
 from planner.i18n import tr
@@ -18,8 +17,7 @@ from ui.views import serving
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    reset_caches()  # each module from empty caches (tests/apptest.py)
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import streamlit as st
-from apptest import start
+from apptest import reset_caches, start
 from streamlit.testing.v1 import AppTest
 
 from planner import PlannerError, Scenario, i18n, load_catalog, plan
@@ -35,9 +34,8 @@ APP = ROOT / "app.py"
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    """``st.cache_data`` outlives an AppTest; start every test from cold caches."""
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    """``st.cache_data`` outlives an AppTest: each module starts from empty caches."""
+    reset_caches()  # each module from empty caches (tests/apptest.py)
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"UI strings looked up without a translation: {sorted(i18n.MISSING)}"
