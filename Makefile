@@ -47,6 +47,11 @@ system-deps:
 # PYTHONDONTWRITEBYTECODE: the run starts many Python processes (workers, app servers, whole
 # `planner` and tool runs), and without the files each one compiles the project's modules
 # again (one worker's collection: 19.6 s of CPU with nothing cached, 10.9 s with the files).
+# Two workers, not three: the run is CPU-bound. A browser module keeps a core or more busy by itself
+# (test_zh_walk: 139 s of CPU in its process tree over 128 s beside other jobs, most of it Chromium: a
+# page opened in a fresh browser profile costs about 3.6 s of Chromium CPU, 1.9 s when the same tab
+# opens another page of the app, 0.35 s for an empty page), and a whole run took 682 s of CPU
+# (user+sys of the process tree, 2026-12-02), about 340 s of two cores.
 TEST_WORKERS ?= 2
 TEST_DIST = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
 test: lint system-deps
