@@ -289,12 +289,23 @@ PRINTED_GROUP = "printed-editions"
 """The group of the modules that read the printed proposals more than one module reads
 (tests/pdf_fixtures.py: ``EDITIONS``, asked for with ``printer.edition(...)``)."""
 READS_EDITIONS = re.compile(r"\bprinter\.edition\(")
+VALIDATION_GROUP = "validation-results"
+"""The group of the modules that read :func:`validation_results` (every published case evaluated,
+seconds of CPU: 7.0 s for the 319 cases of 2026-12-02), so the run evaluates them once, not once
+per worker."""
+SHARED_GROUPS = ((PRINTED_GROUP, READS_EDITIONS), (VALIDATION_GROUP, re.compile(r"\bvalidation_results\b")))
+"""Each group of modules that share a costly session fixture, and what in a module's source says
+it reads that fixture (the first group that matches)."""
 
 
 @functools.cache
-def _reads_editions(path: Path) -> bool:
-    """Whether the test module at ``path`` reads the shared printed editions (:data:`READS_EDITIONS`)."""
-    return path.suffix == ".py" and path.is_file() and bool(READS_EDITIONS.search(path.read_text("utf-8")))
+def _shared_group(path: Path) -> str | None:
+    """The :data:`SHARED_GROUPS` group of the test module at ``path``, if it reads one of their
+    session fixtures."""
+    if path.suffix != ".py" or not path.is_file():
+        return None
+    source = path.read_text("utf-8")
+    return next((group for group, reads in SHARED_GROUPS if reads.search(source)), None)
 
 
 def worker_group(nodeid: str) -> str:
@@ -304,7 +315,8 @@ def worker_group(nodeid: str) -> str:
     one-process run, so two browser modules never compete for the two cores and their waits keep
     the margins they were written with (their session fixtures, one Chromium, are built once).
     The modules that read the printed editions of tests/pdf_fixtures.py are one group, so a
-    proposal they share is printed once per run, not once per worker. Every other module is a
+    proposal they share is printed once per run, not once per worker; the modules that read the
+    evaluated validation cases are another (:data:`SHARED_GROUPS`). Every other module is a
     group of its own, so a module-scoped fixture (an AppTest, a set of printed PDFs, a Dask
     cluster) is built once, not once per worker.
 
@@ -312,11 +324,13 @@ def worker_group(nodeid: str) -> str:
     ('browser', 'tests/test_app.py')
     >>> worker_group("tests/test_pdf_layout.py::test_a"), worker_group("tests/test_proposal_elevations.py::test_b")
     ('printed-editions', 'printed-editions')
+    >>> worker_group("tests/test_validation_run.py::test_a"), worker_group("tests/test_decision_bands.py::test_b")
+    ('validation-results', 'validation-results')
     """
     path = nodeid.split("::", 1)[0]
     if BROWSER_DIR in (ROOT / path).parents:
         return BROWSER_GROUP
-    return PRINTED_GROUP if _reads_editions(ROOT / path) else path
+    return _shared_group(ROOT / path) or path
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
