@@ -11,15 +11,23 @@ from streamlit.testing.v1 import AppTest
 
 from planner import i18n
 from planner.i18n import tr
+from planner.validation.run import CaseResult
 from ui import keys
+from ui.views import validation as validation_view
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
 
 @pytest.fixture(autouse=True)
-def _fresh_caches() -> Iterator[None]:
+def _fresh_caches(
+    validation_results: tuple[CaseResult, ...], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
     """Each module starts from empty caches (:func:`apptest.reset_caches`): the page's two
-    languages evaluate the cases once, as a server does for its second visitor."""
+    languages read the cases once, as a server does for its second visitor. The page's
+    ``run_all()`` gives the run's evaluation of every case (the session fixture
+    ``validation_results``: the same function on the same bundled catalog, seconds of CPU
+    spent once per run; tests/test_validation_run.py checks what it returns)."""
+    monkeypatch.setattr(validation_view, "run_all", lambda: validation_results)
     reset_caches()
     i18n.MISSING.clear()
     yield
