@@ -119,6 +119,26 @@ def _line(
     )
 
 
+_KEPT_LINES: IdentityCache[BomLine] = IdentityCache(max_entries=4096)
+"""Lines of the items whose count changes seldom with the cluster's size (fabric and scale-up
+switches, storage, management, racks, PDUs, CDUs) by record, description, category, quantity and
+price: the sizes of a sweep share most of them."""
+
+
+def _kept_line(
+    r: Resolved, record: Record, category: str, description: str, quantity: int, unit_cost: float
+) -> BomLine:
+    """:func:`_line`, the same object for the same record and description (by identity), category,
+    quantity and price (with its type: an int price stays apart from the equal float, as given)."""
+    price = r.scenario.price_overrides_usd.get(record.id, unit_cost)
+    values = (category, quantity, type(quantity), price, type(price))
+    kept = _KEPT_LINES.get((record, description), values)
+    if kept is None:
+        line = _line(r, record, category, description, quantity, unit_cost)
+        kept = _KEPT_LINES.put((record, description), values, line)
+    return kept
+
+
 @functools.lru_cache(maxsize=1024)
 def _assumption(reason: str | None) -> Message:
     """The source of a record that has none: its reason for being an assumption."""
@@ -146,7 +166,7 @@ def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
     for tier in topo.tier_counts:
         model = tier_switch(r, tier.tier)
         description = _tier_switch_description(tier.tier, model.name)
-        lines.append(_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
+        lines.append(_kept_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
     return lines
 
 
@@ -161,7 +181,7 @@ def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
         per_domain=scale_up.switches_per_domain,
         domain=scale_up.domain_gpus,
     )
-    return [_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
+    return [_kept_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
 
 
 @functools.lru_cache(maxsize=256)
@@ -300,7 +320,7 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     nic, switch = _frontend_descriptions(fe.nic.name, fe.switch.name)
     return [
         _line(r, fe.nic, "management", nic, fe.nics, fe.nic.unit_cost_usd),
-        _line(r, fe.switch, "management", switch, fe.switches, fe.switch.unit_cost_usd),
+        _kept_line(r, fe.switch, "management", switch, fe.switches, fe.switch.unit_cost_usd),
     ]
 
 
@@ -327,8 +347,8 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
         aux.storage.name, aux.storage_switch.name, aux.inband_switch.name, aux.oob_switch.name
     )
     return [
-        _line(r, aux.storage, "storage", storage, aux.storage_units, aux.storage.unit_cost_usd),
-        _line(
+        _kept_line(r, aux.storage, "storage", storage, aux.storage_units, aux.storage.unit_cost_usd),
+        _kept_line(
             r,
             aux.storage_switch,
             "storage",
@@ -336,7 +356,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             aux.storage_fabric.switches,
             aux.storage_switch.unit_cost_usd,
         ),
-        _line(
+        _kept_line(
             r,
             aux.inband_switch,
             "management",
@@ -344,7 +364,9 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             aux.inband_fabric.switches,
             aux.inband_switch.unit_cost_usd,
         ),
-        _line(r, aux.oob_switch, "management", oob, aux.oob_fabric.switches, aux.oob_switch.unit_cost_usd),
+        _kept_line(
+            r, aux.oob_switch, "management", oob, aux.oob_fabric.switches, aux.oob_switch.unit_cost_usd
+        ),
         *_frontend_lines(r, aux),
     ]
 
@@ -374,12 +396,12 @@ def _facility_lines(
 ) -> list[BomLine]:
     """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
     rack_text, cooling_text = _facility_descriptions(r.rack.name, r.cooling.name)
-    rack = _line(r, r.rack, "racks_power", rack_text, racks.total, r.rack.unit_cost_usd)
+    rack = _kept_line(r, r.rack, "racks_power", rack_text, racks.total, r.rack.unit_cost_usd)
     # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
     pdu, per_rack = _pdus_for_rack(catalog, racks.rack_power_limit_kw)
     lines = [
         rack,
-        _line(
+        _kept_line(
             r,
             pdu,
             "racks_power",
@@ -399,7 +421,7 @@ def _facility_lines(
     ]
     if cooling.cdus:
         lines.append(
-            _line(
+            _kept_line(
                 r,
                 r.cooling,
                 "cooling",
