@@ -27,10 +27,10 @@ from planner.fabric.auxiliary import (
 )
 from planner.fabric.collectives import (
     Bandwidth,
+    auto_time_us,
     bandwidth,
     build_fabric,
     coefficients,
-    collective_time,
     with_reduction,
 )
 from planner.fabric.media import (
@@ -790,8 +790,8 @@ def _performance(
     bw = bandwidth(
         fabric=levels, per_gpu_gbit_per_s=per_gpu_gbit_per_s, oversubscription=topo.oversubscription
     )
-    small = collective_time(fabric=levels, collective="all_reduce", message_bytes=8)
-    return bw, _latency(topo, best, worst, small.time_us)
+    small_us = auto_time_us(fabric=levels, collective="all_reduce", message_bytes=8)
+    return bw, _latency(topo, best, worst, small_us)
 
 
 def _notes(

@@ -637,9 +637,9 @@ def _check_node_fits(*, q: int, down: int, radix: int, fabric: FabricParams) -> 
         )
 
 
-@dataclass(frozen=True)
-class _Shape:
-    """Switches per plane at each tier of the smallest fabric that holds the nodes."""
+class _Shape(NamedTuple):
+    """Switches per plane at each tier of the smallest fabric that holds the nodes (a named tuple:
+    made at most sizes of a sweep, it costs less to build than a frozen dataclass)."""
 
     tiers: int
     leaves: int
