@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.catalog import Catalog
 from planner.catalog.memo import IdentityCache, per_catalog
@@ -473,10 +473,10 @@ def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
     ]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Equipment:
+class Equipment(NamedTuple):
     """What a plan buys and powers before its racks: the compute fabric, the scale-up domains and
-    the auxiliary fabrics (the BOM lists it, the power draw adds it up)."""
+    the auxiliary fabrics (the BOM lists it, the power draw adds it up; a named tuple: made at
+    every size of a sweep)."""
 
     topology: Topology
     """The compute fabric's switch and link counts."""

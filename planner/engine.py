@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from planner.bom import Equipment, bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog, with_calibration
@@ -618,8 +618,9 @@ def _scale_up(r: Resolved) -> ScaleUpDomain:
     )
 
 
-@dataclass(frozen=True)
-class _Draw:
+class _Draw(NamedTuple):
+    """The power draw of a plan, split as the racks are (a named tuple: made at every size)."""
+
     by_category_w: dict[str, float]
     """Maximum power of each BOM category [W]."""
     server_w: float
