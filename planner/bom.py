@@ -121,8 +121,8 @@ def _line(
 
 _KEPT_LINES: IdentityCache[BomLine] = IdentityCache(max_entries=4096)
 """Lines of the items whose count changes seldom with the cluster's size (fabric and scale-up
-switches, storage, management, racks, PDUs, CDUs) by record, description, category, quantity and
-price: the sizes of a sweep share most of them."""
+switches, storage, management, racks, PDUs, CDUs), and of the GPUs and servers (the same in every
+design of a sweep at one size), by record, description, category, quantity and price."""
 
 
 def _kept_line(
@@ -159,8 +159,8 @@ def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
     """GPUs, servers, fabric NICs and the fabric switches of each tier."""
     gpu, server, nic = _compute_descriptions(r.gpu.name, r.server.name, r.nic.name)
     lines = [
-        _line(r, r.gpu, "gpus", gpu, r.gpus, r.gpu.unit_cost_usd),
-        _line(r, r.server, "servers", server, r.nodes, r.server.chassis_cost_usd),
+        _kept_line(r, r.gpu, "gpus", gpu, r.gpus, r.gpu.unit_cost_usd),
+        _kept_line(r, r.server, "servers", server, r.nodes, r.server.chassis_cost_usd),
         _line(r, r.nic, "nics", nic, nics, r.nic.unit_cost_usd),
     ]
     for tier in topo.tier_counts:
