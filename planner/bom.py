@@ -121,7 +121,7 @@ def _line(
 
 _KEPT_LINES: IdentityCache[BomLine] = IdentityCache(max_entries=4096)
 """Lines of the items whose count changes seldom with the cluster's size (fabric and scale-up
-switches, storage, management, racks, PDUs, CDUs), and of the GPUs and servers (the same in every
+switches, racks, PDUs, CDUs; storage and management: :func:`_auxiliary_lines`), and of the GPUs and servers (the same in every
 design of a sweep at one size), by record, description, category, quantity and price."""
 
 
@@ -320,7 +320,7 @@ def _frontend_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
     nic, switch = _frontend_descriptions(fe.nic.name, fe.switch.name)
     return [
         _line(r, fe.nic, "management", nic, fe.nics, fe.nic.unit_cost_usd),
-        _kept_line(r, fe.switch, "management", switch, fe.switches, fe.switch.unit_cost_usd),
+        _line(r, fe.switch, "management", switch, fe.switches, fe.switch.unit_cost_usd),
     ]
 
 
@@ -341,14 +341,35 @@ def _kind_and_name(text: Message) -> Message:
     return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
 
 
-def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
-    """Storage, its fabric, the front-end network, and the in-band and out-of-band management switches."""
+def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> tuple[BomLine, ...]:
+    """Storage, its fabric, the front-end network, and the in-band and out-of-band management
+    switches: kept by their records (by identity), counts and prices, which a sweep's sizes seldom
+    change."""
+    fe = aux.frontend
+    records = (aux.storage, aux.storage_switch, aux.inband_switch, aux.oob_switch, fe.nic, fe.switch)
+    overrides = r.scenario.price_overrides_usd
+    # each price's type too: an int price stays apart from the equal float, as given
+    prices = [overrides.get(record.id) for record in records if record is not None]
+    counts = (aux.storage_units, aux.storage_fabric.switches, aux.inband_fabric.switches)
+    values = (*counts, aux.oob_fabric.switches, fe.nics, fe.switches, *prices, *map(type, prices))
+    kept = _KEPT_AUXILIARY_LINES.get(records, values)
+    if kept is None:
+        kept = _KEPT_AUXILIARY_LINES.put(records, values, _made_auxiliary_lines(r, aux))
+    return kept
+
+
+_KEPT_AUXILIARY_LINES: IdentityCache[tuple[BomLine, ...]] = IdentityCache(max_entries=1024)
+""":func:`_auxiliary_lines` by the records, counts and prices they are made of."""
+
+
+def _made_auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> tuple[BomLine, ...]:
+    """:func:`_auxiliary_lines`, every time."""
     storage, storage_switch, inband, oob = _auxiliary_descriptions(
         aux.storage.name, aux.storage_switch.name, aux.inband_switch.name, aux.oob_switch.name
     )
-    return [
-        _kept_line(r, aux.storage, "storage", storage, aux.storage_units, aux.storage.unit_cost_usd),
-        _kept_line(
+    return (
+        _line(r, aux.storage, "storage", storage, aux.storage_units, aux.storage.unit_cost_usd),
+        _line(
             r,
             aux.storage_switch,
             "storage",
@@ -356,7 +377,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             aux.storage_fabric.switches,
             aux.storage_switch.unit_cost_usd,
         ),
-        _kept_line(
+        _line(
             r,
             aux.inband_switch,
             "management",
@@ -364,11 +385,9 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
             aux.inband_fabric.switches,
             aux.inband_switch.unit_cost_usd,
         ),
-        _kept_line(
-            r, aux.oob_switch, "management", oob, aux.oob_fabric.switches, aux.oob_switch.unit_cost_usd
-        ),
+        _line(r, aux.oob_switch, "management", oob, aux.oob_fabric.switches, aux.oob_switch.unit_cost_usd),
         *_frontend_lines(r, aux),
-    ]
+    )
 
 
 @functools.lru_cache(maxsize=256)
