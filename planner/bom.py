@@ -121,7 +121,8 @@ def _line(
 
 _KEPT_LINES: IdentityCache[BomLine] = IdentityCache(max_entries=4096)
 """Lines of the items whose count changes seldom with the cluster's size (fabric and scale-up
-switches, racks, PDUs, CDUs; storage and management: :func:`_auxiliary_lines`), and of the GPUs and servers (the same in every
+switches; storage and management: :func:`_auxiliary_lines`; racks, PDUs and CDUs:
+:func:`_rack_lines`), and of the GPUs and servers (the same in every
 design of a sweep at one size), by record, description, category, quantity and price."""
 
 
@@ -415,41 +416,54 @@ def _facility_lines(
 ) -> list[BomLine]:
     """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
     rack_text, cooling_text = _facility_descriptions(r.rack.name, r.cooling.name)
-    rack = _kept_line(r, r.rack, "racks_power", rack_text, racks.total, r.rack.unit_cost_usd)
     # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
     pdu, per_rack = _pdus_for_rack(catalog, racks.rack_power_limit_kw)
+    rack, pdus, *cdus = _rack_lines(r, rack_text, pdu, per_rack, racks.total, cooling.cdus)
+    per_kw = _line(
+        r,
+        r.cooling,
+        "cooling",
+        cooling_text,
+        ceil_div(int(it_kw * 1000), 1000),
+        r.cooling.capex_usd_per_kw,
+        quantity_unit="kW",
+    )
+    return [rack, pdus, per_kw, *cdus]
+
+
+def _rack_lines(
+    r: Resolved, rack_text: str, pdu: Pdu, per_rack: int, racks: int, cdus: int
+) -> tuple[BomLine, ...]:
+    """The racks (described by ``rack_text``, made of the rack's and cooling's names), their PDUs
+    and the CDUs (none without): kept by their records (by identity), counts and prices, which a
+    sweep's sizes seldom change."""
+    records = (r.rack, pdu, r.cooling)
+    overrides = r.scenario.price_overrides_usd
+    # each price's type too: an int price stays apart from the equal float, as given
+    prices = [overrides.get(record.id) for record in records]
+    values = (per_rack, racks, cdus, *prices, *map(type, prices))
+    kept = _KEPT_RACK_LINES.get(records, values)
+    if kept is not None:
+        return kept
     lines = [
-        rack,
-        _kept_line(
+        _line(r, r.rack, "racks_power", rack_text, racks, r.rack.unit_cost_usd),
+        _line(
             r,
             pdu,
             "racks_power",
-            kept_msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
-            racks.total * per_rack,
+            msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
+            racks * per_rack,
             pdu.unit_cost_usd,
         ),
-        _line(
-            r,
-            r.cooling,
-            "cooling",
-            cooling_text,
-            ceil_div(int(it_kw * 1000), 1000),
-            r.cooling.capex_usd_per_kw,
-            quantity_unit="kW",
-        ),
     ]
-    if cooling.cdus:
-        lines.append(
-            _kept_line(
-                r,
-                r.cooling,
-                "cooling",
-                kept_msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
-                cooling.cdus,
-                r.cooling.cdu_unit_cost_usd,
-            )
-        )
-    return lines
+    if cdus:
+        description = msg("Coolant distribution unit ({cdus}, N+1)", cdus=cdus)
+        lines.append(_line(r, r.cooling, "cooling", description, cdus, r.cooling.cdu_unit_cost_usd))
+    return _KEPT_RACK_LINES.put(records, values, tuple(lines))
+
+
+_KEPT_RACK_LINES: IdentityCache[tuple[BomLine, ...]] = IdentityCache(max_entries=1024)
+""":func:`_rack_lines` by the records, counts and prices they are made of."""
 
 
 @functools.lru_cache(maxsize=256)

@@ -174,8 +174,8 @@ def test_a_plan_after_a_sweep_equals_the_plan_made_with_nothing_kept(
     bom = importlib.import_module("planner.bom")
     engine = importlib.import_module("planner.engine")
     scale_up = importlib.import_module("planner.fabric.scale_up")
-    monkeypatch.setattr(bom, "_KEPT_LINES", type(bom._KEPT_LINES)(max_entries=8))
-    monkeypatch.setattr(bom, "_KEPT_AUXILIARY_LINES", type(bom._KEPT_AUXILIARY_LINES)(max_entries=8))
+    for name in ("_KEPT_LINES", "_KEPT_AUXILIARY_LINES", "_KEPT_RACK_LINES", "_KEPT_AUX_LINES"):
+        monkeypatch.setattr(bom, name, type(getattr(bom, name))(max_entries=8))
     engine._models.cache_clear()
     scale_up.in_server_domain.cache_clear()
     fresh = plan(scenario=scenario, catalog=catalog, layout_cable_lengths=False)
