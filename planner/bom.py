@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.catalog import Catalog
 from planner.catalog.memo import IdentityCache, per_catalog
@@ -119,6 +119,27 @@ def _line(
     )
 
 
+_KEPT_LINES: IdentityCache[BomLine] = IdentityCache(max_entries=4096)
+"""Lines of the items whose count changes seldom with the cluster's size (fabric and scale-up
+switches; storage and management: :func:`_auxiliary_lines`; racks, PDUs and CDUs:
+:func:`_rack_lines`), and of the GPUs and servers (the same in every
+design of a sweep at one size), by record, description, category, quantity and price."""
+
+
+def _kept_line(
+    r: Resolved, record: Record, category: str, description: str, quantity: int, unit_cost: float
+) -> BomLine:
+    """:func:`_line`, the same object for the same record and description (by identity), category,
+    quantity and price (with its type: an int price stays apart from the equal float, as given)."""
+    price = r.scenario.price_overrides_usd.get(record.id, unit_cost)
+    values = (category, quantity, type(quantity), price, type(price))
+    kept = _KEPT_LINES.get((record, description), values)
+    if kept is None:
+        line = _line(r, record, category, description, quantity, unit_cost)
+        kept = _KEPT_LINES.put((record, description), values, line)
+    return kept
+
+
 @functools.lru_cache(maxsize=1024)
 def _assumption(reason: str | None) -> Message:
     """The source of a record that has none: its reason for being an assumption."""
@@ -139,14 +160,14 @@ def _compute_lines(r: Resolved, topo: Topology, nics: int) -> list[BomLine]:
     """GPUs, servers, fabric NICs and the fabric switches of each tier."""
     gpu, server, nic = _compute_descriptions(r.gpu.name, r.server.name, r.nic.name)
     lines = [
-        _line(r, r.gpu, "gpus", gpu, r.gpus, r.gpu.unit_cost_usd),
-        _line(r, r.server, "servers", server, r.nodes, r.server.chassis_cost_usd),
+        _kept_line(r, r.gpu, "gpus", gpu, r.gpus, r.gpu.unit_cost_usd),
+        _kept_line(r, r.server, "servers", server, r.nodes, r.server.chassis_cost_usd),
         _line(r, r.nic, "nics", nic, nics, r.nic.unit_cost_usd),
     ]
     for tier in topo.tier_counts:
         model = tier_switch(r, tier.tier)
         description = _tier_switch_description(tier.tier, model.name)
-        lines.append(_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
+        lines.append(_kept_line(r, model, "fabric_switches", description, tier.switches, model.unit_cost_usd))
     return lines
 
 
@@ -161,7 +182,7 @@ def _scale_up_lines(r: Resolved, scale_up: ScaleUpDomain) -> list[BomLine]:
         per_domain=scale_up.switches_per_domain,
         domain=scale_up.domain_gpus,
     )
-    return [_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
+    return [_kept_line(r, switch, "fabric_switches", description, scale_up.switches, switch.unit_cost_usd)]
 
 
 @functools.lru_cache(maxsize=256)
@@ -321,12 +342,33 @@ def _kind_and_name(text: Message) -> Message:
     return msg("{name}", name=name) if name.lower().startswith(kind.lower()) else text
 
 
-def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
-    """Storage, its fabric, the front-end network, and the in-band and out-of-band management switches."""
+def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> tuple[BomLine, ...]:
+    """Storage, its fabric, the front-end network, and the in-band and out-of-band management
+    switches: kept by their records (by identity), counts and prices, which a sweep's sizes seldom
+    change."""
+    fe = aux.frontend
+    records = (aux.storage, aux.storage_switch, aux.inband_switch, aux.oob_switch, fe.nic, fe.switch)
+    overrides = r.scenario.price_overrides_usd
+    # each price's type too: an int price stays apart from the equal float, as given
+    prices = [overrides.get(record.id) for record in records if record is not None]
+    counts = (aux.storage_units, aux.storage_fabric.switches, aux.inband_fabric.switches)
+    values = (*counts, aux.oob_fabric.switches, fe.nics, fe.switches, *prices, *map(type, prices))
+    kept = _KEPT_AUXILIARY_LINES.get(records, values)
+    if kept is None:
+        kept = _KEPT_AUXILIARY_LINES.put(records, values, _made_auxiliary_lines(r, aux))
+    return kept
+
+
+_KEPT_AUXILIARY_LINES: IdentityCache[tuple[BomLine, ...]] = IdentityCache(max_entries=1024)
+""":func:`_auxiliary_lines` by the records, counts and prices they are made of."""
+
+
+def _made_auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> tuple[BomLine, ...]:
+    """:func:`_auxiliary_lines`, every time."""
     storage, storage_switch, inband, oob = _auxiliary_descriptions(
         aux.storage.name, aux.storage_switch.name, aux.inband_switch.name, aux.oob_switch.name
     )
-    return [
+    return (
         _line(r, aux.storage, "storage", storage, aux.storage_units, aux.storage.unit_cost_usd),
         _line(
             r,
@@ -346,7 +388,7 @@ def _auxiliary_lines(r: Resolved, aux: AuxiliaryFabrics) -> list[BomLine]:
         ),
         _line(r, aux.oob_switch, "management", oob, aux.oob_fabric.switches, aux.oob_switch.unit_cost_usd),
         *_frontend_lines(r, aux),
-    ]
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -374,41 +416,54 @@ def _facility_lines(
 ) -> list[BomLine]:
     """Racks, their PDUs, cooling per kW of IT load and the CDUs."""
     rack_text, cooling_text = _facility_descriptions(r.rack.name, r.cooling.name)
-    rack = _line(r, r.rack, "racks_power", rack_text, racks.total, r.rack.unit_cost_usd)
     # PDUs are sized for what a rack may draw (its power limit), A and B feeds each carrying it all
     pdu, per_rack = _pdus_for_rack(catalog, racks.rack_power_limit_kw)
+    rack, pdus, *cdus = _rack_lines(r, rack_text, pdu, per_rack, racks.total, cooling.cdus)
+    per_kw = _line(
+        r,
+        r.cooling,
+        "cooling",
+        cooling_text,
+        ceil_div(int(it_kw * 1000), 1000),
+        r.cooling.capex_usd_per_kw,
+        quantity_unit="kW",
+    )
+    return [rack, pdus, per_kw, *cdus]
+
+
+def _rack_lines(
+    r: Resolved, rack_text: str, pdu: Pdu, per_rack: int, racks: int, cdus: int
+) -> tuple[BomLine, ...]:
+    """The racks (described by ``rack_text``, made of the rack's and cooling's names), their PDUs
+    and the CDUs (none without): kept by their records (by identity), counts and prices, which a
+    sweep's sizes seldom change."""
+    records = (r.rack, pdu, r.cooling)
+    overrides = r.scenario.price_overrides_usd
+    # each price's type too: an int price stays apart from the equal float, as given
+    prices = [overrides.get(record.id) for record in records]
+    values = (per_rack, racks, cdus, *prices, *map(type, prices))
+    kept = _KEPT_RACK_LINES.get(records, values)
+    if kept is not None:
+        return kept
     lines = [
-        rack,
+        _line(r, r.rack, "racks_power", rack_text, racks, r.rack.unit_cost_usd),
         _line(
             r,
             pdu,
             "racks_power",
-            kept_msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
-            racks.total * per_rack,
+            msg("PDU {name} ({per_rack} per rack)", name=pdu.name, per_rack=per_rack),
+            racks * per_rack,
             pdu.unit_cost_usd,
         ),
-        _line(
-            r,
-            r.cooling,
-            "cooling",
-            cooling_text,
-            ceil_div(int(it_kw * 1000), 1000),
-            r.cooling.capex_usd_per_kw,
-            quantity_unit="kW",
-        ),
     ]
-    if cooling.cdus:
-        lines.append(
-            _line(
-                r,
-                r.cooling,
-                "cooling",
-                kept_msg("Coolant distribution unit ({cdus}, N+1)", cdus=cooling.cdus),
-                cooling.cdus,
-                r.cooling.cdu_unit_cost_usd,
-            )
-        )
-    return lines
+    if cdus:
+        description = msg("Coolant distribution unit ({cdus}, N+1)", cdus=cdus)
+        lines.append(_line(r, r.cooling, "cooling", description, cdus, r.cooling.cdu_unit_cost_usd))
+    return _KEPT_RACK_LINES.put(records, values, tuple(lines))
+
+
+_KEPT_RACK_LINES: IdentityCache[tuple[BomLine, ...]] = IdentityCache(max_entries=1024)
+""":func:`_rack_lines` by the records, counts and prices they are made of."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -451,10 +506,10 @@ def _service_lines(catalog: Catalog, hardware_usd: float) -> list[BomLine]:
     ]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Equipment:
+class Equipment(NamedTuple):
     """What a plan buys and powers before its racks: the compute fabric, the scale-up domains and
-    the auxiliary fabrics (the BOM lists it, the power draw adds it up)."""
+    the auxiliary fabrics (the BOM lists it, the power draw adds it up; a named tuple: made at
+    every size of a sweep)."""
 
     topology: Topology
     """The compute fabric's switch and link counts."""

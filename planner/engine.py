@@ -7,9 +7,10 @@ BOM, cost, bandwidth, latency); this module only wires them. The BOM lines are w
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 from planner.bom import Equipment, bom_lines, link_class_label, tier_switch
 from planner.catalog import Catalog, with_calibration
@@ -26,10 +27,10 @@ from planner.fabric.auxiliary import (
 )
 from planner.fabric.collectives import (
     Bandwidth,
+    auto_time_us,
     bandwidth,
     build_fabric,
     coefficients,
-    collective_time,
     with_reduction,
 )
 from planner.fabric.media import (
@@ -74,7 +75,7 @@ class SwitchModels:
 @dataclass(frozen=True)
 class SizedCluster:
     """The cluster as sized before it is priced: what the layout of its cables reads
-    (:class:`planner.handoff.sized.Sized`)."""
+    (:class:`planner.handoff.sized.Sized`); a :class:`Plan` holds each field under the same name."""
 
     scenario: Scenario
     nodes: int
@@ -88,13 +89,6 @@ class SizedCluster:
     switch_models: SwitchModels
     power: Power
     racks: Racks
-
-    def parts(self) -> dict[str, Any]:
-        """The fields by name: a :class:`Plan` holds each of them under the same name."""
-        return {name: getattr(self, name) for name in _SIZED_FIELDS}
-
-
-_SIZED_FIELDS = tuple(f.name for f in fields(SizedCluster))
 
 
 @dataclass(frozen=True)
@@ -153,9 +147,13 @@ def _tier_switches(r: Resolved, tiers: int) -> tuple[Switch, ...]:
 def _switch_models(r: Resolved, topo: Topology) -> SwitchModels:
     ids = {t.tier: tier_switch(r, t.tier).id for t in topo.tier_counts}
     # without a scale-out fabric the leaf model is the one a forced fabric would buy
-    return SwitchModels(
-        leaf_id=ids.get("leaf", r.switch.id), spine_id=ids.get("spine"), core_id=ids.get("core")
-    )
+    return _models(ids.get("leaf", r.switch.id), ids.get("spine"), ids.get("core"))
+
+
+@functools.lru_cache(maxsize=256)
+def _models(leaf_id: str, spine_id: str | None, core_id: str | None) -> SwitchModels:
+    """:class:`SwitchModels` made once per ids (a sweep's sizes share a handful)."""
+    return SwitchModels(leaf_id=leaf_id, spine_id=spine_id, core_id=core_id)
 
 
 def _fabric_media(r: Resolved, topo: Topology, nics: int, catalog: Catalog) -> tuple[LinkMedia, ...]:
@@ -469,16 +467,28 @@ def plan(*, scenario: Scenario, catalog: Catalog, layout_cable_lengths: bool = T
     cooling = cooling_summary(
         cooling=r.cooling, it_kw=power.it_kw, server_kw=w_to_kw(draw.server_w), max_rack_kw=racks.max_rack_kw
     )
-    models = _switch_models(r, topo)
-    sized = SizedCluster(
-        scenario, r.nodes, r.server.id, topo, media, kit.aux_media, aux, scale_up, ports, models, power, racks
-    )
-    bom, cable_notes = _bom(r, catalog, sized, kit, cooling, layout_cable_lengths)
+    parts: dict[str, Any] = {
+        "scenario": scenario,
+        "nodes": r.nodes,
+        "server_id": r.server.id,
+        "topology": topo,
+        "media": media,
+        "aux_media": kit.aux_media,
+        "auxiliary": aux,
+        "scale_up": scale_up,
+        "server_ports": ports,
+        "switch_models": _switch_models(r, topo),
+        "power": power,
+        "racks": racks,
+    }
+    # the cable layout reads the sized cluster; a sweep's size, priced without one, builds none
+    sized = SizedCluster(**parts) if layout_cable_lengths else None
+    bom, cable_notes = _bom(r, catalog, sized, kit, cooling, racks, power.it_kw)
     bw, latency = _performance(
         r, catalog, topo, media, ports.per_gpu_gbit_per_s if topo.tiers else 0.0, scale_up
     )
     return Plan(
-        **sized.parts(),
+        **parts,
         design_id=r.design_id,
         design_name=r.design_name,
         gpu_id=r.gpu.id,
@@ -524,32 +534,25 @@ def _equipment(r: Resolved, catalog: Catalog) -> tuple[Equipment, ServerPorts, f
 def _bom(
     r: Resolved,
     catalog: Catalog,
-    sized: SizedCluster,
+    sized: SizedCluster | None,
     kit: Equipment,
     cooling: CoolingResult,
-    laid_out: bool,
+    racks: Racks,
+    it_kw: float,
 ) -> tuple[tuple[BomLine, ...], tuple[str, ...]]:
-    """The BOM, its cables at the lengths of the plan's layout when ``laid_out``, and what the plan
-    says of those lengths."""
-    runs = cable_runs(plan=sized, catalog=catalog, params=r.scenario.floor) if laid_out else ()
+    """The BOM, its cables at the lengths of the plan's layout of ``sized`` (``None``: the
+    scenario's one length per link class), and what the plan says of those lengths."""
+    runs = cable_runs(plan=sized, catalog=catalog, params=r.scenario.floor) if sized is not None else ()
     lines = bom_lines(
-        r=r,
-        catalog=catalog,
-        equipment=kit,
-        racks=sized.racks,
-        cooling=cooling,
-        it_kw=sized.power.it_kw,
-        runs=runs,
+        r=r, catalog=catalog, equipment=kit, racks=racks, cooling=cooling, it_kw=it_kw, runs=runs
     )
-    return lines, _cable_notes(sized, catalog, runs, laid_out)
+    return lines, _cable_notes(sized, catalog, runs)
 
 
-def _cable_notes(
-    sized: SizedCluster, catalog: Catalog, runs: tuple[CableRun, ...], laid_out: bool
-) -> tuple[str, ...]:
+def _cable_notes(sized: SizedCluster | None, catalog: Catalog, runs: tuple[CableRun, ...]) -> tuple[str, ...]:
     """What the plan says of its cable lengths: a plan too large to lay out keeps the scenario's
     one length per link class; a layout run beyond its medium's reach names the field to raise."""
-    if not laid_out:  # a sweep's size: priced at the scenario's lengths, as the sweep says
+    if sized is None:  # a sweep's size: priced at the scenario's lengths, as the sweep says
         return ()
     cables = sum(m.links for m in (*sized.media, *sized.aux_media))
     if not runs and cables:
@@ -615,8 +618,9 @@ def _scale_up(r: Resolved) -> ScaleUpDomain:
     )
 
 
-@dataclass(frozen=True)
-class _Draw:
+class _Draw(NamedTuple):
+    """The power draw of a plan, split as the racks are (a named tuple: made at every size)."""
+
     by_category_w: dict[str, float]
     """Maximum power of each BOM category [W]."""
     server_w: float
@@ -787,8 +791,8 @@ def _performance(
     bw = bandwidth(
         fabric=levels, per_gpu_gbit_per_s=per_gpu_gbit_per_s, oversubscription=topo.oversubscription
     )
-    small = collective_time(fabric=levels, collective="all_reduce", message_bytes=8)
-    return bw, _latency(topo, best, worst, small.time_us)
+    small_us = auto_time_us(fabric=levels, collective="all_reduce", message_bytes=8)
+    return bw, _latency(topo, best, worst, small_us)
 
 
 def _notes(

@@ -16,10 +16,17 @@ import pytest
 
 from planner import Catalog, InputError, Scenario, sweep
 from planner.engine import plan
-from planner.fabric.collectives import MESSAGE_SIZES_BYTES, busbw_sweep_gbyte_per_s
+from planner.fabric.collectives import (
+    MESSAGE_SIZES_BYTES,
+    auto_time_us,
+    busbw_sweep_gbyte_per_s,
+    collective_time,
+    two_level_fabric,
+)
 from planner.fabric.topology import build_topology, server_ports
 from planner.i18n.message import Message, kept_msg, msg
 from planner.outputs import plan_summary_row
+from planner.resolve import resolve
 
 COMPARE_MODULE = importlib.import_module("planner.compare")
 
@@ -143,3 +150,52 @@ def test_a_fabrics_kept_ports_follow_its_switches_and_server(
             spine_radix=spine_radix,
         )
         assert ports == server_ports(gpus_per_node=gpus_per_node, fabric=fresh_fabric, nic_ports=nic_ports)
+
+
+def test_a_kept_bom_line_keeps_an_int_price_apart_from_the_equal_float(catalog: Catalog) -> None:
+    # a kept line is found by record, description, quantity and price; 20,000 and 20,000.0 are
+    # equal and hash alike, so without the price's type one would take the other's line
+    bom = importlib.import_module("planner.bom")
+    r = resolve(scenario=Scenario(design_id="ib-ndr", gpus=512), catalog=catalog)
+    made = {
+        type(price): bom._kept_line(r, r.switch, "fabric_switches", "a switch", 3, price)
+        for price in (20_000, 20_000.0, 20_000)
+    }
+    assert type(made[int].unit_cost_usd) is int and type(made[float].unit_cost_usd) is float
+    assert bom._kept_line(r, r.switch, "fabric_switches", "a switch", 3, 20_000) is made[int]
+
+
+def test_a_plan_after_a_sweep_equals_the_plan_made_with_nothing_kept(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scenario = Scenario(design_id="rail8-npo", gpus=512)
+    sweep(scenario=Scenario(), catalog=catalog)  # fills every cache a sweep keeps
+    after_sweep = plan(scenario=scenario, catalog=catalog, layout_cable_lengths=False)
+    bom = importlib.import_module("planner.bom")
+    engine = importlib.import_module("planner.engine")
+    scale_up = importlib.import_module("planner.fabric.scale_up")
+    for name in ("_KEPT_LINES", "_KEPT_AUXILIARY_LINES", "_KEPT_RACK_LINES", "_KEPT_AUX_LINES"):
+        monkeypatch.setattr(bom, name, type(getattr(bom, name))(max_entries=8))
+    engine._models.cache_clear()
+    scale_up.in_server_domain.cache_clear()
+    fresh = plan(scenario=scenario, catalog=catalog, layout_cable_lengths=False)
+    assert fresh == after_sweep
+    for kept, made in zip(after_sweep.bom, fresh.bom, strict=True):
+        assert [type(getattr(kept, f.name)) for f in dataclasses.fields(kept)] == [
+            type(getattr(made, f.name)) for f in dataclasses.fields(made)
+        ]
+
+
+@pytest.mark.parametrize("gpus", [8, 64, 1024])
+def test_auto_time_us_is_collective_time_every_bit(catalog: Catalog, gpus: int) -> None:
+    fabric = plan(scenario=Scenario(design_id="ib-ndr", gpus=gpus), catalog=catalog).bandwidth.fabric
+    for collective, size in (("all_reduce", 8), ("all_to_all", 2**30), ("all_gather", 1e6)):
+        made = collective_time(fabric=fabric, collective=collective, message_bytes=size)  # type: ignore[arg-type]
+        assert auto_time_us(fabric=fabric, collective=collective, message_bytes=size) == made.time_us  # type: ignore[arg-type]
+
+
+def test_auto_time_us_on_one_gpu_and_a_negative_size() -> None:
+    one = two_level_fabric(gpus=1, domain_gpus=1, scale_up_gbyte_per_s=300, network_gbyte_per_s=50)
+    assert auto_time_us(fabric=one, collective="all_reduce", message_bytes=8) == 0.0
+    with pytest.raises(InputError, match="message_bytes"):
+        auto_time_us(fabric=one, collective="all_reduce", message_bytes=-1)

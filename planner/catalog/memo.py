@@ -10,7 +10,6 @@ for what a sweep's sizes and designs share beyond the catalog (records, media, f
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, TypeVar
 
@@ -74,9 +73,9 @@ def per_catalog(fn: Callable[Concatenate[Catalog, P], R]) -> Callable[Concatenat
 class IdentityCache(Generic[V]):
     """Answers kept by the identity of the objects they were made from, and by plain values.
 
-    The objects are kept with the answer, and a hit must be those very objects, so an id reused by
-    another object after the first is collected never matches; the objects must not change (frozen
-    models, catalog records). At ``max_entries`` answers the cache starts over, so memory stays
+    The objects are kept with the answer, so no other object can take their ids while it is kept:
+    a hit is made from those very objects; the objects must not change (frozen models, catalog
+    records). At ``max_entries`` answers the cache starts over, so memory stays
     bounded. An answer is never ``None`` (``get``'s miss).
 
     Parameters
@@ -111,10 +110,10 @@ class IdentityCache(Generic[V]):
         V or None
             The kept answer; ``None`` when there is none for these very objects.
         """
+        # the entry keeps its objects alive, so no other live object has their ids: a key that
+        # matches is made from those very objects (no identity check needed)
         hit = self._entries.get((tuple(map(id, objects)), values))
-        if hit is not None and len(hit[0]) == len(objects) and all(map(operator.is_, hit[0], objects)):
-            return hit[1]
-        return None
+        return None if hit is None else hit[1]
 
     def put(self, objects: tuple[object, ...], values: tuple[object, ...], answer: V) -> V:
         """Keep ``answer`` for ``objects`` and ``values`` and return it.

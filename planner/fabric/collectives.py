@@ -1447,3 +1447,36 @@ def _busbw_at(fabric: CollectiveFabric, collective: Collective, size: float) -> 
     time_s = alpha + beta
     algbw = size / time_s / 1e9 if time_s > 0 else 0.0
     return algbw * costs.factor, level, algorithm
+
+
+def auto_time_us(*, fabric: CollectiveFabric, collective: Collective, message_bytes: float) -> float:
+    """Time [us] of ``auto`` :func:`collective_time` over every GPU of the fabric, without building
+    its :class:`CollectiveTime` (a plan asks for the 8-byte all-reduce).
+
+    Parameters
+    ----------
+    fabric : CollectiveFabric
+        The whole fabric.
+    collective : Collective
+        The collective operation.
+    message_bytes : float
+        Buffer size ``S`` [B].
+
+    Returns
+    -------
+    float
+        ``collective_time(...).time_us`` [us], every bit the same.
+
+    Raises
+    ------
+    InputError
+        As :func:`collective_time` (a negative size, an unknown collective).
+    """
+    n = fabric.gpus
+    m = _check_request(
+        fabric=fabric, collective=collective, message_bytes=message_bytes, n=n, gpus_per_domain=None
+    )
+    if n == 1:
+        return collective_time(fabric=fabric, collective=collective, message_bytes=message_bytes).time_us
+    _, alpha, beta, _ = _costs(fabric, collective, n, m).fastest(message_bytes)
+    return (alpha + beta) * 1e6

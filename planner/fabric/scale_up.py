@@ -48,6 +48,7 @@ a 136 x 136-port 3D-MEMS optical circuit switch with millisecond switching.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from planner.catalog.schema import Switch
@@ -108,8 +109,10 @@ class ScaleUpDomain:
         return self.domains * self.domain_gpus * self.links_per_gpu
 
 
+@functools.lru_cache(maxsize=1024, typed=True)
 def in_server_domain(*, gpus: int, gpus_per_node: int, domain_gpus: int) -> ScaleUpDomain:
-    """A domain inside one server: at most the server's GPUs (the engine notes the cap).
+    """A domain inside one server: at most the server's GPUs (the engine notes the cap); made once
+    per counts (a sweep's designs ask again at each size).
 
     Parameters
     ----------

@@ -637,9 +637,9 @@ def _check_node_fits(*, q: int, down: int, radix: int, fabric: FabricParams) -> 
         )
 
 
-@dataclass(frozen=True)
-class _Shape:
-    """Switches per plane at each tier of the smallest fabric that holds the nodes."""
+class _Shape(NamedTuple):
+    """Switches per plane at each tier of the smallest fabric that holds the nodes (a named tuple:
+    made at most sizes of a sweep, it costs less to build than a frozen dataclass)."""
 
     tiers: int
     leaves: int
@@ -658,6 +658,8 @@ class _Shape:
 
 _NO_FABRIC = _Shape(tiers=0, leaves=0, spines=0, cores=0, pods=0, leaf_up_links=0)
 """The shape of a cluster that needs no scale-out fabric."""
+_ONE_LEAF = _Shape(tiers=1, leaves=1, spines=0, cores=0, pods=0, leaf_up_links=0)
+"""The shape of a fabric whose nodes fit one leaf per plane."""
 
 
 def smallest_divisor_at_least(n: int, minimum: int) -> int:
@@ -747,7 +749,7 @@ def _shape(
     core_k: int,
 ) -> _Shape:
     if nodes <= limits[1]:
-        return _Shape(tiers=1, leaves=1, spines=0, cores=0, pods=0, leaf_up_links=0)
+        return _ONE_LEAF
     leaves = _leaves_per_plane(nodes=nodes, q=q, down=down, rail_optimized=fabric.rail_optimized)
     if nodes > limits[3]:
         return four_tier_shape(leaves=leaves, up=up, spine_k=spine_k, core_k=core_k)
