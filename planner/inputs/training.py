@@ -298,6 +298,16 @@ class TrainingJob(BaseModel):
             "written to HBM (Megatron-LM and DeepSpeed before 2022)."
         ),
     )
+    fp8_attention: Annotated[
+        bool, Input(flag="--fp8-attention", label="wl.field.fp8_attention", group=_COMPUTE)
+    ] = Field(
+        default=False,
+        description=(
+            "The attention core (QK^T and PV, forward and backward) also runs in FP8, at the catalog's "
+            "published FP8 / BF16 attention-kernel speed for the GPU (Transformer Engine's "
+            "fp8_dot_product_attention, cuDNN's fused FP8 attention); needs precision fp8."
+        ),
+    )
     sequence_parallel: Annotated[bool, Input(negative_flag="--no-sequence-parallel")] = Field(
         default=True, description="Split norms and dropout over the TP GPUs (Megatron-LM since 2022)."
     )
@@ -423,6 +433,8 @@ class TrainingJob(BaseModel):
             raise ValueError(msg("ep > 1 needs experts > 1"))
         if self.expert_tp is not None and self.tp is not None and self.tp % self.expert_tp:
             raise ValueError(msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp))
+        if self.fp8_attention and self.precision != "fp8":
+            raise ValueError(msg("fp8_attention needs precision fp8"))
         self._memory_options()
         if self.layers is not None and self.dense_layers >= self.layers and self.experts > 1:
             raise ValueError(

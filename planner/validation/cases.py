@@ -232,6 +232,10 @@ class CaseInputs(_Frozen):
         default=None,
         description="Whether the attention scores are written to HBM (before FlashAttention) or not.",
     )
+    fp8_attention: bool | None = Field(
+        default=None,
+        description="The attention core runs in FP8 too (Transformer Engine's fp8_dot_product_attention).",
+    )
     recompute: Recompute | None = Field(default=None, description="Activation recomputation.")
     precision: Precision | None = Field(default=None, description="Math precision of the matrix multiplies.")
     software_release: SoftwareRelease | None = Field(
