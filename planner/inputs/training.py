@@ -40,7 +40,7 @@ SoftwareRelease = Literal["latest", "nemo-24.07", "megatron-deepspeed-2021"]
 RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
 AttentionKernel = Literal["flash", "materialized"]
 MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
-MoeDispatcher = Literal["alltoall", "fused"]
+MoeDispatcher = Literal["alltoall", "fused", "hybridep"]
 MoeFramework = Literal["megatron_core", "automodel"]
 """Framework whose expert path's cost per routed copy the catalog applies (``data/moe.yaml``)."""
 OptimizerStates = Literal["fp32_master", "bf16"]
@@ -366,7 +366,8 @@ class TrainingJob(BaseModel):
         description=(
             "alltoall: NCCL all-to-all with separate permutation kernels (Megatron-Core's default); "
             "fused: DeepEP-style kernels that communicate from the GPU's own multiprocessors and keep "
-            "some of them while they overlap compute."
+            "some of them while they overlap compute, then Megatron-Core's permutation; "
+            "hybridep: fused kernels that also permute the tokens to their experts (HybridEP)."
         ),
     )
     moe_copy_overhead_ns: Annotated[float | None, Input(flag="--moe-copy-overhead-ns")] = Field(
@@ -390,10 +391,10 @@ class TrainingJob(BaseModel):
     moe_graphed_dispatch: bool = switch_option(
         "--moe-graphed-dispatch",
         description="The router and the token preprocessing run inside CUDA graphs (Megatron-Core's "
-        "cuda_graph_scope moe_router and moe_preprocess): with the fused dispatcher, which then has no "
-        "host synchronisation on the token counts, waits on nothing and the captured path's own per-copy "
-        "cost replaces the host-synchronised one; the all-to-all dispatcher still waits on the host and "
-        "keeps both.",
+        "cuda_graph_scope moe_router and moe_preprocess): with the fused or HybridEP dispatcher, which "
+        "then has no host synchronisation on the token counts, waits on nothing and the captured path's "
+        "own per-copy cost applies (HybridEP's own, graphs or not); the all-to-all dispatcher still "
+        "waits on the host and keeps both.",
     )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",

@@ -164,8 +164,9 @@ def moe_coefficients(
         dispatch kernels [fraction].
     """
     values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
-    if gpu_id:  # the GPU's own fit below replaces this; without one, the nearest fit scaled by HBM bandwidth
+    if gpu_id:  # the GPU's own fit below replaces these; without one, the fits scaled by HBM bandwidth
         values[COPY_OVERHEAD_RULE] = scaled_copy_overhead_ns(catalog, gpu_id=gpu_id)
+        values[KERNEL_COPY_OVERHEAD_RULE] = scaled_kernel_copy_overhead_ns(catalog, gpu_id=gpu_id)
     suffixes = [f"_{gpu_id}"] if gpu_id else []
     if framework != DEFAULT_FRAMEWORK:
         suffixes.append(f"_{framework}")
@@ -178,6 +179,9 @@ def moe_coefficients(
 
 
 COPY_OVERHEAD_RULE = "moe_copy_overhead_ns"
+KERNEL_COPY_OVERHEAD_RULE = "moe_graphed_copy_overhead_ns"
+KERNEL_FIT_GPU = "gb200"
+"""The GPU ``moe_graphed_copy_overhead_ns`` (``c_g``) is fitted on (Megatron-Bridge's DGX-GB200 HybridEP row)."""
 GENERAL_FIT_GPU = "h100_sxm"
 """The GPU the general ``moe_copy_overhead_ns`` record is fitted on (Megatron-Bridge's DGX-H100 rows)."""
 
@@ -259,6 +263,47 @@ def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str) -> float:
         sorted(fits), key=lambda g: abs(math.log(catalog.gpus[g].hbm_bandwidth_gbyte_per_s / bandwidth))
     )
     return fits[nearest] * catalog.gpus[nearest].hbm_bandwidth_gbyte_per_s / bandwidth
+
+
+def scaled_kernel_copy_overhead_ns(catalog: Catalog, *, gpu_id: str) -> float:
+    """``c_g`` for a GPU [ns]: the per-copy cost of a dispatcher that permutes inside its own kernels
+    (HybridEP) or runs captured, scaled from the GPU it was fitted on by HBM bandwidth.
+
+    ``c_g(G) = c_g(F) B_F / clamp(B_G, B_min, B_max)`` with ``F`` = :data:`KERNEL_FIT_GPU` and
+    ``[B_min, B_max]`` the span of the Megatron-Core per-copy fits (:func:`copy_overhead_fits`), the
+    same device-cost law as :func:`scaled_copy_overhead_ns` (docs/model.md, "framework cost per copy
+    on other GPUs"): the work is device work, and the law is checked only between the fits. A GPU or
+    fit GPU missing from the catalog keeps the general record; a GPU's own record replaces it
+    (:func:`moe_coefficients`).
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The component catalog (``sizing_rules`` and ``gpus``).
+    gpu_id : str
+        Catalog id of the GPU.
+
+    Returns
+    -------
+    float
+        ``c_g`` [ns].
+
+    Examples
+    --------
+    >>> from planner.catalog import load_catalog
+    >>> round(scaled_kernel_copy_overhead_ns(load_catalog(), gpu_id="h100_sxm"), 1)  # 27 x 8,000 / 3,350
+    64.5
+    >>> scaled_kernel_copy_overhead_ns(load_catalog(), gpu_id="gb300")  # the fit GPU's bandwidth
+    27.0
+    """
+    general = catalog.sizing_rules[KERNEL_COPY_OVERHEAD_RULE].value
+    gpu, fitted = catalog.gpus.get(gpu_id), catalog.gpus.get(KERNEL_FIT_GPU)
+    fits = copy_overhead_fits(catalog)
+    if gpu is None or fitted is None or not fits:
+        return general
+    spans = [catalog.gpus[g].hbm_bandwidth_gbyte_per_s for g in fits]
+    bandwidth = min(max(gpu.hbm_bandwidth_gbyte_per_s, min(spans)), max(spans))
+    return general * fitted.hbm_bandwidth_gbyte_per_s / bandwidth
 
 
 def effective_imbalance(*, imbalance: float, experts: int, redundant: int) -> float:
