@@ -199,7 +199,7 @@ class CaseInputs(_Frozen):
         default=None,
         description="Low-latency kernels: copies inside the scale-up domain over its links or through the NIC.",
     )
-    moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
+    moe_dispatcher: Literal["alltoall", "fused", "hybridep"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
     optimizer_states: Literal["fp32_master", "bf16"] | None = Field(

@@ -289,11 +289,16 @@ class StepModel:
         self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
         self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
         moe_c = moe_coefficients or MoeCoefficients()
-        if job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
-            # no host round trip per layer: no wait, and the captured path's own cost per copy. Megatron-Core's
-            # all-to-all dispatcher still copies its split sizes to the host and waits on them (before
-            # the all-to-all) when the preprocess is captured: there both stay (moe module notes)
-            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns, host_wait_us=0.0)
+        if job.moe_dispatcher == "hybridep" or (job.moe_graphed_dispatch and job.moe_dispatcher == "fused"):
+            # HybridEP permutes inside its own dispatch kernel (Megatron-Core's _HybridEPManager hands the
+            # experts its output as is), and a captured fused path launches no permutation from the host:
+            # c_g per copy, not Megatron-Core's permute (c_r)
+            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
+        if job.moe_graphed_dispatch and job.moe_dispatcher != "alltoall":
+            # no host round trip per layer: no wait. Megatron-Core's all-to-all dispatcher still copies its
+            # split sizes to the host and waits on them (before the all-to-all) when the preprocess is
+            # captured: there the wait stays (moe module notes)
+            moe_c = replace(moe_c, host_wait_us=0.0)
         if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
             moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
         self.moe = MoeModel(
@@ -500,7 +505,7 @@ class StepModel:
         if self.job.moe_overlap == "none" or ep_all == 0.0:
             ep_s = ep_all
         else:  # one micro-batch's all-to-all under the other's compute (moe module notes)
-            if self.job.moe_dispatcher == "fused":  # the dispatch kernels keep some SMs
+            if self.job.moe_dispatcher != "alltoall":  # the dispatch kernels keep some SMs
                 slowdown = 1.0 / (1.0 - self.moe.c.comm_sm_fraction)
                 compute_micro, moe_s = compute_micro * slowdown, moe_s * slowdown
             hidden_s = exposed_after_overlap_s(
@@ -637,7 +642,7 @@ class StepModel:
     def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:
         """One dispatch (or combine) over the expert group, node-limited routing applied [s]."""
         size = self.moe.dispatch_buffer_bytes(lay, element_bytes)
-        dedupe = self.job.moe_dispatcher == "fused"
+        dedupe = self.job.moe_dispatcher != "alltoall"
         share = network_share(
             ep=lay.ep, per_domain=per_domain, top_k=self.shape.top_k, node_limit=self.job.moe_node_limit,
             dedupe=dedupe,
