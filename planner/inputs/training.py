@@ -189,7 +189,9 @@ class TrainingJob(BaseModel):
     dp: int | None = _searched_degree(
         "--dp", "wl.field.dp", le=1_048_576, description="Data-parallel replicas; empty = searched."
     )
-    ep: ExpertParallel = None
+    ep: Annotated[
+        ExpertParallel, Input(label="wl.field.ep", group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    ] = None
     virtual_stages: int | None = count_option(
         "--virtual-stages", le=64, description="Interleaved stages per GPU (v); empty = searched."
     )
@@ -361,7 +363,19 @@ class TrainingJob(BaseModel):
         default=None,
         description="Node-limited routing: scale-up domains a token is sent to at most, then forwarded inside.",
     )
-    moe_dispatcher: Annotated[MoeDispatcher, Input(flag="--moe-dispatcher")] = Field(
+    moe_dispatcher: Annotated[
+        MoeDispatcher,
+        Input(
+            flag="--moe-dispatcher",
+            label="wl.field.moe_dispatcher",
+            group=_NETWORK,
+            choices={
+                "alltoall": "wl.moe_dispatcher.alltoall",
+                "fused": "wl.moe_dispatcher.fused",
+                "hybridep": "wl.moe_dispatcher.hybridep",
+            },
+        ),
+    ] = Field(
         default="alltoall",
         description=(
             "alltoall: NCCL all-to-all with separate permutation kernels (Megatron-Core's default); "
@@ -400,7 +414,19 @@ class TrainingJob(BaseModel):
         "--moe-dispatch-fp8",
         description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16.",
     )
-    moe_overlap: Annotated[MoeOverlap, Input(flag="--moe-overlap")] = Field(
+    moe_overlap: Annotated[
+        MoeOverlap,
+        Input(
+            flag="--moe-overlap",
+            label="wl.field.moe_overlap",
+            group=_NETWORK,
+            choices={
+                "none": "wl.moe_overlap.none",
+                "two_micro_batches": "wl.moe_overlap.two_micro_batches",
+                "dualpipe": "wl.moe_overlap.dualpipe",
+            },
+        ),
+    ] = Field(
         default="none",
         description=(
             "Expert all-to-all hidden behind compute: none; two_micro_batches (one micro-batch's "
