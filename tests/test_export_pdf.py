@@ -85,8 +85,9 @@ def test_sections_start_pages_in_order(docs: dict[str, Printed], lang: str) -> N
     # the zh internal edition is 50 pages today (the catalog's sizing rules grew with the training
     # and MoE model: the memory reserve, MXFP8 ceilings and MoE host wait added 4 in one round, the
     # kernel-efficiency bounds of 16 accelerator/precision pairs and NCCL's send/receive buffers 4
-    # in the next), the English one fewer
-    assert 10 <= doc.pages <= (52 if doc.proposal.internal else 30)
+    # in the next; the FP8 attention speed-ups, 20 records with their cuDNN sources, 1 more: 53), the
+    # English one fewer
+    assert 10 <= doc.pages <= (54 if doc.proposal.internal else 30)
     titles = [tr(key, lang) for key in proposal.SECTION_KEYS]
     header = tr("export.confidential", lang)  # the internal edition's mark above every page
     tops = [
