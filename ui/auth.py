@@ -19,11 +19,14 @@ app behaves as it always has. The role comes from the ID token's claims through
 from __future__ import annotations
 
 import os
+import threading
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 from streamlit import config as st_config
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from planner.access import (
     LOCAL_IDENTITY,
@@ -59,9 +62,46 @@ PRICE_FACTOR = Pricing().price_factor
 terms of the proposal (15 % margin, no discount)."""
 
 
+_RUN_READS: dict[int, tuple[dict[Any, Any], dict[str, Any]]] = {}
+"""Each live session's last successful read of the ``[auth]`` section, by its script run context's
+``id``, with the run it was read in (the run's ``cursors`` dict: Streamlit makes a new one when
+a run starts); an entry goes when its context is collected."""
+_RUN_READS_LOCK = threading.Lock()
+
+
 def _auth_section() -> dict[str, Any]:
     """The ``[auth]`` section (empty: sign-in off); :class:`planner.access.SignInConfigError`
-    when sign-in is configured but its secrets cannot be read (fail closed)."""
+    when sign-in is configured but its secrets cannot be read (fail closed).
+
+    Read once per run of the script: a run asks about 40 times (the gate, the identity behind
+    every permission check, the navigation bar's links), about 0.1 ms of CPU each (the
+    environment scanned, the secrets files looked up, Streamlit's secrets asked, a file
+    parsed). Every run reads afresh, so a changed secrets file or variable takes effect
+    on the next run, as before; a read that fails is not kept (the next call reads again
+    and fails again: the gate still denies). Outside a script run, every call reads."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return _read_auth_section()
+    run = ctx.cursors
+    with _RUN_READS_LOCK:
+        held = _RUN_READS.get(id(ctx))
+    if held is not None and held[0] is run:
+        return dict(held[1])
+    section = _read_auth_section()
+    with _RUN_READS_LOCK:
+        if id(ctx) not in _RUN_READS:
+            weakref.finalize(ctx, _forget_run_read, id(ctx))
+        _RUN_READS[id(ctx)] = (run, section)
+    return dict(section)
+
+
+def _forget_run_read(context_id: int) -> None:
+    with _RUN_READS_LOCK:
+        _RUN_READS.pop(context_id, None)
+
+
+def _read_auth_section() -> dict[str, Any]:
+    """:func:`_auth_section` read from the environment, the secrets files and ``st.secrets``."""
     from_files = auth_section(environ=os.environ, secret_files=st_config.get_option("secrets.files"))
     try:
         loaded = st.secrets.get("auth")
