@@ -17,8 +17,9 @@ counted, not fitted):
   automodel), the host wait kept from the fit before;
 - ``moe_copy_overhead_ns_b200_hgx``: the same path on B200, the host wait kept from H100 (a host
   cost; the two B200 rows have the same copies per layer pass and cannot separate the two);
-- ``moe_graphed_copy_overhead_ns``: the fused dispatcher with the router and preprocessing in CUDA
-  graphs (no host wait).
+- ``moe_graphed_copy_overhead_ns``: HybridEP, which permutes the tokens inside its own kernels, and
+  a fused dispatcher with the router and preprocessing in CUDA graphs (the host wait stays where the
+  dispatch still synchronises with the host; its one calibration row is graphed).
 
 The groups are fitted in that order, each with the ones before it fixed (their cases do not use the
 later rules). Prints each fit and its residuals; copy the values into ``data/moe.yaml``. Validation
@@ -43,7 +44,10 @@ from planner.validation.run import evaluate
 
 
 def _graphed(case: ValidationCase) -> bool:
-    return bool(case.inputs.moe_graphed_dispatch) and case.inputs.moe_dispatcher == "fused"
+    """The cases whose per-copy cost is ``c_g``: HybridEP (it permutes inside its own kernels) or a
+    fused dispatcher captured in CUDA graphs (planner/performance/training/schedule.py ``StepModel``)."""
+    dispatcher = case.inputs.moe_dispatcher
+    return dispatcher == "hybridep" or (bool(case.inputs.moe_graphed_dispatch) and dispatcher == "fused")
 
 
 def _automodel(case: ValidationCase) -> bool:

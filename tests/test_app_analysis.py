@@ -387,6 +387,29 @@ def test_moe_and_in_network_reduction_change_the_estimate() -> None:
     assert after != before
 
 
+def test_the_expert_dispatcher_and_overlap_are_offered_and_change_the_estimate() -> None:
+    at = start("workload", lang="zh")
+    at.number_input(key=field(keys.WORKLOAD_FORM, "experts")).set_value(64).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "top_k")).set_value(8).run()
+    at.number_input(key=field(keys.WORKLOAD_FORM, "ep")).set_value(8).run()
+    step_row = f"{tr('wl.row.step_time', 'zh')} [s]"
+    plain = row(at.table[0].value, step_row)
+    dispatcher = at.selectbox(key=field(keys.WORKLOAD_FORM, "moe_dispatcher"))
+    assert dispatcher.label == tr("wl.field.moe_dispatcher", "zh")
+    assert dispatcher.options == [
+        tr(f"wl.moe_dispatcher.{v}", "zh") for v in ("alltoall", "fused", "hybridep")
+    ]
+    dispatcher.set_value("hybridep").run()
+    assert not at.error, rendered_texts(at.error)
+    # HybridEP pays its own per-copy cost (data/moe.yaml moe_graphed_copy_overhead_ns) instead of
+    # Megatron-Core's permutation, and deduplicates the copies it sends: every design's step changes
+    hybrid = row(at.table[0].value, step_row)
+    assert all(h != p for h, p in zip(hybrid, plain, strict=True))
+    at.selectbox(key=field(keys.WORKLOAD_FORM, "moe_overlap")).set_value("two_micro_batches").run()
+    assert not at.error, rendered_texts(at.error)
+    assert row(at.table[0].value, step_row) != hybrid
+
+
 def test_reliability_evaluates_a_chosen_interval_and_names_a_missing_size() -> None:
     at = start("reliability")
     table = at.table[0].value

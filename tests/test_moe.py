@@ -219,6 +219,44 @@ def test_the_framework_cost_per_copy_is_an_input(catalog: Catalog) -> None:
     assert _model(stated, catalog).moe_overhead_micro_s(lay, "selective") == pytest.approx(doubled - waits_s)
 
 
+def test_hybridep_pays_its_own_kernels_per_copy_and_waits_unless_captured(catalog: Catalog) -> None:
+    # HybridEP permutes the tokens to their experts inside its dispatch kernel (Megatron-Core's
+    # _HybridEPManager hands its output to the experts as is), so the per-copy cost is c_g = 27 ns
+    # (data/moe.yaml moe_graphed_copy_overhead_ns, the general record: _model passes no GPU), not
+    # Megatron-Core's permute at c_r = 339 ns; without CUDA graphs it still waits on the host once per
+    # expert-layer forward (1,511 us), captured it does not, exactly as the captured fused path
+    job = TrainingJob(**QWEN3_30B)
+    lay = _lay()
+    counted = _model(job.model_copy(update={"moe_copy_overhead_ns": 0.0}), catalog).moe_overhead_micro_s(
+        lay, "selective"
+    )
+    hybrid = job.model_copy(update={"moe_dispatcher": "hybridep"})
+    hybrid_s = _model(hybrid, catalog).moe_overhead_micro_s(lay, "selective")
+    assert hybrid_s - counted == pytest.approx(48 * 4096 * 8 * 27e-9)  # 48 layers x 4096 tokens x 8 copies
+    captured = hybrid.model_copy(update={"moe_graphed_dispatch": True})
+    captured_s = _model(captured, catalog).moe_overhead_micro_s(lay, "selective")
+    assert hybrid_s - captured_s == pytest.approx(48 * 1511e-6)  # one host wait per expert-layer forward
+    fused_captured = captured.model_copy(update={"moe_dispatcher": "fused"})
+    # the same communication as the fused (DeepEP-style) kernels: deduplicated copies, reserved SMs
+    same = _model(fused_captured, catalog).step(_lay(dp=64, ep=64), "selective", 1).step
+    assert _model(captured, catalog).step(_lay(dp=64, ep=64), "selective", 1).step == same
+
+
+def test_the_hybridep_cost_scales_with_hbm_bandwidth_within_the_fits(catalog: Catalog) -> None:
+    # fitted on DGX-GB200 (8,000 GB/s, data/gpus.yaml); the device-cost law of the per-copy fits
+    # (docs/model.md, "framework cost per copy on other GPUs"), clamped to their span 3,350..8,000 GB/s
+    assert moe_coefficients(catalog, gpu_id="gb300").graphed_copy_overhead_ns == pytest.approx(27.0)
+    assert moe_coefficients(catalog, gpu_id="h100_sxm").graphed_copy_overhead_ns == pytest.approx(
+        27 * 8000 / 3350
+    )
+    assert moe_coefficients(catalog, gpu_id="h200_sxm").graphed_copy_overhead_ns == pytest.approx(
+        27 * 8000 / 4800
+    )
+    assert moe_coefficients(catalog, gpu_id="a100_sxm_80gb").graphed_copy_overhead_ns == pytest.approx(
+        27 * 8000 / 3350  # below the span: clamped to the H100's bandwidth
+    )
+
+
 def test_the_host_wait_is_per_expert_layer_forward(catalog: Catalog) -> None:
     job = TrainingJob(**QWEN3_30B)
     lay = _lay()

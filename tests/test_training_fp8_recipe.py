@@ -48,8 +48,16 @@ def test_each_blackwell_gpu_has_a_lower_mxfp8_ceiling_and_mxfp8_casts_carry_thei
     # 2 (read BF16) + 1 + 1 (row- and column-wise FP8) + 2 / 32 (one E8M0 scale per 32 elements, twice)
     assert mx.fp8_cast_bytes == 2 + 1 + 1 + 2 / 32 == 4.0625
     assert tensor.fp8_cast_bytes == 4.0
+    # the FP8 attention kernel has its own published speed per recipe (docs/model.md, FP8 attention)
+    assert mx.fp8_attention_speedup_backward < tensor.fp8_attention_speedup_backward
     # nothing else moves: the curve's shape and the other counted bytes are the recipe's too
-    assert dataclasses.replace(mx, max_fraction=tensor.max_fraction, fp8_cast_bytes=4.0) == tensor
+    attention = {
+        "fp8_attention_speedup_forward": tensor.fp8_attention_speedup_forward,
+        "fp8_attention_speedup_backward": tensor.fp8_attention_speedup_backward,
+    }
+    assert (
+        dataclasses.replace(mx, max_fraction=tensor.max_fraction, fp8_cast_bytes=4.0, **attention) == tensor
+    )
 
 
 def test_a_gpu_without_an_mxfp8_ceiling_keeps_its_per_tensor_one(catalog: Catalog) -> None:

@@ -40,7 +40,7 @@ SoftwareRelease = Literal["latest", "nemo-24.07", "megatron-deepspeed-2021"]
 RecomputeChoice = Literal["auto", "none", "selective", "full", "block"]
 AttentionKernel = Literal["flash", "materialized"]
 MoeOverlap = Literal["none", "two_micro_batches", "dualpipe"]
-MoeDispatcher = Literal["alltoall", "fused"]
+MoeDispatcher = Literal["alltoall", "fused", "hybridep"]
 MoeFramework = Literal["megatron_core", "automodel"]
 """Framework whose expert path's cost per routed copy the catalog applies (``data/moe.yaml``)."""
 OptimizerStates = Literal["fp32_master", "bf16"]
@@ -189,7 +189,9 @@ class TrainingJob(BaseModel):
     dp: int | None = _searched_degree(
         "--dp", "wl.field.dp", le=1_048_576, description="Data-parallel replicas; empty = searched."
     )
-    ep: ExpertParallel = None
+    ep: Annotated[
+        ExpertParallel, Input(label="wl.field.ep", group=_LAYOUT, step=1, placeholder=_SEARCHED)
+    ] = None
     virtual_stages: int | None = count_option(
         "--virtual-stages", le=64, description="Interleaved stages per GPU (v); empty = searched."
     )
@@ -298,6 +300,16 @@ class TrainingJob(BaseModel):
             "written to HBM (Megatron-LM and DeepSpeed before 2022)."
         ),
     )
+    fp8_attention: Annotated[
+        bool, Input(flag="--fp8-attention", label="wl.field.fp8_attention", group=_COMPUTE)
+    ] = Field(
+        default=False,
+        description=(
+            "The attention core (QK^T and PV, forward and backward) also runs in FP8, at the catalog's "
+            "published FP8 / BF16 attention-kernel speed for the GPU (Transformer Engine's "
+            "fp8_dot_product_attention, cuDNN's fused FP8 attention); needs precision fp8."
+        ),
+    )
     sequence_parallel: Annotated[bool, Input(negative_flag="--no-sequence-parallel")] = Field(
         default=True, description="Split norms and dropout over the TP GPUs (Megatron-LM since 2022)."
     )
@@ -361,12 +373,25 @@ class TrainingJob(BaseModel):
         default=None,
         description="Node-limited routing: scale-up domains a token is sent to at most, then forwarded inside.",
     )
-    moe_dispatcher: Annotated[MoeDispatcher, Input(flag="--moe-dispatcher")] = Field(
+    moe_dispatcher: Annotated[
+        MoeDispatcher,
+        Input(
+            flag="--moe-dispatcher",
+            label="wl.field.moe_dispatcher",
+            group=_NETWORK,
+            choices={
+                "alltoall": "wl.moe_dispatcher.alltoall",
+                "fused": "wl.moe_dispatcher.fused",
+                "hybridep": "wl.moe_dispatcher.hybridep",
+            },
+        ),
+    ] = Field(
         default="alltoall",
         description=(
             "alltoall: NCCL all-to-all with separate permutation kernels (Megatron-Core's default); "
             "fused: DeepEP-style kernels that communicate from the GPU's own multiprocessors and keep "
-            "some of them while they overlap compute."
+            "some of them while they overlap compute, then Megatron-Core's permutation; "
+            "hybridep: fused kernels that also permute the tokens to their experts (HybridEP)."
         ),
     )
     moe_copy_overhead_ns: Annotated[float | None, Input(flag="--moe-copy-overhead-ns")] = Field(
@@ -390,16 +415,28 @@ class TrainingJob(BaseModel):
     moe_graphed_dispatch: bool = switch_option(
         "--moe-graphed-dispatch",
         description="The router and the token preprocessing run inside CUDA graphs (Megatron-Core's "
-        "cuda_graph_scope moe_router and moe_preprocess): with the fused dispatcher, which then has no "
-        "host synchronisation on the token counts, waits on nothing and the captured path's own per-copy "
-        "cost replaces the host-synchronised one; the all-to-all dispatcher still waits on the host and "
-        "keeps both.",
+        "cuda_graph_scope moe_router and moe_preprocess): with the fused or HybridEP dispatcher, which "
+        "then has no host synchronisation on the token counts, waits on nothing and the captured path's "
+        "own per-copy cost applies (HybridEP's own, graphs or not); the all-to-all dispatcher still "
+        "waits on the host and keeps both.",
     )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",
         description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16.",
     )
-    moe_overlap: Annotated[MoeOverlap, Input(flag="--moe-overlap")] = Field(
+    moe_overlap: Annotated[
+        MoeOverlap,
+        Input(
+            flag="--moe-overlap",
+            label="wl.field.moe_overlap",
+            group=_NETWORK,
+            choices={
+                "none": "wl.moe_overlap.none",
+                "two_micro_batches": "wl.moe_overlap.two_micro_batches",
+                "dualpipe": "wl.moe_overlap.dualpipe",
+            },
+        ),
+    ] = Field(
         default="none",
         description=(
             "Expert all-to-all hidden behind compute: none; two_micro_batches (one micro-batch's "
@@ -423,6 +460,8 @@ class TrainingJob(BaseModel):
             raise ValueError(msg("ep > 1 needs experts > 1"))
         if self.expert_tp is not None and self.tp is not None and self.tp % self.expert_tp:
             raise ValueError(msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp))
+        if self.fp8_attention and self.precision != "fp8":
+            raise ValueError(msg("fp8_attention needs precision fp8"))
         self._memory_options()
         if self.layers is not None and self.dense_layers >= self.layers and self.experts > 1:
             raise ValueError(

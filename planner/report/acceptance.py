@@ -200,7 +200,7 @@ def curves_figure(
     """
     import plotly.graph_objects as go
 
-    from planner.report.charts import _style
+    from planner.report.charts import styled
 
     fig = go.Figure()
     groups: dict[tuple[str, str, int], list[Check]] = {}
@@ -226,4 +226,4 @@ def curves_figure(
             )  # fmt: skip
     fig.update_xaxes(type="log", title=tr("acc.col.size_bytes", lang))
     fig.update_yaxes(type="log", title=tr("acc.busbw_axis", lang))
-    return _style(fig, tr("acc.chart_title", lang), height=420)
+    return styled(fig, tr("acc.chart_title", lang), height=420)

@@ -193,27 +193,10 @@ def _title_lines(fig: go.Figure) -> int:
     return str(fig.layout.title.text or "").count("<br>") + 1
 
 
-def _style(fig: go.Figure, title: str, *, height: int = 380, legend: str | None = "bottom") -> go.Figure:
-    """House style: title top left (broken over lines at :data:`TITLE_WIDTH`, never cut), legend
-    below the plot (never over the title), white theme."""
-    text = _wrap(title, TITLE_WIDTH) if title else title
-    if fig.layout.template.layout.plot_bgcolor != _HOUSE_PLOT_BGCOLOR:  # built under another default
-        fig.update_layout(template=HOUSE_TEMPLATE)
-    fig.update_layout(
-        title={"text": text, "x": 0.0, "xanchor": "left", "pad": {"l": 4}, "font": {"size": 16}},
-        font={"family": FONT, "size": 12},
-        height=height,
-        margin={"l": 10, "r": 10, "t": 50 + TITLE_LINE_PX * text.count("<br>"), "b": 10},
-        showlegend=legend is not None,
-        legend=_LEGENDS.get(legend or "bottom"),
-        separators=".,",
-    )
-    return fig
-
-
 def styled(fig: go.Figure, title: str, *, height: int = 380, legend: str | None = "bottom") -> go.Figure:
-    """The house style (:func:`_style`) for a figure a page builds itself, so its title, legend
-    and font sit where every other chart has them (a legend never over an axis title).
+    """The house style every chart has, and a figure a page builds itself takes too: title top
+    left (broken over lines at :data:`TITLE_WIDTH`, never cut), legend below the plot (never over
+    the title or an axis title), white theme.
 
     Parameters
     ----------
@@ -231,34 +214,41 @@ def styled(fig: go.Figure, title: str, *, height: int = 380, legend: str | None 
     go.Figure
         ``fig``, styled.
     """
-    return _style(fig, title, height=height, legend=legend)
-
-
-def wrapped(label: str, width: int = 18) -> str:
-    """A long category label broken over lines (:func:`_wrap`), for a page's own bar chart.
-
-    Parameters
-    ----------
-    label : str
-        Category label.
-    width : int
-        Characters per line at most [count].
-
-    Returns
-    -------
-    str
-        The label with ``<br>`` line breaks.
-    """
-    return _wrap(label, width)
+    text = wrapped(title, TITLE_WIDTH) if title else title
+    if fig.layout.template.layout.plot_bgcolor != _HOUSE_PLOT_BGCOLOR:  # built under another default
+        fig.update_layout(template=HOUSE_TEMPLATE)
+    fig.update_layout(
+        title={"text": text, "x": 0.0, "xanchor": "left", "pad": {"l": 4}, "font": {"size": 16}},
+        font={"family": FONT, "size": 12},
+        height=height,
+        margin={"l": 10, "r": 10, "t": 50 + TITLE_LINE_PX * text.count("<br>"), "b": 10},
+        showlegend=legend is not None,
+        legend=_LEGENDS.get(legend or "bottom"),
+        separators=".,",
+    )
+    return fig
 
 
 _width = fmt.display_width
 
 
-def _wrap(label: str, width: int = 18) -> str:
-    """Break a long axis label at spaces, or between CJK characters, so labels need no rotation.
+def wrapped(label: str, width: int = 18) -> str:
+    """A long label broken over lines at spaces, or between CJK characters, so axis labels need
+    no rotation (chart titles, category axes, a page's own bar chart).
 
-    >>> _wrap("InfiniBand NDR rail-optimized fat tree"), _wrap("InfiniBand NDR 轨道优化胖树", 12)
+    Parameters
+    ----------
+    label : str
+        The label.
+    width : int
+        Display columns per line at most (a CJK character counts two) [count].
+
+    Returns
+    -------
+    str
+        The label with ``<br>`` line breaks.
+
+    >>> wrapped("InfiniBand NDR rail-optimized fat tree"), wrapped("InfiniBand NDR 轨道优化胖树", 12)
     ('InfiniBand NDR<br>rail-optimized fat<br>tree', 'InfiniBand<br>NDR<br>轨道优化胖树')
     """
     tokens: list[str] = []
@@ -373,7 +363,7 @@ _COINCIDE_NOTE = "coincide"
 def _coincidence_note(names: Sequence[str], lang: str, index: int) -> dict[str, object]:
     """A grey line above the plot naming series that lie on top of each other."""
     text = tr("chart.coincide", lang, names=" = ".join(names), tolerance=f"{TIE_TOLERANCE * 100:g}")
-    text = _wrap(text, NOTE_WIDTH)
+    text = wrapped(text, NOTE_WIDTH)
     return {
         "name": _COINCIDE_NOTE,
         "text": text,
@@ -449,7 +439,7 @@ def separate_overlapping(
 
 
 def _with_notes(fig: go.Figure, notes: Sequence[dict[str, object]]) -> go.Figure:
-    """Room above the plot for the coincidence notes (after :func:`_style` set the margins), each
+    """Room above the plot for the coincidence notes (after :func:`styled` set the margins), each
     note above the one before it, however many lines it was broken over."""
     if not notes:
         return fig
@@ -604,7 +594,7 @@ def cost_by_category(plan: Plan, lang: str) -> go.Figure:
         title=tr("axis.amount", lang, unit=tr(f"currency.{money.currency}", lang)), range=[0, top * 1.22]
     )
     _money_axis(fig, top, lang, axis="x")
-    return _style(fig, tr("chart.cost_by_category", lang), legend=None)
+    return styled(fig, tr("chart.cost_by_category", lang), legend=None)
 
 
 def power_by_category(plan: Plan, lang: str) -> go.Figure:
@@ -647,7 +637,7 @@ def power_by_category(plan: Plan, lang: str) -> go.Figure:
         showarrow=False,
         font={"size": 14},
     )
-    return _style(fig, tr("chart.power_by_category", lang), legend=None)
+    return styled(fig, tr("chart.power_by_category", lang), legend=None)
 
 
 def busbw_curve(
@@ -708,7 +698,7 @@ def _busbw_figure(traces: list[go.Scatter], lang: str, *, y_title: str, title: s
         type="log", title=tr("axis.message_size", lang), tickvals=ticks, ticktext=[_bytes(t) for t in ticks]
     )
     fig.update_yaxes(title=y_title, rangemode="tozero")
-    return _with_notes(_style(fig, title, height=460), notes)
+    return _with_notes(styled(fig, title, height=460), notes)
 
 
 def _bytes(size: float) -> str:
@@ -749,7 +739,7 @@ def latency_breakdown(plan: Plan, lang: str) -> go.Figure:
         )
     fig.update_layout(barmode="stack")
     fig.update_xaxes(title=tr("axis.latency_ns", lang), rangemode="tozero")
-    fig = _style(
+    fig = styled(
         fig, tr("chart.latency_breakdown", lang, total=fmt.number(plan.latency.gpu_to_gpu_ns)), height=260
     )
     fig.update_layout(legend={"traceorder": "normal", "y": -0.3})
@@ -859,7 +849,7 @@ def compare_bars(
         if col == 1 or unit == "BTU/h":  # grouped ticks (k/M or 万/亿), not Plotly's SI prefixes
             _money_axis(fig, top * 1.2, display.money_grouping_lang(lang, shown), row=1, col=col)
     fig.update_annotations(font_size=13)
-    fig = _style(fig, tr("chart.compare_bars", lang), height=440)
+    fig = styled(fig, tr("chart.compare_bars", lang), height=440)
     fig.update_layout(margin={"t": 80})
     return fig
 
@@ -882,7 +872,7 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
         Stacked bar chart of CAPEX [report currency].
     """
     money = money_of(plans[0])
-    labels = [_wrap(n) for n in _names(plans, names)]
+    labels = [wrapped(n) for n in _names(plans, names)]
     fig = go.Figure()
     for category in BOM_CATEGORIES:
         values = [money(p.cost.by_category_usd.get(category, 0.0)) for p in plans]
@@ -906,7 +896,7 @@ def cost_stack(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None
     )
     fig.update_xaxes(tickangle=0, title=tr_enum("metric", "design", lang))
     _money_axis(fig, max(totals), lang)
-    return _style(fig, tr("chart.cost_stack", lang), height=480, legend="right")
+    return styled(fig, tr("chart.cost_stack", lang), height=480, legend="right")
 
 
 def _stack_totals(
@@ -966,7 +956,7 @@ def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = No
         Polar chart of :func:`radar_scores` [fraction].
     """
     scores = radar_scores(plans)
-    axes = [_wrap(tr(RADAR_LABEL_KEYS[c], lang), RADAR_LABEL_WIDTH) for c in RADAR_METRICS]
+    axes = [wrapped(tr(RADAR_LABEL_KEYS[c], lang), RADAR_LABEL_WIDTH) for c in RADAR_METRICS]
     fig = go.Figure()
     for i, (p, name) in enumerate(zip(plans, _names(plans, names), strict=True)):
         row = scores.iloc[i]
@@ -1003,7 +993,7 @@ def radar(plans: Sequence[Plan], lang: str, names: Mapping[str, str] | None = No
             "domain": {"x": [0.22, 0.78], "y": [0.08, 0.88]},
         }
     )
-    return _style(fig, tr("chart.radar", lang), height=480)
+    return styled(fig, tr("chart.radar", lang), height=480)
 
 
 def _vline(x: float, color: str, dash: str) -> dict[str, object]:
@@ -1140,7 +1130,7 @@ def scaling(
     )
     if metric.is_money:
         _money_axis(fig, float((frame[column] * factor).max()), display.money_grouping_lang(lang, shown))
-    return _with_notes(_style(fig, title, height=330, legend=None), notes)
+    return _with_notes(styled(fig, title, height=330, legend=None), notes)
 
 
 # --- topology and racks -------------------------------------------------------------------------
@@ -1367,7 +1357,7 @@ def topology(plan: Plan, lang: str) -> go.Figure:
         rails=topo.rails,
         switches=fmt.number(topo.switches_total),
     )
-    return _style(fig, title, height=170 + 110 * len(rows), legend=None)
+    return styled(fig, title, height=170 + 110 * len(rows), legend=None)
 
 
 MAX_RACK_BARS = 80
@@ -1450,4 +1440,4 @@ def rack_layout(plan: Plan, lang: str) -> go.Figure:
         network=plan.racks.network_racks,
         per_rack=plan.racks.nodes_per_rack,
     )
-    return _style(fig, title, height=360, legend=None)
+    return styled(fig, title, height=360, legend=None)

@@ -26,12 +26,12 @@ from planner.report.charts import (
     _bytes,
     _nice_step,
     _stack_totals,
-    _style,
     _with_notes,
-    _wrap,
     category_color,
     design_color,
     separate_overlapping,
+    styled,
+    wrapped,
 )
 from planner.report.performance_tables import (
     CLASS_KEYS,
@@ -219,7 +219,7 @@ def pareto(
     every = [*front.y, *(money(p.cost.capex_usd) for p in reference_plans)]
     money_ticks(fig, min(every), max(every), lang)
     title = tr("opt.chart.pareto_power" if power else "opt.chart.pareto_bandwidth", lang)
-    fig = _style(fig, title, height=460)
+    fig = styled(fig, title, height=460)
     fig.update_layout(clickmode="event+select", dragmode=False)
     return fig
 
@@ -291,7 +291,7 @@ def step_breakdown(estimates: Sequence[WorkloadEstimate], labels: Sequence[str],
     )
     fig.update_xaxes(title=tr("wl.axis.step_time", lang), range=[0, max(totals, default=1.0) * 1.18])
     height = max(260, 120 + 55 * len(estimates))
-    return _style(fig, tr("wl.chart.step_breakdown", lang), height=height, legend="right")
+    return styled(fig, tr("wl.chart.step_breakdown", lang), height=height, legend="right")
 
 
 def collectives_busbw(frame: pd.DataFrame, labels: dict[str, str], lang: str) -> go.Figure:
@@ -419,7 +419,7 @@ def tornado(frame: pd.DataFrame, output: str, lang: str, *, money: Money) -> go.
         output=tr(OUTPUT_KEYS[output], lang),
         base=output_value(output, base / factor, money, lang),
     )
-    fig = _style(fig, title, height=max(280, 130 + 42 * len(names)), legend="right")
+    fig = styled(fig, title, height=max(280, 130 + 42 * len(names)), legend="right")
     # the x axis is zoomed on the swings, so every bar says how large it is against the base
     _side_note(fig, tr("wl.tornado.relative_note", lang), above=True, yshift=4)
     fig.update_layout(margin={"t": 70})
@@ -491,7 +491,7 @@ def monte_carlo_ranges(
         Two panels: time to train [days] and cost to train [report currency].
     """
     outputs = ("time_to_train_days", "cost_to_train_usd")
-    labels = [_wrap(label, 22) for label in labels]
+    labels = [wrapped(label, 22) for label in labels]
     fig = make_subplots(
         rows=1,
         cols=2,
@@ -516,7 +516,7 @@ def monte_carlo_ranges(
         fig.update_xaxes(axis, row=1, col=col)
     fig.update_yaxes(autorange="reversed")
     fig.update_annotations(font_size=13)
-    fig = _style(fig, tr("wl.chart.monte_carlo", lang), height=max(280, 170 + 45 * len(results)), legend=None)
+    fig = styled(fig, tr("wl.chart.monte_carlo", lang), height=max(280, 170 + 45 * len(results)), legend=None)
     _side_note(fig, tr("wl.mc.spread_note", lang), above=False, yshift=-44)
     fig.update_layout(margin={"t": 80, "b": 70})
     return fig
@@ -629,7 +629,7 @@ def goodput_curves(
         type="log", title=tr("rel.axis.interval", lang), tickvals=ticks, ticktext=[f"{v:g}" for v in ticks]
     )
     fig.update_yaxes(title=tr("rel.axis.goodput", lang), range=[floor, 100.2])
-    return _with_notes(_style(fig, tr("rel.chart.goodput", lang), height=440), notes)
+    return _with_notes(styled(fig, tr("rel.chart.goodput", lang), height=440), notes)
 
 
 def interruptions_by_class(results: Sequence[Reliability], labels: Sequence[str], lang: str) -> go.Figure:
@@ -662,7 +662,7 @@ def interruptions_by_class(results: Sequence[Reliability], labels: Sequence[str]
     ]
     totals = [r.interruptions_per_day for r in results]
     fig = _stacked_bars(
-        [_wrap(label, 18) for label in labels], stacks, totals, [fmt.number(v, 2) for v in totals], unit=""
+        [wrapped(label, 18) for label in labels], stacks, totals, [fmt.number(v, 2) for v in totals], unit=""
     )
     fig.update_xaxes(title=tr("rel.axis.per_day", lang), range=[0, max(totals, default=1.0) * 1.25])
-    return _style(fig, tr("rel.chart.by_class", lang), height=440)
+    return styled(fig, tr("rel.chart.by_class", lang), height=440)

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from planner.handoff.wiring import Link, Wiring
 from planner.i18n import tr
 from planner.report import fmt
-from planner.report.charts import PALETTE, _style
+from planner.report.charts import PALETTE, styled
 
 MAX_SERVERS = 32
 """Server marks drawn at most: above it, runs of servers share a mark (:func:`server_groups`)."""
@@ -207,7 +207,7 @@ def rail_wiring(
         title = tr("chart.rail_wiring_grouped", lang, groups=len(groups), size=len(groups[0]), **counts)
     else:
         title = tr("chart.rail_wiring", lang, **counts)
-    return _style(fig, title, height=360)
+    return styled(fig, title, height=360)
 
 
 def _group_labels(groups: list[list[str]]) -> list[str]:

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from planner.i18n import tr, tr_enum
-from planner.report.charts import _alpha, _style, design_color
+from planner.report.charts import _alpha, design_color, styled
 from planner.report.tables import METRICS, unit_label
 from planner.sweep.results import DESIGN, GPUS, SweepFile, by_design_and_size
 
@@ -105,7 +105,7 @@ def sweep_metric(
             "yaxis": {"title": {"text": metric_label(metric, lang)}, "rangemode": "tozero"},
         },
     )
-    return _style(
+    return styled(
         fig, tr("sweep_file.chart_title", lang, metric=metric_label(metric, lang, unit=False)), height=380
     )
 

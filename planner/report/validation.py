@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from planner.i18n import tr, translate
 from planner.report import fmt
-from planner.report.charts import _style
+from planner.report.charts import styled
 from planner.validation.cases import AREAS
 from planner.validation.run import CaseResult, Summary, summarize
 
@@ -319,7 +319,7 @@ def scatter_chart(results: Sequence[CaseResult], lang: str) -> go.Figure:
     axis = {"type": "log"} if wide else {}
     fig.update_xaxes(title=tr("val.chart.published", lang), **axis)
     fig.update_yaxes(title=tr("val.chart.predicted", lang), **axis)
-    return _style(fig, tr("val.chart.title", lang), height=520, legend="right")
+    return styled(fig, tr("val.chart.title", lang), height=520, legend="right")
 
 
 # --- plain text and Markdown (English: CLI, docs/validation.md, README) ---------------------------

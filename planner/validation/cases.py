@@ -199,7 +199,7 @@ class CaseInputs(_Frozen):
         default=None,
         description="Low-latency kernels: copies inside the scale-up domain over its links or through the NIC.",
     )
-    moe_dispatcher: Literal["alltoall", "fused"] | None = Field(
+    moe_dispatcher: Literal["alltoall", "fused", "hybridep"] | None = Field(
         default=None, description="Token dispatcher: NCCL all-to-all or fused (DeepEP-style) kernels."
     )
     optimizer_states: Literal["fp32_master", "bf16"] | None = Field(
@@ -231,6 +231,10 @@ class CaseInputs(_Frozen):
     attention_kernel: Literal["flash", "materialized"] | None = Field(
         default=None,
         description="Whether the attention scores are written to HBM (before FlashAttention) or not.",
+    )
+    fp8_attention: bool | None = Field(
+        default=None,
+        description="The attention core runs in FP8 too (Transformer Engine's fp8_dot_product_attention).",
     )
     recompute: Recompute | None = Field(default=None, description="Activation recomputation.")
     precision: Precision | None = Field(default=None, description="Math precision of the matrix multiplies.")

@@ -363,6 +363,7 @@ _TRAINING_INPUTS = (
     "expert_tp", "moe_node_limit", "moe_dispatch_fp8", "moe_dispatcher", "moe_graphed_dispatch",
     "moe_framework", "fp8_recipe", "optimizer_states", "grad_reduce_precision", "software_release", "offload_activation_layers",
     "distribute_saved_activations", "mtp_layers",
+    "fp8_attention",
 )  # fmt: skip
 """Case inputs passed to the training job when the case states them, under the job's field names
 (``active_params_b`` is not: the model derives it from the shape, experts and top_k)."""

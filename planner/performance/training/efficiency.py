@@ -61,6 +61,8 @@ RULES = (
     "training_score_dropout_bytes",
     "training_fp8_cast_bytes",
     "training_optimizer_bytes_per_param",
+    "training_fp8_attention_speedup_forward",
+    "training_fp8_attention_speedup_backward",
 )
 """Catalog sizing rules holding the coefficients, in the order of :class:`EfficiencyCoefficients`."""
 
@@ -92,6 +94,11 @@ class EfficiencyCoefficients:
     optimizer_bytes_per_param: float = 0.0
     """HBM bytes the optimizer step moves per parameter whose state the GPU holds [B] (not an
     efficiency: the step model's one memory-bound term outside the layers)."""
+    fp8_attention_speedup_forward: float = 1.0
+    """Speed of the fused attention kernel's forward with FP8 inputs over BF16 inputs on the GPU [-]
+    (:func:`attention_core_slowdown`; 1 where the catalog has no published figure)."""
+    fp8_attention_speedup_backward: float = 1.0
+    """The same for the backward kernel [-]."""
 
     def matmul(self, *, width: float, tokens: float) -> float:
         """Share of dense peak the matrix multiplies reach [-]: ``eta_mm`` (module notes).
@@ -125,6 +132,72 @@ class EfficiencyCoefficients:
         """Element-wise HBM bytes per token and layer over ``h`` [B]: ``72 k`` or three quarters of it."""
         share = 1.0 if full_recompute else 1.0 - FORWARD_SHARE_OF_ELEMENTWISE
         return 72.0 * self.elementwise_bytes * share
+
+
+def attention_core_slowdown(
+    *, precision: str, fp8_attention: bool, forward_passes: int, coefficients: EfficiencyCoefficients
+) -> float:
+    """Time of the attention cores' FLOPs over their time at the layers' rate [-].
+
+    The layers' rate is ``F eta`` with ``F`` the dense peak at the job's precision. The attention
+    core (``QK^T`` and ``PV``) of an FP8 job runs at the BF16 peak unless the job runs it in FP8
+    (``fp8_attention``); then each pass runs at the BF16 rate times the catalog's published speed of
+    the FP8 attention kernel over the BF16 one, ``r_f`` forward and ``r_b`` backward::
+
+        bf16                      1
+        fp8                       S
+        fp8 with fp8_attention    S (n_f / r_f + 2 / r_b) / (n_f + 2)
+
+    with ``S = FP8_SPEEDUP`` (the FP8 peak over the BF16 peak) and ``n_f`` the forward passes of
+    the core per training step (1, or 2 when recomputation repeats it), the backward counting
+    twice the forward's FLOPs.
+
+    Parameters
+    ----------
+    precision : str
+        ``bf16`` or ``fp8``: the math precision of the matrix multiplies.
+    fp8_attention : bool
+        The attention core runs in FP8 too (Transformer Engine's ``fp8_dot_product_attention``).
+    forward_passes : int
+        Forward passes of the attention core per training step, ``n_f`` [count].
+    coefficients : EfficiencyCoefficients
+        Its ``fp8_attention_speedup_forward`` ``r_f`` and ``fp8_attention_speedup_backward`` ``r_b`` [-].
+
+    Returns
+    -------
+    float
+        Factor on the attention cores' FLOPs over ``F eta`` [-].
+
+    Notes
+    -----
+    Transformer Engine runs the backward in FP8 too (``NVTE_FP8_DPA_BWD``, default 1), with the
+    attention's own recipe following the linear layers' (MXFP8 for MXFP8, per-tensor otherwise;
+    ``transformer_engine/pytorch/attention/dot_product_attention``). The published kernel speeds are
+    cuDNN's (NVIDIA cudnn-frontend ``benchmark/sdpa_benchmark_training`` results; data/training.yaml).
+
+    Examples
+    --------
+    >>> c = EfficiencyCoefficients(0.8, 256, 4, 512, fp8_attention_speedup_forward=1.25,
+    ...                            fp8_attention_speedup_backward=0.8)
+    >>> attention_core_slowdown(precision="fp8", fp8_attention=False, forward_passes=1, coefficients=c)
+    2.0
+    >>> round(attention_core_slowdown(precision="fp8", fp8_attention=True, forward_passes=1, coefficients=c), 9)
+    2.2
+    >>> twice = EfficiencyCoefficients(0.8, 256, 4, 512, fp8_attention_speedup_forward=2.0,
+    ...                                fp8_attention_speedup_backward=2.0)
+    >>> attention_core_slowdown(precision="fp8", fp8_attention=True, forward_passes=2, coefficients=twice)
+    1.0
+    """
+    if precision != "fp8":
+        return 1.0
+    if not fp8_attention:
+        return FP8_SPEEDUP
+    forward, backward = (
+        coefficients.fp8_attention_speedup_forward,
+        coefficients.fp8_attention_speedup_backward,
+    )
+    per_forward = (forward_passes / forward + 2.0 / backward) / (forward_passes + 2.0)
+    return FP8_SPEEDUP * per_forward
 
 
 def release_suffix(release: str) -> str:

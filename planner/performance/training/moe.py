@@ -164,8 +164,11 @@ def moe_coefficients(
         dispatch kernels [fraction].
     """
     values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
-    if gpu_id:  # the GPU's own fit below replaces this; without one, the nearest fit scaled by HBM bandwidth
+    if gpu_id:  # the GPU's own fit below replaces these; without one, the fits scaled by HBM bandwidth
         values[COPY_OVERHEAD_RULE] = scaled_copy_overhead_ns(catalog, gpu_id=gpu_id)
+        values[KERNEL_COPY_OVERHEAD_RULE] = scaled_copy_overhead_ns(
+            catalog, gpu_id=gpu_id, rule=KERNEL_COPY_OVERHEAD_RULE
+        )
     suffixes = [f"_{gpu_id}"] if gpu_id else []
     if framework != DEFAULT_FRAMEWORK:
         suffixes.append(f"_{framework}")
@@ -178,6 +181,9 @@ def moe_coefficients(
 
 
 COPY_OVERHEAD_RULE = "moe_copy_overhead_ns"
+KERNEL_COPY_OVERHEAD_RULE = "moe_graphed_copy_overhead_ns"
+KERNEL_FIT_GPU = "gb200"
+"""The GPU ``moe_graphed_copy_overhead_ns`` (``c_g``) is fitted on (Megatron-Bridge's DGX-GB200 HybridEP row)."""
 GENERAL_FIT_GPU = "h100_sxm"
 """The GPU the general ``moe_copy_overhead_ns`` record is fitted on (Megatron-Bridge's DGX-H100 rows)."""
 
@@ -211,10 +217,27 @@ def copy_overhead_fits(catalog: Catalog) -> dict[str, float]:
     return fits
 
 
-def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str) -> float:
-    """Megatron-Core's per-copy cost ``c_r`` for a GPU [ns]: its own fit, else the fit of the GPU
-    nearest in HBM bandwidth scaled by the bandwidth ratio within the fitted span
-    (docs/model.md, "framework cost per copy on other GPUs").
+def _kernel_copy_overhead_fits(catalog: Catalog) -> dict[str, float]:
+    """The fitted ``c_g`` keyed by the GPU it was fitted on (:data:`KERNEL_FIT_GPU`) [ns]; empty when
+    the catalog lacks that GPU (``<rule>_<gpu_id>`` records of other GPUs are read by
+    :func:`moe_coefficients`).
+
+    >>> from planner.catalog import load_catalog
+    >>> _kernel_copy_overhead_fits(load_catalog())
+    {'gb200': 27.0}
+    """
+    rules = catalog.sizing_rules
+    if KERNEL_FIT_GPU not in catalog.gpus or KERNEL_COPY_OVERHEAD_RULE not in rules:
+        return {}
+    return {KERNEL_FIT_GPU: rules[KERNEL_COPY_OVERHEAD_RULE].value}
+
+
+def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str, rule: str = COPY_OVERHEAD_RULE) -> float:
+    """A per-copy framework cost for a GPU [ns]: its own fit, else the fit of the GPU nearest in HBM
+    bandwidth scaled by the bandwidth ratio within the span of Megatron-Core's fits (docs/model.md,
+    "framework cost per copy on other GPUs"). ``rule`` :data:`COPY_OVERHEAD_RULE` is Megatron-Core's
+    permutation path ``c_r``; :data:`KERNEL_COPY_OVERHEAD_RULE` is ``c_g``, HybridEP's own kernels or
+    a captured fused path, fitted on :data:`KERNEL_FIT_GPU` only and scaled by the same law.
 
     ``c_r(G) = c_r(F) B_F / clamp(B_G, B_min, B_max)`` with ``F`` the fitted GPU minimising
     ``|ln(B_F / B_G)|`` (ties: the first id in alphabetical order) and ``[B_min, B_max]`` the span of
@@ -231,11 +254,14 @@ def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str) -> float:
         The component catalog (``sizing_rules`` and ``gpus``).
     gpu_id : str
         Catalog id of the GPU.
+    rule : str
+        The per-copy record: :data:`COPY_OVERHEAD_RULE` (``c_r``) or :data:`KERNEL_COPY_OVERHEAD_RULE`
+        (``c_g``).
 
     Returns
     -------
     float
-        ``c_r`` [ns].
+        ``c_r`` or ``c_g`` [ns].
 
     Examples
     --------
@@ -244,16 +270,19 @@ def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str) -> float:
     236.6
     >>> scaled_copy_overhead_ns(load_catalog(), gpu_id="a100_sxm_80gb")  # below the span: the H100's
     339.0
+    >>> round(scaled_copy_overhead_ns(load_catalog(), gpu_id="h100_sxm", rule=KERNEL_COPY_OVERHEAD_RULE), 1)
+    64.5
     """
-    fits = copy_overhead_fits(catalog)
+    law = copy_overhead_fits(catalog)  # the span the device-cost law is checked over
+    fits = law if rule == COPY_OVERHEAD_RULE else _kernel_copy_overhead_fits(catalog)
     own = fits.get(gpu_id)
     if own is not None:
         return own
-    general = catalog.sizing_rules[COPY_OVERHEAD_RULE].value
+    general = catalog.sizing_rules[rule].value
     gpu = catalog.gpus.get(gpu_id)
-    if gpu is None or not fits:
+    if gpu is None or not fits or not law:
         return general
-    spans = [catalog.gpus[g].hbm_bandwidth_gbyte_per_s for g in fits]
+    spans = [catalog.gpus[g].hbm_bandwidth_gbyte_per_s for g in law]
     bandwidth = min(max(gpu.hbm_bandwidth_gbyte_per_s, min(spans)), max(spans))
     nearest = min(
         sorted(fits), key=lambda g: abs(math.log(catalog.gpus[g].hbm_bandwidth_gbyte_per_s / bandwidth))

@@ -11,7 +11,9 @@ balanced), ``x = 1.5`` with full recomputation else 1)::
     compute = M b s max_r (L_r (3 layer + recomputed) + [r = pp - 1] 3 (logits + mtp)) / (tp cp) / (F eta)
               (mtp: the multi-token prediction modules, :func:`~planner.performance.training.flops.mtp_flops`;
               their blocks count with the last rank's layers in TP, CP and EP below)
-              (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak)
+              (FP8: F is the FP8 peak, but the attention cores run at the BF16 peak; with
+              fp8_attention at the BF16 peak times the published FP8 attention-kernel speed-up,
+              :func:`~planner.performance.training.efficiency.attention_core_slowdown`)
     TP      = M L_s x 4 (AG + RS of s b h 2 / cp B over tp GPUs) x (1 - tp overlap)
     CP      = M L_s max(0, 3 AG of the K,V of s b h_kv 4 / tp B over cp GPUs - attention core)
               (cp_comm_type p2p, the default; all_gather: the 3 AG in full, nothing hides them)
@@ -68,7 +70,7 @@ from dataclasses import dataclass, replace
 from planner.catalog.schema import GB_BYTES, PCIE_GEN5_X16_GBYTE_PER_S
 from planner.inputs.training import TrainingJob
 from planner.performance.collectives import CollectiveFabric, collective_time, send_recv_time_s
-from planner.performance.training.efficiency import FP8_SPEEDUP, EfficiencyCoefficients
+from planner.performance.training.efficiency import EfficiencyCoefficients, attention_core_slowdown
 from planner.performance.training.flops import (
     Recompute,
     model_flops_per_token,
@@ -270,7 +272,14 @@ class StepModel:
         self.coefficients = coefficients
         self.flops_per_byte = peak_flops / hbm_byte_per_s
         self.hbm_byte_per_s = hbm_byte_per_s
-        self.attention_slowdown = FP8_SPEEDUP if job.precision == "fp8" else 1.0
+        # the attention cores' factor with one and with two forward passes per step (recomputed)
+        self.attention_slowdown = {
+            passes: attention_core_slowdown(
+                precision=job.precision, fp8_attention=job.fp8_attention, forward_passes=passes,
+                coefficients=coefficients,
+            )
+            for passes in (1, 2)
+        }  # fmt: skip
         self.flops = token_flops(shape, seq_len=job.seq_len)
         self._cache: dict[tuple[object, ...], tuple[float, str]] = {}
         # the search times thousands of layouts that share these few per-GPU shapes
@@ -280,11 +289,16 @@ class StepModel:
         self._expert_efficiency: dict[tuple[int, int, int, int, int], float] = {}
         self._moe_cache: dict[tuple[object, ...], tuple[float, str]] = {}
         moe_c = moe_coefficients or MoeCoefficients()
-        if job.moe_graphed_dispatch and job.moe_dispatcher == "fused":
-            # no host round trip per layer: no wait, and the captured path's own cost per copy. Megatron-Core's
-            # all-to-all dispatcher still copies its split sizes to the host and waits on them (before
-            # the all-to-all) when the preprocess is captured: there both stay (moe module notes)
-            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns, host_wait_us=0.0)
+        if job.moe_dispatcher == "hybridep" or (job.moe_graphed_dispatch and job.moe_dispatcher == "fused"):
+            # HybridEP permutes inside its own dispatch kernel (Megatron-Core's _HybridEPManager hands the
+            # experts its output as is), and a captured fused path launches no permutation from the host:
+            # c_g per copy, not Megatron-Core's permute (c_r)
+            moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
+        if job.moe_graphed_dispatch and job.moe_dispatcher != "alltoall":
+            # no host round trip per layer: no wait. Megatron-Core's all-to-all dispatcher still copies its
+            # split sizes to the host and waits on them (before the all-to-all) when the preprocess is
+            # captured: there the wait stays (moe module notes)
+            moe_c = replace(moe_c, host_wait_us=0.0)
         if job.moe_copy_overhead_ns is not None:  # the user's framework, not Megatron-Core's fit
             moe_c = replace(moe_c, copy_overhead_ns=job.moe_copy_overhead_ns)
         self.moe = MoeModel(
@@ -362,7 +376,8 @@ class StepModel:
         With FP8 only the matrix multiplies of the projections, FFN and logits run at the FP8
         peak; the attention core stays at BF16 (Transformer Engine's FP8 recipe casts the inputs
         of its linear layers, the fused attention runs in BF16): its FLOPs take ``FP8_SPEEDUP``
-        times longer than the rest.
+        times longer than the rest, unless the job runs the core in FP8 too (``fp8_attention``:
+        :func:`~planner.performance.training.efficiency.attention_core_slowdown`).
         """
         key = (lay.tp, lay.cp, lay.pp, lay.v, lay.micro_batch_seqs, recompute, lay.recompute_layers)
         if key not in self._compute and recompute == "block":
@@ -370,7 +385,7 @@ class StepModel:
         if key not in self._compute:
             flops, attention = self.micro_flops(lay, recompute)
             rate = self.peak_flops * self.efficiency(lay, recompute)
-            attention_s = attention * self.attention_slowdown / rate
+            attention_s = attention * self.attention_slowdown[1 if recompute == "none" else 2] / rate
             routed = self._routed_micro_flops(lay, recompute)
             self._compute[key] = ((flops - attention - routed) / rate + attention_s, attention_s)
         dense_s, attention_s = self._compute[key]
@@ -393,9 +408,11 @@ class StepModel:
         slowest = (0.0, 0.0)
         for rank in range(lay.pp):
             n_kept, n_redone = kept.rank_layers[rank], redone.rank_layers[rank]
-            attention_kept = n_kept * 3.0 * f.layer_attention * tokens * self.attention_slowdown / rate_kept
+            attention_kept = (
+                n_kept * 3.0 * f.layer_attention * tokens * self.attention_slowdown[1] / rate_kept
+            )
             attention_redone = (
-                n_redone * 4.0 * f.layer_attention * tokens * self.attention_slowdown / rate_redone
+                n_redone * 4.0 * f.layer_attention * tokens * self.attention_slowdown[2] / rate_redone
             )
             logits = 3.0 * (f.logits + f.mtp) if rank == lay.pp - 1 else 0.0
             other = (n_kept * 3.0 * f.layer_matmul + logits) * tokens / rate_kept
@@ -488,7 +505,7 @@ class StepModel:
         if self.job.moe_overlap == "none" or ep_all == 0.0:
             ep_s = ep_all
         else:  # one micro-batch's all-to-all under the other's compute (moe module notes)
-            if self.job.moe_dispatcher == "fused":  # the dispatch kernels keep some SMs
+            if self.job.moe_dispatcher != "alltoall":  # the dispatch kernels keep some SMs
                 slowdown = 1.0 / (1.0 - self.moe.c.comm_sm_fraction)
                 compute_micro, moe_s = compute_micro * slowdown, moe_s * slowdown
             hidden_s = exposed_after_overlap_s(
@@ -625,7 +642,7 @@ class StepModel:
     def _alltoall(self, lay: Parallel, per_domain: int, element_bytes: float) -> tuple[float, str]:
         """One dispatch (or combine) over the expert group, node-limited routing applied [s]."""
         size = self.moe.dispatch_buffer_bytes(lay, element_bytes)
-        dedupe = self.job.moe_dispatcher == "fused"
+        dedupe = self.job.moe_dispatcher != "alltoall"
         share = network_share(
             ep=lay.ep, per_domain=per_domain, top_k=self.shape.top_k, node_limit=self.job.moe_node_limit,
             dedupe=dedupe,
