@@ -50,8 +50,13 @@ system-deps:
 # Two workers, not three: the run is CPU-bound. A browser module keeps a core or more busy by itself
 # (test_zh_walk: 139 s of CPU in its process tree over 128 s beside other jobs, most of it Chromium: a
 # page opened in a fresh browser profile costs about 3.6 s of Chromium CPU, 1.9 s when the same tab
-# opens another page of the app, 0.35 s for an empty page), and a whole run took 682 s of CPU
-# (user+sys of the process tree, 2026-12-02), about 340 s of two cores.
+# opens another page of the app, 0.35 s for an empty page; following the app's own link instead
+# saves about 0.8 s more, tests/browser/harness.py go_to), and a whole run took 682 s of CPU
+# (user+sys of the process tree, 2026-12-02), about 340 s of two cores. That count misses
+# Chromium's renderers (their CPU never reaches the test process's rusage): a cpuacct cgroup
+# around one run of tests/browser/test_browser.py counted 89 s of CPU where /usr/bin/time's
+# user+sys said 48 s (2026-12-02), so the whole run costs more than two cores' worth of its
+# wall time would suggest; measure a browser module's CPU with a cgroup.
 TEST_WORKERS ?= 2
 TEST_DIST = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
 test: lint system-deps

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 
@@ -263,11 +264,58 @@ def run_optimizer(page: Page, lang: str) -> None:
     expect(page.locator('[data-testid="stPlotlyChart"] .scatterlayer .points path').first).to_be_visible()
 
 
-def open_page(page: Page, base_url: str, name: str, lang: str, scenario_id: int | None = None) -> None:
-    """Open a page and wait until its content is drawn (the optimizer run, the saved scenarios'
-    table, or the first chart); fail on a missing page or a Python exception shown in it."""
-    query = f"lang={lang}" + (f"&scenario={scenario_id}" if scenario_id is not None else "")
+_FRESH_QUERIES: dict[tuple[str, str], str] = {}
+"""The query a fresh session writes into the address bar once it has opened
+``{base_url}/<page>?{query}`` (the app adds every input of the scenario), by ``(base_url, query)``:
+what :func:`go_to` compares the address with before it follows a link instead of loading the page."""
+
+
+RUN_BY_THE_OPENER = frozenset({"optimize"})
+"""Pages whose opening changes the session beyond its address (:func:`open_page` runs the
+optimizer): :func:`go_to` never follows a link from them."""
+
+
+def go_to(page: Page, base_url: str, name: str, query: str, heading: str) -> bool:
+    """Open the app's page ``name`` (titled ``heading``) as a fresh session opened at
+    ``{base_url}/<page>?{query}`` shows it; return whether the address was loaded.
+
+    When the tab already shows this app in the state such a session has (the address's query,
+    which holds the language and every input of the scenario, equals the one a fresh session
+    wrote: :func:`fresh_session_seen`), the page is opened with its link in the navigation bar,
+    as a user opens it: the session runs the page's script with the same inputs, and Chromium
+    does not load Streamlit's scripts again (a page load costs about 0.8 s more of Chromium's CPU
+    than following the link). The link's address is checked, and the app's run awaited, so what
+    the caller reads next is the new page. Otherwise (a new tab, another query, a scenario
+    changed in the session, a page of :data:`RUN_BY_THE_OPENER`) the address is loaded, as
+    before."""
+    fresh = _FRESH_QUERIES.get((base_url, query))
+    here = urlsplit(page.url)
+    same_state = here.query == fresh and here.path.strip("/") not in RUN_BY_THE_OPENER
+    if fresh is not None and page.url.startswith(f"{base_url}/") and same_state:
+        target = f"{path_of(name)}?{fresh}"
+        link = page.locator(f'.st-key-nav_bar [data-testid="stPageLink"] a[href="{target}"]')
+        if link.count() == 1 and link.is_visible():
+            link.click()
+            expect(page).to_have_url(f"{base_url}/{target}")
+            expect(page.locator("h1", has_text=heading)).to_be_attached()
+            settle(page)  # the previous page's elements are gone once the run is over
+            return False
     page.goto(f"{base_url}/{path_of(name)}?{query}")
+    return True
+
+
+def fresh_session_seen(page: Page, base_url: str, query: str) -> None:
+    """Note the address of a page :func:`go_to` loaded at ``query``, once its run is over and
+    before anything in it is changed: the state of a fresh session at ``query``."""
+    _FRESH_QUERIES.setdefault((base_url, query), urlsplit(page.url).query)
+
+
+def open_page(page: Page, base_url: str, name: str, lang: str, scenario_id: int | None = None) -> None:
+    """Open a page (:func:`go_to`) and wait until its content is drawn (the optimizer run, the
+    saved scenarios' table, or the first chart); fail on a missing page or a Python exception
+    shown in it."""
+    query = f"lang={lang}" + (f"&scenario={scenario_id}" if scenario_id is not None else "")
+    loaded = go_to(page, base_url, name, query, tr(f"page.{name}", lang))
     expect(page.locator("h1", has_text=tr(f"page.{name}", lang))).to_be_visible()
     expect(page.get_by_text("Page not found")).to_have_count(0)
     if name == "optimize":
@@ -277,6 +325,8 @@ def open_page(page: Page, base_url: str, name: str, lang: str, scenario_id: int 
     elif name not in ("catalog", "assumptions"):
         expect(page.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
     settle(page)  # the run's last charts and tables
+    if loaded and name not in RUN_BY_THE_OPENER:
+        fresh_session_seen(page, base_url, query)
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
 
 

@@ -252,18 +252,23 @@ class ViewerPage:
 @pytest.fixture(scope="module")
 def viewer_pages(open_as: Callable[..., Page], app_url: str) -> dict[str, ViewerPage]:
     """Every page a viewer may open (but the presentation page, which shows the overview's), opened
-    once in one signed-in viewer's session and read for both viewer tests below: each page's title
-    awaited and the app's run over, then its refusals, exception boxes and text read, then every
-    CSV download button pressed and its file kept (a page load costs seconds of CPU)."""
+    once in one signed-in viewer's session (the first by its address, the others by their links
+    in the navigation bar while the session's address is a fresh one's: :func:`harness.go_to`)
+    and read for both viewer tests below: each page's title awaited and the app's run over,
+    then its refusals, exception boxes and text read, then every CSV download button pressed
+    and its file kept (a page load costs seconds of CPU)."""
     from planner.access import VIEWER_PAGES
 
     refused = tr("auth.page_refused", "en", role=tr("auth.role.viewer", "en"))
     page = open_as("viewer")
     seen: dict[str, ViewerPage] = {}
     for name in dict.fromkeys([*VIEWER_WALK, *sorted(VIEWER_PAGES - {"present"})]):
-        page.goto(f"{app_url}/{'' if name == 'overview' else name}")
+        # by the navigation bar's link once the session's state is a fresh one's (harness.go_to)
+        loaded = harness.go_to(page, app_url, name, "", tr(f"page.{name}", "en"))
         expect(page.locator("h1", has_text=tr(f"page.{name}", "en"))).to_be_visible(timeout=TIMEOUT_MS)
         harness.settle(page)  # the run's last charts and tables
+        if loaded:
+            harness.fresh_session_seen(page, app_url, "")
         refusals = page.get_by_text(refused).count()
         exceptions = page.locator('[data-testid="stException"]').count()
         text = page.locator('[data-testid="stMain"]').inner_text()

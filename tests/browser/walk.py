@@ -20,7 +20,10 @@ from harness import (
     ARTIFACTS,
     CORE_PAGES,
     ROOT,
+    RUN_BY_THE_OPENER,
+    fresh_session_seen,
     full_page_screenshot,
+    go_to,
     open_page,
     run_optimizer,
     settle,
@@ -213,13 +216,15 @@ SHOT_PAGES = CORE_PAGES + ANALYSIS_PAGES
 
 
 def open_walked(page: Page, base_url: str, name: str, lang: str, saved_id: int) -> None:
-    """Open a page as the language walk reads it: the Scenarios page with the saved scenario
-    ``saved_id`` open, the presentation page in presentation mode, the Optimize page after a
-    run of the optimizer; wait until the app's run is over."""
+    """Open a page as the language walk reads it (:func:`harness.go_to`): the Scenarios page with
+    the saved scenario ``saved_id`` open, the presentation page in presentation mode, the Optimize
+    page after a run of the optimizer; wait until the app's run is over."""
     query = f"lang={lang}" + {"scenarios": f"&scenario={saved_id}", "present": "&present=1"}.get(name, "")
-    page.goto(f"{base_url}/{'' if name == 'overview' else name}?{query}")
+    loaded = go_to(page, base_url, name, query, heading_of(name, lang))
     expect(page.locator("h1", has_text=heading_of(name, lang))).to_be_attached()
     settle(page)
+    if loaded and name not in RUN_BY_THE_OPENER:
+        fresh_session_seen(page, base_url, query)
     if name == "optimize":
         run_optimizer(page, lang)
         settle(page)
