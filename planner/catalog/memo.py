@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, TypeVar
+from typing import Concatenate, Generic, ParamSpec, TypeVar
 
-if TYPE_CHECKING:
-    from planner.catalog.load import Catalog
-
+C = TypeVar("C")
+"""The catalog (any object: the cache needs its identity only, so this module imports no catalog)."""
 P = ParamSpec("P")
 R = TypeVar("R")
 V = TypeVar("V")
@@ -24,7 +23,7 @@ MAX_ENTRIES = 4096
 """Answers kept per function before its cache starts over [count]."""
 
 
-def per_catalog(fn: Callable[Concatenate[Catalog, P], R]) -> Callable[Concatenate[Catalog, P], R]:
+def per_catalog(fn: Callable[Concatenate[C, P], R]) -> Callable[Concatenate[C, P], R]:
     """``fn(catalog, *args)`` remembered per catalog object and positional arguments.
 
     The catalog is immutable, so an answer stays true for as long as the catalog object lives;
@@ -34,12 +33,12 @@ def per_catalog(fn: Callable[Concatenate[Catalog, P], R]) -> Callable[Concatenat
 
     Parameters
     ----------
-    fn : Callable[Concatenate[Catalog, P], R]
+    fn : Callable[Concatenate[C, P], R]
         A pure function of the catalog and hashable positional arguments.
 
     Returns
     -------
-    Callable[Concatenate[Catalog, P], R]
+    Callable[Concatenate[C, P], R]
         ``fn`` with its answers kept (at most :data:`MAX_ENTRIES` [count], then started over).
 
     >>> calls = []
@@ -54,7 +53,7 @@ def per_catalog(fn: Callable[Concatenate[Catalog, P], R]) -> Callable[Concatenat
     cache: dict[tuple[int, tuple[Hashable, ...]], tuple[object, R]] = {}
 
     @functools.wraps(fn)
-    def remembered(catalog: Catalog, /, *args: P.args, **kwargs: P.kwargs) -> R:
+    def remembered(catalog: C, /, *args: P.args, **kwargs: P.kwargs) -> R:
         if kwargs:
             raise TypeError(f"{fn.__name__}: per_catalog takes positional arguments only")
         key = (id(catalog), args)
