@@ -19,7 +19,9 @@ counted, not fitted):
   cost; the two B200 rows have the same copies per layer pass and cannot separate the two);
 - ``moe_graphed_copy_overhead_ns``: HybridEP, which permutes the tokens inside its own kernels, and
   a fused dispatcher with the router and preprocessing in CUDA graphs (the host wait stays where the
-  dispatch still synchronises with the host; its one calibration row is graphed).
+  dispatch still synchronises with the host; its one calibration row is graphed);
+- ``moe_full_graph_copy_overhead_ns``: a fused or HybridEP dispatcher inside a CUDA graph of the whole
+  iteration (``full_iteration_graph``), nothing launched from the host per layer; one calibration row.
 
 The groups are fitted in that order, each with the ones before it fixed (their cases do not use the
 later rules). Prints each fit and its residuals; copy the values into ``data/moe.yaml``. Validation
@@ -43,11 +45,19 @@ from planner.validation import ValidationCase, load_cases
 from planner.validation.run import evaluate
 
 
+def _full_graph(case: ValidationCase) -> bool:
+    """The cases whose per-copy cost is ``c_f``: a fused or HybridEP dispatcher inside a graph of the
+    whole iteration (planner/performance/training/schedule.py ``StepModel``)."""
+    return bool(case.inputs.full_iteration_graph) and case.inputs.moe_dispatcher in ("fused", "hybridep")
+
+
 def _graphed(case: ValidationCase) -> bool:
     """The cases whose per-copy cost is ``c_g``: HybridEP (it permutes inside its own kernels) or a
-    fused dispatcher captured in CUDA graphs (planner/performance/training/schedule.py ``StepModel``)."""
+    fused dispatcher captured in CUDA graphs (planner/performance/training/schedule.py ``StepModel``),
+    not inside a full-iteration graph."""
     dispatcher = case.inputs.moe_dispatcher
-    return dispatcher == "hybridep" or (bool(case.inputs.moe_graphed_dispatch) and dispatcher == "fused")
+    captured = dispatcher == "hybridep" or (bool(case.inputs.moe_graphed_dispatch) and dispatcher == "fused")
+    return captured and not _full_graph(case)
 
 
 def _automodel(case: ValidationCase) -> bool:
@@ -62,6 +72,7 @@ FITS: tuple[tuple[tuple[str, ...], tuple[float, ...], Callable[[ValidationCase],
     (("moe_copy_overhead_ns_automodel",), (50.0,), _automodel),
     (("moe_copy_overhead_ns_b200_hgx",), (100.0,), lambda c: not _graphed(c) and c.inputs.gpu_id == "b200_hgx"),
     (("moe_graphed_copy_overhead_ns",), (20.0,), _graphed),
+    (("moe_full_graph_copy_overhead_ns",), (5.0,), _full_graph),
 )  # fmt: skip
 """Rules fitted together, their starting values [ns, us], and the calibration cases they apply to."""
 
@@ -105,7 +116,7 @@ def main() -> None:
         )  # fmt: skip
         catalog = patched_all(catalog, rules, result.x)
         for rule, value in zip(rules, result.x, strict=True):
-            print(f"{rule} = {value:.0f}")
+            print(f"{rule} = {value:.1f}")
         for case, r in zip(cases, result.fun, strict=True):
             print(f"  {case.id:<50} residual {r * 100:+.2f} %")
 

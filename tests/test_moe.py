@@ -15,7 +15,8 @@ import pytest
 
 from planner import Catalog, Scenario, load_catalog, plan
 from planner.cli import run
-from planner.inputs.training import TrainingJob
+from planner.errors import InputError
+from planner.inputs.training import TrainingJob, training_job
 from planner.performance.collectives import collective_time, fabric_from_plan, two_level_fabric
 from planner.performance.serving.step import Instance, InstanceLayout, StepTime
 from planner.performance.training.efficiency import efficiency_coefficients
@@ -28,6 +29,7 @@ from planner.performance.training.moe import (
     moe_coefficients,
     network_share,
     remote_domain_copies,
+    sm_shared_slowdown,
     unpaired_share,
 )
 from planner.performance.training.schedule import StepModel
@@ -255,6 +257,41 @@ def test_the_hybridep_cost_scales_with_hbm_bandwidth_within_the_fits(catalog: Ca
     assert moe_coefficients(catalog, gpu_id="a100_sxm_80gb").graphed_copy_overhead_ns == pytest.approx(
         27 * 8000 / 3350  # below the span: clamped to the H100's bandwidth
     )
+
+
+def test_a_full_iteration_graph_pays_its_own_per_copy_cost_and_no_host_wait(catalog: Catalog) -> None:
+    # one graph of the whole iteration (Megatron-Core's cuda_graph_impl full_iteration): the fused or
+    # HybridEP dispatcher pays c_f = 1.8 ns per copy (data/moe.yaml moe_full_graph_copy_overhead_ns,
+    # fitted on the 26.08 GB200 Qwen3-30B-A3B row) in place of c_g = 27 ns, and never waits on the host
+    job = TrainingJob(**QWEN3_30B).model_copy(update={"moe_dispatcher": "hybridep"})
+    lay = _lay()
+    counted = _model(job.model_copy(update={"moe_copy_overhead_ns": 0.0}), catalog).moe_overhead_micro_s(
+        lay, "selective"
+    )
+    assert moe_coefficients(catalog).full_graph_copy_overhead_ns == 1.8
+    whole = job.model_copy(update={"full_iteration_graph": True})
+    whole_s = _model(whole, catalog).moe_overhead_micro_s(lay, "selective")
+    waits_s = 48 * 1511e-6  # the uncaptured HybridEP path's host wait per expert-layer forward
+    assert whole_s - counted == pytest.approx(48 * 4096 * 8 * 1.8e-9 - waits_s)  # 48 layers x 4096 x 8 copies
+    # scaled by HBM bandwidth like the other per-copy fits: 1.8 x 8,000 / 3,350 on H100
+    assert moe_coefficients(catalog, gpu_id="h100_sxm").full_graph_copy_overhead_ns == pytest.approx(
+        1.8 * 8000 / 3350
+    )
+    # the all-to-all dispatcher copies its split sizes to the host every layer: no whole-iteration graph
+    with pytest.raises(InputError, match="full_iteration_graph needs moe_dispatcher fused or hybridep"):
+        training_job({**QWEN3_30B, "full_iteration_graph": True}, source="test")
+    # a dense model has no dispatcher to refuse
+    assert training_job({"params_b": 8, "tokens_b": 100, "full_iteration_graph": True}, source="test")
+
+
+def test_the_dispatch_kernels_keep_their_sms_only_while_they_run() -> None:
+    # 20 of 132 SMs (DeepSeek-V3 section 3.2.2) for 1 s under 10 s of compute: the compute loses 20/132 of
+    # that second, not of all ten; kernels that outlast the compute stretch it by 1 / (1 - 20/132)
+    s = 20 / 132
+    assert sm_shared_slowdown(busy_s=1.0, window_s=10.0, sm_fraction=s) == pytest.approx(1 + s * 0.1)
+    assert sm_shared_slowdown(busy_s=50.0, window_s=10.0, sm_fraction=s) == pytest.approx(1 / (1 - s))
+    assert sm_shared_slowdown(busy_s=0.0, window_s=10.0, sm_fraction=s) == 1.0
+    assert sm_shared_slowdown(busy_s=1.0, window_s=0.0, sm_fraction=s) == 1.0
 
 
 def test_the_host_wait_is_per_expert_layer_forward(catalog: Catalog) -> None:
@@ -511,6 +548,10 @@ def test_prefill_overlap_with_normal_kernels_leaves_the_compute_fewer_sms(catalo
     serial = inst.prefill(prompts=64 * 4, prompt_tokens=4096)
     hidden = overlapped.prefill(prompts=64 * 4, prompt_tokens=4096)
     assert overlapped.comm_sm_fraction == pytest.approx(20 / 132, abs=1e-4)
+    # the kernels keep their SMs only while they run: compute W beside T of all-to-all takes W + s min(T, W / (1 - s))
+    # (here the all-to-all, 2.1 s, outlasts the 1.6 s of compute: the whole compute runs on 112 SMs)
+    shared = min(serial.ep_s, serial.compute_s / (1 - overlapped.comm_sm_fraction))
+    assert hidden.compute_s == pytest.approx(serial.compute_s + overlapped.comm_sm_fraction * shared)
     assert hidden.compute_s == pytest.approx(serial.compute_s / (1 - overlapped.comm_sm_fraction))
     assert hidden.ep_s < serial.ep_s
 

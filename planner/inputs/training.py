@@ -420,6 +420,14 @@ class TrainingJob(BaseModel):
         "own per-copy cost applies (HybridEP's own, graphs or not); the all-to-all dispatcher still "
         "waits on the host and keeps both.",
     )
+    full_iteration_graph: bool = switch_option(
+        "--full-iteration-graph",
+        description="The whole training iteration runs as one CUDA graph (Megatron-Core's cuda_graph_impl "
+        "full_iteration, with the expert buffers sized ahead so nothing waits on the host): with the fused "
+        "or HybridEP dispatcher nothing is launched from the host per expert layer, so neither the host "
+        "wait nor the partial capture's per-copy cost applies, only the full graph's own; needs a "
+        "dispatcher other than alltoall for a mixture-of-experts model.",
+    )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",
         description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16.",
@@ -462,6 +470,8 @@ class TrainingJob(BaseModel):
             raise ValueError(msg("expert_tp ({etp}) must divide tp ({tp})", etp=self.expert_tp, tp=self.tp))
         if self.fp8_attention and self.precision != "fp8":
             raise ValueError(msg("fp8_attention needs precision fp8"))
+        if self.full_iteration_graph and self.experts > 1 and self.moe_dispatcher == "alltoall":
+            raise ValueError(msg("full_iteration_graph needs moe_dispatcher fused or hybridep"))
         self._memory_options()
         if self.layers is not None and self.dense_layers >= self.layers and self.experts > 1:
             raise ValueError(

@@ -189,6 +189,10 @@ class CaseInputs(_Frozen):
     moe_graphed_dispatch: bool | None = Field(
         default=None, description="Router and token preprocessing captured in CUDA graphs (no host sync)."
     )
+    full_iteration_graph: bool | None = Field(
+        default=None,
+        description="The whole training iteration captured in one CUDA graph (cuda_graph_impl full_iteration).",
+    )
     moe_framework: Literal["megatron_core", "automodel"] | None = Field(
         default=None, description="Framework whose per-copy expert-path cost applies."
     )

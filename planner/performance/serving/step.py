@@ -84,7 +84,7 @@ from planner.i18n.message import msg
 from planner.performance.collectives import CollectiveFabric, collective_time
 from planner.performance.serving.coefficients import GpuFigures, ServingCoefficients
 from planner.performance.serving.model import ACTIVATION_BYTES, ServedModel
-from planner.performance.training.moe import network_share
+from planner.performance.training.moe import network_share, sm_shared_slowdown
 
 BOUND_COMPUTE = "compute"
 BOUND_MEMORY = "memory_bandwidth"
@@ -325,9 +325,11 @@ class Instance:
         if self.overlap and ep_s > 0:
             # two micro-batches: one's all-to-all runs under the other's compute and memory traffic;
             # normal kernels communicate from SMs, so the compute runs on the rest of them (DeepSeek's
-            # profile-data README: prefill's all-to-all occupies SMs, decode's does not)
+            # profile-data README: prefill's all-to-all occupies SMs, decode's does not) while it runs
             if self._mode(decode=decode) == "normal":
-                compute_s /= 1.0 - self.comm_sm_fraction
+                compute_s *= sm_shared_slowdown(
+                    busy_s=ep_s, window_s=compute_s, sm_fraction=self.comm_sm_fraction
+                )
             ep_s = max(0.0, ep_s - max(compute_s, memory_s))
         return StepTime(
             compute_s=compute_s,

@@ -85,6 +85,7 @@ RULES = (
     "moe_comm_sm_fraction",
     "moe_graphed_copy_overhead_ns",
     "moe_host_wait_us",
+    "moe_full_graph_copy_overhead_ns",
 )
 """Catalog sizing rules of the MoE terms, in the order of :class:`MoeCoefficients`; a rule
 ``<id>_<gpu_id>`` replaces the general one for that GPU."""
@@ -121,6 +122,10 @@ class MoeCoefficients:
     """``w``: time one forward pass of one expert layer loses when its dispatcher makes the host
     wait for the GPU's token counts (a recomputed forward waits again); none on the graph-captured
     fused path [us]."""
+    full_graph_copy_overhead_ns: float = 0.0
+    """``c_f``: what a fused or HybridEP dispatcher still spends per routed copy and expert layer,
+    forward and backward, beyond the GEMMs and counted bytes when the whole training iteration is
+    one CUDA graph (nothing launched from the host per layer; replaces ``c_r`` and ``c_g``) [ns]."""
 
     def bytes_per_copy(self, *, hidden: float, ffn: float, gated: bool, fp8_cast_bytes: float) -> float:
         """Element-wise HBM bytes of one routed copy through one expert layer [B] (module notes).
@@ -166,9 +171,8 @@ def moe_coefficients(
     values = rule_values(catalog, RULES, needed_by=msg("the mixture-of-experts model"))
     if gpu_id:  # the GPU's own fit below replaces these; without one, the fits scaled by HBM bandwidth
         values[COPY_OVERHEAD_RULE] = scaled_copy_overhead_ns(catalog, gpu_id=gpu_id)
-        values[KERNEL_COPY_OVERHEAD_RULE] = scaled_copy_overhead_ns(
-            catalog, gpu_id=gpu_id, rule=KERNEL_COPY_OVERHEAD_RULE
-        )
+        for kernel_rule in (KERNEL_COPY_OVERHEAD_RULE, FULL_GRAPH_COPY_OVERHEAD_RULE):
+            values[kernel_rule] = scaled_copy_overhead_ns(catalog, gpu_id=gpu_id, rule=kernel_rule)
     suffixes = [f"_{gpu_id}"] if gpu_id else []
     if framework != DEFAULT_FRAMEWORK:
         suffixes.append(f"_{framework}")
@@ -182,8 +186,10 @@ def moe_coefficients(
 
 COPY_OVERHEAD_RULE = "moe_copy_overhead_ns"
 KERNEL_COPY_OVERHEAD_RULE = "moe_graphed_copy_overhead_ns"
+FULL_GRAPH_COPY_OVERHEAD_RULE = "moe_full_graph_copy_overhead_ns"
 KERNEL_FIT_GPU = "gb200"
-"""The GPU ``moe_graphed_copy_overhead_ns`` (``c_g``) is fitted on (Megatron-Bridge's DGX-GB200 HybridEP row)."""
+"""The GPU ``moe_graphed_copy_overhead_ns`` (``c_g``) and ``moe_full_graph_copy_overhead_ns`` (``c_f``) are
+fitted on (Megatron-Bridge's DGX-GB200 HybridEP rows)."""
 GENERAL_FIT_GPU = "h100_sxm"
 """The GPU the general ``moe_copy_overhead_ns`` record is fitted on (Megatron-Bridge's DGX-H100 rows)."""
 
@@ -217,19 +223,19 @@ def copy_overhead_fits(catalog: Catalog) -> dict[str, float]:
     return fits
 
 
-def _kernel_copy_overhead_fits(catalog: Catalog) -> dict[str, float]:
-    """The fitted ``c_g`` keyed by the GPU it was fitted on (:data:`KERNEL_FIT_GPU`) [ns]; empty when
-    the catalog lacks that GPU (``<rule>_<gpu_id>`` records of other GPUs are read by
-    :func:`moe_coefficients`).
+def _kernel_copy_overhead_fits(catalog: Catalog, rule: str = KERNEL_COPY_OVERHEAD_RULE) -> dict[str, float]:
+    """The fitted ``c_g`` (or, by ``rule``, ``c_f``) keyed by the GPU it was fitted on
+    (:data:`KERNEL_FIT_GPU`) [ns]; empty when the catalog lacks that GPU (``<rule>_<gpu_id>`` records
+    of other GPUs are read by :func:`moe_coefficients`).
 
     >>> from planner.catalog import load_catalog
     >>> _kernel_copy_overhead_fits(load_catalog())
     {'gb200': 27.0}
     """
     rules = catalog.sizing_rules
-    if KERNEL_FIT_GPU not in catalog.gpus or KERNEL_COPY_OVERHEAD_RULE not in rules:
+    if KERNEL_FIT_GPU not in catalog.gpus or rule not in rules:
         return {}
-    return {KERNEL_FIT_GPU: rules[KERNEL_COPY_OVERHEAD_RULE].value}
+    return {KERNEL_FIT_GPU: rules[rule].value}
 
 
 def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str, rule: str = COPY_OVERHEAD_RULE) -> float:
@@ -255,13 +261,13 @@ def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str, rule: str = COPY_O
     gpu_id : str
         Catalog id of the GPU.
     rule : str
-        The per-copy record: :data:`COPY_OVERHEAD_RULE` (``c_r``) or :data:`KERNEL_COPY_OVERHEAD_RULE`
-        (``c_g``).
+        The per-copy record: :data:`COPY_OVERHEAD_RULE` (``c_r``), :data:`KERNEL_COPY_OVERHEAD_RULE`
+        (``c_g``) or :data:`FULL_GRAPH_COPY_OVERHEAD_RULE` (``c_f``).
 
     Returns
     -------
     float
-        ``c_r`` or ``c_g`` [ns].
+        ``c_r``, ``c_g`` or ``c_f`` [ns].
 
     Examples
     --------
@@ -274,7 +280,7 @@ def scaled_copy_overhead_ns(catalog: Catalog, *, gpu_id: str, rule: str = COPY_O
     64.5
     """
     law = copy_overhead_fits(catalog)  # the span the device-cost law is checked over
-    fits = law if rule == COPY_OVERHEAD_RULE else _kernel_copy_overhead_fits(catalog)
+    fits = law if rule == COPY_OVERHEAD_RULE else _kernel_copy_overhead_fits(catalog, rule)
     own = fits.get(gpu_id)
     if own is not None:
         return own
@@ -470,6 +476,42 @@ def unpaired_share(*, pp: int, virtual_stages: int, micro_batches: float) -> flo
     """
     warmup = 2.0 * (pp - 1) + (virtual_stages - 1) * pp + 1.0
     return min(1.0, warmup / (micro_batches * virtual_stages))
+
+
+def sm_shared_slowdown(*, busy_s: float, window_s: float, sm_fraction: float) -> float:
+    """Factor by which compute that overlaps SM-resident dispatch kernels stretches [-].
+
+    Fused dispatch kernels (DeepEP, HybridEP) communicate from streaming multiprocessors and keep a
+    share ``s`` of them only while they run; the compute beside them runs on ``1 - s`` for that
+    time and on all of them otherwise. Work that takes ``W`` alone and shares the GPU for ``T``
+    takes ``W + s min(T, W / (1 - s))``: the whole window stretches by ``1 / (1 - s)`` only when
+    the kernels run at least as long as the compute.
+
+    Parameters
+    ----------
+    busy_s : float
+        Time the dispatch kernels run beside the compute, ``T`` [s].
+    window_s : float
+        The compute and element-wise work they overlap, alone, ``W`` [s].
+    sm_fraction : float
+        Share of the SMs the kernels keep, ``s`` (``moe_comm_sm_fraction``) [fraction].
+
+    Returns
+    -------
+    float
+        ``1 + s min(T, W / (1 - s)) / W`` (1 for an empty window) [-].
+
+    Examples
+    --------
+    >>> round(sm_shared_slowdown(busy_s=1.0, window_s=10.0, sm_fraction=0.2), 6)
+    1.02
+    >>> round(sm_shared_slowdown(busy_s=100.0, window_s=10.0, sm_fraction=0.2), 6)
+    1.25
+    """
+    if window_s <= 0.0:
+        return 1.0
+    shared_s = min(busy_s, window_s / (1.0 - sm_fraction))
+    return 1.0 + sm_fraction * shared_s / window_s
 
 
 def gpu_copies(*, top_k: int, gpus: int) -> float:

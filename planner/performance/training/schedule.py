@@ -93,6 +93,7 @@ from planner.performance.training.moe import (
     MoeModel,
     gpu_copies,
     network_share,
+    sm_shared_slowdown,
     unpaired_share,
 )
 from planner.performance.training.pipeline import StageSplit
@@ -294,7 +295,10 @@ class StepModel:
             # experts its output as is), and a captured fused path launches no permutation from the host:
             # c_g per copy, not Megatron-Core's permute (c_r)
             moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
-        if job.moe_graphed_dispatch and job.moe_dispatcher != "alltoall":
+        if job.full_iteration_graph and job.moe_dispatcher != "alltoall":
+            # the whole iteration is one graph: nothing launched from the host per layer (moe module notes)
+            moe_c = replace(moe_c, copy_overhead_ns=moe_c.full_graph_copy_overhead_ns)
+        if (job.moe_graphed_dispatch or job.full_iteration_graph) and job.moe_dispatcher != "alltoall":
             # no host round trip per layer: no wait. Megatron-Core's all-to-all dispatcher still copies its
             # split sizes to the host and waits on them (before the all-to-all) when the preprocess is
             # captured: there the wait stays (moe module notes)
@@ -505,8 +509,10 @@ class StepModel:
         if self.job.moe_overlap == "none" or ep_all == 0.0:
             ep_s = ep_all
         else:  # one micro-batch's all-to-all under the other's compute (moe module notes)
-            if self.job.moe_dispatcher != "alltoall":  # the dispatch kernels keep some SMs
-                slowdown = 1.0 / (1.0 - self.moe.c.comm_sm_fraction)
+            if self.job.moe_dispatcher != "alltoall":  # the dispatch kernels keep some SMs while they run
+                slowdown = sm_shared_slowdown(
+                    busy_s=ep_all, window_s=compute_micro + moe_s, sm_fraction=self.moe.c.comm_sm_fraction
+                )
                 compute_micro, moe_s = compute_micro * slowdown, moe_s * slowdown
             hidden_s = exposed_after_overlap_s(
                 comm_s=ep_all, overlap_fraction=1.0, window_s=compute_micro + moe_s
