@@ -355,6 +355,11 @@ def describe_validation_error(
         given = item.get("input")
         shown = not isinstance(given, dict | list)
         kind = str(item.get("type", ""))
+        cause = (item.get("ctx") or {}).get("error")
+        if not loc and kind == "value_error" and isinstance(cause, BaseException):
+            # a check across fields words its own line and names the fields it is about
+            parts.append(msg("{prefix}{problem}", prefix=prefix, problem=error_text(cause)))
+            continue
         if kind == "extra_forbidden":
             problem: str = msg("unknown key")
             shown = False

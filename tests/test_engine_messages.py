@@ -104,6 +104,18 @@ def test_validation_english_is_unchanged_and_chinese_is_filled(data: dict[str, o
     )
 
 
+def test_a_check_across_fields_is_its_own_line_in_either_language() -> None:
+    """A model-level check words its own message and names its fields: no "(top level): Value error"."""
+    from planner.inputs.training import training_job
+
+    data = {"params_b": 30, "tokens_b": 100, "experts": 8, "top_k": 9}
+    with pytest.raises(InputError) as caught:
+        training_job(data, source="options")
+    english = error_text(caught.value)
+    assert english == "options: top_k (9) must not exceed experts (8)"
+    assert translate(english, "zh") == "options：top_k（9）不得超过专家数（8）"
+
+
 def test_several_problems_are_one_line_of_translatable_parts() -> None:
     parts = _errors({"count": 0, "share": 2, "needed": 1})
     assert [p.template for p in parts] == ["{field}: {problem} (got {value}) (allowed: {low} to {high})"] * 2
