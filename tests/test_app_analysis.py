@@ -407,7 +407,21 @@ def test_the_expert_dispatcher_and_overlap_are_offered_and_change_the_estimate()
     assert all(h != p for h, p in zip(hybrid, plain, strict=True))
     at.selectbox(key=field(keys.WORKLOAD_FORM, "moe_overlap")).set_value("two_micro_batches").run()
     assert not at.error, rendered_texts(at.error)
-    assert row(at.table[0].value, step_row) != hybrid
+    overlapped = row(at.table[0].value, step_row)
+    assert overlapped != hybrid
+    # the whole iteration in one CUDA graph: no host wait, the full graph's own per-copy cost (1.8 ns)
+    whole = at.toggle(key=field(keys.WORKLOAD_FORM, "full_iteration_graph"))
+    assert whole.label == tr("wl.field.full_iteration_graph", "zh")
+    whole.set_value(True).run()
+    assert not at.error, rendered_texts(at.error)
+    graphed = row(at.table[0].value, step_row)
+    seconds = [float(str(g).split()[0]) for g in graphed]  # the fastest design's cell carries a star
+    before = [float(str(o).split()[0]) for o in overlapped]
+    assert all(g < o for g, o in zip(seconds, before, strict=True)), (graphed, overlapped)
+    # the all-to-all dispatcher waits on the host every layer: refused under the field, one line
+    at.selectbox(key=field(keys.WORKLOAD_FORM, "moe_dispatcher")).set_value("alltoall").run()
+    errors = rendered_texts(at.error)
+    assert len(errors) == 1 and "full_iteration_graph" in errors[0], errors
 
 
 def test_reliability_evaluates_a_chosen_interval_and_names_a_missing_size() -> None:
