@@ -170,7 +170,7 @@ def count_option(flag: str, *, le: int, description: str, ge: int = 1) -> Any:
     return offered(Field(default=None, ge=ge, le=le, description=description), Input(flag=flag))
 
 
-def switch_option(flag: str, *, description: str) -> Any:
+def switch_option(flag: str, *, description: str, label: str | None = None, group: str | None = None) -> Any:
     """A setting that is off unless the command-line option ``flag`` turns it on.
 
     Parameters
@@ -179,13 +179,17 @@ def switch_option(flag: str, *, description: str) -> Any:
         The command-line option that turns it on.
     description : str
         What the setting does.
+    label : str or None
+        UI label key: with it the generated form offers the setting as a toggle; ``None``: CLI only.
+    group : str or None
+        UI group key of the toggle.
 
     Returns
     -------
     Any
         The field, default ``False``.
     """
-    return offered(Field(default=False, description=description), Input(flag=flag))
+    return offered(Field(default=False, description=description), Input(flag=flag, label=label, group=group))
 
 
 @dataclass(frozen=True)

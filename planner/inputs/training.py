@@ -242,9 +242,12 @@ class TrainingJob(BaseModel):
             "whole before attention, exposed (Llama 3's context parallelism)."
         ),
     )
-    in_network_reduction: Annotated[
-        bool, Input(flag="--in-network-reduction", label="wl.field.in_network_reduction", group=_NETWORK)
-    ] = Field(default=False, description="Reduce gradients in the switches (SHARP) where they support it.")
+    in_network_reduction: bool = switch_option(
+        "--in-network-reduction",
+        label="wl.field.in_network_reduction",
+        group=_NETWORK,
+        description="Reduce gradients in the switches (SHARP) where they support it.",
+    )
     recompute: Annotated[
         RecomputeChoice,
         Input(
@@ -412,22 +415,20 @@ class TrainingJob(BaseModel):
             "per expert-layer forward is the same."
         ),
     )
-    moe_graphed_dispatch: Annotated[
-        bool,
-        Input(flag="--moe-graphed-dispatch", label="wl.field.moe_graphed_dispatch", group=_NETWORK),
-    ] = Field(
-        default=False,
+    moe_graphed_dispatch: bool = switch_option(
+        "--moe-graphed-dispatch",
+        label="wl.field.moe_graphed_dispatch",
+        group=_NETWORK,
         description="The router and the token preprocessing run inside CUDA graphs (Megatron-Core's "
         "cuda_graph_scope moe_router and moe_preprocess): with the fused or HybridEP dispatcher, which "
         "then has no host synchronisation on the token counts, waits on nothing and the captured path's "
         "own per-copy cost applies (HybridEP's own, graphs or not); the all-to-all dispatcher still "
         "waits on the host and keeps both.",
     )
-    full_iteration_graph: Annotated[
-        bool,
-        Input(flag="--full-iteration-graph", label="wl.field.full_iteration_graph", group=_NETWORK),
-    ] = Field(
-        default=False,
+    full_iteration_graph: bool = switch_option(
+        "--full-iteration-graph",
+        label="wl.field.full_iteration_graph",
+        group=_NETWORK,
         description="The whole training iteration runs as one CUDA graph (Megatron-Core's cuda_graph_impl "
         "full_iteration, with the expert buffers sized ahead so nothing waits on the host): with the fused "
         "or HybridEP dispatcher nothing is launched from the host per expert layer, so neither the host "

@@ -33,7 +33,9 @@ calibration rows, four-fold apart in copies per layer pass, fit ``c_r`` and ``w`
 fused dispatcher whose router and preprocessing run in CUDA graphs waits on no host copy: no
 ``w``, and its own, smaller ``c_g`` instead of ``c_r`` (what still launches from the host per
 layer), while Megatron-Core's all-to-all dispatcher keeps both under those graphs (it still copies
-its split sizes to the host and waits on them before the all-to-all). ``Q_e`` counts the
+its split sizes to the host and waits on them before the all-to-all). With the whole iteration in
+one CUDA graph (``TrainingJob.full_iteration_graph``) nothing launches from the host per layer: a
+fused or HybridEP dispatcher pays its own ``c_f`` instead, and no ``w``. ``Q_e`` counts the
 HBM bytes each routed copy moves outside the GEMMs: the permutation and un-permutation (``q_h``), the expert's activation function (``q_f``,
 ``g = 3`` gated else 2) and, with FP8 matrix multiplies, the casts of the two GEMM inputs and the
 two output gradients (``q_cast``, the dense layers' coefficient). With a width ``f`` small against
@@ -54,8 +56,8 @@ of the ``k`` copies on its own (``(n - m) / n`` of them across the network), nod
 Overlap is an explicit option, never assumed (``TrainingJob.moe_overlap``): ``none`` puts every
 all-to-all on the critical path; ``two_micro_batches`` runs one micro-batch's all-to-all under the
 other's compute, so only what exceeds the compute is exposed (with fused dispatch kernels, which
-communicate from streaming multiprocessors, the compute then runs on ``1 - s_c`` of them: 20 of
-132 on H800, DeepSeek-V3 section 3.2.2); ``dualpipe`` does that and schedules
+communicate from streaming multiprocessors, the compute runs on ``1 - s_c`` of them while they
+run, :func:`sm_shared_slowdown`: 20 of 132 on H800, DeepSeek-V3 section 3.2.2); ``dualpipe`` does that and schedules
 the pipeline both ways, whose bubble is ``(pp / 2 - 1)`` micro-batch slots instead of ``pp - 1``
 (DeepSeek-V3 section 3.2.1, Table 2).
 
