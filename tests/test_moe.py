@@ -284,6 +284,46 @@ def test_a_full_iteration_graph_pays_its_own_per_copy_cost_and_no_host_wait(cata
     assert training_job({"params_b": 8, "tokens_b": 100, "full_iteration_graph": True}, source="test")
 
 
+def test_biased_experts_wait_on_the_host_whatever_runs_in_cuda_graphs(catalog: Catalog) -> None:
+    # GPT-OSS's experts carry biases: Megatron-Core's unfused expert MLP adds them expert by expert on
+    # token counts it copies to the host in every forward (TEGroupedMLP.forward tokens_per_expert.tolist()
+    # and _apply_bias's torch.split), so neither a captured router nor a whole-iteration graph removes
+    # the host wait (1,511 us per expert-layer forward) and the whole graph's c_f does not apply: the
+    # HybridEP path costs as uncaptured, c_g = 27 ns per copy and the wait
+    lay = _lay()
+    hybrid = TrainingJob(**QWEN3_30B).model_copy(update={"moe_dispatcher": "hybridep"})
+    uncaptured_s = _model(hybrid, catalog).moe_overhead_micro_s(lay, "selective")
+    biased = hybrid.model_copy(update={"expert_bias": True})
+    assert _model(biased, catalog).moe_overhead_micro_s(lay, "selective") == uncaptured_s  # nothing captured
+    for graphs in ({"moe_graphed_dispatch": True}, {"full_iteration_graph": True}):
+        unbiased_s = _model(hybrid.model_copy(update=graphs), catalog).moe_overhead_micro_s(lay, "selective")
+        biased_s = _model(biased.model_copy(update=graphs), catalog).moe_overhead_micro_s(lay, "selective")
+        assert biased_s == pytest.approx(uncaptured_s)
+        assert biased_s > unbiased_s
+    # the all-to-all dispatcher waits on the host anyway, and AutoModel's own expert layer is not
+    # Megatron-Core's: the bias changes neither
+    alltoall = TrainingJob(**QWEN3_30B)
+    assert _model(alltoall.model_copy(update={"expert_bias": True}), catalog).moe_overhead_micro_s(
+        lay, "selective"
+    ) == _model(alltoall, catalog).moe_overhead_micro_s(lay, "selective")
+    automodel = hybrid.model_copy(update={"moe_framework": "automodel", "full_iteration_graph": True})
+    assert _model(automodel.model_copy(update={"expert_bias": True}), catalog).moe_overhead_micro_s(
+        lay, "selective"
+    ) == _model(automodel, catalog).moe_overhead_micro_s(lay, "selective")
+
+
+def test_a_gpt_oss_config_states_biased_experts() -> None:
+    gpt_oss = {  # openai/gpt-oss-120b config.json, the keys the reader takes
+        "model_type": "gpt_oss", "num_hidden_layers": 36, "hidden_size": 2880, "num_attention_heads": 64,
+        "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 2880, "num_local_experts": 128,
+        "num_experts_per_tok": 4, "vocab_size": 201088, "hidden_act": "silu",
+    }  # fmt: skip
+    assert job_fields_from_hf_config(gpt_oss)["expert_bias"] is True
+    assert "expert_bias" not in job_fields_from_hf_config(DEEPSEEK_V3_CONFIG)
+    # a dense model of that type has no experts to carry biases
+    assert "expert_bias" not in job_fields_from_hf_config({**gpt_oss, "num_local_experts": None})
+
+
 def test_the_dispatch_kernels_keep_their_sms_only_while_they_run() -> None:
     # 20 of 132 SMs (DeepSeek-V3 section 3.2.2) for 1 s under 10 s of compute: the compute loses 20/132 of
     # that second, not of all ten; kernels that outlast the compute stretch it by 1 / (1 - 20/132)

@@ -435,6 +435,14 @@ class TrainingJob(BaseModel):
         "wait nor the partial capture's per-copy cost applies, only the full graph's own; needs a "
         "dispatcher other than alltoall for a mixture-of-experts model.",
     )
+    expert_bias: bool = switch_option(
+        "--expert-bias",
+        description="The experts' linear layers carry bias terms (GPT-OSS; read from a Hugging Face config). "
+        "Megatron-Core's unfused expert MLP adds them expert by expert on token counts it copies to the host "
+        "in every forward, so its expert layers wait on the host whatever runs in CUDA graphs: neither the "
+        "captured router nor a whole-iteration graph removes the host wait, and the whole graph's per-copy "
+        "cost does not apply.",
+    )
     moe_dispatch_fp8: bool = switch_option(
         "--moe-dispatch-fp8",
         description="Dispatch tokens in FP8 (1 byte per element); the combine stays BF16.",

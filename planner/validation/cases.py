@@ -193,6 +193,9 @@ class CaseInputs(_Frozen):
         default=None,
         description="The whole training iteration captured in one CUDA graph (cuda_graph_impl full_iteration).",
     )
+    expert_bias: bool | None = Field(
+        default=None, description="The experts' linear layers carry bias terms (GPT-OSS)."
+    )
     moe_framework: Literal["megatron_core", "automodel"] | None = Field(
         default=None, description="Framework whose per-copy expert-path cost applies."
     )

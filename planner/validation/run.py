@@ -361,6 +361,7 @@ _TRAINING_INPUTS = (
     "dp_overlap_fraction", "pp_overlap_fraction", "accumulation_rounds", "cp_comm_type", "shared_experts", "dense_layers",
     "dense_ffn_hidden", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "moe_overlap",
     "expert_tp", "moe_node_limit", "moe_dispatch_fp8", "moe_dispatcher", "moe_graphed_dispatch", "full_iteration_graph",
+    "expert_bias",
     "moe_framework", "fp8_recipe", "optimizer_states", "grad_reduce_precision", "software_release", "offload_activation_layers",
     "distribute_saved_activations", "mtp_layers",
     "fp8_attention",

@@ -18,7 +18,9 @@ Mistral, Qwen, DeepSeek). Mixtures of experts as their configs state them:
   section 2.2; their parameters are not in ``num_hidden_layers`` and come on top of params_b);
 - Qwen3-MoE: ``mlp_only_layers`` -> dense_layers (its count; the layers are taken to be the first),
   dense width ``intermediate_size``;
-- Mixtral: ``num_local_experts``, expert width ``intermediate_size``.
+- Mixtral: ``num_local_experts``, expert width ``intermediate_size``;
+- GPT-OSS (``model_type`` ``gpt_oss``): its experts carry biases on both matrices (transformers'
+  ``GptOssExperts``, ``gate_up_proj_bias`` and ``down_proj_bias``; no config key states it) -> expert_bias.
 
 Parameters, when not given: ``P = L_moe (A + g h f E') + L_dense (A + g h f_d) + V h (2 unless
 tie_word_embeddings)`` with ``A`` the attention projections
@@ -46,6 +48,9 @@ DEEPSEEK_V3_CONFIG = {
 
 GATED_ACTIVATIONS = frozenset({"silu", "swiglu", "swish"})
 """``hidden_act`` values of gated (SwiGLU) FFNs."""
+
+BIASED_EXPERT_MODEL_TYPES = frozenset({"gpt_oss"})
+"""``model_type`` values whose experts carry bias terms (module notes)."""
 
 
 def _first(config: Mapping[str, Any], *keys: str) -> Any:
@@ -120,6 +125,8 @@ def job_fields_from_hf_config(config: Mapping[str, Any]) -> dict[str, Any]:
         fields["ffn_hidden"] = _first(config, "intermediate_size", "n_inner", "ffn_dim")
     if experts:
         fields.update(_moe_fields(config, experts_ffn=fields["ffn_hidden"]))
+        if config.get("model_type") in BIASED_EXPERT_MODEL_TYPES:
+            fields["expert_bias"] = True
     fields = {k: v for k, v in fields.items() if v is not None}
     params = _params(fields, tied=bool(config.get("tie_word_embeddings", False)))
     if params is not None:

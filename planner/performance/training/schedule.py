@@ -295,10 +295,13 @@ class StepModel:
             # experts its output as is), and a captured fused path launches no permutation from the host:
             # c_g per copy, not Megatron-Core's permute (c_r)
             moe_c = replace(moe_c, copy_overhead_ns=moe_c.graphed_copy_overhead_ns)
-        if job.full_iteration_graph and job.moe_dispatcher != "alltoall":
+        # biased experts: Megatron-Core's expert MLP waits on the host in every forward (moe module notes)
+        host_synced_experts = job.expert_bias and job.moe_framework == "megatron_core"
+        if job.full_iteration_graph and job.moe_dispatcher != "alltoall" and not host_synced_experts:
             # the whole iteration is one graph: nothing launched from the host per layer (moe module notes)
             moe_c = replace(moe_c, copy_overhead_ns=moe_c.full_graph_copy_overhead_ns)
-        if (job.moe_graphed_dispatch or job.full_iteration_graph) and job.moe_dispatcher != "alltoall":
+        graphed = job.moe_graphed_dispatch or job.full_iteration_graph
+        if graphed and job.moe_dispatcher != "alltoall" and not host_synced_experts:
             # no host round trip per layer: no wait. Megatron-Core's all-to-all dispatcher still copies its
             # split sizes to the host and waits on them (before the all-to-all) when the preprocess is
             # captured: there the wait stays (moe module notes)
