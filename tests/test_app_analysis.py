@@ -418,6 +418,13 @@ def test_the_expert_dispatcher_and_overlap_are_offered_and_change_the_estimate()
     seconds = [float(str(g).split()[0]) for g in graphed]  # the fastest design's cell carries a star
     before = [float(str(o).split()[0]) for o in overlapped]
     assert all(g < o for g, o in zip(seconds, before, strict=True)), (graphed, overlapped)
+    # experts with biases (GPT-OSS) wait on the host in every expert layer, whole-step graph or not
+    biased = at.toggle(key=field(keys.WORKLOAD_FORM, "expert_bias"))
+    assert biased.label == tr("wl.field.expert_bias", "zh")
+    biased.set_value(True).run()
+    assert not at.error, rendered_texts(at.error)
+    waits = [float(str(b).split()[0]) for b in row(at.table[0].value, step_row)]
+    assert all(w > g for w, g in zip(waits, seconds, strict=True)), (waits, seconds)
     # the all-to-all dispatcher waits on the host every layer: refused under the field, one line
     at.selectbox(key=field(keys.WORKLOAD_FORM, "moe_dispatcher")).set_value("alltoall").run()
     errors = rendered_texts(at.error)

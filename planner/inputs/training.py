@@ -437,6 +437,8 @@ class TrainingJob(BaseModel):
     )
     expert_bias: bool = switch_option(
         "--expert-bias",
+        label="wl.field.expert_bias",
+        group=_COMPUTE,
         description="The experts' linear layers carry bias terms (GPT-OSS; read from a Hugging Face config). "
         "Megatron-Core's unfused expert MLP adds them expert by expert on token counts it copies to the host "
         "in every forward, so its expert layers wait on the host whatever runs in CUDA graphs: neither the "
