@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -75,6 +76,19 @@ def test_calibration_cases_are_never_evidence(
     by_id = {c.id: c for c in cases if c.id in ids}
     only = residuals(calibration, by_id)
     assert all(not v for v in only.values())
+
+
+def test_a_calibration_twin_is_no_evidence_either(
+    cases: tuple[ValidationCase, ...], results: tuple[CaseResult, ...]
+) -> None:
+    # a validation figure of a calibrated run from another release agrees with the fit by construction
+    twins = [r for r in results if r.calibration_twin and r.predicted is not None]
+    assert twins, "the suite has validation cases with a calibration twin"
+    by_id = {c.id: c for c in cases}
+    assert all(not v for v in residuals(twins, by_id).values())
+    # the same result without its twin counts
+    untied = [dataclasses.replace(r, calibration_twin="") for r in twins]
+    assert sum(len(v) for v in residuals(untied, by_id).values()) == len(twins)
 
 
 def test_every_training_rate_case_has_a_family(cases: tuple[ValidationCase, ...]) -> None:
