@@ -5,8 +5,9 @@ serving prefill (time to first token), serving decode (output tokens/s), collect
 bandwidth, power, cost. Its residuals are ``r_i = ln(predicted_i / published_i)`` over the
 *validation* cases the model evaluates (calibration cases are fitted, so they are never evidence;
 nor is a validation figure of a calibrated run from another release, its calibration twin, which
-agrees with the fit by construction; ``validation/README.md``). A throughput quoted as time per work (GPU-hours per trillion tokens)
-is inverted so that every training residual reads as a throughput error.
+agrees with the fit by construction; ``validation/README.md``). A throughput quoted as time per
+work (GPU-hours per trillion tokens) is inverted so that every training residual reads as a
+throughput error.
 
 Notes
 -----
