@@ -241,15 +241,14 @@ def runs_of(wiring: Wiring, lengths_m: list[float], catalog: Catalog) -> tuple[C
     runs = []
     for key, lengths in groups.items():
         sample = first[key]
-        reach, part = medium_reach_m(sample.cable_part, (sample.optic_a, sample.optic_b), catalog)
         runs.append(
-            CableRun(
+            _cable_run(
                 link_class=key[0],
                 cable_part=key[1],
-                ordered_m=tuple(ordered_bins(lengths).items()),
+                optics=(sample.optic_a, sample.optic_b),
+                ordered=ordered_bins(lengths),
                 longest_m=max(lengths),
-                reach_m=reach,
-                reach_part=part,
+                catalog=catalog,
             )
         )
     return tuple(runs)
@@ -281,18 +280,60 @@ def runs_of_pairs(pairs: CablePairs, layout: Layout, catalog: Catalog) -> tuple[
     for item in pairs.classes:
         counts = pair_runs(item.blocks, where, slack_m=slack)
         m = item.media
-        reach, part = medium_reach_m(m.cable_id, (m.lower.optic_id, m.upper.optic_id), catalog)
         runs.append(
-            CableRun(
+            _cable_run(
                 link_class=m.link_class,
                 cable_part=m.cable_id,
-                ordered_m=tuple(counted_bins(counts).items()),
+                optics=(m.lower.optic_id, m.upper.optic_id),
+                ordered=counted_bins(counts),
                 longest_m=max(counts),
-                reach_m=reach,
-                reach_part=part,
+                catalog=catalog,
             )
         )
     return tuple(runs)
+
+
+def _cable_run(
+    *,
+    link_class: str,
+    cable_part: str,
+    optics: tuple[str | None, str | None],
+    ordered: Mapping[float, int],
+    longest_m: float,
+    catalog: Catalog,
+) -> CableRun:
+    """The :class:`CableRun` of one medium, its reach looked up from the same parts it names
+    (the port-by-port and the per-pair counts share it).
+
+    Parameters
+    ----------
+    link_class : str
+        The link class (dimensionless id).
+    cable_part : str
+        Cable part id of the medium.
+    optics : tuple of (str or None)
+        Optic part ids at the two ends; ``None`` or empty for a copper end.
+    ordered : Mapping[float, int]
+        Cables per ordered length [m -> count], shortest first.
+    longest_m : float
+        The longest run [m].
+    catalog : Catalog
+        Catalog of cables and optics (their reach [m]).
+
+    Returns
+    -------
+    CableRun
+        The run with the medium's reach [m] and the part that limits it.
+    """
+    reach, part = medium_reach_m(cable_part, optics, catalog)
+    return CableRun(
+        link_class=link_class,
+        cable_part=cable_part,
+        ordered_m=tuple(ordered.items()),
+        longest_m=longest_m,
+        reach_m=reach,
+        reach_part=part,
+    )
 
 
 def pair_runs(blocks: Iterable[Block], where: Mapping[str, Anchor], *, slack_m: float) -> dict[float, int]:
