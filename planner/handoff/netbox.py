@@ -22,7 +22,7 @@ import yaml
 from planner.catalog import Catalog
 from planner.handoff.cabling import Handoff
 from planner.handoff.naming import row_name
-from planner.handoff.wiring import Device
+from planner.handoff.wiring import Device, Wiring
 from planner.sheets import csv_bytes
 
 SITE = "gpu-cluster"
@@ -139,6 +139,29 @@ def manufacturer(device: Device, catalog: Catalog) -> str:
     return GENERIC if record.assumption else device.model_name.split()[0]
 
 
+def device_models(*, wiring: Wiring, catalog: Catalog) -> tuple[dict[str, Device], dict[str, str]]:
+    """The device models of a wiring (NetBox device types) and their makers: the import files and
+    the push both make one device type per model, from its first device.
+
+    Parameters
+    ----------
+    wiring : Wiring
+        Devices of the plan (model ids and names).
+    catalog : Catalog
+        Catalog holding each device's server, switch or storage record.
+
+    Returns
+    -------
+    tuple[dict[str, Device], dict[str, str]]
+        The first device of each model by model id, in wiring order; and each model's
+        manufacturer (:func:`manufacturer`) by model id.
+    """
+    types: dict[str, Device] = {}
+    for device in wiring.devices:
+        types.setdefault(device.model_id, device)
+    return types, {model_id: manufacturer(d, catalog) for model_id, d in types.items()}
+
+
 def interface_type(device: Device, family: str, port: str | None = None) -> str:
     """NetBox interface type of a device's port (its main ports when ``port`` is ``None``): by
     fabric family and speed, else ``other``; storage and management ports are Ethernet.
@@ -240,10 +263,7 @@ def netbox_files(handoff: Handoff, catalog: Catalog) -> dict[str, bytes]:
             RACK_FIELDS, [(SITE, row_name(r.row), r.name, STATUS, 19, r.rack_units) for r in layout.racks]
         ),
     }
-    types: dict[str, Device] = {}
-    for device in wiring.devices:
-        types.setdefault(device.model_id, device)
-    maker = {model_id: manufacturer(d, catalog) for model_id, d in types.items()}
+    types, maker = device_models(wiring=wiring, catalog=catalog)
     makers = sorted(set(maker.values()))
     files["manufacturers.csv"] = csv_bytes(MANUFACTURER_FIELDS, [(m, slug(m)) for m in makers])
     roles = sorted({d.role for d in wiring.devices})

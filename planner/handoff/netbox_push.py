@@ -32,10 +32,10 @@ from planner.handoff.netbox import (
     ROLE_COLORS,
     SITE,
     STATUS,
+    device_models,
     device_type_yaml,
     fabric_family,
     interface_type,
-    manufacturer,
     slug,
 )
 
@@ -266,10 +266,7 @@ def _push_types(
     """Manufacturers, device types with their interface templates, and device roles: the ids of
     the types and of the roles."""
     dcim, wiring = run.dcim, handoff.wiring
-    types: dict[str, Any] = {}
-    for device in wiring.devices:
-        types.setdefault(device.model_id, device)
-    maker = {model_id: manufacturer(d, catalog) for model_id, d in types.items()}
+    types, maker = device_models(wiring=wiring, catalog=catalog)
     maker_ids = run.ensure(
         "manufacturers",
         dcim.manufacturers.filter(slug=sorted({slug(m) for m in maker.values()}), fields="id,slug"),
