@@ -42,6 +42,7 @@ from typing import NamedTuple, TypedDict
 from planner.catalog import Catalog
 from planner.catalog.schema import Server, Storage, Switch
 from planner.fabric.media import LinkMedia
+from planner.fabric.scale_up import ScaleUpDomain
 from planner.fabric.topology import SmallClos, Topology
 from planner.handoff import naming
 from planner.handoff.sized import Sized
@@ -575,14 +576,19 @@ def compute_switch_ids(plan: Sized, ids: FabricIds) -> list[str]:
         for plane in range(plan.topology.planes)
         for index in range(tier.switches_per_plane)
     ]
-    scale_up = plan.scale_up
-    if scale_up.switch_id:
-        found += [
-            naming.scale_up_switch_id(d, k, domains=scale_up.domains)
-            for d in range(scale_up.domains)
-            for k in range(scale_up.switches_per_domain)
-        ]
+    if plan.scale_up.switch_id:
+        found += _tray_ids(plan.scale_up)
     return found
+
+
+def _tray_ids(scale_up: ScaleUpDomain) -> list[str]:
+    """The scale-up switch trays, domain by domain, in device order (the inventory and the
+    switch list name them alike)."""
+    return [
+        naming.scale_up_switch_id(d, k, domains=scale_up.domains)
+        for d in range(scale_up.domains)
+        for k in range(scale_up.switches_per_domain)
+    ]
 
 
 def aux_switch_ids(plan: Sized) -> list[tuple[str, str]]:
@@ -754,7 +760,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
         mgmt_port = _mgmt_port(plan)
         devices += [
             Device(
-                device_id=naming.scale_up_switch_id(d, k, domains=scale_up.domains),
+                device_id=device_id,
                 role="scale-up-switch",
                 **_model(tray),
                 power_w=tray.power_max_w,
@@ -762,8 +768,7 @@ def _compute_devices(plan: Sized, catalog: Catalog) -> list[Device]:
                 port_speed_gbit_per_s=scale_up.link_gbit_per_s,
                 port_speeds=mgmt_port,
             )
-            for d in range(scale_up.domains)
-            for k in range(scale_up.switches_per_domain)
+            for device_id in _tray_ids(scale_up)
         ]
     return devices
 
