@@ -725,13 +725,31 @@ def _racks(
     return replace(racks, nodes_per_rack=racks.nodes_per_rack * per_unit) if per_unit > 1 else racks
 
 
+def electricity_usd_per_kwh(r: Resolved) -> float:
+    """The electricity price a plan is costed at [USD/kWh]: the scenario's own when it states one,
+    else that of its energy price record (``facility.energy_price_id``); the optimizer prices the
+    same.
+
+    Parameters
+    ----------
+    r : Resolved
+        The resolved scenario.
+
+    Returns
+    -------
+    float
+        Electricity price [USD/kWh].
+    """
+    return r.scenario.facility.electricity_usd_per_kwh or r.energy_price.usd_per_kwh
+
+
 def _cost(r: Resolved, catalog: Catalog, bom: tuple[BomLine, ...], power: Power, racks: Racks) -> Cost:
     facility = r.scenario.facility
     return cost_summary(
         lines=bom,
         gpus=r.gpus,
         facility_avg_kw=power.facility_avg_kw,
-        electricity_usd_per_kwh=facility.electricity_usd_per_kwh or r.energy_price.usd_per_kwh,
+        electricity_usd_per_kwh=electricity_usd_per_kwh(r),
         maintenance_fraction_per_year=catalog.cost_factors["maintenance_fraction_per_year"].value,
         racks=racks.total,
         space_usd_per_rack_year=catalog.cost_factors["space_usd_per_rack_year"].value,

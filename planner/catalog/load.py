@@ -8,7 +8,7 @@ adds new records. Cross-references are checked once every file is merged.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -181,6 +181,24 @@ def _validate(path: str, family: str, raw: Mapping[str, Any]) -> Record:
     return parse(FAMILIES[family], raw, source=path, prefix=prefix, error=CatalogError)
 
 
+def _built(
+    merged: Mapping[str, Mapping[str, Mapping[str, Any]]], *, source_of: Callable[[str, str], str]
+) -> Catalog:
+    """The catalog of the merged raw records by family and id: each record validated in id order
+    (its messages name ``source_of(family, id)``, the file or upload it came from), then the
+    references between families checked."""
+    built = {
+        family: {
+            record_id: _validate(source_of(family, record_id), family, raw)
+            for record_id, raw in sorted(records.items())
+        }
+        for family, records in merged.items()
+    }
+    catalog = Catalog(**built)  # type: ignore[arg-type]
+    _check_references(catalog)
+    return catalog
+
+
 def _check_references(catalog: Catalog) -> None:
     """Every id a record names must exist, and auxiliary rules the engine needs must be there."""
     problems: list[str] = []  # Messages, joined into one translatable line
@@ -300,15 +318,7 @@ def _load_cached(overrides: tuple[str, ...], data_dir: str) -> Catalog:
                 base = merged[family].get(record_id, {})
                 merged[family][record_id] = {**base, **raw}
                 origin[(family, record_id)] = str(path)
-    built: dict[str, dict[str, Record]] = {}
-    for family, records in merged.items():
-        built[family] = {
-            record_id: _validate(origin[(family, record_id)], family, raw)
-            for record_id, raw in sorted(records.items())
-        }
-    catalog = Catalog(**built)  # type: ignore[arg-type]
-    _check_references(catalog)
-    return catalog
+    return _built(merged, source_of=lambda family, record_id: origin[(family, record_id)])
 
 
 def load_catalog_from_data(data: Mapping[str, Any], *, name: str = "<upload>") -> Catalog:
@@ -365,13 +375,7 @@ def apply_override(base: Catalog, data: Mapping[str, Any], *, name: str) -> Cata
     for family, records in _raw_records(Path(name), data).items():
         for record_id, raw in records.items():
             merged[family][record_id] = {**merged[family].get(record_id, {}), **raw}
-    built = {
-        family: {rid: _validate(name, family, raw) for rid, raw in sorted(records.items())}
-        for family, records in merged.items()
-    }
-    catalog = Catalog(**built)  # type: ignore[arg-type]
-    _check_references(catalog)
-    return catalog
+    return _built(merged, source_of=lambda _family, _record_id: name)
 
 
 def with_calibration(catalog: Catalog, calibration: CalibrationOverride | None) -> Catalog:

@@ -81,6 +81,7 @@ from planner.catalog import Catalog
 from planner.catalog.rules import rule_values
 from planner.errors import InputError
 from planner.i18n.message import kept_msg, msg
+from planner.inputs.scenario import InSwitchReduction
 from planner.units import GIB, KIB, gbit_per_s_to_gbyte_per_s
 
 Collective = Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
@@ -652,7 +653,6 @@ def part_of_fabric(fabric: CollectiveFabric, *, gpus: int) -> CollectiveFabric:
     return replace(fabric, gpus=gpus, domain_gpus=per_domain)
 
 
-InSwitchReduction = Literal["auto", "none", "nvls", "sharp"]
 IN_SWITCH_REDUCTIONS: tuple[InSwitchReduction, ...] = get_args(InSwitchReduction)
 
 

@@ -197,15 +197,18 @@ def _cheapest_cable(catalog: Catalog, kind: str, length_m: float) -> Cable | Non
     return found if isinstance(found, Cable) else None
 
 
+def _reaching_copper(catalog: Catalog, *, speed_gbit_per_s: int, length_m: float) -> list[Cable]:
+    """Copper cables that carry ``speed_gbit_per_s`` [Gbit/s] over ``length_m`` [m], in catalog order."""
+    return [
+        c
+        for c in catalog.cables.values()
+        if c.is_copper and c.max_speed_gbit_per_s >= speed_gbit_per_s and c.max_reach_m >= length_m
+    ]
+
+
 @per_catalog
 def _copper_for(catalog: Catalog, speed_gbit_per_s: int, length_m: float) -> Cable | None:
-    found = _cheapest(
-        [
-            c
-            for c in catalog.cables.values()
-            if c.is_copper and c.max_speed_gbit_per_s >= speed_gbit_per_s and c.max_reach_m >= length_m
-        ]
-    )
+    found = _cheapest(_reaching_copper(catalog, speed_gbit_per_s=speed_gbit_per_s, length_m=length_m))
     return found if isinstance(found, Cable) else None
 
 
@@ -688,9 +691,7 @@ def media_options(
         return (priced(None, None, lower, upper),)
     options = []
     candidates = [
-        c.id
-        for c in catalog.cables.values()
-        if c.is_copper and c.max_speed_gbit_per_s >= speed_gbit_per_s and c.max_reach_m >= length_m
+        c.id for c in _reaching_copper(catalog, speed_gbit_per_s=speed_gbit_per_s, length_m=length_m)
     ] + [
         o.id
         for o in catalog.optics.values()

@@ -105,7 +105,7 @@ def power_front(
     problem = prepare(scenario=scenario, catalog=catalog, request=capex_request)
     lp, v = build_model(problem, objective="power")
     outcome = solve(lp, time_limit_s=request.time_limit_s)
-    if outcome.status not in ("optimal", "feasible"):
+    if not outcome.has_solution:
         raise InfeasibleError(msg("no design meets the limits, so there is no front"))
     lean_scenario, _ = solution_scenario(problem, v)
     from planner.engine import plan

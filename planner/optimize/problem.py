@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from planner.catalog import Catalog
 from planner.catalog.schema import Cooling, Record
+from planner.engine import electricity_usd_per_kwh
 from planner.errors import InputError
 from planner.fabric.auxiliary import (
     AuxiliaryFabrics,
@@ -378,7 +379,7 @@ def prepare(*, scenario: Scenario, catalog: Catalog, request: OptimizeRequest) -
         services_fraction=factors["installation_fraction"].value + factors["spares_fraction"].value,
         maintenance_fraction_per_year=factors["maintenance_fraction_per_year"].value,
         space_usd_per_rack_year=factors["space_usd_per_rack_year"].value,
-        electricity_usd_per_kwh=facility.electricity_usd_per_kwh or r.energy_price.usd_per_kwh,
+        electricity_usd_per_kwh=electricity_usd_per_kwh(r),
         load_factor=facility.load_factor,
         pv_factor=present_value_factor(rate=facility.discount_rate, years=facility.years),
     )

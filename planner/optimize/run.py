@@ -257,7 +257,7 @@ def explain_infeasible(problem: Problem) -> str:
         return msg("no design fits: no switch, medium and cooling combination meets the port and rack limits")
     lp, v = build_model(problem, elastic=True)
     outcome = solve(lp, time_limit_s=request.time_limit_s)
-    if outcome.status not in ("optimal", "feasible"):
+    if not outcome.has_solution:
         return msg("no design fits even with the budget and power cap relaxed: the port or rack limits bind")
     size = (
         msg("{gpus} GPUs", gpus=problem.nodes_fixed * problem.gpus_per_node)
@@ -396,7 +396,7 @@ def _search(problem: Problem, catalog: Catalog) -> _Found:
     for _ in range(REPAIR_ROUNDS):
         outcome, v, objective_value = _solve_once(working)
         total_time += outcome.solve_time_s
-        if outcome.status not in ("optimal", "feasible"):
+        if not outcome.has_solution:
             raise InfeasibleError(explain_infeasible(problem))
         candidate, choices = solution_scenario(working, v)
         result_plan = plan(scenario=candidate, catalog=catalog)

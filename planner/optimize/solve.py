@@ -33,6 +33,11 @@ class SolveOutcome:
     gap: float | None
     """Relative MIP gap proven at the end [-], when the solver reports one."""
 
+    @property
+    def has_solution(self) -> bool:
+        """True when the solver ended with an integer solution (proven optimal or at the time limit)."""
+        return self.status in ("optimal", "feasible")
+
 
 _banner_silenced = False
 

@@ -255,6 +255,18 @@ def _context(
     return _Context(request, model, gpu, fab, gpus, instance)
 
 
+def _request_layouts(ctx: _Context) -> tuple[InstanceLayout, ...]:
+    """The instance layouts searched for the request on the context's GPUs (its ``tp``/``ep``
+    when it gives them; :func:`layouts`)."""
+    r = ctx.request
+    return layouts(model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=r.tp, ep=r.ep)
+
+
+def _mean_decode_context(request: ServingRequest) -> float:
+    """Context of the mean decode step [tokens]: the prompt and half the output, ``I + O / 2``."""
+    return request.input_tokens + request.output_tokens / 2.0
+
+
 def layouts(*, model: ServedModel, gpus: int, domain_gpus: int, tp: int | None = None,
             ep: int | None = None) -> tuple[InstanceLayout, ...]:  # fmt: skip
     """Instance layouts searched on ``gpus`` GPUs (or the one given).
@@ -312,7 +324,7 @@ def _pool(ctx: _Context, inst: Instance, role: Role, instances: int, batch: int,
 
 def _aggregated_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Candidate:
     r = ctx.request
-    decode = inst.decode_step(batch=batch, context=r.input_tokens + r.output_tokens / 2.0)
+    decode = inst.decode_step(batch=batch, context=_mean_decode_context(r))
     # a step emits E tokens per sequence (1 without drafts), so E / O of the sequences end per step
     arrivals = batch * decode.emitted_tokens / r.output_tokens
     prefill = inst.prefill(prompts=max(1.0, arrivals), prompt_tokens=r.input_tokens)
@@ -325,7 +337,7 @@ def _aggregated_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Ca
 
 def _decode_at(ctx: _Context, inst: Instance, batch: int, limit: str) -> _Candidate:
     r = ctx.request
-    decode = inst.decode_step(batch=batch, context=r.input_tokens + r.output_tokens / 2.0)
+    decode = inst.decode_step(batch=batch, context=_mean_decode_context(r))
     rate = batch / decode.per_token_s / r.output_tokens  # one instance; the pools are sized later
     pool = _pool(ctx, inst, "decode", 1, batch, decode, rate)
     return _Candidate(pool, decode, decode, 0.0, decode.per_token_s, limit)
@@ -375,13 +387,10 @@ def _search(ctx: _Context, evaluate: Callable[[_Context, Instance, int, str], _C
             ) -> tuple[_Candidate | None, int]:  # fmt: skip
     """The candidate of most requests/s over the layouts (ties: the smaller instance): of the
     whole cluster when aggregated, per GPU of one instance for a decode pool (sized later)."""
-    r = ctx.request
     found: _Candidate | None = None
     found_rate = 0.0
     tried = 0
-    for layout in layouts(
-        model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=r.tp, ep=r.ep
-    ):
+    for layout in _request_layouts(ctx):
         tried += 1
         c = _best_batch(ctx, ctx.instance(layout), evaluate)
         if c is None:
@@ -395,9 +404,7 @@ def _search(ctx: _Context, evaluate: Callable[[_Context, Instance, int, str], _C
 def _explain(ctx: _Context, plan: Plan) -> InfeasibleError:
     """Why no layout serves the request: memory, or which latency target and by how much."""
     r = ctx.request
-    all_layouts = layouts(
-        model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=r.tp, ep=r.ep
-    )
+    all_layouts = _request_layouts(ctx)
     if not all_layouts:
         return InfeasibleError(
             msg(
@@ -811,15 +818,13 @@ def static_batch(*, request: ServingRequest, plan: Plan, catalog: Catalog) -> St
     ctx = _context(request, plan, catalog, None)
     batch = request.batch or 1
     tokens_each = request.input_tokens + request.output_tokens
-    for layout in layouts(
-        model=ctx.model, gpus=ctx.gpus, domain_gpus=ctx.fabric.domain_gpus, tp=request.tp, ep=request.ep
-    ):
+    for layout in _request_layouts(ctx):
         inst = ctx.instance(layout)
         if inst.max_batch(tokens_each=tokens_each) >= batch:
             return StaticBatch(
                 layout=layout, batch=batch,
                 prefill=inst.prefill(prompts=batch, prompt_tokens=request.input_tokens),
-                decode=inst.decode_step(batch=batch, context=request.input_tokens + request.output_tokens / 2.0),
+                decode=inst.decode_step(batch=batch, context=_mean_decode_context(request)),
                 output_tokens=request.output_tokens,
             )  # fmt: skip
     raise _explain(ctx, plan)

@@ -333,6 +333,15 @@ class PublishedCeiling:
     """True when no published figure was found and the value is a stated assumption."""
 
 
+def _ceiling_rule(catalog: Catalog, *, prefix: str, gpu_id: str, precision: str) -> PublishedCeiling | None:
+    """The catalog rule ``<prefix>_<gpu_id>_<precision>`` as a :class:`PublishedCeiling`
+    (its value [fraction of dense peak], name and assumption flag), or ``None`` where it has none."""
+    rule = catalog.sizing_rules.get(f"{prefix}_{gpu_id}_{precision}")
+    if rule is None:
+        return None
+    return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)
+
+
 def published_ceiling(catalog: Catalog, *, gpu_id: str, precision: str) -> PublishedCeiling | None:
     """The best published MFU for ``gpu_id`` at ``precision``, or ``None`` when the catalog has none.
 
@@ -357,10 +366,7 @@ def published_ceiling(catalog: Catalog, *, gpu_id: str, precision: str) -> Publi
     catalog knows of on that accelerator and precision; the estimate says so in a note (it is not
     capped: a new kernel can beat an old record, but the architect should know).
     """
-    rule = catalog.sizing_rules.get(f"{BEST_PUBLISHED_MFU}_{gpu_id}_{precision}")
-    if rule is None:
-        return None
-    return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)
+    return _ceiling_rule(catalog, prefix=BEST_PUBLISHED_MFU, gpu_id=gpu_id, precision=precision)
 
 
 KERNEL_EFFICIENCY_BOUND = "training_kernel_efficiency_bound"
@@ -408,7 +414,4 @@ def kernel_efficiency_bound(catalog: Catalog, *, gpu_id: str, precision: str) ->
     ``0.566 / 0.494 = 1.146`` (``tests/test_plausibility.py`` sweeps the defaults against the
     figures). A job with a fixed ``mfu`` is not bounded.
     """
-    rule = catalog.sizing_rules.get(f"{KERNEL_EFFICIENCY_BOUND}_{gpu_id}_{precision}")
-    if rule is None:
-        return None
-    return PublishedCeiling(mfu=rule.value, figure=rule.name, assumption=rule.assumption)
+    return _ceiling_rule(catalog, prefix=KERNEL_EFFICIENCY_BOUND, gpu_id=gpu_id, precision=precision)

@@ -80,7 +80,7 @@ def token_flops(shape: ModelShape, *, seq_len: int) -> TokenFlops:
     (True, True)
     """
     h = shape.hidden_size
-    gates = 3 if shape.gated_mlp else 2
+    gates = shape.ffn_matrices
     matmul = 2.0 * shape.attention_params + 2.0 * gates * h * shape.ffn_matrices_per_token
     # the router's h x E scores on the expert layers (arXiv 2412.19437: a linear gate)
     matmul += 2.0 * h * shape.experts * shape.moe_layers / shape.layers
@@ -128,7 +128,7 @@ def mtp_flops(shape: ModelShape, *, seq_len: int) -> float:
     33505280.0
     """
     h = shape.hidden_size
-    gates = 3 if shape.gated_mlp else 2
+    gates = shape.ffn_matrices
     experts = shape.experts > 1
     ffn = shape.ffn_hidden * (shape.top_k + shape.shared_experts if experts else 1)
     block = (

@@ -407,7 +407,7 @@ class MoeModel:
         self.redundant = redundant_experts
         self.node_limit = node_limit
         self.dispatch_bytes = FP8_BYTES if dispatch_fp8 else BF16_BYTES
-        gates = 3 if shape.gated_mlp else 2
+        gates = shape.ffn_matrices
         self._routed_flops = (
             2.0 * gates * shape.hidden_size * shape.ffn_hidden * shape.top_k * shape.moe_layers / shape.layers
         )

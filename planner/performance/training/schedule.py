@@ -104,8 +104,6 @@ BACKWARD_SHARE = 2.0 / 3.0
 TP_COLLECTIVES_PER_LAYER = 4
 """All-gathers (and as many reduce-scatters) per layer per micro-batch with sequence parallelism:
 2 forward, 2 backward (Korthikanti et al. 2022, section 4.2.2)."""
-EP_ALLTOALLS_PER_LAYER = 4
-"""Dispatch and combine, forward and backward (GShard)."""
 CP_COLLECTIVES_PER_LAYER = 3
 """K,V gathered in the forward, again in the backward, and their gradients scattered."""
 FULL_RECOMPUTE_COMM_FACTOR = 1.5

@@ -123,6 +123,11 @@ class ModelShape:
         """Feed-forward experts each token passes through (1 for a dense model) [count]."""
         return self.top_k + self.shared_experts if self.experts > 1 else 1
 
+    @property
+    def ffn_matrices(self) -> int:
+        """Weight matrices of one feed-forward block: 3 with a SwiGLU-style gate, else 2 [count]."""
+        return 3 if self.gated_mlp else 2
+
 
 def attention_params(
     *,
