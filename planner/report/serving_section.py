@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from planner import Catalog, Plan, PlannerError
-from planner.i18n import tr, translate
+from planner.i18n import error_text, tr, translate
 from planner.i18n.message import Message, msg
 from planner.inputs.serving import ServingRequest
 from planner.performance.serving import ServingEstimate, estimate_serving
@@ -65,9 +65,7 @@ def serving_of(*, plans: Sequence[Plan], catalog: Catalog, request: ServingReque
             found.append((p, estimate_serving(request=request, plan=p, catalog=catalog)))
         except PlannerError as exc:
             # the engine's Message itself, so the document renders it in its own language
-            problems.append(
-                (p.design_id, exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))
-            )
+            problems.append((p.design_id, error_text(exc)))
     return Serving(request, tuple(found), tuple(problems))
 
 

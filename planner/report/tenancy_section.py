@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner import Catalog, Plan, PlannerError
-from planner.i18n import tr, translate
+from planner.i18n import error_text, tr, translate
 from planner.i18n.message import msg
 from planner.inputs.scenario import Tenant
 from planner.report import fmt, tables
@@ -71,7 +71,7 @@ def tenancy_of(*, plan: Plan, catalog: Catalog, tenants: Sequence[Tenant]) -> Te
         placement = place_on_plan(plan=plan, catalog=catalog, tenants=TenantSet(tenants=tuple(tenants)))
     except PlannerError as exc:
         # the engine's Message itself, so the document renders it in its own language
-        return Tenancy(None, exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))
+        return Tenancy(None, error_text(exc))
     return Tenancy(placement)
 
 
