@@ -12,7 +12,7 @@ from planner.report import serving_section, tables, tenancy_section
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.names import safe_filename
 from planner.report.export.scenario_json import export_scenario_json
-from planner.report.export.xlsx import Column, ColumnKind, Sheet, write_xlsx
+from planner.report.export.xlsx import Column, ColumnKind, Sheet, item_value_sheet, write_xlsx
 from planner.report.proposal.assumptions import assumption_rows
 from planner.report.proposal.model import Proposal, bom_records, currency_label, scope_line, title
 
@@ -116,11 +116,8 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
         (tr("export.meta.scope", lang), scope_line(p)),
         (tr("export.notes", lang), o.notes),
     ]
-    info = Sheet(
-        title=tr("export.sheet.proposal", lang),
-        columns=(Column("item", item), Column("value", value)),
-        rows=tuple({"item": k, "value": v} for k, v in facts),
-        widths={"item": 24, "value": 70},
+    info = item_value_sheet(
+        title=tr("export.sheet.proposal", lang), headers=(item, value), lines=facts, widths=(24, 70)
     )
     headers = _bom_headers(lang, currency)
     bom = Sheet(
