@@ -53,7 +53,7 @@ def write_compare(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> 
             headers,
             rows,
             numeric=range(1, len(headers)),
-            widths=[34.0, *[66.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            widths=_label_first_widths(label_pct=34.0, values=len(headers) - 1),
             caption=tr("compare.table_caption", lang),
         )
     )
@@ -76,10 +76,16 @@ def _pools(doc: HtmlDocument, p: Proposal) -> None:
         Table.of(
             headers,
             rows,
-            widths=[28.0, *[72.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            widths=_label_first_widths(label_pct=28.0, values=len(headers) - 1),
             caption=tr("pools.caption", lang),
         )
     )
+
+
+def _label_first_widths(*, label_pct: float, values: int) -> list[float]:
+    """Column widths [% of the table] of a label column of ``label_pct`` followed by ``values``
+    columns, one per design, that share the rest evenly."""
+    return [label_pct, *[(100.0 - label_pct) / values] * values]
 
 
 def write_topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
