@@ -21,6 +21,7 @@ from planner.report.proposal.model import (
     bom_records,
     category_label,
     currency_label,
+    design_figures,
     ordered_categories,
     text_cell,
 )
@@ -313,20 +314,10 @@ def write_cost(doc: HtmlDocument, p: Proposal) -> None:
     if not p.internal and p.options.pricing.discount > 0:
         doc.paragraph(tr("export.cost.discounted", lang, discount=fmt.percent(p.options.pricing.discount, 1)))
     doc.heading(tr("export.cost.by_design", lang))
-    columns = ("capex_usd", "opex_usd_per_year", "tco_usd", "usd_per_gpu_hour")
-    frame = tables.summary(p.shown_plans, money)
-    shown = p.options.units
-    headers = [
-        tr("col.design", lang),
-        *[tables.metric_label(col, money.currency, lang, shown) for col in columns],
-    ]
-    rows = [
-        [
-            p.names[str(row["design"])],
-            *[tables.metric_value(col, float(row[col]), lang, shown) for col in columns],
-        ]
-        for _, row in frame.iterrows()
-    ]
+    headers, figures = design_figures(
+        p, columns=("capex_usd", "opex_usd_per_year", "tco_usd", "usd_per_gpu_hour")
+    )
+    rows = [[p.names[design], *values] for design, values in figures]
     doc.table(Table.of(headers, rows, numeric=range(1, len(headers))))
     if p.internal:
         _commercial(doc, p)

@@ -422,6 +422,37 @@ def per_gpu_hour(plan: Plan, lang: str) -> str:
     return f"{fmt.number(money(plan.cost.usd_per_gpu_hour), 2)} {unit}"
 
 
+def design_figures(p: Proposal, *, columns: Sequence[str]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The shown designs' figures on ``columns`` as the document writes them, in the report
+    currency and the reader's units.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal (shown plans, language, units).
+    columns : Sequence[str]
+        Metric columns of :data:`planner.report.tables.METRICS`.
+
+    Returns
+    -------
+    tuple[list[str], list[tuple[str, list[str]]]]
+        Headers (design, then each metric with its unit), and per design its id and one text per
+        column.
+    """
+    lang, units = p.lang, p.options.units
+    money = tables.money_of(p.plan)
+    frame = tables.summary(p.shown_plans, money)
+    headers = [
+        tr("col.design", lang),
+        *[tables.metric_label(c, money.currency, lang, units) for c in columns],
+    ]
+    figures = [
+        (str(row["design"]), [tables.metric_value(c, float(row[c]), lang, units) for c in columns])
+        for _, row in frame.iterrows()
+    ]
+    return headers, figures
+
+
 def category_label(category: str, lang: str) -> str:
     """A BOM category in the document's language; an unknown category as given.
 
