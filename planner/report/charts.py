@@ -555,6 +555,14 @@ def figure_alt_text(fig: go.Figure, lang: str = "en") -> str:
 # --- one plan -------------------------------------------------------------------------------
 
 
+def _present_categories(
+    *, values: Mapping[str, float], order: Sequence[str], group: str, lang: str
+) -> list[tuple[str, str, float]]:
+    """``(category, label, value)`` of each category in ``order`` with a positive value (a chart of
+    one plan leaves out what the plan does not have); labels of the enum ``group`` in ``lang``."""
+    return [(c, tr_enum(group, c, lang), values.get(c, 0.0)) for c in order if values.get(c, 0.0) > 0]
+
+
 def cost_by_category(plan: Plan, lang: str) -> go.Figure:
     """CAPEX per BOM category (horizontal bars, report currency).
 
@@ -572,9 +580,10 @@ def cost_by_category(plan: Plan, lang: str) -> go.Figure:
     """
     money = money_of(plan)
     items = [
-        (c, tr_enum("bom_category", c, lang), money(plan.cost.by_category_usd.get(c, 0.0)))
-        for c in BOM_CATEGORIES
-        if plan.cost.by_category_usd.get(c, 0.0) > 0
+        (c, label, money(usd))
+        for c, label, usd in _present_categories(
+            values=plan.cost.by_category_usd, order=BOM_CATEGORIES, group="bom_category", lang=lang
+        )
     ]
     items.sort(key=lambda x: x[2])
     fig = go.Figure(
@@ -612,11 +621,9 @@ def power_by_category(plan: Plan, lang: str) -> go.Figure:
     go.Figure
         Donut chart [kW], total IT power in the middle.
     """
-    items = [
-        (c, tr_enum("power_category", c, lang), plan.power.by_category_kw.get(c, 0.0))
-        for c in POWER_CATEGORIES
-        if plan.power.by_category_kw.get(c, 0.0) > 0
-    ]
+    items = _present_categories(
+        values=plan.power.by_category_kw, order=POWER_CATEGORIES, group="power_category", lang=lang
+    )
     fig = go.Figure(
         go.Pie(
             labels=[k for _, k, _ in items],

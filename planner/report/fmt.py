@@ -109,6 +109,28 @@ def compact(value: float, lang: Lang, digits: int = 3, *, trim: bool = False) ->
     return body(value)
 
 
+def grouped(value: float, lang: Lang) -> str:
+    """A figure whose unit its label already names (an amount, a heat load): grouped as
+    :func:`compact` from 10,000 up, below that whole with thousands separators.
+
+    Parameters
+    ----------
+    value : float
+        Any figure.
+    lang : Lang
+        ``en`` (k, M, B) or ``zh`` (万, 亿).
+
+    Returns
+    -------
+    str
+        The figure, without unit.
+
+    >>> grouped(47_151_667, "zh"), grouped(47_151_667, "en"), grouped(9_999.4, "en")
+    ('4,715万', '47.2 M', '9,999')
+    """
+    return compact(value, lang) if abs(value) >= 1e4 else number(value)
+
+
 def money(amount: float, currency: str, lang: Lang, *, exact: bool = False) -> str:
     """An amount already in ``currency``: ``$47.2 M`` / ``4,715 万美元``; ``exact`` for prices.
 

@@ -441,14 +441,9 @@ def _unit_text(unit: str, currency: str, lang: str) -> str:
     return unit
 
 
-def _amount(value: float, lang: str) -> str:
-    """An amount whose currency the row or column label already names (as on Compare)."""
-    return fmt.compact(value, lang) if abs(value) >= 1e4 else fmt.number(value)
-
-
 def _value_text(row: Row, value: float, money: Money, lang: str) -> str:
     if row.style == "money":
-        return _amount(money(value), lang)
+        return fmt.grouped(money(value), lang)
     if row.style == "money_exact":
         return fmt.number(money(value), 2)
     if row.style == "percent":
@@ -617,7 +612,7 @@ def output_value(output: str, value: float, money: Money, lang: str) -> str:
     """
     if output.endswith("_days"):
         return fmt.number(value, 1)
-    return _amount(money(value), lang)
+    return fmt.grouped(money(value), lang)
 
 
 def monte_carlo_table(

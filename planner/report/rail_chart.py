@@ -106,6 +106,12 @@ def planes(wiring: Wiring) -> list[int]:
     return sorted({plane_of(wiring, link) for link in node_leaf_links(wiring)})
 
 
+def _rail_color(rail: int) -> str:
+    """The colour of rail ``rail`` (0-based), its links' and its leaves' alike; the colours repeat
+    after :data:`RAIL_COLORS`."""
+    return RAIL_COLORS[rail % len(RAIL_COLORS)]
+
+
 def server_groups(servers: list[str], max_groups: int) -> list[list[str]]:
     """``servers`` (in wiring order) in at most ``max_groups`` runs of equal size (the last may
     be shorter); one server per group when they fit.
@@ -181,7 +187,7 @@ def rail_wiring(
             xs += [x_group[group], x_leaf[leaf], None]
             ys += [0.0, 1.0, None]
         on = rail is None or rail == r
-        color = RAIL_COLORS[r % len(RAIL_COLORS)]
+        color = _rail_color(r)
         fig.add_trace(
             go.Scatter(
                 x=xs,
@@ -236,7 +242,7 @@ def _add_devices(
             marker={
                 "symbol": "square",
                 "size": 12,
-                "color": [DIM if r is None else RAIL_COLORS[r % len(RAIL_COLORS)] for r in leaf_rail],
+                "color": [DIM if r is None else _rail_color(r) for r in leaf_rail],
                 "line": {"color": "#34495E", "width": 1},
             },
             text=leaves,

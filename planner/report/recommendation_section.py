@@ -93,7 +93,7 @@ def sentence(decision: Decision, *, catalog: Catalog, lang: str, compare_designs
         The sentence.
     """
     text = translate(recommendation(decision, catalog=catalog, compare_designs=compare_designs), lang)
-    return text + ("。" if lang == "zh" else ".")
+    return text + _full_stop(lang)
 
 
 def rule_text(decision: Decision, lang: str) -> str:
@@ -136,9 +136,12 @@ def rule_text(decision: Decision, lang: str) -> str:
             rule=text,
             p=percent_of_draws(decision.p_infeasible),
         )
-    return (
-        translate(text, lang) + " " + translate(error_note(decision), lang) + ("。" if lang == "zh" else ".")
-    )
+    return translate(text, lang) + " " + translate(error_note(decision), lang) + _full_stop(lang)
+
+
+def _full_stop(lang: str) -> str:
+    """The full stop that ends a sentence in ``lang`` (the engine's sentences come without one)."""
+    return "。" if lang == "zh" else "."
 
 
 def _label(key: str, lang: str) -> str:

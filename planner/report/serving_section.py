@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from planner import Catalog, Plan, PlannerError
-from planner.i18n import tr, translate
+from planner.i18n import error_text, tr, translate
 from planner.i18n.message import Message, msg
 from planner.inputs.serving import ServingRequest
 from planner.performance.serving import ServingEstimate, estimate_serving
@@ -65,9 +65,7 @@ def serving_of(*, plans: Sequence[Plan], catalog: Catalog, request: ServingReque
             found.append((p, estimate_serving(request=request, plan=p, catalog=catalog)))
         except PlannerError as exc:
             # the engine's Message itself, so the document renders it in its own language
-            problems.append(
-                (p.design_id, exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))
-            )
+            problems.append((p.design_id, error_text(exc)))
     return Serving(request, tuple(found), tuple(problems))
 
 
@@ -121,6 +119,22 @@ def _label(label: Message, currency: str, lang: str) -> str:
     return translate(msg(label.template, currency=tr(f"currency.{currency}", lang)), lang)
 
 
+def _labels(serving: Serving, lang: str) -> dict[str, str]:
+    """The label of each row of :data:`ROWS` by key, money in the first design's report currency
+    (the designs compared share the scenario's currency)."""
+    currency = tables.money_of(serving.estimates[0][0]).currency
+    return {key: _label(label, currency, lang) for key, label, _ in ROWS}
+
+
+def _values(serving: Serving) -> list[tuple[str, dict[str, float | str]]]:
+    """Each design that can serve, by id, with its value of each row of :data:`ROWS` by key (money
+    in its plan's report currency)."""
+    return [
+        (p.design_id, {key: value(e, tables.money_of(p)) for key, _, value in ROWS})
+        for p, e in serving.estimates
+    ]
+
+
 def serving_frame(serving: Serving, names: Mapping[str, str], lang: str) -> pd.DataFrame:
     """One row per figure (formatted text), one column per design that can serve the request.
 
@@ -143,13 +157,9 @@ def serving_frame(serving: Serving, names: Mapping[str, str], lang: str) -> pd.D
     """
     if not serving.estimates:
         return pd.DataFrame()
-    currency = tables.money_of(serving.estimates[0][0]).currency
     return pd.DataFrame(
-        {
-            names.get(p.design_id, p.design_id): [_cell(value(e, tables.money_of(p))) for _, _, value in ROWS]
-            for p, e in serving.estimates
-        },
-        index=[_label(label, currency, lang) for _, label, _ in ROWS],
+        {names.get(d, d): [_cell(v) for v in values.values()] for d, values in _values(serving)},
+        index=list(_labels(serving, lang).values()),
     )
 
 
@@ -252,18 +262,13 @@ def serving_sheets(serving: Serving | None, names: Mapping[str, str], lang: str)
     """
     if serving is None or not serving.estimates:
         return []
-    currency = tables.money_of(serving.estimates[0][0]).currency
     design = translate(msg("Design"), lang)
     columns = (
         Column("design", design),
         *(
-            Column(key, _label(label, currency, lang), "text" if key == "layout" else "number")
-            for key, label, _ in ROWS
+            Column(key, label, "text" if key == "layout" else "number")
+            for key, label in _labels(serving, lang).items()
         ),
     )
-    rows = tuple(
-        {"design": names.get(p.design_id, p.design_id),
-         **{key: value(e, tables.money_of(p)) for key, _, value in ROWS}}
-        for p, e in serving.estimates
-    )  # fmt: skip
+    rows = tuple({"design": names.get(d, d), **values} for d, values in _values(serving))
     return [Sheet(title=translate(msg("Serving"), lang), columns=columns, rows=rows)]

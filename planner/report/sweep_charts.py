@@ -10,8 +10,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from planner.i18n import tr, tr_enum
+from planner.report import tables
 from planner.report.charts import _alpha, design_color, styled
-from planner.report.tables import METRICS, unit_label
+from planner.report.tables import METRICS
 from planner.sweep.results import DESIGN, GPUS, SweepFile, by_design_and_size
 
 
@@ -36,9 +37,7 @@ def metric_label(metric: str, lang: str, *, unit: bool = True) -> str:
     leaf = metric.rsplit(".", 1)[-1]
     if leaf not in METRICS:
         return metric
-    name = tr_enum("metric", leaf, lang)
-    shown = unit_label(METRICS[leaf], "USD", lang) if unit else ""
-    return f"{name} [{shown}]" if shown else name
+    return tables.metric_label(leaf, "USD", lang) if unit else tr_enum("metric", leaf, lang)
 
 
 def sweep_metric(

@@ -193,10 +193,10 @@ def metric_value(column: str, value: float, lang: str, units: display.DisplayUni
     shown = units or display.DisplayUnits()
     if metric.is_money and metric.digits == 0:
         grouping = display.money_grouping_lang(lang, shown)
-        return fmt.compact(value, grouping) if abs(value) >= 1e4 else fmt.number(value)
+        return fmt.grouped(value, grouping)
     factor, unit = display.scale(metric.unit, shown)
     if unit == "BTU/h":
-        return fmt.compact(value * factor, lang) if abs(value * factor) >= 1e4 else fmt.number(value * factor)
+        return fmt.grouped(value * factor, lang)
     return fmt.number(value * factor, metric.digits)
 
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner import Catalog, Plan, PlannerError
-from planner.i18n import tr, translate
+from planner.i18n import error_text, tr, translate
 from planner.i18n.message import msg
 from planner.inputs.scenario import Tenant
 from planner.report import fmt, tables
 from planner.report.export.html import HtmlDocument, Table
-from planner.report.export.xlsx import Column, ColumnKind, Sheet
+from planner.report.export.xlsx import Column, ColumnKind, Sheet, item_value_sheet
 from planner.tenancy.place import Placement, TenantPlacement, Unmet
 from planner.tenancy.run import place_on_plan
 from planner.tenancy.tenants import TenantSet
@@ -71,7 +71,7 @@ def tenancy_of(*, plan: Plan, catalog: Catalog, tenants: Sequence[Tenant]) -> Te
         placement = place_on_plan(plan=plan, catalog=catalog, tenants=TenantSet(tenants=tuple(tenants)))
     except PlannerError as exc:
         # the engine's Message itself, so the document renders it in its own language
-        return Tenancy(None, exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))
+        return Tenancy(None, error_text(exc))
     return Tenancy(placement)
 
 
@@ -380,10 +380,10 @@ def tenancy_sheets(tenancy: Tenancy | None, plan: Plan, lang: str) -> list[Sheet
         rows=tuple(_sheet_row(t, money, lang) for t in placement.tenants),
     )
     item, value = tr("col.item", lang), tr("col.value", lang)
-    cluster_sheet = Sheet(
+    cluster_sheet = item_value_sheet(
         title=translate(msg("Tenancy (cluster)"), lang),
-        columns=(Column("item", item), Column("value", value)),
-        rows=tuple({"item": k, "value": v} for k, v in cluster_lines(placement, plan, lang)),
-        widths={"item": 40, "value": 70},
+        headers=(item, value),
+        lines=cluster_lines(placement, plan, lang),
+        widths=(40, 70),
     )
     return [tenants_sheet, cluster_sheet]

@@ -9,7 +9,7 @@ Calibration cases are always labelled and counted apart from validation cases (s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -186,9 +186,7 @@ def summary_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
         One row per area and one for all: counts [count] and median error [%].
     """
     rows = []
-    for area in (*AREAS, ""):
-        v = summarize(results, role="validation", area=area)
-        c = summarize(results, role="calibration", area=area)
+    for area, v, c in _area_summaries(results):
         if not v.total and not c.total:
             continue
         rows.append(
@@ -204,6 +202,17 @@ def summary_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def _area_summaries(results: Sequence[CaseResult]) -> Iterator[tuple[str, Summary, Summary]]:
+    """Each area of :data:`AREAS`, then all of them (``""``), with its validation and its
+    calibration summary: calibration cases are never counted as validation."""
+    for area in (*AREAS, ""):
+        yield (
+            area,
+            summarize(results, role="validation", area=area),
+            summarize(results, role="calibration", area=area),
+        )
 
 
 def _median_text(s: Summary) -> str:
@@ -415,9 +424,7 @@ def markdown_summary(results: Sequence[CaseResult]) -> str:
         "| Area | Validation pass | Fail | Not modelled | Median \\|error\\| | Calibration cases (not evidence) |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for area in (*AREAS, ""):
-        v = summarize(results, role="validation", area=area)
-        c = summarize(results, role="calibration", area=area)
+    for area, v, c in _area_summaries(results):
         label = area or "**all**"
         lines.append(
             f"| {label} | {v.passed} | {v.failed} | {v.not_modelled} | {_median_text(v)} | {c.total} |"

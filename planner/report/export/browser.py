@@ -305,12 +305,25 @@ class Browser:
         self._loop = self._thread = None
         self._served = self._closing = None
 
-    def _submit(self, coroutine: Coroutine[Any, Any, T], *, timeout_s: float | None = None) -> T:
+    def _submit(
+        self,
+        coroutine: Coroutine[Any, Any, T],
+        *,
+        what: str = "chart and PDF renderer",
+        timeout_s: float | None = None,
+    ) -> T:
+        """``coroutine`` run on the browser's loop; any failure but a :class:`RenderError` becomes one
+        that names ``what`` was running (``chart renderer``, ``PDF printer``) and the error."""
         if self._loop is None:
             coroutine.close()
             raise RenderError("chart and PDF renderer: the browser is not running")
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-        return future.result(timeout=timeout_s if timeout_s is not None else self._timeout_s * 4)
+        try:
+            future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+            return future.result(timeout=timeout_s if timeout_s is not None else self._timeout_s * 4)
+        except RenderError:
+            raise
+        except Exception as exc:
+            raise RenderError(f"{what}: {type(exc).__name__}: {exc}") from None
 
     def _require(self) -> None:
         if self._browser is None:
@@ -346,12 +359,9 @@ class Browser:
         # every chart plus the round trip, in case the page itself stops answering
         wait_s = timeout_s * len(charts) + ROUND_TRIP_S
         self._require()
-        try:
-            results = self._submit(self._draw(expression, charts, wait_s), timeout_s=wait_s + self._timeout_s)
-        except RenderError:
-            raise
-        except Exception as exc:
-            raise RenderError(f"chart renderer: {type(exc).__name__}: {exc}") from None
+        results = self._submit(
+            self._draw(expression, charts, wait_s), what="chart renderer", timeout_s=wait_s + self._timeout_s
+        )
         images = []
         for index, (spec, result) in enumerate(zip(charts, results, strict=True)):
             if "error" in result:
@@ -411,12 +421,7 @@ class Browser:
         """
         self._require()
         params = (setup or PageSetup()).cdp_params()
-        try:
-            response = self._submit(self._print(html, params))
-        except RenderError:
-            raise
-        except Exception as exc:
-            raise RenderError(f"PDF printer: {type(exc).__name__}: {exc}") from None
+        response = self._submit(self._print(html, params), what="PDF printer")
         if "error" in response:
             raise RenderError(f"PDF printer: {response['error'].get('message', response['error'])}")
         return base64.b64decode(response["result"]["data"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -54,6 +54,36 @@ class Sheet:
     freeze_header: bool = True
     widths: Mapping[str, float] = field(default_factory=dict)
     """Column widths by key [characters]; others are fitted to their content."""
+
+
+def item_value_sheet(
+    *, title: str, headers: tuple[str, str], lines: Iterable[tuple[str, Any]], widths: tuple[float, float]
+) -> Sheet:
+    """A two-column sheet of ``(item, value)`` lines, such as a proposal's facts or a cluster's figures.
+
+    Parameters
+    ----------
+    title : str
+        Sheet title.
+    headers : tuple[str, str]
+        Headers of the item and the value column, in the reader's language.
+    lines : Iterable[tuple[str, Any]]
+        Item label and value, one per row.
+    widths : tuple[float, float]
+        Widths of the item and the value column [characters].
+
+    Returns
+    -------
+    Sheet
+        Columns keyed ``item`` and ``value``, one row per line.
+    """
+    item, value = headers
+    return Sheet(
+        title=title,
+        columns=(Column("item", item), Column("value", value)),
+        rows=tuple({"item": k, "value": v} for k, v in lines),
+        widths={"item": widths[0], "value": widths[1]},
+    )
 
 
 def sheet_title(text: str, used: set[str]) -> str:

@@ -3,7 +3,7 @@ materials, power and cooling, cost and TCO (with the commercial terms in the int
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from planner.i18n import tr
 from planner.report import display, fmt, tables
@@ -17,9 +17,11 @@ from planner.report.export.html import (
 from planner.report.proposal.html_parts import density_note, table_of
 from planner.report.proposal.model import (
     Proposal,
+    bom_headers,
     bom_records,
     category_label,
     currency_label,
+    design_figures,
     ordered_categories,
     text_cell,
 )
@@ -53,7 +55,7 @@ def write_compare(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> 
             headers,
             rows,
             numeric=range(1, len(headers)),
-            widths=[34.0, *[66.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            widths=_label_first_widths(label_pct=34.0, values=len(headers) - 1),
             caption=tr("compare.table_caption", lang),
         )
     )
@@ -76,10 +78,16 @@ def _pools(doc: HtmlDocument, p: Proposal) -> None:
         Table.of(
             headers,
             rows,
-            widths=[28.0, *[72.0 / (len(headers) - 1)] * (len(headers) - 1)],
+            widths=_label_first_widths(label_pct=28.0, values=len(headers) - 1),
             caption=tr("pools.caption", lang),
         )
     )
+
+
+def _label_first_widths(*, label_pct: float, values: int) -> list[float]:
+    """Column widths [% of the table] of a label column of ``label_pct`` followed by ``values``
+    columns, one per design, that share the rest evenly."""
+    return [label_pct, *[(100.0 - label_pct) / values] * values]
 
 
 def write_topology(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
@@ -129,6 +137,8 @@ def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
     doc.section(tr("export.sec.bom", lang), "bom")
     records = bom_records(p)
     currency = currency_label(p)
+    header = bom_headers(p)
+    shown = _money_columns(p)
     total_price = bom_csv_module.total(records)
     categories = ordered_categories(records)
 
@@ -136,37 +146,27 @@ def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
         return round(sum(float(r[column]) for r in records if r["category"] == category), 2)
 
     doc.heading(tr("export.bom.by_category", lang))
-    headers = [tr("col.category", lang)]
-    if p.internal:
-        headers.append(tr("export.col.cost_amount", lang, currency=currency))
-    headers += [tr("export.col.amount", lang, currency=currency), tr("export.col.share", lang)]
+    headers = [tr("col.category", lang), *(header[total] for _, total in shown), tr("export.col.share", lang)]
     rows: list[Row] = []
     for category in categories:
-        cells = [category_label(category, lang)]
-        if p.internal:
-            cells.append(fmt.number(amount(category, "total_cost"), 2))
         value = amount(category, "total_price")
-        cells += [fmt.number(value, 2), fmt.percent(value / total_price if total_price else 0.0, 1)]
+        cells = [
+            category_label(category, lang),
+            *(fmt.number(amount(category, total), 2) for _, total in shown),
+            fmt.percent(value / total_price if total_price else 0.0, 1),
+        ]
         rows.append(Row(tuple(cells)))
-    total_cells = [tr("export.bom.total", lang)]
-    if p.internal:
-        total_cells.append(fmt.number(bom_csv_module.total(records, "total_cost"), 2))
-    total_cells += [fmt.number(total_price, 2), fmt.percent(1.0 if total_price else 0.0, 1)]
+    total_cells = [
+        tr("export.bom.total", lang),
+        *(fmt.number(bom_csv_module.total(records, total), 2) for _, total in shown),
+        fmt.percent(1.0 if total_price else 0.0, 1),
+    ]
     rows.append(Row(tuple(total_cells), kind="total"))
     doc.table(Table(headers=tuple(headers), rows=tuple(rows), numeric=frozenset(range(1, len(headers)))))
     doc.figure(images["cost_by_category"])
 
     doc.heading(tr("export.bom.lines", lang))
-    headers = [tr("export.col.line", lang), tr("col.description", lang), tr("col.quantity", lang)]
-    if p.internal:
-        headers += [
-            tr("export.col.unit_cost", lang, currency=currency),
-            tr("export.col.cost_amount", lang, currency=currency),
-        ]
-    headers += [
-        tr("export.col.unit_price", lang, currency=currency),
-        tr("export.col.amount", lang, currency=currency),
-    ]
+    headers = [header[c] for c in ("line", "description", "quantity", *(c for pair in shown for c in pair))]
     lines: list[Row] = []
     for category in categories:
         lines.append(Row((category_label(category, lang),), kind="group"))
@@ -174,21 +174,12 @@ def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
             description = text_cell(r["description"])  # in the document's language already
             unit = p.cost_plan.bom[int(r["line"]) - 1].quantity_unit  # records follow the BOM's order
             quantity = fmt.number(float(r["quantity"])) + (f" {unit}" if unit else "")
-            cells = [str(r["line"]), description, quantity]
-            if p.internal:
-                cells += [fmt.number(float(r["unit_cost"]), 2), fmt.number(float(r["total_cost"]), 2)]
-            cells += [fmt.number(float(r["unit_price"]), 2), fmt.number(float(r["total_price"]), 2)]
-            lines.append(Row(tuple(cells)))
-        subtotal = ["", tr("export.bom.subtotal", lang), ""]
-        if p.internal:
-            subtotal += ["", fmt.number(amount(category, "total_cost"), 2)]
-        subtotal += ["", fmt.number(amount(category, "total_price"), 2)]
-        lines.append(Row(tuple(subtotal), kind="subtotal"))
-    grand = ["", tr("export.bom.total", lang), ""]
-    if p.internal:
-        grand += ["", fmt.number(bom_csv_module.total(records, "total_cost"), 2)]
-    grand += ["", fmt.number(total_price, 2)]
-    lines.append(Row(tuple(grand), kind="total"))
+            prices = (fmt.number(float(r[c]), 2) for pair in shown for c in pair)
+            lines.append(Row((str(r["line"]), description, quantity, *prices)))
+        subtotals = (fmt.number(amount(category, total), 2) for _, total in shown)
+        lines.append(Row(_sum_cells(label=tr("export.bom.subtotal", lang), sums=subtotals), kind="subtotal"))
+    totals = (fmt.number(bom_csv_module.total(records, total), 2) for _, total in shown)
+    lines.append(Row(_sum_cells(label=tr("export.bom.total", lang), sums=totals), kind="total"))
     widths = [6.0, 46.0, 10.0, 18.0, 20.0] if not p.internal else [6.5, 31.5, 8.0, 12.0, 14.0, 13.0, 15.0]
     doc.table(
         Table(
@@ -200,6 +191,19 @@ def write_bom(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None
             caption=tr("export.bom.caption", lang, currency=currency),
         )
     )
+
+
+def _money_columns(p: Proposal) -> tuple[tuple[str, str], ...]:
+    """The (unit, total) BOM columns the edition shows: the cost (internal edition only), then the
+    offered price; a customer document never shows the cost."""
+    price = ("unit_price", "total_price")
+    return (("unit_cost", "total_cost"), price) if p.internal else (price,)
+
+
+def _sum_cells(*, label: str, sums: Iterable[str]) -> tuple[str, ...]:
+    """A subtotal or total line of the BOM lines table: its label under the descriptions, each
+    sum under its amount column (the unit-price columns left empty)."""
+    return ("", label, "", *(cell for value in sums for cell in ("", value)))
 
 
 def write_power(doc: HtmlDocument, p: Proposal, images: Mapping[str, str]) -> None:
@@ -310,20 +314,10 @@ def write_cost(doc: HtmlDocument, p: Proposal) -> None:
     if not p.internal and p.options.pricing.discount > 0:
         doc.paragraph(tr("export.cost.discounted", lang, discount=fmt.percent(p.options.pricing.discount, 1)))
     doc.heading(tr("export.cost.by_design", lang))
-    columns = ("capex_usd", "opex_usd_per_year", "tco_usd", "usd_per_gpu_hour")
-    frame = tables.summary(p.shown_plans, money)
-    shown = p.options.units
-    headers = [
-        tr("col.design", lang),
-        *[tables.metric_label(col, money.currency, lang, shown) for col in columns],
-    ]
-    rows = [
-        [
-            p.names[str(row["design"])],
-            *[tables.metric_value(col, float(row[col]), lang, shown) for col in columns],
-        ]
-        for _, row in frame.iterrows()
-    ]
+    headers, figures = design_figures(
+        p, columns=("capex_usd", "opex_usd_per_year", "tco_usd", "usd_per_gpu_hour")
+    )
+    rows = [[p.names[design], *values] for design, values in figures]
     doc.table(Table.of(headers, rows, numeric=range(1, len(headers))))
     if p.internal:
         _commercial(doc, p)

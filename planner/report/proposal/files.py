@@ -12,9 +12,9 @@ from planner.report import serving_section, tables, tenancy_section
 from planner.report.export import csv as bom_csv_module
 from planner.report.export.names import safe_filename
 from planner.report.export.scenario_json import export_scenario_json
-from planner.report.export.xlsx import Column, ColumnKind, Sheet, write_xlsx
+from planner.report.export.xlsx import Column, ColumnKind, Sheet, item_value_sheet, write_xlsx
 from planner.report.proposal.assumptions import assumption_rows
-from planner.report.proposal.model import Proposal, bom_records, currency_label, scope_line, title
+from planner.report.proposal.model import Proposal, bom_headers, bom_records, scope_line, title
 
 
 def bom_csv(p: Proposal) -> bytes:
@@ -56,31 +56,6 @@ _CSV_KINDS: Mapping[str, ColumnKind] = {
 }
 
 
-_BOM_HEADER_KEYS: Mapping[str, str] = {
-    "line": "export.col.line",
-    "category": "export.col.category_id",
-    "id": "export.col.item_id",
-    "description": "col.description",
-    "quantity": "col.quantity",
-    "unit_price": "export.col.unit_price",
-    "total_price": "export.col.amount",
-    "currency": "export.col.currency",
-    "customer": "export.col.customer",
-    "project": "export.col.project",
-    "version": "export.col.version",
-    "unit_cost": "export.col.unit_cost",
-    "total_cost": "export.col.cost_amount",
-    "margin_fraction": "export.col.margin",
-    "discount_fraction": "export.col.discount",
-    "source": "col.source",
-}
-"""The BOM file's column -> its header key (money headers name the ``{currency}``)."""
-
-
-def _bom_headers(lang: str, currency: str) -> dict[str, str]:
-    return {column: tr(key, lang, currency=currency) for column, key in _BOM_HEADER_KEYS.items()}
-
-
 def _frame_sheet(title: str, frame: pd.DataFrame, kinds: Mapping[str, ColumnKind] | None = None) -> Sheet:
     columns = tuple(Column(str(c), str(c), (kinds or {}).get(str(c), "text")) for c in frame.columns)
     rows = tuple({str(k): v for k, v in record.items()} for record in frame.to_dict(orient="records"))
@@ -101,7 +76,6 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
         The sheets, in workbook order (money in the report currency).
     """
     o, lang, plan = p.options, p.lang, p.plan
-    currency = currency_label(p)
     item, value = tr("col.item", lang), tr("col.value", lang)
     facts = [
         (tr("export.meta.customer", lang), o.customer),
@@ -116,13 +90,10 @@ def workbook_sheets(p: Proposal) -> list[Sheet]:
         (tr("export.meta.scope", lang), scope_line(p)),
         (tr("export.notes", lang), o.notes),
     ]
-    info = Sheet(
-        title=tr("export.sheet.proposal", lang),
-        columns=(Column("item", item), Column("value", value)),
-        rows=tuple({"item": k, "value": v} for k, v in facts),
-        widths={"item": 24, "value": 70},
+    info = item_value_sheet(
+        title=tr("export.sheet.proposal", lang), headers=(item, value), lines=facts, widths=(24, 70)
     )
-    headers = _bom_headers(lang, currency)
+    headers = bom_headers(p)
     bom = Sheet(
         title=tr("export.sheet.bom", lang),
         columns=tuple(

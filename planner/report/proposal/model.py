@@ -304,6 +304,45 @@ def bom_records(p: Proposal) -> list[bom_csv_module.Record]:
     return [r | {"description": translate_text(text_cell(r["description"]), p.lang)} for r in records]
 
 
+BOM_HEADER_KEYS: Mapping[str, str] = {
+    "line": "export.col.line",
+    "category": "export.col.category_id",
+    "id": "export.col.item_id",
+    "description": "col.description",
+    "quantity": "col.quantity",
+    "unit_price": "export.col.unit_price",
+    "total_price": "export.col.amount",
+    "currency": "export.col.currency",
+    "customer": "export.col.customer",
+    "project": "export.col.project",
+    "version": "export.col.version",
+    "unit_cost": "export.col.unit_cost",
+    "total_cost": "export.col.cost_amount",
+    "margin_fraction": "export.col.margin",
+    "discount_fraction": "export.col.discount",
+    "source": "col.source",
+}
+"""The BOM file's column -> its header key (money headers name the ``{currency}``)."""
+
+
+def bom_headers(p: Proposal) -> dict[str, str]:
+    """The header of each BOM column in the document's language, money headers naming the report
+    currency (the PDF's BOM tables and the workbook's BOM sheet say the same words).
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal.
+
+    Returns
+    -------
+    dict[str, str]
+        Header per column of :data:`BOM_HEADER_KEYS`.
+    """
+    currency = currency_label(p)
+    return {column: tr(key, p.lang, currency=currency) for column, key in BOM_HEADER_KEYS.items()}
+
+
 def text_cell(value: bom_csv_module.Cell) -> str:
     """A record's text as it is (a :class:`~planner.i18n.message.Message` stays one).
 
@@ -381,6 +420,37 @@ def per_gpu_hour(plan: Plan, lang: str) -> str:
     money = tables.money_of(plan)
     unit = tables.unit_label(tables.METRICS["usd_per_gpu_hour"], money.currency, lang)
     return f"{fmt.number(money(plan.cost.usd_per_gpu_hour), 2)} {unit}"
+
+
+def design_figures(p: Proposal, *, columns: Sequence[str]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The shown designs' figures on ``columns`` as the document writes them, in the report
+    currency and the reader's units.
+
+    Parameters
+    ----------
+    p : Proposal
+        The proposal (shown plans, language, units).
+    columns : Sequence[str]
+        Metric columns of :data:`planner.report.tables.METRICS`.
+
+    Returns
+    -------
+    tuple[list[str], list[tuple[str, list[str]]]]
+        Headers (design, then each metric with its unit), and per design its id and one text per
+        column.
+    """
+    lang, units = p.lang, p.options.units
+    money = tables.money_of(p.plan)
+    frame = tables.summary(p.shown_plans, money)
+    headers = [
+        tr("col.design", lang),
+        *[tables.metric_label(c, money.currency, lang, units) for c in columns],
+    ]
+    figures = [
+        (str(row["design"]), [tables.metric_value(c, float(row[c]), lang, units) for c in columns])
+        for _, row in frame.iterrows()
+    ]
+    return headers, figures
 
 
 def category_label(category: str, lang: str) -> str:

@@ -18,7 +18,15 @@ from planner.report.export.html import (
 )
 from planner.report.proposal.contents import sections
 from planner.report.proposal.html_parts import density_note, with_bold
-from planner.report.proposal.model import Proposal, currency_label, date_text, per_gpu_hour, scope_line, title
+from planner.report.proposal.model import (
+    Proposal,
+    currency_label,
+    date_text,
+    design_figures,
+    per_gpu_hour,
+    scope_line,
+    title,
+)
 
 
 def write_cover(doc: HtmlDocument, p: Proposal, pages: Sequence[int] | None) -> None:
@@ -222,21 +230,12 @@ GLANCE_COLUMNS = (
 def _glance(doc: HtmlDocument, p: Proposal) -> None:
     """One row per compared design with the figures the recommendation weighs."""
     lang = p.lang
-    money = tables.money_of(p.plan)
-    frame = tables.summary(p.shown_plans, money)
-    headers = [
-        tr("col.design", lang),
-        *[tables.metric_label(c, money.currency, lang, p.options.units) for c in GLANCE_COLUMNS],
-    ]
+    headers, figures = design_figures(p, columns=GLANCE_COLUMNS)
     rows = []
-    for _, row in frame.iterrows():
-        design = str(row["design"])
+    for design, values in figures:
         chosen = design == p.proposed_id
         cells: list[str | Cell] = [Cell(p.names[design], strong=chosen, highlight=chosen)]
-        cells += [
-            Cell(tables.metric_value(c, float(row[c]), lang, p.options.units), strong=chosen)
-            for c in GLANCE_COLUMNS
-        ]
+        cells += [Cell(value, strong=chosen) for value in values]
         rows.append(cells)
     doc.heading(tr("export.summary.glance", lang))
     doc.table(
