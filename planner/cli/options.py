@@ -611,6 +611,35 @@ def read_hf_config(path: str) -> dict[str, Any]:
     return read_mapping(Path(path), what=msg("Hugging Face model config"), error=InputError) or {}
 
 
+def options_over_hf_config(
+    args: argparse.Namespace,
+    *,
+    model: type[BaseModel],
+    config_fields: Callable[[Mapping[str, Any]], dict[str, Any]],
+) -> dict[str, Any]:
+    """The fields of ``model`` that ``--hf-config`` gives (none without the option), with the
+    options given for ``model`` over them: a flag overrides the file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--hf-config`` and the options of ``model``).
+    model : type[BaseModel]
+        The input model the options were generated from.
+    config_fields : Callable[[Mapping[str, Any]], dict[str, Any]]
+        The model's fields a ``config.json`` gives.
+
+    Returns
+    -------
+    dict[str, Any]
+        Field values by name (the fields' units), not yet validated.
+    """
+    path = getattr(args, "hf_config", None)
+    data = config_fields(read_hf_config(path)) if path else {}
+    data.update(model_options(args, model))
+    return data
+
+
 def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
     """The ``--designs`` list, or the preset designs when it is not given.
 

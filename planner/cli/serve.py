@@ -79,8 +79,9 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
     from planner.inputs import serving
     from planner.performance.serving.hf import serving_fields_from_hf_config
 
-    data = serving_fields_from_hf_config(options.read_hf_config(args.hf_config)) if args.hf_config else {}
-    data.update(options.model_options(args, serving.ServingRequest))
+    data = options.options_over_hf_config(
+        args, model=serving.ServingRequest, config_fields=serving_fields_from_hf_config
+    )
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")
     return options.validated_options(serving.ServingRequest, data)

@@ -29,8 +29,8 @@ from planner.cli.options import (
     designs_as_columns,
     model_options,
     notes_block,
+    options_over_hf_config,
     plans_from_args,
-    read_hf_config,
     scenario_from_args,
     validated_options,
     write_results,
@@ -109,28 +109,10 @@ def job_from_args(args: argparse.Namespace) -> TrainingJob:
         The validated job.
     """
     from planner.inputs import training
-
-    data = hf_fields(args.hf_config) if getattr(args, "hf_config", None) else {}
-    data.update(model_options(args, training.TrainingJob))
-    return validated_options(training.TrainingJob, data)
-
-
-def hf_fields(path: str) -> dict[str, Any]:
-    """Job fields from a Hugging Face ``config.json`` (:mod:`planner.performance.training.hf`).
-
-    Parameters
-    ----------
-    path : str
-        Path of the ``config.json``.
-
-    Returns
-    -------
-    dict[str, Any]
-        Job fields by name.
-    """
     from planner.performance.training.hf import job_fields_from_hf_config
 
-    return job_fields_from_hf_config(read_hf_config(path))
+    data = options_over_hf_config(args, model=training.TrainingJob, config_fields=job_fields_from_hf_config)
+    return validated_options(training.TrainingJob, data)
 
 
 def reliability_params_from_args(
