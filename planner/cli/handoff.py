@@ -109,11 +109,9 @@ def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
     tuple[Handoff, Any]
         The hand-off and the catalog (a :class:`~planner.catalog.Catalog`).
     """
-    from planner import plan
     from planner.handoff.cabling import build_handoff
 
-    catalog = options.catalog_from_args(args)
-    p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
+    p, catalog = options.plan_and_catalog_from_args(args)
     return build_handoff(plan=p, catalog=catalog, params=p.scenario.layout_floor), catalog
 
 

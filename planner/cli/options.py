@@ -727,6 +727,26 @@ def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catal
     return compare(scenario=scenario, catalog=catalog, design_ids=design_ids_from_args(args))
 
 
+def plan_and_catalog_from_args(args: argparse.Namespace) -> tuple[Plan, Catalog]:
+    """The scenario's plan and the catalog it was planned on, for a command that reads both
+    (the catalog is read first: a bad ``--catalog`` file is reported before a bad scenario).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario and ``--catalog`` options).
+
+    Returns
+    -------
+    tuple[Plan, Catalog]
+        The plan and its catalog.
+    """
+    from planner.engine import plan
+
+    catalog = catalog_from_args(args)
+    return plan(scenario=scenario_from_args(args), catalog=catalog), catalog
+
+
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
     """The bundled catalog with the ``--catalog`` override files applied, then the calibration
     of the ``--scenario`` file, if it carries one (as :func:`planner.engine.plan` applies it).

@@ -214,13 +214,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     int
         Exit status, 0.
     """
-    from planner import plan
     from planner.jobmix.jobs import job_mix, read_trace_csv, synthetic_jobs
     from planner.jobmix.simulate import simulate
     from planner.tenancy.fabric import fabric_view, sim_cluster
 
-    catalog = options.catalog_from_args(args)
-    p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
+    p, catalog = options.plan_and_catalog_from_args(args)
     cluster = sim_cluster(fabric_view(plan=p, catalog=catalog))
     if args.trace:
         jobs = read_trace_csv(Path(args.trace), cluster_gpus=cluster.gpus)
