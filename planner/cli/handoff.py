@@ -23,6 +23,7 @@ its cables on the same floor, so the layout's lengths and the BOM's agree.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,6 +128,14 @@ def _folder(option: str, text: str) -> Path:
     return path
 
 
+def _checked_targets(
+    *, args: argparse.Namespace, names: Sequence[str], check: Callable[[str, str], Path]
+) -> dict[str, Path]:
+    """The targets given among the options ``names``, each through ``check(flag, text)`` (the flag
+    without its dashes, as the errors name it)."""
+    return {name: check(name.replace("_", "-"), getattr(args, name)) for name in names if getattr(args, name)}
+
+
 def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, bytes]:
     """Every hand-off file the options ask for, by target path (folders are created).
 
@@ -148,16 +157,8 @@ def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, by
     from planner.handoff.tables import cabling_csv
     from planner.report.export.cabling import cabling_xlsx
 
-    files = {
-        name: check_file(name.replace("_", "-"), getattr(args, name))
-        for name in HANDOFF_FILES
-        if getattr(args, name)
-    }
-    folders = {
-        name: _folder(name.replace("_", "-"), getattr(args, name))
-        for name in HANDOFF_DIRS
-        if getattr(args, name)
-    }
+    files = _checked_targets(args=args, names=HANDOFF_FILES, check=check_file)
+    folders = _checked_targets(args=args, names=HANDOFF_DIRS, check=_folder)
     handoff, catalog = build_from_args(args)
     writers = {"cabling": cabling_csv, "cabling_xlsx": cabling_xlsx, "drawio": drawio_file}
     contents: dict[Path, bytes] = {path: writers[name](handoff) for name, path in files.items()}
