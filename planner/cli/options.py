@@ -612,8 +612,8 @@ def read_hf_config(path: str) -> dict[str, Any]:
 
 
 def options_over_hf_config(
-    args: argparse.Namespace,
     *,
+    args: argparse.Namespace,
     model: type[BaseModel],
     config_fields: Callable[[Mapping[str, Any]], dict[str, Any]],
 ) -> dict[str, Any]:

@@ -80,7 +80,7 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
     from planner.performance.serving.hf import serving_fields_from_hf_config
 
     data = options.options_over_hf_config(
-        args, model=serving.ServingRequest, config_fields=serving_fields_from_hf_config
+        args=args, model=serving.ServingRequest, config_fields=serving_fields_from_hf_config
     )
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")

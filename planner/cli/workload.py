@@ -111,7 +111,9 @@ def job_from_args(args: argparse.Namespace) -> TrainingJob:
     from planner.inputs import training
     from planner.performance.training.hf import job_fields_from_hf_config
 
-    data = options_over_hf_config(args, model=training.TrainingJob, config_fields=job_fields_from_hf_config)
+    data = options_over_hf_config(
+        args=args, model=training.TrainingJob, config_fields=job_fields_from_hf_config
+    )
     return validated_options(training.TrainingJob, data)
 
 
