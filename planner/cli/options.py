@@ -56,6 +56,22 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return argparse.HelpFormatter._fill_text(self, text, width, indent)
 
 
+def error_line(text: str) -> str:
+    """The line a failed command writes on stderr, the same for every command.
+
+    Parameters
+    ----------
+    text : str
+        What went wrong (one line).
+
+    Returns
+    -------
+    str
+        ``planner: error: <text>`` and a newline.
+    """
+    return f"planner: error: {text}\n"
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit with :data:`EXIT_BAD_INPUT`."""
 
@@ -64,7 +80,7 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"planner: error: {message}\n")
+        self.exit(EXIT_BAD_INPUT, error_line(message))
 
 
 EXAMPLES_HEADING = "examples:\n"
