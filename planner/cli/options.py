@@ -303,6 +303,18 @@ def add_designs_option(
     parser.add_argument("--designs", help=f"{help_text} (default: the preset designs)")
 
 
+def add_side_by_side_designs_option(parser: argparse.ArgumentParser) -> None:
+    """``--designs a,b,c`` of a command that evaluates one scenario per design: the same scenario
+    and GPU on each listed design (:func:`plans_from_args`), the scenario's own design without it.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    """
+    parser.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
+
+
 def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
     """``--format``, defaulting to the first choice.
 

@@ -47,7 +47,7 @@ def add_parser(subparsers: Any) -> None:
         scenario="design",
         handler=run_serve,
     )
-    serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
+    options.add_side_by_side_designs_option(serve)
     group = options.add_model_options(serve, serving.ServingRequest, REQUEST_GROUP)
     group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
     sizing = serve.add_argument_group("reverse sizing")

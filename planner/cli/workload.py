@@ -25,6 +25,7 @@ from planner.cli.options import (
     add_command,
     add_format_option,
     add_model_options,
+    add_side_by_side_designs_option,
     catalog_from_args,
     designs_as_columns,
     model_options,
@@ -51,7 +52,7 @@ RELIABILITY_GROUP = "checkpoints and failures"
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
+    add_side_by_side_designs_option(parser)
     add_format_option(parser, ["table", "json"])
 
 
