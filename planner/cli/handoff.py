@@ -207,9 +207,7 @@ def run_layout(args: argparse.Namespace) -> int:
     int
         Exit status, 0.
     """
-    import pandas as pd
-
-    from planner.cli.options import emit_frame
+    from planner.cli.options import emit_rows
     from planner.handoff.cabling import length_summary
     from planner.handoff.pricing import layout_cable_pricing, pricing_rows
     from planner.handoff.tables import rack_rows
@@ -230,10 +228,10 @@ def run_layout(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    options.write(emit_frame(pd.DataFrame(racks), args.format))
+    options.write(emit_rows(rows=racks, fmt=args.format))
     if args.format == "table" and lengths:
         options.write("")
-        options.write(emit_frame(pd.DataFrame(lengths), "table"))
+        options.write(emit_rows(rows=lengths, fmt="table"))
         options.write("")
-        options.write(emit_frame(pd.DataFrame(prices), "table"))
+        options.write(emit_rows(rows=prices, fmt="table"))
     return 0

@@ -1002,3 +1002,24 @@ def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
         return json.dumps(frame_records(frame), indent=2, ensure_ascii=False)
     with pd.option_context("display.max_columns", None, "display.width", 200):
         return str(frame.to_string(index=False, float_format=lambda v: f"{v:,.2f}"))
+
+
+def emit_rows(*, rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
+    """Rows of plain values as :func:`emit_frame` writes them (pandas imported only here, when a
+    command runs, so that ``--help`` stays light).
+
+    Parameters
+    ----------
+    rows : Sequence[Mapping[str, Any]]
+        One mapping per row, the columns in the first row's order.
+    fmt : str
+        ``csv``, ``json`` or ``table``.
+
+    Returns
+    -------
+    str
+        The text (CSV formula-safe).
+    """
+    import pandas as pd
+
+    return emit_frame(pd.DataFrame(rows), fmt)

@@ -33,6 +33,7 @@ from planner.cli.options import (
     catalog_from_args,
     design_ids_from_args,
     emit_frame,
+    emit_rows,
     plain_records,
     scenario_from_args,
     write,
@@ -270,11 +271,9 @@ def run_plan(args: argparse.Namespace) -> int:
 
         write_json(plan_to_dict(result))
     elif args.format == "csv":
-        import pandas as pd
-
         from planner.outputs import plan_summary_row
 
-        write(emit_frame(pd.DataFrame([plan_summary_row(result)]), "csv"))
+        write(emit_rows(rows=[plan_summary_row(result)], fmt="csv"))
     else:
         write(render_plan_table(result))
     return 0
