@@ -1005,20 +1005,20 @@ def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
 
 
 def emit_rows(*, rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
-    """Rows of plain values as :func:`emit_frame` writes them (pandas imported only here, when a
-    command runs, so that ``--help`` stays light).
+    """Rows of plain values as :func:`emit_frame` writes their frame, for a command that holds
+    rows, not a frame (it then needs no pandas of its own).
 
     Parameters
     ----------
     rows : Sequence[Mapping[str, Any]]
         One mapping per row, the columns in the first row's order.
     fmt : str
-        ``csv``, ``json`` or ``table``.
+        The output format, one of :func:`emit_frame`'s.
 
     Returns
     -------
     str
-        The text (CSV formula-safe).
+        What :func:`emit_frame` writes of the rows.
     """
     import pandas as pd
 
