@@ -195,16 +195,14 @@ def _runs(design_id: str, outcomes: list[tuple[int, str | None]]) -> list[Skippe
             else:
                 runs.append([(size, reason)])
         previous = reason
-    return [
-        SkippedSizes(
-            design_id=design_id,
-            gpus_from=min(size for size, _ in run),
-            gpus_to=max(size for size, _ in run),
-            sizes=len(run),
-            reason=run[0][1],
-        )
-        for run in runs
-    ]
+    return [_skipped(design_id=design_id, sizes=[size for size, _ in run], reason=run[0][1]) for run in runs]
+
+
+def _skipped(*, design_id: str, sizes: Sequence[int], reason: str) -> SkippedSizes:
+    """One run of refused ``sizes`` [GPUs] of a design, with the refusal of its first size."""
+    return SkippedSizes(
+        design_id=design_id, gpus_from=min(sizes), gpus_to=max(sizes), sizes=len(sizes), reason=reason
+    )
 
 
 def _check_designs(catalog: Catalog, design_ids: Sequence[str]) -> None:
@@ -272,13 +270,7 @@ def _probe(base: Scenario, catalog: Catalog, wanted: list[int], largest: int) ->
                 _sized_only(_with_gpus(base, min(above)), catalog)
             except PlannerError as first:
                 reason = error_text(first)
-        skipped = SkippedSizes(
-            design_id=base.design_id,
-            gpus_from=min(above),
-            gpus_to=max(above),
-            sizes=len(above),
-            reason=reason,
-        )
+        skipped = _skipped(design_id=base.design_id, sizes=above, reason=reason)
         return _DesignWork(base, [size for size in wanted if size <= limit], skipped, None)
 
 

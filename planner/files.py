@@ -342,6 +342,11 @@ def read_bytes(
     return data
 
 
+def _syntax_error(*, name: str, error: type[PlannerError], exc: Exception) -> PlannerError:
+    """The one-line error for text the YAML reader, parser or constructor refuses."""
+    return error(msg("{file}: not valid YAML/JSON ({detail})", file=name, detail=_first_line(exc)))
+
+
 def _depth_error(name: str, error: type[PlannerError]) -> PlannerError:
     return error(msg("{file}: nesting deeper than {limit} levels", file=shorten(name), limit=MAX_DEPTH))
 
@@ -694,9 +699,7 @@ def _parse_yaml(text: str, *, name: str, error: type[PlannerError], trusted: boo
     try:
         loader = (_trusted_loader() if trusted else _UserYamlLoader)(text)
     except yaml.YAMLError as exc:  # the reader refuses a control character (NUL) up front
-        raise error(
-            msg("{file}: not valid YAML/JSON ({detail})", file=name, detail=_first_line(exc))
-        ) from None
+        raise _syntax_error(name=name, error=error, exc=exc) from None
     try:
         data = loader.get_single_data()
         if trusted and _deeper_than(data, MAX_DEPTH):  # libyaml's loader does not count as it goes
@@ -709,9 +712,7 @@ def _parse_yaml(text: str, *, name: str, error: type[PlannerError], trusted: boo
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         # YAML reads JSON too, so a .yaml/.yml (or suffix-less) file may hold either; a
         # scalar the constructor cannot build (a 5000-digit int, 2024-13-45) is a ValueError
-        raise error(
-            msg("{file}: not valid YAML/JSON ({detail})", file=name, detail=_first_line(exc))
-        ) from None
+        raise _syntax_error(name=name, error=error, exc=exc) from None
     finally:
         loader.dispose()
 

@@ -33,7 +33,7 @@ from planner.cli import (
     validate,
     workload,
 )
-from planner.cli.options import EXIT_BAD_INPUT, Parser, examples
+from planner.cli.options import EXIT_BAD_INPUT, Parser, error_line, examples
 
 __all__ = ["COMMAND_GROUPS", "EXIT_BAD_INPUT", "GROUP_OF_COMMAND", "build_parser", "main", "run"]
 
@@ -140,13 +140,13 @@ def run(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.handler(args)
     except PlannerError as exc:
-        sys.stderr.write(f"planner: error: {exc}\n")
+        sys.stderr.write(error_line(str(exc)))
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a file name too long, a full disk: one line, no traceback
         where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
-        sys.stderr.write(f"planner: error: {where}{exc.strerror or type(exc).__name__}\n")
+        sys.stderr.write(error_line(f"{where}{exc.strerror or type(exc).__name__}"))
         return EXIT_BAD_INPUT if exc.filename else 1
     return code
 
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         sys.stdout.flush()
     except OSError as exc:
-        sys.stderr.write(f"planner: error: cannot write the output: {exc.strerror or type(exc).__name__}\n")
+        sys.stderr.write(error_line(f"cannot write the output: {exc.strerror or type(exc).__name__}"))
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure at exit
         code = code or 1
     sys.exit(code)

@@ -37,6 +37,7 @@ from planner.cli.options import (
     add_command,
     catalog_from_args,
     design_ids_from_args,
+    error_line,
     scenario_from_args,
 )
 
@@ -53,7 +54,6 @@ report (Plotly); tests/test_cli_startup.py keeps the two equal."""
 COMMAND_HELP = "write the proposal PDF, BOM CSV, XLSX workbook and scenario JSON"
 FILE_HELP = "write the {kind} file here"
 WROTE = "wrote {path} ({size:,} bytes)\n"
-ERROR = "planner: error: {message}\n"
 OPTIONS: Mapping[str, tuple[str, Mapping[str, Any]]] = {
     "lang": ("document language (required with --pdf, --csv, --xlsx or --json)", {"choices": ["zh", "en"]}),
     "edition": (
@@ -219,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             contents["pdf"] = proposal.render_pdf(p)
         except RenderError as exc:
-            sys.stderr.write(ERROR.format(message=exc))
+            sys.stderr.write(error_line(str(exc)))
             return 1
     return _write({**{path: contents[kind] for kind, path in paths.items()}, **extra}, paths)
 

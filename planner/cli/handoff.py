@@ -23,6 +23,7 @@ its cables on the same floor, so the layout's lengths and the BOM's agree.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,11 +110,9 @@ def build_from_args(args: argparse.Namespace) -> tuple[Handoff, Any]:
     tuple[Handoff, Any]
         The hand-off and the catalog (a :class:`~planner.catalog.Catalog`).
     """
-    from planner import plan
     from planner.handoff.cabling import build_handoff
 
-    catalog = options.catalog_from_args(args)
-    p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
+    p, catalog = options.plan_and_catalog_from_args(args)
     return build_handoff(plan=p, catalog=catalog, params=p.scenario.layout_floor), catalog
 
 
@@ -127,6 +126,14 @@ def _folder(option: str, text: str) -> Path:
     if not parent.is_dir():
         raise InputError(f"--{option} {text}: folder {parent} does not exist")
     return path
+
+
+def _checked_targets(
+    *, args: argparse.Namespace, names: Sequence[str], check: Callable[[str, str], Path]
+) -> dict[str, Path]:
+    """The targets given among the options ``names``, each through ``check(flag, text)`` (the flag
+    without its dashes, as the errors name it)."""
+    return {name: check(name.replace("_", "-"), getattr(args, name)) for name in names if getattr(args, name)}
 
 
 def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, bytes]:
@@ -150,16 +157,8 @@ def handoff_contents(args: argparse.Namespace, check_file: Any) -> dict[Path, by
     from planner.handoff.tables import cabling_csv
     from planner.report.export.cabling import cabling_xlsx
 
-    files = {
-        name: check_file(name.replace("_", "-"), getattr(args, name))
-        for name in HANDOFF_FILES
-        if getattr(args, name)
-    }
-    folders = {
-        name: _folder(name.replace("_", "-"), getattr(args, name))
-        for name in HANDOFF_DIRS
-        if getattr(args, name)
-    }
+    files = _checked_targets(args=args, names=HANDOFF_FILES, check=check_file)
+    folders = _checked_targets(args=args, names=HANDOFF_DIRS, check=_folder)
     handoff, catalog = build_from_args(args)
     writers = {"cabling": cabling_csv, "cabling_xlsx": cabling_xlsx, "drawio": drawio_file}
     contents: dict[Path, bytes] = {path: writers[name](handoff) for name, path in files.items()}
@@ -208,9 +207,7 @@ def run_layout(args: argparse.Namespace) -> int:
     int
         Exit status, 0.
     """
-    import pandas as pd
-
-    from planner.cli.options import emit_frame
+    from planner.cli.options import emit_rows
     from planner.handoff.cabling import length_summary
     from planner.handoff.pricing import layout_cable_pricing, pricing_rows
     from planner.handoff.tables import rack_rows
@@ -231,10 +228,10 @@ def run_layout(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    options.write(emit_frame(pd.DataFrame(racks), args.format))
+    options.write(emit_rows(rows=racks, fmt=args.format))
     if args.format == "table" and lengths:
         options.write("")
-        options.write(emit_frame(pd.DataFrame(lengths), "table"))
+        options.write(emit_rows(rows=lengths, fmt="table"))
         options.write("")
-        options.write(emit_frame(pd.DataFrame(prices), "table"))
+        options.write(emit_rows(rows=prices, fmt="table"))
     return 0

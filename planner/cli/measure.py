@@ -16,8 +16,7 @@ from planner.cli.options import (
     add_command,
     add_format_option,
     add_scenario_options,
-    catalog_from_args,
-    scenario_from_args,
+    plan_and_catalog_from_args,
     strict_number,
     write_result,
 )
@@ -113,7 +112,6 @@ def _plan_and_runs(args: argparse.Namespace) -> tuple[Any, Any, Any, list[Any]]:
     """The plan, its catalog, every run of every ``--nccl`` file, and the files' identities."""
     from pathlib import Path
 
-    from planner.engine import plan
     from planner.measure.calibrate import InputFile
     from planner.measure.nccl import parse_nccl_tests
     from planner.measure.text import read_lines
@@ -132,8 +130,8 @@ def _plan_and_runs(args: argparse.Namespace) -> tuple[Any, Any, Any, list[Any]]:
                 hosts=tuple(dict.fromkeys(h for r in file_runs for h in r.hosts)),
             )
         )
-    catalog = catalog_from_args(args)
-    return plan(scenario=scenario_from_args(args), catalog=catalog), catalog, runs, files
+    the_plan, catalog = plan_and_catalog_from_args(args)
+    return the_plan, catalog, runs, files
 
 
 def run_calibrate(args: argparse.Namespace) -> int:

@@ -95,9 +95,7 @@ def run_push(args: argparse.Namespace) -> int:
     int
         Exit status, 0.
     """
-    import pandas as pd
-
-    from planner.cli.options import emit_frame
+    from planner.cli.options import emit_rows
     from planner.errors import InputError
     from planner.handoff import netbox_push
 
@@ -110,7 +108,7 @@ def run_push(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json({"created_total": report.created_total, "objects": report.rows()})
         return 0
-    write(emit_frame(pd.DataFrame(report.rows()), args.format))
+    write(emit_rows(rows=report.rows(), fmt=args.format))
     if args.format == "table":
         write(f"created {report.created_total} objects in {args.url}")
     return 0

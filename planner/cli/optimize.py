@@ -13,7 +13,6 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from planner.cli.options import (
     catalog_from_args,
     model_options,
     scenario_from_args,
+    write_json,
 )
 from planner.cli.planning import render_plan_table
 
@@ -138,7 +138,7 @@ def run_optimize(args: argparse.Namespace) -> int:
             for p in front
         ]
         if args.format == "json":
-            out.write(json.dumps(rows, indent=2) + "\n")
+            write_json(rows)
         else:
             for row in rows:
                 out.write(
@@ -148,7 +148,7 @@ def run_optimize(args: argparse.Namespace) -> int:
         return 0
     result = optimize(scenario=scenario, catalog=catalog, request=request)
     if args.format == "json":
-        out.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        write_json(result.to_dict())
     else:
         out.write(render_result_table(result) + "\n")
     return 0

@@ -56,6 +56,22 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return argparse.HelpFormatter._fill_text(self, text, width, indent)
 
 
+def error_line(text: str) -> str:
+    """The line a failed command writes on stderr, the same for every command.
+
+    Parameters
+    ----------
+    text : str
+        What went wrong (one line).
+
+    Returns
+    -------
+    str
+        ``planner: error: <text>`` and a newline.
+    """
+    return f"planner: error: {text}\n"
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit with :data:`EXIT_BAD_INPUT`."""
 
@@ -64,7 +80,7 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"planner: error: {message}\n")
+        self.exit(EXIT_BAD_INPUT, error_line(message))
 
 
 EXAMPLES_HEADING = "examples:\n"
@@ -285,6 +301,18 @@ def add_designs_option(
         Help text (the default is appended).
     """
     parser.add_argument("--designs", help=f"{help_text} (default: the preset designs)")
+
+
+def add_side_by_side_designs_option(parser: argparse.ArgumentParser) -> None:
+    """``--designs a,b,c`` of a command that evaluates one scenario per design: the same scenario
+    and GPU on each listed design (:func:`plans_from_args`), the scenario's own design without it.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    """
+    parser.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
 
 
 def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
@@ -611,6 +639,35 @@ def read_hf_config(path: str) -> dict[str, Any]:
     return read_mapping(Path(path), what=msg("Hugging Face model config"), error=InputError) or {}
 
 
+def options_over_hf_config(
+    *,
+    args: argparse.Namespace,
+    model: type[BaseModel],
+    config_fields: Callable[[Mapping[str, Any]], dict[str, Any]],
+) -> dict[str, Any]:
+    """The fields of ``model`` that ``--hf-config`` gives (none without the option), with the
+    options given for ``model`` over them: a flag overrides the file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``--hf-config`` and the options of ``model``).
+    model : type[BaseModel]
+        The input model the options were generated from.
+    config_fields : Callable[[Mapping[str, Any]], dict[str, Any]]
+        The model's fields a ``config.json`` gives.
+
+    Returns
+    -------
+    dict[str, Any]
+        Field values by name (the fields' units), not yet validated.
+    """
+    path = getattr(args, "hf_config", None)
+    data = config_fields(read_hf_config(path)) if path else {}
+    data.update(model_options(args, model))
+    return data
+
+
 def design_ids_from_args(args: argparse.Namespace) -> tuple[str, ...]:
     """The ``--designs`` list, or the preset designs when it is not given.
 
@@ -696,6 +753,26 @@ def plans_from_args(args: argparse.Namespace, scenario: Scenario, catalog: Catal
     if not args.designs:
         return (plan(scenario=scenario, catalog=catalog),)
     return compare(scenario=scenario, catalog=catalog, design_ids=design_ids_from_args(args))
+
+
+def plan_and_catalog_from_args(args: argparse.Namespace) -> tuple[Plan, Catalog]:
+    """The scenario's plan and the catalog it was planned on, for a command that reads both
+    (the catalog is read first: a bad ``--catalog`` file is reported before a bad scenario).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (scenario and ``--catalog`` options).
+
+    Returns
+    -------
+    tuple[Plan, Catalog]
+        The plan and its catalog.
+    """
+    from planner.engine import plan
+
+    catalog = catalog_from_args(args)
+    return plan(scenario=scenario_from_args(args), catalog=catalog), catalog
 
 
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
@@ -925,3 +1002,24 @@ def emit_frame(frame: pd.DataFrame, fmt: str) -> str:
         return json.dumps(frame_records(frame), indent=2, ensure_ascii=False)
     with pd.option_context("display.max_columns", None, "display.width", 200):
         return str(frame.to_string(index=False, float_format=lambda v: f"{v:,.2f}"))
+
+
+def emit_rows(*, rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
+    """Rows of plain values as :func:`emit_frame` writes their frame, for a command that holds
+    rows, not a frame (it then needs no pandas of its own).
+
+    Parameters
+    ----------
+    rows : Sequence[Mapping[str, Any]]
+        One mapping per row, the columns in the first row's order.
+    fmt : str
+        The output format, one of :func:`emit_frame`'s.
+
+    Returns
+    -------
+    str
+        What :func:`emit_frame` writes of the rows.
+    """
+    import pandas as pd
+
+    return emit_frame(pd.DataFrame(rows), fmt)

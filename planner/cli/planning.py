@@ -21,7 +21,6 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import TYPE_CHECKING, Any
@@ -34,6 +33,7 @@ from planner.cli.options import (
     catalog_from_args,
     design_ids_from_args,
     emit_frame,
+    emit_rows,
     plain_records,
     scenario_from_args,
     write,
@@ -269,13 +269,11 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.format == "json":
         from planner.outputs import plan_to_dict
 
-        write(json.dumps(plan_to_dict(result), indent=2, ensure_ascii=False))
+        write_json(plan_to_dict(result))
     elif args.format == "csv":
-        import pandas as pd
-
         from planner.outputs import plan_summary_row
 
-        write(emit_frame(pd.DataFrame([plan_summary_row(result)]), "csv"))
+        write(emit_rows(rows=[plan_summary_row(result)], fmt="csv"))
     else:
         write(render_plan_table(result))
     return 0
@@ -314,7 +312,7 @@ def run_compare(args: argparse.Namespace) -> int:
     plans = [d.outcome.plan for d in decision.designs]
     if args.format == "json":
         out = {**decision.to_dict(), "plans": [plan_to_dict(p) for p in plans]}
-        write(json.dumps(out, indent=2, ensure_ascii=False))
+        write_json(out)
         return 0
     frame = summary_frame(plans)
     for column, values in _decision_columns(decision).items():

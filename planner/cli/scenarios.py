@@ -31,6 +31,7 @@ from planner.cli.options import (
     add_format_option,
     add_scenario_options,
     catalog_from_args,
+    error_line,
     scenario_from_args,
     write,
     write_json,
@@ -291,8 +292,10 @@ def run(args: argparse.Namespace) -> int:
             return action(args, store)
         except ConflictError as exc:
             sys.stderr.write(
-                f"planner: error: {exc} (save as new: planner scenarios save --name NAME ...; "
-                f"reload: planner scenarios show {exc.scenario_id})\n"
+                error_line(
+                    f"{exc} (save as new: planner scenarios save --name NAME ...; "
+                    f"reload: planner scenarios show {exc.scenario_id})"
+                )
             )
             return EXIT_CONFLICT
 

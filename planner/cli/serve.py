@@ -47,7 +47,7 @@ def add_parser(subparsers: Any) -> None:
         scenario="design",
         handler=run_serve,
     )
-    serve.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
+    options.add_side_by_side_designs_option(serve)
     group = options.add_model_options(serve, serving.ServingRequest, REQUEST_GROUP)
     group.add_argument("--hf-config", metavar="FILE", help="Hugging Face config.json (flags override it)")
     sizing = serve.add_argument_group("reverse sizing")
@@ -79,8 +79,9 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
     from planner.inputs import serving
     from planner.performance.serving.hf import serving_fields_from_hf_config
 
-    data = serving_fields_from_hf_config(options.read_hf_config(args.hf_config)) if args.hf_config else {}
-    data.update(options.model_options(args, serving.ServingRequest))
+    data = options.options_over_hf_config(
+        args=args, model=serving.ServingRequest, config_fields=serving_fields_from_hf_config
+    )
     if "params_b" not in data:
         raise InputError("options: --params-b (params_b): give the model size or --hf-config")
     return options.validated_options(serving.ServingRequest, data)

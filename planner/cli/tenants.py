@@ -152,13 +152,11 @@ def run_place(args: argparse.Namespace) -> int:
 
 
 def _place_table(placement: Any) -> str:
-    import pandas as pd
-
-    from planner.cli.options import emit_frame
+    from planner.cli.options import emit_rows
     from planner.tenancy.run import summary_rows
 
     lines = [
-        emit_frame(pd.DataFrame(summary_rows(placement)), "table"),
+        emit_rows(rows=summary_rows(placement), fmt="table"),
         f"design {placement.design_id}: {placement.cluster_gpus} GPUs, {placement.free_gpus} free, "
         f"{placement.stranded_gpus} stranded, {placement.stranded_ports} stranded ports, "
         f"fragmentation {placement.fragmentation:.2f}",
@@ -180,7 +178,7 @@ def run_compare(args: argparse.Namespace) -> int:
     int
         Exit status, 0.
     """
-    from planner.cli.options import design_ids_from_args, emit_frame
+    from planner.cli.options import design_ids_from_args, emit_rows
     from planner.tenancy.run import COMPARE_DESIGNS, compare_designs, comparison_rows, placement_to_dict
 
     tenants = _load(args)
@@ -195,9 +193,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.format == "json":
         options.write_json({"designs": [placement_to_dict(p) for p in placements]})
     else:
-        import pandas as pd
-
-        options.write(emit_frame(pd.DataFrame(comparison_rows(placements)), "table"))
+        options.write(emit_rows(rows=comparison_rows(placements), fmt="table"))
     return 0
 
 
@@ -214,13 +210,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     int
         Exit status, 0.
     """
-    from planner import plan
     from planner.jobmix.jobs import job_mix, read_trace_csv, synthetic_jobs
     from planner.jobmix.simulate import simulate
     from planner.tenancy.fabric import fabric_view, sim_cluster
 
-    catalog = options.catalog_from_args(args)
-    p = plan(scenario=options.scenario_from_args(args), catalog=catalog)
+    p, catalog = options.plan_and_catalog_from_args(args)
     cluster = sim_cluster(fabric_view(plan=p, catalog=catalog))
     if args.trace:
         jobs = read_trace_csv(Path(args.trace), cluster_gpus=cluster.gpus)

@@ -16,12 +16,11 @@ Exit codes: 1 when any validation case leaves its tolerance, 2 for bad input, 0 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import asdict
 from typing import Any
 
-from planner.cli.options import add_command, add_format_option
+from planner.cli.options import add_command, add_format_option, write_json
 
 AREAS = ("topology", "collectives", "training", "memory", "power", "reliability", "serving", "tenancy")
 """``planner.validation.cases.AREAS``, repeated so that ``--help`` loads no pydantic
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             "summary": {r: asdict(summarize(results, role=r)) for r in ("validation", "calibration")},
             "cases": [asdict(r) for r in results],
         }
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        write_json(data)
     else:
         from planner.report.validation import markdown_summary, markdown_table, text_table
 

@@ -25,12 +25,13 @@ from planner.cli.options import (
     add_command,
     add_format_option,
     add_model_options,
+    add_side_by_side_designs_option,
     catalog_from_args,
     designs_as_columns,
     model_options,
     notes_block,
+    options_over_hf_config,
     plans_from_args,
-    read_hf_config,
     scenario_from_args,
     validated_options,
     write_results,
@@ -51,7 +52,7 @@ RELIABILITY_GROUP = "checkpoints and failures"
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--designs", help="comma list of design ids, side by side with the same GPU")
+    add_side_by_side_designs_option(parser)
     add_format_option(parser, ["table", "json"])
 
 
@@ -109,28 +110,12 @@ def job_from_args(args: argparse.Namespace) -> TrainingJob:
         The validated job.
     """
     from planner.inputs import training
-
-    data = hf_fields(args.hf_config) if getattr(args, "hf_config", None) else {}
-    data.update(model_options(args, training.TrainingJob))
-    return validated_options(training.TrainingJob, data)
-
-
-def hf_fields(path: str) -> dict[str, Any]:
-    """Job fields from a Hugging Face ``config.json`` (:mod:`planner.performance.training.hf`).
-
-    Parameters
-    ----------
-    path : str
-        Path of the ``config.json``.
-
-    Returns
-    -------
-    dict[str, Any]
-        Job fields by name.
-    """
     from planner.performance.training.hf import job_fields_from_hf_config
 
-    return job_fields_from_hf_config(read_hf_config(path))
+    data = options_over_hf_config(
+        args=args, model=training.TrainingJob, config_fields=job_fields_from_hf_config
+    )
+    return validated_options(training.TrainingJob, data)
 
 
 def reliability_params_from_args(
