@@ -200,7 +200,7 @@ def _with_infeasible(
 
 
 def error_note(decision: Decision) -> Message:
-    """The model error behind the band: ``model error: training (dense) +/-17 % (33 published cases); ...``.
+    """The model error behind the band: ``Model error: training (dense) +/-17 % (33 published cases); ...``.
 
     Parameters
     ----------
@@ -220,8 +220,8 @@ def error_note(decision: Decision) -> Message:
     }
     parts = [msg("{family} {band}", family=names[b.family], band=b.label()) for b in decision.band_families()]
     if not parts:
-        return msg("price uncertainty only (no workload: no model error applies)")
+        return msg("Price uncertainty only (no workload: no model error applies)")
     joined = parts[-1]
     for part in reversed(parts[:-1]):
         joined = msg("{first}; {rest}", first=part, rest=joined)
-    return msg("model error: {parts}", parts=joined)
+    return msg("Model error: {parts}", parts=joined)
