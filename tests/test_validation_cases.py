@@ -9,7 +9,7 @@ import yaml
 
 from planner.catalog import load_catalog
 from planner.errors import CatalogError
-from planner.validation import AREAS, ValidationCase, by_role, load_cases
+from planner.validation import AREAS, ValidationCase, by_role, contradictions, load_cases
 
 CASES = load_cases()
 
@@ -111,6 +111,28 @@ def test_agrees_uses_the_relative_tolerance() -> None:
     assert not case.agrees(model_value=10.5)
     ranged = ValidationCase.model_validate({**VALID_CASE, "published": {"low": 46, "high": 48}})
     assert ranged.agrees(model_value=48.9) and not ranged.agrees(model_value=49.0)
+
+
+def _variant(case_id: str, published: object, **inputs: object) -> ValidationCase:
+    stated = {"gpus": 8, "gpu_id": "h100_sxm", **inputs}
+    return ValidationCase.model_validate(
+        {**VALID_CASE, "id": case_id, "published": published, "inputs": stated}
+    )
+
+
+def test_cases_of_identical_inputs_whose_figures_no_prediction_meets_contradict() -> None:
+    # 10.2 kW +/- 2 % accepts 9.996 ... 10.404; 10.7 +/- 2 % accepts 10.486 ... 10.914: no overlap.
+    # 10.5 accepts 10.29 ... 10.71, which meets both; a range 10.0-10.5 accepts 9.8 ... 10.71.
+    base, far, between = _variant("a", 10.2), _variant("b", 10.7), _variant("c", 10.5)
+    ranged = _variant("d", {"low": 10.0, "high": 10.5})
+    assert contradictions((base, far, between, ranged)) == {"a": ("b",), "b": ("a",)}
+    # the same figures on different inputs are two configurations, not a contradiction
+    assert contradictions((base, _variant("e", 10.7, gpus=16))) == {}
+    # nor are two quantities of the same configuration
+    other = ValidationCase.model_validate(
+        {**VALID_CASE, "id": "f", "published": 10.7, "quantity": "rack_power_kw"}
+    )
+    assert contradictions((base, other)) == {}
 
 
 @pytest.mark.parametrize("field", REQUIRED_FIELDS)

@@ -68,6 +68,28 @@ def test_failing_validation_cases_are_exactly_the_known_gaps(results: tuple[Case
         assert measured is not None and (measured > 0) == (float(str(gap["measured_error"])) > 0), case_id
 
 
+def test_contradicting_cases_never_pass_together_and_their_gaps_name_them(
+    results: tuple[CaseResult, ...],
+) -> None:
+    """A pair no prediction can meet is named on both sides; at most one of it passes, and a failing
+    one's known gap names the case that contradicts it."""
+    by_id = {r.id: r for r in results}
+    gaps = _gaps()
+    contradicted = [r for r in results if r.contradicted_by]
+    assert contradicted, "the 26.06.01 GPT-OSS rows contradict the 26.06 and 26.08 rows of the same inputs"
+    for r in contradicted:
+        for other in r.contradicted_by:
+            assert r.id in by_id[other].contradicted_by, (r.id, other)
+            assert not (r.status == "pass" and by_id[other].status == "pass"), (r.id, other)
+        if r.role == "validation" and r.status == "fail":
+            assert any(other in str(gaps[r.id]["reason"]) for other in r.contradicted_by), r.id
+    line = str(summary_line(results))
+    validation = [r for r in contradicted if r.role == "validation"]
+    passed = sum(r.status == "pass" for r in validation)
+    assert f"; {len(validation)} contradicted by a case of identical inputs" in line
+    assert f"{passed} of those pass); calibration" in line
+
+
 def test_calibration_is_counted_apart(results: tuple[CaseResult, ...]) -> None:
     v, c = summarize(results, role="validation"), summarize(results, role="calibration")
     assert v.total + c.total == len(results)

@@ -136,7 +136,8 @@ def case_label(attribute: str, value: str, lang: str) -> str:
 
 
 def results_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
-    """One row per case: id, area, role, quantity, predicted, published, error, status, source.
+    """One row per case: id, area, role, quantity, predicted, published, error, status, note, the
+    cases of identical inputs it contradicts, source.
 
     Parameters
     ----------
@@ -163,6 +164,7 @@ def results_frame(results: Sequence[CaseResult], lang: str) -> pd.DataFrame:
             tr("val.col.tolerance", lang): f"± {r.tolerance * 100:g} %",
             tr("val.col.status", lang): case_label("status", r.status, lang),
             tr("val.col.reason", lang): translate(r.reason, lang),
+            tr("val.col.contradicts", lang): ", ".join(r.contradicted_by),
             tr("val.col.source", lang): r.url,
         }
         for r in results
@@ -374,10 +376,13 @@ def text_table(results: Sequence[CaseResult]) -> str:
 
 
 def _role_text(result: CaseResult) -> str:
-    """The role, and for weak evidence the calibration case it repeats on paper."""
+    """The role, with the calibration case it repeats on paper and the cases it contradicts."""
+    notes = []
     if result.calibration_twin:
-        return f"{result.role} (same run as calibration {result.calibration_twin})"
-    return result.role
+        notes.append(f"same run as calibration {result.calibration_twin}")
+    if result.contradicted_by:
+        notes.append(f"contradicts {', '.join(result.contradicted_by)}: identical inputs")
+    return f"{result.role} ({'; '.join(notes)})" if notes else result.role
 
 
 def markdown_table(results: Sequence[CaseResult]) -> str:

@@ -42,6 +42,11 @@ entry points (`planner/validation/run.py`).
 - **same run as calibration X**: a validation figure of a training run that a calibration case
   states on paper too (the same GPU, GPU count, model, layout and precision, from another release
   or report). Its agreement is partly by construction, so the summary line counts these apart.
+- **contradicts X: identical inputs**: another case states the same inputs for the same quantity and
+  its published figure lies so far from this one that no single prediction can meet both
+  tolerances (a later release of the same table with the same preset, a different figure). A model
+  is a function of its inputs, so at most one of them can pass whatever the model; the summary
+  line counts these apart.
 - **not modelled**: the case needs an input the model cannot take yet (the note says which); no
   number is made up for it.
 

@@ -15,6 +15,7 @@ from planner.validation.cases import (
     ValidationCase,
     by_role,
     calibration_twins,
+    contradictions,
     load_cases,
 )
 
@@ -29,5 +30,6 @@ __all__ = [
     "ValidationCase",
     "by_role",
     "calibration_twins",
+    "contradictions",
     "load_cases",
 ]

@@ -480,6 +480,55 @@ def calibration_twins(cases: tuple[ValidationCase, ...]) -> dict[str, str]:
     return twins
 
 
+def contradictions(cases: tuple[ValidationCase, ...]) -> dict[str, tuple[str, ...]]:
+    """Case id -> ids of the cases of identical inputs whose published figure it contradicts.
+
+    Two cases contradict each other when they compare the same quantity in the same area for the
+    same inputs (every input equal, as stated) and no single model value lies within both
+    tolerances: ``max(low_a (1 - t_a), low_b (1 - t_b)) > min(high_a (1 + t_a), high_b (1 + t_b))``.
+    A model is a function of its inputs, so at most one of the two can pass, whatever the model:
+    the source itself disagrees (a later release of the same table, the same preset, a different
+    figure). Such a pair is not evidence about the model and is named in every summary.
+
+    Parameters
+    ----------
+    cases : tuple of ValidationCase
+        All cases, both roles.
+
+    Returns
+    -------
+    dict of str to tuple of str
+        For each case contradicted by another, the other cases' ids (file order); cases that
+        contradict none are absent.
+
+    Examples
+    --------
+    >>> base = {"area": "power", "role": "validation", "quantity": "power_kw", "unit": "kW",
+    ...         "tolerance": {"relative": 0.1, "reason": "maximum rating"},
+    ...         "source": {"citation": "A vendor datasheet", "locator": "Table 1",
+    ...                    "url": "https://example.org/"},
+    ...         "inputs": {"gpus": 8}}
+    >>> a, b, c = (ValidationCase.model_validate({**base, "id": i, "published": v})
+    ...            for i, v in (("a", 10.0), ("b", 13.0), ("c", 11.0)))
+    >>> contradictions((a, b, c))
+    {'a': ('b',), 'b': ('a',)}
+    """
+    groups: dict[tuple[str, str, str], list[ValidationCase]] = {}
+    for case in cases:
+        key = (case.area, case.quantity, case.inputs.model_dump_json(exclude_none=True))
+        groups.setdefault(key, []).append(case)
+    found: dict[str, list[str]] = {}
+    for group in groups.values():
+        for a in group:
+            for b in group:
+                ta, tb = a.tolerance.relative, b.tolerance.relative
+                lowest = max(a.published_low * (1 - ta), b.published_low * (1 - tb))
+                highest = min(a.published_high * (1 + ta), b.published_high * (1 + tb))
+                if a is not b and lowest > highest:
+                    found.setdefault(a.id, []).append(b.id)
+    return {case_id: tuple(others) for case_id, others in found.items()}
+
+
 def by_role(cases: tuple[ValidationCase, ...]) -> dict[Role, tuple[ValidationCase, ...]]:
     """Cases split by role: calibration and validation are counted apart, never pooled.
 

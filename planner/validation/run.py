@@ -51,7 +51,16 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from planner.errors import InfeasibleError, InputError
 from planner.i18n.message import Message, msg
-from planner.validation.cases import AREAS, ROLES, Area, Role, ValidationCase, calibration_twins, load_cases
+from planner.validation.cases import (
+    AREAS,
+    ROLES,
+    Area,
+    Role,
+    ValidationCase,
+    calibration_twins,
+    contradictions,
+    load_cases,
+)
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -101,6 +110,9 @@ class CaseResult:
     calibration_twin: str = ""
     """Id of a calibration case of the same run on paper (:func:`~planner.validation.cases.
     calibration_twins`); a validation result with one is weak evidence, counted apart."""
+    contradicted_by: tuple[str, ...] = ()
+    """Ids of cases of identical inputs whose published figure no prediction can meet together
+    with this one (:func:`~planner.validation.cases.contradictions`): at most one of them can pass."""
 
 
 class _NotModelledError(Exception):
@@ -776,8 +788,13 @@ def run_all(
         catalog = load_catalog()
     chosen = load_cases() if cases is None else tuple(cases)
     twins = calibration_twins(chosen)
+    contradicted = contradictions(chosen)
     return tuple(
-        dataclasses.replace(evaluate(c, catalog=catalog), calibration_twin=twins.get(c.id, ""))
+        dataclasses.replace(
+            evaluate(c, catalog=catalog),
+            calibration_twin=twins.get(c.id, ""),
+            contradicted_by=contradicted.get(c.id, ()),
+        )
         for c in chosen
         if (area is None or c.area == area) and (role is None or c.role == role)
     )
@@ -845,15 +862,20 @@ def summary_line(results: Sequence[CaseResult]) -> Message:
     v = summarize(results, role="validation")
     c = summarize(results, role="calibration")
     twins = [r for r in results if r.role == "validation" and r.calibration_twin]
+    contradicted = [r for r in results if r.role == "validation" and r.contradicted_by]
     return msg(
         "validation: {passed} pass / {failed} fail / {not_modelled} not modelled "
-        "({twins} of them the same run on paper as a calibration case, {twins_passed} of those pass); "
+        "({twins} of them the same run on paper as a calibration case, {twins_passed} of those pass; "
+        "{contradicted} contradicted by a case of identical inputs, which no prediction can meet together, "
+        "{contradicted_passed} of those pass); "
         "calibration (fitted, not evidence): {c_passed} pass / {c_failed} fail / {c_not_modelled} not modelled",
         passed=v.passed,
         failed=v.failed,
         not_modelled=v.not_modelled,
         twins=len(twins),
         twins_passed=sum(r.status == "pass" for r in twins),
+        contradicted=len(contradicted),
+        contradicted_passed=sum(r.status == "pass" for r in contradicted),
         c_passed=c.passed,
         c_failed=c.failed,
         c_not_modelled=c.not_modelled,
