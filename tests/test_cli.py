@@ -122,6 +122,12 @@ BAD_ARGS = [
     (["plan", "--gpus", "64", "--rack-kw", "1"], "rack_power_limit_kw"),
     (["plan", "--gpus", "64", "--format", "xml"], "invalid choice"),
     (["sweep", "--sizes", "8:4:8"], "sizes must be"),
+    # one reader of counts (cli.options.positive_int): ASCII digits only, as --gpus reads them
+    (["compare", "--gpus", "64", "--samples", "+5"], "--samples: must be a whole number >= 1 (got '+5')"),
+    (["compare", "--gpus", "64", "--samples", " 12"], "--samples: must be a whole number >= 1 (got ' 12')"),
+    (["compare", "--gpus", "64", "--samples", "\uff11\uff12"], "--samples: must be a whole number >= 1"),
+    (["scenarios", "show", "+3"], "id: must be a whole number >= 1 (got '+3')"),
+    (["scenarios", "list", "--limit", "0"], "--limit: must be a whole number >= 1 (got '0')"),
 ]
 
 

@@ -240,6 +240,33 @@ def gpu_count(text: str) -> int:
     return value
 
 
+def positive_int(text: str) -> int:
+    """An argparse ``type=`` for a count of at least 1 in ASCII digits, as :func:`gpu_count` and
+    :func:`strict_number` read numbers (``+5``, ``１２``, `` 12 `` and ``1_000`` are refused).
+
+    Parameters
+    ----------
+    text : str
+        The option's text.
+
+    Returns
+    -------
+    int
+        The count, at least 1 [count].
+
+    Examples
+    --------
+    >>> positive_int("12")
+    12
+    >>> positive_int("+5")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number >= 1 (got '+5')
+    """
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (got {text!r})")
+    return int(text)
+
+
 def add_scenario_options(parser: argparse.ArgumentParser, *, design: bool = True) -> None:
     """The options that describe a scenario (the facility's and the pools' generated from
     :class:`~planner.inputs.scenario.Scenario`); :func:`scenario_from_args` reads them back.

@@ -35,6 +35,7 @@ from planner.cli.options import (
     emit_frame,
     emit_rows,
     plain_records,
+    positive_int,
     scenario_from_args,
     write,
     write_json,
@@ -105,7 +106,7 @@ def add_parsers(subparsers: Any) -> None:
         "cost per outcome (default: the scenario's workload, else the price per GPU-hour)",
     )
     p_compare.add_argument(
-        "--samples", type=_positive, default=2000, help="Monte Carlo draws, 100 to 200000 (default 2000)"
+        "--samples", type=positive_int, default=2000, help="Monte Carlo draws, 100 to 200000 (default 2000)"
     )
     add_number_option(p_compare, "--seed", whole=True, default=0, help_text="random seed of the draws")
     add_format_option(p_compare, FORMATS)
@@ -128,16 +129,6 @@ def add_parsers(subparsers: Any) -> None:
     _add_grid_options(p_sweep)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (got {text!r})")
-    return value
-
-
 def _add_grid_options(parser: argparse.ArgumentParser) -> None:
     """The grid form of ``sweep`` (docs/deploy.md): any scenario fields, on Dask, to Parquet."""
     group = parser.add_argument_group(
@@ -151,12 +142,14 @@ def _add_grid_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--out", metavar="FILE.parquet", help="Parquet file to write (required with --grid)")
     where = group.add_mutually_exclusive_group()
     where.add_argument(
-        "--workers", type=_positive, help="worker processes of the local Dask cluster (default: one per CPU)"
+        "--workers",
+        type=positive_int,
+        help="worker processes of the local Dask cluster (default: one per CPU)",
     )
     where.add_argument(
         "--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://host:8786"
     )
-    group.add_argument("--batch-points", type=_positive, help="points per Dask task (default 500)")
+    group.add_argument("--batch-points", type=positive_int, help="points per Dask task (default 500)")
     group.add_argument("--yes", action="store_true", help="plan a grid of more than 1e9 points")
 
 

@@ -32,6 +32,7 @@ from planner.cli.options import (
     add_scenario_options,
     catalog_from_args,
     error_line,
+    positive_int,
     scenario_from_args,
     write,
     write_json,
@@ -45,12 +46,6 @@ if TYPE_CHECKING:
 EXIT_CONFLICT = 2
 
 Action = Callable[[argparse.Namespace, "ScenarioStore"], int]
-
-
-def _positive_int(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (got {text!r})")
-    return int(text)
 
 
 _STORE_OPTIONS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
@@ -129,9 +124,9 @@ def _command(sub: Any, name: str, help_text: str, *example_lines: str) -> argpar
 
 
 def _add_id(parser: argparse.ArgumentParser, *, version: str | None = None) -> None:
-    parser.add_argument("id", type=_positive_int, help="id of the saved scenario")
+    parser.add_argument("id", type=positive_int, help="id of the saved scenario")
     if version is not None:
-        parser.add_argument("--version", type=_positive_int, help=version)
+        parser.add_argument("--version", type=positive_int, help=version)
 
 
 def _add_browse_commands(sub: Any) -> None:
@@ -149,7 +144,7 @@ def _add_browse_commands(sub: Any) -> None:
     )
     state.add_argument("--all", action="store_const", dest="state", const="all", help="live and deleted")
     p_list.set_defaults(state="active")
-    p_list.add_argument("--limit", type=_positive_int, default=200, help="at most this many (1 to 1000)")
+    p_list.add_argument("--limit", type=positive_int, default=200, help="at most this many (1 to 1000)")
     add_format_option(p_list, ["table", "json", "csv"])
 
     p_show = _command(
@@ -184,10 +179,10 @@ def _add_edit_commands(sub: Any) -> None:
         "planner scenarios save --id 3 --expected-version 1 --rack-kw 60 --comment 'denser racks'",
     )  # fmt: skip
     p_save.add_argument("--name", help="name of the scenario (required for a new one)")
-    p_save.add_argument("--id", type=_positive_int, help="add a version to this scenario instead")
+    p_save.add_argument("--id", type=positive_int, help="add a version to this scenario instead")
     p_save.add_argument(
         "--expected-version",
-        type=_positive_int,
+        type=positive_int,
         help="with --id: the version your edit is based on; a newer save makes this a conflict",
     )
     p_save.add_argument("--customer", help="customer name")
@@ -256,7 +251,7 @@ def _add_file_commands(sub: Any) -> None:
         "planner scenarios audit", "planner scenarios audit --format json --limit 50",
     )  # fmt: skip
     p_audit.add_argument(
-        "--limit", type=_positive_int, default=200, help="newest first, at most this many (1 to 1000)"
+        "--limit", type=positive_int, default=200, help="newest first, at most this many (1 to 1000)"
     )
     add_format_option(p_audit, ["table", "json"])
 
@@ -519,8 +514,8 @@ def _parse_ref(text: str) -> tuple[int, int | None]:
 
     scenario, _, version = text.partition("@")
     try:
-        scenario_id = _positive_int(scenario)
-        return scenario_id, (_positive_int(version) if version else None)
+        scenario_id = positive_int(scenario)
+        return scenario_id, (positive_int(version) if version else None)
     except argparse.ArgumentTypeError:
         raise InputError(f"diff: {text!r} is not ID or ID@VERSION (whole numbers >= 1)") from None
 
