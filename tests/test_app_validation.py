@@ -35,7 +35,7 @@ def _fresh_caches(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_validation_page_renders(lang: str) -> None:
+def test_validation_page_renders(lang: str, validation_results: tuple[CaseResult, ...]) -> None:
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.run()
     at.segmented_control(key=keys.widget("lang")).set_value(lang).run()
@@ -55,3 +55,14 @@ def test_validation_page_renders(lang: str) -> None:
     labels = {tr(f"val.status.{s}", lang) for s in ("pass", "fail", "not_modelled")}
     assert {tr("val.status.pass", lang), tr("val.status.fail", lang)} <= statuses <= labels
     assert tr("val.role.calibration", lang) in set(cases[tr("val.col.role", lang)])
+    # the cases a case of identical inputs contradicts: counted in the summary, named in the table
+    contradicted = {r.id: ", ".join(r.contradicted_by) for r in validation_results if r.contradicted_by}
+    validation_contradicted = sum(
+        r.role == "validation" and bool(r.contradicted_by) for r in validation_results
+    )
+    phrase = {"en": "({n} contradicted by a case of identical inputs", "zh": "其中 {n} 个与输入完全相同"}[
+        lang
+    ]
+    assert contradicted and phrase.format(n=validation_contradicted) in summary
+    named = dict(zip(cases[tr("val.col.case", lang)], cases[tr("val.col.contradicts", lang)], strict=True))
+    assert {case: others for case, others in named.items() if others} == contradicted

@@ -222,7 +222,8 @@ def _median_text(s: Summary) -> str:
 
 
 def summary_text(results: Sequence[CaseResult], lang: str) -> str:
-    """The result in words: validation counts and median error, calibration counted apart.
+    """The result in words: validation counts (with those a case of identical inputs contradicts) and
+    median error, calibration counted apart.
 
     Parameters
     ----------
@@ -245,6 +246,7 @@ def summary_text(results: Sequence[CaseResult], lang: str) -> str:
         passed=v.passed,
         failed=v.failed,
         not_modelled=v.not_modelled,
+        contradicted=sum(r.role == "validation" and bool(r.contradicted_by) for r in results),
         median=_median_text(v),
         calibration=c.total,
         c_passed=c.passed,
