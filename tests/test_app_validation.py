@@ -60,9 +60,10 @@ def test_validation_page_renders(lang: str, validation_results: tuple[CaseResult
     validation_contradicted = sum(
         r.role == "validation" and bool(r.contradicted_by) for r in validation_results
     )
-    phrase = {"en": "; {n} of the cases contradicted by a case of identical inputs", "zh": "其中 {n} 个与输入完全相同"}[
-        lang
-    ]
+    phrase = {
+        "en": "; {n} of the cases contradicted by a case of identical inputs",
+        "zh": "其中 {n} 个与输入完全相同",
+    }[lang]
     assert contradicted and phrase.format(n=validation_contradicted) in summary
     named = dict(zip(cases[tr("val.col.case", lang)], cases[tr("val.col.contradicts", lang)], strict=True))
     assert {case: others for case, others in named.items() if others} == contradicted
