@@ -525,9 +525,7 @@ class StepModel:
             ep_s = alone * ep_all + (1.0 - alone) * hidden_s
         offload_s = self.offload_micro_s(lay, recompute, compute_micro)
         per_micro = compute_micro + tp_s + cp_s + ep_s + moe_s + offload_s
-        bubble_slots = (lay.pp - 1) / lay.v
-        if self.job.moe_overlap == "dualpipe":
-            bubble_slots = max(0.0, lay.pp / 2.0 - 1.0) / lay.v
+        bubble_slots = self.bubble_slots(lay)
         compute_s = compute_micro * lay.micro_batches
         bubble_s = bubble_slots * per_micro * rounds
         dp_total, dp_chain, dp_level = self._dp_s(lay, zero)
@@ -576,10 +574,19 @@ class StepModel:
         forward_s = compute_micro_s / (self.split(lay).max_layers * (4.0 if recompute == "full" else 3.0))
         return n * (max(0.0, copy_s - forward_s) + max(0.0, copy_s - 2.0 * forward_s))
 
+    def bubble_slots(self, lay: Parallel) -> float:
+        """Micro-batch slots one schedule run leaves idle on a stage [count]: ``(pp - 1) / v``, and
+        ``max(0, pp / 2 - 1) / v`` under DualPipe, which fills half of the bubble with the other
+        direction's micro-batches (DeepSeek-V3, arXiv 2412.19437, section 3.2.1)."""
+        if self.job.moe_overlap == "dualpipe":
+            return max(0.0, lay.pp / 2.0 - 1.0) / lay.v
+        return (lay.pp - 1) / lay.v
+
     def lower_bound_s(self, lay: Parallel, recompute: Recompute) -> float:
-        """Compute and its bubble alone: no layout's step is shorter [s]."""
+        """Compute and its bubble alone: no layout's step is shorter [s]. The bubble is the one
+        :meth:`step` charges (:meth:`bubble_slots`), so that the bound holds under DualPipe too."""
         per_micro, _ = self.compute_micro_s(lay, recompute)
-        return per_micro * (lay.micro_batches + (lay.pp - 1) / lay.v)
+        return per_micro * (lay.micro_batches + self.bubble_slots(lay))
 
     def lower_bound_key(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
         """Lower bounds of the search's key (:meth:`result_key`), component by component [s]: the
