@@ -107,11 +107,14 @@ TP_COLLECTIVES_PER_LAYER = 4
 CP_COLLECTIVES_PER_LAYER = 3
 """K,V gathered in the forward, again in the backward, and their gradients scattered."""
 FULL_RECOMPUTE_COMM_FACTOR = 1.5
+"""Full recomputation repeats the forward's collectives: 6 instead of 4 per layer."""
 FP32_BYTES = 4.0
 """Bytes of an fp32 gradient element (FSDP2's ``reduce_dtype`` in NeMo AutoModel)."""
 KEY_DIGITS = 9
 """Decimals [s] the layout search compares bounded steps to (:meth:`StepModel.result_key`)."""
-"""Full recomputation repeats the forward's collectives: 6 instead of 4 per layer."""
+BOUND_MARGIN = 1e-12
+"""Relative margin the search's lower bound keeps below the step it bounds [-]: floating-point sums
+of the same terms in another order differ by about 1e-16 of the step (:meth:`StepModel.lower_bound_key`)."""
 
 
 def pipeline_bubble_fraction(*, stages: int, micro_batches: int, virtual_stages: int = 1) -> float:
@@ -582,18 +585,24 @@ class StepModel:
             return max(0.0, lay.pp / 2.0 - 1.0) / lay.v
         return (lay.pp - 1) / lay.v
 
-    def lower_bound_s(self, lay: Parallel, recompute: Recompute) -> float:
-        """Compute and its bubble alone: no layout's step is shorter [s]. The bubble is the one
-        :meth:`step` charges (:meth:`bubble_slots`), so that the bound holds under DualPipe too."""
-        per_micro, _ = self.compute_micro_s(lay, recompute)
-        return per_micro * (lay.micro_batches + self.bubble_slots(lay))
-
     def lower_bound_key(self, lay: Parallel, recompute: Recompute) -> tuple[float, float]:
-        """Lower bounds of the search's key (:meth:`result_key`), component by component [s]: the
-        compute raised to the MFU bound, and its bubble; then the same without the bound."""
-        unbounded = self.lower_bound_s(lay, recompute)
-        bounded = unbounded * self.bound_factor(self.efficiency(lay, recompute))
-        return round(bounded, KEY_DIGITS), unbounded
+        """Lower bounds of the search's key (:meth:`result_key`), component by component [s].
+
+        :meth:`step` charges the compute (raised to the MFU bound), the tensor-parallel
+        communication and the expert copies' cost on every micro-batch and in the bubble
+        (``per_micro``), overlap or not (an overlapped all-to-all only slows them down), and the
+        bubble is the one it charges (:meth:`bubble_slots`): so ``(c B + t + e)(M + slots)`` bounds the
+        step from below, and ``(c + t + e)(M + slots)`` the step without the raise. A bound above the
+        step would make the search skip a faster layout (as the (pp - 1)/v bubble once did under
+        DualPipe). Both are lowered by :data:`BOUND_MARGIN` so that rounding in the sums never lifts
+        a bound above a step it equals.
+        """
+        compute_s, _ = self.compute_micro_s(lay, recompute)
+        others_s = self._tp_micro_s(lay, recompute) + self.moe_overhead_micro_s(lay, recompute)
+        slots = (lay.micro_batches + self.bubble_slots(lay)) * (1.0 - BOUND_MARGIN)
+        unbounded = (compute_s + others_s) * slots
+        raised = compute_s * (self.bound_factor(self.efficiency(lay, recompute)) - 1.0) * slots
+        return round(unbounded + raised, KEY_DIGITS), unbounded
 
     def result_key(self, result: StepResult) -> tuple[float, float]:
         """What the search minimises [s]: the step, then, among steps equal to the rounding, the
